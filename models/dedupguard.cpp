@@ -1,0 +1,99 @@
+#include "dedupguard.h"
+
+#include "attempt.h"
+
+namespace idem {
+
+QString DedupGuard::schema() {
+    return QStringLiteral(R"(CREATE TABLE dedup (
+    biz_type   TEXT    NOT NULL,
+    biz_id     TEXT    NOT NULL,
+    status     TEXT    NOT NULL CHECK (status IN ('PROCESSING', 'SUCCESS', 'FAILED')),
+    result     TEXT,
+    owner      TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (biz_type, biz_id)
+))");
+}
+
+QString DedupGuard::owner(const Attempt& a) {
+    return QStringLiteral("%1#%2").arg(a.actor()).arg(a.number());
+}
+
+// SQL lives at namespace scope: g++ 12 cannot keep a QStringLiteral
+// temporary alive across a co_await.
+namespace {
+const QString kClaim = QStringLiteral(R"(INSERT INTO dedup (biz_type, biz_id, status, owner, created_at, updated_at)
+VALUES (?, ?, 'PROCESSING', ?, ?, ?))");
+const QString kRead = QStringLiteral(R"(SELECT status, result, owner, created_at, updated_at
+FROM dedup
+WHERE biz_type = ? AND biz_id = ?)");
+const QString kPurge = QStringLiteral(R"(DELETE FROM dedup
+WHERE biz_type = ? AND biz_id = ? AND created_at < ?)");
+const QString kTakeover = QStringLiteral(R"(UPDATE dedup
+SET status = 'PROCESSING', owner = ?, updated_at = ?
+WHERE biz_type = ? AND biz_id = ? AND status = ? AND updated_at = ?)");
+const QString kMarkSuccess = QStringLiteral(R"(UPDATE dedup
+SET status = 'SUCCESS', result = ?, updated_at = ?
+WHERE biz_type = ? AND biz_id = ? AND owner = ?)");
+}  // namespace
+
+Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) const {
+
+    for (int round = 0; round < 2; ++round) {
+        const SqlResult inserted =
+            co_await a.sql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
+        if (inserted.ok) {
+            a.guard("dedup", "claimed", {{"biz_id", bizId}});
+            co_return Claim{Outcome::Claimed, {}};
+        }
+        if (!inserted.isUniqueViolation()) throw std::runtime_error(inserted.errorText().toStdString());
+
+        const SqlResult row = co_await a.sql(kRead, bizType_, bizId);
+        if (row.empty()) continue;  // removed in between: try once more
+        const QString status = row.value(0, 0).toString();
+        const qint64 createdAt = row.value(0, 3).toLongLong();
+        const qint64 updatedAt = row.value(0, 4).toLongLong();
+
+        if (options_.retentionMs > 0 && createdAt < a.now() - options_.retentionMs) {
+            // Past the retention window the record is gone, as a cleanup job
+            // would have deleted it: the duplicate is no longer recognised.
+            a.guard("dedup", "retention-expired",
+                    {{"biz_id", bizId}, {"age_ms", a.now() - createdAt}});
+            co_await a.sql(kPurge, bizType_, bizId, a.now() - options_.retentionMs);
+            continue;
+        }
+        if (status == QLatin1String("SUCCESS")) {
+            a.guard("dedup", "duplicate", {{"biz_id", bizId}, {"status", status}});
+            co_return Claim{Outcome::Done, row.value(0, 1).toString()};
+        }
+        const bool stale = status == QLatin1String("FAILED") ||
+                           (options_.expiry && updatedAt < a.now() - options_.expiryMs);
+        if (!stale) {
+            a.guard("dedup", "in-progress",
+                    {{"biz_id", bizId}, {"owner", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
+            co_return Claim{Outcome::InProgress, {}};
+        }
+        // The owner died or gave up: take the claim over, conditionally, so
+        // that only one of several duplicates wins.
+        const SqlResult takeover = co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
+        if (takeover.rows == 1) {
+            a.guard("dedup", "takeover",
+                    {{"biz_id", bizId}, {"from", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
+            co_return Claim{Outcome::TakenOver, {}};
+        }
+        a.guard("dedup", "in-progress", {{"biz_id", bizId}, {"lost_takeover", true}});
+        co_return Claim{Outcome::InProgress, {}};
+    }
+    a.guard("dedup", "in-progress", {{"biz_id", bizId}});
+    co_return Claim{Outcome::InProgress, {}};
+}
+
+Task<bool> DedupGuard::markSuccess(Attempt& a, const QString& bizId, const QString& result) const {
+    const SqlResult r = co_await a.sql(kMarkSuccess, result, a.now(), bizType_, bizId, owner(a));
+    a.guard("dedup", r.rows == 1 ? "marked-success" : "not-owner", {{"biz_id", bizId}});
+    co_return r.rows == 1;
+}
+
+}  // namespace idem

@@ -1,0 +1,44 @@
+// Everything that determines a run. Same RunConfig = same trace, byte for byte.
+#pragma once
+
+#include "vocabulary.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+
+namespace idem {
+
+struct RunConfig {
+    QString scenario;
+    QString variant;
+    int duplicates = 2;
+    Timing timing = Timing::Retry;
+    Source source = Source::DoubleClick;
+    CrashPoint crash = CrashPoint::None;
+    int crashAttempt = 1;
+    qint64 intervalMs = -1;  // -1: the timing's default
+    int maxRetries = 3;
+    QMap<QString, QString> params;
+    int intents = 1;
+    quint32 seed = 1;
+
+    qint64 expiryMs = 5'000;                    // in-progress expiry (处理超时)
+    qint64 retentionMs = 7LL * 24 * 3'600'000;  // dedup retention
+    qint64 ttlMs = 60'000;                      // TTL cache
+    qint64 leaseMs = 30'000;                    // lock lease
+    qint64 visibilityMs = 10'000;               // broker visibility timeout
+
+    qint64 effectiveIntervalMs() const {
+        return intervalMs >= 0 ? intervalMs : defaultIntervalMs(timing);
+    }
+    QString param(const QString& key) const { return params.value(key); }
+    qint64 paramInt(const QString& key) const { return params.value(key).toLongLong(); }
+
+    QJsonObject toJson() const;
+    // Reads a configuration written by toJson; returns false with a message
+    // naming the bad field.
+    static bool fromJson(const QJsonObject& json, RunConfig* out, QString* error);
+};
+
+}  // namespace idem

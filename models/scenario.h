@@ -1,0 +1,105 @@
+// What a scenario tells the engine: its variants and crash points, its schema
+// and seed rows, how duplicates arrive, the service handler, and how to read
+// its effects and its consistency from the final database.
+#pragma once
+
+#include "task.h"
+#include "vocabulary.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QJsonObject>
+#include <QVariantMap>
+
+namespace idem {
+
+class Attempt;
+class Planner;
+class Reader;
+class Setup;
+struct RunConfig;
+
+using Effects = QMap<QString, qint64>;
+
+struct VariantInfo {
+    QString id;
+    bool recommended = false;
+    QList<CrashPoint> crashPoints;
+    QString summary;  // one line in English, for `idemlab list`
+};
+
+struct ParamInfo {
+    QString key;
+    QString defaultValue;
+    QStringList allowed;  // empty: an integer between min and max
+    qint64 min = 0;
+    qint64 max = 0;
+    QString summary;
+};
+
+struct ScenarioInfo {
+    QString id;
+    QString group;  // recommended, natural, read, misconception
+    QString title;  // English title; the window uses the translated texts
+    QList<VariantInfo> variants;
+    QList<Source> sources;  // the first is the default
+    Timing defaultTiming = Timing::Retry;
+    int defaultDuplicates = 2;
+    QList<ParamInfo> params;
+    QStringList tables;       // tables the views show, guard table first
+    QString guardTable;       // the dedup / claim / lock table, empty if none
+    QStringList effectNames;  // what the judge counts
+    bool callerRetries = true;  // the source retries an attempt that got no definite answer
+
+    const VariantInfo* variant(const QString& id) const;
+    const ParamInfo* param(const QString& key) const;
+    QString recommendedVariant() const;
+    // The param's value in this run, or its default.
+    QString paramValue(const RunConfig& config, const QString& key) const;
+};
+
+// The service's answer to one attempt.
+struct Reply {
+    Response response = Response::Success;
+    QString result;  // the business result (an order id ...); a duplicate gets the original's
+};
+
+// One intent's outcome as the judge reads it.
+struct IntentJudgement {
+    Effects effects;
+    Effects expected;
+    QString inconsistency;  // non-empty: why effects and state disagree
+    bool answered = false;  // the caller got a definite answer (success, rejected, error)
+    Verdict verdict = Verdict::ExactlyOnce;
+};
+
+class Scenario {
+public:
+    virtual ~Scenario() = default;
+    virtual const ScenarioInfo& info() const = 0;
+
+    // CREATE TABLE / INDEX statements for this variant, in order.
+    virtual QStringList schema(const RunConfig& config) const = 0;
+    // Rows that exist before the first attempt of this intent.
+    virtual void seed(Setup& setup, int intent) const;
+    // When attempts arrive; the default fires the original and its duplicates
+    // as the timing says.
+    virtual void plan(Planner& planner, int intent) const;
+    // The service code, run once per attempt.
+    virtual Task<Reply> handle(Attempt& attempt) const = 0;
+
+    virtual Effects effects(Reader& db, int intent) const = 0;
+    virtual Effects expectedEffects(const RunConfig& config, int intent) const;
+    // Non-empty when effects and state disagree (money recorded but order not
+    // paid, a status moved backwards, a lost update).
+    virtual QString inconsistency(Reader& db, int intent) const;
+    // Turns effects, consistency and whether the caller got an answer into a
+    // verdict; the default is SPEC section 2's order.
+    virtual Verdict judge(const IntentJudgement& j) const;
+    // Scenario-specific fields of the run summary (pagination's pages ...).
+    virtual void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const;
+};
+
+}  // namespace idem

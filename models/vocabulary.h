@@ -1,0 +1,69 @@
+// The stable ids of SPEC section 2: sources, timings, crash points, responses
+// and verdicts. The CLI, traces, tests and the window all speak these ids.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace idem {
+
+enum class Source {
+    DoubleClick,
+    GatewayRetry,
+    MqRedelivery,
+    ProducerResend,
+    TaskRerun,
+    DownstreamTimeout,
+    ProviderCallback,
+};
+
+enum class Timing { Concurrent, Retry, Compensation, CrossDay };
+
+enum class CrashPoint {
+    None,
+    BeforeCommit,
+    AfterGuard,
+    AfterBusiness,
+    BeforeResponse,
+    AfterAck,
+    BeforeAck,
+    DownstreamLost,
+    LongPause,
+};
+
+enum class Response { Success, InProgress, Rejected, Error, None };
+
+// Ordered by severity: when intents disagree, the larger one wins.
+enum class Verdict { ExactlyOnce, Stuck, Lost, Inconsistent, Duplicated };
+
+QString toId(Source s);
+QString toId(Timing t);
+QString toId(CrashPoint c);
+QString toId(Response r);
+QString toId(Verdict v);
+
+std::optional<Source> sourceFromId(const QString& id);
+std::optional<Timing> timingFromId(const QString& id);
+std::optional<CrashPoint> crashPointFromId(const QString& id);
+std::optional<Verdict> verdictFromId(const QString& id);
+
+QStringList sourceIds();
+QStringList timingIds();
+QStringList crashPointIds();  // without "none"
+QStringList responseIds();
+QStringList verdictIds();
+
+// The actor (sequence-diagram lane) that sends attempts of this source.
+QString callerActor(Source s);
+
+// How long the source waits before it retries an attempt that got no definite
+// answer: the user clicks again, the gateway times out, the broker's
+// visibility timeout runs out, the scheduler's next tick comes.
+qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs);
+
+// The default spacing between duplicates for each timing.
+qint64 defaultIntervalMs(Timing t);
+
+}  // namespace idem

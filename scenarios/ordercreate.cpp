@@ -1,0 +1,189 @@
+#include "ordercreate.h"
+
+#include "attempt.h"
+#include "dedupguard.h"
+#include "run.h"
+#include "uniquekey.h"
+
+namespace idem {
+
+namespace {
+
+const QString kInsertOrder = QStringLiteral(R"(INSERT INTO orders (request_id, user_id, amount, created_at)
+VALUES (?, ?, ?, ?)
+RETURNING id)");
+const QString kFindOrder = QStringLiteral("SELECT id FROM orders WHERE request_id = ?");
+
+qint64 userOf(int intent) { return 10001 + intent; }
+qint64 amountOf(int intent) { return 199 + (intent % 7) * 100; }
+
+// The key must name the intent; with request-id=per-click the page makes a
+// new one on every click, and the dedup table can no longer see duplicates.
+QString requestIdOf(const Attempt& a) {
+    if (a.config().params.value(QStringLiteral("request-id")) == QLatin1String("per-click")) {
+        return QStringLiteral("req-%1-click-%2").arg(a.intent() + 1).arg(a.number());
+    }
+    return QStringLiteral("req-%1").arg(a.intent() + 1);
+}
+
+// Under gateway-retry the first attempt is slower than the gateway's timeout.
+Attempt::WaitStep businessWork(Attempt& a) {
+    const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
+    return a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
+                  QStringLiteral("price and risk checks"));
+}
+
+DedupGuard::Options dedupOptions(const RunConfig& c, bool expiry) {
+    return DedupGuard::Options{expiry, c.expiryMs, c.retentionMs};
+}
+
+}  // namespace
+
+OrderCreate::OrderCreate() {
+    const QList<CrashPoint> separate{CrashPoint::AfterGuard, CrashPoint::AfterBusiness,
+                                     CrashPoint::BeforeResponse};
+    info_.id = QStringLiteral("order-create");
+    info_.group = QStringLiteral("recommended");
+    info_.title = QStringLiteral("Order creation");
+    info_.variants = {
+        {"none", false, {CrashPoint::BeforeResponse}, "insert the order, no guard"},
+        {"check-then-insert", false, {CrashPoint::BeforeResponse},
+         "SELECT by request_id, then INSERT; no constraint"},
+        {"unique-key", false, {CrashPoint::BeforeResponse},
+         "UNIQUE(request_id); on conflict return the existing order"},
+        {"dedup-table", true, separate,
+         "dedup row PROCESSING -> order -> SUCCESS in separate transactions; expiry + recheck"},
+        {"dedup-no-expiry", false, separate, "dedup table whose PROCESSING rows never expire"},
+        {"dedup-no-recheck", false, separate,
+         "dedup table; takeover after expiry without checking the order"},
+        {"dedup-same-tx", false, {CrashPoint::BeforeResponse},
+         "dedup row and order in one transaction"},
+    };
+    info_.sources = {Source::DoubleClick, Source::GatewayRetry};
+    info_.defaultTiming = Timing::Concurrent;
+    info_.params = {{"request-id", "per-intent", {"per-intent", "per-click"}, 0, 0,
+                     "per-intent: one requestId per order form; per-click: a new one per click"}};
+    info_.tables = {"dedup", "orders"};
+    info_.guardTable = "dedup";
+    info_.effectNames = {"orders"};
+}
+
+QStringList OrderCreate::schema(const RunConfig& config) const {
+    QStringList s{QStringLiteral(R"(CREATE TABLE orders (
+    id         INTEGER PRIMARY KEY,
+    request_id TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))")};
+    if (config.variant == QLatin1String("unique-key")) {
+        s << QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
+    }
+    if (config.variant.startsWith(QLatin1String("dedup"))) s << DedupGuard::schema();
+    return s;
+}
+
+Task<Reply> OrderCreate::handle(Attempt& a) const {
+    const QString& v = a.config().variant;
+    if (v == QLatin1String("check-then-insert")) co_return co_await checkThenInsert(a);
+    if (v == QLatin1String("unique-key")) co_return co_await uniqueKey(a);
+    if (v == QLatin1String("dedup-table")) co_return co_await dedupTable(a, true, true);
+    if (v == QLatin1String("dedup-no-expiry")) co_return co_await dedupTable(a, false, true);
+    if (v == QLatin1String("dedup-no-recheck")) co_return co_await dedupTable(a, true, false);
+    if (v == QLatin1String("dedup-same-tx")) co_return co_await dedupSameTransaction(a);
+    co_return co_await createWithoutGuard(a);
+}
+
+Task<QString> OrderCreate::insertOrder(Attempt& a) const {
+    const SqlResult r = co_await a.sql(kInsertOrder, requestIdOf(a), userOf(a.intent()),
+                                       amountOf(a.intent()), a.now());
+    if (!r.ok) throw std::runtime_error(r.errorText().toStdString());
+    co_return r.value().toString();
+}
+
+Task<Reply> OrderCreate::createWithoutGuard(Attempt& a) const {
+    co_await businessWork(a);
+    const QString id = co_await insertOrder(a);
+    co_return Reply{Response::Success, id};
+}
+
+Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
+    const SqlResult found = co_await a.sql(kFindOrder, requestIdOf(a));
+    if (!found.empty()) {
+        a.guard("check-then-insert", "found", {{"request_id", requestIdOf(a)}});
+        co_return Reply{Response::Success, found.value().toString()};
+    }
+    a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
+    co_await businessWork(a);
+    const QString id = co_await insertOrder(a);
+    co_return Reply{Response::Success, id};
+}
+
+Task<Reply> OrderCreate::uniqueKey(Attempt& a) const {
+    co_await businessWork(a);
+    const UniqueInsert u = co_await insertUnique(
+        a, requestIdOf(a), kInsertOrder,
+        bound(requestIdOf(a), userOf(a.intent()), amountOf(a.intent()), a.now()), kFindOrder,
+        bound(requestIdOf(a)));
+    co_return Reply{Response::Success, u.row.value().toString()};
+}
+
+Task<Reply> OrderCreate::dedupTable(Attempt& a, bool expiry, bool recheck) const {
+    const DedupGuard dedup(QStringLiteral("order-create"), dedupOptions(a.config(), expiry));
+    const QString key = requestIdOf(a);
+
+    // 1. Claim the request id (its own transaction).
+    const DedupGuard::Claim claim = co_await dedup.claim(a, key);
+    if (claim.outcome == DedupGuard::Outcome::Done) co_return Reply{Response::Success, claim.result};
+    if (claim.outcome == DedupGuard::Outcome::InProgress) co_return Reply{Response::InProgress, {}};
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+
+    // 2. After a takeover, ask the business whether the dead owner got as far
+    //    as creating the order (状态回查) before creating it again.
+    if (claim.outcome == DedupGuard::Outcome::TakenOver && recheck) {
+        const SqlResult found = co_await a.sql(kFindOrder, key);
+        a.guard("dedup", found.empty() ? "recheck-not-found" : "recheck-found",
+                {{"biz_id", key}});
+        if (!found.empty()) {
+            co_await dedup.markSuccess(a, key, found.value().toString());
+            co_return Reply{Response::Success, found.value().toString()};
+        }
+    }
+
+    // 3. The business, in its own transaction.
+    co_await businessWork(a);
+    co_await a.begin();
+    const QString id = co_await insertOrder(a);
+    co_await a.commit();
+    co_await a.crashPoint(CrashPoint::AfterBusiness);
+
+    // 4. Record the outcome so duplicates get the same answer.
+    co_await dedup.markSuccess(a, key, id);
+    co_return Reply{Response::Success, id};
+}
+
+Task<Reply> OrderCreate::dedupSameTransaction(Attempt& a) const {
+    const DedupGuard dedup(QStringLiteral("order-create"), dedupOptions(a.config(), false));
+    const QString key = requestIdOf(a);
+    co_await a.begin();
+    const DedupGuard::Claim claim = co_await dedup.claim(a, key);
+    if (claim.outcome != DedupGuard::Outcome::Claimed) {
+        co_await a.commit();
+        co_return Reply{claim.outcome == DedupGuard::Outcome::Done ? Response::Success
+                                                                   : Response::InProgress,
+                        claim.result};
+    }
+    co_await businessWork(a);
+    const QString id = co_await insertOrder(a);
+    co_await dedup.markSuccess(a, key, id);
+    co_await a.commit();
+    co_return Reply{Response::Success, id};
+}
+
+Effects OrderCreate::effects(Reader& db, int intent) const {
+    return {{QStringLiteral("orders"),
+             db.count(QStringLiteral("SELECT COUNT(*) FROM orders WHERE user_id = ?"),
+                      {userOf(intent)})}};
+}
+
+}  // namespace idem

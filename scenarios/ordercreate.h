@@ -1,0 +1,28 @@
+// 订单创建 — the page sends a requestId with the form, the backend keeps a
+// dedup table; and the variants that get it wrong.
+#pragma once
+
+#include "scenario.h"
+
+namespace idem {
+
+class OrderCreate : public Scenario {
+public:
+    OrderCreate();
+    const ScenarioInfo& info() const override { return info_; }
+    QStringList schema(const RunConfig& config) const override;
+    Task<Reply> handle(Attempt& a) const override;
+    Effects effects(Reader& db, int intent) const override;
+
+private:
+    Task<Reply> createWithoutGuard(Attempt& a) const;
+    Task<Reply> checkThenInsert(Attempt& a) const;
+    Task<Reply> uniqueKey(Attempt& a) const;
+    Task<Reply> dedupTable(Attempt& a, bool expiry, bool recheck) const;
+    Task<Reply> dedupSameTransaction(Attempt& a) const;
+    Task<QString> insertOrder(Attempt& a) const;
+
+    ScenarioInfo info_;
+};
+
+}  // namespace idem

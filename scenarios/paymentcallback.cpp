@@ -1,0 +1,271 @@
+#include "paymentcallback.h"
+
+#include "attempt.h"
+#include "run.h"
+#include "statemachine.h"
+#include "uniquekey.h"
+
+namespace idem {
+
+namespace {
+
+const QString kInsertFlow = QStringLiteral(R"(INSERT INTO pay_flow (out_trade_no, order_id, amount)
+VALUES (?, ?, ?))");
+const QString kFindFlow = QStringLiteral("SELECT id FROM pay_flow WHERE out_trade_no = ?");
+const QString kPaidIfPaying = QStringLiteral(R"(UPDATE orders
+SET status = 'PAID', pay_time = ?
+WHERE order_id = ?
+  AND status = 'PAYING')");
+const QString kPaidAlways = QStringLiteral(R"(UPDATE orders
+SET status = 'PAID', pay_time = ?
+WHERE order_id = ?)");
+const QString kFailedIfPaying = QStringLiteral(R"(UPDATE orders
+SET status = 'FAILED'
+WHERE order_id = ?
+  AND status = 'PAYING')");
+const QString kFailedAlways = QStringLiteral(R"(UPDATE orders
+SET status = 'FAILED'
+WHERE order_id = ?)");
+const QString kOrderStatus = QStringLiteral("SELECT status FROM orders WHERE order_id = ?");
+const QString kCredit = QStringLiteral(R"(INSERT INTO ledger (order_id, amount, created_at)
+VALUES (?, ?, ?))");
+
+QString orderOf(int intent) { return QStringLiteral("P%1").arg(20250001 + intent); }
+QString tradeNoOf(int intent) { return QStringLiteral("T%1").arg(88000001 + intent); }
+qint64 amountOf(int intent) { return 5'000 + (intent % 9) * 100; }
+bool isFailure(const Attempt& a) {
+    return a.payload().value(QStringLiteral("trade_status")) == QLatin1String("FAILED");
+}
+
+}  // namespace
+
+QStringList PaymentCallback::states() { return {"PENDING", "PAYING", "PAID", "FAILED"}; }
+
+PaymentCallback::PaymentCallback() {
+    const QList<CrashPoint> oneTx{CrashPoint::BeforeCommit, CrashPoint::BeforeResponse};
+    info_.id = QStringLiteral("payment-callback");
+    info_.group = QStringLiteral("recommended");
+    info_.title = QStringLiteral("Payment callback");
+    info_.variants = {
+        {"none", false, oneTx, "insert the flow, set PAID, credit the merchant; no guard"},
+        {"unique-key", false, oneTx, "UNIQUE(out_trade_no); status set without condition"},
+        {"state-machine", false, oneTx,
+         "UPDATE ... WHERE status = 'PAYING'; credit only if one row changed"},
+        {"unique-and-state", true, oneTx, "unique trade number and state machine, one transaction"},
+        {"unique-separate-tx", false,
+         {CrashPoint::BeforeCommit, CrashPoint::AfterGuard, CrashPoint::BeforeResponse},
+         "flow row committed alone, then state change and credit; a conflict answers success"},
+    };
+    info_.sources = {Source::ProviderCallback};
+    info_.defaultTiming = Timing::Retry;
+    info_.params = {{"late-failure", "0", {"0", "1"}, 0, 0,
+                     "1: a stale FAILED callback arrives after the SUCCESS ones"}};
+    info_.tables = {"orders", "pay_flow", "ledger"};
+    info_.guardTable = "pay_flow";
+    info_.effectNames = {"credits"};
+}
+
+QStringList PaymentCallback::schema(const RunConfig& config) const {
+    const bool unique = config.variant.startsWith(QLatin1String("unique"));
+    QStringList s{
+        QStringLiteral(R"(CREATE TABLE orders (
+    order_id TEXT PRIMARY KEY,
+    status   TEXT NOT NULL CHECK (status IN ('PENDING', 'PAYING', 'PAID', 'FAILED')),
+    amount   INTEGER NOT NULL,
+    pay_time INTEGER
+))"),
+        QStringLiteral(R"(CREATE TABLE pay_flow (
+    id           INTEGER PRIMARY KEY,
+    out_trade_no TEXT    NOT NULL,
+    order_id     TEXT    NOT NULL,
+    amount       INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE ledger (
+    id         INTEGER PRIMARY KEY,
+    order_id   TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+    };
+    if (unique) {
+        s << QStringLiteral("CREATE UNIQUE INDEX uk_out_trade_no ON pay_flow (out_trade_no)");
+    }
+    return s;
+}
+
+void PaymentCallback::seed(Setup& setup, int intent) const {
+    setup.exec(QStringLiteral("INSERT INTO orders (order_id, status, amount) VALUES (?, 'PENDING', ?)"),
+               {orderOf(intent), amountOf(intent)}, intent);
+    setup.transition(intent, orderOf(intent), "", "PENDING");
+    // The user confirms the payment page: the order waits for the provider.
+    setup.exec(QStringLiteral(R"(UPDATE orders
+SET status = 'PAYING'
+WHERE order_id = ?
+  AND status = 'PENDING')"),
+               {orderOf(intent)}, intent);
+    setup.transition(intent, orderOf(intent), "PENDING", "PAYING");
+}
+
+void PaymentCallback::plan(Planner& planner, int intent) const {
+    planner.fireDefault(intent, {{"trade_status", "SUCCESS"}, {"out_trade_no", tradeNoOf(intent)}});
+    if (info_.paramValue(planner.config(), QStringLiteral("late-failure")) != QLatin1String("1")) {
+        return;
+    }
+    const RunConfig& c = planner.config();
+    AttemptSpec late;
+    late.intent = intent;
+    late.number = c.duplicates + 2;
+    late.at = planner.intentStart(intent) + (c.duplicates + 1) * c.effectiveIntervalMs() + 1'000;
+    late.kind = QStringLiteral("duplicate");
+    late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", tradeNoOf(intent)}};
+    planner.fire(late);
+}
+
+Task<Reply> PaymentCallback::handle(Attempt& a) const {
+    const QString& v = a.config().variant;
+    const bool conditional = v == QLatin1String("state-machine") ||
+                             v == QLatin1String("unique-and-state") ||
+                             v == QLatin1String("unique-separate-tx");
+    // A FAILED callback writes no flow row: it only moves the status.
+    if (isFailure(a)) co_return co_await failedCallback(a, conditional);
+    if (v == QLatin1String("unique-key")) co_return co_await uniqueKeyOnly(a);
+    if (v == QLatin1String("state-machine")) co_return co_await stateMachineOnly(a);
+    if (v == QLatin1String("unique-and-state")) co_return co_await uniqueAndState(a);
+    if (v == QLatin1String("unique-separate-tx")) co_return co_await uniqueSeparateTransactions(a);
+    co_return co_await withoutGuard(a);
+}
+
+Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const {
+    const QString order = orderOf(a.intent());
+    const bool moved =
+        conditional
+            ? co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order))
+            : co_await transition(a, order, "*", "FAILED", kFailedAlways, bound(order));
+    co_return Reply{moved ? Response::Success : Response::Rejected, moved ? "FAILED" : ""};
+}
+
+Task<Reply> PaymentCallback::withoutGuard(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    co_await a.begin();
+    co_await a.sql(kInsertFlow, tradeNoOf(a.intent()), order, amountOf(a.intent()));
+    co_await transition(a, order, "*", "PAID", kPaidAlways, bound(a.now(), order));
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{Response::Success, "PAID"};
+}
+
+Task<Reply> PaymentCallback::uniqueKeyOnly(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    const QString tradeNo = tradeNoOf(a.intent());
+    co_await a.begin();
+    const UniqueInsert flow = co_await recordFlow(a);
+    if (!flow.inserted) {
+        co_await a.commit();
+        co_return Reply{Response::Success, "PAID"};  // already processed
+    }
+    co_await transition(a, order, "*", "PAID", kPaidAlways, bound(a.now(), order));
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{Response::Success, "PAID"};
+}
+
+Task<UniqueInsert> PaymentCallback::recordFlow(Attempt& a) const {
+    const QString tradeNo = tradeNoOf(a.intent());
+    co_return co_await insertUnique(a, tradeNo, kInsertFlow,
+                                    bound(tradeNo, orderOf(a.intent()), amountOf(a.intent())),
+                                    kFindFlow, bound(tradeNo));
+}
+
+Task<Reply> PaymentCallback::answerFromOrder(Attempt& a) const {
+    const SqlResult status = co_await a.sql(kOrderStatus, orderOf(a.intent()));
+    // Already PAID: the callback was handled before, answer success again.
+    if (status.value().toString() == QLatin1String("PAID")) co_return Reply{Response::Success, "PAID"};
+    co_return Reply{Response::Rejected, status.value().toString()};
+}
+
+Task<Reply> PaymentCallback::stateMachineOnly(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    co_await a.begin();
+    const bool paid =
+        co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
+    if (!paid) {
+        co_await a.rollback();
+        co_return co_await answerFromOrder(a);
+    }
+    co_await a.sql(kInsertFlow, tradeNoOf(a.intent()), order, amountOf(a.intent()));
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{Response::Success, "PAID"};
+}
+
+Task<Reply> PaymentCallback::uniqueAndState(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    const QString tradeNo = tradeNoOf(a.intent());
+    co_await a.begin();
+    const UniqueInsert flow = co_await recordFlow(a);
+    if (!flow.inserted) {
+        co_await a.rollback();
+        co_return co_await answerFromOrder(a);
+    }
+    const bool paid =
+        co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
+    if (!paid) {
+        co_await a.rollback();
+        co_return co_await answerFromOrder(a);
+    }
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{Response::Success, "PAID"};
+}
+
+Task<Reply> PaymentCallback::uniqueSeparateTransactions(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    const QString tradeNo = tradeNoOf(a.intent());
+    // The flow row commits on its own ...
+    const UniqueInsert flow = co_await recordFlow(a);
+    // ... so a conflict only proves that some attempt got this far.
+    if (!flow.inserted) co_return Reply{Response::Success, "PAID"};
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.begin();
+    const bool paid =
+        co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
+    if (paid) co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{paid ? Response::Success : Response::Rejected, "PAID"};
+}
+
+Effects PaymentCallback::effects(Reader& db, int intent) const {
+    return {{QStringLiteral("credits"),
+             db.count(QStringLiteral("SELECT COUNT(*) FROM ledger WHERE order_id = ?"),
+                      {orderOf(intent)})}};
+}
+
+QString PaymentCallback::inconsistency(Reader& db, int intent) const {
+    const QString order = orderOf(intent);
+    const QString status =
+        db.query(QStringLiteral("SELECT status FROM orders WHERE order_id = ?"), {order})
+            .value()
+            .toString();
+    const qint64 credits =
+        db.count(QStringLiteral("SELECT COUNT(*) FROM ledger WHERE order_id = ?"), {order});
+    const qint64 flows =
+        db.count(QStringLiteral("SELECT COUNT(*) FROM pay_flow WHERE order_id = ?"), {order});
+    if (credits > 0 && status != QLatin1String("PAID")) {
+        return QStringLiteral("%1: merchant credited but the order is %2").arg(order, status);
+    }
+    if (status == QLatin1String("PAID") && credits == 0) {
+        return QStringLiteral("%1: order PAID but the merchant was never credited").arg(order);
+    }
+    if (flows > 0 && credits == 0) {
+        return QStringLiteral("%1: payment flow recorded but the order is %2 and nothing was credited")
+            .arg(order, status);
+    }
+    return {};
+}
+
+}  // namespace idem

@@ -1,0 +1,37 @@
+// 支付回调 — the payment provider calls back, and retries until it is answered:
+// the external trade number as a unique key plus the order's state machine.
+#pragma once
+
+#include "scenario.h"
+#include "uniquekey.h"
+
+namespace idem {
+
+class PaymentCallback : public Scenario {
+public:
+    PaymentCallback();
+    const ScenarioInfo& info() const override { return info_; }
+    QStringList schema(const RunConfig& config) const override;
+    void seed(Setup& setup, int intent) const override;
+    void plan(Planner& planner, int intent) const override;
+    Task<Reply> handle(Attempt& a) const override;
+    Effects effects(Reader& db, int intent) const override;
+    QString inconsistency(Reader& db, int intent) const override;
+
+    // The order state machine: PENDING → PAYING → PAID; PAYING → FAILED → PAYING.
+    static QStringList states();
+
+private:
+    Task<Reply> failedCallback(Attempt& a, bool conditional) const;
+    Task<Reply> withoutGuard(Attempt& a) const;
+    Task<Reply> uniqueKeyOnly(Attempt& a) const;
+    Task<Reply> stateMachineOnly(Attempt& a) const;
+    Task<Reply> uniqueAndState(Attempt& a) const;
+    Task<Reply> uniqueSeparateTransactions(Attempt& a) const;
+    Task<Reply> answerFromOrder(Attempt& a) const;
+    Task<UniqueInsert> recordFlow(Attempt& a) const;
+
+    ScenarioInfo info_;
+};
+
+}  // namespace idem

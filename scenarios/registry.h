@@ -1,0 +1,18 @@
+// Every scenario, in the order of the scenario picker: the article's
+// recommendation table, then natural ops, read idempotency, misconceptions.
+#pragma once
+
+#include "runconfig.h"
+#include "scenario.h"
+
+#include <QList>
+#include <QString>
+
+namespace idem {
+
+const QList<const Scenario*>& allScenarios();
+const Scenario* findScenario(const QString& id);
+// The scenario's defaults: its recommended variant, first source, timing.
+RunConfig defaultConfig(const Scenario& scenario);
+
+}  // namespace idem

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Shared set-up for run.sh and test.sh: install what a fresh Debian machine
+# lacks, then configure and build incrementally in ./build.
+set -euo pipefail
+
+IDEM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+IDEM_BUILD="${IDEM_BUILD:-$IDEM_ROOT/build}"
+
+idem_packages=(
+    cmake ninja-build g++ ccache pkg-config
+    qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libgl-dev
+    qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    sqlite3 fonts-noto-cjk xvfb xauth
+)
+
+idem_install_missing() {
+    local missing=()
+    for p in "${idem_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing missing packages: ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+idem_build() {
+    if [ ! -f "$IDEM_BUILD/build.ninja" ]; then
+        cmake -S "$IDEM_ROOT" -B "$IDEM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >&2
+    fi
+    cmake --build "$IDEM_BUILD" >&2
+}
