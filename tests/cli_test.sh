@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The command line of SPEC section 4: exit codes, one clear line on stderr for
+# each bad input, JSON output, --db and --trace.
+set -u
+B="${IDEMLAB:?set IDEMLAB to the idemlab binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_bad_input "what it must name" args...
+expect_bad_input() {
+    local want="$1"; shift
+    "$B" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -ne 2 ]; then bad "$* exited $rc, not 2"; return; fi
+    if [ "$lines" -ne 1 ]; then bad "$* printed $lines lines on stderr"; return; fi
+    if ! grep -qF -- "$want" "$tmp/err"; then bad "$*: stderr lacks '$want': $(cat "$tmp/err")"; return; fi
+    if [ -s "$tmp/out" ]; then bad "$* printed on stdout"; return; fi
+    ok
+}
+
+expect_bad_input 'unknown scenario "nope"' run --scenario nope
+expect_bad_input 'allowed: order-create' run --scenario nope
+expect_bad_input 'unknown variant "magic"' run --scenario order-create --variant magic
+expect_bad_input 'unknown timing "soon"' run --scenario order-create --timing soon
+expect_bad_input 'unknown source "pigeon"' run --scenario order-create --source pigeon
+expect_bad_input 'source mq-redelivery does not occur' run --scenario order-create --source mq-redelivery
+expect_bad_input 'unknown crash point "meteor"' run --scenario order-create --crash meteor
+expect_bad_input 'crash point after-guard does not exist in order-create/unique-key (allowed: before-response)' \
+    run --scenario order-create --variant unique-key --crash after-guard
+expect_bad_input '--duplicates -1 is out of range' run --scenario order-create --duplicates -1
+expect_bad_input '--duplicates 5000 is out of range' run --scenario order-create --duplicates 5000
+expect_bad_input '--duplicates x is not a whole number' run --scenario order-create --duplicates x
+expect_bad_input '--max-retries 99 is out of range' run --scenario order-create --max-retries 99
+expect_bad_input '--intents 0 is out of range' run --scenario order-create --intents 0
+expect_bad_input '--crash-attempt 9 is out of range' run --scenario order-create --crash-attempt 9
+expect_bad_input '--seed -3 is out of range' run --scenario order-create --seed -3
+expect_bad_input '--interval-ms -5 is out of range' run --scenario order-create --interval-ms -5
+expect_bad_input 'unknown --param colour' run --scenario order-create --param colour=red
+expect_bad_input '--param request-id=random is not allowed' run --scenario order-create --param request-id=random
+expect_bad_input 'not of the form key=value' run --scenario order-create --param nothing
+expect_bad_input 'unknown verdict "fine"' run --scenario order-create --expect fine
+expect_bad_input 'is a directory' run --scenario order-create --db "$tmp"
+expect_bad_input '--scenario is required' run
+expect_bad_input 'Unknown option' run --scenario order-create --frobnicate
+expect_bad_input 'unknown command "fly"' fly
+
+# A run with --json prints exactly one JSON object with the SPEC's fields.
+"$B" run --scenario order-create --variant dedup-no-recheck --timing retry --crash after-business --json >"$tmp/run.json"
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "run exited $rc"
+python3 - "$tmp/run.json" <<'PY' && ok || bad "run --json fields"
+import json, sys
+lines = open(sys.argv[1]).read().strip().splitlines()
+assert len(lines) == 1, lines
+d = json.loads(lines[0])
+for k in ["scenario", "variant", "timing", "source", "crash", "crash_attempt", "duplicates", "seed",
+          "attempts", "effects", "expected_effects", "responses", "alerts", "verdict", "integrity"]:
+    assert k in d, k
+assert d["verdict"] == "duplicated", d
+assert d["effects"]["orders"] == 2, d
+assert d["integrity"] == "ok"
+assert set(d["responses"]) == {"success", "in-progress", "rejected", "error", "none"}
+PY
+
+# --expect: 0 when it matches, 3 when it differs.
+"$B" run --scenario order-create --variant dedup-table --timing retry --crash after-business --expect exactly-once >/dev/null 2>&1
+[ $? -eq 0 ] && ok || bad "--expect exactly-once should exit 0"
+"$B" run --scenario order-create --variant none --expect exactly-once >/dev/null 2>"$tmp/err"
+[ $? -eq 3 ] && ok || bad "--expect mismatch should exit 3"
+
+# --db leaves a database that sqlite3 opens, with the rows as the run left them.
+"$B" run --scenario order-create --variant dedup-no-recheck --timing retry --crash after-business --db "$tmp/run.sqlite" >/dev/null
+tables=$(sqlite3 "$tmp/run.sqlite" '.tables')
+echo "$tables" | grep -q dedup && echo "$tables" | grep -q orders && ok || bad "--db tables: $tables"
+[ "$(sqlite3 "$tmp/run.sqlite" 'SELECT COUNT(*) FROM orders')" = "2" ] && ok || bad "--db orders"
+[ "$(sqlite3 "$tmp/run.sqlite" 'SELECT status FROM dedup')" = "SUCCESS" ] && ok || bad "--db dedup"
+
+# --trace writes the JSON trace; the same run twice gives the same bytes.
+"$B" run --scenario payment-callback --timing concurrent --duplicates 3 --seed 9 --trace "$tmp/a.json" >/dev/null
+"$B" run --scenario payment-callback --timing concurrent --duplicates 3 --seed 9 --trace "$tmp/b.json" >/dev/null
+cmp -s "$tmp/a.json" "$tmp/b.json" && ok || bad "traces differ"
+python3 - "$tmp/a.json" <<'PY' && ok || bad "trace format"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "idemlab-trace" and d["version"] == 1
+assert d["config"]["scenario"] == "payment-callback"
+kinds = {e["kind"] for e in d["events"]}
+assert {"fire", "sql", "response", "transition", "effect"} <= kinds, kinds
+for e in d["events"]:
+    for k in ["seq", "t_ms", "attempt", "actor", "kind"]:
+        assert k in e
+    if e["kind"] == "sql":
+        for k in ["connection", "sql", "params", "rows", "error"]:
+            assert k in e
+PY
+# An unwritable trace path is an error, not a half-written file.
+"$B" run --scenario order-create --trace "$tmp/no/such/dir/t.json" >/dev/null 2>"$tmp/err"
+[ $? -ne 0 ] && [ ! -e "$tmp/no/such/dir/t.json" ] && ok || bad "unwritable trace path"
+
+# list --json names both scenarios with variants, crash points, recommended flags.
+"$B" list --json >"$tmp/list.json" && python3 - "$tmp/list.json" <<'PY' && ok || bad "list --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [s["id"] for s in d["scenarios"]]
+assert "order-create" in ids and "payment-callback" in ids, ids
+for s in d["scenarios"]:
+    assert sum(v["recommended"] for v in s["variants"]) == 1, s["id"]
+    for v in s["variants"]:
+        assert "crash_points" in v
+oc = next(s for s in d["scenarios"] if s["id"] == "order-create")
+assert next(v for v in oc["variants"] if v["id"] == "dedup-table")["recommended"]
+PY
+
+# Ten thousand intents of the recommended variant, judged one by one.
+"$B" run --scenario order-create --intents 10000 --json >"$tmp/many.json"
+python3 -c "import json,sys; d=json.load(open('$tmp/many.json')); assert d['verdicts']=={'exactly-once':10000}, d['verdicts']" && ok || bad "10000 intents"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

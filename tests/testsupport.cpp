@@ -1,0 +1,103 @@
+#include "testsupport.h"
+
+#include "registry.h"
+#include "run.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+namespace idem::test {
+
+RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, quint32 seed) {
+    const Scenario* s = findScenario(scenario);
+    RunConfig c = defaultConfig(*s);
+    c.variant = cell.variant;
+    if (!cell.timing.isEmpty()) c.timing = *timingFromId(cell.timing);
+    if (!cell.crash.isEmpty()) c.crash = *crashPointFromId(cell.crash);
+    if (!cell.source.isEmpty()) c.source = *sourceFromId(cell.source);
+    for (const QString& kv : cell.params) {
+        const qsizetype eq = kv.indexOf('=');
+        c.params.insert(kv.left(eq), kv.mid(eq + 1));
+    }
+    c.intervalMs = cell.intervalMs;
+    c.duplicates = duplicates;
+    c.seed = seed;
+    return c;
+}
+
+QJsonObject runToSummary(const RunConfig& config) {
+    const Scenario* scenario = findScenario(config.scenario);
+    if (!scenario) {
+        QTest::qFail("unknown scenario", __FILE__, __LINE__);
+        return {};
+    }
+    Run run(config, *scenario);
+    QString error;
+    if (!run.start(&error)) {
+        QTest::qFail(qPrintable(error), __FILE__, __LINE__);
+        return {};
+    }
+    run.runToEnd();
+    return run.finish();
+}
+
+void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds) {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("timing");
+    QTest::addColumn<QString>("crash");
+    QTest::addColumn<QStringList>("params");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<qint64>("interval");
+    QTest::addColumn<int>("duplicates");
+    QTest::addColumn<int>("seed");
+    QTest::addColumn<QString>("expected");
+    for (const Cell& cell : cells) {
+        for (int d = cell.minDuplicates; d <= cell.maxDuplicates; ++d) {
+            for (int seed = 1; seed <= seeds; ++seed) {
+                const QString name = QStringLiteral("%1 %2 %3 %4 %5 d=%6 seed=%7")
+                                         .arg(cell.variant, cell.timing, cell.crash,
+                                              cell.params.join(','), cell.source)
+                                         .arg(d)
+                                         .arg(seed)
+                                         .simplified();
+                QTest::newRow(qPrintable(name))
+                    << scenario << cell.variant << cell.timing << cell.crash << cell.params
+                    << cell.source << cell.intervalMs << d << seed << cell.expected;
+            }
+        }
+    }
+}
+
+void checkCellRow() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, variant);
+    QFETCH(QString, timing);
+    QFETCH(QString, crash);
+    QFETCH(QStringList, params);
+    QFETCH(QString, source);
+    QFETCH(qint64, interval);
+    QFETCH(int, duplicates);
+    QFETCH(int, seed);
+    QFETCH(QString, expected);
+    Cell cell{variant, timing, crash, params, duplicates, duplicates, expected, source, interval};
+    const QJsonObject summary = runToSummary(cellConfig(scenario, cell, duplicates, quint32(seed)));
+    const QByteArray dump = QJsonDocument(summary).toJson(QJsonDocument::Compact);
+    QVERIFY2(summary.value("verdict").toString() == expected, dump.constData());
+    QVERIFY2(summary.value("integrity").toString() == QLatin1String("ok"), dump.constData());
+    // The verdict must agree with the counted effects.
+    const QJsonObject effects = summary.value("effects").toObject();
+    const QJsonObject want = summary.value("expected_effects").toObject();
+    bool more = false, fewer = false;
+    for (auto it = want.begin(); it != want.end(); ++it) {
+        more |= effects.value(it.key()).toInteger() > it.value().toInteger();
+        fewer |= effects.value(it.key()).toInteger() < it.value().toInteger();
+    }
+    if (expected == QLatin1String("duplicated")) QVERIFY2(more, dump.constData());
+    if (expected == QLatin1String("exactly-once") || expected == QLatin1String("stuck")) {
+        QVERIFY2(!more && !fewer, dump.constData());
+    }
+    if (expected == QLatin1String("lost")) QVERIFY2(fewer && !more, dump.constData());
+}
+
+}  // namespace idem::test

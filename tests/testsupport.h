@@ -1,0 +1,36 @@
+// Shared helpers for the truth-table tests: each SPEC cell becomes one data
+// row per seed and duplicate count, run on a real database.
+#pragma once
+
+#include "runconfig.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace idem::test {
+
+struct Cell {
+    QString variant;
+    QString timing;          // empty: the scenario's default
+    QString crash;           // empty: none
+    QStringList params;      // "key=value"
+    int minDuplicates = 1;
+    int maxDuplicates = 3;
+    QString expected;        // verdict id
+    QString source = {};     // empty: the scenario's default
+    qint64 intervalMs = -1;  // -1: the timing's default
+};
+
+RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, quint32 seed);
+// Runs to the end and returns the summary; fails the current test on error.
+QJsonObject runToSummary(const RunConfig& config);
+
+// Adds the data columns and one row per cell, seed 1..seeds and duplicates.
+void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds = 5);
+// The body of a data-driven cell test: run the row and compare the verdict,
+// the integrity check, and the effects against the verdict's meaning.
+void checkCellRow();
+
+}  // namespace idem::test
