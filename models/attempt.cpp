@@ -34,9 +34,13 @@ void Attempt::WaitStep::await_suspend(std::coroutine_handle<> h) {
     attempt.run_.suspendOnWait(attempt, h, ms, what);
 }
 
+void Attempt::fire(const AttemptSpec& spec) { run_.fire(spec); }
+
 bool Attempt::crashesAt(CrashPoint point) const {
     const RunConfig& c = config();
-    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != number_) return false;
+    if (!counted_ || point == CrashPoint::None || c.crash != point || c.crashAttempt != number_) {
+        return false;
+    }
     const VariantInfo* v = run_.scenario().info().variant(c.variant);
     return v && v->crashPoints.contains(point);
 }

@@ -16,6 +16,7 @@
 namespace idem {
 
 class Run;
+struct AttemptSpec;
 struct RunConfig;
 
 class Attempt {
@@ -84,6 +85,10 @@ public:
     void note(const QString& kind, QVariantMap data);
 
     bool crashesAt(CrashPoint point) const;
+    bool counted() const { return counted_; }
+    // Starts another process from this one (a broker delivering a message,
+    // a scheduler node firing a job); spec.at earlier than now means now.
+    void fire(const AttemptSpec& spec);
 
 private:
     friend class Run;
@@ -106,6 +111,7 @@ private:
     SqlResult lastResult_;
     qint64 readyAt_ = 0;
     int retryDepth_ = 0;
+    bool counted_ = true;
     bool crashed_ = false;
     bool finished_ = false;
     CrashPoint crashedAt_ = CrashPoint::None;

@@ -173,8 +173,10 @@ void Run::runToEnd() {
 void Run::fire(AttemptSpec spec) {
     IntentState& state = intents_[spec.intent];
     int number = spec.number;
-    if (number == 0) number = state.nextNumber;
-    state.nextNumber = std::max(state.nextNumber, number + 1);
+    if (spec.counted) {
+        if (number == 0) number = state.nextNumber;
+        state.nextNumber = std::max(state.nextNumber, number + 1);
+    }
     if (spec.caller.isEmpty()) spec.caller = callerActor(config_.source);
     schedule(spec.at, [this, spec, number] { startAttempt(spec, number); });
 }
@@ -202,6 +204,7 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
     Attempt& a = *attempts_.back();
     a.setActor(spec.actor);
     a.retryDepth_ = spec.retryDepth;
+    a.counted_ = spec.counted;
     a.readyAt_ = now_;
     if (spec.kind == QLatin1String("retry")) {
         TraceEvent& r = record(&a, QStringLiteral("retry"),
@@ -213,7 +216,7 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
     for (auto it = spec.payload.cbegin(); it != spec.payload.cend(); ++it) {
         fire.insert(it.key(), it.value());
     }
-    record(&a, QStringLiteral("fire"), fire).actor = spec.caller;
+    if (spec.counted) record(&a, QStringLiteral("fire"), fire).actor = spec.caller;
     a.connection_ = acquireConnection();
     a.root_ = scenario_.handle(a);
     resume(a, a.root_.handle());
@@ -360,6 +363,7 @@ void Run::finishAttempt(Attempt& a, Response response, const QString& result) {
         releaseConnection(a, false);
     }
     a.finished_ = true;
+    if (!a.counted()) return;
     QVariantMap data{{"to", a.caller()}, {"response", toId(response)}};
     if (!result.isEmpty()) data.insert(QStringLiteral("result"), result);
     if (response == Response::None) data.insert(QStringLiteral("lost"), true);
@@ -479,7 +483,8 @@ QJsonObject Run::finish() {
         a.insert("intent", e.intent);
         alerts.append(a);
     }
-    const int attempts = int(attempts_.size());
+    const int attempts = int(std::count_if(attempts_.begin(), attempts_.end(),
+                                           [](const auto& a) { return a->counted(); }));
 
     const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
     reader.query(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));

@@ -37,6 +37,10 @@ struct AttemptSpec {
     QString kind = QStringLiteral("duplicate");  // original, duplicate, retry
     QVariantMap payload;                   // scenario data: a callback's status, a message id ...
     int retryDepth = 0;                    // how many retries led to this attempt
+    // false: a helper process of the simulation (a broker sweep, a writer
+    // between page reads): it runs SQL like any process but is no attempt,
+    // gets no response counted and is never retried.
+    bool counted = true;
 };
 
 class Planner {
