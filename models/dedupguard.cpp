@@ -46,9 +46,11 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
             co_await a.sql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
         if (inserted.ok) {
             a.guard("dedup", "claimed", {{"biz_id", bizId}});
+            a.transition(bizId, "", "PROCESSING", true);
             co_return Claim{Outcome::Claimed, {}};
         }
         if (!inserted.isUniqueViolation()) throw std::runtime_error(inserted.errorText().toStdString());
+        a.transition(bizId, "", "PROCESSING", false);
 
         const SqlResult row = co_await a.sql(kRead, bizType_, bizId);
         if (row.empty()) continue;  // removed in between: try once more
@@ -78,6 +80,7 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
         // The owner died or gave up: take the claim over, conditionally, so
         // that only one of several duplicates wins.
         const SqlResult takeover = co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
+        a.transition(bizId, status, "PROCESSING", takeover.rows == 1);
         if (takeover.rows == 1) {
             a.guard("dedup", "takeover",
                     {{"biz_id", bizId}, {"from", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
@@ -93,6 +96,7 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
 Task<bool> DedupGuard::markSuccess(Attempt& a, const QString& bizId, const QString& result) const {
     const SqlResult r = co_await a.sql(kMarkSuccess, result, a.now(), bizType_, bizId, owner(a));
     a.guard("dedup", r.rows == 1 ? "marked-success" : "not-owner", {{"biz_id", bizId}});
+    a.transition(bizId, "PROCESSING", "SUCCESS", r.rows == 1);
     co_return r.rows == 1;
 }
 

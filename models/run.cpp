@@ -431,22 +431,33 @@ QJsonObject Run::finish() {
     setupConnection_.reset();
     auto connection = openReader();
     Reader reader(*connection);
+    summary_ = judgeAll(reader, true);
+    const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
+    summary_.insert("integrity", integrity.ok ? integrity.value().toString() : integrity.errorText());
+    reader.query(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    scenario_.extendSummary(reader, config_, summary_);
+    return summary_;
+}
 
+QJsonObject Run::judgeNow(Reader& reader) { return judgeAll(reader, false); }
+
+QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
     Effects effects, expected;
     int counts[5] = {0, 0, 0, 0, 0};
     int responses[5] = {0, 0, 0, 0, 0};
     Verdict worst = Verdict::ExactlyOnce;
     QJsonArray inconsistencies;
-    outcomes_.clear();
+    std::vector<IntentOutcome> outcomes;
     for (int i = 0; i < int(intents_.size()); ++i) {
         IntentOutcome o{judgeIntent(reader, i), intents_[i].responses};
         for (auto it = o.judgement.effects.cbegin(); it != o.judgement.effects.cend(); ++it) {
             effects[it.key()] += it.value();
-            TraceEvent& e = record(nullptr, QStringLiteral("effect"),
-                                   {{"effect", it.key()},
-                                    {"count", it.value()},
-                                    {"expected", o.judgement.expected.value(it.key())}});
-            e.intent = i;
+            if (!recordEvents) continue;
+            record(nullptr, QStringLiteral("effect"),
+                   {{"effect", it.key()},
+                    {"count", it.value()},
+                    {"expected", o.judgement.expected.value(it.key())}})
+                .intent = i;
         }
         for (auto it = o.judgement.expected.cbegin(); it != o.judgement.expected.cend(); ++it) {
             expected[it.key()] += it.value();
@@ -455,17 +466,22 @@ QJsonObject Run::finish() {
         if (!o.judgement.inconsistency.isEmpty() && inconsistencies.size() < 20) {
             inconsistencies.append(o.judgement.inconsistency);
         }
-        record(nullptr, QStringLiteral("verdict"),
-               {{"verdict", toId(o.judgement.verdict)}, {"answered", o.judgement.answered}})
-            .intent = i;
+        if (recordEvents) {
+            record(nullptr, QStringLiteral("verdict"),
+                   {{"verdict", toId(o.judgement.verdict)}, {"answered", o.judgement.answered}})
+                .intent = i;
+        }
         worst = std::max(worst, o.judgement.verdict);
         ++counts[int(o.judgement.verdict)];
         for (Response r : o.responses) ++responses[int(r)];
-        outcomes_.push_back(o);
+        outcomes.push_back(o);
     }
+    if (recordEvents) outcomes_ = outcomes;
 
     QJsonObject effectsJson, expectedJson, responsesJson, verdictsJson;
-    for (auto it = effects.cbegin(); it != effects.cend(); ++it) effectsJson.insert(it.key(), it.value());
+    for (auto it = effects.cbegin(); it != effects.cend(); ++it) {
+        effectsJson.insert(it.key(), it.value());
+    }
     for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
         expectedJson.insert(it.key(), it.value());
     }
@@ -485,11 +501,7 @@ QJsonObject Run::finish() {
     }
     const int attempts = int(std::count_if(attempts_.begin(), attempts_.end(),
                                            [](const auto& a) { return a->counted(); }));
-
-    const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
-    reader.query(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-
-    summary_ = QJsonObject{
+    QJsonObject summary{
         {"scenario", config_.scenario},
         {"variant", config_.variant},
         {"timing", toId(config_.timing)},
@@ -506,12 +518,10 @@ QJsonObject Run::finish() {
         {"alerts", alerts},
         {"verdict", toId(worst)},
         {"verdicts", verdictsJson},
-        {"integrity", integrity.ok ? integrity.value().toString() : integrity.errorText()},
         {"end_ms", now_},
     };
-    if (!inconsistencies.isEmpty()) summary_.insert("inconsistencies", inconsistencies);
-    scenario_.extendSummary(reader, config_, summary_);
-    return summary_;
+    if (!inconsistencies.isEmpty()) summary.insert("inconsistencies", inconsistencies);
+    return summary;
 }
 
 }  // namespace idem

@@ -104,6 +104,9 @@ public:
     bool atEnd() const { return queue_.empty(); }
     // Judges the final database and appends effect and verdict events.
     QJsonObject finish();
+    // The judge's view of the database as it is now, without touching the
+    // trace (for live views mid-run).
+    QJsonObject judgeNow(Reader& reader);
 
     const RunConfig& config() const { return config_; }
     const Scenario& scenario() const { return scenario_; }
@@ -151,6 +154,7 @@ private:
     SqlConnection* acquireConnection();
     void releaseConnection(Attempt& a, bool close);
     void transactionEnded(SqlConnection* connection);
+    QJsonObject judgeAll(Reader& reader, bool record);
     void traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
                   const QVariantList& params, const SqlResult& r, const QString& cause = {});
 

@@ -39,6 +39,25 @@ struct ParamInfo {
     QString summary;
 };
 
+// The state diagram the window draws: nodes at positions given here (grid
+// units, x to the right, y down), "" being the start, and the allowed moves.
+struct StateNode {
+    QString id;
+    QString zh;  // the Chinese name shown under the id
+    double x = 0;
+    double y = 0;
+};
+struct StateEdge {
+    QString from;
+    QString to;
+};
+struct StateMachineInfo {
+    QString what;  // whose state: "dedup record", "order", "job run"
+    QList<StateNode> nodes;
+    QList<StateEdge> edges;
+    QStringList variants;  // the variants that keep this state; empty: all
+};
+
 struct ScenarioInfo {
     QString id;
     QString group;  // recommended, natural, read, misconception
@@ -52,6 +71,7 @@ struct ScenarioInfo {
     QString guardTable;       // the dedup / claim / lock table, empty if none
     QStringList effectNames;  // what the judge counts
     bool callerRetries = true;  // the source retries an attempt that got no definite answer
+    StateMachineInfo stateMachine;
 
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;

@@ -2,6 +2,8 @@
 
 #include <QAtomicInteger>
 #include <QSqlDatabase>
+#include <QSqlDriver>
+#include <QSqlField>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -43,6 +45,16 @@ SqlConnection::~SqlConnection() {
         db.close();
     }
     QSqlDatabase::removeDatabase(name_);
+}
+
+QString SqlConnection::selectAllStatement(const QString& table, QStringList* columns) const {
+    const QSqlDatabase db = QSqlDatabase::database(name_, false);
+    QSqlRecord record = db.record(table);
+    if (record.isEmpty()) return {};
+    columns->clear();
+    for (int i = 0; i < record.count(); ++i) *columns << record.fieldName(i);
+    record.insert(0, QSqlField(QStringLiteral("rowid"), QMetaType(QMetaType::LongLong)));
+    return db.driver()->sqlStatement(QSqlDriver::SelectStatement, table, record, false);
 }
 
 SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {

@@ -52,6 +52,10 @@ public:
     bool inTransaction() const { return inTransaction_; }
 
     SqlResult exec(const QString& sql, const QVariantList& params = {});
+    // "SELECT rowid, <every column> FROM <table>", identifiers escaped by the
+    // driver; columns receives the column names (without rowid). Empty when
+    // the table does not exist.
+    QString selectAllStatement(const QString& table, QStringList* columns) const;
 
 private:
     QString id_;

@@ -66,6 +66,10 @@ OrderCreate::OrderCreate() {
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
     info_.effectNames = {"orders"};
+    info_.stateMachine = {"dedup record",
+                          {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
+                          {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
+                          {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx"}};
 }
 
 QStringList OrderCreate::schema(const RunConfig& config) const {

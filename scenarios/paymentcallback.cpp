@@ -63,6 +63,18 @@ PaymentCallback::PaymentCallback() {
     info_.tables = {"orders", "pay_flow", "ledger"};
     info_.guardTable = "pay_flow";
     info_.effectNames = {"credits"};
+    info_.stateMachine = {"order",
+                          {{"", "", 0, 1},
+                           {"PENDING", "待支付", 1.5, 1},
+                           {"PAYING", "支付中", 3.5, 1},
+                           {"PAID", "支付成功", 5.5, 0},
+                           {"FAILED", "支付失败", 5.5, 2}},
+                          {{"", "PENDING"},
+                           {"PENDING", "PAYING"},
+                           {"PAYING", "PAID"},
+                           {"PAYING", "FAILED"},
+                           {"FAILED", "PAYING"}},
+                          {}};
 }
 
 QStringList PaymentCallback::schema(const RunConfig& config) const {

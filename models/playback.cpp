@@ -1,0 +1,77 @@
+#include "playback.h"
+
+#include "run.h"
+#include "sqlconnection.h"
+
+namespace idem {
+
+Playback::Playback(QObject* parent) : QObject(parent) {}
+Playback::~Playback() = default;
+
+bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* error) {
+    // A dry run to the end: how many steps there are, and how it ends.
+    Run dry(config, scenario);
+    if (!dry.start(error)) return false;
+    int steps = 0;
+    while (dry.step()) ++steps;
+    const QJsonObject summary = dry.finish();
+
+    config_ = config;
+    scenario_ = &scenario;
+    length_ = steps;
+    finalSummary_ = summary;
+    if (!rebuild(error)) return false;
+    emit loaded();
+    emit positionChanged(position_, length_);
+    return true;
+}
+
+bool Playback::rebuild(QString* error) {
+    reader_.reset();
+    run_ = std::make_unique<Run>(config_, *scenario_);
+    position_ = 0;
+    if (!run_->start(error)) {
+        run_.reset();
+        return false;
+    }
+    reader_ = run_->openReader();
+    return true;
+}
+
+qint64 Playback::virtualTime() const { return run_ ? run_->now() : 0; }
+
+QJsonObject Playback::liveSummary() const {
+    if (!run_ || !reader_) return {};
+    Reader reader(*reader_);
+    return run_->judgeNow(reader);
+}
+
+void Playback::stepForward() {
+    if (!run_ || atEnd()) return;
+    const qsizetype before = run_->trace().size();
+    run_->step();
+    ++position_;
+    emit advanced(before, run_->trace().size());
+    emit positionChanged(position_, length_);
+}
+
+void Playback::stepBack() { seek(position_ - 1); }
+
+void Playback::seek(int target) {
+    if (!run_) return;
+    target = std::clamp(target, 0, length_);
+    if (target == position_) return;
+    if (target > position_) {
+        const qsizetype before = run_->trace().size();
+        while (position_ < target && run_->step()) ++position_;
+        emit advanced(before, run_->trace().size());
+    } else {
+        QString error;
+        if (!rebuild(&error)) return;
+        while (position_ < target && run_->step()) ++position_;
+        emit rewound();
+    }
+    emit positionChanged(position_, length_);
+}
+
+}  // namespace idem

@@ -1,0 +1,134 @@
+#include "tablemodel.h"
+
+#include "sqlconnection.h"
+
+namespace idem {
+
+TableModel::TableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void TableModel::setTable(const QString& table) {
+    beginResetModel();
+    table_ = table;
+    columns_.clear();
+    rows_.clear();
+    endResetModel();
+}
+
+void TableModel::clear() {
+    if (rows_.isEmpty()) return;
+    beginRemoveRows({}, 0, int(rows_.size()) - 1);
+    rows_.clear();
+    endRemoveRows();
+}
+
+void TableModel::refresh(SqlConnection& connection) {
+    QStringList columns;
+    const QString select = connection.selectAllStatement(table_, &columns);
+    if (select.isEmpty()) {
+        clear();
+        return;
+    }
+    if (columns != columns_) {
+        beginResetModel();
+        columns_ = columns;
+        rows_.clear();
+        endResetModel();
+    }
+    const SqlResult r = connection.exec(select);
+    QList<Row> fresh;
+    fresh.reserve(r.data.size());
+    for (const QVariantList& values : r.data) {
+        fresh.append(Row{values.value(0).toLongLong(), values.mid(1), {}});
+    }
+    // Both lists are in rowid order: walk them together.
+    int i = 0;
+    int j = 0;
+    while (i < rows_.size() || j < fresh.size()) {
+        if (i < rows_.size() && (j >= fresh.size() || rows_[i].rowid < fresh[j].rowid)) {
+            beginRemoveRows({}, i, i);
+            rows_.removeAt(i);
+            endRemoveRows();
+            continue;
+        }
+        if (i >= rows_.size() || fresh[j].rowid < rows_[i].rowid) {
+            beginInsertRows({}, i, i);
+            Row added = fresh[j];
+            added.changed.insert(-1);
+            for (int c = 0; c < columns_.size(); ++c) added.changed.insert(c);
+            rows_.insert(i, added);
+            endInsertRows();
+            ++i;
+            ++j;
+            continue;
+        }
+        Row& row = rows_[i];
+        QSet<int> changed;
+        for (int c = 0; c < columns_.size(); ++c) {
+            if (row.values.value(c) != fresh[j].values.value(c)) changed.insert(c);
+        }
+        const QSet<int> before = row.changed;
+        row.values = fresh[j].values;
+        row.changed = changed;
+        if (!changed.isEmpty() || !before.isEmpty()) {
+            emit dataChanged(index(i, 0), index(i, int(columns_.size()) - 1));
+        }
+        ++i;
+        ++j;
+    }
+}
+
+int TableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int TableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(columns_.size());
+}
+
+QVariant TableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rows_.size() || index.column() >= columns_.size()) {
+        return {};
+    }
+    const Row& row = rows_[index.row()];
+    switch (role) {
+        case Qt::DisplayRole:
+        case Qt::EditRole: {
+            const QVariant v = row.values.value(index.column());
+            return v.isNull() ? QVariant(QStringLiteral("NULL")) : v;
+        }
+        case Qt::ToolTipRole: return row.values.value(index.column()).toString();
+        case ChangedRole: return row.changed.contains(index.column()) || row.changed.contains(-1);
+        default: return {};
+    }
+}
+
+QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole) return {};
+    if (orientation == Qt::Horizontal) return columns_.value(section);
+    return section + 1;
+}
+
+QString csvField(const QString& field) {
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) &&
+        !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r'))) {
+        return field;
+    }
+    QString quoted = field;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString TableModel::toCsv() const {
+    QStringList lines;
+    QStringList header;
+    for (const QString& c : columns_) header << csvField(c);
+    lines << header.join(QLatin1Char(','));
+    for (const Row& row : rows_) {
+        QStringList fields;
+        for (const QVariant& v : row.values) fields << csvField(v.isNull() ? QString() : v.toString());
+        lines << fields.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");
+}
+
+}  // namespace idem

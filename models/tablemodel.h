@@ -1,0 +1,52 @@
+// One database table as the views show it: refreshed after every step from a
+// reading connection, with fine-grained signals (rows inserted or removed,
+// cells changed) and a role that marks what the last step changed.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QSet>
+#include <QStringList>
+#include <QVariantList>
+
+namespace idem {
+
+class SqlConnection;
+
+class TableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    // True for a cell (or, in column 0, a row) the last refresh changed.
+    static constexpr int ChangedRole = Qt::UserRole + 1;
+
+    explicit TableModel(QObject* parent = nullptr);
+
+    void setTable(const QString& table);
+    const QString& table() const { return table_; }
+    // Re-reads the table; emits only what changed since the last refresh.
+    void refresh(SqlConnection& connection);
+    void clear();
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // The rows as CSV (RFC 4180), header first: for "copy table as CSV".
+    QString toCsv() const;
+
+private:
+    struct Row {
+        qint64 rowid = 0;
+        QVariantList values;
+        QSet<int> changed;  // columns the last refresh changed; -1: a new row
+    };
+    QString table_;
+    QStringList columns_;
+    QList<Row> rows_;
+};
+
+QString csvField(const QString& field);
+
+}  // namespace idem
