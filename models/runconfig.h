@@ -30,7 +30,14 @@ struct RunConfig {
     qint64 visibilityMs = 10'000;               // broker visibility timeout
 
     qint64 effectiveIntervalMs() const {
-        return intervalMs >= 0 ? intervalMs : defaultIntervalMs(timing);
+        if (intervalMs >= 0)
+            return intervalMs;
+        // A long pause only teaches something when the next node fires after
+        // the sleeper's lease ran out and before it wakes up (SPEC 3,
+        // scheduled-task): 1.5 x the lease, whatever the timing.
+        if (crash == CrashPoint::LongPause)
+            return leaseMs * 3 / 2;
+        return defaultIntervalMs(timing);
     }
     QString param(const QString& key) const { return params.value(key); }
     qint64 paramInt(const QString& key) const { return params.value(key).toLongLong(); }

@@ -2,13 +2,32 @@
 
 #include "ordercreate.h"
 #include "paymentcallback.h"
+#include "mqconsume.h"
+#include "stockdeduct.h"
+#include "scheduledtask.h"
+#include "naturalops.h"
+#include "pagination.h"
+#include "downstream.h"
+#include "ttlwindow.h"
+#include "duplicatealert.h"
 
 namespace idem {
 
 const QList<const Scenario*>& allScenarios() {
     static const OrderCreate orderCreate;
     static const PaymentCallback paymentCallback;
-    static const QList<const Scenario*> all{&orderCreate, &paymentCallback};
+    static const MqConsume mqConsume;
+    static const StockDeduct stockDeduct;
+    static const ScheduledTask scheduledTask;
+    static const NaturalOps naturalOps;
+    static const Pagination pagination;
+    static const Downstream downstream;
+    static const TtlWindow ttlWindow;
+    static const DuplicateAlert duplicateAlert;
+    static const QList<const Scenario*> all{&orderCreate, &paymentCallback, &mqConsume,
+                                            &stockDeduct, &scheduledTask,   &naturalOps,
+                                            &pagination,
+                                            &downstream,  &ttlWindow,       &duplicateAlert};
     return all;
 }
 

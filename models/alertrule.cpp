@@ -1,0 +1,98 @@
+#include "alertrule.h"
+
+#include "attempt.h"
+
+#include <stdexcept>
+
+namespace idem {
+
+QStringList AlertRule::schema() {
+    return {
+        QStringLiteral(R"(CREATE TABLE duplicate_log (
+    id        INTEGER PRIMARY KEY,
+    biz_key   TEXT    NOT NULL,
+    operation TEXT    NOT NULL,
+    seen_at   INTEGER NOT NULL
+))"),
+        QStringLiteral(
+            "CREATE INDEX ix_duplicate_log_window ON duplicate_log (biz_key, operation, seen_at)"),
+        QStringLiteral(R"(CREATE TABLE alerts (
+    biz_key      TEXT    NOT NULL,
+    operation    TEXT    NOT NULL,
+    window_start INTEGER NOT NULL,
+    count        INTEGER NOT NULL,
+    message      TEXT    NOT NULL,
+    raised_at    INTEGER NOT NULL,
+    UNIQUE (biz_key, operation, window_start)
+))")};
+}
+
+namespace {
+const QString kLog = QStringLiteral(R"(INSERT INTO duplicate_log (biz_key, operation, seen_at)
+VALUES (?, ?, ?))");
+const QString kCountWindow = QStringLiteral(R"(SELECT COUNT(*)
+FROM duplicate_log
+WHERE biz_key = ? AND operation = ?
+  AND seen_at >= ? AND seen_at < ?)");
+// One alert per key and window: the unique key makes the second raise fail,
+// however many duplicates race past the threshold together.
+const QString kRaise = QStringLiteral(
+    R"(INSERT INTO alerts (biz_key, operation, window_start, count, message, raised_at)
+VALUES (?, ?, ?, ?, ?, ?))");
+const QString kUpdateCount = QStringLiteral(R"(UPDATE alerts
+SET count = ?
+WHERE biz_key = ? AND operation = ? AND window_start = ?
+  AND count < ?)");
+}  // namespace
+
+Task<qint64> AlertRule::logAndCount(Attempt& a, const QString& key, const QString& operation,
+                                    qint64 windowStart, qint64 windowMs) {
+    const SqlResult logged = co_await a.sql(kLog, key, operation, a.now());
+    if (!logged.ok)
+        throw std::runtime_error(logged.errorText().toStdString());
+    const SqlResult counted =
+        co_await a.sql(kCountWindow, key, operation, windowStart, windowStart + windowMs);
+    co_return counted.value().toLongLong();
+}
+
+Task<AlertRule::Count> AlertRule::recordDuplicate(Attempt& a, const QString& key) const {
+    // Fixed one-minute windows, like a counter keyed by key and minute.
+    const qint64 windowStart = a.now() - a.now() % options_.windowMs;
+    Count c;
+    c.inWindow = co_await logAndCount(a, key, operation_, windowStart, options_.windowMs);
+    if (c.inWindow <= options_.threshold) {
+        a.guard("alert-rule", "below-threshold",
+                {{"key", key}, {"count", c.inWindow}, {"threshold", options_.threshold}});
+        co_return c;
+    }
+    const QString message =
+        QStringLiteral("%1: %2 duplicate %3 requests within one minute (threshold %4)")
+            .arg(key)
+            .arg(c.inWindow)
+            .arg(operation_)
+            .arg(options_.threshold);
+    const SqlResult raised =
+        co_await a.sql(kRaise, key, operation_, windowStart, c.inWindow, message, a.now());
+    if (raised.ok) {
+        c.raised = true;
+        a.guard("alert-rule", "raised", {{"key", key}, {"count", c.inWindow}});
+        a.alert(key, c.inWindow, message);
+        co_return c;
+    }
+    if (!raised.isUniqueViolation())
+        throw std::runtime_error(raised.errorText().toStdString());
+    // Already raised in this window: keep its count current, stay quiet.
+    co_await a.sql(kUpdateCount, c.inWindow, key, operation_, windowStart, c.inWindow);
+    a.guard("alert-rule", "already-raised", {{"key", key}, {"count", c.inWindow}});
+    co_return c;
+}
+
+Task<qint64> AlertRule::recordRepeat(Attempt& a, const QString& key, const QString& operation,
+                                     qint64 windowMs) {
+    const qint64 windowStart = a.now() - a.now() % windowMs;
+    const qint64 n = co_await logAndCount(a, key, operation, windowStart, windowMs);
+    a.guard("alert-rule", "normal-repeat", {{"key", key}, {"operation", operation}, {"count", n}});
+    co_return n;
+}
+
+}  // namespace idem

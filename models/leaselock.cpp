@@ -1,0 +1,73 @@
+#include "leaselock.h"
+
+#include "attempt.h"
+
+#include <stdexcept>
+
+namespace idem {
+
+QString LeaseLock::schema() {
+    return QStringLiteral(R"(CREATE TABLE locks (
+    name       TEXT    PRIMARY KEY,
+    owner      TEXT,
+    token      INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+))");
+}
+
+// SQL lives at namespace scope: g++ 12 cannot keep a QStringLiteral
+// temporary alive across a co_await.
+namespace {
+// The first node creates the row with token 1. Later ones may only take it
+// over when the lease has run out (a released lock has expires_at = 0), and
+// each takeover increments the token: the fencing token.
+const QString kAcquire = QStringLiteral(R"(INSERT INTO locks (name, owner, token, expires_at)
+VALUES (?, ?, 1, ?)
+ON CONFLICT (name) DO UPDATE
+SET owner      = excluded.owner,
+    token      = locks.token + 1,
+    expires_at = excluded.expires_at
+WHERE locks.expires_at <= ?
+RETURNING token, expires_at)");
+const QString kHolder = QStringLiteral(R"(SELECT owner, token, expires_at
+FROM locks
+WHERE name = ?)");
+const QString kRelease = QStringLiteral(R"(UPDATE locks
+SET owner = NULL, expires_at = 0
+WHERE name = ?
+  AND token = ?)");
+}  // namespace
+
+Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) const {
+    const qint64 now = a.now();
+    const SqlResult taken = co_await a.sql(kAcquire, name_, owner, now + leaseMs_, now);
+    if (!taken.ok)
+        throw std::runtime_error(taken.errorText().toStdString());
+    if (!taken.empty()) {
+        Lease lease{true, taken.value(0, 0).toLongLong(), taken.value(0, 1).toLongLong(), owner};
+        a.guard("lease-lock", "acquired",
+                {{"lock", name_}, {"token", lease.token}, {"expires_at", lease.expiresAt}});
+        co_return lease;
+    }
+    const SqlResult row = co_await a.sql(kHolder, name_);
+    Lease held{false, row.value(0, 1).toLongLong(), row.value(0, 2).toLongLong(),
+               row.value(0, 0).toString()};
+    a.guard("lease-lock", "held",
+            {{"lock", name_},
+             {"holder", held.holder},
+             {"token", held.token},
+             {"expires_at", held.expiresAt}});
+    co_return held;
+}
+
+Task<bool> LeaseLock::release(Attempt& a, qint64 token) const {
+    const SqlResult r = co_await a.sql(kRelease, name_, token);
+    if (!r.ok)
+        throw std::runtime_error(r.errorText().toStdString());
+    // 0 rows: our lease expired and another node has taken the lock since.
+    a.guard("lease-lock", r.rows == 1 ? "released" : "lease-lost",
+            {{"lock", name_}, {"token", token}});
+    co_return r.rows == 1;
+}
+
+}  // namespace idem

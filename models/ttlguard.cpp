@@ -1,0 +1,62 @@
+#include "ttlguard.h"
+
+#include "attempt.h"
+
+#include <stdexcept>
+
+namespace idem {
+
+QString TtlGuard::schema() {
+    return QStringLiteral(R"(CREATE TABLE ttl_keys (
+    key        TEXT    PRIMARY KEY,
+    value      TEXT    NOT NULL,
+    expires_at INTEGER NOT NULL
+))");
+}
+
+namespace {
+// An expired key counts as absent: the upsert replaces it, but only when it
+// has expired, so a live key makes the statement change 0 rows.
+const QString kSetNx = QStringLiteral(R"(INSERT INTO ttl_keys (key, value, expires_at)
+VALUES (?, 'PROCESSING', ?)
+ON CONFLICT (key) DO UPDATE
+SET value = excluded.value, expires_at = excluded.expires_at
+WHERE ttl_keys.expires_at <= ?)");
+const QString kGet = QStringLiteral(R"(SELECT value, expires_at
+FROM ttl_keys
+WHERE key = ? AND expires_at > ?)");
+const QString kSetXx = QStringLiteral(R"(UPDATE ttl_keys
+SET value = ?
+WHERE key = ? AND expires_at > ?)");
+}  // namespace
+
+Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) const {
+    const qint64 expiresAt = a.now() + ttlMs_;
+    const SqlResult set = co_await a.sql(kSetNx, key, expiresAt, a.now());
+    if (!set.ok)
+        throw std::runtime_error(set.errorText().toStdString());
+    if (set.rows == 1) {
+        a.guard("ttl-key", "set", {{"key", key}, {"ttl_ms", ttlMs_}, {"expires_at", expiresAt}});
+        co_return Claim{Outcome::Set, {}, expiresAt};
+    }
+    const SqlResult got = co_await a.sql(kGet, key, a.now());
+    const QString value = got.value(0, 0).toString();
+    const qint64 existingExpiry = got.value(0, 1).toLongLong();
+    if (got.empty() || value == QLatin1String("PROCESSING")) {
+        a.guard("ttl-key", "in-progress", {{"key", key}, {"expires_at", existingExpiry}});
+        co_return Claim{Outcome::InProgress, {}, existingExpiry};
+    }
+    a.guard("ttl-key", "duplicate",
+            {{"key", key}, {"expires_at", existingExpiry}, {"left_ms", existingExpiry - a.now()}});
+    co_return Claim{Outcome::Done, value, existingExpiry};
+}
+
+Task<bool> TtlGuard::storeResult(Attempt& a, const QString& key, const QString& result) const {
+    const SqlResult r = co_await a.sql(kSetXx, result, key, a.now());
+    // The key may have expired while the business ran: then the result is
+    // not remembered at all, as with Redis.
+    a.guard("ttl-key", r.rows == 1 ? "result-stored" : "expired-before-store", {{"key", key}});
+    co_return r.rows == 1;
+}
+
+}  // namespace idem

@@ -1,0 +1,29 @@
+// 误区一 — the request id only at the entry: the service deduplicates requests
+// on it, then calls a coupon service whose answer gets lost and calls again;
+// only a key the coupon service itself checks makes that retry harmless.
+#pragma once
+
+#include "scenario.h"
+
+#include <optional>
+
+namespace idem {
+
+class Downstream : public Scenario {
+public:
+    Downstream();
+    const ScenarioInfo& info() const override { return info_; }
+    QStringList schema(const RunConfig& config) const override;
+    void plan(Planner& planner, int intent) const override;
+    Task<Reply> handle(Attempt& a) const override;
+    Effects effects(Reader& db, int intent) const override;
+
+private:
+    Task<QString> callCouponService(Attempt& a, const QString& requestId) const;
+    Task<std::optional<QString>> callOnce(Attempt& a, int call, const QString& grantKey) const;
+    Task<QString> grantCoupon(Attempt& a, const QString& grantKey) const;
+
+    ScenarioInfo info_;
+};
+
+}  // namespace idem

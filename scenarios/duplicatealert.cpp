@@ -1,0 +1,161 @@
+#include "duplicatealert.h"
+
+#include "alertrule.h"
+#include "attempt.h"
+#include "run.h"
+#include "uniquekey.h"
+
+namespace idem {
+
+namespace {
+
+const QString kCharge =
+    QStringLiteral(R"(INSERT INTO payments (payment_no, order_id, amount, created_at)
+VALUES (?, ?, ?, ?)
+RETURNING id)");
+const QString kFindPayment = QStringLiteral("SELECT id FROM payments WHERE payment_no = ?");
+
+const QString kPay = QStringLiteral("pay");
+const QString kQuery = QStringLiteral("query");
+constexpr qint64 kWindowMs = 60'000;
+// Queries come in while the user watches the payment page, one every 100 ms.
+constexpr qint64 kFirstQueryMs = 1'000;
+constexpr qint64 kQuerySpacingMs = 100;
+
+QString paymentNoOf(int intent) {
+    return QStringLiteral("PAY%1").arg(90000001 + intent);
+}
+QString orderOf(int intent) {
+    return QStringLiteral("D%1").arg(60000001 + intent);
+}
+qint64 amountOf(int intent) {
+    return 8'800 + (intent % 4) * 100;
+}
+bool alerting(const Attempt& a) {
+    return a.config().variant == QLatin1String("alerting");
+}
+bool isQuery(const Attempt& a) {
+    return a.payload().value(QStringLiteral("operation")) == QLatin1String("query");
+}
+
+}  // namespace
+
+DuplicateAlert::DuplicateAlert() {
+    info_.id = QStringLiteral("duplicate-alert");
+    info_.group = QStringLiteral("misconception");
+    info_.title = QStringLiteral("Every duplicate answered success");
+    info_.variants = {
+        {"silent", false, {}, "UNIQUE(payment_no); every duplicate answered success, nothing else"},
+        {"alerting",
+         true,
+         {},
+         "the same, plus duplicates logged per key and minute; above the threshold one alert"},
+    };
+    info_.sources = {Source::DoubleClick, Source::GatewayRetry};
+    info_.defaultTiming = Timing::Concurrent;
+    info_.defaultDuplicates = 100;
+    info_.params = {
+        {"threshold",
+         "5",
+         {},
+         0,
+         100'000,
+         "more than this many duplicates of one key per minute raise an alert"},
+        {"queries",
+         "0",
+         {},
+         0,
+         500,
+         "status queries for the same payment within the minute (never alert)"},
+    };
+    info_.tables = {"payments", "duplicate_log", "alerts"};
+    info_.guardTable = "payments";
+    info_.effectNames = {"charges"};
+}
+
+QStringList DuplicateAlert::schema(const RunConfig& config) const {
+    QStringList s{QStringLiteral(R"(CREATE TABLE payments (
+    id         INTEGER PRIMARY KEY,
+    payment_no TEXT    NOT NULL,
+    order_id   TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+                  QStringLiteral("CREATE UNIQUE INDEX uk_payments_no ON payments (payment_no)")};
+    if (config.variant == QLatin1String("alerting"))
+        s << AlertRule::schema();
+    return s;
+}
+
+void DuplicateAlert::plan(Planner& planner, int intent) const {
+    planner.fireDefault(intent, {{"operation", kPay}, {"payment_no", paymentNoOf(intent)}});
+    const qint64 queries =
+        info_.paramValue(planner.config(), QStringLiteral("queries")).toLongLong();
+    for (qint64 k = 0; k < queries; ++k) {
+        AttemptSpec q;
+        q.intent = intent;
+        q.at = planner.intentStart(intent) + kFirstQueryMs + k * kQuerySpacingMs;
+        q.kind = QStringLiteral("duplicate");
+        q.payload = {{"operation", kQuery}, {"payment_no", paymentNoOf(intent)}};
+        planner.fire(q);
+    }
+}
+
+Task<Reply> DuplicateAlert::handle(Attempt& a) const {
+    if (isQuery(a))
+        co_return co_await query(a);
+    co_return co_await pay(a);
+}
+
+Task<Reply> DuplicateAlert::pay(Attempt& a) const {
+    const int intent = a.intent();
+    const QString paymentNo = paymentNoOf(intent);
+
+    // The unique payment number charges once; a duplicate gets the original
+    // payment's id back and is answered success.
+    const UniqueInsert charge = co_await insertUnique(
+        a, paymentNo, kCharge, bound(paymentNo, orderOf(intent), amountOf(intent), a.now()),
+        kFindPayment, bound(paymentNo));
+    const QString paymentId = charge.row.value().toString();
+    if (charge.inserted || !alerting(a))
+        co_return Reply{Response::Success, paymentId};
+
+    // Success, but not silently: count the duplicate, and a burst of them on
+    // one payment raises an alert.
+    const qint64 threshold = info_.paramValue(a.config(), QStringLiteral("threshold")).toLongLong();
+    const AlertRule rule(kPay, AlertRule::Options{threshold, kWindowMs});
+    co_await rule.recordDuplicate(a, paymentNo);
+    co_return Reply{Response::Success, paymentId};
+}
+
+Task<Reply> DuplicateAlert::query(Attempt& a) const {
+    const QString paymentNo = paymentNoOf(a.intent());
+    const SqlResult found = co_await a.sql(kFindPayment, paymentNo);
+    // Reading the same payment again and again is normal: logged apart from
+    // the payment's duplicates, never alerting.
+    if (alerting(a))
+        co_await AlertRule::recordRepeat(a, paymentNo, kQuery, kWindowMs);
+    co_return Reply{Response::Success, found.empty() ? QString() : found.value().toString()};
+}
+
+Effects DuplicateAlert::effects(Reader& db, int intent) const {
+    return {{QStringLiteral("charges"),
+             db.count(QStringLiteral("SELECT COUNT(*) FROM payments WHERE order_id = ?"),
+                      {orderOf(intent)})}};
+}
+
+void DuplicateAlert::extendSummary(Reader& db, const RunConfig& config,
+                                   QJsonObject& summary) const {
+    if (config.variant != QLatin1String("alerting"))
+        return;
+    const SqlResult rows = db.query(QStringLiteral(R"(SELECT operation, COUNT(*)
+FROM duplicate_log
+GROUP BY operation
+ORDER BY operation)"));
+    QJsonObject logged{{kPay, 0}, {kQuery, 0}};
+    for (const QVariantList& row : rows.data)
+        logged.insert(row.value(0).toString(), row.value(1).toLongLong());
+    summary.insert(QStringLiteral("duplicate_log"), logged);
+}
+
+}  // namespace idem

@@ -1,0 +1,367 @@
+#include "mqconsume.h"
+
+#include "attempt.h"
+#include "run.h"
+#include "statemachine.h"
+#include "uniquekey.h"
+
+#include <QJsonObject>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace idem {
+
+namespace {
+
+// --- the broker's side ------------------------------------------------------
+const QString kPublish = QStringLiteral(
+    R"(INSERT INTO broker (msg_id, user_id, campaign, status, visible_at, published_at)
+VALUES (?, ?, ?, 'READY', ?, ?))");
+const QString kMessageState = QStringLiteral(R"(SELECT status, deliveries, visible_at
+FROM broker
+WHERE msg_id = ?)");
+const QString kDeliver = QStringLiteral(R"(UPDATE broker
+SET status = 'INFLIGHT', deliveries = deliveries + 1, visible_at = ?
+WHERE msg_id = ?
+  AND status IN ('READY', 'INFLIGHT')
+  AND visible_at <= ?)");
+const QString kDeadLetter = QStringLiteral(R"(UPDATE broker
+SET status = 'DEAD'
+WHERE msg_id = ?
+  AND status = 'INFLIGHT')");
+
+// --- the consumer's side ----------------------------------------------------
+const QString kAck = QStringLiteral(R"(UPDATE broker
+SET status = 'ACKED', acked_at = ?
+WHERE msg_id = ?
+  AND status = 'INFLIGHT')");
+const QString kIssueCoupon =
+    QStringLiteral(R"(INSERT INTO coupons (user_id, campaign, msg_id, issued_at)
+VALUES (?, ?, ?, ?)
+RETURNING id)");
+const QString kFindCoupon = QStringLiteral(R"(SELECT id
+FROM coupons
+WHERE user_id = ? AND campaign = ?)");
+const QString kMarkConsumed = QStringLiteral(R"(INSERT INTO consumed_messages (msg_id, consumed_at)
+VALUES (?, ?))");
+const QString kCouponOfMessage = QStringLiteral("SELECT id FROM coupons WHERE msg_id = ?");
+
+const QString kBroker = QStringLiteral("broker");
+const QString kConsumer = QStringLiteral("consumer");
+
+// The message as the broker hands it over: its id, the business event in
+// its body, and which delivery of this id it is.
+struct Message {
+    QString id;
+    qint64 userId = 0;
+    QString campaign;
+    int delivery = 0;
+};
+
+Message received(const Attempt& a) {
+    const QVariantMap& p = a.payload();
+    return Message{p.value(QStringLiteral("msg_id")).toString(),
+                   p.value(QStringLiteral("user_id")).toLongLong(),
+                   p.value(QStringLiteral("campaign")).toString(),
+                   p.value(QStringLiteral("delivery")).toInt()};
+}
+
+// Under mq-redelivery, `--duplicates N` means the acks of the first N
+// deliveries are lost on their way to the broker.
+int lostAcks(const RunConfig& c) {
+    return c.source == Source::MqRedelivery ? c.duplicates : 0;
+}
+
+Task<QString> issueCoupon(Attempt& a, Message m) {
+    const SqlResult r = co_await a.sql(kIssueCoupon, m.userId, m.campaign, m.id, a.now());
+    if (!r.ok) {
+        throw std::runtime_error(r.errorText().toStdString());
+    }
+    co_return r.value().toString();
+}
+
+// The consumer's ack travels back to the broker. Under mq-redelivery the
+// first `duplicates` acks never arrive: the broker's row stays INFLIGHT and
+// the consumer's answer is lost.
+Task<Reply> ack(Attempt& a, Message m, QString coupon) {
+    if (m.delivery <= lostAcks(a.config())) {
+        a.note(QStringLiteral("ack-lost"), {{"msg_id", m.id}, {"delivery", m.delivery}});
+        co_return Reply{Response::None, coupon};
+    }
+    co_await transition(a, m.id, "INFLIGHT", "ACKED", kAck, bound(a.now(), m.id));
+    co_return Reply{Response::Success, coupon};
+}
+
+}  // namespace
+
+qint64 MqConsume::userOf(int intent) {
+    return 50001 + intent;
+}
+QString MqConsume::campaign() {
+    return QStringLiteral("spring-2025");
+}
+QString MqConsume::messageIdOf(int intent, int publication) {
+    return QStringLiteral("msg-%1-%2").arg(intent + 1).arg(publication);
+}
+
+// A message nobody acked is invisible for the visibility timeout. Under
+// mq-redelivery a longer timing stands for a broker that backs off between
+// redeliveries (or a consumer group that was away); never less than the
+// visibility timeout.
+qint64 MqConsume::redeliveryDelayMs(const RunConfig& c) {
+    if (c.source != Source::MqRedelivery) {
+        return c.visibilityMs;
+    }
+    return std::max(c.visibilityMs, c.effectiveIntervalMs());
+}
+
+MqConsume::MqConsume() {
+    info_.id = QStringLiteral("mq-consume");
+    info_.group = QStringLiteral("recommended");
+    info_.title = QStringLiteral("Message queue consumer");
+    info_.variants = {
+        {"none", false, {CrashPoint::BeforeAck}, "issue the coupon, then ack; no dedup"},
+        {"ack-first",
+         false,
+         {CrashPoint::AfterAck},
+         "ack on receipt, then issue the coupon (at-most-once)"},
+        {"msg-id-dedup",
+         false,
+         {CrashPoint::BeforeAck},
+         "consumed_messages keyed by the broker's message id, same transaction as the coupon"},
+        {"biz-key-dedup",
+         true,
+         {CrashPoint::BeforeAck},
+         "UNIQUE(user_id, campaign) on coupons; a conflict counts as done; ack after commit"},
+    };
+    info_.sources = {Source::MqRedelivery, Source::ProducerResend};
+    info_.defaultTiming = Timing::Retry;
+    info_.tables = {"coupons", "broker", "consumed_messages"};
+    info_.guardTable = "coupons";
+    info_.effectNames = {"coupons"};
+    // The broker, not a caller, delivers again what was not acked.
+    info_.callerRetries = false;
+    info_.stateMachine = {"message",
+                          {{"", "", 0, 1},
+                           {"READY", "待投递", 1.5, 1},
+                           {"INFLIGHT", "投递中", 3.5, 1},
+                           {"ACKED", "已确认", 5.5, 0},
+                           {"DEAD", "死信", 5.5, 2}},
+                          {{"", "READY"},
+                           {"READY", "INFLIGHT"},
+                           {"INFLIGHT", "INFLIGHT"},
+                           {"INFLIGHT", "ACKED"},
+                           {"INFLIGHT", "DEAD"}},
+                          {}};
+}
+
+QStringList MqConsume::schema(const RunConfig& config) const {
+    QStringList s{QStringLiteral(R"(CREATE TABLE broker (
+    msg_id       TEXT    PRIMARY KEY,
+    user_id      INTEGER NOT NULL,
+    campaign     TEXT    NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('READY', 'INFLIGHT', 'ACKED', 'DEAD')),
+    deliveries   INTEGER NOT NULL DEFAULT 0,
+    visible_at   INTEGER NOT NULL,
+    published_at INTEGER NOT NULL,
+    acked_at     INTEGER
+))"),
+                  QStringLiteral(R"(CREATE TABLE coupons (
+    id        INTEGER PRIMARY KEY,
+    user_id   INTEGER NOT NULL,
+    campaign  TEXT    NOT NULL,
+    msg_id    TEXT    NOT NULL,
+    issued_at INTEGER NOT NULL
+))")};
+    if (config.variant == QLatin1String("msg-id-dedup")) {
+        s << QStringLiteral(R"(CREATE TABLE consumed_messages (
+    msg_id      TEXT    PRIMARY KEY,
+    consumed_at INTEGER NOT NULL
+))");
+    }
+    if (config.variant == QLatin1String("biz-key-dedup")) {
+        s << QStringLiteral(
+            "CREATE UNIQUE INDEX uk_coupons_user_campaign ON coupons (user_id, campaign)");
+    }
+    return s;
+}
+
+void MqConsume::plan(Planner& planner, int intent) const {
+    const RunConfig& c = planner.config();
+    // mq-redelivery: one message, redelivered by the broker. producer-resend:
+    // the producer publishes the same event again, each time as a new message.
+    const int publications = c.source == Source::ProducerResend ? c.duplicates + 1 : 1;
+    const qint64 spacing = c.effectiveIntervalMs();
+    std::vector<AttemptSpec> publishes;
+    for (int k = 1; k <= publications; ++k) {
+        AttemptSpec s;
+        s.intent = intent;
+        s.at = planner.intentStart(intent) + (k - 1) * spacing;
+        s.caller = QStringLiteral("producer");
+        s.actor = kBroker;
+        s.kind = QStringLiteral("publish");
+        s.counted = false;
+        s.payload = {{"msg_id", messageIdOf(intent, k)},
+                     {"publication", k},
+                     {"user_id", userOf(intent)},
+                     {"campaign", campaign()}};
+        publishes.push_back(s);
+    }
+    // Same instant: the seed decides whose message the broker takes first.
+    if (spacing == 0) {
+        for (std::size_t i = publishes.size(); i > 1; --i) {
+            std::swap(publishes[i - 1], publishes[planner.random(quint32(i))]);
+        }
+    }
+    for (const AttemptSpec& s : publishes) planner.fire(s);
+}
+
+Task<Reply> MqConsume::handle(Attempt& a) const {
+    if (a.actor() == kBroker) {
+        co_return co_await brokerDelivers(a);
+    }
+    const QString& v = a.config().variant;
+    if (v == QLatin1String("ack-first")) {
+        co_return co_await ackThenProcess(a);
+    }
+    if (v == QLatin1String("msg-id-dedup")) {
+        co_return co_await dedupOnMessageId(a);
+    }
+    if (v == QLatin1String("biz-key-dedup")) {
+        co_return co_await dedupOnBusinessKey(a);
+    }
+    co_return co_await processThenAck(a);
+}
+
+// The broker: store the published message, deliver it, and deliver it again
+// whenever it is still unacked once its visibility timeout has run out. What
+// it does next is read from its table, never decided in advance.
+Task<Reply> MqConsume::brokerDelivers(Attempt& a) const {
+    const RunConfig& c = a.config();
+    const Message m = received(a);
+    const SqlResult published =
+        co_await a.sql(kPublish, m.id, m.userId, m.campaign, a.now(), a.now());
+    if (!published.ok) {
+        throw std::runtime_error(published.errorText().toStdString());
+    }
+    a.transition(m.id, "", "READY", true);
+    // After this many deliveries without an ack the message goes to the
+    // dead-letter queue instead.
+    const int maxDeliveries = 1 + lostAcks(c) + c.maxRetries;
+    for (;;) {
+        const SqlResult row = co_await a.sql(kMessageState, m.id);
+        const QString status = row.value(0, 0).toString();
+        const int deliveries = row.value(0, 1).toInt();
+        const qint64 visibleAt = row.value(0, 2).toLongLong();
+        if (status == QLatin1String("ACKED") || status == QLatin1String("DEAD")) {
+            break;
+        }
+        if (visibleAt > a.now()) {
+            co_await a.work(visibleAt - a.now(),
+                            QStringLiteral("visibility timeout: waiting for an ack"));
+            continue;
+        }
+        if (deliveries >= maxDeliveries) {
+            co_await transition(a, m.id, status, "DEAD", kDeadLetter, bound(m.id));
+            break;
+        }
+        const bool delivered =
+            co_await transition(a, m.id, status, "INFLIGHT", kDeliver,
+                                bound(a.now() + redeliveryDelayMs(c), m.id, a.now()));
+        if (delivered) {
+            a.fire(delivery(a, deliveries + 1, lostAcks(c)));
+        }
+    }
+    co_return Reply{};
+}
+
+// One delivery of the broker's message to the consumer: the first of the
+// first message is the original; later ones are duplicates while they stand
+// for lost acks or resends, and retries after that.
+AttemptSpec MqConsume::delivery(const Attempt& broker, int number, int lost) const {
+    AttemptSpec s;
+    s.intent = broker.intent();
+    s.at = broker.now();
+    s.caller = kBroker;
+    s.actor = kConsumer;
+    s.payload = broker.payload();
+    s.payload.insert(QStringLiteral("delivery"), number);
+    const bool firstMessage = broker.payload().value(QStringLiteral("publication")).toInt() == 1;
+    if (number == 1) {
+        s.kind = firstMessage ? QStringLiteral("original") : QStringLiteral("duplicate");
+    } else if (number <= 1 + lost) {
+        s.kind = QStringLiteral("duplicate");
+    } else {
+        s.kind = QStringLiteral("retry");
+        s.retryDepth = number - 1 - lost;
+    }
+    return s;
+}
+
+// --- the consumer -------------------------------------------------------------
+
+Task<Reply> MqConsume::processThenAck(Attempt& a) const {
+    const Message m = received(a);
+    const QString coupon = co_await issueCoupon(a, m);
+    co_await a.crashPoint(CrashPoint::BeforeAck);
+    co_return co_await ack(a, m, coupon);
+}
+
+Task<Reply> MqConsume::ackThenProcess(Attempt& a) const {
+    const Message m = received(a);
+    const Reply acked = co_await ack(a, m, QString());
+    co_await a.crashPoint(CrashPoint::AfterAck);
+    const QString coupon = co_await issueCoupon(a, m);
+    co_return Reply{acked.response, coupon};
+}
+
+Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
+    const Message m = received(a);
+    co_await a.begin();
+    const UniqueInsert consumed = co_await insertUnique(
+        a, m.id, kMarkConsumed, bound(m.id, a.now()), kCouponOfMessage, bound(m.id));
+    if (!consumed.inserted) {
+        // This message id was consumed before: ack it again, issue nothing.
+        co_await a.rollback();
+        co_return co_await ack(a, m, consumed.row.value().toString());
+    }
+    const QString coupon = co_await issueCoupon(a, m);
+    co_await a.commit();
+    co_await a.crashPoint(CrashPoint::BeforeAck);
+    co_return co_await ack(a, m, coupon);
+}
+
+Task<Reply> MqConsume::dedupOnBusinessKey(Attempt& a) const {
+    const Message m = received(a);
+    const QString key = QStringLiteral("%1/%2").arg(m.userId).arg(m.campaign);
+    // The unique index on (user_id, campaign) makes the check and the coupon
+    // one statement: a second coupon for the same business event cannot commit.
+    const UniqueInsert coupon =
+        co_await insertUnique(a, key, kIssueCoupon, bound(m.userId, m.campaign, m.id, a.now()),
+                              kFindCoupon, bound(m.userId, m.campaign));
+    co_await a.crashPoint(CrashPoint::BeforeAck);
+    co_return co_await ack(a, m, coupon.row.value().toString());
+}
+
+Effects MqConsume::effects(Reader& db, int intent) const {
+    return {
+        {QStringLiteral("coupons"),
+         db.count(QStringLiteral("SELECT COUNT(*) FROM coupons WHERE user_id = ? AND campaign = ?"),
+                  {userOf(intent), campaign()})}};
+}
+
+void MqConsume::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
+    const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
+       COALESCE(SUM(deliveries), 0),
+       COALESCE(SUM(status = 'ACKED'), 0),
+       COALESCE(SUM(status = 'DEAD'), 0)
+FROM broker)"));
+    summary.insert("broker", QJsonObject{{"messages", b.value(0, 0).toLongLong()},
+                                         {"deliveries", b.value(0, 1).toLongLong()},
+                                         {"acked", b.value(0, 2).toLongLong()},
+                                         {"dead_letters", b.value(0, 3).toLongLong()}});
+}
+
+}  // namespace idem

@@ -1,0 +1,43 @@
+// MQ 消费 — a consumer issues coupons from an at-least-once message queue:
+// the broker (a table) delivers again what was not acked within the
+// visibility timeout, and a producer may publish the same event again under
+// a new message id; only a key taken from the business content catches both.
+#pragma once
+
+#include "scenario.h"
+
+namespace idem {
+
+struct AttemptSpec;
+
+class MqConsume : public Scenario {
+public:
+    MqConsume();
+    const ScenarioInfo& info() const override { return info_; }
+    QStringList schema(const RunConfig& config) const override;
+    void plan(Planner& planner, int intent) const override;
+    Task<Reply> handle(Attempt& a) const override;
+    Effects effects(Reader& db, int intent) const override;
+    // "broker": how many messages, deliveries, acks and dead letters.
+    void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
+
+    static qint64 userOf(int intent);
+    static QString campaign();
+    static QString messageIdOf(int intent, int publication);
+    // How long an unacked message stays invisible before the broker delivers
+    // it again.
+    static qint64 redeliveryDelayMs(const RunConfig& config);
+
+private:
+    Task<Reply> brokerDelivers(Attempt& broker) const;
+    AttemptSpec delivery(const Attempt& broker, int number, int lostAcks) const;
+
+    Task<Reply> processThenAck(Attempt& a) const;
+    Task<Reply> ackThenProcess(Attempt& a) const;
+    Task<Reply> dedupOnMessageId(Attempt& a) const;
+    Task<Reply> dedupOnBusinessKey(Attempt& a) const;
+
+    ScenarioInfo info_;
+};
+
+}  // namespace idem

@@ -1,0 +1,289 @@
+#include "naturalops.h"
+
+#include "attempt.h"
+#include "run.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+
+#include <stdexcept>
+#include <vector>
+
+namespace idem {
+
+namespace {
+
+// --- the operations, each one statement on the user's rows -----------------
+const QString kQuery = QStringLiteral(R"(SELECT id, user_id, status, amount
+FROM orders
+WHERE id = ?)");
+const QString kSetStatus = QStringLiteral(R"(UPDATE orders
+SET status = 'DONE'
+WHERE id = ?)");
+const QString kDeleteById = QStringLiteral("DELETE FROM orders WHERE id = ?");
+const QString kAddPoints = QStringLiteral(R"(UPDATE accounts
+SET points = points + 10
+WHERE user_id = ?
+RETURNING points)");
+const QString kDeduct = QStringLiteral(R"(UPDATE accounts
+SET balance = balance - 100
+WHERE user_id = ?
+RETURNING balance)");
+const QString kInsertOrder = QStringLiteral(R"(INSERT INTO orders (user_id, status, amount)
+VALUES (?, 'CREATED', ?)
+RETURNING id)");
+const QString kNotify = QStringLiteral(R"(INSERT INTO notifications (user_id, body, sent_at)
+VALUES (?, ?, ?)
+RETURNING id)");
+
+// --- the lab's instruments -----------------------------------------------------
+// Everything stored about one user, one row per stored row, so that two
+// moments can be compared row by row.
+const QString kUserRowsView = QStringLiteral(R"(CREATE VIEW user_rows AS
+SELECT user_id, 'orders' AS table_name, id AS row_key,
+       json_object('id', id, 'user_id', user_id, 'status', status, 'amount', amount) AS row_image
+FROM orders
+UNION ALL
+SELECT user_id, 'accounts', user_id,
+       json_object('user_id', user_id, 'points', points, 'balance', balance)
+FROM accounts
+UNION ALL
+SELECT user_id, 'notifications', id,
+       json_object('id', id, 'user_id', user_id, 'body', body, 'sent_at', sent_at)
+FROM notifications)");
+// One statement: the copy is taken at one instant, right after the first run.
+const QString kTakeSnapshot =
+    QStringLiteral(R"(INSERT INTO snapshots (intent, table_name, row_key, row_image)
+SELECT ?, table_name, row_key, row_image
+FROM user_rows
+WHERE user_id = ?)");
+const QString kRowsNow = QStringLiteral(R"(SELECT table_name, row_key, row_image
+FROM user_rows
+WHERE user_id = ?
+ORDER BY table_name, row_key)");
+const QString kRowsAfterOne = QStringLiteral(R"(SELECT table_name, row_key, row_image
+FROM snapshots
+WHERE intent = ?
+ORDER BY table_name, row_key)");
+
+const QString kChanged = QStringLiteral("changed_by_repeats");
+
+qint64 orderOf(int intent) {
+    return 1001 + intent;
+}
+qint64 userOf(int intent) {
+    return 10001 + intent;
+}
+qint64 amountOf(int intent) {
+    return 299 + (intent % 5) * 100;
+}
+
+// The table each operation works on, for the side-by-side view.
+QString tableOf(const QString& op) {
+    if (op == QLatin1String("increment") || op == QLatin1String("deduct")) {
+        return QStringLiteral("accounts");
+    }
+    if (op == QLatin1String("send-notification"))
+        return QStringLiteral("notifications");
+    return QStringLiteral("orders");
+}
+
+// "table:key" -> the row as JSON text.
+QMap<QString, QString> rowsByKey(const SqlResult& r) {
+    QMap<QString, QString> rows;
+    for (const QVariantList& row : r.data) {
+        rows.insert(row[0].toString() + QLatin1Char(':') + row[1].toString(), row[2].toString());
+    }
+    return rows;
+}
+
+QJsonArray rowsOfTable(const SqlResult& r, const QString& table) {
+    QJsonArray rows;
+    for (const QVariantList& row : r.data) {
+        if (row[0].toString() != table)
+            continue;
+        rows.append(QJsonDocument::fromJson(row[2].toString().toUtf8()).object());
+    }
+    return rows;
+}
+
+SqlResult checked(const SqlResult& r) {
+    if (!r.ok)
+        throw std::runtime_error(r.errorText().toStdString());
+    return r;
+}
+
+}  // namespace
+
+NaturalOps::NaturalOps() {
+    info_.id = QStringLiteral("natural-ops");
+    info_.group = QStringLiteral("natural");
+    info_.title = QStringLiteral("Naturally idempotent operations");
+    info_.variants = {
+        {"query", false, {}, "SELECT the order by id"},
+        {"set-status", false, {}, "UPDATE orders SET status = 'DONE' WHERE id = ?"},
+        {"delete-by-id", false, {}, "DELETE FROM orders WHERE id = ?"},
+        {"increment", false, {}, "UPDATE accounts SET points = points + 10"},
+        {"deduct", false, {}, "UPDATE accounts SET balance = balance - 100"},
+        {"insert-new", false, {}, "INSERT a new order with a generated id"},
+        {"send-notification", false, {}, "send the user a message (one notifications row each)"},
+    };
+    info_.sources = {Source::GatewayRetry,    Source::DoubleClick, Source::MqRedelivery,
+                     Source::ProducerResend,  Source::TaskRerun,   Source::DownstreamTimeout,
+                     Source::ProviderCallback};
+    info_.defaultTiming = Timing::Retry;
+    info_.tables = {"orders", "accounts", "notifications", "snapshots"};
+    info_.effectNames = {kChanged};
+}
+
+QStringList NaturalOps::schema(const RunConfig&) const {
+    return {
+        QStringLiteral(R"(CREATE TABLE orders (
+    id      INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL,
+    status  TEXT    NOT NULL,
+    amount  INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE accounts (
+    user_id INTEGER PRIMARY KEY,
+    points  INTEGER NOT NULL,
+    balance INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE notifications (
+    id      INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL,
+    body    TEXT    NOT NULL,
+    sent_at INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE snapshots (
+    intent     INTEGER NOT NULL,
+    table_name TEXT    NOT NULL,
+    row_key    INTEGER NOT NULL,
+    row_image  TEXT    NOT NULL
+))"),
+        kUserRowsView,
+    };
+}
+
+void NaturalOps::seed(Setup& setup, int intent) const {
+    setup.exec(QStringLiteral(R"(INSERT INTO orders (id, user_id, status, amount)
+VALUES (?, ?, 'CREATED', ?))"),
+               {orderOf(intent), userOf(intent), amountOf(intent)}, intent);
+    setup.exec(QStringLiteral(R"(INSERT INTO accounts (user_id, points, balance)
+VALUES (?, 100, 5000))"),
+               {userOf(intent)}, intent);
+}
+
+// The original and its repeats as the timing says; right behind the first
+// run to start, the lab's observer copies the user's rows. Every operation
+// is one statement and statements at one instant run in the order their
+// processes started, so the copy sees exactly one run, even under
+// `concurrent`.
+void NaturalOps::plan(Planner& planner, int intent) const {
+    const RunConfig& c = planner.config();
+    const qint64 spacing = c.effectiveIntervalMs();
+    std::vector<AttemptSpec> specs;
+    for (int k = 0; k <= c.duplicates; ++k) {
+        AttemptSpec s;
+        s.intent = intent;
+        s.number = k + 1;
+        s.at = planner.intentStart(intent) + k * spacing;
+        s.kind = k == 0 ? QStringLiteral("original") : QStringLiteral("duplicate");
+        specs.push_back(s);
+    }
+    if (spacing == 0) {
+        for (std::size_t i = specs.size(); i > 1; --i) {
+            std::swap(specs[i - 1], specs[planner.random(quint32(i))]);
+        }
+    }
+    AttemptSpec snapshot;
+    snapshot.intent = intent;
+    snapshot.at = specs.front().at;
+    snapshot.actor = QStringLiteral("observer");
+    snapshot.kind = QStringLiteral("snapshot");
+    snapshot.counted = false;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        planner.fire(specs[i]);
+        if (i == 0)
+            planner.fire(snapshot);
+    }
+}
+
+Task<Reply> NaturalOps::handle(Attempt& a) const {
+    if (a.kind() == QLatin1String("snapshot"))
+        co_return co_await takeSnapshot(a);
+    co_return co_await operate(a);
+}
+
+Task<Reply> NaturalOps::operate(Attempt& a) const {
+    const QString& op = a.config().variant;
+    const qint64 order = orderOf(a.intent());
+    const qint64 user = userOf(a.intent());
+    if (op == QLatin1String("query")) {
+        const SqlResult r = checked(co_await a.sql(kQuery, order));
+        co_return Reply{Response::Success,
+                        r.empty() ? QStringLiteral("not found") : r.value(0, 2).toString()};
+    }
+    if (op == QLatin1String("set-status")) {
+        checked(co_await a.sql(kSetStatus, order));
+        co_return Reply{Response::Success, QStringLiteral("DONE")};
+    }
+    if (op == QLatin1String("delete-by-id")) {
+        // 1 row the first time, 0 after: a different answer, the same state.
+        checked(co_await a.sql(kDeleteById, order));
+        co_return Reply{Response::Success, QStringLiteral("order %1 is gone").arg(order)};
+    }
+    if (op == QLatin1String("increment")) {
+        const SqlResult r = checked(co_await a.sql(kAddPoints, user));
+        co_return Reply{Response::Success, QStringLiteral("points %1").arg(r.value().toLongLong())};
+    }
+    if (op == QLatin1String("deduct")) {
+        const SqlResult r = checked(co_await a.sql(kDeduct, user));
+        co_return Reply{Response::Success,
+                        QStringLiteral("balance %1").arg(r.value().toLongLong())};
+    }
+    if (op == QLatin1String("insert-new")) {
+        const SqlResult r = checked(co_await a.sql(kInsertOrder, user, amountOf(a.intent())));
+        co_return Reply{Response::Success, QStringLiteral("order %1").arg(r.value().toLongLong())};
+    }
+    const QString body = QStringLiteral("Your order %1 has shipped").arg(order);
+    const SqlResult r = checked(co_await a.sql(kNotify, user, body, a.now()));
+    co_return Reply{Response::Success, QStringLiteral("message %1").arg(r.value().toLongLong())};
+}
+
+Task<Reply> NaturalOps::takeSnapshot(Attempt& a) const {
+    const SqlResult r = checked(co_await a.sql(kTakeSnapshot, a.intent(), userOf(a.intent())));
+    a.note(QStringLiteral("snapshot"), {{"taken", "after_one"}, {"rows", r.rows}});
+    co_return Reply{Response::Success, {}};
+}
+
+// Rows of the user that differ between the copy after the first run and now:
+// changed, added or gone.
+Effects NaturalOps::effects(Reader& db, int intent) const {
+    const QMap<QString, QString> afterOne = rowsByKey(db.query(kRowsAfterOne, {intent}));
+    const QMap<QString, QString> afterAll = rowsByKey(db.query(kRowsNow, {userOf(intent)}));
+    qint64 changed = 0;
+    for (auto it = afterAll.cbegin(); it != afterAll.cend(); ++it) {
+        if (afterOne.value(it.key()) != it.value())
+            ++changed;
+    }
+    for (auto it = afterOne.cbegin(); it != afterOne.cend(); ++it) {
+        if (!afterAll.contains(it.key()))
+            ++changed;
+    }
+    return {{kChanged, changed}};
+}
+
+Effects NaturalOps::expectedEffects(const RunConfig&, int) const {
+    return {{kChanged, 0}};
+}
+
+void NaturalOps::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {
+    const QString table = tableOf(config.variant);
+    summary.insert("table", table);
+    summary.insert("after_one", rowsOfTable(db.query(kRowsAfterOne, {0}), table));
+    summary.insert("after_all", rowsOfTable(db.query(kRowsNow, {userOf(0)}), table));
+}
+
+}  // namespace idem

@@ -1,0 +1,350 @@
+#include "pagination.h"
+
+#include "attempt.h"
+#include "pageaccount.h"
+#include "run.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace idem {
+
+namespace {
+
+// Every variant shows the same order; only how it finds the next page differs.
+const QString kFirstPage = QStringLiteral(R"(SELECT id, amount, created_at
+FROM orders
+ORDER BY created_at DESC, id DESC
+LIMIT ?)");
+const QString kOffsetPage = QStringLiteral(R"(SELECT id, amount, created_at
+FROM orders
+ORDER BY created_at DESC, id DESC
+LIMIT ? OFFSET ?)");
+const QString kCursorPage = QStringLiteral(R"(SELECT id, amount, created_at
+FROM orders
+WHERE created_at < ?
+ORDER BY created_at DESC, id DESC
+LIMIT ?)");
+const QString kKeysetPage = QStringLiteral(R"(SELECT id, amount, created_at
+FROM orders
+WHERE (created_at, id) < (?, ?)
+ORDER BY created_at DESC, id DESC
+LIMIT ?)");
+
+// The client logs what it displayed, [[id, created_at], ...] in page order:
+// the judge's evidence of what the user saw.
+const QString kLogPage =
+    QStringLiteral(R"(INSERT INTO page_reads (reader, page, position, row_id, created_at)
+SELECT ?, ?, key + 1, json_extract(value, '$[0]'), json_extract(value, '$[1]')
+FROM json_each(?))");
+const QString kLogScrollEnd = QStringLiteral(R"(INSERT INTO scroll_ends (reader, pages, ended_at)
+VALUES (?, ?, ?))");
+
+// Other users, between two page reads.
+const QString kInsertOrder = QStringLiteral(R"(INSERT INTO orders (amount, created_at)
+VALUES (?, ?))");
+const QString kDeleteSeen = QStringLiteral(R"(DELETE FROM orders
+WHERE id IN (SELECT row_id
+             FROM page_reads
+             WHERE reader = ?
+               AND row_id IN (SELECT id FROM orders)
+             ORDER BY page, position
+             LIMIT ?))");
+
+// The feed before the user opens the list: one order per second, oldest
+// first, the newest one second before virtual time 0. With ties, each second
+// holds a group of orders (created_at kept to the second, a busy shop).
+const QString kSeedFeed = QStringLiteral(R"(WITH RECURSIVE n(i) AS (
+    SELECT 0
+    UNION ALL
+    SELECT i + 1 FROM n WHERE i + 1 < ?
+)
+INSERT INTO orders (amount, created_at)
+SELECT 100 + i * 37 % 900,
+       ? - ((? - 1 - i) / ? + 1) * 1000
+FROM n)");
+const QString kSnapshotFeed = QStringLiteral(R"(INSERT INTO feed_at_start (row_id, created_at)
+SELECT id, created_at
+FROM orders)");
+
+const QString kWriter = QStringLiteral("writer");
+// Virtual time 0 on the wall clock (2025-06-15 15:06:40 UTC), in ms.
+constexpr qint64 kEpochMs = 1'750'000'000'000;
+// How long the user looks at a page before asking for the next one; the
+// writer is done long before (a few ms per statement).
+constexpr qint64 kReadingMs = 4'000;
+
+struct FeedShape {
+    int rows = 100;
+    int pageSize = 20;
+    int inserts = 3;
+    int deletes = 0;
+    bool ties = false;
+
+    int groupSize() const { return ties ? Pagination::tieGroupSize(pageSize) : 1; }
+    // Offset under heavy inserts never reaches the end: the user gives up
+    // after twice the pages the feed had at the start.
+    int maxPages() const { return 2 * ((rows + pageSize - 1) / pageSize) + 1; }
+};
+
+FeedShape shapeOf(const ScenarioInfo& info, const RunConfig& c) {
+    const auto number = [&](const char* key) {
+        return info.paramValue(c, key).toInt();
+    };
+    return FeedShape{number("rows"), number("page-size"), number("inserts-per-page"),
+                     number("deletes-per-page"), number("ties") == 1};
+}
+
+int readerOf(int intent) {
+    return intent + 1;
+}
+
+QString displayedRows(const SqlResult& page) {
+    QJsonArray rows;
+    for (const QVariantList& row : page.data) {
+        rows.append(QJsonArray{row[0].toLongLong(), row[2].toLongLong()});
+    }
+    return QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
+}  // namespace
+
+int Pagination::tieGroupSize(int pageSize) {
+    int size = 3;
+    while (pageSize % size == 0) ++size;
+    return size;
+}
+
+QString Pagination::pageQuery(const QString& variant, bool firstPage) {
+    if (variant == QLatin1String("offset"))
+        return kOffsetPage;
+    if (firstPage)
+        return kFirstPage;
+    return variant == QLatin1String("cursor") ? kCursorPage : kKeysetPage;
+}
+
+Pagination::Pagination() {
+    info_.id = QStringLiteral("pagination");
+    info_.group = QStringLiteral("read");
+    info_.title = QStringLiteral("Pagination (read idempotency)");
+    info_.variants = {
+        {"offset", false, {}, "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"},
+        {"cursor", false, {}, "WHERE created_at < ? (the last row's timestamp), as in the article"},
+        {"keyset", true, {}, "WHERE (created_at, id) < (?, ?) (the last row's timestamp and id)"},
+    };
+    // Each "next page" is the user scrolling; nobody retries a page read.
+    info_.sources = {Source::DoubleClick};
+    info_.defaultTiming = Timing::Retry;
+    info_.defaultDuplicates = 0;
+    info_.callerRetries = false;
+    info_.params = {
+        {"rows", "100", {}, 1, 10'000, "orders in the feed when the user opens the list"},
+        {"page-size", "20", {}, 1, 500, "orders per page"},
+        {"inserts-per-page", "3", {}, 0, 100, "new orders inserted while the user reads a page"},
+        {"deletes-per-page",
+         "0",
+         {},
+         0,
+         100,
+         "orders the user has already seen deleted while the user reads a page"},
+        {"ties",
+         "0",
+         {},
+         0,
+         1,
+         "1: orders come in groups sharing one created_at; page boundaries fall inside groups"},
+    };
+    info_.tables = {"orders", "page_reads", "feed_at_start", "scroll_ends"};
+    info_.effectNames = {"shown_twice", "missed"};
+}
+
+QStringList Pagination::schema(const RunConfig&) const {
+    return {
+        QStringLiteral(R"(CREATE TABLE orders (
+    id         INTEGER PRIMARY KEY,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+        QStringLiteral("CREATE INDEX idx_orders_created_at_id ON orders (created_at, id)"),
+        QStringLiteral(R"(CREATE TABLE page_reads (
+    reader     INTEGER NOT NULL,
+    page       INTEGER NOT NULL,
+    position   INTEGER NOT NULL,
+    row_id     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (reader, page, position)
+))"),
+        QStringLiteral("CREATE INDEX idx_page_reads_row ON page_reads (reader, row_id)"),
+        QStringLiteral(R"(CREATE TABLE feed_at_start (
+    row_id     INTEGER PRIMARY KEY,
+    created_at INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE scroll_ends (
+    reader   INTEGER PRIMARY KEY,
+    pages    INTEGER NOT NULL,
+    ended_at INTEGER NOT NULL
+))"),
+    };
+}
+
+void Pagination::seed(Setup& setup, int intent) const {
+    if (intent != 0)
+        return;  // one feed; every reader pages through it
+    const FeedShape feed = shapeOf(info_, setup.config());
+    setup.exec(kSeedFeed, {feed.rows, kEpochMs, feed.rows, feed.groupSize()});
+    setup.exec(kSnapshotFeed);
+}
+
+void Pagination::plan(Planner& planner, int intent) const {
+    AttemptSpec reader;
+    reader.intent = intent;
+    reader.number = 1;
+    reader.at = planner.intentStart(intent);
+    reader.kind = QStringLiteral("original");
+    planner.fire(reader);
+}
+
+Task<Reply> Pagination::handle(Attempt& a) const {
+    if (a.actor() == kWriter)
+        co_return co_await writeBetweenPages(a);
+    co_return co_await scroll(a);
+}
+
+Task<Reply> Pagination::scroll(Attempt& a) const {
+    const FeedShape feed = shapeOf(info_, a.config());
+    const int reader = readerOf(a.intent());
+    qint64 lastCreatedAt = 0;  // the last row shown so far: the cursor
+    qint64 lastId = 0;
+    int page = 1;
+    for (;; ++page) {
+        const SqlResult rows = co_await readPage(a, page, lastCreatedAt, lastId);
+        if (!rows.ok)
+            throw std::runtime_error(rows.errorText().toStdString());
+        if (!rows.empty()) {
+            co_await a.sql(kLogPage, reader, page, displayedRows(rows));
+            lastId = rows.data.last()[0].toLongLong();
+            lastCreatedAt = rows.data.last()[2].toLongLong();
+        }
+        a.note(QStringLiteral("page"), {{"page", page}, {"rows", rows.rows}});
+        if (rows.rows < feed.pageSize)
+            break;  // the end of the list
+        if (page == feed.maxPages()) {
+            a.note(QStringLiteral("gave-up"), {{"page", page}, {"max_pages", feed.maxPages()}});
+            break;
+        }
+        // While the user reads this page, other users change the feed.
+        if (feed.inserts > 0 || feed.deletes > 0) {
+            AttemptSpec writer;
+            writer.intent = a.intent();
+            writer.at = a.now();
+            writer.caller = kWriter;
+            writer.actor = kWriter;
+            writer.kind = kWriter;
+            writer.counted = false;
+            writer.payload = {{"after_page", page}};
+            a.fire(writer);
+        }
+        co_await a.work(kReadingMs, QStringLiteral("the user reads page %1").arg(page));
+    }
+    co_await a.sql(kLogScrollEnd, reader, page, a.now());
+    co_return Reply{Response::Success, QStringLiteral("%1 pages").arg(page)};
+}
+
+Task<SqlResult> Pagination::readPage(Attempt& a, int page, qint64 lastCreatedAt,
+                                     qint64 lastId) const {
+    const qint64 size = shapeOf(info_, a.config()).pageSize;
+    const QString& variant = a.config().variant;
+    if (variant == QLatin1String("offset")) {
+        co_return co_await a.sql(kOffsetPage, size, (page - 1) * size);
+    }
+    if (page == 1)
+        co_return co_await a.sql(kFirstPage, size);
+    if (variant == QLatin1String("cursor")) {
+        co_return co_await a.sql(kCursorPage, lastCreatedAt, size);
+    }
+    co_return co_await a.sql(kKeysetPage, lastCreatedAt, lastId, size);
+}
+
+Task<Reply> Pagination::writeBetweenPages(Attempt& a) const {
+    const FeedShape feed = shapeOf(info_, a.config());
+    const int afterPage = a.payload().value(QStringLiteral("after_page")).toInt();
+    co_await a.begin();
+    for (int k = 0; k < feed.inserts; ++k) {
+        // New orders are newer than everything in the feed.
+        co_await a.sql(kInsertOrder, 100 + (afterPage * 7 + k) * 13 % 900, kEpochMs + a.now());
+    }
+    if (feed.deletes > 0)
+        co_await a.sql(kDeleteSeen, readerOf(a.intent()), feed.deletes);
+    co_await a.commit();
+    co_return Reply{Response::Success, {}};
+}
+
+Effects Pagination::effects(Reader& db, int intent) const {
+    PageAccount account(db, readerOf(intent));
+    return {{QStringLiteral("shown_twice"), account.shownTwice()},
+            {QStringLiteral("missed"), account.missed()}};
+}
+
+Effects Pagination::expectedEffects(const RunConfig&, int) const {
+    return {{QStringLiteral("shown_twice"), 0}, {QStringLiteral("missed"), 0}};
+}
+
+Verdict Pagination::judge(const IntentJudgement& j) const {
+    if (j.effects.value(QStringLiteral("shown_twice")) > 0)
+        return Verdict::Duplicated;
+    if (j.effects.value(QStringLiteral("missed")) > 0)
+        return Verdict::Lost;
+    if (!j.answered)
+        return Verdict::Stuck;
+    return Verdict::ExactlyOnce;
+}
+
+void Pagination::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {
+    const FeedShape feed = shapeOf(info_, config);
+    const bool cursor = config.variant == QLatin1String("cursor");
+    QJsonArray pages;
+    for (int intent = 0; intent < std::max(1, config.intents); ++intent) {
+        for (const QJsonValue& p : PageAccount(db, readerOf(intent)).pages(cursor)) pages.append(p);
+    }
+    summary.insert("pages", pages);
+
+    QJsonObject shape{
+        {"start_rows", db.count(QStringLiteral("SELECT COUNT(*) FROM feed_at_start"))},
+        {"inserted", db.count(QStringLiteral(R"(SELECT COUNT(*)
+FROM orders
+WHERE id NOT IN (SELECT row_id FROM feed_at_start))"))},
+        {"deleted", db.count(QStringLiteral(R"(SELECT COUNT(*)
+FROM feed_at_start
+WHERE row_id NOT IN (SELECT id FROM orders))"))},
+        {"page_size", feed.pageSize},
+    };
+    if (feed.ties)
+        shape.insert("tie_group_size", feed.groupSize());
+    summary.insert("feed", shape);
+
+    // How SQLite finds a page after the first: offset scans past the skipped
+    // rows, a cursor or keyset seeks into the (created_at, id) index.
+    const QString query = pageQuery(config.variant, false);
+    QVariantList params;
+    if (config.variant == QLatin1String("offset")) {
+        params = {feed.pageSize, feed.pageSize};
+    } else if (cursor) {
+        params = {kEpochMs, feed.pageSize};
+    } else {
+        params = {kEpochMs, 0, feed.pageSize};
+    }
+    QJsonArray plan;
+    for (const QVariantList& row :
+         db.query(QStringLiteral("EXPLAIN QUERY PLAN ") + query, params).data) {
+        plan.append(QJsonObject{{"id", row.value(0).toLongLong()},
+                                {"parent", row.value(1).toLongLong()},
+                                {"detail", row.value(3).toString()}});
+    }
+    summary.insert("query_plan", plan);
+}
+
+}  // namespace idem

@@ -1,0 +1,290 @@
+#include "scheduledtask.h"
+
+#include "attempt.h"
+#include "claimguard.h"
+#include "leaselock.h"
+#include "run.h"
+
+#include <QDate>
+
+#include <stdexcept>
+#include <vector>
+
+namespace idem {
+
+namespace {
+
+const QString kJob = QStringLiteral("settle");
+const QString kCompute = QStringLiteral("compute the day's settlement");
+const QString kInsertSale = QStringLiteral(R"(INSERT INTO sales (biz_date, merchant, amount)
+VALUES (?, ?, ?))");
+// The business: one payout per merchant for the day, stamped with who wrote
+// it and under which fencing token (NULL when there is none).
+const QString kPayouts =
+    QStringLiteral(R"(INSERT INTO payouts (biz_date, merchant, amount, paid_by, token, paid_at)
+SELECT biz_date, merchant, SUM(amount), ?, ?, ?
+FROM sales
+WHERE biz_date = ?
+GROUP BY biz_date, merchant)");
+
+constexpr qint64 kComputeMs = 1'500;
+const QStringList kMerchants{"M001", "M002", "M003"};
+
+QString bizDateOf(int intent) {
+    return QDate(2025, 3, 1).addDays(intent).toString(Qt::ISODate);
+}
+QString lockNameOf(int intent) {
+    return kJob + QLatin1Char(':') + bizDateOf(intent);
+}
+QString ownerOf(const Attempt& a) {
+    return QStringLiteral("%1#%2").arg(a.actor()).arg(a.number());
+}
+QString settled(int intent) {
+    return QStringLiteral("settled %1").arg(bizDateOf(intent));
+}
+
+bool usesLock(const QString& variant) {
+    return variant == QLatin1String("lock-only") || variant == QLatin1String("lock-and-claim");
+}
+bool usesClaim(const QString& variant) {
+    return variant == QLatin1String("claim-only") || variant == QLatin1String("lock-and-claim");
+}
+
+}  // namespace
+
+ScheduledTask::ScheduledTask() {
+    const QList<CrashPoint> guarded{CrashPoint::AfterGuard, CrashPoint::LongPause};
+    info_.id = QStringLiteral("scheduled-task");
+    info_.group = QStringLiteral("recommended");
+    info_.title = QStringLiteral("Scheduled job");
+    info_.variants = {
+        {"none", false, {CrashPoint::LongPause}, "every firing computes and writes the payouts"},
+        {"lock-only", false, guarded,
+         "lease lock in locks; the node that cannot get it skips this firing"},
+        {"claim-only", false, guarded,
+         "job_runs PENDING -> RUNNING -> DONE by conditional UPDATE; stale claims taken over"},
+        {"lock-and-claim", true, guarded,
+         "lease lock + claim carrying its fencing token; payouts and DONE commit only while "
+         "owner_token is ours"},
+    };
+    info_.sources = {Source::TaskRerun};
+    info_.defaultTiming = Timing::Concurrent;
+    info_.defaultDuplicates = 1;  // two nodes: A fires the original, B the duplicate
+    info_.tables = {"job_runs", "locks", "payouts", "sales"};
+    info_.guardTable = "job_runs";
+    info_.effectNames = {"payouts"};
+    info_.stateMachine = {
+        "job run",
+        {{"", "", 0, 1},
+         {"PENDING", "待执行", 1.5, 1},
+         {"RUNNING", "执行中", 3.5, 1},
+         {"DONE", "已完成", 5.5, 1}},
+        {{"", "PENDING"}, {"PENDING", "RUNNING"}, {"RUNNING", "RUNNING"}, {"RUNNING", "DONE"}},
+        {"claim-only", "lock-and-claim"}};
+}
+
+QStringList ScheduledTask::schema(const RunConfig& config) const {
+    QStringList s{
+        QStringLiteral(R"(CREATE TABLE sales (
+    id       INTEGER PRIMARY KEY,
+    biz_date TEXT    NOT NULL,
+    merchant TEXT    NOT NULL,
+    amount   INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE payouts (
+    id       INTEGER PRIMARY KEY,
+    biz_date TEXT    NOT NULL,
+    merchant TEXT    NOT NULL,
+    amount   INTEGER NOT NULL,
+    paid_by  TEXT    NOT NULL,
+    token    INTEGER,
+    paid_at  INTEGER NOT NULL
+))"),
+    };
+    if (usesLock(config.variant))
+        s << LeaseLock::schema();
+    if (usesClaim(config.variant))
+        s << ClaimGuard::schema();
+    return s;
+}
+
+void ScheduledTask::seed(Setup& setup, int intent) const {
+    const QString date = bizDateOf(intent);
+    for (int m = 0; m < kMerchants.size(); ++m) {
+        for (int sale = 0; sale < 2; ++sale) {
+            setup.exec(kInsertSale,
+                       {date, kMerchants[m], 1'000 + 250 * m + 100 * sale + intent % 7}, intent);
+        }
+    }
+    if (!usesClaim(setup.config().variant))
+        return;
+    setup.exec(ClaimGuard::pendingRow(), {kJob, date}, intent);
+    setup.transition(intent, ClaimGuard(kJob, date, 0).entity(), "", "PENDING");
+}
+
+// Node A fires the original; every duplicate is node B firing the same job
+// (clock drift, an operator's re-run). Same instant: the seed picks who is
+// first. A long pause spaces them 1.5 leases apart (RunConfig).
+void ScheduledTask::plan(Planner& planner, int intent) const {
+    const RunConfig& c = planner.config();
+    const qint64 spacing = c.effectiveIntervalMs();
+    std::vector<AttemptSpec> specs;
+    for (int k = 0; k <= c.duplicates; ++k) {
+        AttemptSpec s;
+        s.intent = intent;
+        s.number = k + 1;
+        s.at = planner.intentStart(intent) + k * spacing;
+        s.actor = k == 0 ? QStringLiteral("node-a") : QStringLiteral("node-b");
+        s.kind = k == 0 ? QStringLiteral("original") : QStringLiteral("duplicate");
+        s.payload = {{"job", kJob}, {"biz_date", bizDateOf(intent)}};
+        specs.push_back(s);
+    }
+    if (spacing == 0) {
+        for (std::size_t i = specs.size(); i > 1; --i) {
+            std::swap(specs[i - 1], specs[planner.random(quint32(i))]);
+        }
+    }
+    for (const AttemptSpec& s : specs) planner.fire(s);
+}
+
+Task<Reply> ScheduledTask::handle(Attempt& a) const {
+    const QString& v = a.config().variant;
+    if (v == QLatin1String("lock-only"))
+        co_return co_await lockOnly(a);
+    if (v == QLatin1String("claim-only"))
+        co_return co_await claimOnly(a);
+    if (v == QLatin1String("lock-and-claim"))
+        co_return co_await lockAndClaim(a);
+    co_return co_await withoutGuard(a);
+}
+
+Task<void> ScheduledTask::writePayouts(Attempt& a, const QVariant& token) const {
+    const SqlResult r = co_await a.sql(kPayouts, ownerOf(a), token, a.now(), bizDateOf(a.intent()));
+    if (!r.ok)
+        throw std::runtime_error(r.errorText().toStdString());
+}
+
+Task<Reply> ScheduledTask::withoutGuard(Attempt& a) const {
+    const QVariant noToken;
+    co_await a.crashPoint(CrashPoint::LongPause);  // the node stalls as it starts
+    co_await a.work(kComputeMs, kCompute);
+    co_await a.begin();
+    co_await writePayouts(a, noToken);
+    co_await a.commit();
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
+Task<Reply> ScheduledTask::lockOnly(Attempt& a) const {
+    const LeaseLock lock(lockNameOf(a.intent()), a.config().leaseMs);
+    const LeaseLock::Lease lease = co_await lock.acquire(a, ownerOf(a));
+    if (!lease.acquired) {
+        // Nothing records whether the job ran, so coming back later could
+        // only run it again: a node that finds the lock held skips for good.
+        co_return Reply{Response::Rejected,
+                        QStringLiteral("skipped: %1 holds the lock").arg(lease.holder)};
+    }
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.crashPoint(CrashPoint::LongPause);
+
+    co_await a.work(kComputeMs, kCompute);
+    const QVariant token = lease.token;
+    co_await a.begin();
+    co_await writePayouts(a, token);
+    co_await a.commit();
+    co_await lock.release(a, lease.token);
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
+Task<Reply> ScheduledTask::claimOnly(Attempt& a) const {
+    const ClaimGuard claims(kJob, bizDateOf(a.intent()), a.config().leaseMs);
+    const QVariant noToken;
+    const ClaimGuard::Claim claim = co_await claims.claim(a, ownerOf(a), noToken);
+    if (claim.outcome == ClaimGuard::Outcome::Done) {
+        co_return Reply{Response::Success, settled(a.intent())};
+    }
+    if (claim.outcome == ClaimGuard::Outcome::InProgress)
+        co_return Reply{Response::InProgress, {}};
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.crashPoint(CrashPoint::LongPause);
+
+    co_await a.work(kComputeMs, kCompute);
+    co_await a.begin();
+    co_await writePayouts(a, noToken);
+    co_await a.commit();
+    // The claim was checked once, before the work; whether it is still ours
+    // by now, nothing here asks.
+    co_await claims.finish(a, noToken, false);
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
+Task<Reply> ScheduledTask::lockAndClaim(Attempt& a) const {
+    const LeaseLock lock(lockNameOf(a.intent()), a.config().leaseMs);
+    const ClaimGuard claims(kJob, bizDateOf(a.intent()), a.config().leaseMs);
+
+    // 1. The lock keeps two nodes from working at once. A node that finds it
+    //    held comes back at the next tick: the claim will tell it the outcome.
+    const LeaseLock::Lease lease = co_await lock.acquire(a, ownerOf(a));
+    if (!lease.acquired)
+        co_return Reply{Response::InProgress, {}};
+
+    // 2. The claim remembers the run, and carries the lock's fencing token.
+    const QVariant token = lease.token;
+    const ClaimGuard::Claim claim = co_await claims.claim(a, ownerOf(a), token);
+    if (claim.outcome == ClaimGuard::Outcome::Done ||
+        claim.outcome == ClaimGuard::Outcome::InProgress) {
+        co_await lock.release(a, lease.token);
+        if (claim.outcome == ClaimGuard::Outcome::Done) {
+            co_return Reply{Response::Success, settled(a.intent())};
+        }
+        co_return Reply{Response::InProgress, {}};
+    }
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.crashPoint(CrashPoint::LongPause);
+
+    // 3. Payouts and DONE in one transaction that commits only while the
+    //    run still carries our token: a node that slept past its lease finds
+    //    a newer token there and rolls back.
+    co_await a.work(kComputeMs, kCompute);
+    co_await a.begin();
+    co_await writePayouts(a, token);
+    const bool finished = co_await claims.finish(a, token, true);
+    if (!finished) {
+        co_await a.rollback();
+        co_await lock.release(a, lease.token);
+        co_return Reply{Response::Rejected,
+                        QStringLiteral("fenced: token %1 is no longer the run's").arg(lease.token)};
+    }
+    co_await a.commit();
+    co_await lock.release(a, lease.token);
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
+Effects ScheduledTask::effects(Reader& db, int intent) const {
+    return {{QStringLiteral("payouts"),
+             db.count(QStringLiteral("SELECT COUNT(*) FROM payouts WHERE biz_date = ?"),
+                      {bizDateOf(intent)})}};
+}
+
+Effects ScheduledTask::expectedEffects(const RunConfig&, int) const {
+    return {{QStringLiteral("payouts"), kMerchants.size()}};
+}
+
+QString ScheduledTask::inconsistency(Reader& db, int intent) const {
+    const QString date = bizDateOf(intent);
+    const SqlResult run = db.query(
+        QStringLiteral("SELECT status FROM job_runs WHERE job = ? AND biz_date = ?"), {kJob, date});
+    if (!run.ok || run.empty())
+        return {};  // this variant keeps no run record
+    const QString status = run.value().toString();
+    const qint64 payouts =
+        db.count(QStringLiteral("SELECT COUNT(*) FROM payouts WHERE biz_date = ?"), {date});
+    if (payouts > 0 && status != QLatin1String("DONE")) {
+        return QStringLiteral("%1: payouts written but the run is still %2").arg(date, status);
+    }
+    if (payouts == 0 && status == QLatin1String("DONE")) {
+        return QStringLiteral("%1: the run is DONE but nothing was paid").arg(date);
+    }
+    return {};
+}
+
+}  // namespace idem

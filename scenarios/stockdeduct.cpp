@@ -1,0 +1,270 @@
+#include "stockdeduct.h"
+
+#include "attempt.h"
+#include "run.h"
+#include "statemachine.h"
+#include "uniquekey.h"
+#include "versionguard.h"
+
+#include <stdexcept>
+
+namespace idem {
+
+namespace {
+
+const QString kDeduct = QStringLiteral(R"(UPDATE stock
+SET qty = qty - ?, version = version + 1
+WHERE sku = ?)");
+const QString kReadStock = QStringLiteral(R"(SELECT qty, version
+FROM stock
+WHERE sku = ?)");
+const QString kDeductIfVersion = QStringLiteral(R"(UPDATE stock
+SET qty = qty - ?, version = version + 1
+WHERE sku = ?
+  AND version = ?)");
+const QString kMarkDeducted = QStringLiteral(R"(UPDATE orders
+SET status = 'DEDUCTED'
+WHERE id = ?
+  AND status = 'CREATED')");
+const QString kLogDeduction =
+    QStringLiteral(R"(INSERT INTO deductions (order_id, sku, qty, created_at)
+VALUES (?, ?, ?, ?))");
+const QString kFindDeduction = QStringLiteral("SELECT id FROM deductions WHERE order_id = ?");
+
+// Every order asks for one unit; the request names the order, its sku and qty.
+constexpr qint64 kUnitsPerOrder = 1;
+
+QString requestedOrder(const Attempt& a) {
+    return a.payload().value(QStringLiteral("order_id")).toString();
+}
+QString requestedSku(const Attempt& a) {
+    return a.payload().value(QStringLiteral("sku")).toString();
+}
+qint64 requestedUnits(const Attempt& a) {
+    return a.payload().value(QStringLiteral("qty")).toLongLong();
+}
+
+const Reply kOutOfStock{Response::Rejected, QStringLiteral("OUT_OF_STOCK")};
+
+}  // namespace
+
+QString StockDeduct::skuOf(int intent) {
+    return QStringLiteral("SKU-%1").arg(1001 + intent);
+}
+QString StockDeduct::orderOf(int intent) {
+    return QStringLiteral("SO%1").arg(30000001 + intent);
+}
+
+StockDeduct::StockDeduct() {
+    const QList<CrashPoint> points{CrashPoint::BeforeResponse};
+    info_.id = QStringLiteral("stock-deduct");
+    info_.group = QStringLiteral("recommended");
+    info_.title = QStringLiteral("Stock deduction");
+    info_.variants = {
+        {"none", false, points, "UPDATE stock SET qty = qty - 1 for every request"},
+        {"version", false, points,
+         "read the version, UPDATE ... WHERE version = ?; a conflict is rejected"},
+        {"status-guard", true, points,
+         "UPDATE orders SET status = 'DEDUCTED' WHERE status = 'CREATED', then stock, one "
+         "transaction"},
+        {"deduction-log", false, points,
+         "INSERT a deductions row (UNIQUE order_id), then stock, one transaction"},
+    };
+    info_.sources = {Source::GatewayRetry, Source::DoubleClick};
+    info_.defaultTiming = Timing::Retry;
+    info_.tables = {"orders", "stock", "deductions"};
+    info_.guardTable = "orders";
+    info_.effectNames = {"units"};
+    info_.stateMachine = {
+        "order",
+        {{"", "", 0, 1}, {"CREATED", "已创建", 2, 1}, {"DEDUCTED", "已扣减", 4, 1}},
+        {{"", "CREATED"}, {"CREATED", "DEDUCTED"}},
+        {"status-guard"}};
+}
+
+QStringList StockDeduct::schema(const RunConfig&) const {
+    return {QStringLiteral(R"(CREATE TABLE stock (
+    sku     TEXT    PRIMARY KEY,
+    qty     INTEGER NOT NULL CHECK (qty >= 0),
+    version INTEGER NOT NULL
+))"),
+            QStringLiteral(R"(CREATE TABLE orders (
+    id     TEXT    PRIMARY KEY,
+    sku    TEXT    NOT NULL,
+    qty    INTEGER NOT NULL,
+    status TEXT    NOT NULL CHECK (status IN ('CREATED', 'DEDUCTED'))
+))"),
+            QStringLiteral(R"(CREATE TABLE deductions (
+    id         INTEGER PRIMARY KEY,
+    order_id   TEXT    NOT NULL UNIQUE,
+    sku        TEXT    NOT NULL,
+    qty        INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))")};
+}
+
+void StockDeduct::seed(Setup& setup, int intent) const {
+    setup.exec(QStringLiteral("INSERT INTO stock (sku, qty, version) VALUES (?, ?, ?)"),
+               {skuOf(intent), kInitialStock, kInitialVersion}, intent);
+    setup.exec(
+        QStringLiteral("INSERT INTO orders (id, sku, qty, status) VALUES (?, ?, ?, 'CREATED')"),
+        {orderOf(intent), skuOf(intent), kUnitsPerOrder}, intent);
+    setup.transition(intent, orderOf(intent), "", "CREATED");
+}
+
+void StockDeduct::plan(Planner& planner, int intent) const {
+    planner.fireDefault(
+        intent, {{"order_id", orderOf(intent)}, {"sku", skuOf(intent)}, {"qty", kUnitsPerOrder}});
+}
+
+Task<Reply> StockDeduct::handle(Attempt& a) const {
+    const QString& v = a.config().variant;
+    if (v == QLatin1String("version")) {
+        co_return co_await versionChecked(a);
+    }
+    if (v == QLatin1String("status-guard")) {
+        co_return co_await statusGuarded(a);
+    }
+    if (v == QLatin1String("deduction-log")) {
+        co_return co_await deductionLog(a);
+    }
+    co_return co_await plainDeduct(a);
+}
+
+// The CHECK (qty >= 0) is the last line against overselling: when it
+// refuses, the request is answered "out of stock" and nothing is taken.
+Task<bool> StockDeduct::takeStock(Attempt& a) const {
+    const SqlResult r = co_await a.sql(kDeduct, requestedUnits(a), requestedSku(a));
+    if (r.ok) {
+        co_return true;
+    }
+    if (!r.isConstraint()) {
+        throw std::runtime_error(r.errorText().toStdString());
+    }
+    a.guard("stock-check", "out-of-stock", {{"sku", requestedSku(a)}, {"error", r.errorText()}});
+    co_return false;
+}
+
+// After the deduction the service books the shipment at the warehouse; under
+// gateway-retry the first attempt's call is slower than the gateway timeout,
+// which is why the gateway sends the request again.
+Task<Reply> StockDeduct::deducted(Attempt& a) const {
+    const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
+    co_await a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
+                    QStringLiteral("book the shipment at the warehouse"));
+    co_return Reply{Response::Success, QStringLiteral("DEDUCTED")};
+}
+
+Task<Reply> StockDeduct::plainDeduct(Attempt& a) const {
+    const bool taken = co_await takeStock(a);
+    if (!taken) {
+        co_return kOutOfStock;
+    }
+    co_return co_await deducted(a);
+}
+
+Task<Reply> StockDeduct::versionChecked(Attempt& a) const {
+    const VersionGuard stockRow(requestedSku(a));
+    const VersionGuard::Snapshot seen =
+        co_await stockRow.read(a, kReadStock, bound(requestedSku(a)), 1);
+    if (!seen.found || seen.row.value(0, 0).toLongLong() < requestedUnits(a)) {
+        co_return kOutOfStock;
+    }
+    // The version proves that nobody wrote the row since we read it; it
+    // says nothing about whether this order was deducted before.
+    const bool written = co_await stockRow.write(
+        a, seen.version, kDeductIfVersion, bound(requestedUnits(a), requestedSku(a), seen.version));
+    if (!written) {
+        co_return Reply{Response::Rejected, QStringLiteral("VERSION_CONFLICT")};
+    }
+    co_return co_await deducted(a);
+}
+
+Task<Reply> StockDeduct::statusGuarded(Attempt& a) const {
+    const QString order = requestedOrder(a);
+    co_await a.begin();
+    const bool first =
+        co_await transition(a, order, "CREATED", "DEDUCTED", kMarkDeducted, bound(order));
+    if (!first) {
+        // The order left CREATED before: its stock was taken in that same
+        // transaction, so this is a duplicate and gets the same answer.
+        co_await a.rollback();
+        co_return Reply{Response::Success, QStringLiteral("DEDUCTED")};
+    }
+    const bool taken = co_await takeStock(a);
+    if (!taken) {
+        co_await a.rollback();  // the order goes back to CREATED with it
+        co_return kOutOfStock;
+    }
+    co_await a.commit();
+    co_return co_await deducted(a);
+}
+
+Task<Reply> StockDeduct::deductionLog(Attempt& a) const {
+    const QString order = requestedOrder(a);
+    co_await a.begin();
+    const UniqueInsert log = co_await insertUnique(
+        a, order, kLogDeduction, bound(order, requestedSku(a), requestedUnits(a), a.now()),
+        kFindDeduction, bound(order));
+    if (!log.inserted) {
+        co_await a.rollback();
+        co_return Reply{Response::Success, QStringLiteral("DEDUCTED")};
+    }
+    const bool taken = co_await takeStock(a);
+    if (!taken) {
+        co_await a.rollback();
+        co_return kOutOfStock;
+    }
+    co_await a.commit();
+    co_return co_await deducted(a);
+}
+
+Effects StockDeduct::effects(Reader& db, int intent) const {
+    // The stock row is the truth: what it lost since the start is what was taken.
+    return {{QStringLiteral("units"),
+             db.count(QStringLiteral("SELECT ? - qty FROM stock WHERE sku = ?"),
+                      {kInitialStock, skuOf(intent)})}};
+}
+
+Effects StockDeduct::expectedEffects(const RunConfig&, int) const {
+    return {{QStringLiteral("units"), kUnitsPerOrder}};
+}
+
+QString StockDeduct::inconsistency(Reader& db, int intent) const {
+    const QString sku = skuOf(intent);
+    const QString order = orderOf(intent);
+    const SqlResult stock =
+        db.query(QStringLiteral("SELECT qty, version FROM stock WHERE sku = ?"), {sku});
+    const qint64 qty = stock.value(0, 0).toLongLong();
+    const qint64 units = kInitialStock - qty;
+    // Every write of the row bumps its version and takes one order's units.
+    const qint64 writes = stock.value(0, 1).toLongLong() - kInitialVersion;
+    if (qty < 0) {
+        return QStringLiteral("%1: oversold, qty is %2").arg(sku).arg(qty);
+    }
+    if (units != writes * kUnitsPerOrder) {
+        return QStringLiteral("%1: stock lost an update: %2 writes, but %3 units gone")
+            .arg(sku)
+            .arg(writes)
+            .arg(units);
+    }
+    const QString status =
+        db.query(QStringLiteral("SELECT status FROM orders WHERE id = ?"), {order})
+            .value()
+            .toString();
+    if (status == QLatin1String("DEDUCTED") && units == 0) {
+        return QStringLiteral("%1 is DEDUCTED but no stock was taken").arg(order);
+    }
+    const SqlResult log = db.query(
+        QStringLiteral("SELECT COUNT(*), COALESCE(SUM(qty), 0) FROM deductions WHERE order_id = ?"),
+        {order});
+    if (log.value(0, 0).toLongLong() > 0 && log.value(0, 1).toLongLong() != units) {
+        return QStringLiteral("%1: the deduction log says %2 units, the stock lost %3")
+            .arg(order)
+            .arg(log.value(0, 1).toLongLong())
+            .arg(units);
+    }
+    return {};
+}
+
+}  // namespace idem

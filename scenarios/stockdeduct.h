@@ -1,0 +1,41 @@
+// 库存扣减 — take an order's units from stock exactly once: a conditional
+// update guarded by the order's status (or a unique deduction log), against
+// a version number that only stops simultaneous writes, and no guard at all.
+#pragma once
+
+#include "scenario.h"
+
+namespace idem {
+
+class StockDeduct : public Scenario {
+public:
+    StockDeduct();
+    const ScenarioInfo& info() const override { return info_; }
+    QStringList schema(const RunConfig& config) const override;
+    void seed(Setup& setup, int intent) const override;
+    void plan(Planner& planner, int intent) const override;
+    Task<Reply> handle(Attempt& a) const override;
+    Effects effects(Reader& db, int intent) const override;
+    Effects expectedEffects(const RunConfig& config, int intent) const override;
+    // A lost update (the row's writes and the units gone disagree), an order
+    // marked DEDUCTED with nothing taken, a log that disagrees with the stock.
+    QString inconsistency(Reader& db, int intent) const override;
+
+    // What every sku holds before the first attempt, and its first version.
+    static constexpr qint64 kInitialStock = 10;
+    static constexpr qint64 kInitialVersion = 1;
+    static QString skuOf(int intent);
+    static QString orderOf(int intent);
+
+private:
+    Task<Reply> plainDeduct(Attempt& a) const;
+    Task<Reply> versionChecked(Attempt& a) const;
+    Task<Reply> statusGuarded(Attempt& a) const;
+    Task<Reply> deductionLog(Attempt& a) const;
+    Task<bool> takeStock(Attempt& a) const;
+    Task<Reply> deducted(Attempt& a) const;
+
+    ScenarioInfo info_;
+};
+
+}  // namespace idem

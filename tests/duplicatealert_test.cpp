@@ -1,0 +1,154 @@
+// Every cell of the duplicate-alert misconception (误区四) for seeds 1-5 and
+// duplicates 1-3 plus the burst of 100, and the alert rule itself: one alert
+// naming the key and the count, none when silent, none below the threshold,
+// none for repeated queries.
+#include "registry.h"
+#include "run.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <memory>
+
+using namespace idem;
+using idem::test::Cell;
+
+class DuplicateAlertTest : public QObject {
+    Q_OBJECT
+private slots:
+    void truthTable_data();
+    void truthTable() { test::checkCellRow(); }
+    void hundredConcurrentDuplicatesRaiseOneAlert();
+    void silentNeverAlerts();
+    void onlyMoreThanTheThresholdAlerts();
+    void queriesNeverAlert();
+    void thresholdParamRaisesTheBar();
+
+private:
+    std::unique_ptr<Run> run(const QString& variant, int duplicates, quint32 seed,
+                             const QStringList& params = {});
+    static int alertEvents(const Run& r);
+};
+
+std::unique_ptr<Run> DuplicateAlertTest::run(const QString& variant, int duplicates, quint32 seed,
+                                             const QStringList& params) {
+    Cell cell{variant, "concurrent", "", params, duplicates, duplicates, ""};
+    auto r = std::make_unique<Run>(test::cellConfig("duplicate-alert", cell, duplicates, seed),
+                                   *findScenario("duplicate-alert"));
+    QString error;
+    if (!r->start(&error))
+        qFatal("%s", qPrintable(error));
+    r->runToEnd();
+    r->finish();
+    return r;
+}
+
+int DuplicateAlertTest::alertEvents(const Run& r) {
+    int n = 0;
+    for (const TraceEvent& e : r.trace().events()) n += e.kind == QLatin1String("alert");
+    return n;
+}
+
+void DuplicateAlertTest::truthTable_data() {
+    QList<Cell> cells;
+    for (const char* source : {"double-click", "gateway-retry"}) {
+        for (const char* variant : {"silent", "alerting"}) {
+            for (const char* t : {"concurrent", "retry", "compensation", "cross-day"}) {
+                cells << Cell{variant, t, "", {}, 1, 3, "exactly-once", source};
+            }
+            cells << Cell{variant, "concurrent", "", {}, 100, 100, "exactly-once", source};
+            cells << Cell{variant, "concurrent",   "",    {"queries=50"}, 100,
+                          100,     "exactly-once", source};
+        }
+    }
+    test::addCellRows("duplicate-alert", cells);
+}
+
+void DuplicateAlertTest::hundredConcurrentDuplicatesRaiseOneAlert() {
+    const QString key = QStringLiteral("PAY90000001");  // the first intent's payment number
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        auto r = run("alerting", 100, seed);
+        const QJsonObject summary = r->summary();
+        const QByteArray dump = QJsonDocument(summary).toJson(QJsonDocument::Compact);
+        QCOMPARE(summary.value("verdict").toString(), QStringLiteral("exactly-once"));
+        QCOMPARE(summary.value("responses").toObject().value("success").toInt(), 101);
+        const QJsonArray alerts = summary.value("alerts").toArray();
+        QVERIFY2(alerts.size() == 1, dump.constData());
+        const QJsonObject alert = alerts.first().toObject();
+        QCOMPARE(alert.value("key").toString(), key);
+        const qint64 count = alert.value("count").toInteger();
+        QVERIFY2(count > 5 && count <= 100, dump.constData());
+        const QString message = alert.value("message").toString();
+        QVERIFY2(message.contains(key) && message.contains(QString::number(count)),
+                 qPrintable(message));
+        QCOMPARE(alertEvents(*r), 1);
+        // The database holds the one alert, its count brought up to date.
+        auto db = r->openReader();
+        Reader reader(*db);
+        const SqlResult rows = reader.query(QStringLiteral("SELECT biz_key, count FROM alerts"));
+        QCOMPARE(rows.data.size(), 1);
+        QCOMPARE(rows.value(0, 0).toString(), key);
+        QCOMPARE(rows.value(0, 1).toLongLong(), 100);
+        QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM payments")), 1);
+    }
+}
+
+void DuplicateAlertTest::silentNeverAlerts() {
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        auto r = run("silent", 100, seed);
+        QCOMPARE(r->summary().value("verdict").toString(), QStringLiteral("exactly-once"));
+        QCOMPARE(r->summary().value("responses").toObject().value("success").toInt(), 101);
+        QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+        QCOMPARE(alertEvents(*r), 0);
+    }
+}
+
+void DuplicateAlertTest::onlyMoreThanTheThresholdAlerts() {
+    // threshold 5: five duplicates stay quiet, the sixth alerts.
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        for (int d = 1; d <= 5; ++d) {
+            auto r = run("alerting", d, seed);
+            QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+        }
+        auto r = run("alerting", 6, seed);
+        const QJsonArray alerts = r->summary().value("alerts").toArray();
+        QCOMPARE(alerts.size(), 1);
+        QCOMPARE(alerts.first().toObject().value("count").toInteger(), 6);
+    }
+}
+
+void DuplicateAlertTest::queriesNeverAlert() {
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        // 200 queries of one payment within the minute, two duplicate payments.
+        auto quiet = run("alerting", 2, seed, {"queries=200"});
+        QVERIFY(quiet->summary().value("alerts").toArray().isEmpty());
+        const QJsonObject logged = quiet->summary().value("duplicate_log").toObject();
+        QCOMPARE(logged.value("query").toInteger(), 200);
+        QCOMPARE(logged.value("pay").toInteger(), 2);
+        QCOMPARE(quiet->summary().value("responses").toObject().value("success").toInt(), 203);
+
+        // A burst of payments still alerts once, and the queries are not in its count.
+        auto burst = run("alerting", 100, seed, {"queries=50"});
+        const QJsonArray alerts = burst->summary().value("alerts").toArray();
+        QCOMPARE(alerts.size(), 1);
+        QVERIFY(alerts.first().toObject().value("count").toInteger() <= 100);
+        auto db = burst->openReader();
+        Reader reader(*db);
+        QCOMPARE(reader.count(QStringLiteral("SELECT count FROM alerts")), 100);
+        QCOMPARE(
+            reader.count(QStringLiteral("SELECT COUNT(*) FROM alerts WHERE operation = 'query'")),
+            0);
+    }
+}
+
+void DuplicateAlertTest::thresholdParamRaisesTheBar() {
+    auto r = run("alerting", 100, 1, {"threshold=200"});
+    QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+    auto low = run("alerting", 2, 1, {"threshold=1"});
+    QCOMPARE(low->summary().value("alerts").toArray().size(), 1);
+}
+
+QTEST_GUILESS_MAIN(DuplicateAlertTest)
+#include "duplicatealert_test.moc"
