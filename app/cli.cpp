@@ -116,7 +116,10 @@ int printHelp() {
              "  idemlab run --scenario S [--variant V] [--duplicates N] [--timing T]\n"
              "              [--source X] [--crash P] [--crash-attempt K] [--interval-ms MS]\n"
              "              [--max-retries R] [--param k=v]... [--intents N] [--seed N]\n"
-             "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n\n"
+             "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
+             "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
+             "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
+             "              views: overview, dedup, state, sequence, sql, outcome, compare, tables\n\n"
              "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
           << Qt::flush;
     return Ok;

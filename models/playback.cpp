@@ -30,6 +30,7 @@ bool Playback::rebuild(QString* error) {
     reader_.reset();
     run_ = std::make_unique<Run>(config_, *scenario_);
     position_ = 0;
+    stepBegin_ = 0;
     if (!run_->start(error)) {
         run_.reset();
         return false;
@@ -49,6 +50,7 @@ QJsonObject Playback::liveSummary() const {
 void Playback::stepForward() {
     if (!run_ || atEnd()) return;
     const qsizetype before = run_->trace().size();
+    stepBegin_ = before;
     run_->step();
     ++position_;
     emit advanced(before, run_->trace().size());
@@ -63,12 +65,20 @@ void Playback::seek(int target) {
     if (target == position_) return;
     if (target > position_) {
         const qsizetype before = run_->trace().size();
-        while (position_ < target && run_->step()) ++position_;
+        while (position_ < target) {
+            stepBegin_ = run_->trace().size();
+            if (!run_->step()) break;
+            ++position_;
+        }
         emit advanced(before, run_->trace().size());
     } else {
         QString error;
         if (!rebuild(&error)) return;
-        while (position_ < target && run_->step()) ++position_;
+        while (position_ < target) {
+            stepBegin_ = run_->trace().size();
+            if (!run_->step()) break;
+            ++position_;
+        }
         emit rewound();
     }
     emit positionChanged(position_, length_);

@@ -34,6 +34,8 @@ public:
     SqlConnection* reader() const { return reader_.get(); }
 
     int position() const { return position_; }
+    // Where the trace events of the latest step begin.
+    qsizetype lastStepBegin() const { return stepBegin_; }
     int length() const { return length_; }
     bool atEnd() const { return position_ >= length_; }
     qint64 virtualTime() const;
@@ -67,6 +69,7 @@ private:
     std::unique_ptr<SqlConnection> reader_;
     int position_ = 0;
     int length_ = 0;
+    qsizetype stepBegin_ = 0;
     QJsonObject finalSummary_;
 };
 

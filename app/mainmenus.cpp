@@ -1,0 +1,245 @@
+// The main window's menus, actions and shortcuts, and the file commands
+// behind them (open / save a trace, export a diagram, copy a table).
+#include "mainwindow.h"
+
+#include "appearance.h"
+#include "compareview.h"
+#include "diagramexport.h"
+#include "firepanel.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "run.h"
+#include "sequenceview.h"
+#include "sqllogview.h"
+#include "statemachineview.h"
+#include "tableview.h"
+#include "trace.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
+
+namespace idem {
+
+namespace {
+
+struct ActionSpec {
+    const char* id;
+    const char* menu;  // file, run, view, help
+    QList<QKeySequence> keys;
+};
+
+}  // namespace
+
+void MainWindow::buildMenus() {
+    const QList<ActionSpec> specs{
+        {"open", "file", {QKeySequence::Open}},
+        {"save", "file", {QKeySequence::Save}},
+        {"export-png", "file", {QKeySequence(Qt::CTRL | Qt::Key_E)}},
+        {"export-svg", "file", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)}},
+        {"copy-csv", "file", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}},
+        {"quit", "file", {QKeySequence::Quit}},
+        {"fire", "run", {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_Return)}},
+        {"play", "run", {QKeySequence(Qt::Key_Space), QKeySequence(Qt::Key_MediaPlay)}},
+        {"step", "run", {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_PageDown)}},
+        {"back", "run", {QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)}},
+        {"reset", "run", {QKeySequence(Qt::Key_Home)}},
+        {"end", "run", {QKeySequence(Qt::Key_End)}},
+        {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
+        {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
+        {"compare", "run", {QKeySequence(Qt::CTRL | Qt::Key_K)}},
+        {"lang-zh", "view", {}},
+        {"lang-en", "view", {}},
+        {"dark", "view", {QKeySequence(Qt::CTRL | Qt::Key_T)}},
+        {"presenter", "view", {QKeySequence(Qt::Key_F11)}},
+        {"zoom-in", "view", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}},
+        {"zoom-out", "view", {QKeySequence::ZoomOut}},
+        {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
+        {"about", "help", {}},
+    };
+    QMap<QString, QMenu*> menus;
+    for (const char* m : {"file", "run", "view", "help"}) {
+        menus.insert(m, menuBar()->addMenu(QString()));
+        menus[m]->setObjectName(QLatin1String(m));
+    }
+    for (const ActionSpec& spec : specs) {
+        auto* action = new QAction(this);
+        action->setObjectName(QLatin1String(spec.id));
+        action->setShortcuts(spec.keys);
+        action->setShortcutContext(Qt::WindowShortcut);
+        menus[spec.menu]->addAction(action);
+        addAction(action);
+        actions_.insert(spec.id, action);
+    }
+    auto* languages = new QActionGroup(this);
+    for (const char* id : {"lang-zh", "lang-en"}) {
+        actions_[id]->setCheckable(true);
+        languages->addAction(actions_[id]);
+    }
+    actions_["dark"]->setCheckable(true);
+    actions_["presenter"]->setCheckable(true);
+
+    connect(actions_["open"], &QAction::triggered, this, &MainWindow::openTrace);
+    connect(actions_["save"], &QAction::triggered, this, &MainWindow::saveTrace);
+    connect(actions_["export-png"], &QAction::triggered, this, [this] { exportDiagram(false); });
+    connect(actions_["export-svg"], &QAction::triggered, this, [this] { exportDiagram(true); });
+    connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
+    connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
+    connect(actions_["fire"], &QAction::triggered, this, &MainWindow::fireFromPanel);
+    connect(actions_["play"], &QAction::triggered, playbackBar_, &PlaybackBar::togglePlay);
+    connect(actions_["step"], &QAction::triggered, this, [this] {
+        playbackBar_->pause();
+        playback_->stepForward();
+    });
+    connect(actions_["back"], &QAction::triggered, this, [this] {
+        playbackBar_->pause();
+        playback_->stepBack();
+    });
+    connect(actions_["reset"], &QAction::triggered, this, [this] {
+        playbackBar_->pause();
+        playback_->reset();
+    });
+    connect(actions_["end"], &QAction::triggered, this, [this] {
+        playbackBar_->pause();
+        playback_->toEnd();
+    });
+    connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
+    connect(actions_["slower"], &QAction::triggered, playbackBar_, &PlaybackBar::slower);
+    connect(actions_["compare"], &QAction::triggered, this, [this] {
+        tabs_->setCurrentWidget(compare_);
+        compare_->compare();
+    });
+    connect(actions_["lang-zh"], &QAction::triggered, this, [this] { setLanguage("zh"); });
+    connect(actions_["lang-en"], &QAction::triggered, this, [this] { setLanguage("en"); });
+    auto look = [] { return currentAppearance(); };
+    connect(actions_["dark"], &QAction::triggered, this, [this, look](bool on) {
+        setTheme(on, look().presenter, look().zoomPercent);
+    });
+    connect(actions_["presenter"], &QAction::triggered, this, [this, look](bool on) {
+        setTheme(look().dark, on, look().zoomPercent);
+    });
+    connect(actions_["zoom-in"], &QAction::triggered, this, [this, look] {
+        setTheme(look().dark, look().presenter, look().zoomPercent + 10);
+    });
+    connect(actions_["zoom-out"], &QAction::triggered, this, [this, look] {
+        setTheme(look().dark, look().presenter, look().zoomPercent - 10);
+    });
+    connect(actions_["zoom-reset"], &QAction::triggered, this,
+            [this, look] { setTheme(look().dark, look().presenter, 100); });
+    connect(actions_["about"], &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Idempotency Lab"),
+                           tr("<h3>Idempotency Lab 幂等实验室</h3><p>Fire duplicate requests at real "
+                              "SQL on a real SQLite database and watch which techniques keep the "
+                              "business effect exactly once.</p>"));
+    });
+    retranslate();
+}
+
+void MainWindow::retranslate() {
+    setWindowTitle(tr("Idempotency Lab 幂等实验室"));
+    const QMap<QString, QString> menuTitles{{"file", tr("&File")},
+                                            {"run", tr("&Run")},
+                                            {"view", tr("&View")},
+                                            {"help", tr("&Help")}};
+    for (QMenu* m : menuBar()->findChildren<QMenu*>()) {
+        if (menuTitles.contains(m->objectName())) m->setTitle(menuTitles[m->objectName()]);
+    }
+    const QMap<QString, QPair<QString, QString>> texts{
+        {"open", {tr("&Open trace…"), tr("Open a saved trace and replay it")}},
+        {"save", {tr("&Save trace…"), tr("Save the whole run as a JSON trace")}},
+        {"export-png", {tr("Export diagram as &PNG…"), tr("The state or sequence diagram on screen")}},
+        {"export-svg", {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
+        {"copy-csv", {tr("&Copy guard table as CSV"), tr("Right-click any table for its own copy")}},
+        {"quit", {tr("&Quit"), {}}},
+        {"fire", {tr("&Fire"), tr("Run the fire panel's settings")}},
+        {"play", {tr("&Play / pause"), {}}},
+        {"step", {tr("S&tep"), {}}},
+        {"back", {tr("Step &back"), {}}},
+        {"reset", {tr("&Reset"), {}}},
+        {"end", {tr("Run to the &end"), {}}},
+        {"faster", {tr("&Faster"), {}}},
+        {"slower", {tr("&Slower"), {}}},
+        {"compare", {tr("&Compare two variants"), {}}},
+        {"lang-zh", {QStringLiteral("中文"), {}}},
+        {"lang-en", {QStringLiteral("English"), {}}},
+        {"dark", {tr("&Dark theme"), {}}},
+        {"presenter", {tr("&Presenter mode (large, high contrast)"), {}}},
+        {"zoom-in", {tr("Zoom &in"), {}}},
+        {"zoom-out", {tr("Zoom &out"), {}}},
+        {"zoom-reset", {tr("&Normal size"), {}}},
+        {"about", {tr("&About"), {}}},
+    };
+    for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
+        if (QAction* a = actions_.value(it.key())) {
+            a->setText(it.value().first);
+            a->setToolTip(it.value().second.isEmpty() ? it.value().first : it.value().second);
+            a->setStatusTip(it.value().second);
+        }
+    }
+    if (tabs_) {
+        tabs_->setTabText(0, tr("Live 实时"));
+        tabs_->setTabText(1, tr("Compare 对比"));
+    }
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (d->objectName() == QLatin1String("scenarioDock")) d->setWindowTitle(tr("Scenario and fire panel"));
+        if (d->objectName() == QLatin1String("outcomeDock")) d->setWindowTitle(tr("Outcome and explanation"));
+    }
+}
+
+void MainWindow::openTrace() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
+                                                      tr("Idempotency Lab traces (*.json)"));
+    if (path.isEmpty()) return;
+    Trace::Loaded loaded;
+    QString error;
+    RunConfig config;
+    if (!Trace::load(path, &loaded, &error) ||
+        !RunConfig::fromJson(loaded.config, &config, &error)) {
+        showError(tr("Cannot open the trace"), error);
+        return;
+    }
+    if (!fire(config, &error)) showError(tr("Cannot replay the trace"), error);
+}
+
+void MainWindow::saveTrace() {
+    if (!playback_->isLoaded()) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), QStringLiteral("trace.json"),
+                                                      tr("Idempotency Lab traces (*.json)"));
+    if (path.isEmpty()) return;
+    Run run(playback_->config(), *playback_->scenario());
+    QString error;
+    if (!run.start(&error)) {
+        showError(tr("Cannot save the trace"), error);
+        return;
+    }
+    run.runToEnd();
+    const QJsonObject summary = run.finish();
+    if (!run.trace().save(path, playback_->config(), summary, &error)) {
+        showError(tr("Cannot save the trace"), error);
+    }
+}
+
+void MainWindow::exportDiagram(bool svg) {
+    const bool sequence = sequenceView_->hasFocus() || sequenceView_->isAncestorOf(focusWidget());
+    QGraphicsScene* scene = sequence ? sequenceView_->scene() : stateView_->scene();
+    const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
+        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    QString error;
+    const bool ok = svg ? exportSceneSvg(scene, path, windowTitle(), &error)
+                        : exportScenePng(scene, path, &error);
+    if (!ok) showError(tr("Cannot export the diagram"), error);
+}
+
+void MainWindow::copyCurrentTableCsv() { guardTable_->copyCsv(); }
+
+}  // namespace idem

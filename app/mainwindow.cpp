@@ -1,0 +1,308 @@
+#include "mainwindow.h"
+
+#include "appearance.h"
+#include "compareview.h"
+#include "configcheck.h"
+#include "diagramexport.h"
+#include "explanationview.h"
+#include "firepanel.h"
+#include "outcomepanel.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "run.h"
+#include "scenariopicker.h"
+#include "sequenceview.h"
+#include "settings.h"
+#include "sqlconnection.h"
+#include "sqllogmodel.h"
+#include "sqllogview.h"
+#include "statemachineview.h"
+#include "tablemodel.h"
+#include "tableview.h"
+#include "texts.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLibraryInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace idem {
+
+MainWindow::MainWindow(bool remember, QWidget* parent)
+    : QMainWindow(parent), remember_(remember), playback_(new Playback(this)) {
+    setObjectName(QStringLiteral("MainWindow"));
+    buildViews();
+    buildMenus();
+    connect(playback_, &Playback::advanced, this,
+            [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
+    connect(playback_, &Playback::rewound, this, [this] {
+        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+    });
+    connect(playback_, &Playback::loaded, this, [this] {
+        rebuildBusinessTabs();
+        showStep(0, playback_->run()->trace().size(), true);
+    });
+
+    QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
+    Appearance look;
+    QString scenario = allScenarios().first()->info().id;
+    if (remember_) {
+        QSettings s;
+        restoreGeometry(s.value(settings::kGeometry).toByteArray());
+        restoreState(s.value(settings::kWindowState).toByteArray());
+        language = s.value(settings::kLanguage, language).toString();
+        look.dark = s.value(settings::kDark, false).toBool();
+        look.presenter = s.value(settings::kPresenter, false).toBool();
+        look.zoomPercent = s.value(settings::kZoom, 100).toInt();
+        scenario = s.value(settings::kScenario, scenario).toString();
+    }
+    setTheme(look.dark, look.presenter, look.zoomPercent);
+    setLanguage(language);
+    if (!findScenario(scenario)) scenario = allScenarios().first()->info().id;
+    picker_->selectScenario(scenario);
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::viewNames() {
+    return {"overview", "dedup", "state", "sequence", "sql", "outcome", "compare", "tables"};
+}
+
+void MainWindow::buildViews() {
+    picker_ = new ScenarioPicker(this);
+    firePanel_ = new FirePanel(this);
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(picker_);
+    left->addWidget(firePanel_);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 2);
+    auto* leftDock = new QDockWidget(this);
+    leftDock->setObjectName(QStringLiteral("scenarioDock"));
+    leftDock->setWidget(left);
+    leftDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, leftDock);
+
+    outcome_ = new OutcomePanel(this);
+    explanation_ = new ExplanationView(this);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(outcome_);
+    right->addWidget(explanation_);
+    right->setStretchFactor(1, 1);
+    auto* rightDock = new QDockWidget(this);
+    rightDock->setObjectName(QStringLiteral("outcomeDock"));
+    rightDock->setWidget(right);
+    rightDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, rightDock);
+
+    guardTable_ = new DatabaseTableView(this);
+    stateView_ = new StateMachineView(this);
+    sequenceView_ = new SequenceView(this);
+    businessTabs_ = new QTabWidget(this);
+    sqlLogModel_ = new SqlLogModel(this);
+    sqlLog_ = new SqlLogView(*sqlLogModel_, this);
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(guardTable_);
+    top->addWidget(stateView_);
+    auto* middle = new QSplitter(Qt::Horizontal);
+    middle->addWidget(sequenceView_);
+    middle->addWidget(businessTabs_);
+    middle->setStretchFactor(0, 3);
+    middle->setStretchFactor(1, 2);
+    auto* liveSplit = new QSplitter(Qt::Vertical);
+    liveSplit->addWidget(top);
+    liveSplit->addWidget(middle);
+    liveSplit->addWidget(sqlLog_);
+    liveSplit->setStretchFactor(0, 2);
+    liveSplit->setStretchFactor(1, 3);
+    liveSplit->setStretchFactor(2, 2);
+    live_ = liveSplit;
+
+    compare_ = new CompareView(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->addTab(live_, QString());
+    tabs_->addTab(compare_, QString());
+    setCentralWidget(tabs_);
+
+    playbackBar_ = new PlaybackBar(*playback_, this);
+    auto* bar = new QToolBar(this);
+    bar->setObjectName(QStringLiteral("playbackBar"));
+    bar->setMovable(false);
+    bar->addWidget(playbackBar_);
+    addToolBar(Qt::BottomToolBarArea, bar);
+
+    connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
+    connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (tabs_->currentWidget() == compare_ && playback_->isLoaded()) compare_->compare();
+    });
+}
+
+void MainWindow::selectScenario(const QString& id) {
+    const Scenario* scenario = findScenario(id);
+    if (!scenario) return;
+    firePanel_->setScenario(*scenario);
+    explanation_->showFor(firePanel_->config());
+    if (remember_) QSettings().setValue(settings::kScenario, id);
+    fireFromPanel();
+}
+
+void MainWindow::fireFromPanel() {
+    QString error;
+    if (!fire(firePanel_->config(), &error)) showError(tr("Cannot run this configuration"), error);
+}
+
+bool MainWindow::fire(const RunConfig& config, QString* error) {
+    const Scenario* scenario = findScenario(config.scenario);
+    if (!scenario) {
+        *error = tr("Unknown scenario %1").arg(config.scenario);
+        return false;
+    }
+    const QString problem = checkConfig(config, scenario->info());
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    if (picker_->currentScenario() != config.scenario) {
+        const QSignalBlocker block(picker_);
+        picker_->selectScenario(config.scenario);
+        firePanel_->setScenario(*scenario);
+    }
+    firePanel_->setConfig(config);
+    explanation_->showFor(config);
+    stateView_->setMachine(scenario->info(), config.variant);
+    guardTable_->setTable(scenario->info().guardTable.isEmpty() ? scenario->info().tables.value(0)
+                                                                : scenario->info().guardTable,
+                          tr("Guard table: %1").arg(scenario->info().guardTable));
+    compare_->setInput(*scenario, config);
+    playbackBar_->pause();
+    if (!playback_->load(config, *scenario, error)) return false;
+    return true;
+}
+
+void MainWindow::rebuildBusinessTabs() {
+    businessTabs_->clear();
+    qDeleteAll(businessTables_);
+    businessTables_.clear();
+    const ScenarioInfo& info = playback_->scenario()->info();
+    for (const QString& table : info.tables) {
+        if (table == info.guardTable) continue;
+        auto* view = new DatabaseTableView(businessTabs_);
+        view->setTable(table);
+        businessTabs_->addTab(view, table);
+        businessTables_ << view;
+    }
+}
+
+void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    const Run* run = playback_->run();
+    if (!run) return;
+    if (rebuild) {
+        sqlLogModel_->rebuild(run->trace());
+    } else {
+        sqlLogModel_->append(run->trace(), from, to);
+    }
+    if (SqlConnection* reader = playback_->reader()) {
+        guardTable_->refresh(*reader);
+        for (DatabaseTableView* v : businessTables_) v->refresh(*reader);
+    }
+    stateView_->showTrace(run->trace(), to, from);
+    sequenceView_->showTrace(run->trace(), to, from);
+    outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
+                          playback_->atEnd());
+}
+
+QWidget* MainWindow::viewWidget(const QString& name) {
+    if (name == QLatin1String("overview")) return this;
+    if (name == QLatin1String("dedup")) return guardTable_;
+    if (name == QLatin1String("state")) return stateView_;
+    if (name == QLatin1String("sequence")) return sequenceView_;
+    if (name == QLatin1String("sql")) return sqlLog_;
+    if (name == QLatin1String("outcome")) return outcome_->parentWidget();
+    if (name == QLatin1String("tables")) return businessTabs_;
+    if (name == QLatin1String("compare")) {
+        tabs_->setCurrentWidget(compare_);
+        compare_->compare();
+        return compare_;
+    }
+    return nullptr;
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    language_ = code == QLatin1String("zh") ? QStringLiteral("zh") : QStringLiteral("en");
+    setCurrentLanguage(language_ == QLatin1String("zh") ? Language::Chinese : Language::English);
+    QApplication::removeTranslator(&translator_);
+    QApplication::removeTranslator(&qtTranslator_);
+    if (language_ == QLatin1String("zh")) {
+        if (translator_.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm"))) {
+            QApplication::installTranslator(&translator_);
+        }
+        if (qtTranslator_.load(QStringLiteral("qtbase_zh_CN"),
+                               QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+            QApplication::installTranslator(&qtTranslator_);
+        }
+    }
+    if (remember_) QSettings().setValue(settings::kLanguage, language_);
+    // Installing a translator sends LanguageChange to every widget; with none
+    // installed (English) send it ourselves.
+    QEvent change(QEvent::LanguageChange);
+    for (QWidget* w : QApplication::allWidgets()) QApplication::sendEvent(w, &change);
+    if (actions_.contains("lang-zh")) {
+        actions_["lang-zh"]->setChecked(language_ == QLatin1String("zh"));
+        actions_["lang-en"]->setChecked(language_ == QLatin1String("en"));
+    }
+}
+
+void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
+    applyAppearance(Appearance{dark, presenter, std::clamp(zoomPercent, 50, 300)});
+    if (remember_) {
+        QSettings s;
+        s.setValue(settings::kDark, dark);
+        s.setValue(settings::kPresenter, presenter);
+        s.setValue(settings::kZoom, zoomPercent);
+    }
+    if (actions_.contains("dark")) {
+        actions_["dark"]->setChecked(dark);
+        actions_["presenter"]->setChecked(presenter);
+    }
+    // Diagrams pick colours from the palette when they draw.
+    if (playback_->isLoaded()) {
+        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (remember_) {
+        QSettings s;
+        s.setValue(settings::kGeometry, saveGeometry());
+        s.setValue(settings::kWindowState, saveState());
+    }
+    event->accept();
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        statusBar()->showMessage(message);
+        return;
+    }
+    QMessageBox::warning(this, title, message);
+}
+
+}  // namespace idem

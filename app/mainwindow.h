@@ -1,0 +1,97 @@
+// The main window. It only composes: the views, the docks, the menus with
+// their shortcuts, and the settings it remembers. The run lives in Playback.
+#pragma once
+
+#include "runconfig.h"
+
+#include <QMainWindow>
+#include <QMap>
+#include <QTranslator>
+
+class QAction;
+class QTabWidget;
+
+namespace idem {
+
+class CompareView;
+class DatabaseTableView;
+class ExplanationView;
+class FirePanel;
+class OutcomePanel;
+class Playback;
+class PlaybackBar;
+class ScenarioPicker;
+class SequenceView;
+class SqlLogModel;
+class SqlLogView;
+class StateMachineView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // remember: read and write QSettings (false for `idemlab shot`).
+    explicit MainWindow(bool remember = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads a configuration as if fired from the panel. False on bad input.
+    bool fire(const RunConfig& config, QString* error);
+    Playback& playback() const { return *playback_; }
+    void setLanguage(const QString& code);  // "zh" or "en"
+    void setTheme(bool dark, bool presenter, int zoomPercent);
+    // The widget `idemlab shot --view NAME` captures; nullptr if unknown.
+    QWidget* viewWidget(const QString& name);
+    static QStringList viewNames();
+
+    ScenarioPicker* picker() const { return picker_; }
+    FirePanel* firePanel() const { return firePanel_; }
+    PlaybackBar* playbackBar() const { return playbackBar_; }
+    DatabaseTableView* guardTable() const { return guardTable_; }
+    StateMachineView* stateView() const { return stateView_; }
+    SequenceView* sequenceView() const { return sequenceView_; }
+    OutcomePanel* outcome() const { return outcome_; }
+    SqlLogModel* sqlLog() const { return sqlLogModel_; }
+    CompareView* compareView() const { return compare_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildViews();
+    void buildMenus();
+    void retranslate();
+    void selectScenario(const QString& id);
+    void fireFromPanel();
+    void showStep(qsizetype from, qsizetype to, bool rebuild);
+    void rebuildBusinessTabs();
+    void openTrace();
+    void saveTrace();
+    void exportDiagram(bool svg);
+    void copyCurrentTableCsv();
+    void showError(const QString& title, const QString& message);
+
+    bool remember_;
+    Playback* playback_;
+    QTranslator translator_;
+    QTranslator qtTranslator_;
+    QString language_;
+
+    ScenarioPicker* picker_ = nullptr;
+    FirePanel* firePanel_ = nullptr;
+    PlaybackBar* playbackBar_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QTabWidget* businessTabs_ = nullptr;
+    DatabaseTableView* guardTable_ = nullptr;
+    QList<DatabaseTableView*> businessTables_;
+    StateMachineView* stateView_ = nullptr;
+    SequenceView* sequenceView_ = nullptr;
+    SqlLogModel* sqlLogModel_ = nullptr;
+    SqlLogView* sqlLog_ = nullptr;
+    OutcomePanel* outcome_ = nullptr;
+    ExplanationView* explanation_ = nullptr;
+    CompareView* compare_ = nullptr;
+    QWidget* live_ = nullptr;
+    QMap<QString, QAction*> actions_;
+};
+
+}  // namespace idem

@@ -1,0 +1,68 @@
+#include "appearance.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace idem {
+
+namespace {
+
+Appearance g_appearance;
+int g_basePointSize = 0;
+
+QPalette lightPalette(bool highContrast) {
+    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    if (highContrast) {
+        p.setColor(QPalette::WindowText, Qt::black);
+        p.setColor(QPalette::Text, Qt::black);
+        p.setColor(QPalette::Base, Qt::white);
+        p.setColor(QPalette::Window, QColor(0xf4, 0xf4, 0xf4));
+        p.setColor(QPalette::Highlight, QColor(0x00, 0x4c, 0xb3));
+    }
+    return p;
+}
+
+QPalette darkPalette(bool highContrast) {
+    QPalette p;
+    const QColor window = highContrast ? QColor(0x10, 0x10, 0x10) : QColor(0x2b, 0x2d, 0x30);
+    const QColor base = highContrast ? QColor(0x00, 0x00, 0x00) : QColor(0x1e, 0x1f, 0x22);
+    const QColor text = highContrast ? QColor(0xff, 0xff, 0xff) : QColor(0xdf, 0xe1, 0xe5);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window.lighter(115));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window.lighter(110));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, QColor(0x6a, 0xb0, 0xff));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xd8));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, text.darker(150));
+    p.setColor(QPalette::Disabled, QPalette::Text, text.darker(180));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, text.darker(180));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, text.darker(180));
+    return p;
+}
+
+}  // namespace
+
+const Appearance& currentAppearance() { return g_appearance; }
+
+void applyAppearance(const Appearance& appearance) {
+    g_appearance = appearance;
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(appearance.dark ? darkPalette(appearance.presenter)
+                                             : lightPalette(appearance.presenter));
+    QFont font = QApplication::font();
+    if (g_basePointSize == 0) g_basePointSize = font.pointSize() > 0 ? font.pointSize() : 10;
+    font.setPointSizeF(g_basePointSize * appearance.effectivePercent() / 100.0);
+    QApplication::setFont(font);
+}
+
+}  // namespace idem

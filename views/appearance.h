@@ -1,0 +1,20 @@
+// Theme, presenter mode and zoom: application-wide palette and font, never
+// set per widget.
+#pragma once
+
+class QApplication;
+
+namespace idem {
+
+struct Appearance {
+    bool dark = false;
+    bool presenter = false;  // at least 150 % fonts and high contrast
+    int zoomPercent = 100;   // Ctrl +/- steps of 10 %
+
+    int effectivePercent() const { return zoomPercent * (presenter ? 160 : 100) / 100; }
+};
+
+void applyAppearance(const Appearance& appearance);
+const Appearance& currentAppearance();
+
+}  // namespace idem

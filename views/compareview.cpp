@@ -1,0 +1,104 @@
+#include "compareview.h"
+
+#include "names.h"
+#include "outcomepanel.h"
+#include "run.h"
+#include "sqlconnection.h"
+#include "tableview.h"
+#include "texts.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace idem {
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent), input_(new QLabel(this)), run_(new QPushButton(this)) {
+    auto* grid = new QGridLayout(this);
+    input_->setWordWrap(true);
+    grid->addWidget(input_, 0, 0, 1, 2);
+    for (int side = 0; side < 2; ++side) {
+        variants_[side] = new QComboBox(this);
+        outcomes_[side] = new OutcomePanel(this);
+        tables_[side] = new DatabaseTableView(this);
+        grid->addWidget(variants_[side], 1, side);
+        grid->addWidget(outcomes_[side], 2, side);
+        grid->addWidget(tables_[side], 3, side);
+        connect(variants_[side], &QComboBox::activated, this, &CompareView::compare);
+    }
+    grid->addWidget(run_, 4, 0, 1, 2);
+    grid->setRowStretch(3, 1);
+    connect(run_, &QPushButton::clicked, this, &CompareView::compare);
+    retranslate();
+}
+
+void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
+    const bool sameScenario = scenario_ == &scenario;
+    scenario_ = &scenario;
+    config_ = config;
+    const ScenarioInfo& info = scenario.info();
+    for (int side = 0; side < 2; ++side) {
+        const QString keep = variants_[side]->currentData().toString();
+        variants_[side]->clear();
+        for (const VariantInfo& v : info.variants) {
+            QString title = Texts::instance().variantTitle(info.id, v.id);
+            variants_[side]->addItem(title.isEmpty() ? v.id : title, v.id);
+        }
+        int index = sameScenario ? variants_[side]->findData(keep) : -1;
+        if (index < 0) {
+            // Left: the unguarded variant (or the first); right: the recommended one.
+            const QString want = side == 0 ? (info.variant("none") ? QStringLiteral("none")
+                                                                   : info.variants.first().id)
+                                           : info.recommendedVariant();
+            index = variants_[side]->findData(want);
+        }
+        variants_[side]->setCurrentIndex(std::max(0, index));
+        tables_[side]->setTable(info.guardTable.isEmpty() ? info.tables.value(0) : info.guardTable);
+    }
+    retranslate();
+}
+
+void CompareView::compare() {
+    if (!scenario_) return;
+    for (int side = 0; side < 2; ++side) {
+        RunConfig c = config_;
+        c.variant = variants_[side]->currentData().toString();
+        // A crash point the other variant lacks does not exist there.
+        const VariantInfo* v = scenario_->info().variant(c.variant);
+        if (v && !v->crashPoints.contains(c.crash)) c.crash = CrashPoint::None;
+        Run run(c, *scenario_);
+        QString error;
+        if (!run.start(&error)) {
+            errors_[side] = error;
+            outcomes_[side]->showSummary({}, false);
+            continue;
+        }
+        run.runToEnd();
+        outcomes_[side]->showSummary(run.finish(), true);
+        const auto reader = run.openReader();
+        tables_[side]->refresh(*reader);
+    }
+}
+
+void CompareView::retranslate() {
+    run_->setText(tr("Run both on the same input"));
+    if (!scenario_) {
+        input_->setText(tr("Fire a scenario first; then compare two of its variants here."));
+        return;
+    }
+    input_->setText(tr("Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5")
+                        .arg(config_.duplicates)
+                        .arg(sourceName(config_.source), timingName(config_.timing),
+                             crashPointName(config_.crash))
+                        .arg(config_.seed));
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace idem

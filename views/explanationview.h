@@ -1,0 +1,26 @@
+// The explanation of the selected scenario and variant, in the current
+// language: the business, where duplicates come from, what the variant does,
+// what the chosen crash point means, and what to watch.
+#pragma once
+
+#include "runconfig.h"
+
+#include <QTextBrowser>
+
+namespace idem {
+
+class ExplanationView : public QTextBrowser {
+    Q_OBJECT
+public:
+    explicit ExplanationView(QWidget* parent = nullptr);
+    void showFor(const RunConfig& config);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void render();
+    RunConfig config_;
+};
+
+}  // namespace idem

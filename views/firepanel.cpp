@@ -1,0 +1,206 @@
+#include "firepanel.h"
+
+#include "configcheck.h"
+#include "names.h"
+#include "registry.h"
+#include "texts.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+namespace idem {
+
+FirePanel::FirePanel(QWidget* parent)
+    : QWidget(parent),
+      form_(new QFormLayout),
+      variant_(new QComboBox(this)),
+      duplicates_(new QSpinBox(this)),
+      source_(new QComboBox(this)),
+      timing_(new QComboBox(this)),
+      crash_(new QComboBox(this)),
+      crashAttempt_(new QSpinBox(this)),
+      seed_(new QSpinBox(this)),
+      intents_(new QSpinBox(this)),
+      fire_(new QPushButton(this)) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(4, 4, 4, 4);
+    form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    outer->addLayout(form_);
+    QWidget* fields[] = {variant_, duplicates_, source_, timing_, crash_, crashAttempt_, seed_, intents_};
+    for (int i = 0; i < 8; ++i) {
+        labels_[i] = new QLabel(this);
+        labels_[i]->setBuddy(fields[i]);
+        form_->addRow(labels_[i], fields[i]);
+    }
+    duplicates_->setRange(0, kMaxDuplicates);
+    crashAttempt_->setRange(1, 50);
+    seed_->setRange(0, std::numeric_limits<int>::max());
+    intents_->setRange(1, 50);
+    for (Timing t : {Timing::Concurrent, Timing::Retry, Timing::Compensation, Timing::CrossDay}) {
+        timing_->addItem(QString(), toId(t));
+    }
+    QFont big = fire_->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    fire_->setFont(big);
+    fire_->setMinimumHeight(fire_->sizeHint().height() * 3 / 2);
+    fire_->setDefault(true);
+    outer->addWidget(fire_);
+    outer->addStretch(1);
+    connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
+    connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
+    connect(crash_, &QComboBox::currentIndexChanged, this,
+            [this] { crashAttempt_->setEnabled(crash_->currentData().toString() != "none"); });
+    retranslate();
+}
+
+void FirePanel::setScenario(const Scenario& scenario) {
+    scenario_ = &scenario;
+    const ScenarioInfo& info = scenario.info();
+    {
+        const QSignalBlocker b(source_);
+        source_->clear();
+        for (Source s : info.sources) source_->addItem(sourceName(s), toId(s));
+    }
+    fillVariants();
+    rebuildParams();
+    setConfig(defaultConfig(scenario));
+}
+
+void FirePanel::fillVariants() {
+    if (!scenario_) return;
+    const QString current = variant_->currentData().toString();
+    const QSignalBlocker b(variant_);
+    variant_->clear();
+    const ScenarioInfo& info = scenario_->info();
+    for (const VariantInfo& v : info.variants) {
+        QString title = Texts::instance().variantTitle(info.id, v.id);
+        if (title.isEmpty()) title = v.id;
+        const QString label = v.recommended ? tr("★ %1 (recommended)").arg(title) : title;
+        variant_->addItem(label, v.id);
+        variant_->setItemData(variant_->count() - 1, v.id + QStringLiteral(": ") + v.summary,
+                              Qt::ToolTipRole);
+    }
+    const int i = variant_->findData(current);
+    if (i >= 0) variant_->setCurrentIndex(i);
+    fillCrashPoints();
+}
+
+void FirePanel::fillCrashPoints() {
+    if (!scenario_) return;
+    const QString current = crash_->currentData().toString();
+    const QSignalBlocker b(crash_);
+    crash_->clear();
+    crash_->addItem(crashPointName(CrashPoint::None), QStringLiteral("none"));
+    if (const VariantInfo* v = scenario_->info().variant(variant_->currentData().toString())) {
+        for (CrashPoint p : v->crashPoints) crash_->addItem(crashPointName(p), toId(p));
+    }
+    const int i = crash_->findData(current);
+    crash_->setCurrentIndex(i >= 0 ? i : 0);
+    crashAttempt_->setEnabled(crash_->currentData().toString() != "none");
+}
+
+void FirePanel::rebuildParams() {
+    for (QWidget* w : paramRows_) form_->removeRow(w);
+    paramRows_.clear();
+    params_.clear();
+    if (!scenario_) return;
+    for (const ParamInfo& p : scenario_->info().params) {
+        QWidget* field = nullptr;
+        if (!p.allowed.isEmpty()) {
+            auto* box = new QComboBox(this);
+            for (const QString& v : p.allowed) box->addItem(v, v);
+            box->setCurrentIndex(std::max(0, box->findData(p.defaultValue)));
+            field = box;
+        } else {
+            auto* spin = new QSpinBox(this);
+            spin->setRange(int(p.min), int(std::min<qint64>(p.max, std::numeric_limits<int>::max())));
+            spin->setValue(p.defaultValue.toInt());
+            field = spin;
+        }
+        field->setToolTip(p.summary);
+        field->setObjectName(QStringLiteral("param-") + p.key);
+        form_->addRow(p.key, field);
+        params_.insert(p.key, field);
+        paramRows_ << field;
+    }
+}
+
+void FirePanel::setConfig(const RunConfig& c) {
+    auto select = [](QComboBox* box, const QString& id) {
+        const int i = box->findData(id);
+        if (i >= 0) box->setCurrentIndex(i);
+    };
+    select(variant_, c.variant);
+    fillCrashPoints();
+    select(source_, toId(c.source));
+    select(timing_, toId(c.timing));
+    select(crash_, toId(c.crash));
+    duplicates_->setValue(c.duplicates);
+    crashAttempt_->setValue(c.crashAttempt);
+    seed_->setValue(int(std::min<quint32>(c.seed, std::numeric_limits<int>::max())));
+    intents_->setValue(std::clamp(c.intents, 1, intents_->maximum()));
+    for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
+        QWidget* w = params_.value(it.key());
+        if (auto* box = qobject_cast<QComboBox*>(w)) select(box, it.value());
+        if (auto* spin = qobject_cast<QSpinBox*>(w)) spin->setValue(it.value().toInt());
+    }
+}
+
+RunConfig FirePanel::config() const {
+    RunConfig c = scenario_ ? defaultConfig(*scenario_) : RunConfig{};
+    c.variant = variant_->currentData().toString();
+    c.duplicates = duplicates_->value();
+    if (auto s = sourceFromId(source_->currentData().toString())) c.source = *s;
+    if (auto t = timingFromId(timing_->currentData().toString())) c.timing = *t;
+    if (auto p = crashPointFromId(crash_->currentData().toString())) c.crash = *p;
+    c.crashAttempt = crashAttempt_->value();
+    c.seed = quint32(seed_->value());
+    c.intents = intents_->value();
+    if (scenario_) {
+        for (const ParamInfo& p : scenario_->info().params) {
+            QWidget* w = params_.value(p.key);
+            QString value;
+            if (auto* box = qobject_cast<QComboBox*>(w)) value = box->currentData().toString();
+            if (auto* spin = qobject_cast<QSpinBox*>(w)) value = QString::number(spin->value());
+            if (value != p.defaultValue) c.params.insert(p.key, value);
+        }
+    }
+    return c;
+}
+
+void FirePanel::retranslate() {
+    const char* names[] = {QT_TR_NOOP("&Variant"),      QT_TR_NOOP("&Duplicates"),
+                           QT_TR_NOOP("S&ource"),       QT_TR_NOOP("&Timing"),
+                           QT_TR_NOOP("&Crash point"),  QT_TR_NOOP("Crash &attempt"),
+                           QT_TR_NOOP("S&eed"),         QT_TR_NOOP("&Intents")};
+    for (int i = 0; i < 8; ++i) labels_[i]->setText(tr(names[i]));
+    fire_->setText(tr("Fire! 发射"));
+    fire_->setToolTip(tr("Run the scenario with these settings (F5)"));
+    duplicates_->setToolTip(tr("How many more times the same intent arrives"));
+    crashAttempt_->setToolTip(tr("Which attempt dies at the crash point (1 = the original)"));
+    seed_->setToolTip(tr("Decides the order of concurrent arrivals and statement costs"));
+    intents_->setToolTip(tr("Independent business intents, each with its own duplicates"));
+    for (int i = 0; i < timing_->count(); ++i) {
+        timing_->setItemText(i, timingName(*timingFromId(timing_->itemData(i).toString())));
+    }
+    for (int i = 0; i < source_->count(); ++i) {
+        source_->setItemText(i, sourceName(*sourceFromId(source_->itemData(i).toString())));
+    }
+    for (int i = 0; i < crash_->count(); ++i) {
+        crash_->setItemText(i, crashPointName(*crashPointFromId(crash_->itemData(i).toString())));
+    }
+    fillVariants();
+}
+
+void FirePanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace idem

@@ -1,0 +1,63 @@
+// The fire panel (发射): variant (recommended marked, the unguarded one always
+// there for contrast), duplicates, source, timing, crash point (only the
+// variant's) and which attempt, seed, and the scenario's own params.
+#pragma once
+
+#include "runconfig.h"
+
+#include <QMap>
+#include <QWidget>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace idem {
+
+class Scenario;
+
+class FirePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit FirePanel(QWidget* parent = nullptr);
+    void setScenario(const Scenario& scenario);
+    // Shows a configuration (from the command line, a trace, settings).
+    void setConfig(const RunConfig& config);
+    RunConfig config() const;
+    QPushButton* fireButton() const { return fire_; }
+    QComboBox* variantBox() const { return variant_; }
+    QComboBox* crashBox() const { return crash_; }
+    QComboBox* timingBox() const { return timing_; }
+    QSpinBox* duplicatesBox() const { return duplicates_; }
+
+signals:
+    void fireRequested();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void fillVariants();
+    void fillCrashPoints();
+    void rebuildParams();
+
+    const Scenario* scenario_ = nullptr;
+    QFormLayout* form_;
+    QComboBox* variant_;
+    QSpinBox* duplicates_;
+    QComboBox* source_;
+    QComboBox* timing_;
+    QComboBox* crash_;
+    QSpinBox* crashAttempt_;
+    QSpinBox* seed_;
+    QSpinBox* intents_;
+    QPushButton* fire_;
+    QLabel* labels_[8] = {};
+    QMap<QString, QWidget*> params_;
+    QList<QWidget*> paramRows_;
+};
+
+}  // namespace idem

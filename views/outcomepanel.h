@@ -1,0 +1,35 @@
+// The outcome panel: intents, attempts, effects against what was expected,
+// responses by kind, the verdict in colour, and alerts as a red banner.
+#pragma once
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QLabel;
+
+namespace idem {
+
+class OutcomePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit OutcomePanel(QWidget* parent = nullptr);
+    // final: the run has ended (the verdict is the judge's last word).
+    void showSummary(const QJsonObject& summary, bool final);
+    QString verdictText() const;
+    QString verdictId() const { return summary_.value("verdict").toString(); }
+    bool alertVisible() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void render();
+
+    QJsonObject summary_;
+    bool final_ = false;
+    QLabel* alert_;
+    QLabel* verdict_;
+    QLabel* details_;
+};
+
+}  // namespace idem

@@ -1,0 +1,360 @@
+#include "sequencesteps.h"
+
+#include "names.h"
+#include "sqllogmodel.h"
+#include "trace.h"
+
+#include <QRegularExpression>
+
+namespace idem {
+
+namespace {
+
+using Shape = SequenceStep::Shape;
+using Tone = SequenceStep::Tone;
+
+// Lanes in the order a reader expects: who sends, who serves, who stores.
+const QStringList kLaneOrder{
+    "client",   "gateway", "provider", "producer", "broker", "scheduler",  "service",
+    "consumer", "node-a",  "node-b",   "writer",   "reader", "downstream",
+};
+const QString kDatabase = QStringLiteral("database");
+
+// Payload keys that change what an attempt asks for (a SUCCESS or a late
+// FAILED callback): shown on the fire arrow, every other key in its tooltip.
+const QStringList kAskKeys{"trade_status", "status", "op", "operation"};
+
+bool isSetupSql(const TraceEvent& e) {
+    return e.kind == QLatin1String("sql") && e.data.value("phase") == QLatin1String("setup");
+}
+
+// Schema, seed rows and the states the seed rows start in: the events before
+// the first attempt, drawn as one box on the database lane.
+qsizetype setupLength(const QList<TraceEvent>& events) {
+    qsizetype n = 0;
+    while (n < events.size() &&
+           (isSetupSql(events[n]) ||
+            (events[n].kind == QLatin1String("transition") && events[n].attempt == 0))) {
+        ++n;
+    }
+    return n;
+}
+
+QString moveText(const TraceEvent& e) {
+    const QString from = e.data.value(QStringLiteral("from")).toString();
+    return (from.isEmpty() ? QStringLiteral("●") : from) + QStringLiteral("→") +
+           e.data.value(QStringLiteral("to")).toString();
+}
+
+// SQLite's primary result code from "message (code)": 5 is SQLITE_BUSY,
+// whatever extended code it came with.
+int primaryCode(const QString& error) {
+    static const QRegularExpression code(QStringLiteral("\\((\\d+)\\)\\s*$"));
+    const QRegularExpressionMatch m = code.match(error);
+    return m.hasMatch() ? (m.captured(1).toInt() & 0xff) : -1;
+}
+
+QString shortError(const QString& error) {
+    if (error.contains(QLatin1String("UNIQUE")))
+        return SequenceSteps::tr("UNIQUE violation");
+    if (error.contains(QLatin1String("CHECK")))
+        return SequenceSteps::tr("CHECK failed");
+    const QString message = error.section(QStringLiteral(" ("), 0, 0);
+    return message.size() > 28 ? message.left(27) + QStringLiteral("…") : message;
+}
+
+QString intentPrefix(const TraceEvent& e, bool manyIntents) {
+    return manyIntents ? QStringLiteral("i%1 ").arg(e.intent + 1) : QString();
+}
+
+// "#2", or "i3#2" when the run has several intents: which attempt did this,
+// so that concurrent attempts on one lane can be told apart.
+QString attemptTag(const TraceEvent& e, bool manyIntents) {
+    const QString number = QStringLiteral("#%1").arg(e.attempt);
+    return manyIntents ? QStringLiteral("i%1").arg(e.intent + 1) + number : number;
+}
+
+}  // namespace
+
+QString SequenceSteps::statementHead(const QString& sql) {
+    const QStringList w = sql.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (w.isEmpty())
+        return {};
+    auto name = [&](qsizetype i) {
+        return i < w.size() ? w[i].section(QLatin1Char('('), 0, 0) : QString();
+    };
+    auto indexOf = [&](const char* word) {
+        for (qsizetype i = 0; i < w.size(); ++i) {
+            if (w[i].compare(QLatin1String(word), Qt::CaseInsensitive) == 0)
+                return i;
+        }
+        return qsizetype(-1);
+    };
+    const QString verb = w[0].toUpper();
+    QString head;
+    if (verb == QLatin1String("INSERT") || verb == QLatin1String("REPLACE")) {
+        const qsizetype into = indexOf("INTO");
+        head = into > 0 ? (w.mid(0, into + 1) << name(into + 1)).join(QLatin1Char(' ')) : verb;
+    } else if (verb == QLatin1String("UPDATE")) {
+        head = verb + QLatin1Char(' ') + name(1);
+    } else if (verb == QLatin1String("DELETE")) {
+        head = QStringLiteral("DELETE FROM ") + name(indexOf("FROM") + 1);
+    } else if (verb == QLatin1String("SELECT") || verb == QLatin1String("WITH")) {
+        const qsizetype from = indexOf("FROM");
+        head = from > 0 ? verb + QStringLiteral(" … FROM ") + name(from + 1)
+                        : w.mid(0, 3).join(QLatin1Char(' '));
+    } else if (verb == QLatin1String("BEGIN") || verb == QLatin1String("PRAGMA")) {
+        head = w.mid(0, 2).join(QLatin1Char(' '));
+    } else if (verb == QLatin1String("CREATE")) {
+        qsizetype end = 1;
+        while (end < w.size() && end < 5 && !w[end - 1].contains(QLatin1Char('('))) ++end;
+        head = w.mid(0, end).join(QLatin1Char(' ')).section(QLatin1Char('('), 0, 0).trimmed();
+    } else {
+        head = w.mid(0, 3).join(QLatin1Char(' '));
+    }
+    return head.size() > 40 ? head.left(39) + QStringLiteral("…") : head;
+}
+
+QString SequenceSteps::tooltip(const TraceEvent& e) {
+    QStringList lines{tr("%1 at %2, %3").arg(e.kind, SqlLogModel::formatTime(e.tMs), e.actor)};
+    if (e.intent >= 0) {
+        lines << (e.attempt > 0 ? tr("intent %1, attempt #%2").arg(e.intent + 1).arg(e.attempt)
+                                : tr("intent %1, set-up").arg(e.intent + 1));
+    }
+    if (e.kind == QLatin1String("sql")) {
+        lines << e.connection + QStringLiteral(": ") + e.sql;
+        if (!e.params.isEmpty())
+            lines << tr("values: %1").arg(SqlLogModel::formatParams(e.params));
+        lines << (e.error.isEmpty() ? tr("rows: %1").arg(e.rows) : tr("error: %1").arg(e.error));
+    }
+    for (auto it = e.data.cbegin(); it != e.data.cend(); ++it) {
+        lines << it.key() + QStringLiteral(": ") + it.value().toString();
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
+    SequenceStep s;
+    s.shape = Shape::Arrow;
+    s.from = e.actor;
+    s.to = kDatabase;
+    const QString head = statementHead(e.sql);
+    const QString verb = head.section(QLatin1Char(' '), 0, 0);
+    const bool control = verb == QLatin1String("BEGIN") || verb == QLatin1String("COMMIT") ||
+                         verb == QLatin1String("ROLLBACK");
+    const QString cause = e.data.value(QStringLiteral("cause")).toString();
+    if (!e.error.isEmpty() && primaryCode(e.error) == 5) {
+        s.tone = Tone::Warn;
+        s.dashed = true;
+        s.hourglass = true;
+        s.label = head + QStringLiteral(" · ") + tr("locked");
+    } else if (!e.error.isEmpty()) {
+        s.tone = Tone::Bad;
+        s.label = head + QStringLiteral(" · ") + shortError(e.error);
+    } else if (control) {
+        s.tone = cause.isEmpty() ? Tone::Muted : Tone::Bad;
+        s.label = cause == QLatin1String("crash") ? tr("%1 (crash)").arg(head) : head;
+    } else {
+        s.label =
+            head + QStringLiteral(" → ") + (e.rows == 1 ? tr("1 row") : tr("%1 rows").arg(e.rows));
+    }
+    return s;
+}
+
+SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
+    SequenceStep s;
+    s.shape = Shape::Arrow;
+    s.from = e.actor;
+    s.to = e.data.value(QStringLiteral("to")).toString();
+    s.counted = true;
+    const QString response = e.data.value(QStringLiteral("response")).toString();
+    const QString result = e.data.value(QStringLiteral("result")).toString();
+    s.label = responseName(response);
+    if (!result.isEmpty())
+        s.label += QStringLiteral(" · ") + result;
+    if (response == QLatin1String("success")) {
+        s.tone = Tone::Good;
+    } else if (response == QLatin1String("in-progress")) {
+        s.tone = Tone::Warn;
+    } else {
+        s.tone = Tone::Bad;
+    }
+    if (e.data.value(QStringLiteral("lost")).toBool() || response == QLatin1String("none")) {
+        s.lost = true;
+        s.dashed = true;
+        s.label = tr("no answer (lost)");
+    }
+    return s;
+}
+
+SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
+    const QVariantMap& d = e.data;
+    auto text = [&](const char* key) {
+        return d.value(QLatin1String(key)).toString();
+    };
+    SequenceStep s;
+    s.from = e.actor;
+    const QString& k = e.kind;
+    if (k == QLatin1String("fire")) {
+        s.shape = Shape::Arrow;
+        s.counted = true;
+        if (!text("from").isEmpty())
+            s.from = text("from");
+        s.to = text("to");
+        s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + text("attempt_kind");
+        for (const QString& key : kAskKeys) {
+            if (d.contains(key))
+                s.label += QStringLiteral(" · ") + d.value(key).toString();
+        }
+    } else if (k == QLatin1String("retry")) {
+        s.shape = Shape::Loop;
+        s.counted = true;
+        s.tone = Tone::Warn;
+        s.label = tr("↻ retry %1/%2").arg(text("retry"), text("of"));
+    } else if (k == QLatin1String("sql")) {
+        s = sqlStep(e);
+    } else if (k == QLatin1String("response")) {
+        s = responseStep(e);
+    } else if (k == QLatin1String("lock-wait")) {
+        s.tone = Tone::Warn;
+        s.dashed = true;
+        s.hourglass = true;
+        s.label = text("holder").isEmpty()
+                      ? tr("%1 waits: database locked").arg(text("connection"))
+                      : tr("%1 waits for %2").arg(text("connection"), text("holder"));
+    } else if (k == QLatin1String("guard")) {
+        s.label = text("guard") + QStringLiteral(": ") + text("decision");
+    } else if (k == QLatin1String("transition")) {
+        const bool ok = d.value(QStringLiteral("accepted")).toBool();
+        s.tone = ok ? Tone::Good : Tone::Bad;
+        s.label = moveText(e) + (ok ? QStringLiteral(" ✓") : QStringLiteral(" ✗"));
+    } else if (k == QLatin1String("work")) {
+        s.tone = Tone::Muted;
+        s.label = QStringLiteral("⋯ %1 %2").arg(SqlLogModel::formatTime(d.value("ms").toLongLong()),
+                                                text("what"));
+    } else if (k == QLatin1String("pause")) {
+        s.shape = Shape::Bar;
+        s.tone = Tone::Warn;
+        s.label = tr("❚❚ paused %1").arg(SqlLogModel::formatTime(d.value("ms").toLongLong()));
+    } else if (k == QLatin1String("resume")) {
+        s.tone = Tone::Muted;
+        s.label = tr("▶ resumes");
+    } else if (k == QLatin1String("crash")) {
+        s.shape = Shape::Cross;
+        s.tone = Tone::Bad;
+        const std::optional<CrashPoint> point = crashPointFromId(text("point"));
+        s.label = tr("✕ crash: %1").arg(point ? crashPointName(*point) : text("point"));
+    } else if (k == QLatin1String("alert")) {
+        s.tone = Tone::Bad;
+        s.label = tr("⚑ alert: %1").arg(text("message").isEmpty() ? text("key") : text("message"));
+    } else if (k == QLatin1String("effect")) {
+        s.shape = Shape::Banner;
+        s.tone = Tone::Muted;
+        s.label =
+            intentPrefix(e, manyIntents) +
+            tr("effect %1: %2 (expected %3)").arg(text("effect"), text("count"), text("expected"));
+    } else if (k == QLatin1String("verdict")) {
+        s.shape = Shape::Banner;
+        s.tone = text("verdict") == QLatin1String("exactly-once") ? Tone::Good : Tone::Bad;
+        s.label = intentPrefix(e, manyIntents) + tr("verdict: %1").arg(verdictName(text("verdict")));
+    } else if (!text("from").isEmpty() && !text("to").isEmpty() && text("from") != text("to")) {
+        // A scenario's own message between lanes (a downstream call and its answer).
+        s.shape = Shape::Arrow;
+        s.counted = true;
+        s.from = text("from");
+        s.to = text("to");
+        s.lost = d.value(QStringLiteral("lost")).toBool();
+        s.dashed = s.lost;
+        s.tone = s.lost ? Tone::Bad : Tone::Normal;
+        s.label = k;
+        if (d.contains(QStringLiteral("call")))
+            s.label += QLatin1Char(' ') + tr("(call %1)").arg(text("call"));
+    } else {
+        s.tone = Tone::Muted;
+        s.label = k;
+    }
+    return s;
+}
+
+QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizetype from,
+                                         qsizetype upTo, qsizetype freshFrom) {
+    QList<SequenceStep> steps;
+    upTo = std::min(upTo, events.size());
+    const bool manyIntents = std::any_of(events.cbegin(), events.cend(),
+                                         [](const TraceEvent& e) { return e.intent > 0; });
+    const qsizetype setupEnd = std::min(setupLength(events), upTo);
+    for (qsizetype i = std::max<qsizetype>(0, from); i < upTo; ++i) {
+        const TraceEvent& e = events[i];
+        if (i < setupEnd) {
+            const qsizetype last = setupEnd - 1;
+            SequenceStep s;
+            s.from = kDatabase;
+            s.tone = Tone::Muted;
+            s.tMs = e.tMs;
+            s.fresh = last >= freshFrom;
+            QStringList heads, lines;
+            QString state;
+            for (qsizetype j = i; j <= last; ++j) {
+                if (isSetupSql(events[j])) {
+                    heads << statementHead(events[j].sql);
+                    lines << heads.last();
+                } else {
+                    state = events[j].data.value(QStringLiteral("to")).toString();
+                    lines << moveText(events[j]);
+                }
+            }
+            if (heads.size() == 1 && state.isEmpty()) {
+                s.label = tr("set-up: %1").arg(heads.first());
+            } else if (heads.isEmpty()) {
+                s.label = tr("set-up: %1").arg(lines.join(QStringLiteral(", ")));
+            } else {
+                s.label = tr("set-up: %1 statements").arg(heads.size());
+                if (!state.isEmpty())
+                    s.label += QStringLiteral(" → ") + state;
+            }
+            s.tooltip = tr("Set-up before the first attempt:") + QLatin1Char('\n') +
+                        lines.join(QLatin1Char('\n'));
+            steps << s;
+            i = last;
+            continue;
+        }
+        SequenceStep s = step(e, manyIntents);
+        const bool tagged = e.kind == QLatin1String("fire") || e.kind == QLatin1String("retry") ||
+                            s.shape == Shape::Banner;
+        if (e.attempt > 0 && !tagged)
+            s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
+        s.tMs = e.tMs;
+        s.fresh = i >= freshFrom;
+        s.tooltip = tooltip(e);
+        if (s.from.isEmpty())
+            s.from = kDatabase;
+        steps << s;
+    }
+    return steps;
+}
+
+QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps) {
+    QStringList used;
+    for (const SequenceStep& s : steps) {
+        if (s.shape == Shape::Banner)
+            continue;
+        for (const QString& lane : {s.from, s.to}) {
+            if (!lane.isEmpty() && !used.contains(lane))
+                used << lane;
+        }
+    }
+    QStringList lanes;
+    for (const QString& known : kLaneOrder) {
+        if (used.contains(known))
+            lanes << known;
+    }
+    for (const QString& other : std::as_const(used)) {
+        if (!kLaneOrder.contains(other) && other != kDatabase)
+            lanes << other;
+    }
+    if (used.contains(kDatabase))
+        lanes << kDatabase;
+    return lanes;
+}
+
+}  // namespace idem

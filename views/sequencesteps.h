@@ -1,0 +1,62 @@
+// What each trace event looks like in the sequence diagram — which lanes it
+// touches, its shape, label and tone — kept apart from the drawing so that the
+// wording stays in one place and can be checked without a scene.
+#pragma once
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace idem {
+
+struct TraceEvent;
+
+struct SequenceStep {
+    enum class Shape {
+        Arrow,   // from one lane to another: fire, sql, response, downstream call
+        Loop,    // an arrow back onto its own lane: the caller retries
+        Tag,     // a small box on a lane: guard, transition, lock wait, note
+        Bar,     // a tall bar on a lane: a long pause
+        Cross,   // a red ✕ box on a lane: a crash
+        Banner,  // across all lanes: the judge's effects and verdict
+    };
+    enum class Tone { Normal, Muted, Good, Warn, Bad };
+
+    Shape shape = Shape::Tag;
+    Tone tone = Tone::Normal;
+    QString from;  // the lane it starts on (or sits on)
+    QString to;    // the lane an arrow ends on
+    QString label;
+    QString tooltip;
+    qint64 tMs = 0;
+    bool dashed = false;
+    bool lost = false;  // the arrow breaks off halfway with a ✕: an answer that never arrived
+    bool hourglass = false;  // waits for a lock: an hourglass before the label
+    bool counted = false;  // counts in SequenceView::arrowCount (fire, response, retry, downstream)
+    bool fresh = false;
+};
+
+// Turns trace events into steps; static functions only, a class so that its
+// texts are translated under one context.
+class SequenceSteps {
+    Q_DECLARE_TR_FUNCTIONS(idem::SequenceSteps)
+public:
+    // The steps for events [from, upTo); events at or after freshFrom are
+    // marked fresh. Consecutive set-up statements become one step.
+    static QList<SequenceStep> build(const QList<TraceEvent>& events, qsizetype from,
+                                     qsizetype upTo, qsizetype freshFrom);
+    // The lanes the steps use, callers first and the database last.
+    static QStringList lanes(const QList<SequenceStep>& steps);
+    // The first words of a statement, enough to recognise it: "INSERT INTO
+    // orders", "UPDATE orders", "SELECT … FROM dedup", "BEGIN IMMEDIATE".
+    static QString statementHead(const QString& sql);
+
+private:
+    static SequenceStep step(const TraceEvent& e, bool manyIntents);
+    static SequenceStep sqlStep(const TraceEvent& e);
+    static SequenceStep responseStep(const TraceEvent& e);
+    static QString tooltip(const TraceEvent& e);
+};
+
+}  // namespace idem

@@ -1,0 +1,400 @@
+#include "sequenceview.h"
+
+#include "diagrampalette.h"
+#include "names.h"
+#include "sqllogmodel.h"
+#include "trace.h"
+
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
+#include <QMap>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace idem {
+
+namespace {
+
+using Shape = SequenceStep::Shape;
+using Tone = SequenceStep::Tone;
+
+constexpr double kArrowLength = 9;
+constexpr double kArrowWidth = 4.5;
+constexpr double kLoopWidth = 22;
+
+QColor toneColor(Tone tone, const DiagramPalette& pal) {
+    switch (tone) {
+        case Tone::Muted:
+            return pal.muted;
+        case Tone::Good:
+            return pal.accepted;
+        case Tone::Warn:
+            return pal.waiting;
+        case Tone::Bad:
+            return pal.rejected;
+        case Tone::Normal:
+            break;
+    }
+    return pal.text;
+}
+
+QGraphicsSimpleTextItem* addText(QGraphicsScene* scene, const QString& text, const QFont& font,
+                                 const QColor& color, QGraphicsItem* parent = nullptr) {
+    auto* item = new QGraphicsSimpleTextItem(text, parent);
+    item->setFont(font);
+    item->setBrush(color);
+    if (!parent)
+        scene->addItem(item);
+    return item;
+}
+
+QString elided(const QString& text, const QFont& font, double width) {
+    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(20.0, width));
+}
+
+// An hourglass drawn as a shape: Debian's default fonts have no ⌛ glyph.
+void addHourglass(QGraphicsScene* scene, QPointF c, double size, const QColor& color) {
+    const double w = size * 0.3;
+    const double h = size * 0.42;
+    QPainterPath glass;
+    glass.moveTo(c.x() - w, c.y() - h);
+    glass.lineTo(c.x() + w, c.y() - h);
+    glass.lineTo(c.x() - w, c.y() + h);
+    glass.lineTo(c.x() + w, c.y() + h);
+    glass.closeSubpath();
+    auto* item = scene->addPath(glass, QPen(color, 1.3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin),
+                                DiagramPalette::tint(color, 110));
+    item->setZValue(5);
+}
+
+QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
+    auto* v = new QGraphicsView(scene, parent);
+    v->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    v->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    v->setFrameShape(QFrame::NoFrame);
+    return v;
+}
+
+}  // namespace
+
+struct SequenceView::Layout {
+    QFont font;
+    QFont bold;
+    double lineH = 0;
+    double timeW = 0;
+    double spacing = 0;
+    double headerH = 0;
+    double width = 0;
+    QMap<QString, double> x;  // lane centres
+};
+
+SequenceView::SequenceView(QWidget* parent)
+    : QWidget(parent),
+      scene_(new QGraphicsScene(this)),
+      header_(diagramView(scene_, this)),
+      view_(diagramView(scene_, this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(header_);
+    layout->addWidget(view_, 1);
+    header_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    header_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    header_->setFocusPolicy(Qt::NoFocus);
+    // Redrawn whole at every step: an index would be rebuilt for nothing.
+    scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    view_->viewport()->installEventFilter(this);
+    connect(view_->horizontalScrollBar(), &QScrollBar::valueChanged, header_->horizontalScrollBar(),
+            &QScrollBar::setValue);
+    draw();
+}
+
+void SequenceView::clear() {
+    steps_.clear();
+    lanes_.clear();
+    earlier_ = 0;
+    empty_ = true;
+    draw();
+}
+
+void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+    upTo = std::min(upTo, trace.size());
+    earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
+    steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom);
+    lanes_ = SequenceSteps::lanes(steps_);
+    empty_ = steps_.isEmpty();
+    draw();
+}
+
+double SequenceView::rowHeight(const SequenceStep& s) const {
+    const double lineH = QFontMetricsF(font()).height();
+    return s.shape == Shape::Bar ? lineH * 4.5 : lineH * 2.0;
+}
+
+void SequenceView::draw() {
+    scene_->clear();
+    arrows_ = 0;
+    const DiagramPalette pal = DiagramPalette::from(palette());
+    for (QGraphicsView* v : {header_, view_}) v->setBackgroundBrush(pal.background);
+    scene_->setBackgroundBrush(pal.background);
+
+    Layout l;
+    l.font = font();
+    l.bold = font();
+    l.bold.setBold(true);
+    const QFontMetricsF fm(l.font), fmBold(l.bold);
+    l.lineH = fm.height();
+    l.headerH = l.lineH * 2.4;
+    if (empty_) {
+        header_->setFixedHeight(0);
+        auto* note = addText(scene_, tr("Fire a run to see its attempts here."), l.font, pal.muted);
+        note->setPos(l.lineH, l.lineH);
+        view_->setSceneRect(scene_->itemsBoundingRect().adjusted(-8, -8, 8, 8));
+        return;
+    }
+
+    // Lanes as wide as their labels need, within reason; longer labels are cut.
+    double need = fm.averageCharWidth() * 14;
+    for (const QString& lane : std::as_const(lanes_)) {
+        need = std::max(need, fmBold.horizontalAdvance(actorName(lane)) + 28);
+    }
+    for (const SequenceStep& s : std::as_const(steps_)) {
+        const double w =
+            (s.fresh ? fmBold : fm).horizontalAdvance(s.label) + 32 + (s.hourglass ? l.lineH : 0);
+        const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
+        if (s.shape == Shape::Arrow && span > 0)
+            need = std::max(need, w / double(span));
+        if (s.shape == Shape::Tag || s.shape == Shape::Cross)
+            need = std::max(need, w);
+        if (s.shape == Shape::Loop || s.shape == Shape::Bar)
+            need = std::max(need, w + kLoopWidth);
+        l.timeW = std::max(l.timeW, fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)));
+    }
+    l.timeW += fm.averageCharWidth() * 2;
+    // Wide labels may use the room the window has; beyond that they are cut.
+    drawnWidth_ = view_->viewport()->width();
+    const double room = (drawnWidth_ - l.timeW - 4) / double(lanes_.size());
+    l.spacing = std::min(need, std::max(fm.averageCharWidth() * 46, room));
+    for (qsizetype i = 0; i < lanes_.size(); ++i) {
+        l.x.insert(lanes_[i], l.timeW + l.spacing * (double(i) + 0.5));
+    }
+    l.width = l.timeW + l.spacing * double(lanes_.size());
+
+    double top = l.headerH + l.lineH * 0.4;
+    if (earlier_ > 0) {
+        auto* note = addText(
+            scene_,
+            earlier_ == 1 ? tr("… 1 earlier event") : tr("… %1 earlier events").arg(earlier_),
+            l.font, pal.muted);
+        note->setPos(l.timeW, top + l.lineH * 0.3);
+        top += l.lineH * 1.8;
+    }
+    qint64 lastTime = -1;
+    for (const SequenceStep& s : std::as_const(steps_)) {
+        const double h = rowHeight(s);
+        if (s.fresh) {
+            auto* band = scene_->addRect(0, top, l.width, h, Qt::NoPen,
+                                         DiagramPalette::tint(pal.highlight, pal.dark ? 60 : 38));
+            band->setZValue(-2);
+        }
+        auto* time = addText(scene_, SqlLogModel::formatTime(s.tMs), l.font,
+                             s.tMs == lastTime ? pal.muted : pal.text);
+        time->setPos(fm.averageCharWidth() * 0.5, top + (h - l.lineH) / 2);
+        lastTime = s.tMs;
+        drawStep(s, l, top, h, pal);
+        top += h;
+    }
+    const double bottom = top + l.lineH * 0.6;
+    QPen lanePen(pal.muted, 1, Qt::DashLine);
+    for (double x : std::as_const(l.x))
+        scene_->addLine(x, l.headerH, x, bottom, lanePen)->setZValue(-1);
+    drawHeaders(l, pal);
+
+    header_->setFixedHeight(int(std::ceil(l.headerH)));
+    // Wider than the rows, so the header can follow the rows' scroll bar all the way.
+    header_->setSceneRect(0, 0, l.width + 64, l.headerH);
+    view_->setSceneRect(0, l.headerH, l.width, bottom - l.headerH);
+    header_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value());
+    view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
+}
+
+void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
+    auto* strip = scene_->addRect(0, 0, l.width, l.headerH, Qt::NoPen, pal.background);
+    strip->setZValue(5);
+    const double boxH = l.lineH * 1.5;
+    for (const QString& lane : std::as_const(lanes_)) {
+        const QString name = elided(actorName(lane), l.bold, l.spacing - 24);
+        const double w = QFontMetricsF(l.bold).horizontalAdvance(name) + 20;
+        const double x = l.x.value(lane);
+        QPainterPath box;
+        box.addRoundedRect(QRectF(x - w / 2, (l.headerH - boxH) / 2, w, boxH), 5, 5);
+        auto* item = scene_->addPath(box, QPen(pal.nodeBorder, 1.2), pal.nodeFill);
+        item->setZValue(6);
+        item->setToolTip(lane);
+        auto* text = addText(scene_, name, l.bold, pal.text, item);
+        text->setPos(x - text->boundingRect().width() / 2,
+                     (l.headerH - text->boundingRect().height()) / 2);
+    }
+}
+
+void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, double height,
+                            const DiagramPalette& pal) {
+    const QColor color = toneColor(s.tone, pal);
+    const QFont& font = s.fresh ? l.bold : l.font;
+    switch (s.shape) {
+        case Shape::Arrow:
+            if (s.from != s.to) {
+                drawArrow(s, l, top + height * 0.68, color, font);
+                return;
+            }
+            drawLoop(s, l, top + height / 2, color, font);
+            return;
+        case Shape::Loop:
+            drawLoop(s, l, top + height / 2, color, font);
+            return;
+        case Shape::Bar: {
+            const double x = l.x.value(s.from);
+            auto* bar = scene_->addRect(x - 5, top + 4, 10, height - 8, QPen(color, 1),
+                                        DiagramPalette::mix(pal.background, color, 0.55));
+            bar->setZValue(3);
+            bar->setToolTip(s.tooltip);
+            auto* text = addText(scene_, elided(s.label, font, l.spacing - 24), font, color);
+            text->setPos(x + 10, top + (height - l.lineH) / 2);
+            return;
+        }
+        case Shape::Banner: {
+            const double left = l.timeW + 6;
+            const double right = l.width - 6;
+            QPainterPath box;
+            box.addRoundedRect(QRectF(left, top + 4, right - left, height - 8), 4, 4);
+            auto* item = scene_->addPath(box, QPen(color, s.fresh ? 2 : 1),
+                                         DiagramPalette::mix(pal.background, color, 0.1));
+            item->setZValue(3);
+            item->setToolTip(s.tooltip);
+            auto* text =
+                addText(scene_, elided(s.label, font, right - left - 12), font, color, item);
+            text->setPos((left + right - text->boundingRect().width()) / 2,
+                         top + (height - l.lineH) / 2);
+            return;
+        }
+        case Shape::Tag:
+        case Shape::Cross:
+            drawBox(s, l, top + height / 2, color, font, pal);
+            return;
+    }
+}
+
+void SequenceView::drawArrow(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                             const QFont& font) {
+    const double x1 = l.x.value(s.from);
+    const double x2 = l.x.value(s.to);
+    const double dir = x2 > x1 ? 1 : -1;
+    QPen pen(color, s.fresh ? 2.2 : 1.3);
+    if (s.dashed)
+        pen.setStyle(Qt::DashLine);
+    const double end = s.lost ? (x1 + x2) / 2 : x2 - dir * kArrowLength * 0.7;
+    auto* line = scene_->addLine(x1, y, end, y, pen);
+    line->setZValue(2);
+    line->setToolTip(s.tooltip);
+    if (s.lost) {
+        // The answer breaks off halfway: nobody receives it.
+        const double c = 5;
+        QPen cross(color, 2.2);
+        scene_->addLine(end - c, y - c, end + c, y + c, cross)->setZValue(2);
+        scene_->addLine(end - c, y + c, end + c, y - c, cross)->setZValue(2);
+    } else {
+        const QPolygonF head{{x2, y},
+                             {x2 - dir * kArrowLength, y - kArrowWidth},
+                             {x2 - dir * kArrowLength, y + kArrowWidth}};
+        scene_->addPolygon(head, QPen(color, 1), color)->setZValue(2);
+    }
+    if (s.counted)
+        ++arrows_;
+    const double icon = s.hourglass ? l.lineH : 0;
+    auto* text = addText(scene_, elided(s.label, font, std::abs(x2 - x1) - 14 - icon), font, color);
+    // A lost answer's label sits a little higher, clear of its ✕.
+    text->setPos((x1 + x2 - text->boundingRect().width() + icon) / 2,
+                 y - text->boundingRect().height() - (s.lost ? 6 : 1));
+    text->setZValue(4);
+    if (s.hourglass) {
+        addHourglass(scene_, text->pos() + QPointF(-icon / 2, text->boundingRect().height() / 2),
+                     l.lineH * 0.8, color);
+    }
+    text->setToolTip(s.tooltip);
+}
+
+void SequenceView::drawLoop(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                            const QFont& font) {
+    const double x = l.x.value(s.from);
+    const double h = l.lineH * 0.45;
+    QPainterPath loop;
+    loop.moveTo(x, y - h);
+    loop.lineTo(x + kLoopWidth, y - h);
+    loop.lineTo(x + kLoopWidth, y + h);
+    loop.lineTo(x + kArrowLength * 0.7, y + h);
+    QPen pen(color, s.fresh ? 2.2 : 1.3);
+    if (s.dashed)
+        pen.setStyle(Qt::DashLine);
+    auto* item = scene_->addPath(loop, pen);
+    item->setZValue(2);
+    item->setToolTip(s.tooltip);
+    const QPolygonF head{{x, y + h},
+                         {x + kArrowLength, y + h - kArrowWidth},
+                         {x + kArrowLength, y + h + kArrowWidth}};
+    scene_->addPolygon(head, QPen(color, 1), color)->setZValue(2);
+    if (s.counted)
+        ++arrows_;
+    auto* text = addText(scene_, elided(s.label, font, l.spacing - kLoopWidth - 16), font, color);
+    text->setPos(x + kLoopWidth + 6, y - text->boundingRect().height() / 2);
+    text->setZValue(4);
+}
+
+void SequenceView::drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                           const QFont& font, const DiagramPalette& pal) {
+    const double x = l.x.value(s.from);
+    const double icon = s.hourglass ? l.lineH : 0;
+    const QString label = elided(s.label, font, l.spacing - 20 - icon);
+    const double w = QFontMetricsF(font).horizontalAdvance(label) + 14 + icon;
+    const double h = l.lineH * 1.35;
+    const bool crash = s.shape == Shape::Cross;
+    QPen pen(color, crash || s.fresh ? 2 : 1);
+    if (s.dashed)
+        pen.setStyle(Qt::DashLine);
+    QPainterPath box;
+    box.addRoundedRect(QRectF(x - w / 2, y - h / 2, w, h), crash ? 2 : h / 2.5,
+                       crash ? 2 : h / 2.5);
+    auto* item =
+        scene_->addPath(box, pen, DiagramPalette::mix(pal.background, color, crash ? 0.2 : 0.1));
+    item->setZValue(3);
+    item->setToolTip(s.tooltip);
+    auto* text = addText(scene_, label, font, color, item);
+    text->setPos(x - text->boundingRect().width() / 2 + icon / 2,
+                 y - text->boundingRect().height() / 2);
+    if (s.hourglass)
+        addHourglass(scene_, QPointF(x - w / 2 + 4 + icon / 2, y), l.lineH * 0.8, color);
+}
+
+bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
+    // Lane widths follow the viewport's width (known only once it has resized).
+    if (watched == view_->viewport() && event->type() == QEvent::Resize) {
+        const int width = view_->viewport()->width();
+        if (width != drawnWidth_ && !empty_)
+            draw();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void SequenceView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        draw();
+}
+
+}  // namespace idem

@@ -1,0 +1,69 @@
+// The run as a sequence diagram: one lane per actor (callers, the service,
+// the database ...), one row per event, newest at the bottom, so a student
+// sees who sent what, which statement ran, where a process died and which
+// answer never arrived.
+#pragma once
+
+#include "sequencesteps.h"
+
+#include <QList>
+#include <QStringList>
+#include <QWidget>
+
+class QGraphicsScene;
+class QGraphicsView;
+
+namespace idem {
+
+class Trace;
+struct DiagramPalette;
+
+class SequenceView : public QWidget {
+    Q_OBJECT
+public:
+    // Rows drawn at most; earlier events are summed up in one note, so that a
+    // run of thousands of events stays responsive.
+    static constexpr qsizetype kMaxEvents = 400;
+
+    explicit SequenceView(QWidget* parent = nullptr);
+
+    // Draws events [0, upTo) (the last kMaxEvents of them); events in
+    // [freshFrom, upTo) are this step's and drawn emphasised.
+    void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
+    void clear();
+    QGraphicsScene* scene() const { return scene_; }
+    // Arrows drawn for fires, responses, retries and downstream calls.
+    int arrowCount() const { return arrows_; }
+    QStringList lanes() const { return lanes_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Layout;
+
+    void draw();
+    void drawHeaders(const Layout& l, const DiagramPalette& pal);
+    void drawStep(const SequenceStep& s, const Layout& l, double top, double height,
+                  const DiagramPalette& pal);
+    void drawArrow(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                   const QFont& font);
+    void drawLoop(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                  const QFont& font);
+    void drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
+                 const QFont& font, const DiagramPalette& pal);
+    double rowHeight(const SequenceStep& s) const;
+
+    QGraphicsScene* scene_;
+    QGraphicsView* header_;  // the lane names, kept in sight while the rows scroll
+    QGraphicsView* view_;
+    QList<SequenceStep> steps_;
+    QStringList lanes_;
+    qsizetype earlier_ = 0;  // events left out before the first drawn row
+    bool empty_ = true;
+    int arrows_ = 0;
+    int drawnWidth_ = -1;  // the viewport width the lanes were laid out for
+};
+
+}  // namespace idem

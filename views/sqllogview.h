@@ -1,0 +1,27 @@
+// The SQL log: every statement as the database saw it, with its bound values,
+// rows affected and SQLite's error; lock waits in amber, errors in red.
+#pragma once
+
+#include <QWidget>
+
+class QTableView;
+
+namespace idem {
+
+class SqlLogModel;
+
+class SqlLogView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SqlLogView(SqlLogModel& model, QWidget* parent = nullptr);
+    QTableView* view() const { return view_; }
+
+public slots:
+    void copyCsv() const;
+
+private:
+    SqlLogModel& model_;
+    QTableView* view_;
+};
+
+}  // namespace idem

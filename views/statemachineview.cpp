@@ -1,0 +1,449 @@
+#include "statemachineview.h"
+
+#include "diagrampalette.h"
+#include "scenario.h"
+#include "trace.h"
+
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QGraphicsView>
+#include <QPainterPath>
+#include <QTextDocument>
+#include <QTextOption>
+#include <QVBoxLayout>
+#include <QVariantAnimation>
+#include <QtMath>
+
+#include <algorithm>
+
+namespace idem {
+
+namespace {
+
+constexpr double kMaxScale = 1.6;  // beyond this a small diagram's text gets absurdly large
+constexpr double kArrowLength = 10;
+constexpr double kArrowWidth = 5;
+constexpr int kTokensListed = 3;  // more intents in one state: a count instead of names
+
+QPointF unit(QPointF v) {
+    const double len = std::hypot(v.x(), v.y());
+    return len > 0 ? v / len : QPointF(1, 0);
+}
+
+// Where a ray from `start` (inside `r`) in direction `dir` leaves the rectangle.
+QPointF exitPoint(const QRectF& r, QPointF start, QPointF dir) {
+    double t = 1e9;
+    if (dir.x() > 1e-9)
+        t = std::min(t, (r.right() - start.x()) / dir.x());
+    if (dir.x() < -1e-9)
+        t = std::min(t, (r.left() - start.x()) / dir.x());
+    if (dir.y() > 1e-9)
+        t = std::min(t, (r.bottom() - start.y()) / dir.y());
+    if (dir.y() < -1e-9)
+        t = std::min(t, (r.top() - start.y()) / dir.y());
+    return start + dir * std::max(0.0, t);
+}
+
+QPolygonF arrowHead(QPointF tip, QPointF direction) {
+    const QPointF u = unit(direction);
+    const QPointF n(-u.y(), u.x());
+    const QPointF back = tip - u * kArrowLength;
+    return QPolygonF{{tip, back + n * kArrowWidth, back - n * kArrowWidth}};
+}
+
+QFont scaledFont(QFont f, double factor) {
+    if (f.pointSizeF() > 0) {
+        f.setPointSizeF(f.pointSizeF() * factor);
+    } else {
+        f.setPixelSize(std::max(6, int(f.pixelSize() * factor)));
+    }
+    return f;
+}
+
+QGraphicsSimpleTextItem* addText(QGraphicsScene* scene, const QString& text, const QFont& font,
+                                 const QColor& color, QGraphicsItem* parent = nullptr) {
+    auto* item = new QGraphicsSimpleTextItem(text, parent);
+    item->setFont(font);
+    item->setBrush(color);
+    if (!parent)
+        scene->addItem(item);
+    return item;
+}
+
+}  // namespace
+
+struct StateMachineView::NodeBox {
+    QRectF rect;
+    bool dot = false;  // the start: a filled dot
+    double y = 0;      // the grid row, to decide which way a self-loop bends
+};
+
+StateMachineView::StateMachineView(QWidget* parent)
+    : QWidget(parent),
+      scene_(new QGraphicsScene(this)),
+      view_(new QGraphicsView(scene_, this)),
+      pulse_(new QVariantAnimation(this)),
+      machine_(std::make_unique<StateMachineInfo>()) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view_);
+    view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view_->setFrameShape(QFrame::NoFrame);
+    // Redrawn whole at every step: an index would be rebuilt for nothing.
+    scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    view_->viewport()->installEventFilter(this);
+    // Two soft pulses that end fully visible, so a still picture keeps the mark.
+    pulse_->setDuration(900);
+    pulse_->setStartValue(0.0);
+    pulse_->setEndValue(1.0);
+    connect(pulse_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+        const double opacity = 0.65 + 0.35 * std::cos(4 * M_PI * v.toDouble());
+        for (QGraphicsItem* glow : std::as_const(glows_)) glow->setOpacity(opacity);
+    });
+    rebuild();
+}
+
+StateMachineView::~StateMachineView() = default;
+
+void StateMachineView::setMachine(const ScenarioInfo& info, const QString& variant) {
+    *machine_ = info.stateMachine;
+    variant_ = variant;
+    accepted_.clear();
+    rejected_.clear();
+    freshAccepted_.clear();
+    freshRejected_.clear();
+    offDiagram_.clear();
+    current_.clear();
+    entities_.clear();
+    rebuild();
+}
+
+bool StateMachineView::hasMachine() const {
+    return !machine_->nodes.isEmpty() &&
+           (machine_->variants.isEmpty() || machine_->variants.contains(variant_));
+}
+
+int StateMachineView::acceptedCount(const QString& from, const QString& to) const {
+    return accepted_.value({from, to});
+}
+
+int StateMachineView::rejectedCount(const QString& from, const QString& to) const {
+    return rejected_.value({from, to});
+}
+
+void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+    accepted_.clear();
+    rejected_.clear();
+    freshAccepted_.clear();
+    freshRejected_.clear();
+    offDiagram_.clear();
+    current_.clear();
+    entities_.clear();
+    QSet<QString> states;
+    QSet<Move> allowed;
+    for (const StateNode& n : std::as_const(machine_->nodes)) states.insert(n.id);
+    for (const StateEdge& e : std::as_const(machine_->edges)) allowed.insert({e.from, e.to});
+
+    QMap<QString, QString> entityState;  // resolves an unconditional ("*") move's source
+    const QList<TraceEvent>& events = trace.events();
+    const qsizetype end = std::min(upTo, events.size());
+    for (qsizetype i = 0; i < end; ++i) {
+        const TraceEvent& e = events[i];
+        if (e.kind != QLatin1String("transition"))
+            continue;
+        const QString entity = e.data.value(QStringLiteral("entity")).toString();
+        QString from = e.data.value(QStringLiteral("from")).toString();
+        const QString to = e.data.value(QStringLiteral("to")).toString();
+        const bool accepted = e.data.value(QStringLiteral("accepted")).toBool();
+        if (from == QLatin1String("*"))
+            from = entityState.value(entity);
+        const Move move{from, to};
+        (accepted ? accepted_ : rejected_)[move] += 1;
+        if (i >= freshFrom)
+            (accepted ? freshAccepted_ : freshRejected_).insert(move);
+        if (accepted) {
+            entityState[entity] = to;
+            current_[e.intent] = to;
+            entities_[e.intent] = entity;
+        }
+        if (!allowed.contains(move) && states.contains(from) && states.contains(to) &&
+            !offDiagram_.contains(move)) {
+            offDiagram_ << move;
+        }
+    }
+    rebuild();
+    if (!glows_.isEmpty())
+        pulse_->start();
+}
+
+void StateMachineView::rebuild() {
+    pulse_->stop();
+    glows_.clear();
+    scene_->clear();
+    const DiagramPalette pal = DiagramPalette::from(palette());
+    scene_->setBackgroundBrush(pal.background);
+    view_->setBackgroundBrush(pal.background);
+    if (!hasMachine()) {
+        drawNote(pal);
+        fit();
+        return;
+    }
+
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    const QFontMetricsF fm(base), fmBold(bold);
+    const double padX = fm.averageCharWidth() * 1.5;
+    const double padY = fm.height() * 0.35;
+    double nodeW = 0;
+    for (const StateNode& n : std::as_const(machine_->nodes)) {
+        nodeW = std::max({nodeW, fmBold.horizontalAdvance(n.id), fm.horizontalAdvance(n.zh)});
+    }
+    nodeW += 2 * padX;
+    const double nodeH = fmBold.height() + fm.height() + 2 * padY;
+    const double countW = fm.horizontalAdvance(QStringLiteral("✓99 ✗99")) + 2 * padX;
+    const double unitX = std::max((nodeW + countW) / 2.0, nodeW * 0.8);
+    const double unitY = nodeH * 1.7;
+
+    QMap<QString, NodeBox> boxes;
+    QMap<QString, QList<int>> tokens;
+    for (auto it = current_.cbegin(); it != current_.cend(); ++it) tokens[it.value()] << it.key();
+    for (const StateNode& n : std::as_const(machine_->nodes)) {
+        const QPointF c(n.x * unitX, n.y * unitY);
+        NodeBox box;
+        box.y = n.y;
+        if (n.id.isEmpty()) {
+            const double r = fm.height() * 0.35;
+            box.rect = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r);
+            box.dot = true;
+            scene_->addEllipse(box.rect, Qt::NoPen, pal.text)->setToolTip(tr("start"));
+            boxes.insert(n.id, box);
+            continue;
+        }
+        box.rect = QRectF(c.x() - nodeW / 2, c.y() - nodeH / 2, nodeW, nodeH);
+        const bool isCurrent = tokens.contains(n.id);
+        QPainterPath shape;
+        shape.addRoundedRect(box.rect, nodeH * 0.22, nodeH * 0.22);
+        auto* node = scene_->addPath(
+            shape, QPen(isCurrent ? pal.highlight : pal.nodeBorder, isCurrent ? 2.5 : 1.2),
+            isCurrent ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.18) : pal.nodeFill);
+        node->setZValue(1);
+        auto* id = addText(scene_, n.id, bold, pal.text, node);
+        id->setPos(c.x() - id->boundingRect().width() / 2, box.rect.top() + padY);
+        auto* zh = addText(scene_, n.zh, base, pal.text, node);
+        zh->setPos(c.x() - zh->boundingRect().width() / 2, id->pos().y() + fmBold.height());
+        boxes.insert(n.id, box);
+        if (isCurrent)
+            drawTokens(box, tokens.value(n.id), pal);
+    }
+    for (const StateEdge& e : std::as_const(machine_->edges)) {
+        drawEdge({e.from, e.to}, boxes, false, pal);
+    }
+    for (const Move& m : std::as_const(offDiagram_)) drawEdge(m, boxes, true, pal);
+
+    // Whose state this is, above the diagram; a legend for dashed moves below.
+    const QRectF drawn = scene_->itemsBoundingRect();
+    QString caption = machine_->what;
+    if (!entities_.isEmpty() && entities_.size() <= kTokensListed) {
+        QStringList names;
+        for (auto it = entities_.cbegin(); it != entities_.cend(); ++it) {
+            names << QStringLiteral("#%1 %2").arg(it.key() + 1).arg(it.value());
+        }
+        caption += QStringLiteral(" · ") + names.join(QStringLiteral(", "));
+    } else if (!entities_.isEmpty()) {
+        caption += QStringLiteral(" · ") + tr("%1 entities").arg(entities_.size());
+    }
+    auto* title = addText(scene_, caption, bold, pal.muted);
+    title->setPos(drawn.left(), drawn.top() - fmBold.height() * 1.8);
+    if (!offDiagram_.isEmpty()) {
+        auto* legend =
+            addText(scene_, tr("dashed: a move the diagram does not allow"), base, pal.rejected);
+        legend->setPos(drawn.left(), drawn.bottom() + fm.height() * 0.8);
+    }
+    fit();
+}
+
+void StateMachineView::drawNote(const DiagramPalette& pal) {
+    auto* note = new QGraphicsTextItem;
+    note->setFont(font());
+    note->setDefaultTextColor(pal.muted);
+    note->setPlainText(machine_->nodes.isEmpty() && variant_.isEmpty()
+                           ? tr("Pick a scenario to see its state machine.")
+                           : tr("This variant keeps no state machine: watch the tables and the "
+                                "SQL log."));
+    note->setTextWidth(QFontMetricsF(font()).averageCharWidth() * 36);
+    QTextOption centered(Qt::AlignHCenter);
+    centered.setWrapMode(QTextOption::WordWrap);
+    note->document()->setDefaultTextOption(centered);
+    scene_->addItem(note);
+}
+
+void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes,
+                                bool offDiagram, const DiagramPalette& pal) {
+    if (!boxes.contains(move.first) || !boxes.contains(move.second))
+        return;
+    const NodeBox& a = boxes[move.first];
+    const NodeBox& b = boxes[move.second];
+    const bool freshOk = freshAccepted_.contains(move);
+    const bool freshBad = freshRejected_.contains(move);
+    QColor color = offDiagram ? pal.rejected : pal.nodeBorder;
+    if (freshBad)
+        color = pal.rejected;
+    if (freshOk)
+        color = pal.accepted;
+    QPen pen(color, freshOk || freshBad ? 2.6 : 1.4);
+    if (offDiagram)
+        pen.setStyle(Qt::DashLine);
+
+    QPainterPath path;
+    QPointF tip, tipDirection, labelAt;
+    if (move.first == move.second) {
+        // A self-loop over the node (under it for nodes low in the diagram).
+        const QRectF& r = a.rect;
+        const double up = a.y > 1.5 ? -1 : 1;
+        const double edgeY = up > 0 ? r.top() : r.bottom();
+        const double reach = r.height() * 0.9 * up;
+        // An arch whose ends stand upright, so the arrow points straight in.
+        const QPointF start(r.center().x() - r.width() * 0.22, edgeY);
+        tip = QPointF(r.center().x() + r.width() * 0.22, edgeY);
+        const QPointF c1(start.x(), edgeY - reach);
+        const QPointF c2(tip.x(), edgeY - reach);
+        path.moveTo(start);
+        path.cubicTo(c1, c2, tip + QPointF(0, -kArrowLength * 0.6 * up));
+        tipDirection = QPointF(0, up);
+        labelAt = QPointF(r.center().x(), edgeY - reach * 0.75 - up * r.height() * 0.3);
+    } else {
+        const QPointF u = unit(b.rect.center() - a.rect.center());
+        const QPointF side(u.y(), -u.x());  // the edge's left: above a rightward edge
+        const bool twoWay =
+            boxes.contains(move.second) &&
+            std::any_of(machine_->edges.cbegin(), machine_->edges.cend(), [&](const StateEdge& e) {
+                return e.from == move.second && e.to == move.first;
+            });
+        const QPointF shift = twoWay ? side * 7.0 : QPointF();
+        const QPointF from = a.dot ? a.rect.center() + u * (a.rect.width() / 2)
+                                   : exitPoint(a.rect, a.rect.center() + shift, u);
+        tip = exitPoint(b.rect, b.rect.center() + shift, -u);
+        path.moveTo(from);
+        path.lineTo(tip - u * kArrowLength * 0.6);
+        tipDirection = u;
+        const QPointF mid = (from + tip) / 2;
+        const QFontMetricsF fm(font());
+        const double w = fm.horizontalAdvance(QStringLiteral("✓9 ✗9"));
+        labelAt = mid + side * (std::abs(side.x()) * w / 2 + std::abs(side.y()) * fm.height() / 2 +
+                                (twoWay ? 9 : 4));
+    }
+    if (freshOk || freshBad) {
+        auto* glow = scene_->addPath(
+            path, QPen(DiagramPalette::tint(color, 70), 9, Qt::SolidLine, Qt::RoundCap));
+        glows_ << glow;
+    }
+    auto* line = scene_->addPath(path, pen);
+    auto* head = scene_->addPolygon(arrowHead(tip, tipDirection), QPen(color, 1), color);
+    if (offDiagram) {
+        line->setToolTip(tr("%1 → %2 is not in the diagram: an update without a status "
+                            "condition moved it anyway")
+                             .arg(move.first, move.second));
+    }
+    line->setZValue(2);
+    head->setZValue(2);
+    drawCount(move, labelAt, pal);
+}
+
+void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPalette& pal) {
+    const int ok = accepted_.value(move);
+    const int bad = rejected_.value(move);
+    if (ok == 0 && bad == 0)
+        return;
+    const QFontMetricsF fm(font());
+    QFont fresh = font();
+    fresh.setBold(true);
+    struct Part {
+        QString text;
+        QColor color;
+        bool fresh;
+    };
+    QList<Part> parts;
+    if (ok > 0)
+        parts << Part{QStringLiteral("✓%1").arg(ok), pal.accepted, freshAccepted_.contains(move)};
+    if (bad > 0)
+        parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, freshRejected_.contains(move)};
+
+    auto* box = scene_->addPath(QPainterPath());
+    box->setZValue(3);
+    double x = 0;
+    const double gap = fm.averageCharWidth() * 0.8;
+    for (const Part& p : std::as_const(parts)) {
+        auto* t = addText(scene_, p.text, p.fresh ? fresh : font(), p.color, box);
+        t->setPos(x, 0);
+        x += t->boundingRect().width() + gap;
+    }
+    const QRectF textRect(0, 0, x - gap, fm.height());
+    const QRectF back = textRect.adjusted(-4, -1, 4, 1);
+    QPainterPath bg;
+    bg.addRoundedRect(back, 4, 4);
+    box->setPath(bg);
+    box->setBrush(pal.background);
+    const bool isFresh = freshAccepted_.contains(move) || freshRejected_.contains(move);
+    box->setPen(isFresh ? QPen(freshRejected_.contains(move) ? pal.rejected : pal.accepted, 1.2)
+                        : QPen(Qt::NoPen));
+    box->setPos(at - textRect.center());
+    box->setToolTip(tr("%1 → %2: accepted %3 times, rejected %4 times")
+                        .arg(move.first.isEmpty() ? tr("start") : move.first, move.second)
+                        .arg(ok)
+                        .arg(bad));
+}
+
+void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
+                                  const DiagramPalette& pal) {
+    QStringList names;
+    for (int intent : intents) names << QStringLiteral("#%1").arg(intent + 1);
+    const QString text = intents.size() <= kTokensListed
+                             ? names.join(QLatin1Char(' '))
+                             : QStringLiteral("×%1").arg(intents.size());
+    QFont f = scaledFont(font(), 0.85);
+    f.setBold(true);
+    const QFontMetricsF fm(f);
+    const QRectF r(0, 0, fm.horizontalAdvance(text) + fm.height() * 0.8, fm.height() * 1.15);
+    QPainterPath pill;
+    pill.addRoundedRect(r, r.height() / 2, r.height() / 2);
+    auto* badge = scene_->addPath(pill, QPen(pal.background, 1.5), pal.highlight);
+    badge->setZValue(4);
+    badge->setPos(box.rect.right() - r.width() * 0.75, box.rect.top() - r.height() * 0.6);
+    badge->setToolTip(tr("Intents whose entity is in this state now: %1").arg(names.join(", ")));
+    auto* label = addText(scene_, text, f, pal.highlightText, badge);
+    label->setPos((r.width() - label->boundingRect().width()) / 2,
+                  (r.height() - label->boundingRect().height()) / 2);
+}
+
+void StateMachineView::fit() {
+    const QRectF r = scene_->itemsBoundingRect().adjusted(-16, -16, 16, 16);
+    scene_->setSceneRect(r);
+    const QSize port = view_->viewport()->size();
+    if (r.isEmpty() || port.isEmpty())
+        return;
+    const double s = std::min({port.width() / r.width(), port.height() / r.height(), kMaxScale});
+    view_->setTransform(QTransform::fromScale(s, s));
+    view_->centerOn(r.center());
+}
+
+bool StateMachineView::eventFilter(QObject* watched, QEvent* event) {
+    // The viewport's own resize: only then is its new size known.
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        fit();
+    return QWidget::eventFilter(watched, event);
+}
+
+void StateMachineView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        rebuild();
+}
+
+}  // namespace idem

@@ -1,0 +1,79 @@
+// The scenario's state diagram with the run drawn onto it: how often each move
+// was accepted or rejected so far, where each intent's entity stands now, and
+// the moves of the current step flashing green (accepted) or red (rejected).
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QSet>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+
+class QGraphicsItem;
+class QGraphicsScene;
+class QGraphicsView;
+class QVariantAnimation;
+
+namespace idem {
+
+class Trace;
+struct DiagramPalette;
+struct ScenarioInfo;
+struct StateMachineInfo;
+
+class StateMachineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StateMachineView(QWidget* parent = nullptr);
+    ~StateMachineView() override;
+
+    void setMachine(const ScenarioInfo& info, const QString& variant);
+    // Draws the state as of events [0, upTo); transitions in [freshFrom, upTo)
+    // are this step's and stay marked until the next call.
+    void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
+    QGraphicsScene* scene() const { return scene_; }
+
+    // False when this variant keeps no state (the view shows a note instead).
+    bool hasMachine() const;
+    // The state the intent's entity is in: its last accepted move; "" before any.
+    QString currentState(int intent) const { return current_.value(intent); }
+    int acceptedCount(const QString& from, const QString& to) const;
+    int rejectedCount(const QString& from, const QString& to) const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    using Move = QPair<QString, QString>;  // from, to
+    struct NodeBox;
+
+    void rebuild();
+    void drawNote(const DiagramPalette& pal);
+    void drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes, bool offDiagram,
+                  const DiagramPalette& pal);
+    void drawCount(const Move& move, QPointF at, const DiagramPalette& pal);
+    void drawTokens(const NodeBox& box, const QList<int>& intents, const DiagramPalette& pal);
+    void fit();
+
+    QGraphicsScene* scene_;
+    QGraphicsView* view_;
+    QVariantAnimation* pulse_;
+    QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
+
+    // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
+    std::unique_ptr<StateMachineInfo> machine_;
+    QString variant_;
+    QMap<Move, int> accepted_;
+    QMap<Move, int> rejected_;
+    QSet<Move> freshAccepted_;
+    QSet<Move> freshRejected_;
+    QList<Move> offDiagram_;  // moves that happened but the diagram does not allow
+    QMap<int, QString> current_;
+    QMap<int, QString> entities_;  // the entity each intent's last move named
+};
+
+}  // namespace idem

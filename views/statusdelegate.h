@@ -1,0 +1,22 @@
+// Paints status values (PROCESSING, SUCCESS, PAID, FAILED ...) in colour and
+// marks the cells the last step changed, for every table view.
+#pragma once
+
+#include <QColor>
+#include <QStyledItemDelegate>
+
+namespace idem {
+
+// The colour of a status or verdict word, or an invalid colour for others.
+QColor statusColor(const QString& value);
+QColor verdictColor(const QString& verdict);
+
+class StatusDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
+};
+
+}  // namespace idem

@@ -1,0 +1,54 @@
+#include "tableview.h"
+
+#include "statusdelegate.h"
+#include "tablemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace idem {
+
+DatabaseTableView::DatabaseTableView(QWidget* parent)
+    : QWidget(parent), title_(new QLabel(this)), view_(new QTableView(this)), model_(new TableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    QFont f = title_->font();
+    f.setBold(true);
+    title_->setFont(f);
+    layout->addWidget(title_);
+    layout->addWidget(view_, 1);
+    view_->setModel(model_);
+    view_->setItemDelegate(new StatusDelegate(view_));
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view_->setAlternatingRowColors(true);
+    view_->verticalHeader()->setVisible(false);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->setWordWrap(false);
+    auto* copy = new QAction(tr("Copy table as CSV"), view_);
+    connect(copy, &QAction::triggered, this, &DatabaseTableView::copyCsv);
+    view_->addAction(copy);
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+void DatabaseTableView::setTable(const QString& table, const QString& caption) {
+    model_->setTable(table);
+    title_->setText(caption.isEmpty() ? table : caption);
+}
+
+QString DatabaseTableView::table() const { return model_->table(); }
+
+void DatabaseTableView::refresh(SqlConnection& connection) { model_->refresh(connection); }
+
+void DatabaseTableView::clear() { model_->clear(); }
+
+void DatabaseTableView::copyCsv() const { QApplication::clipboard()->setText(model_->toCsv()); }
+
+}  // namespace idem

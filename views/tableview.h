@@ -1,0 +1,35 @@
+// One database table, live: a titled QTableView over a TableModel, status
+// colours, the last step's changes marked, and "copy as CSV".
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace idem {
+
+class SqlConnection;
+class TableModel;
+
+class DatabaseTableView : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatabaseTableView(QWidget* parent = nullptr);
+    void setTable(const QString& table, const QString& caption = {});
+    void refresh(SqlConnection& connection);
+    void clear();
+    TableModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+    QString table() const;
+
+public slots:
+    void copyCsv() const;
+
+private:
+    QLabel* title_;
+    QTableView* view_;
+    TableModel* model_;
+};
+
+}  // namespace idem
