@@ -119,7 +119,7 @@ int printHelp() {
              "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
              "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
              "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
-             "              views: overview, dedup, state, sequence, sql, outcome, compare, tables\n\n"
+             "              views: overview, dedup, state, sequence, sql, outcome, compare, tables, pagination\n\n"
              "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
           << Qt::flush;
     return Ok;

@@ -186,6 +186,7 @@ void MainWindow::retranslate() {
     if (tabs_) {
         tabs_->setTabText(0, tr("Live 实时"));
         tabs_->setTabText(1, tr("Compare 对比"));
+        tabs_->setTabText(2, tr("Pagination 分页"));
     }
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         if (d->objectName() == QLatin1String("scenarioDock")) d->setWindowTitle(tr("Scenario and fire panel"));

@@ -7,6 +7,7 @@
 #include "explanationview.h"
 #include "firepanel.h"
 #include "outcomepanel.h"
+#include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
@@ -77,7 +78,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup", "state", "sequence", "sql", "outcome", "compare", "tables"};
+    return {"overview", "dedup", "state",   "sequence",  "sql",
+            "outcome",  "compare", "tables", "pagination"};
 }
 
 void MainWindow::buildViews() {
@@ -116,6 +118,8 @@ void MainWindow::buildViews() {
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(guardTable_);
     top->addWidget(stateView_);
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
     auto* middle = new QSplitter(Qt::Horizontal);
     middle->addWidget(sequenceView_);
     middle->addWidget(businessTabs_);
@@ -131,9 +135,11 @@ void MainWindow::buildViews() {
     live_ = liveSplit;
 
     compare_ = new CompareView(this);
+    pagination_ = new PaginationView(this);
     tabs_ = new QTabWidget(this);
     tabs_->addTab(live_, QString());
     tabs_->addTab(compare_, QString());
+    tabs_->addTab(pagination_, QString());
     setCentralWidget(tabs_);
 
     playbackBar_ = new PlaybackBar(*playback_, this);
@@ -187,6 +193,14 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
                                                                 : scenario->info().guardTable,
                           tr("Guard table: %1").arg(scenario->info().guardTable));
     compare_->setInput(*scenario, config);
+    const bool paging = config.scenario == QLatin1String("pagination");
+    tabs_->setTabVisible(tabs_->indexOf(pagination_), paging);
+    if (paging) {
+        pagination_->setInput(*scenario, config);
+        tabs_->setCurrentWidget(pagination_);
+    } else if (tabs_->currentWidget() == pagination_) {
+        tabs_->setCurrentWidget(live_);
+    }
     playbackBar_->pause();
     if (!playback_->load(config, *scenario, error)) return false;
     return true;
@@ -220,6 +234,11 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     }
     stateView_->showTrace(run->trace(), to, from);
     sequenceView_->showTrace(run->trace(), to, from);
+    if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
+        int pages = 0;
+        for (qsizetype i = 0; i < to; ++i) pages += run->trace().events()[i].kind == QLatin1String("page");
+        pagination_->showPages(pages);
+    }
     outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
                           playback_->atEnd());
 }
@@ -232,6 +251,10 @@ QWidget* MainWindow::viewWidget(const QString& name) {
     if (name == QLatin1String("sql")) return sqlLog_;
     if (name == QLatin1String("outcome")) return outcome_->parentWidget();
     if (name == QLatin1String("tables")) return businessTabs_;
+    if (name == QLatin1String("pagination")) {
+        tabs_->setCurrentWidget(pagination_);
+        return pagination_;
+    }
     if (name == QLatin1String("compare")) {
         tabs_->setCurrentWidget(compare_);
         compare_->compare();

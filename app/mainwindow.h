@@ -18,6 +18,7 @@ class DatabaseTableView;
 class ExplanationView;
 class FirePanel;
 class OutcomePanel;
+class PaginationView;
 class Playback;
 class PlaybackBar;
 class ScenarioPicker;
@@ -51,6 +52,7 @@ public:
     OutcomePanel* outcome() const { return outcome_; }
     SqlLogModel* sqlLog() const { return sqlLogModel_; }
     CompareView* compareView() const { return compare_; }
+    PaginationView* paginationView() const { return pagination_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -90,6 +92,7 @@ private:
     OutcomePanel* outcome_ = nullptr;
     ExplanationView* explanation_ = nullptr;
     CompareView* compare_ = nullptr;
+    PaginationView* pagination_ = nullptr;
     QWidget* live_ = nullptr;
     QMap<QString, QAction*> actions_;
 };

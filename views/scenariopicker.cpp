@@ -6,7 +6,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QSignalBlocker>
-#include <QTreeWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace idem {
@@ -15,21 +15,28 @@ namespace {
 constexpr int kIdRole = Qt::UserRole;
 }
 
-ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this)) {
+ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QTableWidget(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tree_);
-    tree_->setColumnCount(3);
-    tree_->setRootIsDecorated(false);
-    tree_->setUniformRowHeights(false);
-    tree_->setWordWrap(true);
-    tree_->setAlternatingRowColors(true);
-    tree_->header()->setStretchLastSection(true);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(1, QHeaderView::Interactive);
-    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item && !item->data(0, kIdRole).toString().isEmpty()) {
-            emit scenarioSelected(item->data(0, kIdRole).toString());
+    layout->addWidget(table_);
+    table_->setColumnCount(3);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideNone);
+    table_->verticalHeader()->setVisible(false);
+    table_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // Technique and reason share the width and wrap, like the article's table.
+    QHeaderView* h = table_->horizontalHeader();
+    h->setSectionResizeMode(0, QHeaderView::Interactive);
+    h->setSectionResizeMode(1, QHeaderView::Stretch);
+    h->setSectionResizeMode(2, QHeaderView::Stretch);
+    connect(h, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (item && !item->data(kIdRole).toString().isEmpty()) {
+            emit scenarioSelected(item->data(kIdRole).toString());
         }
     });
     rebuild();
@@ -37,59 +44,74 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), tree_(new QTr
 
 void ScenarioPicker::rebuild() {
     const QString current = currentScenario();
-    const QSignalBlocker block(tree_);
-    tree_->clear();
-    tree_->setHeaderLabels({tr("Scenario 场景"), tr("Recommended technique 推荐幂等手段"),
-                            tr("Why 原因")});
+    const QSignalBlocker block(table_);
+    table_->clearContents();
+    table_->setRowCount(0);
+    table_->setHorizontalHeaderLabels(
+        {tr("Scenario"), tr("Recommended technique"), tr("Why")});
     const QList<QPair<QString, QString>> groups{
         {"recommended", tr("How to choose, by scenario (常见场景怎么选)")},
         {"natural", tr("Naturally idempotent operations (天然幂等)")},
         {"read", tr("Read idempotency (读幂等)")},
         {"misconception", tr("Common misconceptions (常见误区)")},
     };
+    const Texts& t = Texts::instance();
     for (const auto& [group, title] : groups) {
-        auto* header = new QTreeWidgetItem(tree_, {title});
-        header->setFirstColumnSpanned(true);
+        const int headerRow = table_->rowCount();
+        table_->insertRow(headerRow);
+        auto* header = new QTableWidgetItem(title);
         header->setFlags(Qt::ItemIsEnabled);
-        QFont f = header->font(0);
+        QFont f = header->font();
         f.setBold(true);
-        header->setFont(0, f);
-        header->setExpanded(true);
+        header->setFont(f);
+        header->setBackground(palette().color(QPalette::AlternateBase));
+        table_->setItem(headerRow, 0, header);
+        table_->setSpan(headerRow, 0, 1, 3);
         for (const Scenario* s : allScenarios()) {
             const ScenarioInfo& info = s->info();
             if (info.group != group) continue;
-            const Texts& t = Texts::instance();
-            QString title = t.get(info.id, "title");
-            if (title.isEmpty()) title = info.title;
-            auto* item = new QTreeWidgetItem(
-                header, {title, t.get(info.id, "technique"), t.get(info.id, "reason")});
-            item->setData(0, kIdRole, info.id);
-            item->setToolTip(0, info.id);
-            item->setToolTip(1, t.get(info.id, "technique"));
-            item->setToolTip(2, t.get(info.id, "reason"));
+            QString name = t.get(info.id, "title");
+            if (name.isEmpty()) name = info.title;
+            const int row = table_->rowCount();
+            table_->insertRow(row);
+            const QStringList cells{name, t.get(info.id, "technique"), t.get(info.id, "reason")};
+            for (int c = 0; c < 3; ++c) {
+                auto* item = new QTableWidgetItem(cells[c]);
+                item->setData(kIdRole, info.id);
+                item->setToolTip(c == 0 ? info.id : cells[c]);
+                table_->setItem(row, c, item);
+            }
         }
     }
-    tree_->expandAll();
+    table_->resizeColumnToContents(0);
+    table_->setColumnWidth(0, std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 22));
+    table_->resizeRowsToContents();
     if (!current.isEmpty()) selectScenario(current);
 }
 
 QString ScenarioPicker::currentScenario() const {
-    const QTreeWidgetItem* item = tree_->currentItem();
-    return item ? item->data(0, kIdRole).toString() : QString();
+    const QTableWidgetItem* item = table_->item(table_->currentRow(), 0);
+    return item ? item->data(kIdRole).toString() : QString();
 }
 
 void ScenarioPicker::selectScenario(const QString& id) {
-    for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
-        if ((*it)->data(0, kIdRole).toString() == id) {
-            tree_->setCurrentItem(*it);
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (item && item->data(kIdRole).toString() == id) {
+            table_->setCurrentCell(row, 0);
             return;
         }
     }
 }
 
 void ScenarioPicker::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) rebuild();
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) rebuild();
     QWidget::changeEvent(event);
+}
+
+void ScenarioPicker::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    table_->resizeRowsToContents();
 }
 
 }  // namespace idem

@@ -5,8 +5,7 @@
 
 #include <QWidget>
 
-class QTreeWidget;
-class QTreeWidgetItem;
+class QTableWidget;
 
 namespace idem {
 
@@ -16,17 +15,18 @@ public:
     explicit ScenarioPicker(QWidget* parent = nullptr);
     QString currentScenario() const;
     void selectScenario(const QString& id);
-    QTreeWidget* tree() const { return tree_; }
+    QTableWidget* table() const { return table_; }
 
 signals:
     void scenarioSelected(const QString& id);
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
-    QTreeWidget* tree_;
+    QTableWidget* table_;
 };
 
 }  // namespace idem

@@ -256,7 +256,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
     } else if (k == QLatin1String("verdict")) {
         s.shape = Shape::Banner;
         s.tone = text("verdict") == QLatin1String("exactly-once") ? Tone::Good : Tone::Bad;
-        s.label = intentPrefix(e, manyIntents) + tr("verdict: %1").arg(verdictName(text("verdict")));
+        s.label =
+            intentPrefix(e, manyIntents) + tr("verdict: %1").arg(verdictName(text("verdict")));
     } else if (!text("from").isEmpty() && !text("to").isEmpty() && text("from") != text("to")) {
         // A scenario's own message between lanes (a downstream call and its answer).
         s.shape = Shape::Arrow;

@@ -181,7 +181,7 @@ void SequenceView::draw() {
     // Wide labels may use the room the window has; beyond that they are cut.
     drawnWidth_ = view_->viewport()->width();
     const double room = (drawnWidth_ - l.timeW - 4) / double(lanes_.size());
-    l.spacing = std::min(need, std::max(fm.averageCharWidth() * 46, room));
+    l.spacing = std::min(need, std::max(fm.averageCharWidth() * 28, room));
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
         l.x.insert(lanes_[i], l.timeW + l.spacing * (double(i) + 0.5));
     }
@@ -280,8 +280,8 @@ void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, 
             item->setToolTip(s.tooltip);
             auto* text =
                 addText(scene_, elided(s.label, font, right - left - 12), font, color, item);
-            text->setPos((left + right - text->boundingRect().width()) / 2,
-                         top + (height - l.lineH) / 2);
+            // Left-aligned: still in sight when a narrow window shows only the first lanes.
+            text->setPos(left + l.lineH * 0.6, top + (height - l.lineH) / 2);
             return;
         }
         case Shape::Tag:

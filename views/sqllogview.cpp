@@ -48,6 +48,13 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     QHeaderView* h = view_->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::ResizeToContents);
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);
+    // Long values and errors are elided (full text in the tooltip) so the
+    // statement keeps the room.
+    h->setSectionResizeMode(SqlLogModel::Params, QHeaderView::Interactive);
+    h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
+    h->resizeSection(SqlLogModel::Params, fontMetrics().horizontalAdvance(QString(18, 'x')));
+    h->resizeSection(SqlLogModel::Error, fontMetrics().horizontalAdvance(QString(22, 'x')));
+    view_->setTextElideMode(Qt::ElideRight);
     auto* copy = new QAction(tr("Copy SQL log as CSV"), view_);
     connect(copy, &QAction::triggered, this, &SqlLogView::copyCsv);
     view_->addAction(copy);

@@ -59,4 +59,13 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     QStyledItemDelegate::paint(painter, opt, index);
 }
 
+QSize StatusDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    if (statusColor(index.data().toString()).isValid()) {
+        // Room for the pill and its bold text.
+        size.rwidth() += option.fontMetrics.height();
+    }
+    return size;
+}
+
 }  // namespace idem

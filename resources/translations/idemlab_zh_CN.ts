@@ -1,4 +1,902 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>idem::CompareView</name>
+    <message>
+        <source>Run both on the same input</source>
+        <translation>以相同输入运行两种方案</translation>
+    </message>
+    <message>
+        <source>Fire a scenario first; then compare two of its variants here.</source>
+        <translation>请先发射一个场景，再在此对比它的两种方案。</translation>
+    </message>
+    <message>
+        <source>Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5</source>
+        <translation>两者输入相同：重复 %1 次，%2，%3，崩溃点：%4，随机种子 %5</translation>
+    </message>
+</context>
+<context>
+    <name>idem::DatabaseTableView</name>
+    <message>
+        <source>Copy table as CSV</source>
+        <translation>复制表格为 CSV</translation>
+    </message>
+</context>
+<context>
+    <name>idem::DiagramExport</name>
+    <message>
+        <source>Cannot save the picture: %1 is a folder. Choose a file name.</source>
+        <translation>无法保存图片：%1 是一个文件夹。请选择文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot save the picture: the folder %1 does not exist.</source>
+        <translation>无法保存图片：文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Cannot save the picture to %1: %2. Choose a folder you can write to.</source>
+        <translation>无法将图片保存到 %1：%2。请选择一个有写入权限的文件夹。</translation>
+    </message>
+    <message>
+        <source>Saving the picture to %1 failed: %2. Nothing was written.</source>
+        <translation>将图片保存到 %1 失败：%2。未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>There is nothing to save yet: the diagram is empty.</source>
+        <translation>暂无可保存的内容：图是空的。</translation>
+    </message>
+    <message>
+        <source>The picture could not be encoded as PNG.</source>
+        <translation>无法将图片编码为 PNG。</translation>
+    </message>
+    <message>
+        <source>Exported from Idempotency Lab</source>
+        <translation>由幂等实验室导出</translation>
+    </message>
+    <message>
+        <source>The picture could not be drawn as SVG.</source>
+        <translation>无法将图片绘制为 SVG。</translation>
+    </message>
+</context>
+<context>
+    <name>idem::ExplanationView</name>
+    <message>
+        <source>&lt;p&gt;Pick a scenario on the left.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;请在左侧选择一个场景。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Where the duplicates come from</source>
+        <translation>重复从哪里来</translation>
+    </message>
+    <message>
+        <source>This variant</source>
+        <translation>本方案</translation>
+    </message>
+    <message>
+        <source>The crash point</source>
+        <translation>崩溃点</translation>
+    </message>
+    <message>
+        <source>What to watch</source>
+        <translation>观察要点</translation>
+    </message>
+</context>
+<context>
+    <name>idem::FirePanel</name>
+    <message>
+        <source>★ %1 (recommended)</source>
+        <translation>★ %1（推荐）</translation>
+    </message>
+    <message>
+        <source>&amp;Variant</source>
+        <translation>方案(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Duplicates</source>
+        <translation>重复次数(&amp;D)</translation>
+    </message>
+    <message>
+        <source>S&amp;ource</source>
+        <translation>重复来源(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Timing</source>
+        <translation>重复间隔(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Crash point</source>
+        <translation>崩溃点(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Crash &amp;attempt</source>
+        <translation>崩溃的尝试(&amp;A)</translation>
+    </message>
+    <message>
+        <source>S&amp;eed</source>
+        <translation>随机种子(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Intents</source>
+        <translation>业务意图(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Fire! 发射</source>
+        <translation>发射！</translation>
+    </message>
+    <message>
+        <source>Run the scenario with these settings (F5)</source>
+        <translation>按当前设置运行场景（F5）</translation>
+    </message>
+    <message>
+        <source>How many more times the same intent arrives</source>
+        <translation>同一业务意图额外重复到达的次数</translation>
+    </message>
+    <message>
+        <source>Which attempt dies at the crash point (1 = the original)</source>
+        <translation>第几次尝试在崩溃点挂掉（1 = 原始请求）</translation>
+    </message>
+    <message>
+        <source>Decides the order of concurrent arrivals and statement costs</source>
+        <translation>决定并发到达的先后顺序和语句耗时</translation>
+    </message>
+    <message>
+        <source>Independent business intents, each with its own duplicates</source>
+        <translation>相互独立的业务意图，各自有自己的重复请求</translation>
+    </message>
+</context>
+<context>
+    <name>idem::MainWindow</name>
+    <message>
+        <source>About Idempotency Lab</source>
+        <translation>关于幂等实验室</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Idempotency Lab 幂等实验室&lt;/h3&gt;&lt;p&gt;Fire duplicate requests at real SQL on a real SQLite database and watch which techniques keep the business effect exactly once.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;幂等实验室&lt;/h3&gt;&lt;p&gt;在真实的 SQLite 数据库上，用真实的 SQL 发射重复请求，观察哪些幂等手段能让业务后果恰好只发生一次。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Idempotency Lab 幂等实验室</source>
+        <translation>幂等实验室</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Open trace…</source>
+        <translation>打开轨迹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a saved trace and replay it</source>
+        <translation>打开已保存的轨迹并回放</translation>
+    </message>
+    <message>
+        <source>&amp;Save trace…</source>
+        <translation>保存轨迹(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the whole run as a JSON trace</source>
+        <translation>将整次运行保存为 JSON 轨迹</translation>
+    </message>
+    <message>
+        <source>Export diagram as &amp;PNG…</source>
+        <translation>导出图为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The state or sequence diagram on screen</source>
+        <translation>当前显示的状态图或时序图</translation>
+    </message>
+    <message>
+        <source>Export diagram as S&amp;VG…</source>
+        <translation>导出图为 SVG(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy guard table as CSV</source>
+        <translation>复制防重表为 CSV(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Right-click any table for its own copy</source>
+        <translation>右键点击任意表格可单独复制</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Fire</source>
+        <translation>发射(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Run the fire panel&apos;s settings</source>
+        <translation>按发射面板的设置运行</translation>
+    </message>
+    <message>
+        <source>&amp;Play / pause</source>
+        <translation>播放/暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>S&amp;tep</source>
+        <translation>单步(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Step &amp;back</source>
+        <translation>后退一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation>重置(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run to the &amp;end</source>
+        <translation>运行到结尾(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Faster</source>
+        <translation>加快(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Slower</source>
+        <translation>减慢(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare two variants</source>
+        <translation>对比两种方案(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Presenter mode (large, high contrast)</source>
+        <translation>演示模式（大字号、高对比度）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Normal size</source>
+        <translation>正常大小(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>关于(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Live 实时</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Compare 对比</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Scenario and fire panel</source>
+        <translation>场景与发射面板</translation>
+    </message>
+    <message>
+        <source>Outcome and explanation</source>
+        <translation>结果与讲解</translation>
+    </message>
+    <message>
+        <source>Open trace</source>
+        <translation>打开轨迹</translation>
+    </message>
+    <message>
+        <source>Idempotency Lab traces (*.json)</source>
+        <translation>幂等实验室轨迹 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot open the trace</source>
+        <translation>无法打开轨迹</translation>
+    </message>
+    <message>
+        <source>Cannot replay the trace</source>
+        <translation>无法回放轨迹</translation>
+    </message>
+    <message>
+        <source>Save trace</source>
+        <translation>保存轨迹</translation>
+    </message>
+    <message>
+        <source>Cannot save the trace</source>
+        <translation>无法保存轨迹</translation>
+    </message>
+    <message>
+        <source>Export diagram</source>
+        <translation>导出图</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图片 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot export the diagram</source>
+        <translation>无法导出图</translation>
+    </message>
+    <message>
+        <source>Cannot run this configuration</source>
+        <translation>无法运行此配置</translation>
+    </message>
+    <message>
+        <source>Unknown scenario %1</source>
+        <translation>未知场景 %1</translation>
+    </message>
+    <message>
+        <source>Guard table: %1</source>
+        <translation>防重表：%1</translation>
+    </message>
+    <message>
+        <source>Pagination 分页</source>
+        <translation>分页</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Names</name>
+    <message>
+        <source>double click (front end)</source>
+        <translation>前端重复点击</translation>
+    </message>
+    <message>
+        <source>gateway retry</source>
+        <translation>网关重试</translation>
+    </message>
+    <message>
+        <source>MQ redelivery</source>
+        <translation>MQ 重投</translation>
+    </message>
+    <message>
+        <source>producer resends the event</source>
+        <translation>生产者重发事件</translation>
+    </message>
+    <message>
+        <source>task re-run / drift</source>
+        <translation>任务重跑 / 漂移</translation>
+    </message>
+    <message>
+        <source>downstream timed out but succeeded</source>
+        <translation>下游超时但实际已成功</translation>
+    </message>
+    <message>
+        <source>payment provider callback retry</source>
+        <translation>支付渠道回调重试</translation>
+    </message>
+    <message>
+        <source>concurrent (same instant)</source>
+        <translation>并发（同一时刻）</translation>
+    </message>
+    <message>
+        <source>retry (seconds)</source>
+        <translation>重试（秒级）</translation>
+    </message>
+    <message>
+        <source>compensation (minutes)</source>
+        <translation>补偿（分钟级）</translation>
+    </message>
+    <message>
+        <source>cross-day (26 h)</source>
+        <translation>跨天（26 小时）</translation>
+    </message>
+    <message>
+        <source>no crash</source>
+        <translation>不崩溃</translation>
+    </message>
+    <message>
+        <source>before commit</source>
+        <translation>提交之前</translation>
+    </message>
+    <message>
+        <source>after the guard record</source>
+        <translation>写入防重记录之后</translation>
+    </message>
+    <message>
+        <source>after the business commit</source>
+        <translation>业务提交之后</translation>
+    </message>
+    <message>
+        <source>before the response</source>
+        <translation>返回响应之前</translation>
+    </message>
+    <message>
+        <source>after the ack</source>
+        <translation>ack 之后</translation>
+    </message>
+    <message>
+        <source>before the ack</source>
+        <translation>ack 之前</translation>
+    </message>
+    <message>
+        <source>downstream answer lost</source>
+        <translation>下游应答丢失</translation>
+    </message>
+    <message>
+        <source>long pause past the lease</source>
+        <translation>长时间停顿，超过租约</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>no answer (timeout)</source>
+        <translation>无应答（超时）</translation>
+    </message>
+    <message>
+        <source>EXACTLY ONCE</source>
+        <translation>恰好一次</translation>
+    </message>
+    <message>
+        <source>DUPLICATED</source>
+        <translation>重复执行</translation>
+    </message>
+    <message>
+        <source>INCONSISTENT</source>
+        <translation>不一致</translation>
+    </message>
+    <message>
+        <source>LOST</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>STUCK</source>
+        <translation>卡住</translation>
+    </message>
+    <message>
+        <source>client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <source>service</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <source>database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>broker</source>
+        <translation>消息中间件</translation>
+    </message>
+    <message>
+        <source>scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>downstream</source>
+        <translation>下游</translation>
+    </message>
+    <message>
+        <source>payment provider</source>
+        <translation>支付渠道</translation>
+    </message>
+</context>
+<context>
+    <name>idem::OutcomePanel</name>
+    <message>
+        <source>Fire to start a run</source>
+        <translation>点击“发射”开始一次运行</translation>
+    </message>
+    <message>
+        <source>so far: %1</source>
+        <translation>目前：%1</translation>
+    </message>
+    <message>
+        <source>Intents</source>
+        <translation>业务意图</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>Effect “%1”</source>
+        <translation>业务后果“%1”</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; (expected %3)</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt;（预期 %3）</translation>
+    </message>
+    <message>
+        <source>Responses</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <source>Per intent</source>
+        <translation>按业务意图</translation>
+    </message>
+    <message>
+        <source>Inconsistent</source>
+        <translation>不一致</translation>
+    </message>
+    <message>
+        <source>Integrity check</source>
+        <translation>完整性检查</translation>
+    </message>
+    <message>
+        <source>⚠ ALERT: %1 duplicates of %2 — %3</source>
+        <translation>⚠ 告警：%2 重复 %1 次 — %3</translation>
+    </message>
+</context>
+<context>
+    <name>idem::PaginationView</name>
+    <message>
+        <source>Page / row</source>
+        <translation>页 / 行</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Page %1 · %2 rows</source>
+        <translation>第 %1 页 · %2 行</translation>
+    </message>
+    <message>
+        <source>%1 repeated, %2 skipped</source>
+        <translation>重复 %1，跳过 %2</translation>
+    </message>
+    <message>
+        <source>order %1</source>
+        <translation>订单 %1</translation>
+    </message>
+    <message>
+        <source>shown again</source>
+        <translation>再次出现</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>跳过：%1</translation>
+    </message>
+    <message>
+        <source>writer: +%1 new, −%2 deleted</source>
+        <translation>写入方：新增 %1，删除 %2</translation>
+    </message>
+    <message>
+        <source>%1 — %2 repeated, %3 skipped</source>
+        <translation>%1 — 重复 %2，跳过 %3</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>EXPLAIN QUERY PLAN (page 2 on):
+%1</source>
+        <translation>EXPLAIN QUERY PLAN（第 2 页起）：
+%1</translation>
+    </message>
+    <message>
+        <source>Rows shown twice (solid) and skipped (light) per page</source>
+        <translation>每页重复出现（深色）与被跳过（浅色）的行数</translation>
+    </message>
+    <message>
+        <source>%1 repeated</source>
+        <translation>%1 重复</translation>
+    </message>
+    <message>
+        <source>%1 skipped</source>
+        <translation>%1 跳过</translation>
+    </message>
+</context>
+<context>
+    <name>idem::PlaybackBar</name>
+    <message>
+        <source>step %1/%2 · t = %3</source>
+        <translation>第 %1/%2 步 · t = %3</translation>
+    </message>
+    <message>
+        <source>Reset to the start (Home)</source>
+        <translation>重置到开头（Home）</translation>
+    </message>
+    <message>
+        <source>Step back (Left, Page Up)</source>
+        <translation>后退一步（左方向键、Page Up）</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>播放/暂停（空格）</translation>
+    </message>
+    <message>
+        <source>Step (Right, Page Down)</source>
+        <translation>单步（右方向键、Page Down）</translation>
+    </message>
+    <message>
+        <source>Run to the end (End)</source>
+        <translation>运行到结尾（End）</translation>
+    </message>
+    <message>
+        <source>slow motion</source>
+        <translation>慢动作</translation>
+    </message>
+    <message>
+        <source>slow</source>
+        <translation>慢</translation>
+    </message>
+    <message>
+        <source>normal</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>fast</source>
+        <translation>快</translation>
+    </message>
+    <message>
+        <source>instant</source>
+        <translation>即时</translation>
+    </message>
+    <message>
+        <source>Playback speed ([ slower, ] faster)</source>
+        <translation>回放速度（[ 减慢，] 加快）</translation>
+    </message>
+    <message>
+        <source>Drag to any step of the run</source>
+        <translation>拖动到本次运行的任意一步</translation>
+    </message>
+</context>
+<context>
+    <name>idem::ScenarioPicker</name>
+    <message>
+        <source>How to choose, by scenario (常见场景怎么选)</source>
+        <translation>常见场景怎么选</translation>
+    </message>
+    <message>
+        <source>Naturally idempotent operations (天然幂等)</source>
+        <translation>天然幂等的操作</translation>
+    </message>
+    <message>
+        <source>Read idempotency (读幂等)</source>
+        <translation>读幂等</translation>
+    </message>
+    <message>
+        <source>Common misconceptions (常见误区)</source>
+        <translation>常见误区</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Recommended technique</source>
+        <translation>推荐幂等手段</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>idem::SequenceSteps</name>
+    <message>
+        <source>UNIQUE violation</source>
+        <translation>UNIQUE 冲突</translation>
+    </message>
+    <message>
+        <source>CHECK failed</source>
+        <translation>CHECK 失败</translation>
+    </message>
+    <message>
+        <source>%1 at %2, %3</source>
+        <translation>%1，时间 %2，%3</translation>
+    </message>
+    <message>
+        <source>intent %1, attempt #%2</source>
+        <translation>业务意图 %1，第 %2 次尝试</translation>
+    </message>
+    <message>
+        <source>intent %1, set-up</source>
+        <translation>业务意图 %1，准备阶段</translation>
+    </message>
+    <message>
+        <source>values: %1</source>
+        <translation>参数：%1</translation>
+    </message>
+    <message>
+        <source>rows: %1</source>
+        <translation>行数：%1</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>locked</source>
+        <translation>被锁</translation>
+    </message>
+    <message>
+        <source>%1 (crash)</source>
+        <translation>%1（崩溃）</translation>
+    </message>
+    <message>
+        <source>1 row</source>
+        <translation>1 行</translation>
+    </message>
+    <message>
+        <source>%1 rows</source>
+        <translation>%1 行</translation>
+    </message>
+    <message>
+        <source>no answer (lost)</source>
+        <translation>无应答（丢失）</translation>
+    </message>
+    <message>
+        <source>↻ retry %1/%2</source>
+        <translation>↻ 重试 %1/%2</translation>
+    </message>
+    <message>
+        <source>%1 waits: database locked</source>
+        <translation>%1 等待：数据库被锁</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2</source>
+        <translation>%1 等待 %2</translation>
+    </message>
+    <message>
+        <source>❚❚ paused %1</source>
+        <translation>❚❚ 暂停 %1</translation>
+    </message>
+    <message>
+        <source>▶ resumes</source>
+        <translation>▶ 恢复</translation>
+    </message>
+    <message>
+        <source>✕ crash: %1</source>
+        <translation>✕ 崩溃：%1</translation>
+    </message>
+    <message>
+        <source>⚑ alert: %1</source>
+        <translation>⚑ 告警：%1</translation>
+    </message>
+    <message>
+        <source>effect %1: %2 (expected %3)</source>
+        <translation>业务后果 %1：%2（预期 %3）</translation>
+    </message>
+    <message>
+        <source>verdict: %1</source>
+        <translation>判定：%1</translation>
+    </message>
+    <message>
+        <source>(call %1)</source>
+        <translation>（调用 %1）</translation>
+    </message>
+    <message>
+        <source>set-up: %1</source>
+        <translation>准备：%1</translation>
+    </message>
+    <message>
+        <source>set-up: %1 statements</source>
+        <translation>准备：%1 条语句</translation>
+    </message>
+    <message>
+        <source>Set-up before the first attempt:</source>
+        <translation>首次尝试之前的准备：</translation>
+    </message>
+</context>
+<context>
+    <name>idem::SequenceView</name>
+    <message>
+        <source>Fire a run to see its attempts here.</source>
+        <translation>发射一次运行后，可在此看到各次尝试。</translation>
+    </message>
+    <message>
+        <source>… 1 earlier event</source>
+        <translation>… 之前还有 1 个事件</translation>
+    </message>
+    <message>
+        <source>… %1 earlier events</source>
+        <translation>… 之前还有 %1 个事件</translation>
+    </message>
+</context>
+<context>
+    <name>idem::SqlLogModel</name>
+    <message>
+        <source>waits: the database is locked by %1</source>
+        <translation>等待：数据库被 %1 锁住</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Conn.</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Statement</source>
+        <translation>语句</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>idem::SqlLogView</name>
+    <message>
+        <source>Copy SQL log as CSV</source>
+        <translation>复制 SQL 日志为 CSV</translation>
+    </message>
+</context>
+<context>
+    <name>idem::StateMachineView</name>
+    <message>
+        <source>start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>%1 entities</source>
+        <translation>%1 个实体</translation>
+    </message>
+    <message>
+        <source>dashed: a move the diagram does not allow</source>
+        <translation>虚线：状态图不允许的迁移</translation>
+    </message>
+    <message>
+        <source>Pick a scenario to see its state machine.</source>
+        <translation>选择一个场景以查看其状态机。</translation>
+    </message>
+    <message>
+        <source>This variant keeps no state machine: watch the tables and the SQL log.</source>
+        <translation>此方案不使用状态机：请观察数据表和 SQL 日志。</translation>
+    </message>
+    <message>
+        <source>%1 → %2 is not in the diagram: an update without a status condition moved it anyway</source>
+        <translation>%1 → %2 不在状态图中：一条不带状态条件的更新仍然推进了它</translation>
+    </message>
+    <message>
+        <source>%1 → %2: accepted %3 times, rejected %4 times</source>
+        <translation>%1 → %2：接受 %3 次，拒绝 %4 次</translation>
+    </message>
+    <message>
+        <source>Intents whose entity is in this state now: %1</source>
+        <translation>实体当前处于此状态的业务意图：%1</translation>
+    </message>
+</context>
 </TS>
