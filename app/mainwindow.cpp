@@ -232,8 +232,10 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
         guardTable_->refresh(*reader);
         for (DatabaseTableView* v : businessTables_) v->refresh(*reader);
     }
-    stateView_->showTrace(run->trace(), to, from);
-    sequenceView_->showTrace(run->trace(), to, from);
+    // Only the latest step flashes, even after a jump over many steps.
+    const qsizetype fresh = std::max(from, playback_->lastStepBegin());
+    stateView_->showTrace(run->trace(), to, fresh);
+    sequenceView_->showTrace(run->trace(), to, fresh);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
         int pages = 0;
         for (qsizetype i = 0; i < to; ++i) pages += run->trace().events()[i].kind == QLatin1String("page");

@@ -1,0 +1,327 @@
+// The state machine and sequence diagrams drawn from real runs: the current
+// state and the rejected late callback, one arrow per fire, response and
+// retry, the same picture after stepping back and forward, and the export.
+#include "diagramexport.h"
+#include "registry.h"
+#include "run.h"
+#include "sequenceview.h"
+#include "statemachineview.h"
+
+#include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace idem;
+
+namespace {
+
+std::unique_ptr<Run> finishedRun(const QString& scenario, const QString& variant,
+                                 const QMap<QString, QString>& params, const char* timing,
+                                 int duplicates, int intents = 1, const QString& crash = {}) {
+    const Scenario* s = findScenario(scenario);
+    if (!s)
+        return nullptr;
+    RunConfig c = defaultConfig(*s);
+    c.variant = variant;
+    c.params = params;
+    c.timing = *timingFromId(QString::fromLatin1(timing));
+    c.duplicates = duplicates;
+    c.intents = intents;
+    if (!crash.isEmpty())
+        c.crash = *crashPointFromId(crash);
+    c.seed = 1;
+    auto run = std::make_unique<Run>(c, *s);
+    QString error;
+    if (!run->start(&error)) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    run->runToEnd();
+    run->finish();
+    return run;
+}
+
+std::unique_ptr<Run> lateFailureRun() {
+    return finishedRun("payment-callback", "unique-and-state", {{"late-failure", "1"}}, "retry", 2);
+}
+
+std::unique_ptr<Run> concurrentOrderRun() {
+    return finishedRun("order-create", "check-then-insert", {}, "concurrent", 2);
+}
+
+QStringList texts(const QGraphicsScene* scene) {
+    QStringList out;
+    for (const QGraphicsItem* item : scene->items()) {
+        if (auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+            out << t->text();
+        if (auto* t = dynamic_cast<const QGraphicsTextItem*>(item))
+            out << t->toPlainText();
+    }
+    return out;
+}
+
+// Everything drawn, in drawing order: kind, place, size and text of each item.
+QStringList snapshot(const QGraphicsScene* scene) {
+    QStringList out;
+    for (const QGraphicsItem* item : scene->items(Qt::AscendingOrder)) {
+        const QRectF r = item->sceneBoundingRect();
+        QString line = QStringLiteral("%1 %2,%3 %4x%5")
+                           .arg(item->type())
+                           .arg(r.x(), 0, 'f', 1)
+                           .arg(r.y(), 0, 'f', 1)
+                           .arg(r.width(), 0, 'f', 1)
+                           .arg(r.height(), 0, 'f', 1);
+        if (auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+            line += " " + t->text();
+        out << line;
+    }
+    return out;
+}
+
+int arrowEvents(const Trace& trace) {
+    int n = 0;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.kind == "fire" || e.kind == "response" || e.kind == "retry")
+            ++n;
+    }
+    return n;
+}
+
+}  // namespace
+
+class DiagramsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void stateMachineShowsPaidAndTheRejectedLateFailure();
+    void freshMovesAreMarkedUntilTheNextStep();
+    void variantWithoutStateShowsANote();
+    void sequenceDrawsOneArrowPerFireResponseAndRetry_data();
+    void sequenceDrawsOneArrowPerFireResponseAndRetry();
+    void sequenceNamesStatementsAndCrashes();
+    void stepBackThenForwardGivesTheSameView();
+    void longRunsDrawOnlyTheLastEvents();
+    void exportWritesPngAndSvg();
+    void exportToAnUnwritablePathFailsAndLeavesNoFile();
+};
+
+void DiagramsTest::stateMachineShowsPaidAndTheRejectedLateFailure() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    StateMachineView view;
+    view.setMachine(run->scenario().info(), run->config().variant);
+    view.showTrace(run->trace(), run->trace().size(), run->trace().size());
+    QVERIFY(view.hasMachine());
+    QCOMPARE(view.currentState(0), QStringLiteral("PAID"));
+    QCOMPARE(view.acceptedCount("PAYING", "PAID"), 1);
+    QCOMPARE(view.rejectedCount("PAYING", "FAILED"), 1);
+    QCOMPARE(view.acceptedCount("PAYING", "FAILED"), 0);
+    const QStringList shown = texts(view.scene());
+    for (const char* state : {"PENDING", "PAYING", "PAID", "FAILED", "支付成功"}) {
+        QVERIFY2(shown.contains(QString::fromUtf8(state)), state);
+    }
+    QVERIFY(shown.contains("#1"));  // the token on PAID
+    QVERIFY(shown.contains(QString::fromUtf8("✗1")));
+}
+
+void DiagramsTest::freshMovesAreMarkedUntilTheNextStep() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    const QList<TraceEvent>& events = run->trace().events();
+    qsizetype rejected = -1;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        if (events[i].kind == "transition" && events[i].data.value("to") == "FAILED")
+            rejected = i;
+    }
+    QVERIFY(rejected > 0);
+    StateMachineView view;
+    view.setMachine(run->scenario().info(), run->config().variant);
+    view.showTrace(run->trace(), rejected + 1, rejected);
+    // The step's rejected move is written bold (and its edge red) in the final frame.
+    bool boldReject = false;
+    for (const QGraphicsItem* item : view.scene()->items()) {
+        auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item);
+        if (t && t->text() == QString::fromUtf8("✗1"))
+            boldReject = t->font().bold();
+    }
+    QVERIFY(boldReject);
+    view.showTrace(run->trace(), run->trace().size(), run->trace().size());
+    for (const QGraphicsItem* item : view.scene()->items()) {
+        auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item);
+        if (t && t->text() == QString::fromUtf8("✗1"))
+            QVERIFY(!t->font().bold());
+    }
+}
+
+void DiagramsTest::variantWithoutStateShowsANote() {
+    const auto run = concurrentOrderRun();
+    QVERIFY(run);
+    StateMachineView view;
+    view.setMachine(run->scenario().info(), run->config().variant);
+    view.showTrace(run->trace(), run->trace().size(), 0);
+    QVERIFY(!view.hasMachine());
+    const QStringList shown = texts(view.scene());
+    QCOMPARE(shown.size(), 1);
+    QVERIFY(shown.first().contains("keeps no state machine"));
+}
+
+void DiagramsTest::sequenceDrawsOneArrowPerFireResponseAndRetry_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("crash");
+    QTest::newRow("payment late failure") << "payment-callback"
+                                          << "unique-and-state"
+                                          << "";
+    QTest::newRow("order concurrent") << "order-create"
+                                      << "check-then-insert"
+                                      << "";
+    QTest::newRow("order dedup crash") << "order-create"
+                                       << "dedup-table"
+                                       << "after-guard";
+}
+
+void DiagramsTest::sequenceDrawsOneArrowPerFireResponseAndRetry() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, variant);
+    QFETCH(QString, crash);
+    const auto run = scenario == "payment-callback"
+                         ? lateFailureRun()
+                         : finishedRun(scenario, variant, {}, "concurrent", 2, 1, crash);
+    QVERIFY(run);
+    SequenceView view;
+    view.showTrace(run->trace(), run->trace().size(), 0);
+    QVERIFY(arrowEvents(run->trace()) > 0);
+    QCOMPARE(view.arrowCount(), arrowEvents(run->trace()));
+    QVERIFY(view.lanes().contains("service"));
+    QCOMPARE(view.lanes().last(), QStringLiteral("database"));
+}
+
+void DiagramsTest::sequenceNamesStatementsAndCrashes() {
+    QCOMPARE(
+        SequenceSteps::statementHead("INSERT INTO orders (request_id, user_id)\nVALUES (?, ?)"),
+        QStringLiteral("INSERT INTO orders"));
+    QCOMPARE(SequenceSteps::statementHead("UPDATE orders\nSET status = 'PAID'"),
+             QStringLiteral("UPDATE orders"));
+    QCOMPARE(SequenceSteps::statementHead("SELECT id FROM pay_flow WHERE out_trade_no = ?"),
+             QString::fromUtf8("SELECT … FROM pay_flow"));
+    QCOMPARE(SequenceSteps::statementHead("BEGIN IMMEDIATE"), QStringLiteral("BEGIN IMMEDIATE"));
+    QCOMPARE(SequenceSteps::statementHead("COMMIT"), QStringLiteral("COMMIT"));
+
+    const auto run = finishedRun("order-create", "dedup-table", {}, "retry", 2, 1, "after-guard");
+    QVERIFY(run);
+    SequenceView view;
+    // Wide enough for whole labels: narrower windows cut them (the tooltip keeps them).
+    view.resize(1400, 800);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.showTrace(run->trace(), run->trace().size(), run->trace().size());
+    const QStringList shown = texts(view.scene());
+    QVERIFY(shown.contains(QString::fromUtf8("#1 ✕ crash: after the guard record")));
+    QVERIFY(shown.contains("#1 no answer (lost)"));
+    QVERIFY(shown.contains(QString::fromUtf8("#1 original")));
+    QVERIFY(std::any_of(shown.cbegin(), shown.cend(),
+                        [](const QString& t) { return t.startsWith("#1 INSERT INTO dedup"); }));
+}
+
+void DiagramsTest::stepBackThenForwardGivesTheSameView() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    const qsizetype end = run->trace().size();
+    StateMachineView machine;
+    machine.setMachine(run->scenario().info(), run->config().variant);
+    SequenceView sequence;
+    machine.showTrace(run->trace(), end, end - 1);
+    sequence.showTrace(run->trace(), end, end - 1);
+    const QStringList machineAtEnd = snapshot(machine.scene());
+    const QStringList sequenceAtEnd = snapshot(sequence.scene());
+    const int arrowsAtEnd = sequence.arrowCount();
+
+    machine.showTrace(run->trace(), end / 2, end / 2 - 1);
+    sequence.showTrace(run->trace(), end / 2, end / 2 - 1);
+    QVERIFY(snapshot(sequence.scene()) != sequenceAtEnd);
+    QVERIFY(sequence.arrowCount() < arrowsAtEnd);
+
+    machine.showTrace(run->trace(), end, end - 1);
+    sequence.showTrace(run->trace(), end, end - 1);
+    QCOMPARE(snapshot(machine.scene()), machineAtEnd);
+    QCOMPARE(snapshot(sequence.scene()), sequenceAtEnd);
+    QCOMPARE(sequence.arrowCount(), arrowsAtEnd);
+}
+
+void DiagramsTest::longRunsDrawOnlyTheLastEvents() {
+    const auto run = finishedRun("order-create", "check-then-insert", {}, "concurrent", 2, 60);
+    QVERIFY(run);
+    QVERIFY(run->trace().size() > SequenceView::kMaxEvents);
+    SequenceView view;
+    view.showTrace(run->trace(), run->trace().size(), run->trace().size());
+    const qsizetype earlier = run->trace().size() - SequenceView::kMaxEvents;
+    const QStringList shown = texts(view.scene());
+    QVERIFY(std::any_of(shown.cbegin(), shown.cend(), [&](const QString& t) {
+        return t.contains(QString::number(earlier)) && t.contains("earlier");
+    }));
+    QVERIFY(view.arrowCount() < arrowEvents(run->trace()));
+}
+
+void DiagramsTest::exportWritesPngAndSvg() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    StateMachineView machine;
+    machine.setMachine(run->scenario().info(), run->config().variant);
+    machine.showTrace(run->trace(), run->trace().size(), 0);
+    SequenceView sequence;
+    sequence.showTrace(run->trace(), run->trace().size(), 0);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString error;
+    const QString png = dir.filePath("machine.png");
+    const QString svg = dir.filePath("sequence.svg");
+    QVERIFY2(exportScenePng(machine.scene(), png, &error), qPrintable(error));
+    QVERIFY2(exportSceneSvg(sequence.scene(), svg, "payment-callback", &error), qPrintable(error));
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 200 && image.height() > 100);
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("<title>payment-callback</title>"));
+}
+
+void DiagramsTest::exportToAnUnwritablePathFailsAndLeavesNoFile() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    SequenceView sequence;
+    sequence.showTrace(run->trace(), run->trace().size(), 0);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString missingFolder = dir.filePath("no-such-folder/sequence.png");
+    QString error;
+    QVERIFY(!exportScenePng(sequence.scene(), missingFolder, &error));
+    QVERIFY(error.contains("does not exist"));
+    QVERIFY(!QFile::exists(missingFolder));
+
+    error.clear();
+    QVERIFY(!exportSceneSvg(sequence.scene(), dir.path(), "x", &error));
+    QVERIFY(error.contains("folder"));
+
+    // /proc refuses new files even to root, whom file permissions do not stop.
+    const QString refused = QStringLiteral("/proc/idemlab-diagram.svg");
+    error.clear();
+    QVERIFY(!exportSceneSvg(sequence.scene(), refused, "x", &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(!QFile::exists(refused));
+
+    QGraphicsScene empty;
+    error.clear();
+    QVERIFY(!exportScenePng(&empty, dir.filePath("empty.png"), &error));
+    QVERIFY(error.contains("empty"));
+    QVERIFY(!QFile::exists(dir.filePath("empty.png")));
+}
+
+QTEST_MAIN(DiagramsTest)
+#include "diagrams_test.moc"

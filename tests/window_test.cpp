@@ -1,0 +1,255 @@
+// The window, driven off screen like a person would: pick a scenario, set the
+// fire panel, fire, step with the keyboard, and check what the views show.
+#include "compareview.h"
+#include "firepanel.h"
+#include "mainwindow.h"
+#include "outcomepanel.h"
+#include "paginationview.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "scenariopicker.h"
+#include "sequenceview.h"
+#include "sqllogmodel.h"
+#include "statemachineview.h"
+#include "tablemodel.h"
+#include "tableview.h"
+#include "run.h"
+#include "trace.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+void choose(QComboBox* box, const QString& id) {
+    const int i = box->findData(id);
+    QVERIFY2(i >= 0, qPrintable(id));
+    box->setCurrentIndex(i);
+}
+
+void clickScenario(MainWindow& w, const QString& id) {
+    QTableWidget* table = w.picker()->table();
+    for (int row = 0; row < table->rowCount(); ++row) {
+        QTableWidgetItem* item = table->item(row, 0);
+        if (item && item->data(Qt::UserRole).toString() == id) {
+            table->scrollToItem(item);
+            const QRect r = table->visualItemRect(item);
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, r.center());
+            return;
+        }
+    }
+    QFAIL(qPrintable("no picker row for " + id));
+}
+
+QStringList column(const TableModel* m, const QString& name) {
+    QStringList values;
+    int c = -1;
+    for (int i = 0; i < m->columnCount(); ++i) {
+        if (m->headerData(i, Qt::Horizontal).toString() == name) c = i;
+    }
+    for (int r = 0; r < m->rowCount(); ++r) values << m->index(r, c).data().toString();
+    return values;
+}
+
+int countKinds(const Trace& trace, const QStringList& kinds) {
+    int n = 0;
+    for (const TraceEvent& e : trace.events()) n += kinds.contains(e.kind);
+    return n;
+}
+
+struct Snapshot {
+    QStringList dedup;
+    QString state;
+    QString verdict;
+    int arrows;
+    int sqlRows;
+    bool operator==(const Snapshot&) const = default;
+};
+
+Snapshot snapshot(MainWindow& w) {
+    return {column(w.guardTable()->model(), "status"), w.stateView()->currentState(0),
+            w.outcome()->verdictText(), w.sequenceView()->arrowCount(), w.sqlLog()->rowCount()};
+}
+
+}  // namespace
+
+class WindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void fireAndStepThroughOrderCreation();
+    void keyboardDrivesPlayback();
+    void stepBackThenForwardGivesTheSameView();
+    void paymentStateMachineShowsRejectedFailure();
+    void compareShowsBothOutcomes();
+    void paginationViewHighlightsDuplicates();
+    void languageSwitchesWhileRunning();
+    void badConfigurationIsRefused();
+};
+
+void WindowTest::fireAndStepThroughOrderCreation() {
+    MainWindow w(false);
+    w.resize(1400, 900);
+    w.show();
+    clickScenario(w, "order-create");
+    QCOMPARE(w.picker()->currentScenario(), QStringLiteral("order-create"));
+    FirePanel* fire = w.firePanel();
+    choose(fire->variantBox(), "dedup-no-recheck");
+    choose(fire->timingBox(), "retry");
+    choose(fire->crashBox(), "after-business");
+    fire->duplicatesBox()->setValue(1);
+    QTest::mouseClick(fire->fireButton(), Qt::LeftButton);
+    QCOMPARE(w.playback().config().variant, QStringLiteral("dedup-no-recheck"));
+    QCOMPARE(w.playback().position(), 0);
+
+    QAbstractItemModelTester tableTester(w.guardTable()->model());
+    QAbstractItemModelTester logTester(w.sqlLog());
+    while (!w.playback().atEnd()) w.playback().stepForward();
+
+    // The takeover without re-check made a second order: SQLite's rows say so.
+    QCOMPARE(column(w.guardTable()->model(), "status"), QStringList{"SUCCESS"});
+    QCOMPARE(w.outcome()->verdictId(), QStringLiteral("duplicated"));
+    QVERIFY(w.outcome()->verdictText().contains("DUPLICATED"));
+    QCOMPARE(w.stateView()->currentState(0), QStringLiteral("SUCCESS"));
+    const Trace& trace = w.playback().run()->trace();
+    QCOMPARE(w.sequenceView()->arrowCount(), countKinds(trace, {"fire", "response", "retry"}));
+    QCOMPARE(w.sqlLog()->rowCount(), countKinds(trace, {"sql", "lock-wait"}));
+}
+
+void WindowTest::keyboardDrivesPlayback() {
+    MainWindow w(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    clickScenario(w, "payment-callback");
+    QVERIFY(w.playback().isLoaded());
+    const int length = w.playback().length();
+    QVERIFY(length > 3);
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(w.playback().position(), 1);
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(w.playback().position(), 2);
+    QTest::keyClick(&w, Qt::Key_PageUp);
+    QCOMPARE(w.playback().position(), 1);
+    QTest::keyClick(&w, Qt::Key_End);
+    QCOMPARE(w.playback().position(), length);
+    QTest::keyClick(&w, Qt::Key_Home);
+    QCOMPARE(w.playback().position(), 0);
+    QTest::keyClick(&w, Qt::Key_BracketRight);  // faster
+    QTest::keyClick(&w, Qt::Key_BracketRight);  // instant
+    QTest::keyClick(&w, Qt::Key_Space);
+    QVERIFY(w.playbackBar()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(w.playback().atEnd(), 5000);
+    QVERIFY(!w.playbackBar()->isPlaying());
+    QTest::keyClick(&w, Qt::Key_F5);  // fire again: back to the start
+    QCOMPARE(w.playback().position(), 0);
+}
+
+void WindowTest::stepBackThenForwardGivesTheSameView() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c;
+    c.scenario = "order-create";
+    c.variant = "check-then-insert";
+    c.timing = Timing::Concurrent;
+    c.duplicates = 2;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    for (int i = 0; i < 6; ++i) w.playback().stepForward();
+    const Snapshot at6 = snapshot(w);
+    w.playback().stepForward();
+    const Snapshot at7 = snapshot(w);
+    w.playback().stepBack();
+    QCOMPARE(snapshot(w).arrows, at6.arrows);
+    QVERIFY(snapshot(w) == at6);
+    w.playback().stepForward();
+    QVERIFY(snapshot(w) == at7);
+    w.playback().toEnd();
+    QCOMPARE(w.outcome()->verdictId(), QStringLiteral("duplicated"));
+}
+
+void WindowTest::paymentStateMachineShowsRejectedFailure() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c;
+    c.scenario = "payment-callback";
+    c.variant = "unique-and-state";
+    c.params.insert("late-failure", "1");
+    c.source = Source::ProviderCallback;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    QCOMPARE(w.stateView()->currentState(0), QStringLiteral("PAID"));
+    QCOMPARE(w.stateView()->rejectedCount("PAYING", "FAILED"), 1);
+    QCOMPARE(w.stateView()->acceptedCount("PAYING", "PAID"), 1);
+    QCOMPARE(w.outcome()->verdictId(), QStringLiteral("exactly-once"));
+}
+
+void WindowTest::compareShowsBothOutcomes() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c;
+    c.scenario = "payment-callback";
+    c.variant = "unique-and-state";
+    c.source = Source::ProviderCallback;
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    w.compareView()->compare();
+    QCOMPARE(w.compareView()->outcome(0)->verdictId(), QStringLiteral("duplicated"));
+    QCOMPARE(w.compareView()->outcome(1)->verdictId(), QStringLiteral("exactly-once"));
+    QCOMPARE(w.compareView()->table(1)->model()->rowCount(), 1);  // one pay_flow row
+    QCOMPARE(w.compareView()->table(0)->model()->rowCount(), 3);  // three without the key
+}
+
+void WindowTest::paginationViewHighlightsDuplicates() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c;
+    c.scenario = "pagination";
+    c.variant = "keyset";
+    c.source = Source::DoubleClick;
+    c.duplicates = 0;
+    c.params.insert("inserts-per-page", "3");
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    QCOMPARE(w.paginationView()->shownPages(), 0);
+    w.playback().toEnd();
+    QVERIFY(w.paginationView()->shownPages() >= 5);
+    QVERIFY(w.paginationView()->duplicatedRows(0) > 0);  // offset
+    QCOMPARE(w.paginationView()->duplicatedRows(1), 0);  // cursor
+    QCOMPARE(w.paginationView()->duplicatedRows(2), 0);  // keyset
+}
+
+void WindowTest::languageSwitchesWhileRunning() {
+    MainWindow w(false);
+    w.show();
+    clickScenario(w, "order-create");
+    w.playback().stepForward();
+    w.setLanguage("zh");
+    QVERIFY2(w.firePanel()->fireButton()->text().contains("发射"),
+             qPrintable(w.firePanel()->fireButton()->text()));
+    QVERIFY(!w.firePanel()->fireButton()->text().contains("Fire"));
+    QCOMPARE(w.playback().position(), 1);  // the run goes on
+    w.setLanguage("en");
+    QVERIFY(w.firePanel()->fireButton()->text().startsWith("Fire"));
+}
+
+void WindowTest::badConfigurationIsRefused() {
+    MainWindow w(false);
+    RunConfig c;
+    c.scenario = "order-create";
+    c.variant = "unique-key";
+    c.crash = CrashPoint::AfterGuard;
+    QString error;
+    QVERIFY(!w.fire(c, &error));
+    QVERIFY2(error.contains("after-guard"), qPrintable(error));
+}
+
+QTEST_MAIN(WindowTest)
+#include "window_test.moc"
