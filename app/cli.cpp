@@ -84,7 +84,8 @@ void printSummary(const QJsonObject& s) {
     QStringList responses;
     const QJsonObject r = s["responses"].toObject();
     for (auto it = r.begin(); it != r.end(); ++it) {
-        if (it.value().toInt() > 0) responses << QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toInt());
+        if (it.value().toInt() > 0)
+            responses << QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toInt());
     }
     o << "  responses: " << responses.join(QStringLiteral(", ")) << "\n";
     const QJsonObject effects = s["effects"].toObject();
@@ -119,7 +120,8 @@ int printHelp() {
              "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
              "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
              "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
-             "              views: overview, dedup, state, sequence, sql, outcome, compare, tables, pagination\n\n"
+             "              views: overview, dedup, state, sequence, sql, outcome, compare, "
+             "tables, pagination\n\n"
              "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
           << Qt::flush;
     return Ok;
@@ -129,7 +131,8 @@ int list(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"json", "Print JSON."});
     QString error;
-    if (!parse(parser, QStringLiteral("list"), args, &error)) return badInput(error);
+    if (!parse(parser, QStringLiteral("list"), args, &error))
+        return badInput(error);
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(QStringLiteral("list takes no arguments, got \"%1\"")
                             .arg(parser.positionalArguments().join(' ')));
@@ -152,7 +155,8 @@ int list(const QStringList& args) {
             QStringList points;
             for (CrashPoint p : v.crashPoints) points << toId(p);
             out() << "  " << (v.recommended ? "* " : "  ") << v.id.leftJustified(20) << v.summary
-                  << "\n" << QString(24, ' ') << "crash points: "
+                  << "\n"
+                  << QString(24, ' ') << "crash points: "
                   << (points.isEmpty() ? QStringLiteral("none") : points.join(", ")) << "\n";
         }
         QStringList sources;
@@ -176,13 +180,15 @@ int run(const QStringList& args) {
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
     QString error;
-    if (!parse(parser, QStringLiteral("run"), args, &error)) return badInput(error);
+    if (!parse(parser, QStringLiteral("run"), args, &error))
+        return badInput(error);
     if (!parser.positionalArguments().isEmpty()) {
-        return badInput(QStringLiteral("unexpected argument \"%1\"")
-                            .arg(parser.positionalArguments().first()));
+        return badInput(
+            QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
     }
     RunConfig config;
-    if (!readRunOptions(parser, &config, &error)) return badInput(error);
+    if (!readRunOptions(parser, &config, &error))
+        return badInput(error);
     if (parser.isSet("expect") && !verdictFromId(parser.value("expect"))) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));
@@ -193,7 +199,8 @@ int run(const QStringList& args) {
     }
 
     Run run(config, *findScenario(config.scenario), dbPath);
-    if (!run.start(&error)) return badInput(error);
+    if (!run.start(&error))
+        return badInput(error);
     run.runToEnd();
     const QJsonObject summary = run.finish();
 

@@ -118,45 +118,46 @@ void MainWindow::buildMenus() {
     });
     connect(actions_["lang-zh"], &QAction::triggered, this, [this] { setLanguage("zh"); });
     connect(actions_["lang-en"], &QAction::triggered, this, [this] { setLanguage("en"); });
-    auto look = [] { return currentAppearance(); };
-    connect(actions_["dark"], &QAction::triggered, this, [this, look](bool on) {
-        setTheme(on, look().presenter, look().zoomPercent);
-    });
-    connect(actions_["presenter"], &QAction::triggered, this, [this, look](bool on) {
-        setTheme(look().dark, on, look().zoomPercent);
-    });
-    connect(actions_["zoom-in"], &QAction::triggered, this, [this, look] {
-        setTheme(look().dark, look().presenter, look().zoomPercent + 10);
-    });
-    connect(actions_["zoom-out"], &QAction::triggered, this, [this, look] {
-        setTheme(look().dark, look().presenter, look().zoomPercent - 10);
-    });
+    auto look = [] {
+        return currentAppearance();
+    };
+    connect(actions_["dark"], &QAction::triggered, this,
+            [this, look](bool on) { setTheme(on, look().presenter, look().zoomPercent); });
+    connect(actions_["presenter"], &QAction::triggered, this,
+            [this, look](bool on) { setTheme(look().dark, on, look().zoomPercent); });
+    connect(actions_["zoom-in"], &QAction::triggered, this,
+            [this, look] { setTheme(look().dark, look().presenter, look().zoomPercent + 10); });
+    connect(actions_["zoom-out"], &QAction::triggered, this,
+            [this, look] { setTheme(look().dark, look().presenter, look().zoomPercent - 10); });
     connect(actions_["zoom-reset"], &QAction::triggered, this,
             [this, look] { setTheme(look().dark, look().presenter, 100); });
     connect(actions_["about"], &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Idempotency Lab"),
-                           tr("<h3>Idempotency Lab 幂等实验室</h3><p>Fire duplicate requests at real "
-                              "SQL on a real SQLite database and watch which techniques keep the "
-                              "business effect exactly once.</p>"));
+        QMessageBox::about(
+            this, tr("About Idempotency Lab"),
+            tr("<h3>Idempotency Lab 幂等实验室</h3><p>Fire duplicate requests at real "
+               "SQL on a real SQLite database and watch which techniques keep the "
+               "business effect exactly once.</p>"));
     });
     retranslate();
 }
 
 void MainWindow::retranslate() {
     setWindowTitle(tr("Idempotency Lab 幂等实验室"));
-    const QMap<QString, QString> menuTitles{{"file", tr("&File")},
-                                            {"run", tr("&Run")},
-                                            {"view", tr("&View")},
-                                            {"help", tr("&Help")}};
+    const QMap<QString, QString> menuTitles{
+        {"file", tr("&File")}, {"run", tr("&Run")}, {"view", tr("&View")}, {"help", tr("&Help")}};
     for (QMenu* m : menuBar()->findChildren<QMenu*>()) {
-        if (menuTitles.contains(m->objectName())) m->setTitle(menuTitles[m->objectName()]);
+        if (menuTitles.contains(m->objectName()))
+            m->setTitle(menuTitles[m->objectName()]);
     }
     const QMap<QString, QPair<QString, QString>> texts{
         {"open", {tr("&Open trace…"), tr("Open a saved trace and replay it")}},
         {"save", {tr("&Save trace…"), tr("Save the whole run as a JSON trace")}},
-        {"export-png", {tr("Export diagram as &PNG…"), tr("The state or sequence diagram on screen")}},
-        {"export-svg", {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
-        {"copy-csv", {tr("&Copy guard table as CSV"), tr("Right-click any table for its own copy")}},
+        {"export-png",
+         {tr("Export diagram as &PNG…"), tr("The state or sequence diagram on screen")}},
+        {"export-svg",
+         {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
+        {"copy-csv",
+         {tr("&Copy guard table as CSV"), tr("Right-click any table for its own copy")}},
         {"quit", {tr("&Quit"), {}}},
         {"fire", {tr("&Fire"), tr("Run the fire panel's settings")}},
         {"play", {tr("&Play / pause"), {}}},
@@ -189,15 +190,18 @@ void MainWindow::retranslate() {
         tabs_->setTabText(2, tr("Pagination 分页"));
     }
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
-        if (d->objectName() == QLatin1String("scenarioDock")) d->setWindowTitle(tr("Scenario and fire panel"));
-        if (d->objectName() == QLatin1String("outcomeDock")) d->setWindowTitle(tr("Outcome and explanation"));
+        if (d->objectName() == QLatin1String("scenarioDock"))
+            d->setWindowTitle(tr("Scenario and fire panel"));
+        if (d->objectName() == QLatin1String("outcomeDock"))
+            d->setWindowTitle(tr("Outcome and explanation"));
     }
 }
 
 void MainWindow::openTrace() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
                                                       tr("Idempotency Lab traces (*.json)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty())
+        return;
     Trace::Loaded loaded;
     QString error;
     RunConfig config;
@@ -206,14 +210,18 @@ void MainWindow::openTrace() {
         showError(tr("Cannot open the trace"), error);
         return;
     }
-    if (!fire(config, &error)) showError(tr("Cannot replay the trace"), error);
+    if (!fire(config, &error))
+        showError(tr("Cannot replay the trace"), error);
 }
 
 void MainWindow::saveTrace() {
-    if (!playback_->isLoaded()) return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), QStringLiteral("trace.json"),
-                                                      tr("Idempotency Lab traces (*.json)"));
-    if (path.isEmpty()) return;
+    if (!playback_->isLoaded())
+        return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save trace"), QStringLiteral("trace.json"),
+                                     tr("Idempotency Lab traces (*.json)"));
+    if (path.isEmpty())
+        return;
     Run run(playback_->config(), *playback_->scenario());
     QString error;
     if (!run.start(&error)) {
@@ -231,16 +239,20 @@ void MainWindow::exportDiagram(bool svg) {
     const bool sequence = sequenceView_->hasFocus() || sequenceView_->isAncestorOf(focusWidget());
     QGraphicsScene* scene = sequence ? sequenceView_->scene() : stateView_->scene();
     const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
-        svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty()) return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
+                                     svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
     QString error;
     const bool ok = svg ? exportSceneSvg(scene, path, windowTitle(), &error)
                         : exportScenePng(scene, path, &error);
-    if (!ok) showError(tr("Cannot export the diagram"), error);
+    if (!ok)
+        showError(tr("Cannot export the diagram"), error);
 }
 
-void MainWindow::copyCurrentTableCsv() { guardTable_->copyCsv(); }
+void MainWindow::copyCurrentTableCsv() {
+    guardTable_->copyCsv();
+}
 
 }  // namespace idem

@@ -71,14 +71,15 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     }
     setTheme(look.dark, look.presenter, look.zoomPercent);
     setLanguage(language);
-    if (!findScenario(scenario)) scenario = allScenarios().first()->info().id;
+    if (!findScenario(scenario))
+        scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
 }
 
 MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup", "state",   "sequence",  "sql",
+    return {"overview", "dedup",   "state",  "sequence",  "sql",
             "outcome",  "compare", "tables", "pagination"};
 }
 
@@ -152,22 +153,26 @@ void MainWindow::buildViews() {
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == compare_ && playback_->isLoaded()) compare_->compare();
+        if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
+            compare_->compare();
     });
 }
 
 void MainWindow::selectScenario(const QString& id) {
     const Scenario* scenario = findScenario(id);
-    if (!scenario) return;
+    if (!scenario)
+        return;
     firePanel_->setScenario(*scenario);
     explanation_->showFor(firePanel_->config());
-    if (remember_) QSettings().setValue(settings::kScenario, id);
+    if (remember_)
+        QSettings().setValue(settings::kScenario, id);
     fireFromPanel();
 }
 
 void MainWindow::fireFromPanel() {
     QString error;
-    if (!fire(firePanel_->config(), &error)) showError(tr("Cannot run this configuration"), error);
+    if (!fire(firePanel_->config(), &error))
+        showError(tr("Cannot run this configuration"), error);
 }
 
 bool MainWindow::fire(const RunConfig& config, QString* error) {
@@ -202,7 +207,8 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
         tabs_->setCurrentWidget(live_);
     }
     playbackBar_->pause();
-    if (!playback_->load(config, *scenario, error)) return false;
+    if (!playback_->load(config, *scenario, error))
+        return false;
     return true;
 }
 
@@ -212,7 +218,8 @@ void MainWindow::rebuildBusinessTabs() {
     businessTables_.clear();
     const ScenarioInfo& info = playback_->scenario()->info();
     for (const QString& table : info.tables) {
-        if (table == info.guardTable) continue;
+        if (table == info.guardTable)
+            continue;
         auto* view = new DatabaseTableView(businessTabs_);
         view->setTable(table);
         businessTabs_->addTab(view, table);
@@ -222,7 +229,8 @@ void MainWindow::rebuildBusinessTabs() {
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     const Run* run = playback_->run();
-    if (!run) return;
+    if (!run)
+        return;
     if (rebuild) {
         sqlLogModel_->rebuild(run->trace());
     } else {
@@ -238,7 +246,8 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     sequenceView_->showTrace(run->trace(), to, fresh);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
         int pages = 0;
-        for (qsizetype i = 0; i < to; ++i) pages += run->trace().events()[i].kind == QLatin1String("page");
+        for (qsizetype i = 0; i < to; ++i)
+            pages += run->trace().events()[i].kind == QLatin1String("page");
         pagination_->showPages(pages);
     }
     outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
@@ -246,13 +255,20 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
 }
 
 QWidget* MainWindow::viewWidget(const QString& name) {
-    if (name == QLatin1String("overview")) return this;
-    if (name == QLatin1String("dedup")) return guardTable_;
-    if (name == QLatin1String("state")) return stateView_;
-    if (name == QLatin1String("sequence")) return sequenceView_;
-    if (name == QLatin1String("sql")) return sqlLog_;
-    if (name == QLatin1String("outcome")) return outcome_->parentWidget();
-    if (name == QLatin1String("tables")) return businessTabs_;
+    if (name == QLatin1String("overview"))
+        return this;
+    if (name == QLatin1String("dedup"))
+        return guardTable_;
+    if (name == QLatin1String("state"))
+        return stateView_;
+    if (name == QLatin1String("sequence"))
+        return sequenceView_;
+    if (name == QLatin1String("sql"))
+        return sqlLog_;
+    if (name == QLatin1String("outcome"))
+        return outcome_->parentWidget();
+    if (name == QLatin1String("tables"))
+        return businessTabs_;
     if (name == QLatin1String("pagination")) {
         tabs_->setCurrentWidget(pagination_);
         return pagination_;
@@ -279,7 +295,8 @@ void MainWindow::setLanguage(const QString& code) {
             QApplication::installTranslator(&qtTranslator_);
         }
     }
-    if (remember_) QSettings().setValue(settings::kLanguage, language_);
+    if (remember_)
+        QSettings().setValue(settings::kLanguage, language_);
     // Installing a translator sends LanguageChange to every widget; with none
     // installed (English) send it ourselves.
     QEvent change(QEvent::LanguageChange);
@@ -318,7 +335,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QMainWindow::changeEvent(event);
 }
 

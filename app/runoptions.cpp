@@ -28,7 +28,8 @@ const NumberOption kNumbers[] = {
 };
 
 bool readNumber(const QCommandLineParser& p, const char* name, qint64* into, QString* error) {
-    if (!p.isSet(QLatin1String(name))) return true;
+    if (!p.isSet(QLatin1String(name)))
+        return true;
     bool ok = false;
     const QString text = p.value(QLatin1String(name));
     const qint64 v = text.toLongLong(&ok);
@@ -50,7 +51,8 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"crash", "Crash point of the variant.", "P"});
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
     for (const NumberOption& n : kNumbers) {
-        parser.addOption({QLatin1String(n.name), QLatin1String(n.help), QLatin1String(n.valueName)});
+        parser.addOption(
+            {QLatin1String(n.name), QLatin1String(n.help), QLatin1String(n.valueName)});
     }
 }
 
@@ -68,7 +70,8 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         return false;
     }
     RunConfig c = defaultConfig(*scenario);
-    if (p.isSet("variant")) c.variant = p.value("variant");
+    if (p.isSet("variant"))
+        c.variant = p.value("variant");
     if (p.isSet("timing")) {
         const auto t = timingFromId(p.value("timing"));
         if (!t) {
@@ -113,7 +116,8 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         !readNumber(p, "intents", &intents, error) || !readNumber(p, "seed", &seed, error) ||
         !readNumber(p, "expiry-ms", &c.expiryMs, error) ||
         !readNumber(p, "retention-ms", &c.retentionMs, error) ||
-        !readNumber(p, "ttl-ms", &c.ttlMs, error) || !readNumber(p, "lease-ms", &c.leaseMs, error) ||
+        !readNumber(p, "ttl-ms", &c.ttlMs, error) ||
+        !readNumber(p, "lease-ms", &c.leaseMs, error) ||
         !readNumber(p, "visibility-ms", &c.visibilityMs, error)) {
         return false;
     }
@@ -127,7 +131,9 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         *error = QStringLiteral("--seed %1 is out of range (allowed: 0 to 4294967295)").arg(seed);
         return false;
     }
-    auto clampInt = [](qint64 v) { return int(std::clamp<qint64>(v, -1, 1'000'000'000)); };
+    auto clampInt = [](qint64 v) {
+        return int(std::clamp<qint64>(v, -1, 1'000'000'000));
+    };
     c.duplicates = clampInt(duplicates);
     c.crashAttempt = clampInt(crashAttempt);
     c.maxRetries = clampInt(maxRetries);

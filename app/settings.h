@@ -8,9 +8,10 @@ namespace idem::settings {
 inline const QString kGeometry = QStringLiteral("window/geometry");
 inline const QString kWindowState = QStringLiteral("window/state");
 inline const QString kScenario = QStringLiteral("run/scenario");  // default: the first scenario
-inline const QString kLanguage = QStringLiteral("view/language");  // "zh" / "en"; default: system locale
+inline const QString kLanguage =
+    QStringLiteral("view/language");                       // "zh" / "en"; default: system locale
 inline const QString kDark = QStringLiteral("view/dark");  // default false
 inline const QString kPresenter = QStringLiteral("view/presenter");  // default false
-inline const QString kZoom = QStringLiteral("view/zoom");  // percent, default 100
+inline const QString kZoom = QStringLiteral("view/zoom");            // percent, default 100
 
 }  // namespace idem::settings

@@ -37,13 +37,16 @@ int shot(const QStringList& args) {
     }
     RunConfig config;
     QString error;
-    if (!readRunOptions(parser, &config, &error)) return fail(error);
-    const QString view = parser.value("view").isEmpty() ? QStringLiteral("overview") : parser.value("view");
+    if (!readRunOptions(parser, &config, &error))
+        return fail(error);
+    const QString view =
+        parser.value("view").isEmpty() ? QStringLiteral("overview") : parser.value("view");
     if (!MainWindow::viewNames().contains(view)) {
         return fail(QStringLiteral("unknown view \"%1\" (allowed: %2)")
                         .arg(view, MainWindow::viewNames().join(", ")));
     }
-    if (!parser.isSet("out")) return fail(QStringLiteral("--out FILE.png is required"));
+    if (!parser.isSet("out"))
+        return fail(QStringLiteral("--out FILE.png is required"));
     const QString lang = parser.value("lang");
     if (lang != QLatin1String("zh") && lang != QLatin1String("en")) {
         return fail(QStringLiteral("unknown --lang %1 (allowed: zh, en)").arg(lang));
@@ -65,19 +68,28 @@ int shot(const QStringList& args) {
     window.setLanguage(lang);
     window.resize(w, h);
     window.show();
-    if (!window.fire(config, &error)) return fail(error);
+    if (!window.fire(config, &error))
+        return fail(error);
     if (parser.isSet("step")) {
         window.playback().seek(parser.value("step").toInt());
     } else {
         window.playback().toEnd();
     }
     QWidget* target = window.viewWidget(view);
+    if (target != &window) {
+        // One view alone, at the full size asked for: take it out of its
+        // dock or splitter (this process ends after the picture).
+        target->setParent(nullptr);
+        target->resize(w, h);
+        target->show();
+    }
     QApplication::processEvents();
     const QImage image = target->grab().toImage();
     QSaveFile file(parser.value("out"));
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        return fail(QStringLiteral("cannot write %1: %2").arg(parser.value("out"), file.errorString()),
-                    Failure);
+        return fail(
+            QStringLiteral("cannot write %1: %2").arg(parser.value("out"), file.errorString()),
+            Failure);
     }
     return Ok;
 }

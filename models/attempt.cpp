@@ -13,14 +13,20 @@ Attempt::Attempt(Run& run, int intent, int number, QString kind, QString caller,
       caller_(std::move(caller)),
       payload_(std::move(payload)) {}
 
-const RunConfig& Attempt::config() const { return run_.config(); }
-qint64 Attempt::now() const { return run_.now(); }
+const RunConfig& Attempt::config() const {
+    return run_.config();
+}
+qint64 Attempt::now() const {
+    return run_.now();
+}
 
 void Attempt::SqlStep::await_suspend(std::coroutine_handle<> h) {
     attempt.run_.suspendOnSql(attempt, h, std::move(sql), std::move(params));
 }
 
-bool Attempt::CrashStep::await_ready() const noexcept { return !attempt.crashesAt(point); }
+bool Attempt::CrashStep::await_ready() const noexcept {
+    return !attempt.crashesAt(point);
+}
 
 void Attempt::CrashStep::await_suspend(std::coroutine_handle<> h) {
     if (point == CrashPoint::LongPause) {
@@ -34,7 +40,9 @@ void Attempt::WaitStep::await_suspend(std::coroutine_handle<> h) {
     attempt.run_.suspendOnWait(attempt, h, ms, what);
 }
 
-void Attempt::fire(const AttemptSpec& spec) { run_.fire(spec); }
+void Attempt::fire(const AttemptSpec& spec) {
+    run_.fire(spec);
+}
 
 bool Attempt::crashesAt(CrashPoint point) const {
     const RunConfig& c = config();

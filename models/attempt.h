@@ -24,7 +24,7 @@ public:
     Attempt(Run& run, int intent, int number, QString kind, QString caller, QVariantMap payload);
 
     int intent() const { return intent_; }
-    int number() const { return number_; }       // 1 = the original, per intent
+    int number() const { return number_; }         // 1 = the original, per intent
     const QString& kind() const { return kind_; }  // original, duplicate, retry
     const QString& caller() const { return caller_; }
     const QString& actor() const { return actor_; }  // the lane it runs in: service, node-a, ...

@@ -8,7 +8,8 @@ namespace idem {
 namespace {
 
 QString range(const char* what, qint64 value, qint64 min, qint64 max) {
-    if (value >= min && value <= max) return {};
+    if (value >= min && value <= max)
+        return {};
     return QStringLiteral("%1 %2 is out of range (allowed: %3 to %4)")
         .arg(QLatin1String(what))
         .arg(value)
@@ -39,19 +40,19 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
             .arg(toId(c.crash), info.id, variant->id,
                  ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")));
     }
-    for (const QString& s : {range("--duplicates", c.duplicates, 0, kMaxDuplicates),
-                             range("--max-retries", c.maxRetries, 0, kMaxRetries),
-                             range("--crash-attempt", c.crashAttempt, 1,
-                                   c.duplicates + 1 + c.maxRetries),
-                             range("--intents", c.intents, 1, kMaxIntents),
-                             c.intervalMs < 0 ? QString()
-                                              : range("--interval-ms", c.intervalMs, 0, kMaxIntervalMs),
-                             range("--expiry-ms", c.expiryMs, 1, kMaxIntervalMs),
-                             range("--retention-ms", c.retentionMs, 1, 10 * kMaxIntervalMs),
-                             range("--ttl-ms", c.ttlMs, 1, kMaxIntervalMs),
-                             range("--lease-ms", c.leaseMs, 1, kMaxIntervalMs),
-                             range("--visibility-ms", c.visibilityMs, 1, kMaxIntervalMs)}) {
-        if (!s.isEmpty()) return s;
+    for (const QString& s :
+         {range("--duplicates", c.duplicates, 0, kMaxDuplicates),
+          range("--max-retries", c.maxRetries, 0, kMaxRetries),
+          range("--crash-attempt", c.crashAttempt, 1, c.duplicates + 1 + c.maxRetries),
+          range("--intents", c.intents, 1, kMaxIntents),
+          c.intervalMs < 0 ? QString() : range("--interval-ms", c.intervalMs, 0, kMaxIntervalMs),
+          range("--expiry-ms", c.expiryMs, 1, kMaxIntervalMs),
+          range("--retention-ms", c.retentionMs, 1, 10 * kMaxIntervalMs),
+          range("--ttl-ms", c.ttlMs, 1, kMaxIntervalMs),
+          range("--lease-ms", c.leaseMs, 1, kMaxIntervalMs),
+          range("--visibility-ms", c.visibilityMs, 1, kMaxIntervalMs)}) {
+        if (!s.isEmpty())
+            return s;
     }
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
         const ParamInfo* p = info.param(it.key());

@@ -24,7 +24,8 @@ QString DedupGuard::owner(const Attempt& a) {
 // SQL lives at namespace scope: g++ 12 cannot keep a QStringLiteral
 // temporary alive across a co_await.
 namespace {
-const QString kClaim = QStringLiteral(R"(INSERT INTO dedup (biz_type, biz_id, status, owner, created_at, updated_at)
+const QString kClaim =
+    QStringLiteral(R"(INSERT INTO dedup (biz_type, biz_id, status, owner, created_at, updated_at)
 VALUES (?, ?, 'PROCESSING', ?, ?, ?))");
 const QString kRead = QStringLiteral(R"(SELECT status, result, owner, created_at, updated_at
 FROM dedup
@@ -40,7 +41,6 @@ WHERE biz_type = ? AND biz_id = ? AND owner = ?)");
 }  // namespace
 
 Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) const {
-
     for (int round = 0; round < 2; ++round) {
         const SqlResult inserted =
             co_await a.sql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
@@ -49,11 +49,13 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
             a.transition(bizId, "", "PROCESSING", true);
             co_return Claim{Outcome::Claimed, {}};
         }
-        if (!inserted.isUniqueViolation()) throw std::runtime_error(inserted.errorText().toStdString());
+        if (!inserted.isUniqueViolation())
+            throw std::runtime_error(inserted.errorText().toStdString());
         a.transition(bizId, "", "PROCESSING", false);
 
         const SqlResult row = co_await a.sql(kRead, bizType_, bizId);
-        if (row.empty()) continue;  // removed in between: try once more
+        if (row.empty())
+            continue;  // removed in between: try once more
         const QString status = row.value(0, 0).toString();
         const qint64 createdAt = row.value(0, 3).toLongLong();
         const qint64 updatedAt = row.value(0, 4).toLongLong();
@@ -73,17 +75,20 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
         const bool stale = status == QLatin1String("FAILED") ||
                            (options_.expiry && updatedAt < a.now() - options_.expiryMs);
         if (!stale) {
-            a.guard("dedup", "in-progress",
-                    {{"biz_id", bizId}, {"owner", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
+            a.guard(
+                "dedup", "in-progress",
+                {{"biz_id", bizId}, {"owner", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
             co_return Claim{Outcome::InProgress, {}};
         }
         // The owner died or gave up: take the claim over, conditionally, so
         // that only one of several duplicates wins.
-        const SqlResult takeover = co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
+        const SqlResult takeover =
+            co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
         a.transition(bizId, status, "PROCESSING", takeover.rows == 1);
         if (takeover.rows == 1) {
-            a.guard("dedup", "takeover",
-                    {{"biz_id", bizId}, {"from", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
+            a.guard(
+                "dedup", "takeover",
+                {{"biz_id", bizId}, {"from", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
             co_return Claim{Outcome::TakenOver, {}};
         }
         a.guard("dedup", "in-progress", {{"biz_id", bizId}, {"lost_takeover", true}});

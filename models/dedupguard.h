@@ -14,7 +14,7 @@ class Attempt;
 class DedupGuard {
 public:
     struct Options {
-        bool expiry = true;      // a PROCESSING row older than the expiry may be taken over
+        bool expiry = true;  // a PROCESSING row older than the expiry may be taken over
         qint64 expiryMs = 5'000;
         qint64 retentionMs = 0;  // 0: kept forever; else older rows count as gone
     };

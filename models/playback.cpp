@@ -11,7 +11,8 @@ Playback::~Playback() = default;
 bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* error) {
     // A dry run to the end: how many steps there are, and how it ends.
     Run dry(config, scenario);
-    if (!dry.start(error)) return false;
+    if (!dry.start(error))
+        return false;
     int steps = 0;
     while (dry.step()) ++steps;
     const QJsonObject summary = dry.finish();
@@ -20,7 +21,8 @@ bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* 
     scenario_ = &scenario;
     length_ = steps;
     finalSummary_ = summary;
-    if (!rebuild(error)) return false;
+    if (!rebuild(error))
+        return false;
     emit loaded();
     emit positionChanged(position_, length_);
     return true;
@@ -39,16 +41,20 @@ bool Playback::rebuild(QString* error) {
     return true;
 }
 
-qint64 Playback::virtualTime() const { return run_ ? run_->now() : 0; }
+qint64 Playback::virtualTime() const {
+    return run_ ? run_->now() : 0;
+}
 
 QJsonObject Playback::liveSummary() const {
-    if (!run_ || !reader_) return {};
+    if (!run_ || !reader_)
+        return {};
     Reader reader(*reader_);
     return run_->judgeNow(reader);
 }
 
 void Playback::stepForward() {
-    if (!run_ || atEnd()) return;
+    if (!run_ || atEnd())
+        return;
     const qsizetype before = run_->trace().size();
     stepBegin_ = before;
     run_->step();
@@ -57,26 +63,33 @@ void Playback::stepForward() {
     emit positionChanged(position_, length_);
 }
 
-void Playback::stepBack() { seek(position_ - 1); }
+void Playback::stepBack() {
+    seek(position_ - 1);
+}
 
 void Playback::seek(int target) {
-    if (!run_) return;
+    if (!run_)
+        return;
     target = std::clamp(target, 0, length_);
-    if (target == position_) return;
+    if (target == position_)
+        return;
     if (target > position_) {
         const qsizetype before = run_->trace().size();
         while (position_ < target) {
             stepBegin_ = run_->trace().size();
-            if (!run_->step()) break;
+            if (!run_->step())
+                break;
             ++position_;
         }
         emit advanced(before, run_->trace().size());
     } else {
         QString error;
-        if (!rebuild(&error)) return;
+        if (!rebuild(&error))
+            return;
         while (position_ < target) {
             stepBegin_ = run_->trace().size();
-            if (!run_->step()) break;
+            if (!run_->step())
+                break;
             ++position_;
         }
         emit rewound();

@@ -26,10 +26,18 @@ bool startsWith(const QString& sql, const char* word) {
 
 // --- Planner, Setup, Reader ------------------------------------------------
 
-const RunConfig& Planner::config() const { return run_.config(); }
-qint64 Planner::intentStart(int intent) const { return run_.intents_[intent].start; }
-void Planner::fire(const AttemptSpec& spec) { run_.fire(spec); }
-quint32 Planner::random(quint32 bound) { return run_.random(bound); }
+const RunConfig& Planner::config() const {
+    return run_.config();
+}
+qint64 Planner::intentStart(int intent) const {
+    return run_.intents_[intent].start;
+}
+void Planner::fire(const AttemptSpec& spec) {
+    run_.fire(spec);
+}
+quint32 Planner::random(quint32 bound) {
+    return run_.random(bound);
+}
 
 void Planner::fireDefault(int intent, const QVariantMap& payload) {
     const RunConfig& c = config();
@@ -54,7 +62,9 @@ void Planner::fireDefault(int intent, const QVariantMap& payload) {
     for (const AttemptSpec& s : specs) fire(s);
 }
 
-const RunConfig& Setup::config() const { return run_.config(); }
+const RunConfig& Setup::config() const {
+    return run_.config();
+}
 
 SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent) {
     const SqlResult r = connection_.exec(sql, params);
@@ -102,14 +112,16 @@ Run::~Run() {
     setupConnection_.reset();
 }
 
-quint32 Run::random(quint32 bound) { return bound <= 1 ? 0 : quint32(rng_() % bound); }
+quint32 Run::random(quint32 bound) {
+    return bound <= 1 ? 0 : quint32(rng_() % bound);
+}
 
 bool Run::start(QString* error) {
     if (dbPath_.isEmpty()) {
         tempDir_ = std::make_unique<QTemporaryDir>();
         if (!tempDir_->isValid()) {
-            *error = QStringLiteral("cannot create a temporary folder: %1")
-                         .arg(tempDir_->errorString());
+            *error =
+                QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());
             return false;
         }
         dbPath_ = tempDir_->filePath(QStringLiteral("run.sqlite"));
@@ -137,8 +149,8 @@ bool Run::start(QString* error) {
     for (const QString& statement : scenario_.schema(config_)) {
         const SqlResult r = setup.exec(statement);
         if (!r.ok) {
-            *error = QStringLiteral("the schema of %1 failed: %2")
-                         .arg(config_.scenario, r.errorText());
+            *error =
+                QStringLiteral("the schema of %1 failed: %2").arg(config_.scenario, r.errorText());
             return false;
         }
     }
@@ -157,7 +169,8 @@ void Run::schedule(qint64 at, std::function<void()> action) {
 }
 
 bool Run::step() {
-    if (queue_.empty()) return false;
+    if (queue_.empty())
+        return false;
     Entry e = queue_.top();
     queue_.pop();
     now_ = e.at;
@@ -174,10 +187,12 @@ void Run::fire(AttemptSpec spec) {
     IntentState& state = intents_[spec.intent];
     int number = spec.number;
     if (spec.counted) {
-        if (number == 0) number = state.nextNumber;
+        if (number == 0)
+            number = state.nextNumber;
         state.nextNumber = std::max(state.nextNumber, number + 1);
     }
-    if (spec.caller.isEmpty()) spec.caller = callerActor(config_.source);
+    if (spec.caller.isEmpty())
+        spec.caller = callerActor(config_.source);
     schedule(spec.at, [this, spec, number] { startAttempt(spec, number); });
 }
 
@@ -211,12 +226,15 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
                                {{"retry", spec.retryDepth}, {"of", config_.maxRetries}});
         r.actor = spec.caller;
     }
-    QVariantMap fire{{"from", spec.caller}, {"to", spec.actor}, {"attempt_kind", spec.kind},
+    QVariantMap fire{{"from", spec.caller},
+                     {"to", spec.actor},
+                     {"attempt_kind", spec.kind},
                      {"source", toId(config_.source)}};
     for (auto it = spec.payload.cbegin(); it != spec.payload.cend(); ++it) {
         fire.insert(it.key(), it.value());
     }
-    if (spec.counted) record(&a, QStringLiteral("fire"), fire).actor = spec.caller;
+    if (spec.counted)
+        record(&a, QStringLiteral("fire"), fire).actor = spec.caller;
     a.connection_ = acquireConnection();
     a.root_ = scenario_.handle(a);
     resume(a, a.root_.handle());
@@ -233,7 +251,8 @@ void Run::afterResume(Attempt& a) {
         a.root_ = Task<Reply>{};
         return;
     }
-    if (!a.root_.done()) return;  // suspended on its next step, already scheduled
+    if (!a.root_.done())
+        return;  // suspended on its next step, already scheduled
     Reply reply;
     try {
         reply = a.root_.result();
@@ -296,7 +315,8 @@ void Run::runPendingSql(Attempt& a) {
         }
         return;
     }
-    if (r.ok && startsWith(a.opSql_, "BEGIN")) writer_ = &c;
+    if (r.ok && startsWith(a.opSql_, "BEGIN"))
+        writer_ = &c;
     if (r.ok && (startsWith(a.opSql_, "COMMIT") || startsWith(a.opSql_, "ROLLBACK"))) {
         transactionEnded(&c);
     }
@@ -307,7 +327,8 @@ void Run::runPendingSql(Attempt& a) {
 }
 
 void Run::transactionEnded(SqlConnection* connection) {
-    if (writer_ != connection) return;
+    if (writer_ != connection)
+        return;
     writer_ = nullptr;
     std::deque<Attempt*> waiters;
     waiters.swap(lockWaiters_);
@@ -330,7 +351,8 @@ void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
     e.params = params;
     e.rows = r.ok ? r.rows : 0;
     e.error = r.errorText();
-    if (!cause.isEmpty()) e.data.insert(QStringLiteral("cause"), cause);
+    if (!cause.isEmpty())
+        e.data.insert(QStringLiteral("cause"), cause);
     record(std::move(e));
 }
 
@@ -363,23 +385,30 @@ void Run::finishAttempt(Attempt& a, Response response, const QString& result) {
         releaseConnection(a, false);
     }
     a.finished_ = true;
-    if (!a.counted()) return;
+    if (!a.counted())
+        return;
     QVariantMap data{{"to", a.caller()}, {"response", toId(response)}};
-    if (!result.isEmpty()) data.insert(QStringLiteral("result"), result);
-    if (response == Response::None) data.insert(QStringLiteral("lost"), true);
+    if (!result.isEmpty())
+        data.insert(QStringLiteral("result"), result);
+    if (response == Response::None)
+        data.insert(QStringLiteral("lost"), true);
     record(&a, QStringLiteral("response"), data);
     IntentState& state = intents_[a.intent()];
     state.responses << response;
-    if (isDefinite(response)) state.answered = true;
+    if (isDefinite(response))
+        state.answered = true;
     maybeRetry(a, response);
 }
 
 void Run::maybeRetry(Attempt& a, Response response) {
-    if (response != Response::None && response != Response::InProgress) return;
-    if (!scenario_.info().callerRetries) return;
+    if (response != Response::None && response != Response::InProgress)
+        return;
+    if (!scenario_.info().callerRetries)
+        return;
     // Each attempt that got no definite answer is retried by its own caller,
     // up to --max-retries times.
-    if (a.retryDepth_ >= config_.maxRetries) return;
+    if (a.retryDepth_ >= config_.maxRetries)
+        return;
     AttemptSpec retry;
     retry.retryDepth = a.retryDepth_ + 1;
     retry.intent = a.intent();
@@ -405,8 +434,10 @@ void Run::releaseConnection(Attempt& a, bool close) {
     auto it = std::find_if(busy_.begin(), busy_.end(),
                            [&a](const auto& c) { return c.get() == a.connection_; });
     a.connection_ = nullptr;
-    if (it == busy_.end()) return;
-    if (!close) idle_.push_back(std::move(*it));
+    if (it == busy_.end())
+        return;
+    if (!close)
+        idle_.push_back(std::move(*it));
     busy_.erase(it);
 }
 
@@ -433,13 +464,16 @@ QJsonObject Run::finish() {
     Reader reader(*connection);
     summary_ = judgeAll(reader, true);
     const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
-    summary_.insert("integrity", integrity.ok ? integrity.value().toString() : integrity.errorText());
+    summary_.insert("integrity",
+                    integrity.ok ? integrity.value().toString() : integrity.errorText());
     reader.query(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     scenario_.extendSummary(reader, config_, summary_);
     return summary_;
 }
 
-QJsonObject Run::judgeNow(Reader& reader) { return judgeAll(reader, false); }
+QJsonObject Run::judgeNow(Reader& reader) {
+    return judgeAll(reader, false);
+}
 
 QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
     Effects effects, expected;
@@ -452,7 +486,8 @@ QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
         IntentOutcome o{judgeIntent(reader, i), intents_[i].responses};
         for (auto it = o.judgement.effects.cbegin(); it != o.judgement.effects.cend(); ++it) {
             effects[it.key()] += it.value();
-            if (!recordEvents) continue;
+            if (!recordEvents)
+                continue;
             record(nullptr, QStringLiteral("effect"),
                    {{"effect", it.key()},
                     {"count", it.value()},
@@ -461,7 +496,8 @@ QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
         }
         for (auto it = o.judgement.expected.cbegin(); it != o.judgement.expected.cend(); ++it) {
             expected[it.key()] += it.value();
-            if (!effects.contains(it.key())) effects[it.key()] = 0;
+            if (!effects.contains(it.key()))
+                effects[it.key()] = 0;
         }
         if (!o.judgement.inconsistency.isEmpty() && inconsistencies.size() < 20) {
             inconsistencies.append(o.judgement.inconsistency);
@@ -476,7 +512,8 @@ QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
         for (Response r : o.responses) ++responses[int(r)];
         outcomes.push_back(o);
     }
-    if (recordEvents) outcomes_ = outcomes;
+    if (recordEvents)
+        outcomes_ = outcomes;
 
     QJsonObject effectsJson, expectedJson, responsesJson, verdictsJson;
     for (auto it = effects.cbegin(); it != effects.cend(); ++it) {
@@ -489,11 +526,13 @@ QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
     for (int r = 0; r < 5; ++r) responsesJson.insert(rIds[r], responses[r]);
     const QStringList vIds = verdictIds();
     for (int v = 0; v < 5; ++v) {
-        if (counts[v] > 0) verdictsJson.insert(vIds[v], counts[v]);
+        if (counts[v] > 0)
+            verdictsJson.insert(vIds[v], counts[v]);
     }
     QJsonArray alerts;
     for (const TraceEvent& e : trace_.events()) {
-        if (e.kind != QLatin1String("alert")) continue;
+        if (e.kind != QLatin1String("alert"))
+            continue;
         QJsonObject a = QJsonObject::fromVariantMap(e.data);
         a.insert("t_ms", e.tMs);
         a.insert("intent", e.intent);
@@ -520,7 +559,8 @@ QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
         {"verdicts", verdictsJson},
         {"end_ms", now_},
     };
-    if (!inconsistencies.isEmpty()) summary.insert("inconsistencies", inconsistencies);
+    if (!inconsistencies.isEmpty())
+        summary.insert("inconsistencies", inconsistencies);
     return summary;
 }
 

@@ -7,34 +7,40 @@ namespace idem {
 
 const VariantInfo* ScenarioInfo::variant(const QString& id) const {
     for (const VariantInfo& v : variants) {
-        if (v.id == id) return &v;
+        if (v.id == id)
+            return &v;
     }
     return nullptr;
 }
 
 const ParamInfo* ScenarioInfo::param(const QString& key) const {
     for (const ParamInfo& p : params) {
-        if (p.key == key) return &p;
+        if (p.key == key)
+            return &p;
     }
     return nullptr;
 }
 
 QString ScenarioInfo::recommendedVariant() const {
     for (const VariantInfo& v : variants) {
-        if (v.recommended) return v.id;
+        if (v.recommended)
+            return v.id;
     }
     return variants.isEmpty() ? QString() : variants.first().id;
 }
 
 QString ScenarioInfo::paramValue(const RunConfig& config, const QString& key) const {
-    if (config.params.contains(key)) return config.params.value(key);
+    if (config.params.contains(key))
+        return config.params.value(key);
     const ParamInfo* p = param(key);
     return p ? p->defaultValue : QString();
 }
 
 void Scenario::seed(Setup&, int) const {}
 
-void Scenario::plan(Planner& planner, int intent) const { planner.fireDefault(intent); }
+void Scenario::plan(Planner& planner, int intent) const {
+    planner.fireDefault(intent);
+}
 
 Effects Scenario::expectedEffects(const RunConfig&, int) const {
     Effects e;
@@ -42,17 +48,23 @@ Effects Scenario::expectedEffects(const RunConfig&, int) const {
     return e;
 }
 
-QString Scenario::inconsistency(Reader&, int) const { return {}; }
+QString Scenario::inconsistency(Reader&, int) const {
+    return {};
+}
 
 Verdict Scenario::judge(const IntentJudgement& j) const {
     for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it) {
-        if (it.value() > j.expected.value(it.key())) return Verdict::Duplicated;
+        if (it.value() > j.expected.value(it.key()))
+            return Verdict::Duplicated;
     }
-    if (!j.inconsistency.isEmpty()) return Verdict::Inconsistent;
+    if (!j.inconsistency.isEmpty())
+        return Verdict::Inconsistent;
     for (auto it = j.expected.cbegin(); it != j.expected.cend(); ++it) {
-        if (j.effects.value(it.key()) < it.value()) return Verdict::Lost;
+        if (j.effects.value(it.key()) < it.value())
+            return Verdict::Lost;
     }
-    if (!j.answered) return Verdict::Stuck;
+    if (!j.answered)
+        return Verdict::Stuck;
     return Verdict::ExactlyOnce;
 }
 

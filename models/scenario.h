@@ -6,11 +6,11 @@
 #include "task.h"
 #include "vocabulary.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QString>
 #include <QStringList>
-#include <QJsonObject>
 #include <QVariantMap>
 
 namespace idem {
@@ -67,9 +67,9 @@ struct ScenarioInfo {
     Timing defaultTiming = Timing::Retry;
     int defaultDuplicates = 2;
     QList<ParamInfo> params;
-    QStringList tables;       // tables the views show, guard table first
-    QString guardTable;       // the dedup / claim / lock table, empty if none
-    QStringList effectNames;  // what the judge counts
+    QStringList tables;         // tables the views show, guard table first
+    QString guardTable;         // the dedup / claim / lock table, empty if none
+    QStringList effectNames;    // what the judge counts
     bool callerRetries = true;  // the source retries an attempt that got no definite answer
     StateMachineInfo stateMachine;
 

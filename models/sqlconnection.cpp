@@ -3,8 +3,8 @@
 #include <QAtomicInteger>
 #include <QSqlDatabase>
 #include <QSqlDriver>
-#include <QSqlField>
 #include <QSqlError>
+#include <QSqlField>
 #include <QSqlQuery>
 #include <QSqlRecord>
 
@@ -19,7 +19,8 @@ bool startsWith(const QString& sql, const char* word) {
 }  // namespace
 
 QString SqlResult::errorText() const {
-    if (ok) return {};
+    if (ok)
+        return {};
     return QStringLiteral("%1 (%2)").arg(message).arg(code);
 }
 
@@ -50,7 +51,8 @@ SqlConnection::~SqlConnection() {
 QString SqlConnection::selectAllStatement(const QString& table, QStringList* columns) const {
     const QSqlDatabase db = QSqlDatabase::database(name_, false);
     QSqlRecord record = db.record(table);
-    if (record.isEmpty()) return {};
+    if (record.isEmpty())
+        return {};
     columns->clear();
     for (int i = 0; i < record.count(); ++i) *columns << record.fieldName(i);
     record.insert(0, QSqlField(QStringLiteral("rowid"), QMetaType(QMetaType::LongLong)));

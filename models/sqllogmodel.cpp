@@ -15,9 +15,11 @@ SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
 void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
     QList<TraceEvent> fresh;
     for (qsizetype i = from; i < to && i < trace.size(); ++i) {
-        if (logged(trace.events()[i])) fresh << trace.events()[i];
+        if (logged(trace.events()[i]))
+            fresh << trace.events()[i];
     }
-    if (fresh.isEmpty()) return;
+    if (fresh.isEmpty())
+        return;
     beginInsertRows({}, int(rows_.size()), int(rows_.size() + fresh.size()) - 1);
     rows_ << fresh;
     endInsertRows();
@@ -27,7 +29,8 @@ void SqlLogModel::rebuild(const Trace& trace) {
     beginResetModel();
     rows_.clear();
     for (const TraceEvent& e : trace.events()) {
-        if (logged(e)) rows_ << e;
+        if (logged(e))
+            rows_ << e;
     }
     endResetModel();
 }
@@ -55,8 +58,10 @@ QString SqlLogModel::formatParams(const QVariantList& params) {
 }
 
 QString SqlLogModel::formatTime(qint64 ms) {
-    if (ms < 10'000) return QStringLiteral("%1 ms").arg(ms);
-    if (ms < 600'000) return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 3);
+    if (ms < 10'000)
+        return QStringLiteral("%1 ms").arg(ms);
+    if (ms < 600'000)
+        return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 3);
     const qint64 s = ms / 1000;
     return QStringLiteral("%1:%2:%3")
         .arg(s / 3600)
@@ -65,49 +70,72 @@ QString SqlLogModel::formatTime(qint64 ms) {
 }
 
 QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rows_.size()) return {};
+    if (!index.isValid() || index.row() >= rows_.size())
+        return {};
     const TraceEvent& e = rows_[index.row()];
     const bool wait = e.kind == QLatin1String("lock-wait");
-    if (role == KindRole) return e.kind;
-    if (role == FailedRole) return wait || !e.error.isEmpty();
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    if (role == KindRole)
+        return e.kind;
+    if (role == FailedRole)
+        return wait || !e.error.isEmpty();
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
     switch (index.column()) {
-        case Time: return formatTime(e.tMs);
+        case Time:
+            return formatTime(e.tMs);
         case Attempt:
             return e.attempt == 0 ? QStringLiteral("setup") : QStringLiteral("#%1").arg(e.attempt);
-        case Connection: return wait ? e.data.value("connection").toString() : e.connection;
+        case Connection:
+            return wait ? e.data.value("connection").toString() : e.connection;
         case Statement:
             if (wait) {
-                return tr("waits: the database is locked by %1").arg(e.data.value("holder").toString());
+                return tr("waits: the database is locked by %1")
+                    .arg(e.data.value("holder").toString());
             }
             return role == Qt::ToolTipRole ? e.sql : e.sql.simplified();
-        case Params: return formatParams(e.params);
-        case Rows: return wait ? QVariant() : QVariant(e.rows);
-        case Error: return e.error;
-        default: return {};
+        case Params:
+            return formatParams(e.params);
+        case Rows:
+            return wait ? QVariant() : QVariant(e.rows);
+        case Error:
+            return e.error;
+        default:
+            return {};
     }
 }
 
 QVariant SqlLogModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+        return {};
     switch (section) {
-        case Time: return tr("Time");
-        case Attempt: return tr("Attempt");
-        case Connection: return tr("Conn.");
-        case Statement: return tr("Statement");
-        case Params: return tr("Values");
-        case Rows: return tr("Rows");
-        case Error: return tr("Error");
-        default: return {};
+        case Time:
+            return tr("Time");
+        case Attempt:
+            return tr("Attempt");
+        case Connection:
+            return tr("Conn.");
+        case Statement:
+            return tr("Statement");
+        case Params:
+            return tr("Values");
+        case Rows:
+            return tr("Rows");
+        case Error:
+            return tr("Error");
+        default:
+            return {};
     }
 }
 
 QString SqlLogModel::toCsv() const {
     QStringList lines{QStringLiteral("t_ms,attempt,connection,sql,params,rows,error")};
     for (const TraceEvent& e : rows_) {
-        lines << QStringList{QString::number(e.tMs), QString::number(e.attempt),
-                             csvField(e.connection), csvField(e.sql),
-                             csvField(formatParams(e.params)), QString::number(e.rows),
+        lines << QStringList{QString::number(e.tMs),
+                             QString::number(e.attempt),
+                             csvField(e.connection),
+                             csvField(e.sql),
+                             csvField(formatParams(e.params)),
+                             QString::number(e.rows),
                              csvField(e.error)}
                      .join(QLatin1Char(','));
     }

@@ -15,7 +15,8 @@ void TableModel::setTable(const QString& table) {
 }
 
 void TableModel::clear() {
-    if (rows_.isEmpty()) return;
+    if (rows_.isEmpty())
+        return;
     beginRemoveRows({}, 0, int(rows_.size()) - 1);
     rows_.clear();
     endRemoveRows();
@@ -64,7 +65,8 @@ void TableModel::refresh(SqlConnection& connection) {
         Row& row = rows_[i];
         QSet<int> changed;
         for (int c = 0; c < columns_.size(); ++c) {
-            if (row.values.value(c) != fresh[j].values.value(c)) changed.insert(c);
+            if (row.values.value(c) != fresh[j].values.value(c))
+                changed.insert(c);
         }
         const QSet<int> before = row.changed;
         row.values = fresh[j].values;
@@ -96,15 +98,20 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
             const QVariant v = row.values.value(index.column());
             return v.isNull() ? QVariant(QStringLiteral("NULL")) : v;
         }
-        case Qt::ToolTipRole: return row.values.value(index.column()).toString();
-        case ChangedRole: return row.changed.contains(index.column()) || row.changed.contains(-1);
-        default: return {};
+        case Qt::ToolTipRole:
+            return row.values.value(index.column()).toString();
+        case ChangedRole:
+            return row.changed.contains(index.column()) || row.changed.contains(-1);
+        default:
+            return {};
     }
 }
 
 QVariant TableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role != Qt::DisplayRole) return {};
-    if (orientation == Qt::Horizontal) return columns_.value(section);
+    if (role != Qt::DisplayRole)
+        return {};
+    if (orientation == Qt::Horizontal)
+        return columns_.value(section);
     return section + 1;
 }
 
@@ -125,7 +132,8 @@ QString TableModel::toCsv() const {
     lines << header.join(QLatin1Char(','));
     for (const Row& row : rows_) {
         QStringList fields;
-        for (const QVariant& v : row.values) fields << csvField(v.isNull() ? QString() : v.toString());
+        for (const QVariant& v : row.values)
+            fields << csvField(v.isNull() ? QString() : v.toString());
         lines << fields.join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

@@ -44,7 +44,8 @@ struct Promise : PromiseBase {
         value.emplace(std::forward<U>(v));
     }
     T take() {
-        if (exception) std::rethrow_exception(exception);
+        if (exception)
+            std::rethrow_exception(exception);
         return std::move(*value);
     }
 };
@@ -54,7 +55,8 @@ struct Promise<void> : PromiseBase {
     Task<void> get_return_object();
     void return_void() {}
     void take() {
-        if (exception) std::rethrow_exception(exception);
+        if (exception)
+            std::rethrow_exception(exception);
     }
 };
 
@@ -97,7 +99,8 @@ public:
 
 private:
     void reset() {
-        if (h_) h_.destroy();
+        if (h_)
+            h_.destroy();
         h_ = {};
     }
     Handle h_;

@@ -12,15 +12,20 @@ namespace idem {
 namespace {
 
 QJsonValue paramToJson(const QVariant& v) {
-    if (v.isNull()) return QJsonValue::Null;
+    if (v.isNull())
+        return QJsonValue::Null;
     switch (v.typeId()) {
         case QMetaType::Int:
         case QMetaType::LongLong:
         case QMetaType::UInt:
-        case QMetaType::ULongLong: return QJsonValue(v.toLongLong());
-        case QMetaType::Double: return QJsonValue(v.toDouble());
-        case QMetaType::Bool: return QJsonValue(v.toBool());
-        default: return QJsonValue(v.toString());
+        case QMetaType::ULongLong:
+            return QJsonValue(v.toLongLong());
+        case QMetaType::Double:
+            return QJsonValue(v.toDouble());
+        case QMetaType::Bool:
+            return QJsonValue(v.toBool());
+        default:
+            return QJsonValue(v.toString());
     }
 }
 
@@ -135,8 +140,9 @@ bool Trace::parse(const QByteArray& bytes, Loaded* out, QString* error) {
     }
     const int version = root.value("version").toInt(-1);
     if (version > kVersion) {
-        *error = QStringLiteral("trace format version %1 is newer than this program reads (%2); "
-                                "update Idempotency Lab to open it")
+        *error = QStringLiteral(
+                     "trace format version %1 is newer than this program reads (%2); "
+                     "update Idempotency Lab to open it")
                      .arg(version)
                      .arg(kVersion);
         return false;
@@ -157,7 +163,8 @@ bool Trace::parse(const QByteArray& bytes, Loaded* out, QString* error) {
     for (const QJsonValue& v : events) {
         TraceEvent e;
         if (!v.isObject() || !TraceEvent::fromJson(v.toObject(), &e, error)) {
-            if (!v.isObject()) *error = QStringLiteral("an event is not a JSON object");
+            if (!v.isObject())
+                *error = QStringLiteral("an event is not a JSON object");
             return false;
         }
         loaded.events.append(e);

@@ -19,7 +19,8 @@ struct TraceEvent {
     int intent = -1;  // -1: not tied to one intent (schema, judge)
     int attempt = 0;  // 0: set-up, not an attempt
     QString actor;
-    QString kind;  // fire, sql, lock-wait, guard, transition, crash, retry, response, effect, alert, ...
+    QString kind;  // fire, sql, lock-wait, guard, transition, crash, retry, response, effect,
+                   // alert, ...
 
     // sql events
     QString connection;

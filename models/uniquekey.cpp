@@ -17,9 +17,11 @@ Task<UniqueInsert> insertUnique(Attempt& a, const QString& key, QString insertSq
         out.row = r;
         co_return out;
     }
-    if (!r.isUniqueViolation()) throw std::runtime_error(r.errorText().toStdString());
+    if (!r.isUniqueViolation())
+        throw std::runtime_error(r.errorText().toStdString());
     a.guard("unique-key", "duplicate", {{"key", key}, {"error", r.errorText()}});
-    if (!selectSql.isEmpty()) out.row = co_await a.sqlWith(std::move(selectSql), std::move(selectParams));
+    if (!selectSql.isEmpty())
+        out.row = co_await a.sqlWith(std::move(selectSql), std::move(selectParams));
     co_return out;
 }
 

@@ -6,20 +6,21 @@ namespace idem {
 
 namespace {
 
-constexpr std::array kSources{"double-click",       "gateway-retry",    "mq-redelivery",
-                              "producer-resend",    "task-rerun",       "downstream-timeout",
+constexpr std::array kSources{"double-click",     "gateway-retry", "mq-redelivery",
+                              "producer-resend",  "task-rerun",    "downstream-timeout",
                               "provider-callback"};
 constexpr std::array kTimings{"concurrent", "retry", "compensation", "cross-day"};
-constexpr std::array kCrashPoints{"none",      "before-commit", "after-guard",
+constexpr std::array kCrashPoints{"none",           "before-commit",   "after-guard",
                                   "after-business", "before-response", "after-ack",
-                                  "before-ack", "downstream-lost", "long-pause"};
+                                  "before-ack",     "downstream-lost", "long-pause"};
 constexpr std::array kResponses{"success", "in-progress", "rejected", "error", "none"};
 constexpr std::array kVerdicts{"exactly-once", "stuck", "lost", "inconsistent", "duplicated"};
 
 template <typename Enum, std::size_t N>
 std::optional<Enum> fromId(const std::array<const char*, N>& ids, const QString& id) {
     for (std::size_t i = 0; i < N; ++i) {
-        if (id == QLatin1String(ids[i])) return static_cast<Enum>(i);
+        if (id == QLatin1String(ids[i]))
+            return static_cast<Enum>(i);
     }
     return std::nullopt;
 }
@@ -33,57 +34,98 @@ QStringList allIds(const std::array<const char*, N>& ids, std::size_t from = 0) 
 
 }  // namespace
 
-QString toId(Source s) { return QString::fromLatin1(kSources[static_cast<int>(s)]); }
-QString toId(Timing t) { return QString::fromLatin1(kTimings[static_cast<int>(t)]); }
-QString toId(CrashPoint c) { return QString::fromLatin1(kCrashPoints[static_cast<int>(c)]); }
-QString toId(Response r) { return QString::fromLatin1(kResponses[static_cast<int>(r)]); }
-QString toId(Verdict v) { return QString::fromLatin1(kVerdicts[static_cast<int>(v)]); }
+QString toId(Source s) {
+    return QString::fromLatin1(kSources[static_cast<int>(s)]);
+}
+QString toId(Timing t) {
+    return QString::fromLatin1(kTimings[static_cast<int>(t)]);
+}
+QString toId(CrashPoint c) {
+    return QString::fromLatin1(kCrashPoints[static_cast<int>(c)]);
+}
+QString toId(Response r) {
+    return QString::fromLatin1(kResponses[static_cast<int>(r)]);
+}
+QString toId(Verdict v) {
+    return QString::fromLatin1(kVerdicts[static_cast<int>(v)]);
+}
 
-std::optional<Source> sourceFromId(const QString& id) { return fromId<Source>(kSources, id); }
-std::optional<Timing> timingFromId(const QString& id) { return fromId<Timing>(kTimings, id); }
+std::optional<Source> sourceFromId(const QString& id) {
+    return fromId<Source>(kSources, id);
+}
+std::optional<Timing> timingFromId(const QString& id) {
+    return fromId<Timing>(kTimings, id);
+}
 std::optional<CrashPoint> crashPointFromId(const QString& id) {
     return fromId<CrashPoint>(kCrashPoints, id);
 }
-std::optional<Verdict> verdictFromId(const QString& id) { return fromId<Verdict>(kVerdicts, id); }
+std::optional<Verdict> verdictFromId(const QString& id) {
+    return fromId<Verdict>(kVerdicts, id);
+}
 
-QStringList sourceIds() { return allIds(kSources); }
-QStringList timingIds() { return allIds(kTimings); }
-QStringList crashPointIds() { return allIds(kCrashPoints, 1); }
-QStringList responseIds() { return allIds(kResponses); }
-QStringList verdictIds() { return allIds(kVerdicts); }
+QStringList sourceIds() {
+    return allIds(kSources);
+}
+QStringList timingIds() {
+    return allIds(kTimings);
+}
+QStringList crashPointIds() {
+    return allIds(kCrashPoints, 1);
+}
+QStringList responseIds() {
+    return allIds(kResponses);
+}
+QStringList verdictIds() {
+    return allIds(kVerdicts);
+}
 
 QString callerActor(Source s) {
     switch (s) {
-        case Source::DoubleClick: return QStringLiteral("client");
-        case Source::GatewayRetry: return QStringLiteral("gateway");
+        case Source::DoubleClick:
+            return QStringLiteral("client");
+        case Source::GatewayRetry:
+            return QStringLiteral("gateway");
         case Source::MqRedelivery:
-        case Source::ProducerResend: return QStringLiteral("broker");
-        case Source::TaskRerun: return QStringLiteral("scheduler");
-        case Source::DownstreamTimeout: return QStringLiteral("gateway");
-        case Source::ProviderCallback: return QStringLiteral("provider");
+        case Source::ProducerResend:
+            return QStringLiteral("broker");
+        case Source::TaskRerun:
+            return QStringLiteral("scheduler");
+        case Source::DownstreamTimeout:
+            return QStringLiteral("gateway");
+        case Source::ProviderCallback:
+            return QStringLiteral("provider");
     }
     return QStringLiteral("client");
 }
 
 qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs) {
     switch (s) {
-        case Source::DoubleClick: return 5'000;
+        case Source::DoubleClick:
+            return 5'000;
         case Source::GatewayRetry:
-        case Source::DownstreamTimeout: return 3'000;
+        case Source::DownstreamTimeout:
+            return 3'000;
         case Source::MqRedelivery:
-        case Source::ProducerResend: return visibilityTimeoutMs;
-        case Source::TaskRerun: return 60'000;
-        case Source::ProviderCallback: return 10'000;
+        case Source::ProducerResend:
+            return visibilityTimeoutMs;
+        case Source::TaskRerun:
+            return 60'000;
+        case Source::ProviderCallback:
+            return 10'000;
     }
     return 5'000;
 }
 
 qint64 defaultIntervalMs(Timing t) {
     switch (t) {
-        case Timing::Concurrent: return 0;
-        case Timing::Retry: return 3'000;
-        case Timing::Compensation: return 10 * 60'000;
-        case Timing::CrossDay: return 26 * 3'600'000LL;
+        case Timing::Concurrent:
+            return 0;
+        case Timing::Retry:
+            return 3'000;
+        case Timing::Compensation:
+            return 10 * 60'000;
+        case Timing::CrossDay:
+            return 26 * 3'600'000LL;
     }
     return 0;
 }

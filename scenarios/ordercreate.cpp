@@ -9,13 +9,18 @@ namespace idem {
 
 namespace {
 
-const QString kInsertOrder = QStringLiteral(R"(INSERT INTO orders (request_id, user_id, amount, created_at)
+const QString kInsertOrder =
+    QStringLiteral(R"(INSERT INTO orders (request_id, user_id, amount, created_at)
 VALUES (?, ?, ?, ?)
 RETURNING id)");
 const QString kFindOrder = QStringLiteral("SELECT id FROM orders WHERE request_id = ?");
 
-qint64 userOf(int intent) { return 10001 + intent; }
-qint64 amountOf(int intent) { return 199 + (intent % 7) * 100; }
+qint64 userOf(int intent) {
+    return 10001 + intent;
+}
+qint64 amountOf(int intent) {
+    return 199 + (intent % 7) * 100;
+}
 
 // The key must name the intent; with request-id=per-click the page makes a
 // new one on every click, and the dedup table can no longer see duplicates.
@@ -47,29 +52,40 @@ OrderCreate::OrderCreate() {
     info_.title = QStringLiteral("Order creation");
     info_.variants = {
         {"none", false, {CrashPoint::BeforeResponse}, "insert the order, no guard"},
-        {"check-then-insert", false, {CrashPoint::BeforeResponse},
+        {"check-then-insert",
+         false,
+         {CrashPoint::BeforeResponse},
          "SELECT by request_id, then INSERT; no constraint"},
-        {"unique-key", false, {CrashPoint::BeforeResponse},
+        {"unique-key",
+         false,
+         {CrashPoint::BeforeResponse},
          "UNIQUE(request_id); on conflict return the existing order"},
         {"dedup-table", true, separate,
          "dedup row PROCESSING -> order -> SUCCESS in separate transactions; expiry + recheck"},
         {"dedup-no-expiry", false, separate, "dedup table whose PROCESSING rows never expire"},
         {"dedup-no-recheck", false, separate,
          "dedup table; takeover after expiry without checking the order"},
-        {"dedup-same-tx", false, {CrashPoint::BeforeResponse},
+        {"dedup-same-tx",
+         false,
+         {CrashPoint::BeforeResponse},
          "dedup row and order in one transaction"},
     };
     info_.sources = {Source::DoubleClick, Source::GatewayRetry};
     info_.defaultTiming = Timing::Concurrent;
-    info_.params = {{"request-id", "per-intent", {"per-intent", "per-click"}, 0, 0,
+    info_.params = {{"request-id",
+                     "per-intent",
+                     {"per-intent", "per-click"},
+                     0,
+                     0,
                      "per-intent: one requestId per order form; per-click: a new one per click"}};
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
     info_.effectNames = {"orders"};
-    info_.stateMachine = {"dedup record",
-                          {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
-                          {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
-                          {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx"}};
+    info_.stateMachine = {
+        "dedup record",
+        {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
+        {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
+        {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx"}};
 }
 
 QStringList OrderCreate::schema(const RunConfig& config) const {
@@ -83,25 +99,33 @@ QStringList OrderCreate::schema(const RunConfig& config) const {
     if (config.variant == QLatin1String("unique-key")) {
         s << QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
     }
-    if (config.variant.startsWith(QLatin1String("dedup"))) s << DedupGuard::schema();
+    if (config.variant.startsWith(QLatin1String("dedup")))
+        s << DedupGuard::schema();
     return s;
 }
 
 Task<Reply> OrderCreate::handle(Attempt& a) const {
     const QString& v = a.config().variant;
-    if (v == QLatin1String("check-then-insert")) co_return co_await checkThenInsert(a);
-    if (v == QLatin1String("unique-key")) co_return co_await uniqueKey(a);
-    if (v == QLatin1String("dedup-table")) co_return co_await dedupTable(a, true, true);
-    if (v == QLatin1String("dedup-no-expiry")) co_return co_await dedupTable(a, false, true);
-    if (v == QLatin1String("dedup-no-recheck")) co_return co_await dedupTable(a, true, false);
-    if (v == QLatin1String("dedup-same-tx")) co_return co_await dedupSameTransaction(a);
+    if (v == QLatin1String("check-then-insert"))
+        co_return co_await checkThenInsert(a);
+    if (v == QLatin1String("unique-key"))
+        co_return co_await uniqueKey(a);
+    if (v == QLatin1String("dedup-table"))
+        co_return co_await dedupTable(a, true, true);
+    if (v == QLatin1String("dedup-no-expiry"))
+        co_return co_await dedupTable(a, false, true);
+    if (v == QLatin1String("dedup-no-recheck"))
+        co_return co_await dedupTable(a, true, false);
+    if (v == QLatin1String("dedup-same-tx"))
+        co_return co_await dedupSameTransaction(a);
     co_return co_await createWithoutGuard(a);
 }
 
 Task<QString> OrderCreate::insertOrder(Attempt& a) const {
     const SqlResult r = co_await a.sql(kInsertOrder, requestIdOf(a), userOf(a.intent()),
                                        amountOf(a.intent()), a.now());
-    if (!r.ok) throw std::runtime_error(r.errorText().toStdString());
+    if (!r.ok)
+        throw std::runtime_error(r.errorText().toStdString());
     co_return r.value().toString();
 }
 
@@ -138,16 +162,17 @@ Task<Reply> OrderCreate::dedupTable(Attempt& a, bool expiry, bool recheck) const
 
     // 1. Claim the request id (its own transaction).
     const DedupGuard::Claim claim = co_await dedup.claim(a, key);
-    if (claim.outcome == DedupGuard::Outcome::Done) co_return Reply{Response::Success, claim.result};
-    if (claim.outcome == DedupGuard::Outcome::InProgress) co_return Reply{Response::InProgress, {}};
+    if (claim.outcome == DedupGuard::Outcome::Done)
+        co_return Reply{Response::Success, claim.result};
+    if (claim.outcome == DedupGuard::Outcome::InProgress)
+        co_return Reply{Response::InProgress, {}};
     co_await a.crashPoint(CrashPoint::AfterGuard);
 
     // 2. After a takeover, ask the business whether the dead owner got as far
     //    as creating the order (状态回查) before creating it again.
     if (claim.outcome == DedupGuard::Outcome::TakenOver && recheck) {
         const SqlResult found = co_await a.sql(kFindOrder, key);
-        a.guard("dedup", found.empty() ? "recheck-not-found" : "recheck-found",
-                {{"biz_id", key}});
+        a.guard("dedup", found.empty() ? "recheck-not-found" : "recheck-found", {{"biz_id", key}});
         if (!found.empty()) {
             co_await dedup.markSuccess(a, key, found.value().toString());
             co_return Reply{Response::Success, found.value().toString()};
@@ -173,9 +198,9 @@ Task<Reply> OrderCreate::dedupSameTransaction(Attempt& a) const {
     const DedupGuard::Claim claim = co_await dedup.claim(a, key);
     if (claim.outcome != DedupGuard::Outcome::Claimed) {
         co_await a.commit();
-        co_return Reply{claim.outcome == DedupGuard::Outcome::Done ? Response::Success
-                                                                   : Response::InProgress,
-                        claim.result};
+        co_return Reply{
+            claim.outcome == DedupGuard::Outcome::Done ? Response::Success : Response::InProgress,
+            claim.result};
     }
     co_await businessWork(a);
     const QString id = co_await insertOrder(a);

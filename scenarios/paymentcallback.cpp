@@ -30,16 +30,24 @@ const QString kOrderStatus = QStringLiteral("SELECT status FROM orders WHERE ord
 const QString kCredit = QStringLiteral(R"(INSERT INTO ledger (order_id, amount, created_at)
 VALUES (?, ?, ?))");
 
-QString orderOf(int intent) { return QStringLiteral("P%1").arg(20250001 + intent); }
-QString tradeNoOf(int intent) { return QStringLiteral("T%1").arg(88000001 + intent); }
-qint64 amountOf(int intent) { return 5'000 + (intent % 9) * 100; }
+QString orderOf(int intent) {
+    return QStringLiteral("P%1").arg(20250001 + intent);
+}
+QString tradeNoOf(int intent) {
+    return QStringLiteral("T%1").arg(88000001 + intent);
+}
+qint64 amountOf(int intent) {
+    return 5'000 + (intent % 9) * 100;
+}
 bool isFailure(const Attempt& a) {
     return a.payload().value(QStringLiteral("trade_status")) == QLatin1String("FAILED");
 }
 
 }  // namespace
 
-QStringList PaymentCallback::states() { return {"PENDING", "PAYING", "PAID", "FAILED"}; }
+QStringList PaymentCallback::states() {
+    return {"PENDING", "PAYING", "PAID", "FAILED"};
+}
 
 PaymentCallback::PaymentCallback() {
     const QList<CrashPoint> oneTx{CrashPoint::BeforeCommit, CrashPoint::BeforeResponse};
@@ -52,13 +60,18 @@ PaymentCallback::PaymentCallback() {
         {"state-machine", false, oneTx,
          "UPDATE ... WHERE status = 'PAYING'; credit only if one row changed"},
         {"unique-and-state", true, oneTx, "unique trade number and state machine, one transaction"},
-        {"unique-separate-tx", false,
+        {"unique-separate-tx",
+         false,
          {CrashPoint::BeforeCommit, CrashPoint::AfterGuard, CrashPoint::BeforeResponse},
          "flow row committed alone, then state change and credit; a conflict answers success"},
     };
     info_.sources = {Source::ProviderCallback};
     info_.defaultTiming = Timing::Retry;
-    info_.params = {{"late-failure", "0", {"0", "1"}, 0, 0,
+    info_.params = {{"late-failure",
+                     "0",
+                     {"0", "1"},
+                     0,
+                     0,
                      "1: a stale FAILED callback arrives after the SUCCESS ones"}};
     info_.tables = {"orders", "pay_flow", "ledger"};
     info_.guardTable = "pay_flow";
@@ -106,8 +119,9 @@ QStringList PaymentCallback::schema(const RunConfig& config) const {
 }
 
 void PaymentCallback::seed(Setup& setup, int intent) const {
-    setup.exec(QStringLiteral("INSERT INTO orders (order_id, status, amount) VALUES (?, 'PENDING', ?)"),
-               {orderOf(intent), amountOf(intent)}, intent);
+    setup.exec(
+        QStringLiteral("INSERT INTO orders (order_id, status, amount) VALUES (?, 'PENDING', ?)"),
+        {orderOf(intent), amountOf(intent)}, intent);
     setup.transition(intent, orderOf(intent), "", "PENDING");
     // The user confirms the payment page: the order waits for the provider.
     setup.exec(QStringLiteral(R"(UPDATE orders
@@ -139,11 +153,16 @@ Task<Reply> PaymentCallback::handle(Attempt& a) const {
                              v == QLatin1String("unique-and-state") ||
                              v == QLatin1String("unique-separate-tx");
     // A FAILED callback writes no flow row: it only moves the status.
-    if (isFailure(a)) co_return co_await failedCallback(a, conditional);
-    if (v == QLatin1String("unique-key")) co_return co_await uniqueKeyOnly(a);
-    if (v == QLatin1String("state-machine")) co_return co_await stateMachineOnly(a);
-    if (v == QLatin1String("unique-and-state")) co_return co_await uniqueAndState(a);
-    if (v == QLatin1String("unique-separate-tx")) co_return co_await uniqueSeparateTransactions(a);
+    if (isFailure(a))
+        co_return co_await failedCallback(a, conditional);
+    if (v == QLatin1String("unique-key"))
+        co_return co_await uniqueKeyOnly(a);
+    if (v == QLatin1String("state-machine"))
+        co_return co_await stateMachineOnly(a);
+    if (v == QLatin1String("unique-and-state"))
+        co_return co_await uniqueAndState(a);
+    if (v == QLatin1String("unique-separate-tx"))
+        co_return co_await uniqueSeparateTransactions(a);
     co_return co_await withoutGuard(a);
 }
 
@@ -193,7 +212,8 @@ Task<UniqueInsert> PaymentCallback::recordFlow(Attempt& a) const {
 Task<Reply> PaymentCallback::answerFromOrder(Attempt& a) const {
     const SqlResult status = co_await a.sql(kOrderStatus, orderOf(a.intent()));
     // Already PAID: the callback was handled before, answer success again.
-    if (status.value().toString() == QLatin1String("PAID")) co_return Reply{Response::Success, "PAID"};
+    if (status.value().toString() == QLatin1String("PAID"))
+        co_return Reply{Response::Success, "PAID"};
     co_return Reply{Response::Rejected, status.value().toString()};
 }
 
@@ -240,12 +260,14 @@ Task<Reply> PaymentCallback::uniqueSeparateTransactions(Attempt& a) const {
     // The flow row commits on its own ...
     const UniqueInsert flow = co_await recordFlow(a);
     // ... so a conflict only proves that some attempt got this far.
-    if (!flow.inserted) co_return Reply{Response::Success, "PAID"};
+    if (!flow.inserted)
+        co_return Reply{Response::Success, "PAID"};
     co_await a.crashPoint(CrashPoint::AfterGuard);
     co_await a.begin();
     const bool paid =
         co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
-    if (paid) co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    if (paid)
+        co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
     co_await a.crashPoint(CrashPoint::BeforeCommit);
     co_await a.commit();
     co_return Reply{paid ? Response::Success : Response::Rejected, "PAID"};
@@ -274,7 +296,8 @@ QString PaymentCallback::inconsistency(Reader& db, int intent) const {
         return QStringLiteral("%1: order PAID but the merchant was never credited").arg(order);
     }
     if (flows > 0 && credits == 0) {
-        return QStringLiteral("%1: payment flow recorded but the order is %2 and nothing was credited")
+        return QStringLiteral(
+                   "%1: payment flow recorded but the order is %2 and nothing was credited")
             .arg(order, status);
     }
     return {};

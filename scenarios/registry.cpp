@@ -1,15 +1,15 @@
 #include "registry.h"
 
-#include "ordercreate.h"
-#include "paymentcallback.h"
-#include "mqconsume.h"
-#include "stockdeduct.h"
-#include "scheduledtask.h"
-#include "naturalops.h"
-#include "pagination.h"
 #include "downstream.h"
-#include "ttlwindow.h"
 #include "duplicatealert.h"
+#include "mqconsume.h"
+#include "naturalops.h"
+#include "ordercreate.h"
+#include "pagination.h"
+#include "paymentcallback.h"
+#include "scheduledtask.h"
+#include "stockdeduct.h"
+#include "ttlwindow.h"
 
 namespace idem {
 
@@ -24,16 +24,16 @@ const QList<const Scenario*>& allScenarios() {
     static const Downstream downstream;
     static const TtlWindow ttlWindow;
     static const DuplicateAlert duplicateAlert;
-    static const QList<const Scenario*> all{&orderCreate, &paymentCallback, &mqConsume,
-                                            &stockDeduct, &scheduledTask,   &naturalOps,
-                                            &pagination,
-                                            &downstream,  &ttlWindow,       &duplicateAlert};
+    static const QList<const Scenario*> all{
+        &orderCreate, &paymentCallback, &mqConsume,  &stockDeduct, &scheduledTask,
+        &naturalOps,  &pagination,      &downstream, &ttlWindow,   &duplicateAlert};
     return all;
 }
 
 const Scenario* findScenario(const QString& id) {
     for (const Scenario* s : allScenarios()) {
-        if (s->info().id == id) return s;
+        if (s->info().id == id)
+            return s;
     }
     return nullptr;
 }

@@ -37,7 +37,8 @@ void EngineTest::busyDatabaseParksTheProcess() {
             ++waits;
             QVERIFY(!e.data.value("holder").toString().isEmpty());
         }
-        if (e.kind == QLatin1String("sql") && e.error.contains("(5)")) ++busy;
+        if (e.kind == QLatin1String("sql") && e.error.contains("(5)"))
+            ++busy;
     }
     QVERIFY(waits >= 3);
     QCOMPARE(busy, waits);
@@ -53,8 +54,10 @@ void EngineTest::crashRollsBackTheOpenTransaction() {
     run.finish();
     bool crashed = false, rolledBack = false, noAnswer = false;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.attempt != 1) continue;
-        if (e.kind == QLatin1String("crash")) crashed = true;
+        if (e.attempt != 1)
+            continue;
+        if (e.kind == QLatin1String("crash"))
+            crashed = true;
         if (crashed && e.kind == QLatin1String("sql") && e.sql == QLatin1String("ROLLBACK")) {
             rolledBack = e.data.value("cause").toString() == QLatin1String("crash");
         }
@@ -120,7 +123,8 @@ void EngineTest::dbFileIsKeptForInspection() {
 void EngineTest::dbPathThatIsADirectoryIsRefused() {
     QTemporaryDir dir;
     Cell cell{"dedup-table", "retry", "", {}, 1, 1, ""};
-    Run run(test::cellConfig("order-create", cell, 1, 1), *findScenario("order-create"), dir.path());
+    Run run(test::cellConfig("order-create", cell, 1, 1), *findScenario("order-create"),
+            dir.path());
     QString error;
     QVERIFY(!run.start(&error));
     QVERIFY2(error.contains("directory"), qPrintable(error));

@@ -1,7 +1,7 @@
 // Every cell of SPEC section 3's order-create table, for seeds 1-5 and
 // duplicates 1-3, plus the per-click request id and the race's anatomy.
-#include "run.h"
 #include "registry.h"
+#include "run.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -26,7 +26,7 @@ void OrderCreateTest::truthTable_data() {
         const char* variant;
         const char* concurrent;
         const char* later;
-        const char* afterGuard;     // nullptr: the point does not exist
+        const char* afterGuard;  // nullptr: the point does not exist
         const char* afterBusiness;
         const char* beforeResponse;
     };
@@ -34,15 +34,18 @@ void OrderCreateTest::truthTable_data() {
         {"none", "duplicated", "duplicated", nullptr, nullptr, "duplicated"},
         {"check-then-insert", "duplicated", "exactly-once", nullptr, nullptr, "exactly-once"},
         {"unique-key", "exactly-once", "exactly-once", nullptr, nullptr, "exactly-once"},
-        {"dedup-table", "exactly-once", "exactly-once", "exactly-once", "exactly-once", "exactly-once"},
+        {"dedup-table", "exactly-once", "exactly-once", "exactly-once", "exactly-once",
+         "exactly-once"},
         {"dedup-no-expiry", "exactly-once", "exactly-once", "lost", "stuck", "exactly-once"},
-        {"dedup-no-recheck", "exactly-once", "exactly-once", "exactly-once", "duplicated", "exactly-once"},
+        {"dedup-no-recheck", "exactly-once", "exactly-once", "exactly-once", "duplicated",
+         "exactly-once"},
         {"dedup-same-tx", "exactly-once", "exactly-once", nullptr, nullptr, "exactly-once"},
     };
     for (const Row& r : rows) {
         cells << Cell{r.variant, "concurrent", "", {}, 1, 3, r.concurrent};
         for (const QString& t : later) cells << Cell{r.variant, t, "", {}, 1, 3, r.later};
-        if (r.afterGuard) cells << Cell{r.variant, "retry", "after-guard", {}, 1, 3, r.afterGuard};
+        if (r.afterGuard)
+            cells << Cell{r.variant, "retry", "after-guard", {}, 1, 3, r.afterGuard};
         if (r.afterBusiness) {
             cells << Cell{r.variant, "retry", "after-business", {}, 1, 3, r.afterBusiness};
         }
@@ -64,7 +67,8 @@ void OrderCreateTest::checkThenInsertRaceIsTwoSelectsBeforeInserts() {
         QStringList order;
         QSet<QString> connections;
         for (const TraceEvent& e : run.trace().events()) {
-            if (e.kind != QLatin1String("sql") || e.attempt == 0) continue;
+            if (e.kind != QLatin1String("sql") || e.attempt == 0)
+                continue;
             if (e.sql.startsWith("SELECT")) {
                 QCOMPARE(e.rows, 0);
                 order << QStringLiteral("S%1").arg(e.attempt);

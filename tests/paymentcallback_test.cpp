@@ -1,7 +1,7 @@
 // Every cell of SPEC section 3's payment-callback table, for seeds 1-5 and
 // duplicates 1-3, and the state machine's accepted and rejected transitions.
-#include "run.h"
 #include "registry.h"
+#include "run.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -30,7 +30,8 @@ void PaymentCallbackTest::truthTable_data() {
         {"none", "duplicated", "duplicated", "duplicated", nullptr, "duplicated"},
         {"unique-key", "exactly-once", "inconsistent", "exactly-once", nullptr, "exactly-once"},
         {"state-machine", "exactly-once", "exactly-once", "exactly-once", nullptr, "exactly-once"},
-        {"unique-and-state", "exactly-once", "exactly-once", "exactly-once", nullptr, "exactly-once"},
+        {"unique-and-state", "exactly-once", "exactly-once", "exactly-once", nullptr,
+         "exactly-once"},
         {"unique-separate-tx", "exactly-once", "exactly-once", "inconsistent", "inconsistent",
          "exactly-once"},
     };
@@ -41,7 +42,8 @@ void PaymentCallbackTest::truthTable_data() {
             cells << Cell{r.variant, t, "", {"late-failure=1"}, 1, 3, r.lateFailure};
         }
         cells << Cell{r.variant, "retry", "before-commit", {}, 1, 3, r.beforeCommit};
-        if (r.afterGuard) cells << Cell{r.variant, "retry", "after-guard", {}, 1, 3, r.afterGuard};
+        if (r.afterGuard)
+            cells << Cell{r.variant, "retry", "after-guard", {}, 1, 3, r.afterGuard};
         cells << Cell{r.variant, "retry", "before-response", {}, 1, 3, r.beforeResponse};
     }
     test::addCellRows("payment-callback", cells);
@@ -56,11 +58,14 @@ void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
     run.finish();
     int paid = 0, failedRejected = 0;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind != QLatin1String("transition")) continue;
+        if (e.kind != QLatin1String("transition"))
+            continue;
         const QString to = e.data.value("to").toString();
         const bool accepted = e.data.value("accepted").toBool();
-        if (to == QLatin1String("PAID") && accepted) ++paid;
-        if (to == QLatin1String("FAILED") && !accepted) ++failedRejected;
+        if (to == QLatin1String("PAID") && accepted)
+            ++paid;
+        if (to == QLatin1String("FAILED") && !accepted)
+            ++failedRejected;
     }
     QCOMPARE(paid, 1);
     QCOMPARE(failedRejected, 1);

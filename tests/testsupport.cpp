@@ -12,9 +12,12 @@ RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, 
     const Scenario* s = findScenario(scenario);
     RunConfig c = defaultConfig(*s);
     c.variant = cell.variant;
-    if (!cell.timing.isEmpty()) c.timing = *timingFromId(cell.timing);
-    if (!cell.crash.isEmpty()) c.crash = *crashPointFromId(cell.crash);
-    if (!cell.source.isEmpty()) c.source = *sourceFromId(cell.source);
+    if (!cell.timing.isEmpty())
+        c.timing = *timingFromId(cell.timing);
+    if (!cell.crash.isEmpty())
+        c.crash = *crashPointFromId(cell.crash);
+    if (!cell.source.isEmpty())
+        c.source = *sourceFromId(cell.source);
     for (const QString& kv : cell.params) {
         const qsizetype eq = kv.indexOf('=');
         c.params.insert(kv.left(eq), kv.mid(eq + 1));
@@ -93,11 +96,13 @@ void checkCellRow() {
         more |= effects.value(it.key()).toInteger() > it.value().toInteger();
         fewer |= effects.value(it.key()).toInteger() < it.value().toInteger();
     }
-    if (expected == QLatin1String("duplicated")) QVERIFY2(more, dump.constData());
+    if (expected == QLatin1String("duplicated"))
+        QVERIFY2(more, dump.constData());
     if (expected == QLatin1String("exactly-once") || expected == QLatin1String("stuck")) {
         QVERIFY2(!more && !fewer, dump.constData());
     }
-    if (expected == QLatin1String("lost")) QVERIFY2(fewer && !more, dump.constData());
+    if (expected == QLatin1String("lost"))
+        QVERIFY2(fewer && !more, dump.constData());
 }
 
 }  // namespace idem::test

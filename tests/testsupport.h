@@ -13,9 +13,9 @@ namespace idem::test {
 
 struct Cell {
     QString variant;
-    QString timing;          // empty: the scenario's default
-    QString crash;           // empty: none
-    QStringList params;      // "key=value"
+    QString timing;      // empty: the scenario's default
+    QString crash;       // empty: none
+    QStringList params;  // "key=value"
     int minDuplicates = 1;
     int maxDuplicates = 3;
     QString expected;        // verdict id

@@ -19,7 +19,8 @@ namespace {
 QByteArray traceBytes(const RunConfig& c) {
     Run run(c, *findScenario(c.scenario));
     QString error;
-    if (!run.start(&error)) return {};
+    if (!run.start(&error))
+        return {};
     run.runToEnd();
     const QJsonObject summary = run.finish();
     return run.trace().toJson(c, summary);
@@ -43,9 +44,15 @@ void TraceTest::sameConfigurationSameBytes_data() {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("variant");
     QTest::addColumn<QString>("crash");
-    QTest::newRow("order dedup after-business") << "order-create" << "dedup-no-recheck" << "after-business";
-    QTest::newRow("order concurrent") << "order-create" << "check-then-insert" << "";
-    QTest::newRow("payment before-commit") << "payment-callback" << "unique-and-state" << "before-commit";
+    QTest::newRow("order dedup after-business") << "order-create"
+                                                << "dedup-no-recheck"
+                                                << "after-business";
+    QTest::newRow("order concurrent") << "order-create"
+                                      << "check-then-insert"
+                                      << "";
+    QTest::newRow("payment before-commit") << "payment-callback"
+                                           << "unique-and-state"
+                                           << "before-commit";
 }
 
 void TraceTest::sameConfigurationSameBytes() {
@@ -53,7 +60,8 @@ void TraceTest::sameConfigurationSameBytes() {
     QFETCH(QString, variant);
     QFETCH(QString, crash);
     for (const char* timing : {"concurrent", "retry"}) {
-        Cell cell{variant, timing, timing == QLatin1String("retry") ? crash : QString(), {}, 3, 3, ""};
+        Cell cell{variant, timing, timing == QLatin1String("retry") ? crash : QString(), {}, 3,
+                  3,       ""};
         const RunConfig c = test::cellConfig(scenario, cell, 3, 42);
         const QByteArray first = traceBytes(c);
         QVERIFY(!first.isEmpty());
@@ -85,13 +93,17 @@ void TraceTest::sqlEventsReplayToTheSameDatabase() {
     QMap<QString, std::shared_ptr<SqlConnection>> connections;
     QSet<QString> closed;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind != QLatin1String("sql")) continue;
+        if (e.kind != QLatin1String("sql"))
+            continue;
         auto& conn = connections[e.connection];
-        if (!conn) conn = std::make_shared<SqlConnection>(replayPath, e.connection);
+        if (!conn)
+            conn = std::make_shared<SqlConnection>(replayPath, e.connection);
         const SqlResult r = conn->exec(e.sql, e.params);
         QCOMPARE(r.errorText(), e.error);
-        if (r.ok) QCOMPARE(r.rows, e.rows);
-        if (e.data.value("cause") == QLatin1String("crash")) connections.remove(e.connection);
+        if (r.ok)
+            QCOMPARE(r.rows, e.rows);
+        if (e.data.value("cause") == QLatin1String("crash"))
+            connections.remove(e.connection);
     }
     connections.clear();
     const char* dump = "SELECT id, request_id, user_id, amount, created_at FROM orders ORDER BY id";
@@ -109,11 +121,13 @@ void TraceTest::damagedTracesAreRefused_data() {
     QTest::addColumn<QString>("message");
     QTest::newRow("truncated") << good.left(good.size() / 2) << "truncated";
     QTest::newRow("garbage") << QByteArray("\x01\x02not json") << "corrupt";
-    QTest::newRow("other format") << QByteArray(R"({"format":"x","version":1})") << "not an idemlab trace";
+    QTest::newRow("other format") << QByteArray(R"({"format":"x","version":1})")
+                                  << "not an idemlab trace";
     QByteArray newer = good;
     newer.replace("\"version\": 1", "\"version\": 99");
     QTest::newRow("newer version") << newer << "newer";
-    QTest::newRow("no events") << QByteArray(R"({"format":"idemlab-trace","version":1,"config":{}})")
+    QTest::newRow("no events") << QByteArray(
+                                      R"({"format":"idemlab-trace","version":1,"config":{}})")
                                << "lacks";
 }
 

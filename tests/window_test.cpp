@@ -7,13 +7,13 @@
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "run.h"
 #include "scenariopicker.h"
 #include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "statemachineview.h"
 #include "tablemodel.h"
 #include "tableview.h"
-#include "run.h"
 #include "trace.h"
 
 #include <QAbstractItemModelTester>
@@ -52,7 +52,8 @@ QStringList column(const TableModel* m, const QString& name) {
     QStringList values;
     int c = -1;
     for (int i = 0; i < m->columnCount(); ++i) {
-        if (m->headerData(i, Qt::Horizontal).toString() == name) c = i;
+        if (m->headerData(i, Qt::Horizontal).toString() == name)
+            c = i;
     }
     for (int r = 0; r < m->rowCount(); ++r) values << m->index(r, c).data().toString();
     return values;

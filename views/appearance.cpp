@@ -52,7 +52,9 @@ QPalette darkPalette(bool highContrast) {
 
 }  // namespace
 
-const Appearance& currentAppearance() { return g_appearance; }
+const Appearance& currentAppearance() {
+    return g_appearance;
+}
 
 void applyAppearance(const Appearance& appearance) {
     g_appearance = appearance;
@@ -60,7 +62,8 @@ void applyAppearance(const Appearance& appearance) {
     QApplication::setPalette(appearance.dark ? darkPalette(appearance.presenter)
                                              : lightPalette(appearance.presenter));
     QFont font = QApplication::font();
-    if (g_basePointSize == 0) g_basePointSize = font.pointSize() > 0 ? font.pointSize() : 10;
+    if (g_basePointSize == 0)
+        g_basePointSize = font.pointSize() > 0 ? font.pointSize() : 10;
     font.setPointSizeF(g_basePointSize * appearance.effectivePercent() / 100.0);
     QApplication::setFont(font);
 }

@@ -62,13 +62,15 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
 }
 
 void CompareView::compare() {
-    if (!scenario_) return;
+    if (!scenario_)
+        return;
     for (int side = 0; side < 2; ++side) {
         RunConfig c = config_;
         c.variant = variants_[side]->currentData().toString();
         // A crash point the other variant lacks does not exist there.
         const VariantInfo* v = scenario_->info().variant(c.variant);
-        if (v && !v->crashPoints.contains(c.crash)) c.crash = CrashPoint::None;
+        if (v && !v->crashPoints.contains(c.crash))
+            c.crash = CrashPoint::None;
         Run run(c, *scenario_);
         QString error;
         if (!run.start(&error)) {
@@ -97,7 +99,8 @@ void CompareView::retranslate() {
 }
 
 void CompareView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QWidget::changeEvent(event);
 }
 

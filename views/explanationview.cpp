@@ -40,11 +40,12 @@ void ExplanationView::render() {
     html += paragraphs(t.get(id, "duplicates"));
     const QString variantTitle = t.variantTitle(id, config_.variant);
     html += QStringLiteral("<h3>%1: %2</h3>")
-                .arg(tr("This variant"), (variantTitle.isEmpty() ? config_.variant : variantTitle).toHtmlEscaped());
+                .arg(tr("This variant"),
+                     (variantTitle.isEmpty() ? config_.variant : variantTitle).toHtmlEscaped());
     html += paragraphs(t.variantText(id, config_.variant));
     if (config_.crash != CrashPoint::None) {
-        const QString crash = Texts::pick(
-            t.scenario(id).value("crash_points").toObject().value(toId(config_.crash)));
+        const QString crash =
+            Texts::pick(t.scenario(id).value("crash_points").toObject().value(toId(config_.crash)));
         if (!crash.isEmpty()) {
             html += QStringLiteral("<h3>%1</h3>").arg(tr("The crash point"));
             html += paragraphs(crash);
@@ -56,7 +57,8 @@ void ExplanationView::render() {
 }
 
 void ExplanationView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) render();
+    if (event->type() == QEvent::LanguageChange)
+        render();
     QTextBrowser::changeEvent(event);
 }
 

@@ -31,7 +31,8 @@ FirePanel::FirePanel(QWidget* parent)
     outer->setContentsMargins(4, 4, 4, 4);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     outer->addLayout(form_);
-    QWidget* fields[] = {variant_, duplicates_, source_, timing_, crash_, crashAttempt_, seed_, intents_};
+    QWidget* fields[] = {variant_, duplicates_,   source_, timing_,
+                         crash_,   crashAttempt_, seed_,   intents_};
     for (int i = 0; i < 8; ++i) {
         labels_[i] = new QLabel(this);
         labels_[i]->setBuddy(fields[i]);
@@ -73,26 +74,30 @@ void FirePanel::setScenario(const Scenario& scenario) {
 }
 
 void FirePanel::fillVariants() {
-    if (!scenario_) return;
+    if (!scenario_)
+        return;
     const QString current = variant_->currentData().toString();
     const QSignalBlocker b(variant_);
     variant_->clear();
     const ScenarioInfo& info = scenario_->info();
     for (const VariantInfo& v : info.variants) {
         QString title = Texts::instance().variantTitle(info.id, v.id);
-        if (title.isEmpty()) title = v.id;
+        if (title.isEmpty())
+            title = v.id;
         const QString label = v.recommended ? tr("★ %1 (recommended)").arg(title) : title;
         variant_->addItem(label, v.id);
         variant_->setItemData(variant_->count() - 1, v.id + QStringLiteral(": ") + v.summary,
                               Qt::ToolTipRole);
     }
     const int i = variant_->findData(current);
-    if (i >= 0) variant_->setCurrentIndex(i);
+    if (i >= 0)
+        variant_->setCurrentIndex(i);
     fillCrashPoints();
 }
 
 void FirePanel::fillCrashPoints() {
-    if (!scenario_) return;
+    if (!scenario_)
+        return;
     const QString current = crash_->currentData().toString();
     const QSignalBlocker b(crash_);
     crash_->clear();
@@ -109,7 +114,8 @@ void FirePanel::rebuildParams() {
     for (QWidget* w : paramRows_) form_->removeRow(w);
     paramRows_.clear();
     params_.clear();
-    if (!scenario_) return;
+    if (!scenario_)
+        return;
     for (const ParamInfo& p : scenario_->info().params) {
         QWidget* field = nullptr;
         if (!p.allowed.isEmpty()) {
@@ -119,7 +125,8 @@ void FirePanel::rebuildParams() {
             field = box;
         } else {
             auto* spin = new QSpinBox(this);
-            spin->setRange(int(p.min), int(std::min<qint64>(p.max, std::numeric_limits<int>::max())));
+            spin->setRange(int(p.min),
+                           int(std::min<qint64>(p.max, std::numeric_limits<int>::max())));
             spin->setValue(p.defaultValue.toInt());
             field = spin;
         }
@@ -134,7 +141,8 @@ void FirePanel::rebuildParams() {
 void FirePanel::setConfig(const RunConfig& c) {
     auto select = [](QComboBox* box, const QString& id) {
         const int i = box->findData(id);
-        if (i >= 0) box->setCurrentIndex(i);
+        if (i >= 0)
+            box->setCurrentIndex(i);
     };
     select(variant_, c.variant);
     fillCrashPoints();
@@ -147,8 +155,10 @@ void FirePanel::setConfig(const RunConfig& c) {
     intents_->setValue(std::clamp(c.intents, 1, intents_->maximum()));
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
         QWidget* w = params_.value(it.key());
-        if (auto* box = qobject_cast<QComboBox*>(w)) select(box, it.value());
-        if (auto* spin = qobject_cast<QSpinBox*>(w)) spin->setValue(it.value().toInt());
+        if (auto* box = qobject_cast<QComboBox*>(w))
+            select(box, it.value());
+        if (auto* spin = qobject_cast<QSpinBox*>(w))
+            spin->setValue(it.value().toInt());
     }
 }
 
@@ -156,9 +166,12 @@ RunConfig FirePanel::config() const {
     RunConfig c = scenario_ ? defaultConfig(*scenario_) : RunConfig{};
     c.variant = variant_->currentData().toString();
     c.duplicates = duplicates_->value();
-    if (auto s = sourceFromId(source_->currentData().toString())) c.source = *s;
-    if (auto t = timingFromId(timing_->currentData().toString())) c.timing = *t;
-    if (auto p = crashPointFromId(crash_->currentData().toString())) c.crash = *p;
+    if (auto s = sourceFromId(source_->currentData().toString()))
+        c.source = *s;
+    if (auto t = timingFromId(timing_->currentData().toString()))
+        c.timing = *t;
+    if (auto p = crashPointFromId(crash_->currentData().toString()))
+        c.crash = *p;
     c.crashAttempt = crashAttempt_->value();
     c.seed = quint32(seed_->value());
     c.intents = intents_->value();
@@ -166,19 +179,22 @@ RunConfig FirePanel::config() const {
         for (const ParamInfo& p : scenario_->info().params) {
             QWidget* w = params_.value(p.key);
             QString value;
-            if (auto* box = qobject_cast<QComboBox*>(w)) value = box->currentData().toString();
-            if (auto* spin = qobject_cast<QSpinBox*>(w)) value = QString::number(spin->value());
-            if (value != p.defaultValue) c.params.insert(p.key, value);
+            if (auto* box = qobject_cast<QComboBox*>(w))
+                value = box->currentData().toString();
+            if (auto* spin = qobject_cast<QSpinBox*>(w))
+                value = QString::number(spin->value());
+            if (value != p.defaultValue)
+                c.params.insert(p.key, value);
         }
     }
     return c;
 }
 
 void FirePanel::retranslate() {
-    const char* names[] = {QT_TR_NOOP("&Variant"),      QT_TR_NOOP("&Duplicates"),
-                           QT_TR_NOOP("S&ource"),       QT_TR_NOOP("&Timing"),
-                           QT_TR_NOOP("&Crash point"),  QT_TR_NOOP("Crash &attempt"),
-                           QT_TR_NOOP("S&eed"),         QT_TR_NOOP("&Intents")};
+    const char* names[] = {QT_TR_NOOP("&Variant"),     QT_TR_NOOP("&Duplicates"),
+                           QT_TR_NOOP("S&ource"),      QT_TR_NOOP("&Timing"),
+                           QT_TR_NOOP("&Crash point"), QT_TR_NOOP("Crash &attempt"),
+                           QT_TR_NOOP("S&eed"),        QT_TR_NOOP("&Intents")};
     for (int i = 0; i < 8; ++i) labels_[i]->setText(tr(names[i]));
     fire_->setText(tr("Fire! 发射"));
     fire_->setToolTip(tr("Run the scenario with these settings (F5)"));
@@ -199,7 +215,8 @@ void FirePanel::retranslate() {
 }
 
 void FirePanel::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QWidget::changeEvent(event);
 }
 

@@ -11,69 +11,107 @@ class Names {
 
 QString sourceName(Source s) {
     switch (s) {
-        case Source::DoubleClick: return Names::tr("double click (front end)");
-        case Source::GatewayRetry: return Names::tr("gateway retry");
-        case Source::MqRedelivery: return Names::tr("MQ redelivery");
-        case Source::ProducerResend: return Names::tr("producer resends the event");
-        case Source::TaskRerun: return Names::tr("task re-run / drift");
-        case Source::DownstreamTimeout: return Names::tr("downstream timed out but succeeded");
-        case Source::ProviderCallback: return Names::tr("payment provider callback retry");
+        case Source::DoubleClick:
+            return Names::tr("double click (front end)");
+        case Source::GatewayRetry:
+            return Names::tr("gateway retry");
+        case Source::MqRedelivery:
+            return Names::tr("MQ redelivery");
+        case Source::ProducerResend:
+            return Names::tr("producer resends the event");
+        case Source::TaskRerun:
+            return Names::tr("task re-run / drift");
+        case Source::DownstreamTimeout:
+            return Names::tr("downstream timed out but succeeded");
+        case Source::ProviderCallback:
+            return Names::tr("payment provider callback retry");
     }
     return {};
 }
 
 QString timingName(Timing t) {
     switch (t) {
-        case Timing::Concurrent: return Names::tr("concurrent (same instant)");
-        case Timing::Retry: return Names::tr("retry (seconds)");
-        case Timing::Compensation: return Names::tr("compensation (minutes)");
-        case Timing::CrossDay: return Names::tr("cross-day (26 h)");
+        case Timing::Concurrent:
+            return Names::tr("concurrent (same instant)");
+        case Timing::Retry:
+            return Names::tr("retry (seconds)");
+        case Timing::Compensation:
+            return Names::tr("compensation (minutes)");
+        case Timing::CrossDay:
+            return Names::tr("cross-day (26 h)");
     }
     return {};
 }
 
 QString crashPointName(CrashPoint c) {
     switch (c) {
-        case CrashPoint::None: return Names::tr("no crash");
-        case CrashPoint::BeforeCommit: return Names::tr("before commit");
-        case CrashPoint::AfterGuard: return Names::tr("after the guard record");
-        case CrashPoint::AfterBusiness: return Names::tr("after the business commit");
-        case CrashPoint::BeforeResponse: return Names::tr("before the response");
-        case CrashPoint::AfterAck: return Names::tr("after the ack");
-        case CrashPoint::BeforeAck: return Names::tr("before the ack");
-        case CrashPoint::DownstreamLost: return Names::tr("downstream answer lost");
-        case CrashPoint::LongPause: return Names::tr("long pause past the lease");
+        case CrashPoint::None:
+            return Names::tr("no crash");
+        case CrashPoint::BeforeCommit:
+            return Names::tr("before commit");
+        case CrashPoint::AfterGuard:
+            return Names::tr("after the guard record");
+        case CrashPoint::AfterBusiness:
+            return Names::tr("after the business commit");
+        case CrashPoint::BeforeResponse:
+            return Names::tr("before the response");
+        case CrashPoint::AfterAck:
+            return Names::tr("after the ack");
+        case CrashPoint::BeforeAck:
+            return Names::tr("before the ack");
+        case CrashPoint::DownstreamLost:
+            return Names::tr("downstream answer lost");
+        case CrashPoint::LongPause:
+            return Names::tr("long pause past the lease");
     }
     return {};
 }
 
 QString responseName(const QString& id) {
-    if (id == QLatin1String("success")) return Names::tr("success");
-    if (id == QLatin1String("in-progress")) return Names::tr("in progress");
-    if (id == QLatin1String("rejected")) return Names::tr("rejected");
-    if (id == QLatin1String("error")) return Names::tr("error");
-    if (id == QLatin1String("none")) return Names::tr("no answer (timeout)");
+    if (id == QLatin1String("success"))
+        return Names::tr("success");
+    if (id == QLatin1String("in-progress"))
+        return Names::tr("in progress");
+    if (id == QLatin1String("rejected"))
+        return Names::tr("rejected");
+    if (id == QLatin1String("error"))
+        return Names::tr("error");
+    if (id == QLatin1String("none"))
+        return Names::tr("no answer (timeout)");
     return id;
 }
 
 QString verdictName(const QString& id) {
-    if (id == QLatin1String("exactly-once")) return Names::tr("EXACTLY ONCE");
-    if (id == QLatin1String("duplicated")) return Names::tr("DUPLICATED");
-    if (id == QLatin1String("inconsistent")) return Names::tr("INCONSISTENT");
-    if (id == QLatin1String("lost")) return Names::tr("LOST");
-    if (id == QLatin1String("stuck")) return Names::tr("STUCK");
+    if (id == QLatin1String("exactly-once"))
+        return Names::tr("EXACTLY ONCE");
+    if (id == QLatin1String("duplicated"))
+        return Names::tr("DUPLICATED");
+    if (id == QLatin1String("inconsistent"))
+        return Names::tr("INCONSISTENT");
+    if (id == QLatin1String("lost"))
+        return Names::tr("LOST");
+    if (id == QLatin1String("stuck"))
+        return Names::tr("STUCK");
     return id;
 }
 
 QString actorName(const QString& actor) {
-    if (actor == QLatin1String("client")) return Names::tr("client");
-    if (actor == QLatin1String("gateway")) return Names::tr("gateway");
-    if (actor == QLatin1String("service")) return Names::tr("service");
-    if (actor == QLatin1String("database")) return Names::tr("database");
-    if (actor == QLatin1String("broker")) return Names::tr("broker");
-    if (actor == QLatin1String("scheduler")) return Names::tr("scheduler");
-    if (actor == QLatin1String("downstream")) return Names::tr("downstream");
-    if (actor == QLatin1String("provider")) return Names::tr("payment provider");
+    if (actor == QLatin1String("client"))
+        return Names::tr("client");
+    if (actor == QLatin1String("gateway"))
+        return Names::tr("gateway");
+    if (actor == QLatin1String("service"))
+        return Names::tr("service");
+    if (actor == QLatin1String("database"))
+        return Names::tr("database");
+    if (actor == QLatin1String("broker"))
+        return Names::tr("broker");
+    if (actor == QLatin1String("scheduler"))
+        return Names::tr("scheduler");
+    if (actor == QLatin1String("downstream"))
+        return Names::tr("downstream");
+    if (actor == QLatin1String("provider"))
+        return Names::tr("payment provider");
     return actor;
 }
 

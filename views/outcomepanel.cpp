@@ -11,7 +11,10 @@
 namespace idem {
 
 OutcomePanel::OutcomePanel(QWidget* parent)
-    : QWidget(parent), alert_(new QLabel(this)), verdict_(new QLabel(this)), details_(new QLabel(this)) {
+    : QWidget(parent),
+      alert_(new QLabel(this)),
+      verdict_(new QLabel(this)),
+      details_(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     alert_->setWordWrap(true);
@@ -45,8 +48,12 @@ void OutcomePanel::showSummary(const QJsonObject& summary, bool final) {
     render();
 }
 
-QString OutcomePanel::verdictText() const { return verdict_->text(); }
-bool OutcomePanel::alertVisible() const { return !alert_->isHidden(); }
+QString OutcomePanel::verdictText() const {
+    return verdict_->text();
+}
+bool OutcomePanel::alertVisible() const {
+    return !alert_->isHidden();
+}
 
 void OutcomePanel::render() {
     if (summary_.isEmpty()) {
@@ -77,13 +84,17 @@ void OutcomePanel::render() {
         const qint64 want = it.value().toInteger();
         const QString colour = got == want ? "#27ae60" : "#d63031";
         row(tr("Effect “%1”").arg(it.key()),
-            tr("<span style='color:%1'><b>%2</b></span> (expected %3)").arg(colour).arg(got).arg(want));
+            tr("<span style='color:%1'><b>%2</b></span> (expected %3)")
+                .arg(colour)
+                .arg(got)
+                .arg(want));
     }
     QStringList responses;
     const QJsonObject r = summary_.value("responses").toObject();
     for (const char* id : {"success", "in-progress", "rejected", "error", "none"}) {
         const int n = r.value(QLatin1String(id)).toInt();
-        if (n > 0) responses << QStringLiteral("%1 × %2").arg(responseName(QLatin1String(id))).arg(n);
+        if (n > 0)
+            responses << QStringLiteral("%1 × %2").arg(responseName(QLatin1String(id))).arg(n);
     }
     row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join("<br>"));
     const QJsonObject verdicts = summary_.value("verdicts").toObject();
@@ -120,7 +131,8 @@ void OutcomePanel::render() {
 }
 
 void OutcomePanel::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) render();
+    if (event->type() == QEvent::LanguageChange)
+        render();
     QWidget::changeEvent(event);
 }
 

@@ -96,9 +96,12 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
                 result.writes << qMakePair(inserted, deleted);
                 inserted = deleted = 0;
             }
-            if (e.kind != QLatin1String("sql") || e.actor != QLatin1String("writer")) continue;
-            if (e.sql.startsWith(QLatin1String("INSERT INTO orders"))) inserted += e.rows;
-            if (e.sql.startsWith(QLatin1String("DELETE FROM orders"))) deleted += e.rows;
+            if (e.kind != QLatin1String("sql") || e.actor != QLatin1String("writer"))
+                continue;
+            if (e.sql.startsWith(QLatin1String("INSERT INTO orders")))
+                inserted += e.rows;
+            if (e.sql.startsWith(QLatin1String("DELETE FROM orders")))
+                deleted += e.rows;
         }
         result.writes << qMakePair(inserted, deleted);
         runs_[s] = result;
@@ -108,7 +111,8 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
 }
 
 void PaginationView::showPages(int pages) {
-    if (pages == shown_) return;
+    if (pages == shown_)
+        return;
     shown_ = pages;
     render();
 }
@@ -146,13 +150,17 @@ void PaginationView::render() {
             dupTotal += duplicates.size();
             lostTotal += lostIds.size();
             auto* item = new QTreeWidgetItem(
-                tree, {tr("Page %1 · %2 rows").arg(page.value("page").toInt()).arg(page.value("rows").toArray().size()),
+                tree, {tr("Page %1 · %2 rows")
+                           .arg(page.value("page").toInt())
+                           .arg(page.value("rows").toArray().size()),
                        tr("%1 repeated, %2 skipped").arg(duplicates.size()).arg(lostIds.size())});
             QFont bold = item->font(0);
             bold.setBold(true);
             item->setFont(0, bold);
-            if (!duplicates.isEmpty()) item->setForeground(1, dup);
-            else if (!lostIds.isEmpty()) item->setForeground(1, lost);
+            if (!duplicates.isEmpty())
+                item->setForeground(1, dup);
+            else if (!lostIds.isEmpty())
+                item->setForeground(1, lost);
             for (const QJsonValue& id : page.value("rows").toArray()) {
                 auto* row = new QTreeWidgetItem(item, {tr("order %1").arg(id.toInteger())});
                 if (duplicates.contains(id.toInteger())) {
@@ -170,7 +178,8 @@ void PaginationView::render() {
             if (p + 1 < run.writes.size()) {
                 const auto [ins, del] = run.writes[p + 1];
                 if (ins > 0 || del > 0) {
-                    auto* w = new QTreeWidgetItem(tree, {tr("writer: +%1 new, −%2 deleted").arg(ins).arg(del)});
+                    auto* w = new QTreeWidgetItem(
+                        tree, {tr("writer: +%1 new, −%2 deleted").arg(ins).arg(del)});
                     w->setFirstColumnSpanned(true);
                     QFont italic = w->font(0);
                     italic.setItalic(true);
@@ -181,9 +190,10 @@ void PaginationView::render() {
         }
         tree->scrollToBottom();
         const QString name = strategies()[s];
-        titles_[s]->setText(run.error.isEmpty()
-                                ? tr("%1 — %2 repeated, %3 skipped").arg(name).arg(dupTotal).arg(lostTotal)
-                                : tr("%1 — %2").arg(name, run.error));
+        titles_[s]->setText(
+            run.error.isEmpty()
+                ? tr("%1 — %2 repeated, %3 skipped").arg(name).arg(dupTotal).arg(lostTotal)
+                : tr("%1 — %2").arg(name, run.error));
         QStringList plan;
         for (const QJsonValue& row : run.plan) plan << row.toObject().value("detail").toString();
         plans_[s]->setText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
@@ -198,7 +208,8 @@ void PaginationView::renderChart() {
     const QColor colours[3] = {QColor(0xd6, 0x30, 0x31), QColor(0xf0, 0xa2, 0x02),
                                QColor(0x27, 0xae, 0x60)};
     int pages = 0;
-    for (int s = 0; s < 3; ++s) pages = std::max(pages, std::min<int>(shown_, runs_[s].pages.size()));
+    for (int s = 0; s < 3; ++s)
+        pages = std::max(pages, std::min<int>(shown_, runs_[s].pages.size()));
     qreal peak = 1;
     for (int s = 0; s < 3; ++s) {
         auto* dupSet = new QBarSet(tr("%1 repeated").arg(strategies()[s]));
@@ -241,7 +252,8 @@ void PaginationView::renderChart() {
 }
 
 void PaginationView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange) render();
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
+        render();
     QWidget::changeEvent(event);
 }
 

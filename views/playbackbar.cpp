@@ -50,40 +50,59 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     layout->addWidget(speed_);
     scrubber_->setFocusPolicy(Qt::NoFocus);
     layout->addWidget(scrubber_, 1);
-    status_->setMinimumWidth(status_->fontMetrics().horizontalAdvance(QStringLiteral("0000/0000 · 00:00:00.000")));
+    status_->setMinimumWidth(
+        status_->fontMetrics().horizontalAdvance(QStringLiteral("0000/0000 · 00:00:00.000")));
     layout->addWidget(status_);
 
-    connect(reset_, &QToolButton::clicked, this, [this] { pause(); playback_.reset(); });
-    connect(back_, &QToolButton::clicked, this, [this] { pause(); playback_.stepBack(); });
-    connect(step_, &QToolButton::clicked, this, [this] { pause(); playback_.stepForward(); });
-    connect(end_, &QToolButton::clicked, this, [this] { pause(); playback_.toEnd(); });
+    connect(reset_, &QToolButton::clicked, this, [this] {
+        pause();
+        playback_.reset();
+    });
+    connect(back_, &QToolButton::clicked, this, [this] {
+        pause();
+        playback_.stepBack();
+    });
+    connect(step_, &QToolButton::clicked, this, [this] {
+        pause();
+        playback_.stepForward();
+    });
+    connect(end_, &QToolButton::clicked, this, [this] {
+        pause();
+        playback_.toEnd();
+    });
     connect(play_, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
     connect(timer_, &QTimer::timeout, this, &PlaybackBar::tick);
     connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
-        if (timer_->isActive()) timer_->start(speed_->currentData().toInt());
+        if (timer_->isActive())
+            timer_->start(speed_->currentData().toInt());
     });
     connect(scrubber_, &QSlider::valueChanged, this, [this](int v) {
-        if (v != playback_.position()) playback_.seek(v);
+        if (v != playback_.position())
+            playback_.seek(v);
     });
     connect(&playback_, &Playback::positionChanged, this, [this](int position, int length) {
         const QSignalBlocker b(scrubber_);
         scrubber_->setRange(0, length);
         scrubber_->setValue(position);
-        if (playback_.atEnd()) pause();
+        if (playback_.atEnd())
+            pause();
         updateStatus();
     });
     retranslate();
     updateStatus();
 }
 
-bool PlaybackBar::isPlaying() const { return timer_->isActive(); }
+bool PlaybackBar::isPlaying() const {
+    return timer_->isActive();
+}
 
 void PlaybackBar::togglePlay() {
     if (timer_->isActive()) {
         pause();
         return;
     }
-    if (playback_.atEnd()) playback_.reset();
+    if (playback_.atEnd())
+        playback_.reset();
     timer_->start(speed_->currentData().toInt());
     play_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
 }
@@ -93,8 +112,12 @@ void PlaybackBar::pause() {
     play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
 }
 
-void PlaybackBar::faster() { speed_->setCurrentIndex(std::min(speed_->currentIndex() + 1, 4)); }
-void PlaybackBar::slower() { speed_->setCurrentIndex(std::max(speed_->currentIndex() - 1, 0)); }
+void PlaybackBar::faster() {
+    speed_->setCurrentIndex(std::min(speed_->currentIndex() + 1, 4));
+}
+void PlaybackBar::slower() {
+    speed_->setCurrentIndex(std::max(speed_->currentIndex() - 1, 0));
+}
 
 void PlaybackBar::tick() {
     // Instant: take big strides, but return to the event loop between them
@@ -104,7 +127,8 @@ void PlaybackBar::tick() {
     } else {
         playback_.stepForward();
     }
-    if (playback_.atEnd()) pause();
+    if (playback_.atEnd())
+        pause();
 }
 
 void PlaybackBar::updateStatus() {
@@ -129,7 +153,8 @@ void PlaybackBar::retranslate() {
 }
 
 void PlaybackBar::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange) retranslate();
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     QWidget::changeEvent(event);
 }
 

@@ -47,8 +47,7 @@ void ScenarioPicker::rebuild() {
     const QSignalBlocker block(table_);
     table_->clearContents();
     table_->setRowCount(0);
-    table_->setHorizontalHeaderLabels(
-        {tr("Scenario"), tr("Recommended technique"), tr("Why")});
+    table_->setHorizontalHeaderLabels({tr("Scenario"), tr("Recommended technique"), tr("Why")});
     const QList<QPair<QString, QString>> groups{
         {"recommended", tr("How to choose, by scenario (常见场景怎么选)")},
         {"natural", tr("Naturally idempotent operations (天然幂等)")},
@@ -69,9 +68,11 @@ void ScenarioPicker::rebuild() {
         table_->setSpan(headerRow, 0, 1, 3);
         for (const Scenario* s : allScenarios()) {
             const ScenarioInfo& info = s->info();
-            if (info.group != group) continue;
+            if (info.group != group)
+                continue;
             QString name = t.get(info.id, "title");
-            if (name.isEmpty()) name = info.title;
+            if (name.isEmpty())
+                name = info.title;
             const int row = table_->rowCount();
             table_->insertRow(row);
             const QStringList cells{name, t.get(info.id, "technique"), t.get(info.id, "reason")};
@@ -84,9 +85,11 @@ void ScenarioPicker::rebuild() {
         }
     }
     table_->resizeColumnToContents(0);
-    table_->setColumnWidth(0, std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 22));
+    table_->setColumnWidth(0,
+                           std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 22));
     table_->resizeRowsToContents();
-    if (!current.isEmpty()) selectScenario(current);
+    if (!current.isEmpty())
+        selectScenario(current);
 }
 
 QString ScenarioPicker::currentScenario() const {
@@ -105,7 +108,8 @@ void ScenarioPicker::selectScenario(const QString& id) {
 }
 
 void ScenarioPicker::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) rebuild();
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+        rebuild();
     QWidget::changeEvent(event);
 }
 

@@ -21,13 +21,15 @@ public:
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override {
         if (index.data(SqlLogModel::FailedRole).toBool()) {
-            const bool wait = index.data(SqlLogModel::KindRole).toString() == QLatin1String("lock-wait");
+            const bool wait =
+                index.data(SqlLogModel::KindRole).toString() == QLatin1String("lock-wait");
             QColor c = wait ? QColor(0xf0, 0xa2, 0x02) : QColor(0xd6, 0x30, 0x31);
             c.setAlpha(70);
             painter->fillRect(option.rect, c);
         }
         QStyleOptionViewItem opt = option;
-        if (index.column() == SqlLogModel::Statement) opt.font.setFamily(QStringLiteral("monospace"));
+        if (index.column() == SqlLogModel::Statement)
+            opt.font.setFamily(QStringLiteral("monospace"));
         QStyledItemDelegate::paint(painter, opt, index);
     }
 };
@@ -63,6 +65,8 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
 }
 
-void SqlLogView::copyCsv() const { QApplication::clipboard()->setText(model_.toCsv()); }
+void SqlLogView::copyCsv() const {
+    QApplication::clipboard()->setText(model_.toCsv());
+}
 
 }  // namespace idem

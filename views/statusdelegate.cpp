@@ -21,11 +21,16 @@ QColor statusColor(const QString& value) {
 }
 
 QColor verdictColor(const QString& verdict) {
-    if (verdict == QLatin1String("exactly-once")) return QColor(0x27, 0xae, 0x60);
-    if (verdict == QLatin1String("stuck")) return QColor(0xf0, 0xa2, 0x02);
-    if (verdict == QLatin1String("lost")) return QColor(0x8e, 0x44, 0xad);
-    if (verdict == QLatin1String("inconsistent")) return QColor(0xe6, 0x7e, 0x22);
-    if (verdict == QLatin1String("duplicated")) return QColor(0xd6, 0x30, 0x31);
+    if (verdict == QLatin1String("exactly-once"))
+        return QColor(0x27, 0xae, 0x60);
+    if (verdict == QLatin1String("stuck"))
+        return QColor(0xf0, 0xa2, 0x02);
+    if (verdict == QLatin1String("lost"))
+        return QColor(0x8e, 0x44, 0xad);
+    if (verdict == QLatin1String("inconsistent"))
+        return QColor(0xe6, 0x7e, 0x22);
+    if (verdict == QLatin1String("duplicated"))
+        return QColor(0xd6, 0x30, 0x31);
     return {};
 }
 

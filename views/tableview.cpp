@@ -14,7 +14,10 @@
 namespace idem {
 
 DatabaseTableView::DatabaseTableView(QWidget* parent)
-    : QWidget(parent), title_(new QLabel(this)), view_(new QTableView(this)), model_(new TableModel(this)) {
+    : QWidget(parent),
+      title_(new QLabel(this)),
+      view_(new QTableView(this)),
+      model_(new TableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -43,12 +46,20 @@ void DatabaseTableView::setTable(const QString& table, const QString& caption) {
     title_->setText(caption.isEmpty() ? table : caption);
 }
 
-QString DatabaseTableView::table() const { return model_->table(); }
+QString DatabaseTableView::table() const {
+    return model_->table();
+}
 
-void DatabaseTableView::refresh(SqlConnection& connection) { model_->refresh(connection); }
+void DatabaseTableView::refresh(SqlConnection& connection) {
+    model_->refresh(connection);
+}
 
-void DatabaseTableView::clear() { model_->clear(); }
+void DatabaseTableView::clear() {
+    model_->clear();
+}
 
-void DatabaseTableView::copyCsv() const { QApplication::clipboard()->setText(model_->toCsv()); }
+void DatabaseTableView::copyCsv() const {
+    QApplication::clipboard()->setText(model_->toCsv());
+}
 
 }  // namespace idem

@@ -10,8 +10,12 @@ namespace {
 Language g_language = Language::English;
 }
 
-Language currentLanguage() { return g_language; }
-void setCurrentLanguage(Language language) { g_language = language; }
+Language currentLanguage() {
+    return g_language;
+}
+void setCurrentLanguage(Language language) {
+    g_language = language;
+}
 QString languageCode(Language language) {
     return language == Language::Chinese ? QStringLiteral("zh") : QStringLiteral("en");
 }
@@ -25,7 +29,8 @@ Texts::Texts() {
     const QDir dir(QStringLiteral(":/explanations"));
     for (const QString& name : dir.entryList({QStringLiteral("*.json")})) {
         QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::ReadOnly)) continue;
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         if (name == QLatin1String("advisor.json")) {
             advisor_ = o;
@@ -35,7 +40,9 @@ Texts::Texts() {
     }
 }
 
-QJsonObject Texts::scenario(const QString& id) const { return scenarios_.value(id).toObject(); }
+QJsonObject Texts::scenario(const QString& id) const {
+    return scenarios_.value(id).toObject();
+}
 
 QString Texts::pick(const QJsonValue& bilingual) {
     const QJsonObject o = bilingual.toObject();
