@@ -33,6 +33,7 @@
 #include <QLibraryInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -99,10 +100,16 @@ void MainWindow::buildViews() {
 
     outcome_ = new OutcomePanel(this);
     explanation_ = new ExplanationView(this);
+    // The outcome scrolls rather than being cut off on small screens.
+    auto* outcomeScroll = new QScrollArea(this);
+    outcomeScroll->setWidget(outcome_);
+    outcomeScroll->setWidgetResizable(true);
+    outcomeScroll->setFrameShape(QFrame::NoFrame);
     auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(outcome_);
+    right->addWidget(outcomeScroll);
     right->addWidget(explanation_);
-    right->setStretchFactor(1, 1);
+    right->setChildrenCollapsible(false);
+    right->setSizes({450, 550});
     auto* rightDock = new QDockWidget(this);
     rightDock->setObjectName(QStringLiteral("outcomeDock"));
     rightDock->setWidget(right);
@@ -121,11 +128,13 @@ void MainWindow::buildViews() {
     top->addWidget(stateView_);
     top->setStretchFactor(0, 1);
     top->setStretchFactor(1, 1);
+    top->setSizes({1000, 1000});
     auto* middle = new QSplitter(Qt::Horizontal);
     middle->addWidget(sequenceView_);
     middle->addWidget(businessTabs_);
     middle->setStretchFactor(0, 3);
     middle->setStretchFactor(1, 2);
+    middle->setSizes({1300, 700});
     auto* liveSplit = new QSplitter(Qt::Vertical);
     liveSplit->addWidget(top);
     liveSplit->addWidget(middle);

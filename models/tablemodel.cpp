@@ -22,12 +22,12 @@ void TableModel::clear() {
     endRemoveRows();
 }
 
-void TableModel::refresh(SqlConnection& connection) {
+bool TableModel::refresh(SqlConnection& connection) {
     QStringList columns;
     const QString select = connection.selectAllStatement(table_, &columns);
     if (select.isEmpty()) {
         clear();
-        return;
+        return false;
     }
     if (columns != columns_) {
         beginResetModel();
@@ -77,6 +77,7 @@ void TableModel::refresh(SqlConnection& connection) {
         ++i;
         ++j;
     }
+    return true;
 }
 
 int TableModel::rowCount(const QModelIndex& parent) const {

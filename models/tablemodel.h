@@ -24,7 +24,8 @@ public:
     void setTable(const QString& table);
     const QString& table() const { return table_; }
     // Re-reads the table; emits only what changed since the last refresh.
-    void refresh(SqlConnection& connection);
+    // False when the table does not exist (the variant does not use it).
+    bool refresh(SqlConnection& connection);
     void clear();
 
     int rowCount(const QModelIndex& parent = {}) const override;

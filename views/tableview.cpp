@@ -43,7 +43,8 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
 
 void DatabaseTableView::setTable(const QString& table, const QString& caption) {
     model_->setTable(table);
-    title_->setText(caption.isEmpty() ? table : caption);
+    caption_ = caption.isEmpty() ? table : caption;
+    title_->setText(caption_);
 }
 
 QString DatabaseTableView::table() const {
@@ -51,7 +52,9 @@ QString DatabaseTableView::table() const {
 }
 
 void DatabaseTableView::refresh(SqlConnection& connection) {
-    model_->refresh(connection);
+    const bool exists = model_->refresh(connection);
+    title_->setText(exists ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
+    view_->setEnabled(exists);
 }
 
 void DatabaseTableView::clear() {

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QEvent;
 class QLabel;
 class QTableView;
 
@@ -30,6 +31,7 @@ private:
     QLabel* title_;
     QTableView* view_;
     TableModel* model_;
+    QString caption_;
 };
 
 }  // namespace idem

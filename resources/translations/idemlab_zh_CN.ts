@@ -22,6 +22,10 @@
         <source>Copy table as CSV</source>
         <translation>复制表格为 CSV</translation>
     </message>
+    <message>
+        <source>%1 (this variant does not use it)</source>
+        <translation>%1（此方案不使用）</translation>
+    </message>
 </context>
 <context>
     <name>idem::DiagramExport</name>
