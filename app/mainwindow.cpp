@@ -33,6 +33,7 @@
 #include <QLibraryInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -62,7 +63,12 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     QString scenario = allScenarios().first()->info().id;
     if (remember_) {
         QSettings s;
-        restoreGeometry(s.value(settings::kGeometry).toByteArray());
+        if (!restoreGeometry(s.value(settings::kGeometry).toByteArray())) {
+            // First start: most of the screen, centred.
+            const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+            resize(screen.size() * 0.85);
+            move(screen.center() - rect().center());
+        }
         restoreState(s.value(settings::kWindowState).toByteArray());
         language = s.value(settings::kLanguage, language).toString();
         look.dark = s.value(settings::kDark, false).toBool();

@@ -26,6 +26,7 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     alert_->setPalette(red);
     alert_->hide();
     verdict_->setAlignment(Qt::AlignCenter);
+    verdict_->setWordWrap(true);
     verdict_->setAutoFillBackground(true);
     verdict_->setMargin(8);
     QFont f = verdict_->font();
@@ -64,11 +65,20 @@ void OutcomePanel::render() {
         return;
     }
     const QString verdict = summary_.value("verdict").toString();
-    verdict_->setText(final_ ? verdictName(verdict) : tr("so far: %1").arg(verdictName(verdict)));
     QPalette p = verdict_->palette();
-    const QColor c = verdictColor(verdict);
-    p.setColor(QPalette::Window, final_ ? c : c.lighter(140));
-    p.setColor(QPalette::WindowText, Qt::white);
+    // Mid-run, only a duplicate is already certain: lost or stuck can still
+    // turn out well before the run ends.
+    if (final_ || verdict == QLatin1String("duplicated")) {
+        verdict_->setText(final_ ? verdictName(verdict)
+                                 : tr("so far: %1").arg(verdictName(verdict)));
+        const QColor c = verdictColor(verdict);
+        p.setColor(QPalette::Window, final_ ? c : c.lighter(125));
+        p.setColor(QPalette::WindowText, Qt::white);
+    } else {
+        verdict_->setText(tr("running… the verdict comes at the end"));
+        p.setColor(QPalette::Window, palette().color(QPalette::AlternateBase));
+        p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
+    }
     verdict_->setPalette(p);
 
     QString html = QStringLiteral("<table cellspacing='4'>");

@@ -556,6 +556,10 @@
         <source>⚠ ALERT: %1 duplicates of %2 — %3</source>
         <translation>⚠ 告警：%2 重复 %1 次 — %3</translation>
     </message>
+    <message>
+        <source>running… the verdict comes at the end</source>
+        <translation>运行中……结论在结束时给出</translation>
+    </message>
 </context>
 <context>
     <name>idem::PaginationView</name>
