@@ -26,14 +26,7 @@ private:
 };
 
 std::unique_ptr<Run> DownstreamTest::run(const Cell& cell, int duplicates, quint32 seed) {
-    auto r = std::make_unique<Run>(test::cellConfig("downstream", cell, duplicates, seed),
-                                   *findScenario("downstream"));
-    QString error;
-    if (!r->start(&error))
-        qFatal("%s", qPrintable(error));
-    r->runToEnd();
-    r->finish();
-    return r;
+    return test::finishedRun("downstream", cell, duplicates, seed);
 }
 
 void DownstreamTest::truthTable_data() {

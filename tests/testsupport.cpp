@@ -44,6 +44,18 @@ QJsonObject runToSummary(const RunConfig& config) {
     return run.finish();
 }
 
+std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,
+                                 quint32 seed) {
+    auto run = std::make_unique<Run>(cellConfig(scenario, cell, duplicates, seed),
+                                     *findScenario(scenario));
+    QString error;
+    if (!run->start(&error))
+        qFatal("%s", qPrintable(error));
+    run->runToEnd();
+    run->finish();
+    return run;
+}
+
 void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds) {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("variant");

@@ -9,6 +9,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
+namespace idem {
+class Run;
+}
+
 namespace idem::test {
 
 struct Cell {
@@ -26,6 +32,10 @@ struct Cell {
 RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, quint32 seed);
 // Runs to the end and returns the summary; fails the current test on error.
 QJsonObject runToSummary(const RunConfig& config);
+// Runs a cell to the end and keeps the run (its trace and database) for
+// the test to read; aborts the test program if it cannot start.
+std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,
+                                 quint32 seed);
 
 // Adds the data columns and one row per cell, seed 1..seeds and duplicates.
 void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds = 5);

@@ -26,14 +26,7 @@ private:
 };
 
 std::unique_ptr<Run> TtlWindowTest::run(const Cell& cell, int duplicates, quint32 seed) {
-    auto r = std::make_unique<Run>(test::cellConfig("ttl-window", cell, duplicates, seed),
-                                   *findScenario("ttl-window"));
-    QString error;
-    if (!r->start(&error))
-        qFatal("%s", qPrintable(error));
-    r->runToEnd();
-    r->finish();
-    return r;
+    return test::finishedRun("ttl-window", cell, duplicates, seed);
 }
 
 void TtlWindowTest::truthTable_data() {
