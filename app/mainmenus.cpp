@@ -78,6 +78,18 @@ void MainWindow::buildMenus() {
         addAction(action);
         actions_.insert(spec.id, action);
     }
+    // Show or hide the side panels (a teacher may want only the live views).
+    QMenu* view = menus["view"];
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setObjectName(QStringLiteral("toggle-") + dock->objectName());
+        view->addAction(toggle);
+    }
+    actions_["toggle-scenario"] = findChild<QDockWidget*>("scenarioDock")->toggleViewAction();
+    actions_["toggle-outcome"] = findChild<QDockWidget*>("outcomeDock")->toggleViewAction();
+    actions_["toggle-scenario"]->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    actions_["toggle-outcome"]->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     auto* languages = new QActionGroup(this);
     for (const char* id : {"lang-zh", "lang-en"}) {
         actions_[id]->setCheckable(true);

@@ -101,7 +101,8 @@ void MainWindow::buildViews() {
     auto* leftDock = new QDockWidget(this);
     leftDock->setObjectName(QStringLiteral("scenarioDock"));
     leftDock->setWidget(left);
-    leftDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    leftDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, leftDock);
 
     outcome_ = new OutcomePanel(this);
@@ -119,7 +120,8 @@ void MainWindow::buildViews() {
     auto* rightDock = new QDockWidget(this);
     rightDock->setObjectName(QStringLiteral("outcomeDock"));
     rightDock->setWidget(right);
-    rightDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    rightDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                           QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, rightDock);
 
     guardTable_ = new DatabaseTableView(this);

@@ -81,9 +81,12 @@ void OutcomePanel::render() {
     }
     verdict_->setPalette(p);
 
-    QString html = QStringLiteral("<table cellspacing='4'>");
+    // One line per fact (name: value), which wraps well in a narrow dock
+    // and in presenter-size fonts.
+    QString html;
     auto row = [&html](const QString& k, const QString& v) {
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v);
+        html +=
+            QStringLiteral("<p style='margin:2px 0'><b>%1</b>: %2</p>").arg(k.toHtmlEscaped(), v);
     };
     row(tr("Intents"), QString::number(summary_.value("intents").toInt()));
     row(tr("Attempts"), QString::number(summary_.value("attempts").toInt()));
@@ -106,14 +109,14 @@ void OutcomePanel::render() {
         if (n > 0)
             responses << QStringLiteral("%1 × %2").arg(responseName(QLatin1String(id))).arg(n);
     }
-    row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join("<br>"));
+    row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(", "));
     const QJsonObject verdicts = summary_.value("verdicts").toObject();
     if (summary_.value("intents").toInt() > 1) {
         QStringList parts;
         for (auto it = verdicts.begin(); it != verdicts.end(); ++it) {
             parts << QStringLiteral("%1 × %2").arg(verdictName(it.key())).arg(it.value().toInt());
         }
-        row(tr("Per intent"), parts.join("<br>"));
+        row(tr("Per intent"), parts.join(", "));
     }
     for (const QJsonValue& why : summary_.value("inconsistencies").toArray()) {
         row(tr("Inconsistent"), why.toString().toHtmlEscaped());
@@ -121,7 +124,6 @@ void OutcomePanel::render() {
     if (summary_.contains("integrity")) {
         row(tr("Integrity check"), summary_.value("integrity").toString().toHtmlEscaped());
     }
-    html += QStringLiteral("</table>");
     details_->setText(html);
 
     const QJsonArray alerts = summary_.value("alerts").toArray();

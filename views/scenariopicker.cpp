@@ -86,7 +86,7 @@ void ScenarioPicker::rebuild() {
     }
     table_->resizeColumnToContents(0);
     table_->setColumnWidth(0,
-                           std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 22));
+                           std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 16));
     table_->resizeRowsToContents();
     if (!current.isEmpty())
         selectScenario(current);
