@@ -118,6 +118,8 @@ int printHelp() {
              "              [--source X] [--crash P] [--crash-attempt K] [--interval-ms MS]\n"
              "              [--max-retries R] [--param k=v]... [--intents N] [--seed N]\n"
              "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
+             "  idemlab replay TRACE         re-run a trace's configuration; 0 when identical\n"
+             "  idemlab export TRACE --format csv|shiviz|html --out FILE\n"
              "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
              "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
              "              views: overview, dedup, state, sequence, sql, outcome, compare, "

@@ -1,23 +1,55 @@
-// idemlab: the window when started alone, otherwise a headless subcommand.
+// idemlab: the window when started alone, otherwise a subcommand; only the
+// window needs a display.
 #include "cli.h"
 #include "mainwindow.h"
 #include "shot.h"
+#include "tracecommands.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QTextStream>
+
+#include <unistd.h>
 
 namespace {
 
-int windowOrShot(int argc, char* argv[], bool shot) {
-    // A screenshot never needs a display.
-    if (shot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+enum class Gui { Window, Shot, Export };
+
+// Off screen, the platform plugin reports window-manager hints it cannot
+// honour; they say nothing about the command, so they are dropped.
+void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    QTextStream(stderr) << qFormatLogMessage(type, context, message) << Qt::endl;
+}
+
+int withGui(int argc, char* argv[], Gui mode) {
+    // A screenshot or a report is drawn off screen.
+    if (mode != Gui::Window) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        qInstallMessageHandler(quietOffscreen);
+        // Headless machines (CI, ssh) often lack a runtime folder; make a
+        // private one so that the only output is the command's own.
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            const QByteArray dir =
+                QDir::tempPath().toLocal8Bit() + "/idemlab-runtime-" + QByteArray::number(getuid());
+            QDir().mkpath(QString::fromLocal8Bit(dir));
+            QFile::setPermissions(QString::fromLocal8Bit(dir),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            qputenv("XDG_RUNTIME_DIR", dir);
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
-    if (shot)
-        return idem::cli::shot(QApplication::arguments().mid(2));
+    const QStringList args = QApplication::arguments().mid(2);
+    if (mode == Gui::Shot)
+        return idem::cli::shot(args);
+    if (mode == Gui::Export)
+        return idem::cli::exportTrace(args);
     idem::MainWindow window;
     window.show();
     return app.exec();
@@ -28,23 +60,26 @@ int windowOrShot(int argc, char* argv[], bool shot) {
 int main(int argc, char* argv[]) {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (command.isEmpty())
-        return windowOrShot(argc, argv, false);
+        return withGui(argc, argv, Gui::Window);
     if (command == QLatin1String("shot"))
-        return windowOrShot(argc, argv, true);
+        return withGui(argc, argv, Gui::Shot);
+    if (command == QLatin1String("export"))
+        return withGui(argc, argv, Gui::Export);
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));
-    QStringList args = QCoreApplication::arguments().mid(1);
-    args.takeFirst();
+    const QStringList args = QCoreApplication::arguments().mid(2);
     if (command == QLatin1String("list"))
         return idem::cli::list(args);
     if (command == QLatin1String("run"))
         return idem::cli::run(args);
+    if (command == QLatin1String("replay"))
+        return idem::cli::replay(args);
     if (command == QLatin1String("help") || command == QLatin1String("--help") ||
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
     }
     QTextStream(stderr) << "idemlab: unknown command \"" << command
-                        << "\" (allowed: list, run, shot, help)" << Qt::endl;
+                        << "\" (allowed: list, run, replay, export, shot, help)" << Qt::endl;
     return idem::cli::BadInput;
 }

@@ -135,5 +135,26 @@ assert a["key"] == "PAY90000001" and 5 < a["count"] <= 100, a
 assert a["key"] in a["message"] and str(a["count"]) in a["message"], a
 PY
 
+# replay: identical for an untouched trace; a changed one differs; a damaged one is bad input.
+"$B" run --scenario order-create --variant dedup-table --timing retry --crash after-guard --trace "$tmp/r.json" >/dev/null
+"$B" replay "$tmp/r.json" >/dev/null && ok || bad "replay of an untouched trace"
+sed 's/"rows": 1,/"rows": 7,/' "$tmp/r.json" > "$tmp/r2.json"
+"$B" replay "$tmp/r2.json" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "replay of a changed trace should exit 1"
+head -c 300 "$tmp/r.json" > "$tmp/cut.json"
+expect_bad_input 'truncated' replay "$tmp/cut.json"
+sed 's/"version": 1/"version": 9/' "$tmp/r.json" > "$tmp/new.json"
+expect_bad_input 'newer than this program reads' replay "$tmp/new.json"
+
+# export: csv, shiviz and html, each a whole file; bad format and unwritable path refused.
+for f in csv shiviz html; do
+    "$B" export "$tmp/r.json" --format $f --out "$tmp/r.$f" >/dev/null 2>&1 && [ -s "$tmp/r.$f" ] && ok || bad "export $f"
+done
+head -1 "$tmp/r.csv" | grep -q '^seq,t_ms,intent,attempt,actor,kind' && ok || bad "csv header"
+grep -q '^service {' "$tmp/r.shiviz" && ok || bad "shiviz clocks"
+grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
+expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
+"$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
+[ $? -ne 0 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -95,12 +95,11 @@ bool exportScenePng(QGraphicsScene* scene, const QString& path, QString* error) 
     return writeAtomically(path, bytes, error);
 }
 
-bool exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& title,
-                    QString* error) {
+QByteArray sceneToSvg(QGraphicsScene* scene, const QString& title, QString* error) {
     const QRectF source = sourceRect(scene);
     if (source.isEmpty()) {
         fail(error, DiagramExport::tr("There is nothing to save yet: the diagram is empty."));
-        return false;
+        return {};
     }
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -115,11 +114,19 @@ bool exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& t
         QPainter painter;
         if (!painter.begin(&svg)) {
             fail(error, DiagramExport::tr("The picture could not be drawn as SVG."));
-            return false;
+            return {};
         }
         painter.fillRect(QRectF(QPointF(0, 0), source.size()), backgroundOf(scene));
         scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
     }
+    return bytes;
+}
+
+bool exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& title,
+                    QString* error) {
+    const QByteArray bytes = sceneToSvg(scene, title, error);
+    if (bytes.isEmpty())
+        return false;
     return writeAtomically(path, bytes, error);
 }
 

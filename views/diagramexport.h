@@ -3,6 +3,7 @@
 // leaves no half-written file behind.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 class QGraphicsScene;
@@ -14,5 +15,7 @@ namespace idem {
 bool exportScenePng(QGraphicsScene* scene, const QString& path, QString* error);
 bool exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& title,
                     QString* error);
+// The SVG document in memory; empty (with *error) when the diagram is empty.
+QByteArray sceneToSvg(QGraphicsScene* scene, const QString& title, QString* error);
 
 }  // namespace idem

@@ -1,0 +1,12 @@
+// `idemlab replay TRACE` and `idemlab export TRACE --format csv|shiviz|html`.
+#pragma once
+
+#include <QStringList>
+
+namespace idem::cli {
+
+int replay(const QStringList& args);
+// html embeds the state and sequence diagrams, drawn off screen.
+int exportTrace(const QStringList& args);
+
+}  // namespace idem::cli

@@ -1,0 +1,181 @@
+#include "tracewriters.h"
+
+#include "tablemodel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QSaveFile>
+
+namespace idem {
+
+namespace {
+
+QString paramsText(const QVariantList& params) {
+    QStringList parts;
+    for (const QVariant& v : params) parts << (v.isNull() ? QStringLiteral("NULL") : v.toString());
+    return parts.join(QStringLiteral(", "));
+}
+
+QString dataText(const TraceEvent& e) {
+    if (e.data.isEmpty())
+        return {};
+    return QString::fromUtf8(
+        QJsonDocument(QJsonObject::fromVariantMap(e.data)).toJson(QJsonDocument::Compact));
+}
+
+// One readable line describing an event, for ShiViz and HTML.
+QString describe(const TraceEvent& e) {
+    if (e.kind == QLatin1String("sql")) {
+        QString s = e.sql.simplified();
+        if (!e.params.isEmpty())
+            s += QStringLiteral(" [%1]").arg(paramsText(e.params));
+        s += e.error.isEmpty() ? QStringLiteral(" → %1 rows").arg(e.rows)
+                               : QStringLiteral(" → ") + e.error;
+        return s;
+    }
+    QString s = e.kind;
+    const QString d = dataText(e);
+    if (!d.isEmpty())
+        s += QLatin1Char(' ') + d;
+    return s;
+}
+
+QString escape(const QString& s) {
+    return s.toHtmlEscaped();
+}
+
+}  // namespace
+
+QByteArray traceToCsv(const QList<TraceEvent>& events) {
+    QStringList lines{
+        QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
+    for (const TraceEvent& e : events) {
+        const bool sql = e.kind == QLatin1String("sql");
+        lines << QStringList{QString::number(e.seq),
+                             QString::number(e.tMs),
+                             QString::number(e.intent),
+                             QString::number(e.attempt),
+                             csvField(e.actor),
+                             csvField(e.kind),
+                             csvField(e.connection),
+                             csvField(e.sql),
+                             csvField(paramsText(e.params)),
+                             sql ? QString::number(e.rows) : QString(),
+                             csvField(e.error),
+                             csvField(dataText(e))}
+                     .join(QLatin1Char(','));
+    }
+    return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
+}
+
+QByteArray traceToShiViz(const QList<TraceEvent>& events) {
+    // ShiViz's default parser: an event line, then "host {clock}".
+    QMap<QString, QMap<QString, qint64>> clocks;
+    QByteArray out;
+    auto emitLine = [&out, &clocks](const QString& host, const QString& text) {
+        QMap<QString, qint64>& clock = clocks[host];
+        clock[host] += 1;
+        QJsonObject json;
+        for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
+        out += text.toUtf8() + '\n' + host.toUtf8() + ' ' +
+               QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
+    };
+    auto merge = [&clocks](const QString& into, const QString& from) {
+        for (auto it = clocks[from].cbegin(); it != clocks[from].cend(); ++it) {
+            qint64& mine = clocks[into][it.key()];
+            mine = std::max(mine, it.value());
+        }
+    };
+    for (const TraceEvent& e : events) {
+        const QString prefix = QStringLiteral("t=%1 #%2 ").arg(e.tMs).arg(e.attempt);
+        const QString to = e.data.value(QStringLiteral("to")).toString();
+        const bool message =
+            (e.kind == QLatin1String("fire") || e.kind == QLatin1String("response")) &&
+            !to.isEmpty() && to != e.actor;
+        emitLine(e.actor, prefix + describe(e));
+        if (message && !(e.kind == QLatin1String("response") &&
+                         e.data.value(QStringLiteral("response")) == QLatin1String("none"))) {
+            merge(to, e.actor);
+            emitLine(to, prefix + QStringLiteral("receive %1 from %2").arg(e.kind, e.actor));
+        }
+    }
+    return out;
+}
+
+QByteArray traceToHtml(const Trace::Loaded& trace,
+                       const QList<QPair<QString, QByteArray>>& diagrams) {
+    const QJsonObject& s = trace.summary;
+    QString h;
+    h += QStringLiteral(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Idempotency Lab report</title>"
+        "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
+        "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:left;vertical-align:top}th{background:#eee}.err{background:#fdd}"
+        ".verdict{font-size:150%;font-weight:bold;padding:.3em "
+        ".6em;color:#fff;display:inline-block}"
+        "code{font-family:monospace;white-space:pre-wrap}</style></head><body>");
+    h += QStringLiteral("<h1>Idempotency Lab — %1 / %2</h1>")
+             .arg(escape(s.value("scenario").toString()), escape(s.value("variant").toString()));
+    const QString verdict = s.value("verdict").toString();
+    const QString colour = verdict == QLatin1String("exactly-once") ? "#27ae60"
+                           : verdict == QLatin1String("duplicated") ? "#d63031"
+                                                                    : "#e67e22";
+    h += QStringLiteral("<p class='verdict' style='background:%1'>%2</p>")
+             .arg(colour, escape(verdict));
+    h += QStringLiteral("<h2>Configuration</h2><table>");
+    for (auto it = trace.config.begin(); it != trace.config.end(); ++it) {
+        const QString value =
+            it.value().isObject()
+                ? QString::fromUtf8(
+                      QJsonDocument(it.value().toObject()).toJson(QJsonDocument::Compact))
+                : it.value().toVariant().toString();
+        h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(escape(it.key()), escape(value));
+    }
+    h += QStringLiteral("</table><h2>Summary</h2><table>");
+    for (auto it = s.begin(); it != s.end(); ++it) {
+        const QString value =
+            it.value().isObject() || it.value().isArray()
+                ? QString::fromUtf8(QJsonDocument::fromVariant(it.value().toVariant())
+                                        .toJson(QJsonDocument::Compact))
+                : it.value().toVariant().toString();
+        h += QStringLiteral("<tr><th>%1</th><td><code>%2</code></td></tr>")
+                 .arg(escape(it.key()), escape(value.left(4000)));
+    }
+    h += QStringLiteral("</table>");
+    for (const auto& [title, svg] : diagrams) {
+        QByteArray body = svg;
+        const qsizetype start = body.indexOf("<svg");
+        if (start > 0)
+            body = body.mid(start);
+        h += QStringLiteral("<h2>%1</h2>").arg(escape(title)) + QString::fromUtf8(body);
+    }
+    h += QStringLiteral(
+        "<h2>Events</h2><table><tr><th>seq</th><th>t (ms)</th><th>intent</th>"
+        "<th>attempt</th><th>actor</th><th>kind</th><th>what</th></tr>");
+    for (const TraceEvent& e : trace.events) {
+        h += QStringLiteral(
+                 "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
+                 "<td><code>%8</code></td></tr>")
+                 .arg(e.error.isEmpty() ? QString() : QStringLiteral(" class='err'"))
+                 .arg(e.seq)
+                 .arg(e.tMs)
+                 .arg(e.intent)
+                 .arg(e.attempt)
+                 .arg(escape(e.actor), escape(e.kind), escape(describe(e)));
+    }
+    h += QStringLiteral("</table></body></html>\n");
+    return h.toUtf8();
+}
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace idem
