@@ -2,6 +2,7 @@
 // behind them (open / save a trace, export a diagram, copy a table).
 #include "mainwindow.h"
 
+#include "advisordialog.h"
 #include "appearance.h"
 #include "compareview.h"
 #include "diagramexport.h"
@@ -55,6 +56,7 @@ void MainWindow::buildMenus() {
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
         {"compare", "run", {QKeySequence(Qt::CTRL | Qt::Key_K)}},
+        {"advisor", "help", {QKeySequence(Qt::Key_F1)}},
         {"lang-zh", "view", {}},
         {"lang-en", "view", {}},
         {"dark", "view", {QKeySequence(Qt::CTRL | Qt::Key_T)}},
@@ -128,6 +130,22 @@ void MainWindow::buildMenus() {
         tabs_->setCurrentWidget(compare_);
         compare_->compare();
     });
+    connect(actions_["advisor"], &QAction::triggered, this, [this] {
+        AdvisorDialog dialog(this);
+        connect(&dialog, &AdvisorDialog::openScenario, this,
+                [this](const QString& scenario, const QString& variant) {
+                    const Scenario* s = findScenario(scenario);
+                    if (!s)
+                        return;
+                    RunConfig c = defaultConfig(*s);
+                    if (s->info().variant(variant))
+                        c.variant = variant;
+                    QString error;
+                    if (!fire(c, &error))
+                        showError(tr("Cannot run this configuration"), error);
+                });
+        dialog.exec();
+    });
     connect(actions_["lang-zh"], &QAction::triggered, this, [this] { setLanguage("zh"); });
     connect(actions_["lang-en"], &QAction::triggered, this, [this] { setLanguage("en"); });
     auto look = [] {
@@ -188,6 +206,9 @@ void MainWindow::retranslate() {
         {"zoom-out", {tr("Zoom &out"), {}}},
         {"zoom-reset", {tr("&Normal size"), {}}},
         {"about", {tr("&About"), {}}},
+        {"advisor",
+         {tr("Design &advisor: ask these questions first…"),
+          tr("Six questions that pick the techniques for your own case")}},
     };
     for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
         if (QAction* a = actions_.value(it.key())) {

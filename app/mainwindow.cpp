@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "advisordialog.h"
 #include "appearance.h"
 #include "compareview.h"
 #include "configcheck.h"
@@ -86,8 +87,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup",   "state",  "sequence",  "sql",
-            "outcome",  "compare", "tables", "pagination"};
+    return {"overview", "dedup",   "state",  "sequence",   "sql",
+            "outcome",  "compare", "tables", "pagination", "advisor"};
 }
 
 void MainWindow::buildViews() {
@@ -286,6 +287,8 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return outcome_->parentWidget();
     if (name == QLatin1String("tables"))
         return businessTabs_;
+    if (name == QLatin1String("advisor"))
+        return new AdvisorDialog(this);
     if (name == QLatin1String("pagination")) {
         tabs_->setCurrentWidget(pagination_);
         return pagination_;

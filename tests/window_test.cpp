@@ -1,5 +1,6 @@
 // The window, driven off screen like a person would: pick a scenario, set the
 // fire panel, fire, step with the keyboard, and check what the views show.
+#include "advisordialog.h"
 #include "compareview.h"
 #include "firepanel.h"
 #include "mainwindow.h"
@@ -20,6 +21,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
@@ -93,6 +95,7 @@ private slots:
     void paginationViewHighlightsDuplicates();
     void languageSwitchesWhileRunning();
     void badConfigurationIsRefused();
+    void advisorOpensTheMatchingScenario();
 };
 
 void WindowTest::fireAndStepThroughOrderCreation() {
@@ -250,6 +253,33 @@ void WindowTest::badConfigurationIsRefused() {
     QString error;
     QVERIFY(!w.fire(c, &error));
     QVERIFY2(error.contains("after-guard"), qPrintable(error));
+}
+
+void WindowTest::advisorOpensTheMatchingScenario() {
+    AdvisorDialog dialog;
+    QVERIFY(dialog.question(5) != nullptr);  // the article's six questions
+    // A payment provider's callback: retried for days, an external key, a state machine.
+    auto answer = [&dialog](int q, const QString& id) {
+        choose(dialog.question(q), id);
+    };
+    answer(0, "caller-retry");
+    answer(1, "days");
+    answer(2, "yes");
+    answer(3, "yes");
+    answer(4, "money");
+    answer(5, "yes");
+    const QJsonObject rule = dialog.currentRule();
+    QVERIFY(!rule.value("scenario").toString().isEmpty());
+    QSignalSpy opened(&dialog, &AdvisorDialog::openScenario);
+    for (QPushButton* b : dialog.findChildren<QPushButton*>()) {
+        if (b->isEnabled() && b->text().contains("Open"))
+            QTest::mouseClick(b, Qt::LeftButton);
+    }
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.first().at(0).toString(), rule.value("scenario").toString());
+    // Naturally idempotent work needs no guard: a different recommendation.
+    answer(4, "waste");
+    QCOMPARE(dialog.currentRule().value("scenario").toString(), QStringLiteral("natural-ops"));
 }
 
 QTEST_MAIN(WindowTest)

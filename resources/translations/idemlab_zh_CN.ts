@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>idem::AdvisorDialog</name>
+    <message>
+        <source>Design advisor — ask these questions first</source>
+        <translation>设计顾问——设计时先问这些问题</translation>
+    </message>
+    <message>
+        <source>Open the matching scenario</source>
+        <translation>打开对应的场景</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Try it:&lt;/b&gt; %2 — %3&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;动手试试：&lt;/b&gt;%2 — %3&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>idem::CompareView</name>
     <message>
         <source>Run both on the same input</source>
@@ -353,6 +368,14 @@
     <message>
         <source>Pagination 分页</source>
         <translation>分页</translation>
+    </message>
+    <message>
+        <source>Design &amp;advisor: ask these questions first…</source>
+        <translation>设计顾问：设计时先问这些问题(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Six questions that pick the techniques for your own case</source>
+        <translation>六个问题，为你自己的场景挑选幂等手段</translation>
     </message>
 </context>
 <context>
