@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QSignalBlocker>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace idem {
@@ -115,7 +116,8 @@ void ScenarioPicker::changeEvent(QEvent* event) {
 
 void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    table_->resizeRowsToContents();
+    // After the header has given the stretched columns their new widths.
+    QTimer::singleShot(0, table_, [this] { table_->resizeRowsToContents(); });
 }
 
 }  // namespace idem

@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QPainter>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -57,6 +58,10 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     h->resizeSection(SqlLogModel::Params, fontMetrics().horizontalAdvance(QString(18, 'x')));
     h->resizeSection(SqlLogModel::Error, fontMetrics().horizontalAdvance(QString(22, 'x')));
     view_->setTextElideMode(Qt::ElideRight);
+    h->setSectionResizeMode(SqlLogModel::Time, QHeaderView::Fixed);
+    h->resizeSection(SqlLogModel::Time,
+                     fontMetrics().horizontalAdvance(QStringLiteral("000:00:00 ")) +
+                         2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8);
     auto* copy = new QAction(tr("Copy SQL log as CSV"), view_);
     connect(copy, &QAction::triggered, this, &SqlLogView::copyCsv);
     view_->addAction(copy);
