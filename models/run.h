@@ -52,6 +52,9 @@ public:
     // The original and `duplicates` duplicates, spaced as the timing says;
     // under `concurrent` all at one instant in a seed-chosen order.
     void fireDefault(int intent, const QVariantMap& payload = {});
+    // The same attempts, in firing order, for a scenario that adjusts them
+    // (which node serves which attempt ...) before firing them itself.
+    std::vector<AttemptSpec> defaultSpecs(int intent, const QVariantMap& payload = {});
     quint32 random(quint32 bound);
 
 private:

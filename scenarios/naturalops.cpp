@@ -181,22 +181,7 @@ VALUES (?, 100, 5000))"),
 // processes started, so the copy sees exactly one run, even under
 // `concurrent`.
 void NaturalOps::plan(Planner& planner, int intent) const {
-    const RunConfig& c = planner.config();
-    const qint64 spacing = c.effectiveIntervalMs();
-    std::vector<AttemptSpec> specs;
-    for (int k = 0; k <= c.duplicates; ++k) {
-        AttemptSpec s;
-        s.intent = intent;
-        s.number = k + 1;
-        s.at = planner.intentStart(intent) + k * spacing;
-        s.kind = k == 0 ? QStringLiteral("original") : QStringLiteral("duplicate");
-        specs.push_back(s);
-    }
-    if (spacing == 0) {
-        for (std::size_t i = specs.size(); i > 1; --i) {
-            std::swap(specs[i - 1], specs[planner.random(quint32(i))]);
-        }
-    }
+    const std::vector<AttemptSpec> specs = planner.defaultSpecs(intent);
     AttemptSpec snapshot;
     snapshot.intent = intent;
     snapshot.at = specs.front().at;

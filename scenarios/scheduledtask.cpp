@@ -126,25 +126,13 @@ void ScheduledTask::seed(Setup& setup, int intent) const {
 // (clock drift, an operator's re-run). Same instant: the seed picks who is
 // first. A long pause spaces them 1.5 leases apart (RunConfig).
 void ScheduledTask::plan(Planner& planner, int intent) const {
-    const RunConfig& c = planner.config();
-    const qint64 spacing = c.effectiveIntervalMs();
-    std::vector<AttemptSpec> specs;
-    for (int k = 0; k <= c.duplicates; ++k) {
-        AttemptSpec s;
-        s.intent = intent;
-        s.number = k + 1;
-        s.at = planner.intentStart(intent) + k * spacing;
-        s.actor = k == 0 ? QStringLiteral("node-a") : QStringLiteral("node-b");
-        s.kind = k == 0 ? QStringLiteral("original") : QStringLiteral("duplicate");
-        s.payload = {{"job", kJob}, {"biz_date", bizDateOf(intent)}};
-        specs.push_back(s);
+    // The original fires on node A, every duplicate on node B.
+    std::vector<AttemptSpec> specs =
+        planner.defaultSpecs(intent, {{"job", kJob}, {"biz_date", bizDateOf(intent)}});
+    for (AttemptSpec& s : specs) {
+        s.actor = s.number == 1 ? QStringLiteral("node-a") : QStringLiteral("node-b");
+        planner.fire(s);
     }
-    if (spacing == 0) {
-        for (std::size_t i = specs.size(); i > 1; --i) {
-            std::swap(specs[i - 1], specs[planner.random(quint32(i))]);
-        }
-    }
-    for (const AttemptSpec& s : specs) planner.fire(s);
 }
 
 Task<Reply> ScheduledTask::handle(Attempt& a) const {
