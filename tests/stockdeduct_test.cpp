@@ -18,17 +18,7 @@ using idem::test::Cell;
 
 namespace {
 
-std::unique_ptr<Run> finishedRun(const RunConfig& config) {
-    auto run = std::make_unique<Run>(config, *findScenario(config.scenario));
-    QString error;
-    if (!run->start(&error)) {
-        QTest::qFail(qPrintable(error), __FILE__, __LINE__);
-        return nullptr;
-    }
-    run->runToEnd();
-    run->finish();
-    return run;
-}
+using test::finishedRun;
 
 RunConfig config(const QString& variant, const QString& timing, const QString& crash,
                  int duplicates, quint32 seed, const QString& source = {}) {

@@ -46,8 +46,11 @@ QJsonObject runToSummary(const RunConfig& config) {
 
 std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,
                                  quint32 seed) {
-    auto run = std::make_unique<Run>(cellConfig(scenario, cell, duplicates, seed),
-                                     *findScenario(scenario));
+    return finishedRun(cellConfig(scenario, cell, duplicates, seed));
+}
+
+std::unique_ptr<Run> finishedRun(const RunConfig& config) {
+    auto run = std::make_unique<Run>(config, *findScenario(config.scenario));
     QString error;
     if (!run->start(&error))
         qFatal("%s", qPrintable(error));

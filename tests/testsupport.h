@@ -36,6 +36,7 @@ QJsonObject runToSummary(const RunConfig& config);
 // the test to read; aborts the test program if it cannot start.
 std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,
                                  quint32 seed);
+std::unique_ptr<Run> finishedRun(const RunConfig& config);
 
 // Adds the data columns and one row per cell, seed 1..seeds and duplicates.
 void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds = 5);
