@@ -221,6 +221,7 @@ void MainWindow::retranslate() {
         tabs_->setTabText(0, tr("Live 实时"));
         tabs_->setTabText(1, tr("Compare 对比"));
         tabs_->setTabText(2, tr("Pagination 分页"));
+        tabs_->setTabText(3, tr("Experiment 压力实验"));
     }
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         if (d->objectName() == QLatin1String("scenarioDock"))

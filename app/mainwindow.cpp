@@ -5,6 +5,7 @@
 #include "compareview.h"
 #include "configcheck.h"
 #include "diagramexport.h"
+#include "experimentview.h"
 #include "explanationview.h"
 #include "firepanel.h"
 #include "outcomepanel.h"
@@ -30,6 +31,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QLibraryInfo>
 #include <QMenuBar>
@@ -87,8 +89,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup",   "state",  "sequence",   "sql",
-            "outcome",  "compare", "tables", "pagination", "advisor"};
+    return {"overview", "dedup",  "state",      "sequence", "sql",       "outcome",
+            "compare",  "tables", "pagination", "advisor",  "experiment"};
 }
 
 void MainWindow::buildViews() {
@@ -155,10 +157,12 @@ void MainWindow::buildViews() {
 
     compare_ = new CompareView(this);
     pagination_ = new PaginationView(this);
+    experiment_ = new ExperimentView(this);
     tabs_ = new QTabWidget(this);
     tabs_->addTab(live_, QString());
     tabs_->addTab(compare_, QString());
     tabs_->addTab(pagination_, QString());
+    tabs_->addTab(experiment_, QString());
     setCentralWidget(tabs_);
 
     playbackBar_ = new PlaybackBar(*playback_, this);
@@ -216,6 +220,7 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
                                                                 : scenario->info().guardTable,
                           tr("Guard table: %1").arg(scenario->info().guardTable));
     compare_->setInput(*scenario, config);
+    experiment_->setScenario(*scenario);
     const bool paging = config.scenario == QLatin1String("pagination");
     tabs_->setTabVisible(tabs_->indexOf(pagination_), paging);
     if (paging) {
@@ -289,6 +294,15 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return businessTabs_;
     if (name == QLatin1String("advisor"))
         return new AdvisorDialog(this);
+    if (name == QLatin1String("experiment")) {
+        tabs_->setCurrentWidget(experiment_);
+        QEventLoop wait;
+        connect(experiment_, &ExperimentView::finished, &wait, &QEventLoop::quit);
+        experiment_->start();
+        if (experiment_->isRunning())
+            wait.exec();
+        return experiment_;
+    }
     if (name == QLatin1String("pagination")) {
         tabs_->setCurrentWidget(pagination_);
         return pagination_;

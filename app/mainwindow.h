@@ -15,6 +15,7 @@ namespace idem {
 
 class CompareView;
 class DatabaseTableView;
+class ExperimentView;
 class ExplanationView;
 class FirePanel;
 class OutcomePanel;
@@ -53,6 +54,7 @@ public:
     SqlLogModel* sqlLog() const { return sqlLogModel_; }
     CompareView* compareView() const { return compare_; }
     PaginationView* paginationView() const { return pagination_; }
+    ExperimentView* experimentView() const { return experiment_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -93,6 +95,7 @@ private:
     ExplanationView* explanation_ = nullptr;
     CompareView* compare_ = nullptr;
     PaginationView* pagination_ = nullptr;
+    ExperimentView* experiment_ = nullptr;
     QWidget* live_ = nullptr;
     QMap<QString, QAction*> actions_;
 };

@@ -76,6 +76,9 @@ int shot(const QStringList& args) {
         window.playback().toEnd();
     }
     QWidget* target = window.viewWidget(view);
+    if (!target)
+        return fail(QStringLiteral("the view \"%1\" cannot be shown for this run").arg(view),
+                    Failure);
     if (target != &window) {
         // One view alone, at the full size asked for: take it out of its
         // dock or splitter (this process ends after the picture).

@@ -2,6 +2,7 @@
 // fire panel, fire, step with the keyboard, and check what the views show.
 #include "advisordialog.h"
 #include "compareview.h"
+#include "experimentview.h"
 #include "firepanel.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -96,6 +97,7 @@ private slots:
     void languageSwitchesWhileRunning();
     void badConfigurationIsRefused();
     void advisorOpensTheMatchingScenario();
+    void experimentRunsInTheBackground();
 };
 
 void WindowTest::fireAndStepThroughOrderCreation() {
@@ -280,6 +282,29 @@ void WindowTest::advisorOpensTheMatchingScenario() {
     // Naturally idempotent work needs no guard: a different recommendation.
     answer(4, "waste");
     QCOMPARE(dialog.currentRule().value("scenario").toString(), QStringLiteral("natural-ops"));
+}
+
+void WindowTest::experimentRunsInTheBackground() {
+    MainWindow w(false);
+    w.show();
+    clickScenario(w, "order-create");
+    ExperimentView* experiment = w.experimentView();
+    experiment->intentsBox()->setValue(20);
+    QSignalSpy finished(experiment, &ExperimentView::finished);
+    experiment->start();
+    QVERIFY(experiment->isRunning());
+    // The window keeps stepping while the experiment runs.
+    w.playback().stepForward();
+    QCOMPARE(w.playback().position(), 1);
+    QVERIFY(finished.wait(120'000));
+    const auto results = experiment->results();
+    for (const char* variant : {"none", "dedup-table", "check-then-insert"}) {
+        int sum = 0;
+        for (int n : results.value(variant)) sum += n;
+        QCOMPARE(sum, 20);
+    }
+    QCOMPARE(results.value("dedup-table").value("exactly-once"), 20);
+    QCOMPARE(results.value("none").value("duplicated"), 20);
 }
 
 QTEST_MAIN(WindowTest)

@@ -78,6 +78,29 @@
     </message>
 </context>
 <context>
+    <name>idem::ExperimentView</name>
+    <message>
+        <source>Verdicts per variant (random duplicates, timings and crashes)</source>
+        <translation>各方案的结论（随机重复次数、间隔与崩溃点）</translation>
+    </message>
+    <message>
+        <source>Runs many intents of this scenario under each checked variant. Every batch of %1 intents draws its own duplicates (1-3), source, timing and crash point; the database decides each verdict. Runs in the background: the window stays usable.</source>
+        <translation>在勾选的每个方案下运行本场景的大量业务意图。每批 %1 个意图各自随机抽取重复次数（1-3）、重复来源、重复间隔和崩溃点；每个结论都由数据库判定。实验在后台运行，窗口可以照常使用。</translation>
+    </message>
+    <message>
+        <source>Intents per variant: </source>
+        <translation>每个方案的业务意图数：</translation>
+    </message>
+    <message>
+        <source>Start the experiment</source>
+        <translation>开始实验</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>idem::ExplanationView</name>
     <message>
         <source>&lt;p&gt;Pick a scenario on the left.&lt;/p&gt;</source>
@@ -376,6 +399,10 @@
     <message>
         <source>Six questions that pick the techniques for your own case</source>
         <translation>六个问题，为你自己的场景挑选幂等手段</translation>
+    </message>
+    <message>
+        <source>Experiment 压力实验</source>
+        <translation>压力实验</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,249 @@
+#include "experimentview.h"
+
+#include "names.h"
+#include "run.h"
+#include "statusdelegate.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedBarSeries>
+#include <QThread>
+#include <QValueAxis>
+
+#include <random>
+
+namespace idem {
+
+namespace {
+
+constexpr int kBatch = 10;  // intents per run; each run draws its own input
+
+// One batch: random duplicates, timing and crash point (among the variant's),
+// judged from the database like any run.
+QMap<QString, int> runBatch(const Scenario& scenario, const QString& variant, int intents,
+                            std::mt19937& random) {
+    const ScenarioInfo& info = scenario.info();
+    RunConfig c;
+    c.scenario = info.id;
+    c.variant = variant;
+    c.source = info.sources.value(int(random() % info.sources.size()));
+    c.timing = static_cast<Timing>(random() % 4);
+    c.duplicates = info.defaultDuplicates == 0 ? 0 : int(1 + random() % 3);
+    const VariantInfo* v = info.variant(variant);
+    const int points = v ? int(v->crashPoints.size()) : 0;
+    const int pick = int(random() % (points + 1));
+    c.crash = pick < points ? v->crashPoints[pick] : CrashPoint::None;
+    c.timing = c.crash == CrashPoint::None ? c.timing : Timing::Retry;
+    c.intents = intents;
+    c.seed = random();
+    QMap<QString, int> verdicts;
+    Run run(c, scenario);
+    QString error;
+    if (!run.start(&error))
+        return verdicts;
+    run.runToEnd();
+    const QJsonObject counts = run.finish().value("verdicts").toObject();
+    for (auto it = counts.begin(); it != counts.end(); ++it)
+        verdicts[it.key()] += it.value().toInt();
+    return verdicts;
+}
+
+}  // namespace
+
+ExperimentView::ExperimentView(QWidget* parent)
+    : QWidget(parent),
+      variants_(new QListWidget(this)),
+      intents_(new QSpinBox(this)),
+      run_(new QPushButton(this)),
+      cancel_(new QPushButton(this)),
+      progress_(new QProgressBar(this)),
+      explain_(new QLabel(this)),
+      chart_(new QChartView(this)) {
+    auto* grid = new QGridLayout(this);
+    explain_->setWordWrap(true);
+    grid->addWidget(explain_, 0, 0, 1, 2);
+    grid->addWidget(variants_, 1, 0);
+    auto* side = new QVBoxLayout;
+    intents_->setRange(kBatch, 100'000);
+    intents_->setSingleStep(kBatch * 10);
+    intents_->setValue(300);
+    side->addWidget(intents_);
+    side->addWidget(run_);
+    side->addWidget(cancel_);
+    side->addWidget(progress_);
+    side->addStretch(1);
+    grid->addLayout(side, 1, 1);
+    grid->addWidget(chart_, 2, 0, 1, 2);
+    grid->setRowStretch(2, 1);
+    variants_->setMaximumHeight(variants_->fontMetrics().height() * 8);
+    chart_->setRenderHint(QPainter::Antialiasing);
+    cancel_->setEnabled(false);
+    connect(run_, &QPushButton::clicked, this, &ExperimentView::start);
+    connect(cancel_, &QPushButton::clicked, this, &ExperimentView::cancel);
+    retranslate();
+    renderChart();
+}
+
+ExperimentView::~ExperimentView() {
+    stopWorker();
+}
+
+bool ExperimentView::isRunning() const {
+    return worker_ && worker_->isRunning();
+}
+
+void ExperimentView::setScenario(const Scenario& scenario) {
+    if (scenario_ == &scenario)
+        return;
+    stopWorker();
+    scenario_ = &scenario;
+    variants_->clear();
+    for (const VariantInfo& v : scenario.info().variants) {
+        auto* item =
+            new QListWidgetItem(v.recommended ? QStringLiteral("★ ") + v.id : v.id, variants_);
+        item->setData(Qt::UserRole, v.id);
+        item->setCheckState(Qt::Checked);
+    }
+    results_.clear();
+    renderChart();
+}
+
+void ExperimentView::start() {
+    if (!scenario_ || isRunning())
+        return;
+    QStringList chosen;
+    for (int i = 0; i < variants_->count(); ++i) {
+        if (variants_->item(i)->checkState() == Qt::Checked) {
+            chosen << variants_->item(i)->data(Qt::UserRole).toString();
+        }
+    }
+    if (chosen.isEmpty())
+        return;
+    results_.clear();
+    const int perVariant = intents_->value();
+    const int total = int(chosen.size()) * ((perVariant + kBatch - 1) / kBatch);
+    progress_->setRange(0, total);
+    progress_->setValue(0);
+    run_->setEnabled(false);
+    cancel_->setEnabled(true);
+    stop_ = std::make_shared<std::atomic_bool>(false);
+    const Scenario* scenario = scenario_;
+    auto stop = stop_;
+    // Each batch runs on its own database and connections, all made and
+    // closed in the worker thread; results come back as queued calls.
+    worker_ = QThread::create([this, scenario, chosen, perVariant, total, stop] {
+        std::mt19937 random(20261129);
+        int done = 0;
+        for (const QString& variant : chosen) {
+            for (int left = perVariant; left > 0 && !*stop; left -= kBatch) {
+                const QMap<QString, int> verdicts =
+                    runBatch(*scenario, variant, std::min(left, kBatch), random);
+                ++done;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, variant, verdicts, done, total] {
+                        batchDone(variant, verdicts, done, total);
+                    },
+                    Qt::QueuedConnection);
+            }
+        }
+    });
+    connect(worker_, &QThread::finished, this, [this] {
+        run_->setEnabled(true);
+        cancel_->setEnabled(false);
+        worker_->deleteLater();
+        worker_ = nullptr;
+        emit finished();
+    });
+    worker_->start();
+}
+
+void ExperimentView::batchDone(const QString& variant, const QMap<QString, int>& verdicts, int done,
+                               int total) {
+    for (auto it = verdicts.cbegin(); it != verdicts.cend(); ++it)
+        results_[variant][it.key()] += it.value();
+    progress_->setValue(done);
+    // Redraw every few batches and at the end: the chart follows the run.
+    if (done % 5 == 0 || done == total)
+        renderChart();
+}
+
+void ExperimentView::cancel() {
+    if (stop_)
+        *stop_ = true;
+}
+
+void ExperimentView::stopWorker() {
+    if (!worker_)
+        return;
+    cancel();
+    worker_->wait();
+    delete worker_;
+    worker_ = nullptr;
+}
+
+void ExperimentView::renderChart() {
+    auto* chart = new QChart;
+    chart->setTitle(tr("Verdicts per variant (random duplicates, timings and crashes)"));
+    auto* series = new QStackedBarSeries(chart);
+    QStringList variants;
+    for (int i = 0; i < variants_->count(); ++i)
+        variants << variants_->item(i)->data(Qt::UserRole).toString();
+    for (const QString& verdict : verdictIds()) {
+        auto* set = new QBarSet(verdictName(verdict));
+        set->setColor(verdictColor(verdict));
+        for (const QString& v : variants) *set << results_.value(v).value(verdict);
+        series->append(set);
+    }
+    chart->addSeries(series);
+    auto* x = new QBarCategoryAxis(chart);
+    x->append(variants);
+    auto* y = new QValueAxis(chart);
+    y->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->setTheme(palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark
+                                                                        : QChart::ChartThemeLight);
+    for (QBarSet* set : series->barSets()) {
+        set->setColor(verdictColor(verdictIds().value(int(series->barSets().indexOf(set)))));
+    }
+    chart->setFont(font());
+    QChart* old = chart_->chart();
+    chart_->setChart(chart);
+    delete old;
+}
+
+void ExperimentView::retranslate() {
+    explain_->setText(
+        tr("Runs many intents of this scenario under each checked variant. Every batch of "
+           "%1 intents draws its own duplicates (1-3), source, timing and crash point; "
+           "the database decides each verdict. Runs in the background: the window stays "
+           "usable.")
+            .arg(kBatch));
+    intents_->setPrefix(tr("Intents per variant: "));
+    run_->setText(tr("Start the experiment"));
+    cancel_->setText(tr("Cancel"));
+    renderChart();
+}
+
+void ExperimentView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    if (event->type() == QEvent::PaletteChange)
+        renderChart();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace idem

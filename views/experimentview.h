@@ -1,0 +1,64 @@
+// The stress experiment: many intents with random duplicates, timings and
+// crashes under several variants at once, run in a worker thread, with a
+// chart of verdict counts per variant.
+#pragma once
+
+#include <QMap>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QChartView;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QThread;
+
+namespace idem {
+
+class Scenario;
+
+class ExperimentView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExperimentView(QWidget* parent = nullptr);
+    ~ExperimentView() override;
+    void setScenario(const Scenario& scenario);
+    // Verdict counts per variant of the last finished experiment.
+    QMap<QString, QMap<QString, int>> results() const { return results_; }
+    bool isRunning() const;
+    QSpinBox* intentsBox() const { return intents_; }
+
+public slots:
+    void start();
+    void cancel();
+
+signals:
+    void finished();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void renderChart();
+    void batchDone(const QString& variant, const QMap<QString, int>& verdicts, int done, int total);
+    void stopWorker();
+
+    const Scenario* scenario_ = nullptr;
+    QListWidget* variants_;
+    QSpinBox* intents_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QProgressBar* progress_;
+    QLabel* explain_;
+    QChartView* chart_;
+    QThread* worker_ = nullptr;
+    std::shared_ptr<std::atomic_bool> stop_;
+    QMap<QString, QMap<QString, int>> results_;
+};
+
+}  // namespace idem
