@@ -74,8 +74,9 @@ void CompareView::compare() {
         Run run(c, *scenario_);
         QString error;
         if (!run.start(&error)) {
-            errors_[side] = error;
+            // Say why on the panel itself rather than leaving it blank.
             outcomes_[side]->showSummary({}, false);
+            input_->setText(input_->text() + QLatin1Char('\n') + error);
             continue;
         }
         run.runToEnd();

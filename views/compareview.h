@@ -41,7 +41,6 @@ private:
     QComboBox* variants_[2];
     OutcomePanel* outcomes_[2];
     DatabaseTableView* tables_[2];
-    QString errors_[2];
 };
 
 }  // namespace idem
