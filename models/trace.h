@@ -36,6 +36,14 @@ struct TraceEvent {
     static bool fromJson(const QJsonObject& json, TraceEvent* out, QString* error);
 };
 
+}  // namespace idem
+
+// Every member is an implicitly shared Qt value or a number: a growing trace
+// may move events with memmove.
+Q_DECLARE_TYPEINFO(idem::TraceEvent, Q_RELOCATABLE_TYPE);
+
+namespace idem {
+
 class Trace {
 public:
     static constexpr const char* kFormat = "idemlab-trace";

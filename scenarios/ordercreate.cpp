@@ -96,6 +96,8 @@ QStringList OrderCreate::schema(const RunConfig& config) const {
     amount     INTEGER NOT NULL,
     created_at INTEGER NOT NULL
 ))")};
+    // Orders are looked up by user (the judge counts a user's orders).
+    s << QStringLiteral("CREATE INDEX idx_orders_user_id ON orders (user_id)");
     if (config.variant == QLatin1String("unique-key")) {
         s << QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
     }

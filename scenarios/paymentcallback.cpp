@@ -112,6 +112,8 @@ QStringList PaymentCallback::schema(const RunConfig& config) const {
     created_at INTEGER NOT NULL
 ))"),
     };
+    s << QStringLiteral("CREATE INDEX idx_pay_flow_order_id ON pay_flow (order_id)")
+      << QStringLiteral("CREATE INDEX idx_ledger_order_id ON ledger (order_id)");
     if (unique) {
         s << QStringLiteral("CREATE UNIQUE INDEX uk_out_trade_no ON pay_flow (out_trade_no)");
     }
