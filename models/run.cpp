@@ -18,10 +18,6 @@ bool isDefinite(Response r) {
     return r == Response::Success || r == Response::Rejected || r == Response::Error;
 }
 
-bool startsWith(const QString& sql, const char* word) {
-    return sql.startsWith(QLatin1String(word), Qt::CaseInsensitive);
-}
-
 }  // namespace
 
 // --- Planner, Setup, Reader ------------------------------------------------
@@ -304,6 +300,7 @@ void Run::pause(Attempt& a, std::coroutine_handle<> h) {
 
 void Run::runPendingSql(Attempt& a) {
     SqlConnection& c = *a.connection_;
+    const bool wasInTransaction = c.inTransaction();
     const SqlResult r = c.exec(a.opSql_, a.opParams_);
     traceSql(&a, c, a.opSql_, a.opParams_, r);
     if (r.isBusy()) {
@@ -319,11 +316,11 @@ void Run::runPendingSql(Attempt& a) {
         }
         return;
     }
-    if (r.ok && startsWith(a.opSql_, "BEGIN"))
+    // The connection knows whether it holds a (write) transaction now.
+    if (!wasInTransaction && c.inTransaction())
         writer_ = &c;
-    if (r.ok && (startsWith(a.opSql_, "COMMIT") || startsWith(a.opSql_, "ROLLBACK"))) {
+    if (wasInTransaction && !c.inTransaction())
         transactionEnded(&c);
-    }
     a.lastResult_ = r;
     a.op_ = Attempt::Op::None;
     a.readyAt_ = now_ + 1 + random(2);  // a statement takes 1-2 virtual ms
