@@ -9,6 +9,7 @@
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "registry.h"
 #include "run.h"
 #include "scenariopicker.h"
 #include "sequenceview.h"
@@ -183,11 +184,8 @@ void WindowTest::stepBackThenForwardGivesTheSameView() {
 void WindowTest::paymentStateMachineShowsRejectedFailure() {
     MainWindow w(false);
     w.show();
-    RunConfig c;
-    c.scenario = "payment-callback";
-    c.variant = "unique-and-state";
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));  // unique-and-state
     c.params.insert("late-failure", "1");
-    c.source = Source::ProviderCallback;
     QString error;
     QVERIFY2(w.fire(c, &error), qPrintable(error));
     w.playback().toEnd();
@@ -200,10 +198,7 @@ void WindowTest::paymentStateMachineShowsRejectedFailure() {
 void WindowTest::compareShowsBothOutcomes() {
     MainWindow w(false);
     w.show();
-    RunConfig c;
-    c.scenario = "payment-callback";
-    c.variant = "unique-and-state";
-    c.source = Source::ProviderCallback;
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));  // unique-and-state
     QString error;
     QVERIFY(w.fire(c, &error));
     w.compareView()->compare();
