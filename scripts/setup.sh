@@ -8,9 +8,9 @@ IDEM_BUILD="${IDEM_BUILD:-$IDEM_ROOT/build}"
 
 idem_packages=(
     cmake ninja-build g++ ccache pkg-config
-    qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libgl-dev
+    qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    sqlite3 fonts-noto-cjk
+    qt6-translations-l10n libsqlite3-dev sqlite3 python3 fonts-noto-cjk
 )
 
 idem_install_missing() {
