@@ -5,6 +5,9 @@ set -euo pipefail
 
 IDEM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 IDEM_BUILD="${IDEM_BUILD:-$IDEM_ROOT/build}"
+# Paths relative to the checkout in ccache's keys: another clone of the
+# project (CI's, a second work tree) reuses what this one compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$IDEM_ROOT}"
 
 idem_packages=(
     cmake ninja-build g++ ccache pkg-config
