@@ -1,21 +1,114 @@
 #include "sqlconnection.h"
 
-#include <QAtomicInteger>
-#include <QSqlDatabase>
-#include <QSqlDriver>
-#include <QSqlError>
-#include <QSqlField>
-#include <QSqlQuery>
-#include <QSqlRecord>
+#include <QHash>
+
+#include <sqlite3.h>
+
+#include <unordered_map>
 
 namespace idem {
 
-namespace {
-QAtomicInteger<quint64> connectionCounter;
+static_assert(sqlite::Busy == SQLITE_BUSY && sqlite::Constraint == SQLITE_CONSTRAINT &&
+              sqlite::ConstraintUnique == SQLITE_CONSTRAINT_UNIQUE &&
+              sqlite::ConstraintPrimaryKey == SQLITE_CONSTRAINT_PRIMARYKEY &&
+              sqlite::ConstraintCheck == SQLITE_CONSTRAINT_CHECK && sqlite::Full == SQLITE_FULL &&
+              sqlite::IoErr == SQLITE_IOERR);
 
-bool startsWith(const QString& sql, const char* word) {
-    return sql.startsWith(QLatin1String(word), Qt::CaseInsensitive);
+// Prepared statements, found first by the address of the SQL text: the
+// scenarios' statements are constants, so the same text arrives with the same
+// address every time. The entry keeps a copy of the string, which keeps that
+// address alive and unique to this text. Texts built on the fly fall back to a
+// lookup by content.
+struct SqlConnection::Statements {
+    struct Entry {
+        QString text;
+        sqlite3_stmt* statement = nullptr;
+    };
+    std::unordered_map<const QChar*, Entry> byAddress;
+    QHash<QString, sqlite3_stmt*> byText;
+
+    ~Statements() {
+        for (sqlite3_stmt* s : std::as_const(byText)) sqlite3_finalize(s);
+    }
+
+    sqlite3_stmt* find(const QString& sql) const {
+        const auto it = byAddress.find(sql.constData());
+        if (it != byAddress.end() && it->second.text.size() == sql.size())
+            return it->second.statement;
+        return byText.value(sql, nullptr);
+    }
+    void remember(const QString& sql, sqlite3_stmt* s) {
+        // Texts built on the fly would each add an address: forget those now
+        // and then; the statements themselves stay in byText.
+        if (byAddress.size() > 4096)
+            byAddress.clear();
+        byAddress[sql.constData()] = Entry{sql, s};
+        byText.insert(sql, s);
+    }
+};
+
+namespace {
+
+void bindValue(sqlite3_stmt* s, int index, const QVariant& v) {
+    if (v.isNull()) {
+        sqlite3_bind_null(s, index);
+        return;
+    }
+    switch (v.typeId()) {
+        case QMetaType::Bool:
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong:
+            sqlite3_bind_int64(s, index, v.toLongLong());
+            return;
+        case QMetaType::Double:
+            sqlite3_bind_double(s, index, v.toDouble());
+            return;
+        case QMetaType::QByteArray: {
+            const QByteArray b = v.toByteArray();
+            sqlite3_bind_blob(s, index, b.constData(), int(b.size()), SQLITE_TRANSIENT);
+            return;
+        }
+        default: {
+            const QString text = v.toString();
+            sqlite3_bind_text16(s, index, text.utf16(), int(text.size() * sizeof(QChar)),
+                                SQLITE_TRANSIENT);
+            return;
+        }
+    }
 }
+
+QVariant columnValue(sqlite3_stmt* s, int column) {
+    switch (sqlite3_column_type(s, column)) {
+        case SQLITE_INTEGER:
+            return QVariant(qint64(sqlite3_column_int64(s, column)));
+        case SQLITE_FLOAT:
+            return QVariant(sqlite3_column_double(s, column));
+        case SQLITE_TEXT: {
+            const auto* text = static_cast<const char16_t*>(sqlite3_column_text16(s, column));
+            return QVariant(QString::fromUtf16(
+                text, qsizetype(sqlite3_column_bytes16(s, column) / sizeof(char16_t))));
+        }
+        case SQLITE_BLOB: {
+            const char* blob = static_cast<const char*>(sqlite3_column_blob(s, column));
+            return QVariant(QByteArray(blob, sqlite3_column_bytes(s, column)));
+        }
+        default:
+            return QVariant();
+    }
+}
+
+SqlResult failure(sqlite3* db, int code) {
+    SqlResult r;
+    r.ok = false;
+    r.code = code;
+    r.message = QString::fromUtf8(sqlite3_errstr(code));
+    if (db && sqlite3_extended_errcode(db) == code)
+        r.message = QString::fromUtf8(sqlite3_errmsg(db));
+    return r;
+}
+
 }  // namespace
 
 QString SqlResult::errorText() const {
@@ -25,85 +118,92 @@ QString SqlResult::errorText() const {
 }
 
 SqlConnection::SqlConnection(const QString& path, const QString& traceId)
-    : id_(traceId), name_(QStringLiteral("idem-%1").arg(++connectionCounter)) {
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name_);
-    db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=0"));
-    open_ = db.open();
-    if (!open_) {
-        openError_ = db.lastError().text();
+    : id_(traceId), statements_(std::make_unique<Statements>()) {
+    const int rc =
+        sqlite3_open_v2(path.toUtf8().constData(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        openError_ =
+            db_ ? QString::fromUtf8(sqlite3_errmsg(db_)) : QString::fromUtf8(sqlite3_errstr(rc));
+        sqlite3_close(db_);
+        db_ = nullptr;
         return;
     }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 0);
     // The simulation never loses power: skip fsync so that large runs stay fast.
-    QSqlQuery pragma(db);
-    pragma.exec(QStringLiteral("PRAGMA synchronous = OFF"));
+    sqlite3_exec(db_, "PRAGMA synchronous = OFF", nullptr, nullptr, nullptr);
 }
 
 SqlConnection::~SqlConnection() {
-    prepared_.clear();
-    {
-        QSqlDatabase db = QSqlDatabase::database(name_, false);
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(name_);
+    statements_.reset();
+    if (db_)
+        sqlite3_close(db_);
 }
 
-QString SqlConnection::selectAllStatement(const QString& table, QStringList* columns) const {
-    const QSqlDatabase db = QSqlDatabase::database(name_, false);
-    QSqlRecord record = db.record(table);
-    if (record.isEmpty())
-        return {};
-    columns->clear();
-    for (int i = 0; i < record.count(); ++i) *columns << record.fieldName(i);
-    record.insert(0, QSqlField(QStringLiteral("rowid"), QMetaType(QMetaType::LongLong)));
-    return db.driver()->sqlStatement(QSqlDriver::SelectStatement, table, record, false);
+bool SqlConnection::inTransaction() const {
+    return db_ && sqlite3_get_autocommit(db_) == 0;
 }
 
 SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
-    SqlResult result;
-    auto& slot = prepared_[sql];
-    if (!slot) {
-        slot = std::make_shared<QSqlQuery>(QSqlDatabase::database(name_, false));
-        slot->setForwardOnly(true);
-        if (!slot->prepare(sql)) {
-            const QSqlError e = slot->lastError();
-            slot.reset();
-            prepared_.remove(sql);
-            result.ok = false;
-            result.code = e.nativeErrorCode().toInt();
-            result.message = e.databaseText();
-            return result;
-        }
+    if (!db_)
+        return failure(nullptr, SQLITE_CANTOPEN);
+    sqlite3_stmt* s = statements_->find(sql);
+    if (!s) {
+        const int rc = sqlite3_prepare16_v3(db_, sql.utf16(), int(sql.size() * sizeof(QChar)),
+                                            SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+        if (rc != SQLITE_OK)
+            return failure(db_, sqlite3_extended_errcode(db_));
+        statements_->remember(sql, s);
     }
-    QSqlQuery& query = *slot;
-    for (int i = 0; i < params.size(); ++i) query.bindValue(i, params[i]);
-    if (!query.exec()) {
-        const QSqlError e = query.lastError();
-        result.ok = false;
-        result.code = e.nativeErrorCode().toInt();
-        result.message = e.databaseText();
-        query.finish();
+    const int expected = sqlite3_bind_parameter_count(s);
+    for (int i = 0; i < expected; ++i) {
+        if (i < params.size())
+            bindValue(s, i + 1, params[i]);
+        else
+            sqlite3_bind_null(s, i + 1);
+    }
+    SqlResult result;
+    const int columns = sqlite3_column_count(s);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        QVariantList row;
+        row.reserve(columns);
+        for (int c = 0; c < columns; ++c) row << columnValue(s, c);
+        result.data << std::move(row);
+    }
+    if (rc != SQLITE_DONE) {
+        const int code = sqlite3_extended_errcode(db_);
+        result = failure(db_, code == SQLITE_OK ? rc : code);
+        sqlite3_reset(s);
         return result;
     }
-    if (query.isSelect()) {
-        const int columns = query.record().count();
-        while (query.next()) {
-            QVariantList row;
-            row.reserve(columns);
-            for (int c = 0; c < columns; ++c) row << query.value(c);
-            result.data << row;
-        }
-        result.rows = result.data.size();
-    } else {
-        result.rows = query.numRowsAffected();
-    }
-    query.finish();
-    if (startsWith(sql, "BEGIN")) {
-        inTransaction_ = true;
-    } else if (startsWith(sql, "COMMIT") || startsWith(sql, "ROLLBACK") || startsWith(sql, "END")) {
-        inTransaction_ = false;
-    }
+    sqlite3_reset(s);
+    // A read reports the rows it returned; anything else what the last
+    // change on this connection touched (SQLite's own count).
+    result.rows = columns > 0 ? result.data.size() : sqlite3_changes64(db_);
     return result;
+}
+
+QString SqlConnection::selectAllStatement(const QString& table, QStringList* columns) {
+    const SqlResult info =
+        exec(QStringLiteral("SELECT name FROM pragma_table_info(?) ORDER BY cid"), {table});
+    if (!info.ok || info.empty())
+        return {};
+    auto quoted = [](QString name) {
+        return QLatin1Char('"') + name.replace(QLatin1Char('"'), QLatin1String("\"\"")) +
+               QLatin1Char('"');
+    };
+    columns->clear();
+    QStringList select{QStringLiteral("rowid")};
+    for (const QVariantList& row : info.data) {
+        *columns << row.value(0).toString();
+        select << quoted(row.value(0).toString());
+    }
+    // Identifiers cannot be bound: they are quoted instead.
+    return QStringList{QStringLiteral("SELECT"), select.join(QStringLiteral(", ")),
+                       QStringLiteral("FROM"), quoted(table), QStringLiteral("ORDER BY rowid")}
+        .join(QLatin1Char(' '));
 }
 
 }  // namespace idem

@@ -1,8 +1,8 @@
-// One SQLite connection of a run (QSQLITE, WAL mode, no busy timeout: a locked
-// database is reported at once so the scheduler can park the process).
+// One SQLite connection of a run, straight on libsqlite3: one prepared
+// statement per SQL text, kept for the connection's life; no busy timeout, so
+// a locked database is reported at once and the scheduler can park the process.
 #pragma once
 
-#include <QHash>
 #include <QList>
 #include <QString>
 #include <QVariant>
@@ -10,9 +10,27 @@
 
 #include <memory>
 
-class QSqlQuery;
+struct sqlite3;
 
 namespace idem {
+
+// SQLite's result codes that the engine and the scenarios act on (the
+// extended codes are what a connection reports; the primary code is the low
+// byte). Numbers, as in sqlite3.h, so that this header stays lean.
+namespace sqlite {
+constexpr int Ok = 0;
+constexpr int Error = 1;
+constexpr int Busy = 5;
+constexpr int Full = 13;
+constexpr int IoErr = 10;
+constexpr int Constraint = 19;
+constexpr int ConstraintCheck = 275;
+constexpr int ConstraintPrimaryKey = 1555;
+constexpr int ConstraintUnique = 2067;
+constexpr int primary(int code) {
+    return code & 0xff;
+}
+}  // namespace sqlite
 
 // Values to bind, in order. (A function rather than a braced list: g++ 12
 // miscompiles braced lists inside a co_await expression.)
@@ -23,14 +41,20 @@ QVariantList bound(Values&&... values) {
 
 struct SqlResult {
     bool ok = true;
-    qint64 rows = 0;           // rows affected by a write, rows returned by a read
+    qint64 rows = 0;           // rows returned by a read; else rows changed (sqlite3_changes)
     QList<QVariantList> data;  // the rows a read returned
-    int code = 0;              // SQLite's extended result code; 0 when ok
-    QString message;
+    int code = sqlite::Ok;     // SQLite's extended result code
+    QString message;           // SQLite's message; empty when ok
 
-    bool isBusy() const { return (code & 0xff) == 5; }
-    bool isConstraint() const { return (code & 0xff) == 19; }
-    bool isUniqueViolation() const { return code == 2067 || code == 1555; }
+    bool isBusy() const { return sqlite::primary(code) == sqlite::Busy; }
+    bool isConstraint() const { return sqlite::primary(code) == sqlite::Constraint; }
+    bool isUniqueViolation() const {
+        return code == sqlite::ConstraintUnique || code == sqlite::ConstraintPrimaryKey;
+    }
+    // The disk is full or failing: no business outcome can be read from it.
+    bool isStorageFailure() const {
+        return sqlite::primary(code) == sqlite::Full || sqlite::primary(code) == sqlite::IoErr;
+    }
     bool empty() const { return data.isEmpty(); }
     QVariant value(int row = 0, int column = 0) const {
         return row < data.size() && column < data[row].size() ? data[row][column] : QVariant();
@@ -46,24 +70,24 @@ public:
     SqlConnection(const SqlConnection&) = delete;
     SqlConnection& operator=(const SqlConnection&) = delete;
 
-    bool isOpen() const { return open_; }
+    bool isOpen() const { return db_ != nullptr; }
     QString openError() const { return openError_; }
     const QString& id() const { return id_; }
-    bool inTransaction() const { return inTransaction_; }
+    // SQLite's own answer: a transaction is open on this connection.
+    bool inTransaction() const;
 
     SqlResult exec(const QString& sql, const QVariantList& params = {});
-    // "SELECT rowid, <every column> FROM <table>", identifiers escaped by the
-    // driver; columns receives the column names (without rowid). Empty when
-    // the table does not exist.
-    QString selectAllStatement(const QString& table, QStringList* columns) const;
+    // "SELECT rowid, <every column> FROM <table>", identifiers quoted;
+    // columns receives the column names (without rowid). Empty when the
+    // table does not exist.
+    QString selectAllStatement(const QString& table, QStringList* columns);
 
 private:
+    struct Statements;
     QString id_;
-    QString name_;
-    bool open_ = false;
-    bool inTransaction_ = false;
     QString openError_;
-    QHash<QString, std::shared_ptr<QSqlQuery>> prepared_;
+    sqlite3* db_ = nullptr;
+    std::unique_ptr<Statements> statements_;
 };
 
 }  // namespace idem
