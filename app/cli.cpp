@@ -1,7 +1,8 @@
 #include "cli.h"
 
+#include "experiment.h"
 #include "registry.h"
-#include "run.h"
+#include "runner.h"
 #include "runoptions.h"
 
 #include <QCommandLineParser>
@@ -9,6 +10,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
 
 namespace idem::cli {
 
@@ -71,40 +76,64 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
                        {"effects", QJsonArray::fromStringList(info.effectNames)}};
 }
 
-void printSummary(const QJsonObject& s) {
+void printSummary(const Summary& s) {
     QTextStream& o = out();
-    o << s["scenario"].toString() << " / " << s["variant"].toString() << "\n";
-    o << "  timing " << s["timing"].toString() << ", source " << s["source"].toString()
-      << ", duplicates " << s["duplicates"].toInt() << ", seed " << s["seed"].toInteger();
-    if (s["crash"].toString() != QLatin1String("none")) {
-        o << ", crash " << s["crash"].toString() << " on attempt " << s["crash_attempt"].toInt();
-    }
-    o << "\n  intents " << s["intents"].toInt() << ", attempts " << s["attempts"].toInt()
-      << ", virtual time " << s["end_ms"].toInteger() << " ms\n";
+    const RunConfig& c = s.config;
+    o << c.scenario << " / " << c.variant << "\n";
+    o << "  timing " << toId(c.timing) << ", source " << toId(c.source) << ", duplicates "
+      << c.duplicates << ", seed " << c.seed;
+    if (c.crash != CrashPoint::None)
+        o << ", crash " << toId(c.crash) << " on attempt " << c.crashAttempt;
+    o << "\n  intents " << s.intents << ", attempts " << s.attempts << ", virtual time " << s.endMs
+      << " ms\n";
     QStringList responses;
-    const QJsonObject r = s["responses"].toObject();
-    for (auto it = r.begin(); it != r.end(); ++it) {
-        if (it.value().toInt() > 0)
-            responses << QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toInt());
+    for (std::size_t r = 0; r < s.responses.size(); ++r) {
+        if (s.responses[r] > 0)
+            responses << QStringLiteral("%1 %2").arg(toId(Response(r))).arg(s.responses[r]);
     }
     o << "  responses: " << responses.join(QStringLiteral(", ")) << "\n";
-    const QJsonObject effects = s["effects"].toObject();
-    const QJsonObject expected = s["expected_effects"].toObject();
-    for (auto it = effects.begin(); it != effects.end(); ++it) {
-        o << "  effect " << it.key() << ": " << it.value().toInteger() << " (expected "
-          << expected.value(it.key()).toInteger() << ")\n";
+    for (auto it = s.effects.cbegin(); it != s.effects.cend(); ++it) {
+        o << "  effect " << it.key() << ": " << it.value() << " (expected "
+          << s.expectedEffects.value(it.key()) << ")\n";
     }
-    for (const QJsonValue& a : s["alerts"].toArray()) {
-        o << "  ALERT " << a.toObject()["message"].toString() << "\n";
+    for (const AlertRecord& a : s.alerts) o << "  ALERT " << a.message << "\n";
+    for (const QString& why : s.inconsistencies) o << "  inconsistent: " << why << "\n";
+    o << "  verdict: " << toId(s.verdict);
+    if (s.intents > 1) {
+        QStringList parts;
+        for (std::size_t v = 0; v < s.verdicts.size(); ++v) {
+            if (s.verdicts[v] > 0)
+                parts << QStringLiteral("%1 %2").arg(toId(Verdict(v))).arg(s.verdicts[v]);
+        }
+        o << " (" << parts.join(QStringLiteral(", ")) << ")";
     }
-    for (const QJsonValue& why : s["inconsistencies"].toArray()) {
-        o << "  inconsistent: " << why.toString() << "\n";
+    if (!s.complete)
+        o << "\n  INCOMPLETE: the run was stopped before its end";
+    o << "\n  integrity: " << s.integrity << Qt::endl;
+}
+
+// Ctrl+C asks the run to stop at its next step; a second one ends the
+// program at once.
+std::atomic<bool> interrupted{false};
+
+void onInterrupt(int) {
+    if (interrupted.exchange(true))
+        std::_Exit(130);
+}
+
+int failureExit(RunFailure f) {
+    switch (f) {
+        case RunFailure::None:
+            return Ok;
+        case RunFailure::BadInput:
+            return BadInput;
+        case RunFailure::Cancelled:
+            return Interrupted;
+        case RunFailure::Io:
+        case RunFailure::Internal:
+            return Failure;
     }
-    o << "  verdict: " << s["verdict"].toString();
-    if (s["intents"].toInt() > 1) {
-        o << "  " << QJsonDocument(s["verdicts"].toObject()).toJson(QJsonDocument::Compact);
-    }
-    o << "\n  integrity: " << s["integrity"].toString() << Qt::endl;
+    return Failure;
 }
 
 }  // namespace
@@ -178,6 +207,7 @@ int run(const QStringList& args) {
     QCommandLineParser parser;
     addRunOptions(parser);
     parser.addOption({"db", "Keep the database in FILE for inspection with sqlite3.", "FILE"});
+    parser.addOption({"force", "Replace the database of an earlier run at --db FILE."});
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
@@ -195,33 +225,145 @@ int run(const QStringList& args) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));
     }
-    const QString dbPath = parser.value("db");
-    if (!dbPath.isEmpty() && QFileInfo(dbPath).isDir()) {
-        return badInput(QStringLiteral("--db %1 is a directory; give a file path").arg(dbPath));
-    }
 
-    Run run(config, *findScenario(config.scenario), dbPath);
-    if (!run.start(&error))
-        return badInput(error);
-    run.runToEnd();
-    const QJsonObject summary = run.finish();
-
-    if (parser.isSet("trace") &&
-        !run.trace().save(parser.value("trace"), config, summary, &error)) {
+    // The trace file is opened before the run: an unwritable path fails at
+    // once, and events stream to it as they happen.
+    TraceFileWriter trace;
+    if (parser.isSet("trace") && !trace.open(parser.value("trace"), config, &error)) {
         QTextStream(stderr) << "idemlab: " << error << Qt::endl;
         return Failure;
     }
-    if (parser.isSet("json")) {
-        out() << QJsonDocument(summary).toJson(QJsonDocument::Compact) << Qt::endl;
-    } else {
-        printSummary(summary);
+    RunOptions options;
+    options.dbPath = parser.value("db");
+    options.replaceDb = parser.isSet("force");
+    options.keepTrace = false;
+    options.sink = parser.isSet("trace") ? &trace : nullptr;
+    options.cancel = &interrupted;
+    std::signal(SIGINT, onInterrupt);
+    const RunResult result = runToEnd(config, *findScenario(config.scenario), options);
+    std::signal(SIGINT, SIG_DFL);
+    if (!result.ok() && result.failure != RunFailure::Cancelled) {
+        trace.cancel();
+        QTextStream(stderr) << "idemlab: " << result.error << Qt::endl;
+        return failureExit(result.failure);
     }
-    if (parser.isSet("expect") && summary["verdict"].toString() != parser.value("expect")) {
-        QTextStream(stderr) << "idemlab: expected " << parser.value("expect") << ", got "
-                            << summary["verdict"].toString() << Qt::endl;
+    if (parser.isSet("trace")) {
+        if (result.failure == RunFailure::Cancelled) {
+            trace.cancel();
+        } else if (!trace.commit(result.summary.toJson(), &error)) {
+            QTextStream(stderr) << "idemlab: " << error << Qt::endl;
+            return Failure;
+        }
+    }
+    if (parser.isSet("json")) {
+        out() << QJsonDocument(result.summary.toJson()).toJson(QJsonDocument::Compact) << Qt::endl;
+    } else {
+        printSummary(result.summary);
+    }
+    if (result.failure == RunFailure::Cancelled) {
+        QTextStream(stderr) << "idemlab: " << result.error << "; the summary above is incomplete"
+                            << Qt::endl;
+        return Interrupted;
+    }
+    const QString verdict = toId(result.summary.verdict);
+    if (parser.isSet("expect") && verdict != parser.value("expect")) {
+        QTextStream(stderr) << "idemlab: expected " << parser.value("expect") << ", got " << verdict
+                            << Qt::endl;
         return UnexpectedVerdict;
     }
     return Ok;
+}
+
+int experiment(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addOption({"scenario", "Scenario id.", "S"});
+    parser.addOption({"variants", "Comma-separated variant ids (default: all).", "LIST"});
+    parser.addOption({"intents", "Intents per variant (default 300).", "N"});
+    parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
+    parser.addOption({"json", "Print the counts as one JSON object."});
+    QString error;
+    if (!parse(parser, QStringLiteral("experiment"), args, &error))
+        return badInput(error);
+    if (!parser.positionalArguments().isEmpty()) {
+        return badInput(
+            QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
+    }
+    const Scenario* scenario = findScenario(parser.value("scenario"));
+    if (!scenario) {
+        QStringList ids;
+        for (const Scenario* s : allScenarios()) ids << s->info().id;
+        return badInput(QStringLiteral("unknown --scenario \"%1\" (allowed: %2)")
+                            .arg(parser.value("scenario"), ids.join(", ")));
+    }
+    ExperimentPlan plan;
+    if (parser.isSet("variants")) {
+        for (const QString& v : parser.value("variants").split(QLatin1Char(','))) {
+            if (!scenario->info().variant(v)) {
+                QStringList ids;
+                for (const VariantInfo& known : scenario->info().variants) ids << known.id;
+                return badInput(QStringLiteral("unknown variant \"%1\" in --variants (allowed: %2)")
+                                    .arg(v, ids.join(", ")));
+            }
+            plan.variants << v;
+        }
+    }
+    auto number = [&parser](const char* name, qint64 min, qint64 max, qint64* out, QString* why) {
+        const QString text = parser.value(QLatin1String(name));
+        bool ok = false;
+        const qint64 n = text.toLongLong(&ok);
+        if (!ok || n < min || n > max) {
+            *why = QStringLiteral("--%1 %2 is not a whole number from %3 to %4")
+                       .arg(QLatin1String(name), text)
+                       .arg(min)
+                       .arg(max);
+            return false;
+        }
+        *out = n;
+        return true;
+    };
+    qint64 n = 0;
+    if (parser.isSet("intents")) {
+        if (!number("intents", 1, 100'000, &n, &error))
+            return badInput(error);
+        plan.intentsPerVariant = int(n);
+    }
+    if (parser.isSet("seed")) {
+        if (!number("seed", 0, 4'294'967'295LL, &n, &error))
+            return badInput(error);
+        plan.seed = quint32(n);
+    }
+    std::signal(SIGINT, onInterrupt);
+    const std::vector<ExperimentTally> tallies = runExperiment(*scenario, plan, &interrupted);
+    std::signal(SIGINT, SIG_DFL);
+    QJsonObject variants;
+    for (const ExperimentTally& t : tallies) {
+        QJsonObject counts;
+        for (std::size_t v = 0; v < t.verdicts.size(); ++v) {
+            if (t.verdicts[v] > 0)
+                counts.insert(toId(Verdict(v)), t.verdicts[v]);
+        }
+        variants.insert(t.variant, QJsonObject{{"intents", t.intents}, {"verdicts", counts}});
+    }
+    if (parser.isSet("json")) {
+        const QJsonObject root{{"scenario", scenario->info().id},
+                               {"intents_per_variant", plan.intentsPerVariant},
+                               {"seed", qint64(plan.seed)},
+                               {"complete", !interrupted.load()},
+                               {"variants", variants}};
+        out() << QJsonDocument(root).toJson(QJsonDocument::Compact) << Qt::endl;
+    } else {
+        for (const ExperimentTally& t : tallies) {
+            QStringList parts;
+            for (std::size_t v = 0; v < t.verdicts.size(); ++v) {
+                if (t.verdicts[v] > 0)
+                    parts << QStringLiteral("%1 %2").arg(toId(Verdict(v))).arg(t.verdicts[v]);
+            }
+            out() << t.variant.leftJustified(22) << t.intents
+                  << " intents: " << parts.join(QStringLiteral(", ")) << "\n";
+        }
+        out() << Qt::flush;
+    }
+    return interrupted.load() ? Interrupted : Ok;
 }
 
 }  // namespace idem::cli

@@ -5,11 +5,13 @@
 
 namespace idem::cli {
 
-enum Exit { Ok = 0, Failure = 1, BadInput = 2, UnexpectedVerdict = 3 };
+// 130: stopped by Ctrl+C (the shell's convention for SIGINT).
+enum Exit { Ok = 0, Failure = 1, BadInput = 2, UnexpectedVerdict = 3, Interrupted = 130 };
 
 // args: the subcommand's own arguments, without the program name.
 int list(const QStringList& args);
 int run(const QStringList& args);
+int experiment(const QStringList& args);
 int printHelp();
 
 }  // namespace idem::cli

@@ -75,11 +75,14 @@ int main(int argc, char* argv[]) {
         return idem::cli::run(args);
     if (command == QLatin1String("replay"))
         return idem::cli::replay(args);
+    if (command == QLatin1String("experiment"))
+        return idem::cli::experiment(args);
     if (command == QLatin1String("help") || command == QLatin1String("--help") ||
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
     }
     QTextStream(stderr) << "idemlab: unknown command \"" << command
-                        << "\" (allowed: list, run, replay, export, shot, help)" << Qt::endl;
+                        << "\" (allowed: list, run, experiment, replay, export, shot, help)"
+                        << Qt::endl;
     return idem::cli::BadInput;
 }

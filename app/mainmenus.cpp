@@ -2,6 +2,8 @@
 // behind them (open / save a trace, export a diagram, copy a table).
 #include "mainwindow.h"
 
+#include "runner.h"
+
 #include "advisordialog.h"
 #include "appearance.h"
 #include "compareview.h"
@@ -256,17 +258,22 @@ void MainWindow::saveTrace() {
                                      tr("Idempotency Lab traces (*.json)"));
     if (path.isEmpty())
         return;
-    Run run(playback_->config(), *playback_->scenario());
+    // The events stream to the file while the configuration runs again.
+    TraceFileWriter trace;
     QString error;
-    if (!run.start(&error)) {
+    if (!trace.open(path, playback_->config(), &error)) {
         showError(tr("Cannot save the trace"), error);
         return;
     }
-    run.runToEnd();
-    const QJsonObject summary = run.finish();
-    if (!run.trace().save(path, playback_->config(), summary, &error)) {
-        showError(tr("Cannot save the trace"), error);
+    const RunResult run =
+        runToEnd(playback_->config(), *playback_->scenario(), RunOptions::untraced(&trace));
+    if (!run.ok()) {
+        trace.cancel();
+        showError(tr("Cannot save the trace"), run.error);
+        return;
     }
+    if (!trace.commit(run.summary.toJson(), &error))
+        showError(tr("Cannot save the trace"), error);
 }
 
 void MainWindow::exportDiagram(bool svg) {

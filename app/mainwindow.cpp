@@ -270,7 +270,7 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
         int pages = 0;
         for (qsizetype i = 0; i < to; ++i)
-            pages += run->trace().events()[i].kind == QLatin1String("page");
+            pages += run->trace().events()[i].kindId() == QLatin1String("page");
         pagination_->showPages(pages);
     }
     outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),

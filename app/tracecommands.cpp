@@ -4,7 +4,9 @@
 #include "configcheck.h"
 #include "diagramexport.h"
 #include "registry.h"
+#include "replay.h"
 #include "run.h"
+#include "runner.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
 #include "tracewriters.h"
@@ -22,11 +24,9 @@ int fail(const QString& message, int code = BadInput) {
     return code;
 }
 
-// Loads a trace and the configuration in it; false with a message.
-bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QString* error) {
-    if (!Trace::load(path, loaded, error))
-        return false;
-    if (!RunConfig::fromJson(loaded->config, config, error)) {
+// The configuration a trace names, checked like the command line's.
+bool traceConfig(const QString& path, const QJsonObject& json, RunConfig* config, QString* error) {
+    if (!RunConfig::fromJson(json, config, error)) {
         *error = QStringLiteral("%1: %2").arg(path, *error);
         return false;
     }
@@ -43,34 +43,40 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
     return true;
 }
 
+// Loads a trace and the configuration in it; false with a message.
+bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QString* error) {
+    return Trace::load(path, loaded, error) && traceConfig(path, loaded->config, config, error);
+}
+
 }  // namespace
 
 int replay(const QStringList& args) {
     if (args.size() != 1)
         return fail(QStringLiteral("usage: idemlab replay TRACE"));
-    Trace::Loaded stored;
+    const QString path = args.first();
+    TraceReader reader(path);
+    TraceReader::Header header;
     RunConfig config;
     QString error;
-    if (!loadTrace(args.first(), &stored, &config, &error))
+    if (!reader.readHeader(&header, &error))
+        return fail(QStringLiteral("%1: %2").arg(path, error));
+    if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
-    Run run(config, *findScenario(config.scenario));
-    if (!run.start(&error))
-        return fail(error);
-    run.runToEnd();
-    run.finish();
-    const QList<TraceEvent>& fresh = run.trace().events();
+    const ReplayOutcome r = replayTrace(reader, header, config, *findScenario(config.scenario));
     QTextStream out(stdout);
-    for (qsizetype i = 0; i < std::max(fresh.size(), stored.events.size()); ++i) {
-        const QJsonObject a = i < stored.events.size() ? stored.events[i].toJson() : QJsonObject();
-        const QJsonObject b = i < fresh.size() ? fresh[i].toJson() : QJsonObject();
-        if (a != b) {
-            out << "differs at event " << i + 1
-                << ":\n  stored: " << QJsonDocument(a).toJson(QJsonDocument::Compact)
-                << "\n  replay: " << QJsonDocument(b).toJson(QJsonDocument::Compact) << Qt::endl;
+    if (r.failure != RunFailure::None) {
+        return fail(
+            QStringLiteral("%1: the configuration could not be run again: %2").arg(path, r.error),
+            r.failure == RunFailure::BadInput ? BadInput : Failure);
+    }
+    if (!r.identical) {
+        if (!r.difference.isEmpty()) {
+            out << "differs at " << r.difference << Qt::endl;
             return Failure;
         }
+        return fail(QStringLiteral("%1: %2").arg(path, r.error));
     }
-    out << "replayed " << fresh.size() << " events: identical" << Qt::endl;
+    out << "replayed " << r.events << " events and the summary: identical" << Qt::endl;
     return Ok;
 }
 
@@ -78,6 +84,7 @@ int exportTrace(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"format", "csv, shiviz or html.", "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
+    parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
     if (!parser.parse(QStringList{QStringLiteral("idemlab export")} + args)) {
         return fail(parser.errorText());
     }
@@ -98,6 +105,29 @@ int exportTrace(const QStringList& args) {
     QString error;
     if (!loadTrace(parser.positionalArguments().first(), &loaded, &config, &error))
         return fail(error);
+    // A report is only as good as its trace: re-judge it, and say so in the
+    // report when the stored summary is not what the run gives.
+    QString doubt;
+    RunOptions rerun = RunOptions::untraced();
+    rerun.formatVersion = loaded.version;
+    const RunResult again = runToEnd(config, *findScenario(config.scenario), rerun);
+    if (!again.ok()) {
+        doubt = QStringLiteral("the configuration could not be run again: %1").arg(again.error);
+    } else if (const QString d = firstDifference(
+                   loaded.summary, again.summary.toJson(loaded.version), QStringLiteral("summary"));
+               !d.isEmpty()) {
+        doubt = QStringLiteral("the stored summary disagrees with a re-run (%1)").arg(d);
+    } else if (loaded.version >= 2 && !loaded.digestMatches) {
+        doubt = QStringLiteral(
+            "the events were edited after the trace was written (its digest "
+            "does not match)");
+    }
+    if (!doubt.isEmpty()) {
+        if (parser.isSet("verify"))
+            return fail(QStringLiteral("%1: %2").arg(parser.positionalArguments().first(), doubt),
+                        Failure);
+        QTextStream(stderr) << "idemlab: warning: " << doubt << Qt::endl;
+    }
 
     QByteArray bytes;
     if (format == QLatin1String("csv")) {
@@ -125,7 +155,7 @@ int exportTrace(const QStringList& args) {
             sceneToSvg(sequence.scene(), QStringLiteral("Sequence"), &ignored);
         if (!sequenceSvg.isEmpty())
             diagrams.append({QStringLiteral("Sequence diagram"), sequenceSvg});
-        bytes = traceToHtml(loaded, diagrams);
+        bytes = traceToHtml(loaded, diagrams, doubt);
     }
     if (!writeFileAtomically(parser.value("out"), bytes, &error))
         return fail(error, Failure);

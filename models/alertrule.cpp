@@ -48,8 +48,6 @@ WHERE biz_key = ? AND operation = ? AND window_start = ?
 Task<qint64> AlertRule::logAndCount(Attempt& a, const QString& key, const QString& operation,
                                     qint64 windowStart, qint64 windowMs) {
     const SqlResult logged = co_await a.sql(kLog, key, operation, a.now());
-    if (!logged.ok)
-        throw std::runtime_error(logged.errorText().toStdString());
     const SqlResult counted =
         co_await a.sql(kCountWindow, key, operation, windowStart, windowStart + windowMs);
     co_return counted.value().toLongLong();
@@ -72,7 +70,7 @@ Task<AlertRule::Count> AlertRule::recordDuplicate(Attempt& a, const QString& key
             .arg(operation_)
             .arg(options_.threshold);
     const SqlResult raised =
-        co_await a.sql(kRaise, key, operation_, windowStart, c.inWindow, message, a.now());
+        co_await a.trySql(kRaise, key, operation_, windowStart, c.inWindow, message, a.now());
     if (raised.ok) {
         c.raised = true;
         a.guard("alert-rule", "raised", {{"key", key}, {"count", c.inWindow}});
@@ -80,7 +78,7 @@ Task<AlertRule::Count> AlertRule::recordDuplicate(Attempt& a, const QString& key
         co_return c;
     }
     if (!raised.isUniqueViolation())
-        throw std::runtime_error(raised.errorText().toStdString());
+        throw SqlFailure(raised.errorText().toStdString());
     // Already raised in this window: keep its count current, stay quiet.
     co_await a.sql(kUpdateCount, c.inWindow, key, operation_, windowStart, c.inWindow);
     a.guard("alert-rule", "already-raised", {{"key", key}, {"count", c.inWindow}});

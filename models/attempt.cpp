@@ -4,14 +4,16 @@
 
 namespace idem {
 
-Attempt::Attempt(Run& run, int intent, int number, QString kind, QString caller,
-                 QVariantMap payload)
+Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
     : run_(run),
-      intent_(intent),
+      intent_(spec.intent),
       number_(number),
-      kind_(std::move(kind)),
-      caller_(std::move(caller)),
-      payload_(std::move(payload)) {}
+      kind_(spec.kind),
+      caller_(spec.caller),
+      actor_(nameId(spec.actor)),
+      payload_(spec.payload),
+      retryDepth_(spec.retryDepth),
+      counted_(spec.counted) {}
 
 const RunConfig& Attempt::config() const {
     return run_.config();
@@ -21,7 +23,16 @@ qint64 Attempt::now() const {
 }
 
 void Attempt::SqlStep::await_suspend(std::coroutine_handle<> h) {
-    attempt.run_.suspendOnSql(attempt, h, std::move(sql), std::move(params));
+    attempt.run_.suspendOnSql(attempt, h, this);
+}
+
+SqlResult Attempt::SqlStep::await_resume() {
+    if (!result.ok && !mayFail) {
+        throw SqlFailure(QStringLiteral("the statement %1 failed: %2")
+                             .arg(sql.simplified().left(60), result.errorText())
+                             .toStdString());
+    }
+    return std::move(result);
 }
 
 bool Attempt::CrashStep::await_ready() const noexcept {
@@ -45,33 +56,36 @@ void Attempt::fire(const AttemptSpec& spec) {
 }
 
 bool Attempt::crashesAt(CrashPoint point) const {
-    const RunConfig& c = config();
-    if (!counted_ || point == CrashPoint::None || c.crash != point || c.crashAttempt != number_) {
-        return false;
-    }
-    const VariantInfo* v = run_.scenario().info().variant(c.variant);
-    return v && v->crashPoints.contains(point);
+    return run_.attemptCrashes(*this, point);
 }
 
-void Attempt::guard(const QString& guardName, const QString& decision, QVariantMap data) {
-    data.insert(QStringLiteral("guard"), guardName);
-    data.insert(QStringLiteral("decision"), decision);
-    run_.record(this, QStringLiteral("guard"), std::move(data));
+void Attempt::guard(const char* guardName, const char* decision, Fields details) {
+    Fields fields{{"guard", QString::fromLatin1(guardName)},
+                  {"decision", QString::fromLatin1(decision)}};
+    for (const Field& f : details) fields.set(f.key, f.value);
+    run_.recordFor(*this, EventKind::Guard, std::move(fields));
 }
 
 void Attempt::transition(const QString& entity, const QString& from, const QString& to,
                          bool accepted) {
-    run_.record(this, QStringLiteral("transition"),
-                {{"entity", entity}, {"from", from}, {"to", to}, {"accepted", accepted}});
+    run_.recordFor(
+        *this, EventKind::Transition,
+        {{"entity", entity}, {"from_state", from}, {"to_state", to}, {"accepted", accepted}});
 }
 
 void Attempt::alert(const QString& key, qint64 count, const QString& message) {
-    run_.record(this, QStringLiteral("alert"),
-                {{"key", key}, {"count", count}, {"message", message}});
+    run_.raiseAlert(*this, key, count, message);
 }
 
-void Attempt::note(const QString& kind, QVariantMap data) {
-    run_.record(this, kind, std::move(data));
+void Attempt::note(const QString& kind, Fields fields) {
+    TraceEvent e;
+    e.kind = EventKind::Note;
+    e.note = nameId(kind);
+    e.fields = std::move(fields);
+    e.actor = actorId();
+    e.intent = intent();
+    e.attempt = number();
+    run_.record(std::move(e));
 }
 
 }  // namespace idem

@@ -3,33 +3,45 @@
 // is a point where virtual time passes, SQL runs, or the process may die.
 #pragma once
 
+#include "authoring.h"
 #include "scenario.h"
 #include "sqlconnection.h"
 #include "task.h"
+#include "traceevent.h"
 
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
 
 #include <coroutine>
+#include <stdexcept>
 
 namespace idem {
 
 class Run;
-struct AttemptSpec;
 struct RunConfig;
+
+// A statement failed in a way the handler did not expect: the attempt ends
+// with an `error` answer that says which statement and why.
+struct SqlFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 class Attempt {
 public:
-    Attempt(Run& run, int intent, int number, QString kind, QString caller, QVariantMap payload);
+    Attempt(Run& run, const AttemptSpec& spec, int number);
 
     int intent() const { return intent_; }
     int number() const { return number_; }         // 1 = the original, per intent
     const QString& kind() const { return kind_; }  // original, duplicate, retry
     const QString& caller() const { return caller_; }
-    const QString& actor() const { return actor_; }  // the lane it runs in: service, node-a, ...
-    void setActor(const QString& actor) { actor_ = actor; }
+    // The lane it runs in: service, node-a, ...
+    QString actor() const { return nameOf(actor_); }
+    NameId actorId() const { return actor_; }
+    void setActor(const QString& actor) { actor_ = nameId(actor); }
     const QVariantMap& payload() const { return payload_; }
+    int retryDepth() const { return retryDepth_; }
+    bool counted() const { return counted_; }
     const RunConfig& config() const;
     qint64 now() const;
 
@@ -38,9 +50,11 @@ public:
         Attempt& attempt;
         QString sql;
         QVariantList params;
+        bool mayFail = false;  // the handler reads the error itself
+        SqlResult result;      // filled by the scheduler before resuming
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<> h);
-        SqlResult await_resume() { return attempt.lastResult_; }
+        SqlResult await_resume();
     };
     struct CrashStep {
         Attempt& attempt;
@@ -59,13 +73,23 @@ public:
     };
 
     // co_await a.sql(kInsertOrder, requestId, userId, amount, a.now()): the
-    // values are bound in order, never spliced into the text.
+    // values are bound in order, never spliced into the text. A statement
+    // that fails ends the attempt with an `error` answer (SqlFailure).
     template <typename... Values>
     SqlStep sql(QString text, Values&&... values) {
-        return SqlStep{*this, std::move(text), bound(std::forward<Values>(values)...)};
+        return SqlStep{*this, std::move(text), bound(std::forward<Values>(values)...), false, {}};
     }
     SqlStep sqlWith(QString text, QVariantList values) {
-        return SqlStep{*this, std::move(text), std::move(values)};
+        return SqlStep{*this, std::move(text), std::move(values), false, {}};
+    }
+    // A statement that may be refused (a UNIQUE or CHECK constraint): the
+    // handler gets the error in the result and decides what it means.
+    template <typename... Values>
+    SqlStep trySql(QString text, Values&&... values) {
+        return SqlStep{*this, std::move(text), bound(std::forward<Values>(values)...), true, {}};
+    }
+    SqlStep trySqlWith(QString text, QVariantList values) {
+        return SqlStep{*this, std::move(text), std::move(values), true, {}};
     }
     SqlStep begin() { return sql(QStringLiteral("BEGIN IMMEDIATE")); }
     SqlStep commit() { return sql(QStringLiteral("COMMIT")); }
@@ -78,43 +102,28 @@ public:
 
     // --- trace ------------------------------------------------------------
     // A guard's decision: claimed, duplicate, in-progress, takeover, rechecked ...
-    void guard(const QString& guardName, const QString& decision, QVariantMap data = {});
+    void guard(const char* guardName, const char* decision, Fields details = {});
     // A state-machine step that the database accepted (1 row) or rejected (0 rows).
     void transition(const QString& entity, const QString& from, const QString& to, bool accepted);
     void alert(const QString& key, qint64 count, const QString& message);
-    void note(const QString& kind, QVariantMap data);
+    // A scenario's own event (a page read, a downstream call ...).
+    void note(const QString& kind, Fields fields);
 
     bool crashesAt(CrashPoint point) const;
-    bool counted() const { return counted_; }
     // Starts another process from this one (a broker delivering a message,
     // a scheduler node firing a job); spec.at earlier than now means now.
     void fire(const AttemptSpec& spec);
 
 private:
-    friend class Run;
-    enum class Op { None, Sql, Wait };
-
     Run& run_;
     int intent_;
     int number_;
     QString kind_;
     QString caller_;
-    QString actor_ = QStringLiteral("service");
+    NameId actor_;
     QVariantMap payload_;
-
-    SqlConnection* connection_ = nullptr;
-    Task<Reply> root_;
-    std::coroutine_handle<> resumeAt_;
-    Op op_ = Op::None;
-    QString opSql_;
-    QVariantList opParams_;
-    SqlResult lastResult_;
-    qint64 readyAt_ = 0;
-    int retryDepth_ = 0;
-    bool counted_ = true;
-    bool crashed_ = false;
-    bool finished_ = false;
-    CrashPoint crashedAt_ = CrashPoint::None;
+    int retryDepth_;
+    bool counted_;
 };
 
 }  // namespace idem

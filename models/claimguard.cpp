@@ -65,7 +65,7 @@ Task<ClaimGuard::Claim> ClaimGuard::claim(Attempt& a, const QString& owner,
 
     const SqlResult row = co_await a.sql(kRead, job_, bizDate_);
     if (row.empty())
-        throw std::runtime_error("no job_runs row for " + run.toStdString());
+        throw SqlFailure("no job_runs row for " + run.toStdString());
     const QString status = row.value(0, 0).toString();
     const QString holder = row.value(0, 1).toString();
     const qint64 claimedAt = row.value(0, 3).toLongLong();
@@ -87,7 +87,7 @@ Task<ClaimGuard::Claim> ClaimGuard::claim(Attempt& a, const QString& owner,
         co_return Claim{Outcome::InProgress, holder};
     }
     a.guard("claim", "takeover",
-            {{"run", run}, {"from", holder}, {"age_ms", age}, {"token", token}});
+            {{"run", run}, {"previous_owner", holder}, {"age_ms", age}, {"token", token}});
     co_return Claim{Outcome::TakenOver, owner};
 }
 

@@ -43,14 +43,14 @@ WHERE biz_type = ? AND biz_id = ? AND owner = ?)");
 Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) const {
     for (int round = 0; round < 2; ++round) {
         const SqlResult inserted =
-            co_await a.sql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
+            co_await a.trySql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
         if (inserted.ok) {
             a.guard("dedup", "claimed", {{"biz_id", bizId}});
             a.transition(bizId, "", "PROCESSING", true);
             co_return Claim{Outcome::Claimed, {}};
         }
         if (!inserted.isUniqueViolation())
-            throw std::runtime_error(inserted.errorText().toStdString());
+            throw SqlFailure(inserted.errorText().toStdString());
         a.transition(bizId, "", "PROCESSING", false);
 
         const SqlResult row = co_await a.sql(kRead, bizType_, bizId);
@@ -86,9 +86,10 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
             co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
         a.transition(bizId, status, "PROCESSING", takeover.rows == 1);
         if (takeover.rows == 1) {
-            a.guard(
-                "dedup", "takeover",
-                {{"biz_id", bizId}, {"from", row.value(0, 2)}, {"age_ms", a.now() - updatedAt}});
+            a.guard("dedup", "takeover",
+                    {{"biz_id", bizId},
+                     {"previous_owner", row.value(0, 2)},
+                     {"age_ms", a.now() - updatedAt}});
             co_return Claim{Outcome::TakenOver, {}};
         }
         a.guard("dedup", "in-progress", {{"biz_id", bizId}, {"lost_takeover", true}});

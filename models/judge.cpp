@@ -5,129 +5,113 @@
 #include "attempt.h"
 #include "sqlconnection.h"
 
-#include <QJsonArray>
-
 #include <algorithm>
 
 namespace idem {
 
-IntentJudgement Run::judgeIntent(Reader& reader, int intent) const {
-    IntentJudgement j;
-    j.effects = scenario_.effects(reader, intent);
-    j.expected = scenario_.expectedEffects(config_, intent);
-    j.inconsistency = scenario_.inconsistency(reader, intent);
-    j.answered = intents_[intent].answered;
-    j.verdict = scenario_.judge(j);
-    return j;
+Summary Run::judgeNow(Reader& reader) const {
+    return judgeAll(reader, nullptr);
 }
 
-QJsonObject Run::finish() {
+Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) const {
+    Summary s;
+    s.config = config_;
+    s.intents = int(intents_.size());
+    s.attempts = countedAttempts_;
+    s.endMs = now_;
+    s.alerts = alerts_;
+    s.complete = failure_ == RunFailure::None;
+    const int n = int(intents_.size());
+    const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);
+    const std::vector<QString> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
+    for (int i = 0; i < n; ++i) {
+        IntentJudgement j;
+        j.effects = effects[std::size_t(i)];
+        j.expected = scenario_.expectedEffects(config_, i);
+        j.inconsistency = inconsistencies[std::size_t(i)];
+        j.answered = intents_[std::size_t(i)].answered;
+        j.verdict = scenario_.judge(j);
+        for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it)
+            s.effects[it.key()] += it.value();
+        for (auto it = j.expected.cbegin(); it != j.expected.cend(); ++it) {
+            s.expectedEffects[it.key()] += it.value();
+            if (!s.effects.contains(it.key()))
+                s.effects[it.key()] = 0;
+        }
+        if (!j.inconsistency.isEmpty() && s.inconsistencies.size() < 20)
+            s.inconsistencies << j.inconsistency;
+        s.verdict = std::max(s.verdict, j.verdict);
+        ++s.verdicts[std::size_t(j.verdict)];
+        const auto& responses = intents_[std::size_t(i)].responses;
+        for (std::size_t r = 0; r < responses.size(); ++r) s.responses[r] += responses[r];
+        if (judgements)
+            judgements->push_back(std::move(j));
+    }
+    return s;
+}
+
+void Run::recordJudgements(const std::vector<IntentJudgement>& judgements) {
+    const NameId judge = nameId(u"judge");
+    for (int i = 0; i < int(judgements.size()); ++i) {
+        const IntentJudgement& j = judgements[std::size_t(i)];
+        for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it) {
+            TraceEvent e;
+            e.kind = EventKind::Effect;
+            e.actor = judge;
+            e.intent = i;
+            e.fields = {{"effect", it.key()},
+                        {"count", it.value()},
+                        {"expected", j.expected.value(it.key())}};
+            record(std::move(e));
+        }
+        TraceEvent e;
+        e.kind = EventKind::Verdict;
+        e.actor = judge;
+        e.intent = i;
+        e.fields = {{"verdict", toId(j.verdict)}, {"answered", j.answered}};
+        record(std::move(e));
+    }
+}
+
+bool Run::finish(QString* error) {
     // Every process has ended; close their connections so the file is whole.
+    processes_.clear();
+    lockWaiters_.clear();
     idle_.clear();
     busy_.clear();
     setupConnection_.reset();
-    auto connection = openReader();
-    Reader reader(*connection);
-    summary_ = judgeAll(reader, true);
-    const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
-    summary_.insert("integrity",
-                    integrity.ok ? integrity.value().toString() : integrity.errorText());
-    reader.query(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-    scenario_.extendSummary(reader, config_, summary_);
-    return summary_;
-}
-
-QJsonObject Run::judgeNow(Reader& reader) {
-    return judgeAll(reader, false);
-}
-
-QJsonObject Run::judgeAll(Reader& reader, bool recordEvents) {
-    Effects effects, expected;
-    int counts[5] = {0, 0, 0, 0, 0};
-    int responses[5] = {0, 0, 0, 0, 0};
-    Verdict worst = Verdict::ExactlyOnce;
-    QJsonArray inconsistencies;
-    std::vector<IntentOutcome> outcomes;
-    for (int i = 0; i < int(intents_.size()); ++i) {
-        IntentOutcome o{judgeIntent(reader, i), intents_[i].responses};
-        for (auto it = o.judgement.effects.cbegin(); it != o.judgement.effects.cend(); ++it) {
-            effects[it.key()] += it.value();
-            if (!recordEvents)
-                continue;
-            record(nullptr, QStringLiteral("effect"),
-                   {{"effect", it.key()},
-                    {"count", it.value()},
-                    {"expected", o.judgement.expected.value(it.key())}})
-                .intent = i;
-        }
-        for (auto it = o.judgement.expected.cbegin(); it != o.judgement.expected.cend(); ++it) {
-            expected[it.key()] += it.value();
-            if (!effects.contains(it.key()))
-                effects[it.key()] = 0;
-        }
-        if (!o.judgement.inconsistency.isEmpty() && inconsistencies.size() < 20) {
-            inconsistencies.append(o.judgement.inconsistency);
-        }
-        if (recordEvents) {
-            record(nullptr, QStringLiteral("verdict"),
-                   {{"verdict", toId(o.judgement.verdict)}, {"answered", o.judgement.answered}})
-                .intent = i;
-        }
-        worst = std::max(worst, o.judgement.verdict);
-        ++counts[int(o.judgement.verdict)];
-        for (Response r : o.responses) ++responses[int(r)];
-        outcomes.push_back(o);
+    if (failure_ == RunFailure::Io || failure_ == RunFailure::BadInput ||
+        failure_ == RunFailure::Internal) {
+        *error = failureMessage_;
+        return false;
     }
-    if (recordEvents)
-        outcomes_ = outcomes;
-
-    QJsonObject effectsJson, expectedJson, responsesJson, verdictsJson;
-    for (auto it = effects.cbegin(); it != effects.cend(); ++it) {
-        effectsJson.insert(it.key(), it.value());
+    try {
+        auto connection = openReader();
+        Reader reader(*connection);
+        std::vector<IntentJudgement> judgements;
+        summary_ = judgeAll(reader, &judgements);
+        recordJudgements(judgements);
+        const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
+        summary_.integrity = integrity.value().toString();
+        QJsonObject extras;
+        scenario_.extendSummary(reader, config_, extras);
+        summary_.extras = extras;
+    } catch (const ReadFailure& e) {
+        fail(RunFailure::Internal, QString::fromStdString(e.what()));
+        *error = failureMessage_;
+        return false;
     }
-    for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
-        expectedJson.insert(it.key(), it.value());
+    // A stopped run keeps its summary, marked incomplete, but not its file.
+    if (failure_ == RunFailure::Cancelled) {
+        *error = failureMessage_;
+        return false;
     }
-    const QStringList rIds = responseIds();
-    for (int r = 0; r < 5; ++r) responsesJson.insert(rIds[r], responses[r]);
-    const QStringList vIds = verdictIds();
-    for (int v = 0; v < 5; ++v) {
-        if (counts[v] > 0)
-            verdictsJson.insert(vIds[v], counts[v]);
+    bool badInput = false;
+    if (!db_.publish(config_.toJson(), error, &badInput)) {
+        fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
+        return false;
     }
-    QJsonArray alerts;
-    for (const TraceEvent& e : trace_.events()) {
-        if (e.kind != QLatin1String("alert"))
-            continue;
-        QJsonObject a = QJsonObject::fromVariantMap(e.data);
-        a.insert("t_ms", e.tMs);
-        a.insert("intent", e.intent);
-        alerts.append(a);
-    }
-    const int attempts = int(std::count_if(attempts_.begin(), attempts_.end(),
-                                           [](const auto& a) { return a->counted(); }));
-    QJsonObject summary{
-        {"scenario", config_.scenario},
-        {"variant", config_.variant},
-        {"timing", toId(config_.timing)},
-        {"source", toId(config_.source)},
-        {"crash", toId(config_.crash)},
-        {"crash_attempt", config_.crashAttempt},
-        {"duplicates", config_.duplicates},
-        {"seed", qint64(config_.seed)},
-        {"intents", int(intents_.size())},
-        {"attempts", attempts},
-        {"effects", effectsJson},
-        {"expected_effects", expectedJson},
-        {"responses", responsesJson},
-        {"alerts", alerts},
-        {"verdict", toId(worst)},
-        {"verdicts", verdictsJson},
-        {"end_ms", now_},
-    };
-    if (!inconsistencies.isEmpty())
-        summary.insert("inconsistencies", inconsistencies);
-    return summary;
+    return true;
 }
 
 }  // namespace idem

@@ -41,8 +41,6 @@ WHERE name = ?
 Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) const {
     const qint64 now = a.now();
     const SqlResult taken = co_await a.sql(kAcquire, name_, owner, now + leaseMs_, now);
-    if (!taken.ok)
-        throw std::runtime_error(taken.errorText().toStdString());
     if (!taken.empty()) {
         Lease lease{true, taken.value(0, 0).toLongLong(), taken.value(0, 1).toLongLong(), owner};
         a.guard("lease-lock", "acquired",
@@ -62,8 +60,6 @@ Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) cons
 
 Task<bool> LeaseLock::release(Attempt& a, qint64 token) const {
     const SqlResult r = co_await a.sql(kRelease, name_, token);
-    if (!r.ok)
-        throw std::runtime_error(r.errorText().toStdString());
     // 0 rows: our lease expired and another node has taken the lock since.
     a.guard("lease-lock", r.rows == 1 ? "released" : "lease-lost",
             {{"lock", name_}, {"token", token}});

@@ -10,12 +10,14 @@ Playback::~Playback() = default;
 
 bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* error) {
     // A dry run to the end: how many steps there are, and how it ends.
-    Run dry(config, scenario);
+    Run dry(config, scenario, RunOptions::untraced());
     if (!dry.start(error))
         return false;
     int steps = 0;
     while (dry.step()) ++steps;
-    const QJsonObject summary = dry.finish();
+    if (!dry.finish(error))
+        return false;
+    const Summary summary = dry.summary();
 
     config_ = config;
     scenario_ = &scenario;
@@ -45,11 +47,16 @@ qint64 Playback::virtualTime() const {
     return run_ ? run_->now() : 0;
 }
 
-QJsonObject Playback::liveSummary() const {
+Summary Playback::liveSummary() const {
     if (!run_ || !reader_)
         return {};
     Reader reader(*reader_);
-    return run_->judgeNow(reader);
+    try {
+        return run_->judgeNow(reader);
+    } catch (const ReadFailure&) {
+        // Mid-run a scenario's table may not exist yet: nothing is certain.
+        return {};
+    }
 }
 
 void Playback::stepForward() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runconfig.h"
+#include "summary.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -40,9 +41,9 @@ public:
     bool atEnd() const { return position_ >= length_; }
     qint64 virtualTime() const;
     // The summary of the whole run (from the dry run).
-    QJsonObject finalSummary() const { return finalSummary_; }
+    const Summary& finalSummary() const { return finalSummary_; }
     // The judge's verdict on the database as it is at this step.
-    QJsonObject liveSummary() const;
+    Summary liveSummary() const;
 
 public slots:
     void stepForward();
@@ -70,7 +71,7 @@ private:
     int position_ = 0;
     int length_ = 0;
     qsizetype stepBegin_ = 0;
-    QJsonObject finalSummary_;
+    Summary finalSummary_;
 };
 
 }  // namespace idem

@@ -3,11 +3,6 @@
 #include "attempt.h"
 #include "sqlconnection.h"
 
-#include <QDir>
-#include <QFile>
-#include <QJsonArray>
-#include <QTemporaryDir>
-
 #include <algorithm>
 
 namespace idem {
@@ -18,6 +13,13 @@ bool isDefinite(Response r) {
     return r == Response::Success || r == Response::Rejected || r == Response::Error;
 }
 
+// A handler that ends inside a transaction, or a process that dies in one.
+constexpr const char* kCauseCrash = "crash";
+constexpr const char* kCauseUnfinished = "handler ended inside a transaction";
+// How long a process polls a database locked by someone outside the run
+// before it gives up (virtual ms, one poll each).
+constexpr int kMaxBusyPolls = 1'000;
+
 }  // namespace
 
 // --- Planner, Setup, Reader ------------------------------------------------
@@ -26,7 +28,7 @@ const RunConfig& Planner::config() const {
     return run_.config();
 }
 qint64 Planner::intentStart(int intent) const {
-    return run_.intents_[intent].start;
+    return run_.intentStart(intent);
 }
 void Planner::fire(const AttemptSpec& spec) {
     run_.fire(spec);
@@ -70,42 +72,54 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
     const SqlResult r = connection_.exec(sql, params);
     TraceEvent e;
     e.intent = intent;
-    e.actor = QStringLiteral("database");
-    e.kind = QStringLiteral("sql");
-    e.connection = connection_.id();
+    e.actor = nameId(u"database");
+    e.kind = EventKind::Sql;
+    e.connection = 0;
     e.sql = sql;
     e.params = params;
     e.rows = r.ok ? r.rows : 0;
-    e.error = r.errorText();
-    e.data.insert(QStringLiteral("phase"), QStringLiteral("setup"));
+    e.code = r.code;
+    e.error = r.message;
+    e.fields.set("phase", QStringLiteral("setup"));
     run_.record(std::move(e));
+    if (!r.ok) {
+        throw SetupFailure(QStringLiteral("a set-up statement failed: %1\n%2")
+                               .arg(r.errorText(), sql.simplified())
+                               .toStdString());
+    }
     return r;
 }
 
 void Setup::transition(int intent, const QString& entity, const QString& from, const QString& to) {
     TraceEvent e;
     e.intent = intent;
-    e.actor = QStringLiteral("client");
-    e.kind = QStringLiteral("transition");
-    e.data = {{"entity", entity}, {"from", from}, {"to", to}, {"accepted", true}};
+    e.actor = nameId(u"client");
+    e.kind = EventKind::Transition;
+    e.fields = {{"entity", entity}, {"from_state", from}, {"to_state", to}, {"accepted", true}};
     run_.record(std::move(e));
 }
 
 SqlResult Reader::query(const QString& sql, const QVariantList& params) {
-    return connection_.exec(sql, params);
+    SqlResult r = connection_.exec(sql, params);
+    if (!r.ok) {
+        throw ReadFailure(QStringLiteral("the judge could not read the database: %1\n%2")
+                              .arg(r.errorText(), sql.simplified())
+                              .toStdString());
+    }
+    return r;
 }
 
 qint64 Reader::count(const QString& sql, const QVariantList& params) {
-    return connection_.exec(sql, params).value().toLongLong();
+    return query(sql, params).value().toLongLong();
 }
 
 // --- Run ---------------------------------------------------------------------
 
-Run::Run(const RunConfig& config, const Scenario& scenario, const QString& dbPath)
-    : config_(config), scenario_(scenario), dbPath_(dbPath), rng_(config.seed) {}
+Run::Run(const RunConfig& config, const Scenario& scenario, RunOptions options)
+    : config_(config), scenario_(scenario), options_(std::move(options)), rng_(config.seed) {}
 
 Run::~Run() {
-    attempts_.clear();  // coroutine frames first: they refer to attempts only
+    processes_.clear();  // coroutine frames first: they refer to attempts only
     lockWaiters_.clear();
     busy_.clear();
     idle_.clear();
@@ -116,48 +130,53 @@ quint32 Run::random(quint32 bound) {
     return bound <= 1 ? 0 : quint32(rng_() % bound);
 }
 
+void Run::fail(RunFailure failure, const QString& message) {
+    if (failure_ != RunFailure::None)
+        return;
+    failure_ = failure;
+    failureMessage_ = message;
+}
+
 bool Run::start(QString* error) {
-    if (dbPath_.isEmpty()) {
-        tempDir_ = std::make_unique<QTemporaryDir>();
-        if (!tempDir_->isValid()) {
-            *error =
-                QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());
-            return false;
-        }
-        dbPath_ = tempDir_->filePath(QStringLiteral("run.sqlite"));
-    } else {
-        if (QFileInfo(dbPath_).isDir()) {
-            *error = QStringLiteral("--db %1 is a directory; give a file path").arg(dbPath_);
-            return false;
-        }
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-            const QString f = dbPath_ + QLatin1String(suffix);
-            if (QFile::exists(f) && !QFile::remove(f)) {
-                *error = QStringLiteral("cannot replace the database file %1").arg(f);
-                return false;
-            }
-        }
-    }
-    setupConnection_ = std::make_unique<SqlConnection>(dbPath_, QStringLiteral("c0"));
-    if (!setupConnection_->isOpen()) {
-        *error = QStringLiteral("cannot open the database %1: %2")
-                     .arg(dbPath_, setupConnection_->openError());
+    bool badInput = false;
+    if (!db_.prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
+        fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
         return false;
     }
-    Setup setup(*this, *setupConnection_);
-    setup.exec(QStringLiteral("PRAGMA journal_mode = WAL"));
-    for (const QString& statement : scenario_.schema(config_)) {
-        const SqlResult r = setup.exec(statement);
-        if (!r.ok) {
-            *error =
-                QStringLiteral("the schema of %1 failed: %2").arg(config_.scenario, r.errorText());
-            return false;
-        }
+    setupConnection_ = std::make_unique<SqlConnection>(db_.workPath(), QStringLiteral("c0"));
+    if (!setupConnection_->isOpen()) {
+        *error = QStringLiteral("cannot open the database %1: %2")
+                     .arg(db_.workPath(), setupConnection_->openError());
+        fail(RunFailure::Io, *error);
+        return false;
     }
-    intents_.resize(std::max(1, config_.intents));
-    for (int i = 0; i < int(intents_.size()); ++i) {
-        intents_[i].start = i == 0 ? 0 : i * 250 + random(50);
-        scenario_.seed(setup, i);
+    if (options_.keepTrace)
+        trace_.clear();
+    try {
+        Setup setup(*this, *setupConnection_);
+        const SqlResult wal = setup.exec(QStringLiteral("PRAGMA journal_mode = WAL"));
+        if (wal.value().toString() != QLatin1String("wal")) {
+            throw SetupFailure(QStringLiteral("SQLite refused write-ahead logging (journal mode "
+                                              "is %1); the run needs it for its connections")
+                                   .arg(wal.value().toString())
+                                   .toStdString());
+        }
+        for (const QString& statement : scenario_.schema(config_)) setup.exec(statement);
+        intents_.resize(std::size_t(std::max(1, config_.intents)));
+        // Seed rows in one transaction: one write to the file instead of one per row.
+        const bool oneTransaction = options_.formatVersion >= 2;
+        if (oneTransaction)
+            setup.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        for (int i = 0; i < int(intents_.size()); ++i) {
+            intents_[std::size_t(i)].start = i == 0 ? 0 : i * 250 + random(50);
+            scenario_.seed(setup, i);
+        }
+        if (oneTransaction)
+            setup.exec(QStringLiteral("COMMIT"));
+    } catch (const SetupFailure& e) {
+        *error = QString::fromStdString(e.what());
+        fail(RunFailure::Internal, *error);
+        return false;
     }
     Planner planner(*this);
     for (int i = 0; i < int(intents_.size()); ++i) scenario_.plan(planner, i);
@@ -169,8 +188,12 @@ void Run::schedule(qint64 at, std::function<void()> action) {
 }
 
 bool Run::step() {
-    if (queue_.empty())
+    if (atEnd())
         return false;
+    if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
+        fail(RunFailure::Cancelled, QStringLiteral("the run was stopped before its end"));
+        return false;
+    }
     Entry e = queue_.top();
     queue_.pop();
     now_ = e.at;
@@ -184,7 +207,7 @@ void Run::runToEnd() {
 }
 
 void Run::fire(AttemptSpec spec) {
-    IntentState& state = intents_[spec.intent];
+    IntentState& state = intents_[std::size_t(spec.intent)];
     int number = spec.number;
     if (spec.counted) {
         if (number == 0)
@@ -193,127 +216,172 @@ void Run::fire(AttemptSpec spec) {
     }
     if (spec.caller.isEmpty())
         spec.caller = callerActor(config_.source);
-    schedule(spec.at, [this, spec, number] { startAttempt(spec, number); });
+    schedule(spec.at, [this, spec = std::move(spec), number] { startAttempt(spec, number); });
 }
 
-TraceEvent& Run::record(TraceEvent event) {
+void Run::record(TraceEvent event) {
+    event.seq = nextEventSeq_++;
     event.tMs = now_;
-    return trace_.append(std::move(event));
+    if (options_.sink)
+        options_.sink->add(event);
+    if (options_.keepTrace)
+        trace_.append(std::move(event));
 }
 
-TraceEvent& Run::record(const Attempt* a, const QString& kind, QVariantMap data) {
+void Run::recordFor(const Attempt& a, EventKind kind, Fields fields) {
     TraceEvent e;
     e.kind = kind;
-    e.data = std::move(data);
-    e.actor = a ? a->actor() : QStringLiteral("judge");
-    if (a) {
-        e.intent = a->intent();
-        e.attempt = a->number();
-    }
-    return record(std::move(e));
+    e.fields = std::move(fields);
+    e.actor = a.actorId();
+    e.intent = a.intent();
+    e.attempt = a.number();
+    record(std::move(e));
+}
+
+void Run::raiseAlert(const Attempt& a, const QString& key, qint64 count, const QString& message) {
+    alerts_.append(AlertRecord{now_, a.intent(), key, count, message});
+    recordFor(a, EventKind::Alert, {{"key", key}, {"count", count}, {"message", message}});
+}
+
+Run::Process& Run::processOf(const Attempt& a) {
+    return *processes_.at(&a);
 }
 
 void Run::startAttempt(const AttemptSpec& spec, int number) {
-    attempts_.push_back(std::make_unique<Attempt>(*this, spec.intent, number, spec.kind,
-                                                  spec.caller, spec.payload));
-    Attempt& a = *attempts_.back();
-    a.setActor(spec.actor);
-    a.retryDepth_ = spec.retryDepth;
-    a.counted_ = spec.counted;
-    a.readyAt_ = now_;
-    if (spec.kind == QLatin1String("retry")) {
-        TraceEvent& r = record(&a, QStringLiteral("retry"),
-                               {{"retry", spec.retryDepth}, {"of", config_.maxRetries}});
-        r.actor = spec.caller;
-    }
-    QVariantMap fire{{"from", spec.caller},
-                     {"to", spec.actor},
-                     {"attempt_kind", spec.kind},
-                     {"source", toId(config_.source)}};
-    for (auto it = spec.payload.cbegin(); it != spec.payload.cend(); ++it) {
-        fire.insert(it.key(), it.value());
-    }
+    auto owned = std::make_unique<Process>();
+    Process& p = *owned;
+    p.attempt = std::make_unique<Attempt>(*this, spec, number);
+    Attempt& a = *p.attempt;
+    processes_.emplace(&a, std::move(owned));
+    p.readyAt = now_;
     if (spec.counted)
-        record(&a, QStringLiteral("fire"), fire).actor = spec.caller;
-    a.connection_ = acquireConnection();
-    a.root_ = scenario_.handle(a);
-    resume(a, a.root_.handle());
+        ++countedAttempts_;
+    if (spec.kind == QLatin1String("retry")) {
+        TraceEvent r;
+        r.kind = EventKind::Retry;
+        r.actor = nameId(spec.caller);
+        r.intent = a.intent();
+        r.attempt = a.number();
+        r.fields = {{"retry", spec.retryDepth}, {"of", config_.maxRetries}};
+        record(std::move(r));
+    }
+    if (spec.counted) {
+        TraceEvent f;
+        f.kind = EventKind::Fire;
+        f.actor = nameId(spec.caller);
+        f.intent = a.intent();
+        f.attempt = a.number();
+        f.fields = {{"sender", spec.caller},
+                    {"receiver", spec.actor},
+                    {"attempt_kind", spec.kind},
+                    {"source", toId(config_.source)}};
+        if (!spec.payload.isEmpty())
+            f.fields.set("payload", spec.payload);
+        record(std::move(f));
+    }
+    p.connection = acquireConnection();
+    p.root = scenario_.handle(a);
+    resume(p, p.root.handle());
 }
 
-void Run::resume(Attempt& a, std::coroutine_handle<> h) {
-    a.resumeAt_ = {};
+void Run::resume(Process& p, std::coroutine_handle<> h) {
+    p.resumeAt = {};
     h.resume();
-    afterResume(a);
+    afterResume(p);
 }
 
-void Run::afterResume(Attempt& a) {
-    if (a.crashed_) {
-        a.root_ = Task<Reply>{};
+void Run::afterResume(Process& p) {
+    if (p.crashed) {
+        release(p);
         return;
     }
-    if (!a.root_.done())
+    if (!p.root.done())
         return;  // suspended on its next step, already scheduled
     Reply reply;
+    QString reason;
     try {
-        reply = a.root_.result();
+        reply = p.root.result();
     } catch (const std::exception& ex) {
-        reply = Reply{Response::Error, QString::fromUtf8(ex.what())};
+        // An unexpected failure inside the handler: the caller is told
+        // "error", and the trace says what went wrong.
+        reason = QString::fromUtf8(ex.what());
+        reply = Reply{Response::Error, {}};
     }
-    a.root_ = Task<Reply>{};
-    if (a.crashesAt(CrashPoint::BeforeResponse)) {
-        crash(a, CrashPoint::BeforeResponse);
+    p.root = Task<Reply>{};
+    if (failure_ != RunFailure::None) {
+        release(p);
         return;
     }
-    finishAttempt(a, reply.response, reply.result);
+    if (attemptCrashes(*p.attempt, CrashPoint::BeforeResponse)) {
+        crash(*p.attempt, CrashPoint::BeforeResponse);
+        release(p);
+        return;
+    }
+    finishAttempt(p, reply.response, reply.result, reason);
 }
 
-void Run::suspendOnSql(Attempt& a, std::coroutine_handle<> h, QString sql, QVariantList params) {
-    a.op_ = Attempt::Op::Sql;
-    a.opSql_ = std::move(sql);
-    a.opParams_ = std::move(params);
-    a.resumeAt_ = h;
-    schedule(std::max(now_, a.readyAt_), [this, &a] { runPendingSql(a); });
+void Run::suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* step) {
+    Process& p = processOf(a);
+    p.pendingSql = step;
+    p.resumeAt = h;
+    schedule(std::max(now_, p.readyAt), [this, &p] { runPendingSql(p); });
 }
 
 void Run::suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const QString& what) {
-    record(&a, QStringLiteral("work"), {{"ms", ms}, {"what", what}});
-    a.op_ = Attempt::Op::Wait;
-    a.resumeAt_ = h;
-    schedule(now_ + ms, [this, &a] {
-        a.op_ = Attempt::Op::None;
-        resume(a, a.resumeAt_);
-    });
+    Process& p = processOf(a);
+    recordFor(a, EventKind::Work, {{"ms", ms}, {"what", what}});
+    p.resumeAt = h;
+    schedule(now_ + ms, [this, &p] { resume(p, p.resumeAt); });
 }
 
 void Run::pause(Attempt& a, std::coroutine_handle<> h) {
+    Process& p = processOf(a);
     const qint64 ms = 2 * config_.leaseMs;
-    record(&a, QStringLiteral("pause"),
-           {{"point", toId(CrashPoint::LongPause)}, {"ms", ms}, {"until_ms", now_ + ms}});
-    a.op_ = Attempt::Op::Wait;
-    a.resumeAt_ = h;
-    schedule(now_ + ms, [this, &a] {
-        a.op_ = Attempt::Op::None;
-        record(&a, QStringLiteral("resume"), {{"paused_ms", 2 * config_.leaseMs}});
-        resume(a, a.resumeAt_);
+    recordFor(a, EventKind::Pause,
+              {{"point", toId(CrashPoint::LongPause)}, {"ms", ms}, {"until_ms", now_ + ms}});
+    p.resumeAt = h;
+    schedule(now_ + ms, [this, &p, ms] {
+        recordFor(*p.attempt, EventKind::Resume, {{"paused_ms", ms}});
+        resume(p, p.resumeAt);
     });
 }
 
-void Run::runPendingSql(Attempt& a) {
-    SqlConnection& c = *a.connection_;
+qint16 Run::connectionNumber(const SqlConnection& c) {
+    return qint16(c.id().mid(1).toInt());
+}
+
+void Run::runPendingSql(Process& p) {
+    SqlConnection& c = *p.connection;
+    Attempt::SqlStep& step = *p.pendingSql;
     const bool wasInTransaction = c.inTransaction();
-    const SqlResult r = c.exec(a.opSql_, a.opParams_);
-    traceSql(&a, c, a.opSql_, a.opParams_, r);
+    SqlResult r = c.exec(step.sql, step.params);
+    traceSql(p.attempt.get(), c, step.sql, step.params, r);
     if (r.isBusy()) {
         // SQLite said the database is locked: wait until the holder's
         // transaction ends, then run the same statement again.
         const bool known = writer_ && writer_ != &c;
-        record(&a, QStringLiteral("lock-wait"),
-               {{"connection", c.id()}, {"holder", known ? writer_->id() : QString()}});
+        recordFor(*p.attempt, EventKind::LockWait,
+                  {{"connection", c.id()}, {"holder", known ? writer_->id() : QString()}});
         if (known) {
-            lockWaiters_.push_back(&a);
-        } else {
-            schedule(now_ + 1, [this, &a] { runPendingSql(a); });
+            lockWaiters_.push_back(&p);
+            return;
         }
+        // Locked by something outside the run: poll, but not for ever.
+        if (++p.busyPolls <= kMaxBusyPolls) {
+            schedule(now_ + 1, [this, &p] { runPendingSql(p); });
+            return;
+        }
+        r.message = QStringLiteral(
+                        "the database stayed locked by a program outside the run for "
+                        "%1 ms; gave up")
+                        .arg(kMaxBusyPolls);
+    }
+    if (r.isStorageFailure()) {
+        // A full or failing disk says nothing about the technique: stop the
+        // run instead of judging what the disk refused as business errors.
+        fail(RunFailure::Io, QStringLiteral("the database file %1 could not be written: %2")
+                                 .arg(db_.workPath(), r.errorText()));
+        while (!queue_.empty()) queue_.pop();
         return;
     }
     // The connection knows whether it holds a (write) transaction now.
@@ -321,97 +389,111 @@ void Run::runPendingSql(Attempt& a) {
         writer_ = &c;
     if (wasInTransaction && !c.inTransaction())
         transactionEnded(&c);
-    a.lastResult_ = r;
-    a.op_ = Attempt::Op::None;
-    a.readyAt_ = now_ + 1 + random(2);  // a statement takes 1-2 virtual ms
-    resume(a, a.resumeAt_);
+    p.busyPolls = 0;
+    step.result = std::move(r);
+    p.pendingSql = nullptr;
+    p.readyAt = now_ + 1 + random(2);  // a statement takes 1-2 virtual ms
+    resume(p, p.resumeAt);
 }
 
 void Run::transactionEnded(SqlConnection* connection) {
     if (writer_ != connection)
         return;
     writer_ = nullptr;
-    std::deque<Attempt*> waiters;
+    std::deque<Process*> waiters;
     waiters.swap(lockWaiters_);
-    for (Attempt* w : waiters) {
+    for (Process* w : waiters) {
         schedule(now_, [this, w] { runPendingSql(*w); });
     }
 }
 
 void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
-                   const QVariantList& params, const SqlResult& r, const QString& cause) {
+                   const QVariantList& params, const SqlResult& r, const char* cause) {
     TraceEvent e;
-    e.kind = QStringLiteral("sql");
-    e.actor = a ? a->actor() : QStringLiteral("database");
+    e.kind = EventKind::Sql;
+    e.actor = a ? a->actorId() : nameId(u"database");
     if (a) {
         e.intent = a->intent();
         e.attempt = a->number();
     }
-    e.connection = c.id();
+    e.connection = connectionNumber(c);
     e.sql = sql;
     e.params = params;
     e.rows = r.ok ? r.rows : 0;
-    e.error = r.errorText();
-    if (!cause.isEmpty())
-        e.data.insert(QStringLiteral("cause"), cause);
+    e.code = r.code;
+    e.error = r.message;
+    if (cause)
+        e.fields.set("cause", QString::fromLatin1(cause));
     record(std::move(e));
 }
 
 void Run::crash(Attempt& a, CrashPoint point) {
-    a.crashed_ = true;
-    a.crashedAt_ = point;
-    record(&a, QStringLiteral("crash"), {{"point", toId(point)}});
-    if (a.connection_) {
-        SqlConnection& c = *a.connection_;
+    Process& p = processOf(a);
+    p.crashed = true;
+    recordFor(a, EventKind::Crash, {{"point", toId(point)}});
+    if (p.connection) {
+        SqlConnection& c = *p.connection;
         if (c.inTransaction()) {
             const QString rollback = QStringLiteral("ROLLBACK");
             const SqlResult r = c.exec(rollback);
-            traceSql(&a, c, rollback, {}, r, QStringLiteral("crash"));
+            traceSql(&a, c, rollback, {}, r, kCauseCrash);
         }
         transactionEnded(&c);
-        releaseConnection(a, true);
+        releaseConnection(p, true);
     }
-    finishAttempt(a, Response::None, {});
+    finishAttempt(p, Response::None, {});
 }
 
-void Run::finishAttempt(Attempt& a, Response response, const QString& result) {
-    if (a.connection_) {
-        SqlConnection& c = *a.connection_;
+void Run::finishAttempt(Process& p, Response response, const QString& result,
+                        const QString& reason) {
+    Attempt& a = *p.attempt;
+    if (p.connection) {
+        SqlConnection& c = *p.connection;
         if (c.inTransaction()) {
             const QString rollback = QStringLiteral("ROLLBACK");
             const SqlResult r = c.exec(rollback);
-            traceSql(&a, c, rollback, {}, r, QStringLiteral("handler ended inside a transaction"));
+            traceSql(&a, c, rollback, {}, r, kCauseUnfinished);
             transactionEnded(&c);
         }
-        releaseConnection(a, false);
+        releaseConnection(p, false);
     }
-    a.finished_ = true;
-    if (!a.counted())
-        return;
-    QVariantMap data{{"to", a.caller()}, {"response", toId(response)}};
-    if (!result.isEmpty())
-        data.insert(QStringLiteral("result"), result);
-    if (response == Response::None)
-        data.insert(QStringLiteral("lost"), true);
-    record(&a, QStringLiteral("response"), data);
-    IntentState& state = intents_[a.intent()];
-    state.responses << response;
-    if (isDefinite(response))
-        state.answered = true;
-    maybeRetry(a, response);
+    if (a.counted()) {
+        Fields data{{"receiver", a.caller()}, {"response", toId(response)}};
+        if (!result.isEmpty())
+            data.set("result", result);
+        if (!reason.isEmpty())
+            data.set("reason", reason);
+        if (response == Response::None)
+            data.set("lost", true);
+        recordFor(a, EventKind::Response, std::move(data));
+        IntentState& state = intents_[std::size_t(a.intent())];
+        ++state.responses[std::size_t(response)];
+        if (isDefinite(response))
+            state.answered = true;
+        maybeRetry(a, response);
+    }
+    // A crashed process is released when its handler's frame unwinds.
+    if (!p.crashed)
+        release(p);
 }
 
-void Run::maybeRetry(Attempt& a, Response response) {
+// Called once the handler's frame is off the stack (its coroutine finished,
+// or suspended for the last time at a crash): the attempt and its state go.
+void Run::release(Process& p) {
+    processes_.erase(p.attempt.get());
+}
+
+void Run::maybeRetry(const Attempt& a, Response response) {
     if (response != Response::None && response != Response::InProgress)
         return;
     if (!scenario_.info().callerRetries)
         return;
     // Each attempt that got no definite answer is retried by its own caller,
     // up to --max-retries times.
-    if (a.retryDepth_ >= config_.maxRetries)
+    if (a.retryDepth() >= config_.maxRetries)
         return;
     AttemptSpec retry;
-    retry.retryDepth = a.retryDepth_ + 1;
+    retry.retryDepth = a.retryDepth() + 1;
     retry.intent = a.intent();
     retry.at = now_ + retryIntervalMs(config_.source, config_.visibilityMs);
     retry.caller = a.caller();
@@ -423,18 +505,18 @@ void Run::maybeRetry(Attempt& a, Response response) {
 
 SqlConnection* Run::acquireConnection() {
     if (idle_.empty()) {
-        idle_.push_back(
-            std::make_unique<SqlConnection>(dbPath_, QStringLiteral("c%1").arg(nextConnection_++)));
+        idle_.push_back(std::make_unique<SqlConnection>(
+            db_.workPath(), QStringLiteral("c%1").arg(nextConnection_++)));
     }
     busy_.push_back(std::move(idle_.back()));
     idle_.pop_back();
     return busy_.back().get();
 }
 
-void Run::releaseConnection(Attempt& a, bool close) {
+void Run::releaseConnection(Process& p, bool close) {
     auto it = std::find_if(busy_.begin(), busy_.end(),
-                           [&a](const auto& c) { return c.get() == a.connection_; });
-    a.connection_ = nullptr;
+                           [&p](const auto& c) { return c.get() == p.connection; });
+    p.connection = nullptr;
     if (it == busy_.end())
         return;
     if (!close)
@@ -443,7 +525,17 @@ void Run::releaseConnection(Attempt& a, bool close) {
 }
 
 std::unique_ptr<SqlConnection> Run::openReader() const {
-    return std::make_unique<SqlConnection>(dbPath_, QStringLiteral("reader"));
+    return std::make_unique<SqlConnection>(db_.workPath(), QStringLiteral("reader"));
+}
+
+bool Run::attemptCrashes(const Attempt& a, CrashPoint point) const {
+    const RunConfig& c = config_;
+    if (!a.counted() || point == CrashPoint::None || c.crash != point ||
+        c.crashAttempt != a.number()) {
+        return false;
+    }
+    const VariantInfo* v = scenario_.info().variant(c.variant);
+    return v && v->crashPoints.contains(point);
 }
 
 }  // namespace idem

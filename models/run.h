@@ -3,136 +3,109 @@
 // judge that reads the verdict from the final database.
 #pragma once
 
+#include "attempt.h"
 #include "runconfig.h"
+#include "rundatabase.h"
 #include "scenario.h"
 #include "sqlconnection.h"
+#include "summary.h"
 #include "trace.h"
 
-#include <QJsonObject>
-#include <QList>
 #include <QString>
-#include <QVariantMap>
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
 #include <random>
+#include <unordered_map>
 #include <vector>
-
-class QTemporaryDir;
 
 namespace idem {
 
-class Attempt;
-class Run;
+struct RunOptions {
+    QString dbPath;             // empty: a temporary file that lives as long as the run
+    bool replaceDb = false;     // replace an earlier idemlab run database at dbPath
+    bool keepTrace = true;      // keep every event in memory (the window, tests)
+    TraceSink* sink = nullptr;  // where else events go (a trace file)
+    const std::atomic<bool>* cancel = nullptr;  // set: stop at the next step
+    // Replaying a trace of an older format: run as that version did (version
+    // 1 wrote seed rows one transaction each).
+    int formatVersion = Trace::kVersion;
 
-// When and how an attempt arrives.
-struct AttemptSpec {
-    int intent = 0;
-    qint64 at = 0;
-    int number = 0;                              // 0: the intent's next number
-    QString caller;                              // empty: the source's actor
-    QString actor = QStringLiteral("service");   // the lane that serves it
-    QString kind = QStringLiteral("duplicate");  // original, duplicate, retry
-    QVariantMap payload;  // scenario data: a callback's status, a message id ...
-    int retryDepth = 0;   // how many retries led to this attempt
-    // false: a helper process of the simulation (a broker sweep, a writer
-    // between page reads): it runs SQL like any process but is no attempt,
-    // gets no response counted and is never retried.
-    bool counted = true;
+    // Common shapes: no events kept (only the summary is wanted), events
+    // streamed to a sink, the database kept at a path.
+    static RunOptions untraced(TraceSink* sink = nullptr) {
+        RunOptions o;
+        o.keepTrace = false;
+        o.sink = sink;
+        return o;
+    }
+    static RunOptions keptAt(const QString& path) {
+        RunOptions o;
+        o.dbPath = path;
+        return o;
+    }
 };
 
-class Planner {
-public:
-    explicit Planner(Run& run) : run_(run) {}
-    const RunConfig& config() const;
-    qint64 intentStart(int intent) const;
-    void fire(const AttemptSpec& spec);
-    // The original and `duplicates` duplicates, spaced as the timing says;
-    // under `concurrent` all at one instant in a seed-chosen order.
-    void fireDefault(int intent, const QVariantMap& payload = {});
-    // The same attempts, in firing order, for a scenario that adjusts them
-    // (which node serves which attempt ...) before firing them itself.
-    std::vector<AttemptSpec> defaultSpecs(int intent, const QVariantMap& payload = {});
-    quint32 random(quint32 bound);
-
-private:
-    Run& run_;
-};
-
-// Set-up statements (schema, seed rows): traced, on connection c0.
-class Setup {
-public:
-    Setup(Run& run, SqlConnection& connection) : run_(run), connection_(connection) {}
-    const RunConfig& config() const;
-    SqlResult exec(const QString& sql, const QVariantList& params = {}, int intent = -1);
-    // A state change made while setting up (the user started paying ...).
-    void transition(int intent, const QString& entity, const QString& from, const QString& to);
-
-private:
-    Run& run_;
-    SqlConnection& connection_;
-};
-
-// The judge's and the views' read-only access: not traced.
-class Reader {
-public:
-    explicit Reader(SqlConnection& connection) : connection_(connection) {}
-    SqlResult query(const QString& sql, const QVariantList& params = {});
-    qint64 count(const QString& sql, const QVariantList& params = {});
-
-private:
-    SqlConnection& connection_;
-};
-
-struct IntentOutcome {
-    IntentJudgement judgement;
-    QList<Response> responses;
+// Why a run could not start or go on.
+enum class RunFailure {
+    None,
+    BadInput,   // the configuration or a path the user gave
+    Io,         // the disk (full, unwritable) or another program
+    Internal,   // a statement the engine itself runs failed
+    Cancelled,  // stopped on request; the summary says it is incomplete
 };
 
 class Run {
 public:
-    // dbPath empty: a temporary file that lives as long as the run.
-    Run(const RunConfig& config, const Scenario& scenario, const QString& dbPath = {});
+    Run(const RunConfig& config, const Scenario& scenario, RunOptions options = {});
     ~Run();
     Run(const Run&) = delete;
     Run& operator=(const Run&) = delete;
 
     // Creates the database, its schema and seed rows, and plans the attempts.
     bool start(QString* error);
-    // Runs the next scheduled event; false when nothing is left.
+    // Runs the next scheduled event; false when nothing is left, the run
+    // failed (a full disk) or was cancelled.
     bool step();
+    bool atEnd() const { return queue_.empty() || failure_ != RunFailure::None; }
+    // Steps to the end, honouring the cancellation flag.
     void runToEnd();
-    bool atEnd() const { return queue_.empty(); }
-    // Judges the final database and appends effect and verdict events.
-    QJsonObject finish();
+    // Judges the final database, records effect and verdict events, and (with
+    // a dbPath) moves the database into place. False with a message when the
+    // run failed; the summary is still filled as far as it could be read.
+    bool finish(QString* error);
     // The judge's view of the database as it is now, without touching the
     // trace (for live views mid-run).
-    QJsonObject judgeNow(Reader& reader);
+    Summary judgeNow(Reader& reader) const;
 
     const RunConfig& config() const { return config_; }
     const Scenario& scenario() const { return scenario_; }
     const Trace& trace() const { return trace_; }
     qint64 now() const { return now_; }
-    QString databasePath() const { return dbPath_; }
-    QJsonObject summary() const { return summary_; }
-    const std::vector<IntentOutcome>& outcomes() const { return outcomes_; }
-    // A fresh read-only view of the database (for the judge and live views).
-    IntentJudgement judgeIntent(Reader& reader, int intent) const;
+    qint64 eventCount() const { return nextEventSeq_ - 1; }
+    RunFailure failure() const { return failure_; }
+    QString failureMessage() const { return failureMessage_; }
+    const Summary& summary() const { return summary_; }
     // A connection that reads the database as it is now (not traced).
     std::unique_ptr<SqlConnection> openReader() const;
+    QString databasePath() const { return db_.workPath(); }
 
-    // --- used by Attempt, Planner, Setup -----------------------------------
+    // --- for Attempt, Planner and Setup -----------------------------------
     void schedule(qint64 at, std::function<void()> action);
     void fire(AttemptSpec spec);
-    TraceEvent& record(TraceEvent event);
-    TraceEvent& record(const Attempt* attempt, const QString& kind, QVariantMap data = {});
+    void record(TraceEvent event);
+    void recordFor(const Attempt& a, EventKind kind, Fields fields);
     quint32 random(quint32 bound);
-    void suspendOnSql(Attempt& a, std::coroutine_handle<> h, QString sql, QVariantList params);
+    void suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* step);
     void suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const QString& what);
     void crash(Attempt& a, CrashPoint point);
     void pause(Attempt& a, std::coroutine_handle<> h);
+    void raiseAlert(const Attempt& a, const QString& key, qint64 count, const QString& message);
+    qint64 intentStart(int intent) const { return intents_[std::size_t(intent)].start; }
+    bool attemptCrashes(const Attempt& a, CrashPoint point) const;
 
 private:
     struct Entry {
@@ -141,49 +114,70 @@ private:
         std::function<void()> action;
         bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
     };
+    // A running attempt and what the scheduler keeps for it.
+    struct Process {
+        std::unique_ptr<Attempt> attempt;
+        SqlConnection* connection = nullptr;
+        Task<Reply> root;
+        std::coroutine_handle<> resumeAt;
+        Attempt::SqlStep* pendingSql = nullptr;
+        qint64 readyAt = 0;
+        int busyPolls = 0;
+        bool crashed = false;
+    };
     struct IntentState {
         qint64 start = 0;
         int nextNumber = 1;
         bool answered = false;
-        QList<Response> responses;
+        std::array<qint64, kResponseCount> responses{};
     };
 
+    Process& processOf(const Attempt& a);
     void startAttempt(const AttemptSpec& spec, int number);
-    void resume(Attempt& a, std::coroutine_handle<> h);
-    void afterResume(Attempt& a);
-    void runPendingSql(Attempt& a);
-    void finishAttempt(Attempt& a, Response response, const QString& result);
-    void maybeRetry(Attempt& a, Response response);
+    void resume(Process& p, std::coroutine_handle<> h);
+    void afterResume(Process& p);
+    void runPendingSql(Process& p);
+    void finishAttempt(Process& p, Response response, const QString& result,
+                       const QString& reason = {});
+    void maybeRetry(const Attempt& a, Response response);
+    void release(Process& p);
     SqlConnection* acquireConnection();
-    void releaseConnection(Attempt& a, bool close);
+    void releaseConnection(Process& p, bool close);
     void transactionEnded(SqlConnection* connection);
-    QJsonObject judgeAll(Reader& reader, bool record);
+    Summary judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) const;
+    void recordJudgements(const std::vector<IntentJudgement>& judgements);
     void traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
-                  const QVariantList& params, const SqlResult& r, const QString& cause = {});
+                  const QVariantList& params, const SqlResult& r, const char* cause = nullptr);
+    void fail(RunFailure failure, const QString& message);
+    static qint16 connectionNumber(const SqlConnection& c);
 
     RunConfig config_;
     const Scenario& scenario_;
-    QString dbPath_;
-    std::unique_ptr<QTemporaryDir> tempDir_;
+    RunOptions options_;
+    RunDatabase db_;
     std::unique_ptr<SqlConnection> setupConnection_;
     std::vector<std::unique_ptr<SqlConnection>> idle_;
     std::vector<std::unique_ptr<SqlConnection>> busy_;
     int nextConnection_ = 1;
     SqlConnection* writer_ = nullptr;
-    std::deque<Attempt*> lockWaiters_;
+    std::deque<Process*> lockWaiters_;
 
     std::mt19937 rng_;
     qint64 now_ = 0;
     qint64 nextSeq_ = 0;
+    qint64 nextEventSeq_ = 1;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
-    std::vector<std::unique_ptr<Attempt>> attempts_;
+    // Running attempts; a finished one is freed at once.
+    std::unordered_map<const Attempt*, std::unique_ptr<Process>> processes_;
+    qint64 countedAttempts_ = 0;
     std::vector<IntentState> intents_;
-    std::vector<IntentOutcome> outcomes_;
+    QList<AlertRecord> alerts_;
     Trace trace_;
-    QJsonObject summary_;
+    Summary summary_;
+    RunFailure failure_ = RunFailure::None;
+    QString failureMessage_;
 
     friend class Planner;
-    friend class Setup;
 };
 
 }  // namespace idem

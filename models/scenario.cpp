@@ -1,6 +1,6 @@
 #include "scenario.h"
 
-#include "run.h"
+#include "authoring.h"
 #include "runconfig.h"
 
 namespace idem {
@@ -50,6 +50,20 @@ Effects Scenario::expectedEffects(const RunConfig&, int) const {
 
 QString Scenario::inconsistency(Reader&, int) const {
     return {};
+}
+
+std::vector<Effects> Scenario::effectsOfAll(Reader& db, int intents) const {
+    std::vector<Effects> all;
+    all.reserve(std::size_t(intents));
+    for (int i = 0; i < intents; ++i) all.push_back(effects(db, i));
+    return all;
+}
+
+std::vector<QString> Scenario::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<QString> all;
+    all.reserve(std::size_t(intents));
+    for (int i = 0; i < intents; ++i) all.push_back(inconsistency(db, i));
+    return all;
 }
 
 Verdict Scenario::judge(const IntentJudgement& j) const {

@@ -3,6 +3,7 @@
 // its effects and its consistency from the final database.
 #pragma once
 
+#include "summary.h"
 #include "task.h"
 #include "vocabulary.h"
 
@@ -13,6 +14,8 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <vector>
+
 namespace idem {
 
 class Attempt;
@@ -20,8 +23,6 @@ class Planner;
 class Reader;
 class Setup;
 struct RunConfig;
-
-using Effects = QMap<QString, qint64>;
 
 struct VariantInfo {
     QString id;
@@ -115,6 +116,10 @@ public:
     // Non-empty when effects and state disagree (money recorded but order not
     // paid, a status moved backwards, a lost update).
     virtual QString inconsistency(Reader& db, int intent) const;
+    // The same for every intent at once: a scenario with many intents reads
+    // them with one grouped query each instead of one query per intent.
+    virtual std::vector<Effects> effectsOfAll(Reader& db, int intents) const;
+    virtual std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const;
     // Turns effects, consistency and whether the caller got an answer into a
     // verdict; the default is SPEC section 2's order.
     virtual Verdict judge(const IntentJudgement& j) const;

@@ -6,7 +6,7 @@ namespace idem {
 
 namespace {
 bool logged(const TraceEvent& e) {
-    return e.kind == QLatin1String("sql") || e.kind == QLatin1String("lock-wait");
+    return e.is(EventKind::Sql) || e.is(EventKind::LockWait);
 }
 }  // namespace
 
@@ -73,11 +73,11 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rows_.size())
         return {};
     const TraceEvent& e = rows_[index.row()];
-    const bool wait = e.kind == QLatin1String("lock-wait");
+    const bool wait = e.is(EventKind::LockWait);
     if (role == KindRole)
-        return e.kind;
+        return e.kindId();
     if (role == FailedRole)
-        return wait || !e.error.isEmpty();
+        return wait || e.failed();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -86,11 +86,10 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Attempt:
             return e.attempt == 0 ? QStringLiteral("setup") : QStringLiteral("#%1").arg(e.attempt);
         case Connection:
-            return wait ? e.data.value("connection").toString() : e.connection;
+            return wait ? e.fields.text("connection") : e.connectionName();
         case Statement:
             if (wait) {
-                return tr("waits: the database is locked by %1")
-                    .arg(e.data.value("holder").toString());
+                return tr("waits: the database is locked by %1").arg(e.fields.text("holder"));
             }
             return role == Qt::ToolTipRole ? e.sql : e.sql.simplified();
         case Params:
@@ -98,7 +97,7 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Rows:
             return wait ? QVariant() : QVariant(e.rows);
         case Error:
-            return e.error;
+            return e.errorText();
         default:
             return {};
     }
@@ -130,13 +129,10 @@ QVariant SqlLogModel::headerData(int section, Qt::Orientation orientation, int r
 QString SqlLogModel::toCsv() const {
     QStringList lines{QStringLiteral("t_ms,attempt,connection,sql,params,rows,error")};
     for (const TraceEvent& e : rows_) {
-        lines << QStringList{QString::number(e.tMs),
-                             QString::number(e.attempt),
-                             csvField(e.connection),
-                             csvField(e.sql),
-                             csvField(formatParams(e.params)),
-                             QString::number(e.rows),
-                             csvField(e.error)}
+        lines << QStringList{QString::number(e.tMs),           QString::number(e.attempt),
+                             csvField(e.connectionName()),     csvField(e.sql),
+                             csvField(formatParams(e.params)), QString::number(e.rows),
+                             csvField(e.errorText())}
                      .join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

@@ -9,8 +9,6 @@ namespace idem {
 Task<bool> transition(Attempt& a, const QString& entity, const QString& from, const QString& to,
                       QString updateSql, QVariantList params) {
     const SqlResult r = co_await a.sqlWith(std::move(updateSql), std::move(params));
-    if (!r.ok)
-        throw std::runtime_error(r.errorText().toStdString());
     const bool accepted = r.rows > 0;
     a.transition(entity, from, to, accepted);
     co_return accepted;

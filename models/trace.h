@@ -1,76 +1,134 @@
-// The append-only record of a run: every fire, SQL statement, lock wait, guard
-// decision, transition, crash, retry, response, effect and alert, stamped with
-// virtual time, intent, attempt and actor.
+// The record of a run: where its events go (kept in memory for the window and
+// the tests, streamed to a file for --trace, or nowhere), and how a trace file
+// is read back, event by event, in bounded memory.
 #pragma once
 
+#include "traceevent.h"
+
+#include <QByteArray>
+#include <QCryptographicHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
-#include <QVariantList>
-#include <QVariantMap>
+
+#include <functional>
+#include <memory>
+
+class QIODevice;
+class QSaveFile;
 
 namespace idem {
 
 struct RunConfig;
 
-struct TraceEvent {
-    qint64 seq = 0;
-    qint64 tMs = 0;
-    int intent = -1;  // -1: not tied to one intent (schema, judge)
-    int attempt = 0;  // 0: set-up, not an attempt
-    QString actor;
-    QString kind;  // fire, sql, lock-wait, guard, transition, crash, retry, response, effect,
-                   // alert, ...
-
-    // sql events
-    QString connection;
-    QString sql;
-    QVariantList params;
-    qint64 rows = -1;
-    QString error;  // empty: no error
-
-    // every other kind: its own fields, written as they are
-    QVariantMap data;
-
-    QJsonObject toJson() const;
-    static bool fromJson(const QJsonObject& json, TraceEvent* out, QString* error);
+// Receives every event of a run as it happens.
+class TraceSink {
+public:
+    virtual ~TraceSink() = default;
+    virtual void add(const TraceEvent& event) = 0;
 };
 
-}  // namespace idem
-
-// Every member is an implicitly shared Qt value or a number: a growing trace
-// may move events with memmove.
-Q_DECLARE_TYPEINFO(idem::TraceEvent, Q_RELOCATABLE_TYPE);
-
-namespace idem {
-
-class Trace {
+// The events of a run in memory, for playback, the views and the tests.
+class Trace : public TraceSink {
 public:
     static constexpr const char* kFormat = "idemlab-trace";
-    static constexpr int kVersion = 1;
+    // Version 2 names each field once (a message's sender and receiver, a
+    // transition's from_state and to_state) and adds SQLite's result code;
+    // version 1 traces are still read.
+    static constexpr int kVersion = 2;
 
-    TraceEvent& append(TraceEvent event);
+    void add(const TraceEvent& event) override { events_.append(event); }
+    void append(TraceEvent event) { events_.append(std::move(event)); }
     const QList<TraceEvent>& events() const { return events_; }
     qsizetype size() const { return events_.size(); }
     void clear() { events_.clear(); }
 
+    // The whole trace file at once (small runs, tests).
     QByteArray toJson(const RunConfig& config, const QJsonObject& summary) const;
     // Writes through QSaveFile: the file is either complete or untouched.
     bool save(const QString& path, const RunConfig& config, const QJsonObject& summary,
               QString* error) const;
 
     struct Loaded {
+        int version = Trace::kVersion;
         QJsonObject config;
         QJsonObject summary;
+        // false: the events or the summary were changed after the trace
+        // was written (or it predates digests: version 1)
+        bool digestMatches = false;
         QList<TraceEvent> events;
     };
-    // Reads a trace file; a corrupt, truncated or newer-version file gives a
-    // message a student understands.
+    // Reads a whole trace file; a corrupt, truncated or newer-version file
+    // gives a message a student understands.
     static bool load(const QString& path, Loaded* out, QString* error);
     static bool parse(const QByteArray& bytes, Loaded* out, QString* error);
 
 private:
     QList<TraceEvent> events_;
+};
+
+// Streams a trace to a file while the run goes on: the header when opened,
+// each event as it happens, the summary and a digest when committed. Nothing
+// appears at the path until commit succeeds; a failed write (a full disk) is
+// reported with the OS's words and leaves any earlier file untouched.
+class TraceFileWriter : public TraceSink {
+public:
+    TraceFileWriter();
+    ~TraceFileWriter() override;
+
+    bool open(const QString& path, const RunConfig& config, QString* error);
+    void add(const TraceEvent& event) override;
+    bool commit(const QJsonObject& summary, QString* error);
+    // Drops what was written; the path keeps what it had.
+    void cancel();
+    bool failed() const { return !error_.isEmpty(); }
+
+private:
+    void write(const QByteArray& bytes);
+    void flush();
+
+    std::unique_ptr<QSaveFile> file_;
+    QString path_;
+    QByteArray buffer_;
+    QCryptographicHash digest_{QCryptographicHash::Sha256};
+    bool first_ = true;
+    QString error_;
+};
+
+// Reads a trace file piece by piece: the header (format, version, config,
+// summary) first, then each event in order, so that a trace of any size that
+// this program wrote can be read back on the same machine.
+class TraceReader {
+public:
+    struct Header {
+        int version = 0;
+        QJsonObject config;
+        QJsonObject summary;
+        bool hasSummary = false;
+        QByteArray digest;  // "sha256:…", empty in version 1
+        qint64 events = 0;
+    };
+    // onEvent gets each event, parsed and as its JSON object; returning false
+    // stops reading (with *error set by the callback, or not at all).
+    using EventHandler = std::function<bool(TraceEvent&& event, const QJsonObject& json)>;
+
+    explicit TraceReader(QString path);
+    explicit TraceReader(QByteArray bytes);  // a trace already in memory
+    // The header; also counts the events and checks the file's structure.
+    bool readHeader(Header* header, QString* error);
+    // Every event, in order; digestMatches tells whether the events and the
+    // summary are the ones the digest was made of.
+    bool readEvents(const EventHandler& onEvent, bool* digestMatches, QString* error);
+
+private:
+    std::unique_ptr<QIODevice> openDevice(QString* error) const;
+
+    QString path_;
+    QByteArray bytes_;
+    bool inMemory_ = false;
+    Header header_;
+    QByteArray summaryRaw_;
+    qint64 eventsOffset_ = -1;
 };
 
 }  // namespace idem

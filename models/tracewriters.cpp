@@ -19,23 +19,25 @@ QString paramsText(const QVariantList& params) {
 }
 
 QString dataText(const TraceEvent& e) {
-    if (e.data.isEmpty())
+    if (e.fields.isEmpty())
         return {};
-    return QString::fromUtf8(
-        QJsonDocument(QJsonObject::fromVariantMap(e.data)).toJson(QJsonDocument::Compact));
+    QJsonObject o;
+    for (const Field& f : e.fields)
+        o.insert(QLatin1String(f.key.name), QJsonValue::fromVariant(f.value));
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
 // One readable line describing an event, for ShiViz and HTML.
 QString describe(const TraceEvent& e) {
-    if (e.kind == QLatin1String("sql")) {
+    if (e.is(EventKind::Sql)) {
         QString s = e.sql.simplified();
         if (!e.params.isEmpty())
             s += QStringLiteral(" [%1]").arg(paramsText(e.params));
-        s += e.error.isEmpty() ? QStringLiteral(" → %1 rows").arg(e.rows)
-                               : QStringLiteral(" → ") + e.error;
+        s += !e.failed() ? QStringLiteral(" → %1 rows").arg(e.rows)
+                         : QStringLiteral(" → ") + e.errorText();
         return s;
     }
-    QString s = e.kind;
+    QString s = e.kindId();
     const QString d = dataText(e);
     if (!d.isEmpty())
         s += QLatin1Char(' ') + d;
@@ -52,18 +54,18 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
     QStringList lines{
         QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
     for (const TraceEvent& e : events) {
-        const bool sql = e.kind == QLatin1String("sql");
+        const bool sql = e.is(EventKind::Sql);
         lines << QStringList{QString::number(e.seq),
                              QString::number(e.tMs),
                              QString::number(e.intent),
                              QString::number(e.attempt),
-                             csvField(e.actor),
-                             csvField(e.kind),
-                             csvField(e.connection),
+                             csvField(e.actorName()),
+                             csvField(e.kindId()),
+                             csvField(e.connectionName()),
                              csvField(e.sql),
                              csvField(paramsText(e.params)),
                              sql ? QString::number(e.rows) : QString(),
-                             csvField(e.error),
+                             csvField(e.errorText()),
                              csvField(dataText(e))}
                      .join(QLatin1Char(','));
     }
@@ -90,22 +92,22 @@ QByteArray traceToShiViz(const QList<TraceEvent>& events) {
     };
     for (const TraceEvent& e : events) {
         const QString prefix = QStringLiteral("t=%1 #%2 ").arg(e.tMs).arg(e.attempt);
-        const QString to = e.data.value(QStringLiteral("to")).toString();
+        const QString to = e.fields.text("receiver");
+        const QString actor = e.actorName();
         const bool message =
-            (e.kind == QLatin1String("fire") || e.kind == QLatin1String("response")) &&
-            !to.isEmpty() && to != e.actor;
-        emitLine(e.actor, prefix + describe(e));
-        if (message && !(e.kind == QLatin1String("response") &&
-                         e.data.value(QStringLiteral("response")) == QLatin1String("none"))) {
-            merge(to, e.actor);
-            emitLine(to, prefix + QStringLiteral("receive %1 from %2").arg(e.kind, e.actor));
+            (e.is(EventKind::Fire) || e.is(EventKind::Response)) && !to.isEmpty() && to != actor;
+        emitLine(actor, prefix + describe(e));
+        if (message &&
+            !(e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none"))) {
+            merge(to, actor);
+            emitLine(to, prefix + QStringLiteral("receive %1 from %2").arg(e.kindId(), actor));
         }
     }
     return out;
 }
 
 QByteArray traceToHtml(const Trace::Loaded& trace,
-                       const QList<QPair<QString, QByteArray>>& diagrams) {
+                       const QList<QPair<QString, QByteArray>>& diagrams, const QString& warning) {
     const QJsonObject& s = trace.summary;
     QString h;
     h += QStringLiteral(
@@ -118,6 +120,12 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         "code{font-family:monospace;white-space:pre-wrap}</style></head><body>");
     h += QStringLiteral("<h1>Idempotency Lab — %1 / %2</h1>")
              .arg(escape(s.value("scenario").toString()), escape(s.value("variant").toString()));
+    if (!warning.isEmpty()) {
+        h += QStringLiteral(
+                 "<p style='background:#d63031;color:#fff;padding:.6em;font-weight:bold'>"
+                 "This trace cannot be trusted: %1</p>")
+                 .arg(escape(warning));
+    }
     const QString verdict = s.value("verdict").toString();
     const QString colour = verdict == QLatin1String("exactly-once") ? "#27ae60"
                            : verdict == QLatin1String("duplicated") ? "#d63031"
@@ -158,12 +166,12 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         h += QStringLiteral(
                  "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
                  "<td><code>%8</code></td></tr>")
-                 .arg(e.error.isEmpty() ? QString() : QStringLiteral(" class='err'"))
+                 .arg(e.failed() ? QStringLiteral(" class='err'") : QString())
                  .arg(e.seq)
                  .arg(e.tMs)
                  .arg(e.intent)
                  .arg(e.attempt)
-                 .arg(escape(e.actor), escape(e.kind), escape(describe(e)));
+                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describe(e)));
     }
     h += QStringLiteral("</table></body></html>\n");
     return h.toUtf8();

@@ -15,8 +15,10 @@ QByteArray traceToCsv(const QList<TraceEvent>& events);
 // a message from one actor to another, so the clocks merge there.
 QByteArray traceToShiViz(const QList<TraceEvent>& events);
 // diagrams: SVG documents to embed (title, svg), may be empty.
+// warning: shown at the top of the report (a summary a re-run does not confirm).
 QByteArray traceToHtml(const Trace::Loaded& trace,
-                       const QList<QPair<QString, QByteArray>>& diagrams);
+                       const QList<QPair<QString, QByteArray>>& diagrams,
+                       const QString& warning = {});
 
 // Writes bytes through QSaveFile: complete or untouched.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);

@@ -33,8 +33,6 @@ WHERE key = ? AND expires_at > ?)");
 Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) const {
     const qint64 expiresAt = a.now() + ttlMs_;
     const SqlResult set = co_await a.sql(kSetNx, key, expiresAt, a.now());
-    if (!set.ok)
-        throw std::runtime_error(set.errorText().toStdString());
     if (set.rows == 1) {
         a.guard("ttl-key", "set", {{"key", key}, {"ttl_ms", ttlMs_}, {"expires_at", expiresAt}});
         co_return Claim{Outcome::Set, {}, expiresAt};

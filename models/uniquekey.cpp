@@ -10,7 +10,7 @@ Task<UniqueInsert> insertUnique(Attempt& a, const QString& key, QString insertSq
                                 QVariantList insertParams, QString selectSql,
                                 QVariantList selectParams) {
     UniqueInsert out;
-    const SqlResult r = co_await a.sqlWith(std::move(insertSql), std::move(insertParams));
+    const SqlResult r = co_await a.trySqlWith(std::move(insertSql), std::move(insertParams));
     if (r.ok) {
         a.guard("unique-key", "inserted", {{"key", key}});
         out.inserted = true;
@@ -18,8 +18,8 @@ Task<UniqueInsert> insertUnique(Attempt& a, const QString& key, QString insertSq
         co_return out;
     }
     if (!r.isUniqueViolation())
-        throw std::runtime_error(r.errorText().toStdString());
-    a.guard("unique-key", "duplicate", {{"key", key}, {"error", r.errorText()}});
+        throw SqlFailure(r.errorText().toStdString());
+    a.guard("unique-key", "duplicate", {{"key", key}, {"conflict", r.errorText()}});
     if (!selectSql.isEmpty())
         out.row = co_await a.sqlWith(std::move(selectSql), std::move(selectParams));
     co_return out;

@@ -10,9 +10,6 @@ Task<VersionGuard::Snapshot> VersionGuard::read(Attempt& a, QString selectSql, Q
                                                 int versionColumn) const {
     Snapshot s;
     s.row = co_await a.sqlWith(std::move(selectSql), std::move(params));
-    if (!s.row.ok) {
-        throw std::runtime_error(s.row.errorText().toStdString());
-    }
     s.found = !s.row.empty();
     if (!s.found) {
         a.guard("version", "not-found", {{"entity", entity_}});
@@ -26,9 +23,6 @@ Task<VersionGuard::Snapshot> VersionGuard::read(Attempt& a, QString selectSql, Q
 Task<bool> VersionGuard::write(Attempt& a, qint64 expectedVersion, QString updateSql,
                                QVariantList params) const {
     const SqlResult r = co_await a.sqlWith(std::move(updateSql), std::move(params));
-    if (!r.ok) {
-        throw std::runtime_error(r.errorText().toStdString());
-    }
     // Zero rows: the version moved on since we read it, so our view of the
     // row is stale and the write must not land.
     const bool accepted = r.rows == 1;

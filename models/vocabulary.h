@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstddef>
 #include <optional>
 
 namespace idem {
@@ -34,9 +35,11 @@ enum class CrashPoint {
 };
 
 enum class Response { Success, InProgress, Rejected, Error, None };
+constexpr std::size_t kResponseCount = 5;
 
 // Ordered by severity: when intents disagree, the larger one wins.
 enum class Verdict { ExactlyOnce, Stuck, Lost, Inconsistent, Duplicated };
+constexpr std::size_t kVerdictCount = 5;
 
 QString toId(Source s);
 QString toId(Timing t);

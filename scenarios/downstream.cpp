@@ -144,10 +144,10 @@ Task<QString> Downstream::callCouponService(Attempt& a, const QString& requestId
 Task<std::optional<QString>> Downstream::callOnce(Attempt& a, int call,
                                                   const QString& grantKey) const {
     const QString service = a.actor();
-    QVariantMap request{
-        {"from", service}, {"to", kDownstreamLane}, {"call", call}, {"retry", call > 1}};
+    Fields request{
+        {"sender", service}, {"receiver", kDownstreamLane}, {"call", call}, {"retry", call > 1}};
     if (!grantKey.isEmpty())
-        request.insert(QStringLiteral("grant_key"), grantKey);
+        request.set("grant_key", grantKey);
     a.note(QStringLiteral("downstream-call"), request);
 
     // The coupon service serves the call in its own lane.
@@ -155,8 +155,8 @@ Task<std::optional<QString>> Downstream::callOnce(Attempt& a, int call,
     const QString couponId = co_await grantCoupon(a, grantKey);
     const bool lost = answerLost(a, call);
     a.note(lost ? QStringLiteral("answer-lost") : QStringLiteral("downstream-answer"),
-           {{"from", kDownstreamLane},
-            {"to", service},
+           {{"sender", kDownstreamLane},
+            {"receiver", service},
             {"call", call},
             {"coupon_id", couponId},
             {"lost", lost}});
@@ -171,8 +171,6 @@ Task<QString> Downstream::grantCoupon(Attempt& a, const QString& grantKey) const
     const qint64 user = userOf(a.intent());
     if (grantKey.isEmpty()) {
         const SqlResult r = co_await a.sql(kGrant, user, kCampaign, a.now());
-        if (!r.ok)
-            throw std::runtime_error(r.errorText().toStdString());
         co_return r.value().toString();
     }
     const UniqueInsert grant =

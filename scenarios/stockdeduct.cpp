@@ -134,14 +134,14 @@ Task<Reply> StockDeduct::handle(Attempt& a) const {
 // The CHECK (qty >= 0) is the last line against overselling: when it
 // refuses, the request is answered "out of stock" and nothing is taken.
 Task<bool> StockDeduct::takeStock(Attempt& a) const {
-    const SqlResult r = co_await a.sql(kDeduct, requestedUnits(a), requestedSku(a));
+    const SqlResult r = co_await a.trySql(kDeduct, requestedUnits(a), requestedSku(a));
     if (r.ok) {
         co_return true;
     }
     if (!r.isConstraint()) {
-        throw std::runtime_error(r.errorText().toStdString());
+        throw SqlFailure(r.errorText().toStdString());
     }
-    a.guard("stock-check", "out-of-stock", {{"sku", requestedSku(a)}, {"error", r.errorText()}});
+    a.guard("stock-check", "out-of-stock", {{"sku", requestedSku(a)}, {"conflict", r.errorText()}});
     co_return false;
 }
 

@@ -45,7 +45,7 @@ expect_bad_input 'unknown --param colour' run --scenario order-create --param co
 expect_bad_input '--param request-id=random is not allowed' run --scenario order-create --param request-id=random
 expect_bad_input 'not of the form key=value' run --scenario order-create --param nothing
 expect_bad_input 'unknown verdict "fine"' run --scenario order-create --expect fine
-expect_bad_input 'is a directory' run --scenario order-create --db "$tmp"
+expect_bad_input 'is a folder' run --scenario order-create --db "$tmp"
 expect_bad_input '--scenario is required' run
 expect_bad_input 'Unknown option' run --scenario order-create --frobnicate
 expect_bad_input 'unknown command "fly"' fly
@@ -88,7 +88,7 @@ cmp -s "$tmp/a.json" "$tmp/b.json" && ok || bad "traces differ"
 python3 - "$tmp/a.json" <<'PY' && ok || bad "trace format"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "idemlab-trace" and d["version"] == 1
+assert d["format"] == "idemlab-trace" and d["version"] == 2
 assert d["config"]["scenario"] == "payment-callback"
 kinds = {e["kind"] for e in d["events"]}
 assert {"fire", "sql", "response", "transition", "effect"} <= kinds, kinds
@@ -138,11 +138,11 @@ PY
 # replay: identical for an untouched trace; a changed one differs; a damaged one is bad input.
 "$B" run --scenario order-create --variant dedup-table --timing retry --crash after-guard --trace "$tmp/r.json" >/dev/null
 "$B" replay "$tmp/r.json" >/dev/null && ok || bad "replay of an untouched trace"
-sed 's/"rows": 1,/"rows": 7,/' "$tmp/r.json" > "$tmp/r2.json"
+sed 's/"rows":1,/"rows":7,/' "$tmp/r.json" > "$tmp/r2.json"
 "$B" replay "$tmp/r2.json" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "replay of a changed trace should exit 1"
 head -c 300 "$tmp/r.json" > "$tmp/cut.json"
 expect_bad_input 'truncated' replay "$tmp/cut.json"
-sed 's/"version": 1/"version": 9/' "$tmp/r.json" > "$tmp/new.json"
+sed 's/"version":2/"version":9/' "$tmp/r.json" > "$tmp/new.json"
 expect_bad_input 'newer than this program reads' replay "$tmp/new.json"
 
 # export: csv, shiviz and html, each a whole file; bad format and unwritable path refused.

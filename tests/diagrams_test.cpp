@@ -43,7 +43,9 @@ std::unique_ptr<Run> finishedRun(const QString& scenario, const QString& variant
         return nullptr;
     }
     run->runToEnd();
-    run->finish();
+    QString finishError;
+    if (!run->finish(&finishError))
+        qFatal("%s", qPrintable(finishError));
     return run;
 }
 
@@ -87,7 +89,7 @@ QStringList snapshot(const QGraphicsScene* scene) {
 int arrowEvents(const Trace& trace) {
     int n = 0;
     for (const TraceEvent& e : trace.events()) {
-        if (e.kind == "fire" || e.kind == "response" || e.kind == "retry")
+        if (e.is(EventKind::Fire) || e.is(EventKind::Response) || e.is(EventKind::Retry))
             ++n;
     }
     return n;
@@ -135,7 +137,7 @@ void DiagramsTest::freshMovesAreMarkedUntilTheNextStep() {
     const QList<TraceEvent>& events = run->trace().events();
     qsizetype rejected = -1;
     for (qsizetype i = 0; i < events.size(); ++i) {
-        if (events[i].kind == "transition" && events[i].data.value("to") == "FAILED")
+        if (events[i].is(EventKind::Transition) && events[i].fields.value("to_state") == "FAILED")
             rejected = i;
     }
     QVERIFY(rejected > 0);

@@ -69,21 +69,22 @@ void DownstreamTest::everyLostAnswerIsFollowedByARetriedCall() {
         int calls = 0, lost = 0, answered = 0, downstreamSql = 0;
         QStringList sequence;
         for (const TraceEvent& e : r->trace().events()) {
-            if (e.kind == QLatin1String("downstream-call")) {
+            if (e.kindId() == QLatin1String("downstream-call")) {
                 ++calls;
-                QCOMPARE(e.actor, QStringLiteral("service"));
-                QCOMPARE(e.data.value("call").toInt(), calls);
-                QCOMPARE(e.data.contains("grant_key"), variant == QLatin1String("downstream-key"));
+                QCOMPARE(e.actorName(), QStringLiteral("service"));
+                QCOMPARE(e.fields.value("call").toInt(), calls);
+                QCOMPARE(e.fields.contains("grant_key"),
+                         variant == QLatin1String("downstream-key"));
                 sequence << "call";
-            } else if (e.kind == QLatin1String("answer-lost")) {
+            } else if (e.kindId() == QLatin1String("answer-lost")) {
                 ++lost;
-                QCOMPARE(e.actor, QStringLiteral("downstream"));
+                QCOMPARE(e.actorName(), QStringLiteral("downstream"));
                 sequence << "lost";
-            } else if (e.kind == QLatin1String("downstream-answer")) {
+            } else if (e.kindId() == QLatin1String("downstream-answer")) {
                 ++answered;
-                QCOMPARE(e.actor, QStringLiteral("downstream"));
+                QCOMPARE(e.actorName(), QStringLiteral("downstream"));
                 sequence << "answer";
-            } else if (e.kind == QLatin1String("sql") && e.actor == QLatin1String("downstream")) {
+            } else if (e.is(EventKind::Sql) && e.actorName() == QLatin1String("downstream")) {
                 QVERIFY2(e.sql.contains("coupon_grants"), qPrintable(e.sql));
                 ++downstreamSql;
             }
@@ -99,8 +100,8 @@ void DownstreamTest::everyLostAnswerIsFollowedByARetriedCall() {
         }
         QCOMPARE(sequence.last(), QStringLiteral("answer"));
         // One request at the entry, answered once.
-        QCOMPARE(r->summary().value("attempts").toInt(), 1);
-        QCOMPARE(r->summary().value("responses").toObject().value("success").toInt(), 1);
+        QCOMPARE(r->summary().attempts, 1);
+        QCOMPARE(r->summary().responseCount(Response::Success), 1);
     }
 }
 

@@ -41,13 +41,13 @@ std::unique_ptr<Run> DuplicateAlertTest::run(const QString& variant, int duplica
     if (!r->start(&error))
         qFatal("%s", qPrintable(error));
     r->runToEnd();
-    r->finish();
+    test::finish(*r);
     return r;
 }
 
 int DuplicateAlertTest::alertEvents(const Run& r) {
     int n = 0;
-    for (const TraceEvent& e : r.trace().events()) n += e.kind == QLatin1String("alert");
+    for (const TraceEvent& e : r.trace().events()) n += e.is(EventKind::Alert);
     return n;
 }
 
@@ -70,17 +70,17 @@ void DuplicateAlertTest::hundredConcurrentDuplicatesRaiseOneAlert() {
     const QString key = QStringLiteral("PAY90000001");  // the first intent's payment number
     for (quint32 seed = 1; seed <= 5; ++seed) {
         auto r = run("alerting", 100, seed);
-        const QJsonObject summary = r->summary();
-        const QByteArray dump = QJsonDocument(summary).toJson(QJsonDocument::Compact);
-        QCOMPARE(summary.value("verdict").toString(), QStringLiteral("exactly-once"));
-        QCOMPARE(summary.value("responses").toObject().value("success").toInt(), 101);
-        const QJsonArray alerts = summary.value("alerts").toArray();
+        const Summary summary = r->summary();
+        const QByteArray dump = QJsonDocument(summary.toJson()).toJson(QJsonDocument::Compact);
+        QCOMPARE(summary.verdictId(), QStringLiteral("exactly-once"));
+        QCOMPARE(summary.responseCount(Response::Success), 101);
+        const QList<AlertRecord> alerts = summary.alerts;
         QVERIFY2(alerts.size() == 1, dump.constData());
-        const QJsonObject alert = alerts.first().toObject();
-        QCOMPARE(alert.value("key").toString(), key);
-        const qint64 count = alert.value("count").toInteger();
+        const AlertRecord& alert = alerts.first();
+        QCOMPARE(alert.key, key);
+        const qint64 count = alert.count;
         QVERIFY2(count > 5 && count <= 100, dump.constData());
-        const QString message = alert.value("message").toString();
+        const QString message = alert.message;
         QVERIFY2(message.contains(key) && message.contains(QString::number(count)),
                  qPrintable(message));
         QCOMPARE(alertEvents(*r), 1);
@@ -98,9 +98,9 @@ void DuplicateAlertTest::hundredConcurrentDuplicatesRaiseOneAlert() {
 void DuplicateAlertTest::silentNeverAlerts() {
     for (quint32 seed = 1; seed <= 5; ++seed) {
         auto r = run("silent", 100, seed);
-        QCOMPARE(r->summary().value("verdict").toString(), QStringLiteral("exactly-once"));
-        QCOMPARE(r->summary().value("responses").toObject().value("success").toInt(), 101);
-        QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+        QCOMPARE(r->summary().verdictId(), QStringLiteral("exactly-once"));
+        QCOMPARE(r->summary().responseCount(Response::Success), 101);
+        QVERIFY(r->summary().alerts.isEmpty());
         QCOMPARE(alertEvents(*r), 0);
     }
 }
@@ -110,12 +110,12 @@ void DuplicateAlertTest::onlyMoreThanTheThresholdAlerts() {
     for (quint32 seed = 1; seed <= 5; ++seed) {
         for (int d = 1; d <= 5; ++d) {
             auto r = run("alerting", d, seed);
-            QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+            QVERIFY(r->summary().alerts.isEmpty());
         }
         auto r = run("alerting", 6, seed);
-        const QJsonArray alerts = r->summary().value("alerts").toArray();
+        const QList<AlertRecord> alerts = r->summary().alerts;
         QCOMPARE(alerts.size(), 1);
-        QCOMPARE(alerts.first().toObject().value("count").toInteger(), 6);
+        QCOMPARE(alerts.first().count, 6);
     }
 }
 
@@ -123,17 +123,17 @@ void DuplicateAlertTest::queriesNeverAlert() {
     for (quint32 seed = 1; seed <= 5; ++seed) {
         // 200 queries of one payment within the minute, two duplicate payments.
         auto quiet = run("alerting", 2, seed, {"queries=200"});
-        QVERIFY(quiet->summary().value("alerts").toArray().isEmpty());
-        const QJsonObject logged = quiet->summary().value("duplicate_log").toObject();
+        QVERIFY(quiet->summary().alerts.isEmpty());
+        const QJsonObject logged = quiet->summary().extras.value("duplicate_log").toObject();
         QCOMPARE(logged.value("query").toInteger(), 200);
         QCOMPARE(logged.value("pay").toInteger(), 2);
-        QCOMPARE(quiet->summary().value("responses").toObject().value("success").toInt(), 203);
+        QCOMPARE(quiet->summary().responseCount(Response::Success), 203);
 
         // A burst of payments still alerts once, and the queries are not in its count.
         auto burst = run("alerting", 100, seed, {"queries=50"});
-        const QJsonArray alerts = burst->summary().value("alerts").toArray();
+        const QList<AlertRecord> alerts = burst->summary().alerts;
         QCOMPARE(alerts.size(), 1);
-        QVERIFY(alerts.first().toObject().value("count").toInteger() <= 100);
+        QVERIFY(alerts.first().count <= 100);
         auto db = burst->openReader();
         Reader reader(*db);
         QCOMPARE(reader.count(QStringLiteral("SELECT count FROM alerts")), 100);
@@ -145,9 +145,9 @@ void DuplicateAlertTest::queriesNeverAlert() {
 
 void DuplicateAlertTest::thresholdParamRaisesTheBar() {
     auto r = run("alerting", 100, 1, {"threshold=200"});
-    QVERIFY(r->summary().value("alerts").toArray().isEmpty());
+    QVERIFY(r->summary().alerts.isEmpty());
     auto low = run("alerting", 2, 1, {"threshold=1"});
-    QCOMPARE(low->summary().value("alerts").toArray().size(), 1);
+    QCOMPARE(low->summary().alerts.size(), 1);
 }
 
 QTEST_GUILESS_MAIN(DuplicateAlertTest)

@@ -2,9 +2,12 @@
 // intents in one run, and the database left whole after every crash point.
 #include "registry.h"
 #include "run.h"
+#include "rundatabase.h"
+#include "runner.h"
 #include "sqlconnection.h"
 #include "testsupport.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -30,19 +33,19 @@ void EngineTest::busyDatabaseParksTheProcess() {
     QString error;
     QVERIFY(run.start(&error));
     run.runToEnd();
-    run.finish();
+    test::finish(run);
     int waits = 0, busy = 0;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind == QLatin1String("lock-wait")) {
+        if (e.is(EventKind::LockWait)) {
             ++waits;
-            QVERIFY(!e.data.value("holder").toString().isEmpty());
+            QVERIFY(!e.fields.value("holder").toString().isEmpty());
         }
-        if (e.kind == QLatin1String("sql") && e.error.contains("(5)"))
+        if (e.is(EventKind::Sql) && sqlite::primary(e.code) == sqlite::Busy)
             ++busy;
     }
     QVERIFY(waits >= 3);
     QCOMPARE(busy, waits);
-    QCOMPARE(run.summary().value("verdict").toString(), QStringLiteral("exactly-once"));
+    QCOMPARE(run.summary().verdictId(), QStringLiteral("exactly-once"));
 }
 
 void EngineTest::crashRollsBackTheOpenTransaction() {
@@ -51,18 +54,18 @@ void EngineTest::crashRollsBackTheOpenTransaction() {
     QString error;
     QVERIFY(run.start(&error));
     run.runToEnd();
-    run.finish();
+    test::finish(run);
     bool crashed = false, rolledBack = false, noAnswer = false;
     for (const TraceEvent& e : run.trace().events()) {
         if (e.attempt != 1)
             continue;
-        if (e.kind == QLatin1String("crash"))
+        if (e.is(EventKind::Crash))
             crashed = true;
-        if (crashed && e.kind == QLatin1String("sql") && e.sql == QLatin1String("ROLLBACK")) {
-            rolledBack = e.data.value("cause").toString() == QLatin1String("crash");
+        if (crashed && e.is(EventKind::Sql) && e.sql == QLatin1String("ROLLBACK")) {
+            rolledBack = e.fields.value("cause").toString() == QLatin1String("crash");
         }
-        if (e.kind == QLatin1String("response") &&
-            e.data.value("response").toString() == QLatin1String("none")) {
+        if (e.is(EventKind::Response) &&
+            e.fields.value("response").toString() == QLatin1String("none")) {
             noAnswer = true;
         }
     }
@@ -77,9 +80,9 @@ void EngineTest::integrityAfterEveryCrashPoint() {
             for (CrashPoint p : v.crashPoints) {
                 for (const char* timing : {"concurrent", "retry"}) {
                     Cell cell{v.id, timing, toId(p), {}, 2, 2, ""};
-                    const QJsonObject summary =
+                    const Summary summary =
                         test::runToSummary(test::cellConfig(s->info().id, cell, 2, 3));
-                    QVERIFY2(summary.value("integrity").toString() == QLatin1String("ok"),
+                    QVERIFY2(summary.integrity == QLatin1String("ok"),
                              qPrintable(s->info().id + '/' + v.id + '/' + toId(p)));
                 }
             }
@@ -91,16 +94,16 @@ void EngineTest::manyIntentsAreJudgedOneByOne() {
     Cell cell{"check-then-insert", "concurrent", "", {}, 1, 1, "duplicated"};
     RunConfig c = test::cellConfig("order-create", cell, 1, 7);
     c.intents = 50;
-    const QJsonObject s = test::runToSummary(c);
-    QCOMPARE(s.value("intents").toInt(), 50);
-    QCOMPARE(s.value("verdicts").toObject().value("duplicated").toInt(), 50);
-    QCOMPARE(s.value("effects").toObject().value("orders").toInt(), 100);
-    QCOMPARE(s.value("expected_effects").toObject().value("orders").toInt(), 50);
+    const Summary s = test::runToSummary(c);
+    QCOMPARE(s.intents, 50);
+    QCOMPARE(s.verdictCount(Verdict::Duplicated), 50);
+    QCOMPARE(s.effects.value("orders"), 100);
+    QCOMPARE(s.expectedEffects.value("orders"), 50);
 
     c.variant = "dedup-table";
     c.intents = 200;
-    const QJsonObject rec = test::runToSummary(c);
-    QCOMPARE(rec.value("verdicts").toObject().value("exactly-once").toInt(), 200);
+    const Summary rec = test::runToSummary(c);
+    QCOMPARE(rec.verdictCount(Verdict::ExactlyOnce), 200);
 }
 
 void EngineTest::dbFileIsKeptForInspection() {
@@ -108,12 +111,14 @@ void EngineTest::dbFileIsKeptForInspection() {
     const QString path = dir.filePath("run.sqlite");
     Cell cell{"dedup-no-recheck", "retry", "after-business", {}, 1, 1, "duplicated"};
     {
-        Run run(test::cellConfig("order-create", cell, 1, 1), *findScenario("order-create"), path);
-        QString error;
-        QVERIFY(run.start(&error));
-        run.runToEnd();
-        QCOMPARE(run.finish().value("verdict").toString(), QStringLiteral("duplicated"));
+        const RunResult r = runToEnd(test::cellConfig("order-create", cell, 1, 1),
+                                     *findScenario("order-create"), RunOptions::keptAt(path));
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.summary.verdictId(), QStringLiteral("duplicated"));
     }
+    // The file stands alone: no write-ahead log beside it.
+    QVERIFY(!QFile::exists(path + "-wal"));
+    QVERIFY(RunDatabase::isRunDatabase(path));
     SqlConnection c(path, "check");
     QVERIFY(c.isOpen());
     QCOMPARE(c.exec("SELECT COUNT(*) FROM orders").value().toInt(), 2);
@@ -123,11 +128,10 @@ void EngineTest::dbFileIsKeptForInspection() {
 void EngineTest::dbPathThatIsADirectoryIsRefused() {
     QTemporaryDir dir;
     Cell cell{"dedup-table", "retry", "", {}, 1, 1, ""};
-    Run run(test::cellConfig("order-create", cell, 1, 1), *findScenario("order-create"),
-            dir.path());
-    QString error;
-    QVERIFY(!run.start(&error));
-    QVERIFY2(error.contains("directory"), qPrintable(error));
+    const RunResult r = runToEnd(test::cellConfig("order-create", cell, 1, 1),
+                                 *findScenario("order-create"), RunOptions::keptAt(dir.path()));
+    QCOMPARE(r.failure, RunFailure::BadInput);
+    QVERIFY2(r.error.contains("folder"), qPrintable(r.error));
 }
 
 QTEST_GUILESS_MAIN(EngineTest)

@@ -27,7 +27,7 @@ RunConfig config(const QString& variant, const QString& source, const QString& t
 }
 
 bool isAck(const TraceEvent& e) {
-    return e.kind == QLatin1String("sql") && e.sql.startsWith(QLatin1String("UPDATE broker")) &&
+    return e.is(EventKind::Sql) && e.sql.startsWith(QLatin1String("UPDATE broker")) &&
            e.sql.contains(QLatin1String("'ACKED'"));
 }
 
@@ -85,14 +85,14 @@ void MqConsumeTest::afterAckAckedBeforeTheCrash() {
             if (isAck(e) && e.attempt == 1 && e.rows == 1) {
                 ackSeq = e.seq;
             }
-            if (e.kind == QLatin1String("crash") && e.attempt == 1) {
-                QCOMPARE(e.data.value("point").toString(), QStringLiteral("after-ack"));
+            if (e.is(EventKind::Crash) && e.attempt == 1) {
+                QCOMPARE(e.fields.value("point").toString(), QStringLiteral("after-ack"));
                 crashSeq = e.seq;
             }
         }
         QVERIFY(ackSeq >= 0);
         QVERIFY(crashSeq > ackSeq);
-        QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("lost"));
+        QCOMPARE(run->summary().verdictId(), QStringLiteral("lost"));
         // The broker believes the message handled and never delivers it again.
         auto db = run->openReader();
         Reader reader(*db);
@@ -102,7 +102,7 @@ void MqConsumeTest::afterAckAckedBeforeTheCrash() {
         QCOMPARE(broker.value(0, 0).toString(), QStringLiteral("ACKED"));
         QCOMPARE(broker.value(0, 1).toInt(), 1);
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM coupons")), 0);
-        QCOMPARE(run->summary().value("attempts").toInt(), 1);
+        QCOMPARE(run->summary().attempts, 1);
     }
 }
 
@@ -154,7 +154,7 @@ void MqConsumeTest::mqRedeliveryIsOneMessageDeliveredAgain() {
         QCOMPARE(broker.value(0, 2).toInt(), d + 1);
         int lost = 0, acks = 0;
         for (const TraceEvent& e : run->trace().events()) {
-            if (e.kind == QLatin1String("ack-lost")) {
+            if (e.kindId() == QLatin1String("ack-lost")) {
                 ++lost;
             }
             if (isAck(e) && e.rows == 1) {
@@ -163,9 +163,8 @@ void MqConsumeTest::mqRedeliveryIsOneMessageDeliveredAgain() {
         }
         QCOMPARE(lost, d);
         QCOMPARE(acks, 1);
-        const QJsonObject responses = run->summary().value("responses").toObject();
-        QCOMPARE(responses.value("none").toInt(), d);
-        QCOMPARE(responses.value("success").toInt(), 1);
+        QCOMPARE(run->summary().responseCount(Response::None), d);
+        QCOMPARE(run->summary().responseCount(Response::Success), 1);
     }
 }
 
@@ -176,13 +175,13 @@ void MqConsumeTest::redeliveryWaitsForTheVisibilityTimeout() {
         QVERIFY(run);
         QList<qint64> deliveries;
         for (const TraceEvent& e : run->trace().events()) {
-            if (e.kind == QLatin1String("fire") && e.actor == QLatin1String("broker")) {
+            if (e.is(EventKind::Fire) && e.actorName() == QLatin1String("broker")) {
                 deliveries << e.tMs;
             }
         }
         QCOMPARE(deliveries.size(), 2);
         QVERIFY(deliveries[1] - deliveries[0] >= c.visibilityMs);
-        QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("duplicated"));
+        QCOMPARE(run->summary().verdictId(), QStringLiteral("duplicated"));
     }
 }
 
@@ -197,8 +196,8 @@ void MqConsumeTest::unackedMessageEndsInTheDeadLetterQueue() {
     QCOMPARE(reader.query(QStringLiteral("SELECT status FROM broker")).value().toString(),
              QStringLiteral("DEAD"));
     // The coupon exists but nobody ever got an answer.
-    QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("stuck"));
-    QCOMPARE(run->summary().value("broker").toObject().value("dead_letters").toInt(), 1);
+    QCOMPARE(run->summary().verdictId(), QStringLiteral("stuck"));
+    QCOMPARE(run->summary().extras.value("broker").toObject().value("dead_letters").toInt(), 1);
 }
 
 QTEST_GUILESS_MAIN(MqConsumeTest)

@@ -65,14 +65,14 @@ void NaturalOpsTest::afterOneAndAfterAll() {
     QFETCH(int, duplicates);
     QFETCH(int, seed);
     const Cell cell{op, timing, "", {}, duplicates, duplicates, ""};
-    const QJsonObject s =
+    const Summary s =
         test::runToSummary(test::cellConfig("natural-ops", cell, duplicates, quint32(seed)));
-    const QByteArray dump = QJsonDocument(s).toJson(QJsonDocument::Compact);
-    const QJsonArray one = s.value("after_one").toArray();
-    const QJsonArray all = s.value("after_all").toArray();
+    const QByteArray dump = QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact);
+    const QJsonArray one = s.extras.value("after_one").toArray();
+    const QJsonArray all = s.extras.value("after_all").toArray();
     const int runs = duplicates + 1;
-    QCOMPARE(s.value("attempts").toInt(), runs);
-    QCOMPARE(s.value("responses").toObject().value("success").toInt(), runs);
+    QCOMPARE(s.attempts, runs);
+    QCOMPARE(s.responseCount(Response::Success), runs);
 
     if (op == QLatin1String("query")) {
         QCOMPARE(one.size(), 1);

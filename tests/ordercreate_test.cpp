@@ -61,13 +61,13 @@ void OrderCreateTest::checkThenInsertRaceIsTwoSelectsBeforeInserts() {
         QString error;
         QVERIFY2(run.start(&error), qPrintable(error));
         run.runToEnd();
-        run.finish();
+        test::finish(run);
         // Read the interleaving from the trace: both SELECTs see no order
         // before either INSERT runs.
         QStringList order;
         QSet<QString> connections;
         for (const TraceEvent& e : run.trace().events()) {
-            if (e.kind != QLatin1String("sql") || e.attempt == 0)
+            if (!e.is(EventKind::Sql) || e.attempt == 0)
                 continue;
             if (e.sql.startsWith("SELECT")) {
                 QCOMPARE(e.rows, 0);
@@ -76,13 +76,13 @@ void OrderCreateTest::checkThenInsertRaceIsTwoSelectsBeforeInserts() {
                 QCOMPARE(e.rows, 1);
                 order << QStringLiteral("I%1").arg(e.attempt);
             }
-            connections << e.connection;
+            connections << e.connectionName();
         }
         QCOMPARE(order.size(), 4);
         QVERIFY2(order[0].startsWith('S') && order[1].startsWith('S'), qPrintable(order.join(' ')));
         QVERIFY2(order[2].startsWith('I') && order[3].startsWith('I'), qPrintable(order.join(' ')));
         QCOMPARE(connections.size(), 2);  // one connection per process
-        QCOMPARE(run.summary().value("verdict").toString(), QStringLiteral("duplicated"));
+        QCOMPARE(run.summary().verdictId(), QStringLiteral("duplicated"));
     }
 }
 
@@ -90,9 +90,9 @@ void OrderCreateTest::perClickRequestIdDefeatsTheDedupTable() {
     for (const char* timing : {"concurrent", "retry"}) {
         for (int d = 1; d <= 3; ++d) {
             Cell cell{"dedup-table", timing, "", {"request-id=per-click"}, d, d, "duplicated"};
-            const QJsonObject s = test::runToSummary(test::cellConfig("order-create", cell, d, 1));
-            QCOMPARE(s.value("verdict").toString(), QStringLiteral("duplicated"));
-            QCOMPARE(s.value("effects").toObject().value("orders").toInt(), d + 1);
+            const Summary s = test::runToSummary(test::cellConfig("order-create", cell, d, 1));
+            QCOMPARE(s.verdictId(), QStringLiteral("duplicated"));
+            QCOMPARE(s.effects.value("orders"), d + 1);
         }
     }
 }
@@ -101,14 +101,12 @@ void OrderCreateTest::gatewayRetrySlowFirstAttempt() {
     // The gateway gives up on the slow first attempt after 3 s and retries:
     // check-then-insert's SELECT cannot see the order that is still being made.
     Cell naive{"check-then-insert", "retry", "", {}, 1, 1, "duplicated", "gateway-retry"};
-    QCOMPARE(test::runToSummary(test::cellConfig("order-create", naive, 1, 1))
-                 .value("verdict")
-                 .toString(),
+    QCOMPARE(test::runToSummary(test::cellConfig("order-create", naive, 1, 1)).verdictId(),
              QStringLiteral("duplicated"));
     Cell rec{"dedup-table", "retry", "", {}, 1, 1, "exactly-once", "gateway-retry"};
-    const QJsonObject s = test::runToSummary(test::cellConfig("order-create", rec, 1, 1));
-    QCOMPARE(s.value("verdict").toString(), QStringLiteral("exactly-once"));
-    QVERIFY(s.value("responses").toObject().value("in-progress").toInt() >= 1);
+    const Summary s = test::runToSummary(test::cellConfig("order-create", rec, 1, 1));
+    QCOMPARE(s.verdictId(), QStringLiteral("exactly-once"));
+    QVERIFY(s.responseCount(Response::InProgress) >= 1);
 }
 
 QTEST_GUILESS_MAIN(OrderCreateTest)

@@ -34,7 +34,7 @@ std::unique_ptr<Run> runToEnd(const RunConfig& config) {
     if (!run->start(&error))
         qFatal("%s", qPrintable(error));
     run->runToEnd();
-    run->finish();
+    test::finish(*run);
     return run;
 }
 
@@ -113,15 +113,14 @@ void PaginationTest::truthTable() {
     QFETCH(int, pageSize);
     QFETCH(int, seed);
     QFETCH(QString, expected);
-    const QJsonObject s = test::runToSummary(pagingConfig(variant, params, pageSize, seed));
-    const QByteArray dump = QJsonDocument(s).toJson(QJsonDocument::Compact);
-    QVERIFY2(s.value("verdict").toString() == expected, dump.constData());
-    QVERIFY2(s.value("integrity").toString() == QLatin1String("ok"), dump.constData());
-    QCOMPARE(s.value("attempts").toInt(), 1);
-    QCOMPARE(s.value("responses").toObject().value("success").toInt(), 1);
-    const QJsonObject effects = s.value("effects").toObject();
-    const qint64 twice = effects.value("shown_twice").toInteger();
-    const qint64 missed = effects.value("missed").toInteger();
+    const Summary s = test::runToSummary(pagingConfig(variant, params, pageSize, seed));
+    const QByteArray dump = QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact);
+    QVERIFY2(s.verdictId() == expected, dump.constData());
+    QVERIFY2(s.integrity == QLatin1String("ok"), dump.constData());
+    QCOMPARE(s.attempts, 1);
+    QCOMPARE(s.responseCount(Response::Success), 1);
+    const qint64 twice = s.effects.value("shown_twice");
+    const qint64 missed = s.effects.value("missed");
     if (expected == QLatin1String("duplicated"))
         QVERIFY2(twice > 0, dump.constData());
     if (expected == QLatin1String("lost"))
@@ -145,8 +144,8 @@ void PaginationTest::cursorSkipsExactlyTheRowsSharingABoundaryTimestamp() {
     QFETCH(int, pageSize);
     QFETCH(int, seed);
     const auto run = runToEnd(pagingConfig("cursor", kTies, pageSize, seed));
-    const QJsonObject s = run->summary();
-    const QJsonArray pages = s.value("pages").toArray();
+    const Summary s = run->summary();
+    const QJsonArray pages = s.extras.value("pages").toArray();
     QVERIFY(!pages.isEmpty());
     auto db = run->openReader();
 
@@ -164,7 +163,7 @@ WHERE s.row_id NOT IN (SELECT row_id FROM page_reads)
     QVERIFY(!skipped.isEmpty());
     QCOMPARE(skipped, sharing);
     QCOMPARE(unionOf(pages, "lost"), sharing);
-    QCOMPARE(s.value("effects").toObject().value("missed").toInteger(), qint64(sharing.size()));
+    QCOMPARE(s.effects.value("missed"), qint64(sharing.size()));
 
     // Each page names the rows that share its own boundary timestamp.
     for (const QJsonValue& v : pages) {
@@ -187,8 +186,8 @@ void PaginationTest::pagesAccountForEveryRowOfTheStartFeed() {
     QFETCH(int, pageSize);
     QFETCH(int, seed);
     const auto run = runToEnd(pagingConfig(variant, params, pageSize, seed));
-    const QJsonObject s = run->summary();
-    const QJsonArray pages = s.value("pages").toArray();
+    const Summary s = run->summary();
+    const QJsonArray pages = s.extras.value("pages").toArray();
     auto db = run->openReader();
 
     const QSet<qint64> start = column(*db, QStringLiteral("SELECT row_id FROM feed_at_start"));
@@ -197,16 +196,17 @@ FROM feed_at_start
 WHERE row_id NOT IN (SELECT id FROM orders))"));
     const QSet<qint64> shown = unionOf(pages, "rows");
     const QSet<qint64> lost = unionOf(pages, "lost");
-    QCOMPARE(qint64(start.size()), s.value("feed").toObject().value("start_rows").toInteger());
-    QCOMPARE(qint64(deleted.size()), s.value("feed").toObject().value("deleted").toInteger());
+    QCOMPARE(qint64(start.size()),
+             s.extras.value("feed").toObject().value("start_rows").toInteger());
+    QCOMPARE(qint64(deleted.size()),
+             s.extras.value("feed").toObject().value("deleted").toInteger());
 
     // Every row of the start feed is shown, deleted, or listed lost; a lost
     // row is neither shown nor deleted.
     QVERIFY((start - shown - deleted - lost).isEmpty());
     QVERIFY(!lost.intersects(shown));
     QVERIFY(!lost.intersects(deleted));
-    const QJsonObject effects = s.value("effects").toObject();
-    QCOMPARE(qint64(lost.size()), effects.value("missed").toInteger());
+    QCOMPARE(qint64(lost.size()), s.effects.value("missed"));
 
     // A page's duplicates are exactly its rows that an earlier page showed.
     QSet<qint64> seen, twice;
@@ -221,13 +221,13 @@ WHERE row_id NOT IN (SELECT id FROM orders))"));
         twice.unite(expectedDuplicates);
         seen.unite(idSet(page.value("rows").toArray()));
     }
-    QCOMPARE(qint64(twice.size()), effects.value("shown_twice").toInteger());
+    QCOMPARE(qint64(twice.size()), s.effects.value("shown_twice"));
     QCOMPARE(column(*db, QStringLiteral("SELECT DISTINCT row_id FROM page_reads")), seen);
 }
 
 void PaginationTest::offsetRepeatsTheInsertedCountOnEveryPage() {
-    const QJsonObject s = test::runToSummary(pagingConfig("offset", kInserts, 20, 1));
-    const QJsonArray pages = s.value("pages").toArray();
+    const Summary s = test::runToSummary(pagingConfig("offset", kInserts, 20, 1));
+    const QJsonArray pages = s.extras.value("pages").toArray();
     QVERIFY(pages.size() > 2);
     QCOMPARE(pages.first().toObject().value("duplicates").toArray().size(), 0);
     for (qsizetype i = 1; i < pages.size(); ++i) {
@@ -244,30 +244,30 @@ void PaginationTest::writerUsesItsOwnConnection() {
     QSet<QString> readerConnections, writerConnections;
     int inserts = 0, deletes = 0;
     for (const TraceEvent& e : run->trace().events()) {
-        if (e.kind != QLatin1String("sql") || e.attempt < 0)
+        if (!e.is(EventKind::Sql) || e.attempt < 0)
             continue;
-        if (e.actor == QLatin1String("writer")) {
-            writerConnections.insert(e.connection);
+        if (e.actorName() == QLatin1String("writer")) {
+            writerConnections.insert(e.connectionName());
             inserts += e.sql.startsWith(QLatin1String("INSERT INTO orders"));
             deletes += e.sql.startsWith(QLatin1String("DELETE FROM orders")) ? int(e.rows) : 0;
-        } else if (e.actor == QLatin1String("service")) {
-            readerConnections.insert(e.connection);
+        } else if (e.actorName() == QLatin1String("service")) {
+            readerConnections.insert(e.connectionName());
         }
     }
     QCOMPARE(readerConnections.size(), 1);
     QVERIFY(!writerConnections.isEmpty());
     QVERIFY(!writerConnections.intersects(readerConnections));
-    const QJsonObject feed = run->summary().value("feed").toObject();
+    const QJsonObject feed = run->summary().extras.value("feed").toObject();
     QCOMPARE(feed.value("inserted").toInteger(), qint64(inserts));
     QCOMPARE(feed.value("deleted").toInteger(), qint64(deletes));
     QVERIFY(deletes > 0);
-    QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("exactly-once"));
+    QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
 }
 
 void PaginationTest::queryPlanSeeksTheIndexForCursorAndKeyset() {
     for (const char* variant : {"offset", "cursor", "keyset"}) {
-        const QJsonObject s = test::runToSummary(pagingConfig(variant, kInserts, 20, 1));
-        const QJsonArray plan = s.value("query_plan").toArray();
+        const Summary s = test::runToSummary(pagingConfig(variant, kInserts, 20, 1));
+        const QJsonArray plan = s.extras.value("query_plan").toArray();
         QVERIFY2(!plan.isEmpty(), variant);
         const QString detail = plan.first().toObject().value("detail").toString();
         QVERIFY2(detail.contains(QLatin1String("idx_orders_created_at_id")), qPrintable(detail));

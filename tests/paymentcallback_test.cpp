@@ -55,13 +55,13 @@ void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
     QString error;
     QVERIFY(run.start(&error));
     run.runToEnd();
-    run.finish();
+    test::finish(run);
     int paid = 0, failedRejected = 0;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind != QLatin1String("transition"))
+        if (!e.is(EventKind::Transition))
             continue;
-        const QString to = e.data.value("to").toString();
-        const bool accepted = e.data.value("accepted").toBool();
+        const QString to = e.fields.value("to_state").toString();
+        const bool accepted = e.fields.value("accepted").toBool();
         if (to == QLatin1String("PAID") && accepted)
             ++paid;
         if (to == QLatin1String("FAILED") && !accepted)
@@ -69,7 +69,7 @@ void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
     }
     QCOMPARE(paid, 1);
     QCOMPARE(failedRejected, 1);
-    QCOMPARE(run.summary().value("responses").toObject().value("rejected").toInt(), 1);
+    QCOMPARE(run.summary().responseCount(Response::Rejected), 1);
 }
 
 QTEST_GUILESS_MAIN(PaymentCallbackTest)

@@ -19,30 +19,25 @@ constexpr qint64 kLongPauseInterval = 45'000;
 
 struct Finished {
     std::unique_ptr<Run> run;
-    QJsonObject summary;
+    Summary summary;
 };
 
 Finished runLongPause(const QString& variant, quint32 seed) {
     Cell cell{variant, "retry", "long-pause", {}, 1, 1, "", "", kLongPauseInterval};
     Finished f;
-    f.run = std::make_unique<Run>(test::cellConfig("scheduled-task", cell, 1, seed),
-                                  *findScenario("scheduled-task"));
-    QString error;
-    if (!f.run->start(&error))
-        qFatal("%s", qPrintable(error));
-    f.run->runToEnd();
-    f.summary = f.run->finish();
+    f.run = test::finishedRun(test::cellConfig("scheduled-task", cell, 1, seed));
+    f.summary = f.run->summary();
     return f;
 }
 
 std::optional<TraceEvent> firstEvent(const Run& run, const QString& actor, const QString& kind,
                                      const QString& guard = {}, const QString& decision = {}) {
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.actor != actor || e.kind != kind)
+        if (e.actorName() != actor || e.kindId() != kind)
             continue;
-        if (!guard.isEmpty() && e.data.value("guard").toString() != guard)
+        if (!guard.isEmpty() && e.fields.value("guard").toString() != guard)
             continue;
-        if (!decision.isEmpty() && e.data.value("decision").toString() != decision)
+        if (!decision.isEmpty() && e.fields.value("decision").toString() != decision)
             continue;
         return e;
     }
@@ -110,14 +105,15 @@ void ScheduledTaskTest::lockOnlyNodeBTakesTheExpiredLeaseWhileAIsPaused() {
     const auto bTakes = firstEvent(run, "node-b", "guard", "lease-lock", "acquired");
     QVERIFY(aTakes && pause && resume && bTakes);
     // B takes the lock after A's lease ran out and while A still sleeps ...
-    QVERIFY(bTakes->tMs >= aTakes->data.value("expires_at").toLongLong());
+    QVERIFY(bTakes->tMs >= aTakes->fields.value("expires_at").toLongLong());
     QVERIFY(bTakes->tMs > pause->tMs);
     QVERIFY(bTakes->tMs < resume->tMs);
-    QVERIFY(bTakes->data.value("token").toLongLong() > aTakes->data.value("token").toLongLong());
+    QVERIFY(bTakes->fields.value("token").toLongLong() >
+            aTakes->fields.value("token").toLongLong());
     // ... and A, awake, writes its payouts anyway and finds the lock gone.
     const auto aReleases = firstEvent(run, "node-a", "guard", "lease-lock", "lease-lost");
     QVERIFY(aReleases && aReleases->tMs > resume->tMs);
-    QCOMPARE(f.summary.value("verdict").toString(), QStringLiteral("duplicated"));
+    QCOMPARE(f.summary.verdictId(), QStringLiteral("duplicated"));
 }
 
 void ScheduledTaskTest::lockAndClaimRejectsTheLateCommit_data() {
@@ -135,17 +131,17 @@ void ScheduledTaskTest::lockAndClaimRejectsTheLateCommit() {
     QVERIFY(resume && bTakesOver && bCommits && aFenced);
     QVERIFY(bTakesOver->tMs < resume->tMs);
     QVERIFY(aFenced->tMs > resume->tMs);
-    QVERIFY(aFenced->data.value("token").toLongLong() < bCommits->data.value("token").toLongLong());
+    QVERIFY(aFenced->fields.value("token").toLongLong() <
+            bCommits->fields.value("token").toLongLong());
     bool doneRejected = false;
     for (const TraceEvent& e : run.trace().events()) {
-        doneRejected |= e.actor == QLatin1String("node-a") &&
-                        e.kind == QLatin1String("transition") &&
-                        e.data.value("to").toString() == QLatin1String("DONE") &&
-                        !e.data.value("accepted").toBool();
+        doneRejected |= e.actorName() == QLatin1String("node-a") && e.is(EventKind::Transition) &&
+                        e.fields.value("to_state").toString() == QLatin1String("DONE") &&
+                        !e.fields.value("accepted").toBool();
     }
     QVERIFY(doneRejected);
-    QCOMPARE(f.summary.value("verdict").toString(), QStringLiteral("exactly-once"));
-    QCOMPARE(f.summary.value("responses").toObject().value("rejected").toInt(), 1);
+    QCOMPARE(f.summary.verdictId(), QStringLiteral("exactly-once"));
+    QCOMPARE(f.summary.responseCount(Response::Rejected), 1);
 }
 
 void ScheduledTaskTest::longPauseSpacesNodeBByOneAndAHalfLeases() {

@@ -3,6 +3,7 @@
 // guard's conflicts and re-reads; and the judge's lost-update check.
 #include "registry.h"
 #include "run.h"
+#include "runner.h"
 #include "sqlconnection.h"
 #include "testsupport.h"
 
@@ -29,8 +30,8 @@ RunConfig config(const QString& variant, const QString& timing, const QString& c
 int guardDecisions(const Run& run, const QString& decision) {
     int n = 0;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind == QLatin1String("guard") && e.data.value("guard") == QLatin1String("version") &&
-            e.data.value("decision") == decision) {
+        if (e.is(EventKind::Guard) && e.fields.value("guard") == QLatin1String("version") &&
+            e.fields.value("decision") == decision) {
             ++n;
         }
     }
@@ -108,11 +109,11 @@ void StockDeductTest::stockNeverBelowZero() {
         Reader reader(*db);
         const qint64 lowest = reader.count(QStringLiteral("SELECT MIN(qty) FROM stock"));
         QVERIFY2(lowest >= 0, qPrintable(QString::number(lowest)));
-        QCOMPARE(run->summary().value("integrity").toString(), QStringLiteral("ok"));
+        QCOMPARE(run->summary().integrity, QStringLiteral("ok"));
         if (variant == QLatin1String("none") && duplicates == 15) {
             // The CHECK refused every deduction past the last unit.
             QCOMPARE(lowest, 0);
-            QVERIFY(run->summary().value("responses").toObject().value("rejected").toInt() > 0);
+            QVERIFY(run->summary().responseCount(Response::Rejected) > 0);
         }
     }
 }
@@ -126,7 +127,7 @@ void StockDeductTest::versionConflictIsRejected() {
             QCOMPARE(guardDecisions(*run, "read"), d + 1);
             QCOMPARE(guardDecisions(*run, "accepted"), 1);
             QCOMPARE(guardDecisions(*run, "conflict"), d);
-            QCOMPARE(run->summary().value("responses").toObject().value("rejected").toInt(), d);
+            QCOMPARE(run->summary().responseCount(Response::Rejected), d);
             auto db = run->openReader();
             Reader reader(*db);
             QCOMPARE(reader.count(QStringLiteral("SELECT version FROM stock")),
@@ -140,14 +141,13 @@ void StockDeductTest::versionRetryRereadsAndDeductsAgain() {
     QVERIFY(run);
     QList<qint64> versions;
     for (const TraceEvent& e : run->trace().events()) {
-        if (e.kind == QLatin1String("guard") &&
-            e.data.value("decision") == QLatin1String("accepted")) {
-            versions << e.data.value("expected_version").toLongLong();
+        if (e.is(EventKind::Guard) && e.fields.value("decision") == QLatin1String("accepted")) {
+            versions << e.fields.value("expected_version").toLongLong();
         }
     }
     // The duplicate read the version the original wrote, so its write landed too.
     QCOMPARE(versions, (QList<qint64>{1, 2}));
-    QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("duplicated"));
+    QCOMPARE(run->summary().verdictId(), QStringLiteral("duplicated"));
 }
 
 void StockDeductTest::statusGuardMovesTheOrderOnce() {
@@ -156,10 +156,10 @@ void StockDeductTest::statusGuardMovesTheOrderOnce() {
         QVERIFY(run);
         int accepted = 0, rejected = 0;
         for (const TraceEvent& e : run->trace().events()) {
-            if (e.kind != QLatin1String("transition") || e.attempt == 0) {
+            if (!e.is(EventKind::Transition) || e.attempt == 0) {
                 continue;
             }
-            (e.data.value("accepted").toBool() ? accepted : rejected) += 1;
+            (e.fields.value("accepted").toBool() ? accepted : rejected) += 1;
         }
         QCOMPARE(accepted, 1);
         QCOMPARE(rejected, 3);
@@ -173,7 +173,7 @@ void StockDeductTest::statusGuardMovesTheOrderOnce() {
 void StockDeductTest::lostUpdateIsInconsistent() {
     auto run = finishedRun(config("status-guard", "retry", "", 1, 1));
     QVERIFY(run);
-    QCOMPARE(run->summary().value("verdict").toString(), QStringLiteral("exactly-once"));
+    QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
     {
         // A writer that read qty before the deduction and wrote back its own
         // value: the unit comes back although the row's version moved on.
@@ -185,10 +185,11 @@ void StockDeductTest::lostUpdateIsInconsistent() {
     }
     auto db = run->openReader();
     Reader reader(*db);
-    const IntentJudgement j = run->judgeIntent(reader, 0);
-    QCOMPARE(j.verdict, Verdict::Inconsistent);
-    QVERIFY2(j.inconsistency.contains(QLatin1String("lost an update")),
-             qPrintable(j.inconsistency));
+    const Summary now = run->judgeNow(reader);
+    QCOMPARE(now.verdict, Verdict::Inconsistent);
+    QVERIFY(!now.inconsistencies.isEmpty());
+    QVERIFY2(now.inconsistencies.first().contains(QLatin1String("lost an update")),
+             qPrintable(now.inconsistencies.first()));
 }
 
 QTEST_GUILESS_MAIN(StockDeductTest)

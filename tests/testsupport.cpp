@@ -2,6 +2,7 @@
 
 #include "registry.h"
 #include "run.h"
+#include "runner.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -28,20 +29,22 @@ RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, 
     return c;
 }
 
-QJsonObject runToSummary(const RunConfig& config) {
+Summary runToSummary(const RunConfig& config) {
     const Scenario* scenario = findScenario(config.scenario);
     if (!scenario) {
         QTest::qFail("unknown scenario", __FILE__, __LINE__);
         return {};
     }
-    Run run(config, *scenario);
+    const RunResult r = runToEnd(config, *scenario, RunOptions::untraced());
+    if (!r.ok())
+        QTest::qFail(qPrintable(r.error), __FILE__, __LINE__);
+    return r.summary;
+}
+
+void finish(Run& run) {
     QString error;
-    if (!run.start(&error)) {
-        QTest::qFail(qPrintable(error), __FILE__, __LINE__);
-        return {};
-    }
-    run.runToEnd();
-    return run.finish();
+    if (!run.finish(&error))
+        qFatal("%s", qPrintable(error));
 }
 
 std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,
@@ -55,7 +58,7 @@ std::unique_ptr<Run> finishedRun(const RunConfig& config) {
     if (!run->start(&error))
         qFatal("%s", qPrintable(error));
     run->runToEnd();
-    run->finish();
+    finish(*run);
     return run;
 }
 
@@ -99,17 +102,15 @@ void checkCellRow() {
     QFETCH(int, seed);
     QFETCH(QString, expected);
     Cell cell{variant, timing, crash, params, duplicates, duplicates, expected, source, interval};
-    const QJsonObject summary = runToSummary(cellConfig(scenario, cell, duplicates, quint32(seed)));
-    const QByteArray dump = QJsonDocument(summary).toJson(QJsonDocument::Compact);
-    QVERIFY2(summary.value("verdict").toString() == expected, dump.constData());
-    QVERIFY2(summary.value("integrity").toString() == QLatin1String("ok"), dump.constData());
+    const Summary summary = runToSummary(cellConfig(scenario, cell, duplicates, quint32(seed)));
+    const QByteArray dump = QJsonDocument(summary.toJson()).toJson(QJsonDocument::Compact);
+    QVERIFY2(summary.verdictId() == expected, dump.constData());
+    QVERIFY2(summary.integrity == QLatin1String("ok"), dump.constData());
     // The verdict must agree with the counted effects.
-    const QJsonObject effects = summary.value("effects").toObject();
-    const QJsonObject want = summary.value("expected_effects").toObject();
     bool more = false, fewer = false;
-    for (auto it = want.begin(); it != want.end(); ++it) {
-        more |= effects.value(it.key()).toInteger() > it.value().toInteger();
-        fewer |= effects.value(it.key()).toInteger() < it.value().toInteger();
+    for (auto it = summary.expectedEffects.cbegin(); it != summary.expectedEffects.cend(); ++it) {
+        more |= summary.effects.value(it.key()) > it.value();
+        fewer |= summary.effects.value(it.key()) < it.value();
     }
     if (expected == QLatin1String("duplicated"))
         QVERIFY2(more, dump.constData());

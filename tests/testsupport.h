@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runconfig.h"
+#include "summary.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -31,7 +32,9 @@ struct Cell {
 
 RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, quint32 seed);
 // Runs to the end and returns the summary; fails the current test on error.
-QJsonObject runToSummary(const RunConfig& config);
+Summary runToSummary(const RunConfig& config);
+// Finishes a run that stepped to its end; aborts the test program on error.
+void finish(Run& run);
 // Runs a cell to the end and keeps the run (its trace and database) for
 // the test to read; aborts the test program if it cannot start.
 std::unique_ptr<Run> finishedRun(const QString& scenario, const Cell& cell, int duplicates,

@@ -2,6 +2,7 @@
 // students' scripts, and refused with a clear message when damaged.
 #include "registry.h"
 #include "run.h"
+#include "runner.h"
 #include "sqlconnection.h"
 #include "testsupport.h"
 
@@ -17,13 +18,10 @@ using idem::test::Cell;
 namespace {
 
 QByteArray traceBytes(const RunConfig& c) {
-    Run run(c, *findScenario(c.scenario));
-    QString error;
-    if (!run.start(&error))
+    const RunResult r = runToEnd(c, *findScenario(c.scenario), {}, true);
+    if (!r.ok())
         return {};
-    run.runToEnd();
-    const QJsonObject summary = run.finish();
-    return run.trace().toJson(c, summary);
+    return r.run->trace().toJson(c, r.summary.toJson());
 }
 
 }  // namespace
@@ -83,27 +81,27 @@ void TraceTest::sqlEventsReplayToTheSameDatabase() {
     QTemporaryDir dir;
     Cell cell{"dedup-no-recheck", "retry", "after-business", {}, 2, 2, ""};
     const RunConfig c = test::cellConfig("order-create", cell, 2, 5);
-    Run run(c, *findScenario(c.scenario), dir.filePath("original.sqlite"));
-    QString error;
-    QVERIFY(run.start(&error));
-    run.runToEnd();
-    run.finish();
+    const RunResult r = runToEnd(c, *findScenario(c.scenario),
+                                 RunOptions::keptAt(dir.filePath("original.sqlite")), true);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const Run& run = *r.run;
 
     const QString replayPath = dir.filePath("replay.sqlite");
     QMap<QString, std::shared_ptr<SqlConnection>> connections;
     QSet<QString> closed;
     for (const TraceEvent& e : run.trace().events()) {
-        if (e.kind != QLatin1String("sql"))
+        if (!e.is(EventKind::Sql))
             continue;
-        auto& conn = connections[e.connection];
+        auto& conn = connections[e.connectionName()];
         if (!conn)
-            conn = std::make_shared<SqlConnection>(replayPath, e.connection);
-        const SqlResult r = conn->exec(e.sql, e.params);
-        QCOMPARE(r.errorText(), e.error);
-        if (r.ok)
-            QCOMPARE(r.rows, e.rows);
-        if (e.data.value("cause") == QLatin1String("crash"))
-            connections.remove(e.connection);
+            conn = std::make_shared<SqlConnection>(replayPath, e.connectionName());
+        const SqlResult result = conn->exec(e.sql, e.params);
+        QCOMPARE(result.code, e.code);
+        QCOMPARE(result.errorText(), e.errorText());
+        if (result.ok)
+            QCOMPARE(result.rows, e.rows);
+        if (e.fields.value("cause") == QLatin1String("crash"))
+            connections.remove(e.connectionName());
     }
     connections.clear();
     const char* dump = "SELECT id, request_id, user_id, amount, created_at FROM orders ORDER BY id";
@@ -124,7 +122,7 @@ void TraceTest::damagedTracesAreRefused_data() {
     QTest::newRow("other format") << QByteArray(R"({"format":"x","version":1})")
                                   << "not an idemlab trace";
     QByteArray newer = good;
-    newer.replace("\"version\": 1", "\"version\": 99");
+    newer.replace("\"version\":2", "\"version\":99");
     QTest::newRow("newer version") << newer << "newer";
     QTest::newRow("no events") << QByteArray(
                                       R"({"format":"idemlab-trace","version":1,"config":{}})")
@@ -144,11 +142,11 @@ void TraceTest::saveIsAtomic() {
     QTemporaryDir dir;
     Cell cell{"dedup-table", "retry", "", {}, 1, 1, ""};
     const RunConfig c = test::cellConfig("order-create", cell, 1, 1);
-    Run run(c, *findScenario(c.scenario));
+    const RunResult r = runToEnd(c, *findScenario(c.scenario), {}, true);
+    QVERIFY(r.ok());
+    const Run& run = *r.run;
+    const QJsonObject summary = r.summary.toJson();
     QString error;
-    QVERIFY(run.start(&error));
-    run.runToEnd();
-    const QJsonObject summary = run.finish();
     const QString path = dir.filePath("trace.json");
     QVERIFY(run.trace().save(path, c, summary, &error));
     Trace::Loaded loaded;

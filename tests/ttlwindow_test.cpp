@@ -69,14 +69,13 @@ void TtlWindowTest::expiredKeyCountsAsAbsent() {
         // Every delivery, 10 minutes apart, finds the 60 s key expired and sets it anew.
         QList<qint64> setAt, expiresAt;
         for (const TraceEvent& e : r->trace().events()) {
-            if (e.kind != QLatin1String("guard") ||
-                e.data.value("guard") != QLatin1String("ttl-key")) {
+            if (!e.is(EventKind::Guard) || e.fields.value("guard") != QLatin1String("ttl-key")) {
                 continue;
             }
-            if (e.data.value("decision") == QLatin1String("set")) {
+            if (e.fields.value("decision") == QLatin1String("set")) {
                 setAt << e.tMs;
-                expiresAt << e.data.value("expires_at").toLongLong();
-                QCOMPARE(e.data.value("ttl_ms").toLongLong(), 60'000);
+                expiresAt << e.fields.value("expires_at").toLongLong();
+                QCOMPARE(e.fields.value("ttl_ms").toLongLong(), 60'000);
             }
         }
         QCOMPARE(setAt.size(), 3);
@@ -95,12 +94,12 @@ void TtlWindowTest::liveKeyAnswersWithTheFirstResult() {
         QStringList results;
         int duplicates = 0;
         for (const TraceEvent& e : r->trace().events()) {
-            if (e.kind == QLatin1String("response"))
-                results << e.data.value("result").toString();
-            if (e.kind == QLatin1String("guard") &&
-                e.data.value("decision") == QLatin1String("duplicate")) {
+            if (e.is(EventKind::Response))
+                results << e.fields.value("result").toString();
+            if (e.is(EventKind::Guard) &&
+                e.fields.value("decision") == QLatin1String("duplicate")) {
                 ++duplicates;
-                QVERIFY(e.data.value("left_ms").toLongLong() > 0);
+                QVERIFY(e.fields.value("left_ms").toLongLong() > 0);
             }
         }
         QCOMPARE(duplicates, 3);
@@ -114,15 +113,15 @@ void TtlWindowTest::retentionComesFromTheParamOrTheFlag() {
     Cell cell{"dedup-table", "compensation", "", {}, 2, 2, "duplicated"};
     RunConfig c = test::cellConfig("ttl-window", cell, 2, 1);
     c.retentionMs = 60'000;
-    QCOMPARE(test::runToSummary(c).value("verdict").toString(), QStringLiteral("duplicated"));
+    QCOMPARE(test::runToSummary(c).verdictId(), QStringLiteral("duplicated"));
     // The param wins over the flag.
     c.params.insert("retention-s", "86400");
-    QCOMPARE(test::runToSummary(c).value("verdict").toString(), QStringLiteral("exactly-once"));
+    QCOMPARE(test::runToSummary(c).verdictId(), QStringLiteral("exactly-once"));
     // And the same for the TTL.
     Cell ttl{"ttl-cache", "compensation", "", {}, 2, 2, "exactly-once"};
     RunConfig t = test::cellConfig("ttl-window", ttl, 2, 1);
     t.ttlMs = 3'600'000;
-    QCOMPARE(test::runToSummary(t).value("verdict").toString(), QStringLiteral("exactly-once"));
+    QCOMPARE(test::runToSummary(t).verdictId(), QStringLiteral("exactly-once"));
 }
 
 QTEST_GUILESS_MAIN(TtlWindowTest)

@@ -65,7 +65,7 @@ QStringList column(const TableModel* m, const QString& name) {
 
 int countKinds(const Trace& trace, const QStringList& kinds) {
     int n = 0;
-    for (const TraceEvent& e : trace.events()) n += kinds.contains(e.kind);
+    for (const TraceEvent& e : trace.events()) n += kinds.contains(e.kindId());
     return n;
 }
 

@@ -2,7 +2,7 @@
 
 #include "names.h"
 #include "outcomepanel.h"
-#include "run.h"
+#include "runner.h"
 #include "sqlconnection.h"
 #include "tableview.h"
 #include "texts.h"
@@ -71,17 +71,15 @@ void CompareView::compare() {
         const VariantInfo* v = scenario_->info().variant(c.variant);
         if (v && !v->crashPoints.contains(c.crash))
             c.crash = CrashPoint::None;
-        Run run(c, *scenario_);
-        QString error;
-        if (!run.start(&error)) {
+        const RunResult run = runToEnd(c, *scenario_, RunOptions::untraced(), true);
+        if (!run.ok()) {
             // Say why on the panel itself rather than leaving it blank.
-            outcomes_[side]->showSummary({}, false);
-            input_->setText(input_->text() + QLatin1Char('\n') + error);
+            outcomes_[side]->clear();
+            input_->setText(input_->text() + QLatin1Char('\n') + run.error);
             continue;
         }
-        run.runToEnd();
-        outcomes_[side]->showSummary(run.finish(), true);
-        const auto reader = run.openReader();
+        outcomes_[side]->showSummary(run.summary, true);
+        const auto reader = run.run->openReader();
         tables_[side]->refresh(*reader);
     }
 }

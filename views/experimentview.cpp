@@ -1,7 +1,7 @@
 #include "experimentview.h"
 
+#include "experiment.h"
 #include "names.h"
-#include "run.h"
 #include "statusdelegate.h"
 
 #include <QBarCategoryAxis>
@@ -19,43 +19,11 @@
 #include <QThread>
 #include <QValueAxis>
 
-#include <random>
-
 namespace idem {
 
 namespace {
 
 constexpr int kBatch = 10;  // intents per run; each run draws its own input
-
-// One batch: random duplicates, timing and crash point (among the variant's),
-// judged from the database like any run.
-QMap<QString, int> runBatch(const Scenario& scenario, const QString& variant, int intents,
-                            std::mt19937& random) {
-    const ScenarioInfo& info = scenario.info();
-    RunConfig c;
-    c.scenario = info.id;
-    c.variant = variant;
-    c.source = info.sources.value(int(random() % info.sources.size()));
-    c.timing = static_cast<Timing>(random() % 4);
-    c.duplicates = info.defaultDuplicates == 0 ? 0 : int(1 + random() % 3);
-    const VariantInfo* v = info.variant(variant);
-    const int points = v ? int(v->crashPoints.size()) : 0;
-    const int pick = int(random() % (points + 1));
-    c.crash = pick < points ? v->crashPoints[pick] : CrashPoint::None;
-    c.timing = c.crash == CrashPoint::None ? c.timing : Timing::Retry;
-    c.intents = intents;
-    c.seed = random();
-    QMap<QString, int> verdicts;
-    Run run(c, scenario);
-    QString error;
-    if (!run.start(&error))
-        return verdicts;
-    run.runToEnd();
-    const QJsonObject counts = run.finish().value("verdicts").toObject();
-    for (auto it = counts.begin(); it != counts.end(); ++it)
-        verdicts[it.key()] += it.value().toInt();
-    return verdicts;
-}
 
 }  // namespace
 
@@ -129,48 +97,60 @@ void ExperimentView::start() {
     if (chosen.isEmpty())
         return;
     results_.clear();
-    const int perVariant = intents_->value();
-    const int total = int(chosen.size()) * ((perVariant + kBatch - 1) / kBatch);
-    progress_->setRange(0, total);
+    ExperimentPlan plan;
+    plan.variants = chosen;
+    plan.intentsPerVariant = intents_->value();
+    plan.seed = 20261129;
+    plan.batch = kBatch;
+    progress_->setRange(0, 0);
     progress_->setValue(0);
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     stop_ = std::make_shared<std::atomic_bool>(false);
+    // Results of an earlier experiment still queued when this one starts
+    // (the scenario changed meanwhile) carry an old generation and are dropped.
+    const quint64 generation = ++generation_;
     const Scenario* scenario = scenario_;
     auto stop = stop_;
     // Each batch runs on its own database and connections, all made and
     // closed in the worker thread; results come back as queued calls.
-    worker_ = QThread::create([this, scenario, chosen, perVariant, total, stop] {
-        std::mt19937 random(20261129);
-        int done = 0;
-        for (const QString& variant : chosen) {
-            for (int left = perVariant; left > 0 && !*stop; left -= kBatch) {
-                const QMap<QString, int> verdicts =
-                    runBatch(*scenario, variant, std::min(left, kBatch), random);
-                ++done;
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, variant, verdicts, done, total] {
-                        batchDone(variant, verdicts, done, total);
-                    },
-                    Qt::QueuedConnection);
-            }
-        }
+    QThread* worker = QThread::create([this, scenario, plan, stop, generation] {
+        runExperiment(*scenario, plan, stop.get(),
+                      [this, generation](const QString& variant,
+                                         const std::array<qint64, kVerdictCount>& counts, int done,
+                                         int total) {
+                          QMetaObject::invokeMethod(
+                              this,
+                              [this, generation, variant, counts, done, total] {
+                                  if (generation == generation_)
+                                      batchDone(variant, counts, done, total);
+                              },
+                              Qt::QueuedConnection);
+                      });
     });
-    connect(worker_, &QThread::finished, this, [this] {
+    worker->setParent(this);
+    worker_ = worker;
+    connect(worker, &QThread::finished, this, [this, worker, generation] {
+        worker->deleteLater();
+        if (worker_ == worker)
+            worker_ = nullptr;
+        if (generation != generation_)
+            return;
         run_->setEnabled(true);
         cancel_->setEnabled(false);
-        worker_->deleteLater();
-        worker_ = nullptr;
         emit finished();
     });
-    worker_->start();
+    worker->start(QThread::IdlePriority);
 }
 
-void ExperimentView::batchDone(const QString& variant, const QMap<QString, int>& verdicts, int done,
+void ExperimentView::batchDone(const QString& variant,
+                               const std::array<qint64, kVerdictCount>& counts, int done,
                                int total) {
-    for (auto it = verdicts.cbegin(); it != verdicts.cend(); ++it)
-        results_[variant][it.key()] += it.value();
+    for (std::size_t v = 0; v < counts.size(); ++v) {
+        if (counts[v] > 0)
+            results_[variant][toId(Verdict(v))] += int(counts[v]);
+    }
+    progress_->setRange(0, total);
     progress_->setValue(done);
     // Redraw every few batches and at the end: the chart follows the run.
     if (done % 5 == 0 || done == total)
@@ -183,12 +163,14 @@ void ExperimentView::cancel() {
 }
 
 void ExperimentView::stopWorker() {
+    ++generation_;
     if (!worker_)
         return;
     cancel();
     worker_->wait();
-    delete worker_;
-    worker_ = nullptr;
+    worker_ = nullptr;  // deleted by its own finished() connection
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
 }
 
 void ExperimentView::renderChart() {

@@ -3,9 +3,12 @@
 // chart of verdict counts per variant.
 #pragma once
 
+#include "vocabulary.h"
+
 #include <QMap>
 #include <QWidget>
 
+#include <array>
 #include <atomic>
 #include <memory>
 
@@ -45,7 +48,8 @@ protected:
 private:
     void retranslate();
     void renderChart();
-    void batchDone(const QString& variant, const QMap<QString, int>& verdicts, int done, int total);
+    void batchDone(const QString& variant, const std::array<qint64, kVerdictCount>& counts,
+                   int done, int total);
     void stopWorker();
 
     const Scenario* scenario_ = nullptr;
@@ -58,6 +62,7 @@ private:
     QChartView* chart_;
     QThread* worker_ = nullptr;
     std::shared_ptr<std::atomic_bool> stop_;
+    quint64 generation_ = 0;
     QMap<QString, QMap<QString, int>> results_;
 };
 

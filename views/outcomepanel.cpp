@@ -4,7 +4,6 @@
 #include "statusdelegate.h"
 
 #include <QEvent>
-#include <QJsonArray>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -43,9 +42,15 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     render();
 }
 
-void OutcomePanel::showSummary(const QJsonObject& summary, bool final) {
+void OutcomePanel::showSummary(const Summary& summary, bool final) {
     summary_ = summary;
     final_ = final;
+    render();
+}
+
+void OutcomePanel::clear() {
+    summary_.reset();
+    final_ = false;
     render();
 }
 
@@ -57,14 +62,15 @@ bool OutcomePanel::alertVisible() const {
 }
 
 void OutcomePanel::render() {
-    if (summary_.isEmpty()) {
+    if (!summary_) {
         verdict_->setText(tr("Fire to start a run"));
         verdict_->setPalette(palette());
         details_->clear();
         alert_->hide();
         return;
     }
-    const QString verdict = summary_.value("verdict").toString();
+    const Summary& s = *summary_;
+    const QString verdict = toId(s.verdict);
     QPalette p = verdict_->palette();
     // Mid-run, only a duplicate is already certain: lost or stuck can still
     // turn out well before the run ends.
@@ -88,13 +94,11 @@ void OutcomePanel::render() {
         html +=
             QStringLiteral("<p style='margin:2px 0'><b>%1</b>: %2</p>").arg(k.toHtmlEscaped(), v);
     };
-    row(tr("Intents"), QString::number(summary_.value("intents").toInt()));
-    row(tr("Attempts"), QString::number(summary_.value("attempts").toInt()));
-    const QJsonObject effects = summary_.value("effects").toObject();
-    const QJsonObject expected = summary_.value("expected_effects").toObject();
-    for (auto it = expected.begin(); it != expected.end(); ++it) {
-        const qint64 got = effects.value(it.key()).toInteger();
-        const qint64 want = it.value().toInteger();
+    row(tr("Intents"), QString::number(s.intents));
+    row(tr("Attempts"), QString::number(s.attempts));
+    for (auto it = s.expectedEffects.cbegin(); it != s.expectedEffects.cend(); ++it) {
+        const qint64 got = s.effects.value(it.key());
+        const qint64 want = it.value();
         const QString colour = got == want ? "#27ae60" : "#d63031";
         row(tr("Effect “%1”").arg(it.key()),
             tr("<span style='color:%1'><b>%2</b></span> (expected %3)")
@@ -103,39 +107,36 @@ void OutcomePanel::render() {
                 .arg(want));
     }
     QStringList responses;
-    const QJsonObject r = summary_.value("responses").toObject();
-    for (const char* id : {"success", "in-progress", "rejected", "error", "none"}) {
-        const int n = r.value(QLatin1String(id)).toInt();
-        if (n > 0)
-            responses << QStringLiteral("%1 × %2").arg(responseName(QLatin1String(id))).arg(n);
+    for (std::size_t r = 0; r < s.responses.size(); ++r) {
+        if (s.responses[r] > 0) {
+            responses << QStringLiteral("%1 × %2")
+                             .arg(responseName(toId(Response(r))))
+                             .arg(s.responses[r]);
+        }
     }
     row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(", "));
-    const QJsonObject verdicts = summary_.value("verdicts").toObject();
-    if (summary_.value("intents").toInt() > 1) {
+    if (s.intents > 1) {
         QStringList parts;
-        for (auto it = verdicts.begin(); it != verdicts.end(); ++it) {
-            parts << QStringLiteral("%1 × %2").arg(verdictName(it.key())).arg(it.value().toInt());
+        for (std::size_t v = 0; v < s.verdicts.size(); ++v) {
+            if (s.verdicts[v] > 0) {
+                parts << QStringLiteral("%1 × %2")
+                             .arg(verdictName(toId(Verdict(v))))
+                             .arg(s.verdicts[v]);
+            }
         }
         row(tr("Per intent"), parts.join(", "));
     }
-    for (const QJsonValue& why : summary_.value("inconsistencies").toArray()) {
-        row(tr("Inconsistent"), why.toString().toHtmlEscaped());
-    }
-    if (summary_.contains("integrity")) {
-        row(tr("Integrity check"), summary_.value("integrity").toString().toHtmlEscaped());
-    }
+    for (const QString& why : s.inconsistencies) row(tr("Inconsistent"), why.toHtmlEscaped());
+    if (!s.integrity.isEmpty())
+        row(tr("Integrity check"), s.integrity.toHtmlEscaped());
     details_->setText(html);
 
-    const QJsonArray alerts = summary_.value("alerts").toArray();
-    if (alerts.isEmpty()) {
+    if (s.alerts.isEmpty()) {
         alert_->hide();
     } else {
         QStringList lines;
-        for (const QJsonValue& a : alerts) {
-            const QJsonObject o = a.toObject();
-            lines << tr("⚠ ALERT: %1 duplicates of %2 — %3")
-                         .arg(o.value("count").toInteger())
-                         .arg(o.value("key").toString(), o.value("message").toString());
+        for (const AlertRecord& a : s.alerts) {
+            lines << tr("⚠ ALERT: %1 duplicates of %2 — %3").arg(a.count).arg(a.key, a.message);
         }
         alert_->setText(lines.join('\n'));
         alert_->show();

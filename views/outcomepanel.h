@@ -2,8 +2,11 @@
 // responses by kind, the verdict in colour, and alerts as a red banner.
 #pragma once
 
-#include <QJsonObject>
+#include "summary.h"
+
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 
@@ -14,9 +17,10 @@ class OutcomePanel : public QWidget {
 public:
     explicit OutcomePanel(QWidget* parent = nullptr);
     // final: the run has ended (the verdict is the judge's last word).
-    void showSummary(const QJsonObject& summary, bool final);
+    void showSummary(const Summary& summary, bool final);
+    void clear();
     QString verdictText() const;
-    QString verdictId() const { return summary_.value("verdict").toString(); }
+    QString verdictId() const { return summary_ ? toId(summary_->verdict) : QString(); }
     bool alertVisible() const;
 
 protected:
@@ -25,7 +29,7 @@ protected:
 private:
     void render();
 
-    QJsonObject summary_;
+    std::optional<Summary> summary_;
     bool final_ = false;
     QLabel* alert_;
     QLabel* verdict_;

@@ -1,5 +1,7 @@
 #include "paginationview.h"
 
+#include "runner.h"
+
 #include "names.h"
 #include "run.h"
 #include "statusdelegate.h"
@@ -79,24 +81,23 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
         RunConfig c = config;
         c.variant = strategies()[s];
         StrategyRun result;
-        Run run(c, scenario);
-        if (!run.start(&result.error)) {
+        const RunResult run = runToEnd(c, scenario, {}, true);
+        if (!run.ok()) {
+            result.error = run.error;
             runs_[s] = result;
             continue;
         }
-        run.runToEnd();
-        const QJsonObject summary = run.finish();
-        result.pages = summary.value("pages").toArray();
-        result.plan = summary.value("query_plan").toArray();
-        result.verdict = summary.value("verdict").toString();
+        result.pages = run.summary.extras.value("pages").toArray();
+        result.plan = run.summary.extras.value("query_plan").toArray();
+        result.verdict = toId(run.summary.verdict);
         // What the writer did after each page, read from the trace.
         qint64 inserted = 0, deleted = 0;
-        for (const TraceEvent& e : run.trace().events()) {
-            if (e.kind == QLatin1String("page") && e.data.value("page").toInt() > 1) {
+        for (const TraceEvent& e : run.run->trace().events()) {
+            if (e.kindId() == QLatin1String("page") && e.fields.number("page") > 1) {
                 result.writes << qMakePair(inserted, deleted);
                 inserted = deleted = 0;
             }
-            if (e.kind != QLatin1String("sql") || e.actor != QLatin1String("writer"))
+            if (!e.is(EventKind::Sql) || e.actorName() != QLatin1String("writer"))
                 continue;
             if (e.sql.startsWith(QLatin1String("INSERT INTO orders")))
                 inserted += e.rows;

@@ -1,10 +1,9 @@
 #include "sequencesteps.h"
 
 #include "names.h"
+#include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "trace.h"
-
-#include <QRegularExpression>
 
 namespace idem {
 
@@ -25,33 +24,24 @@ const QString kDatabase = QStringLiteral("database");
 const QStringList kAskKeys{"trade_status", "status", "op", "operation"};
 
 bool isSetupSql(const TraceEvent& e) {
-    return e.kind == QLatin1String("sql") && e.data.value("phase") == QLatin1String("setup");
+    return e.isSetup();
 }
 
 // Schema, seed rows and the states the seed rows start in: the events before
 // the first attempt, drawn as one box on the database lane.
 qsizetype setupLength(const QList<TraceEvent>& events) {
     qsizetype n = 0;
-    while (n < events.size() &&
-           (isSetupSql(events[n]) ||
-            (events[n].kind == QLatin1String("transition") && events[n].attempt == 0))) {
+    while (n < events.size() && (isSetupSql(events[n]) ||
+                                 (events[n].is(EventKind::Transition) && events[n].attempt == 0))) {
         ++n;
     }
     return n;
 }
 
 QString moveText(const TraceEvent& e) {
-    const QString from = e.data.value(QStringLiteral("from")).toString();
+    const QString from = e.fields.text("from_state");
     return (from.isEmpty() ? QStringLiteral("●") : from) + QStringLiteral("→") +
-           e.data.value(QStringLiteral("to")).toString();
-}
-
-// SQLite's primary result code from "message (code)": 5 is SQLITE_BUSY,
-// whatever extended code it came with.
-int primaryCode(const QString& error) {
-    static const QRegularExpression code(QStringLiteral("\\((\\d+)\\)\\s*$"));
-    const QRegularExpressionMatch m = code.match(error);
-    return m.hasMatch() ? (m.captured(1).toInt() & 0xff) : -1;
+           e.fields.text("to_state");
 }
 
 QString shortError(const QString& error) {
@@ -116,19 +106,20 @@ QString SequenceSteps::statementHead(const QString& sql) {
 }
 
 QString SequenceSteps::tooltip(const TraceEvent& e) {
-    QStringList lines{tr("%1 at %2, %3").arg(e.kind, SqlLogModel::formatTime(e.tMs), e.actor)};
+    QStringList lines{
+        tr("%1 at %2, %3").arg(e.kindId(), SqlLogModel::formatTime(e.tMs), e.actorName())};
     if (e.intent >= 0) {
         lines << (e.attempt > 0 ? tr("intent %1, attempt #%2").arg(e.intent + 1).arg(e.attempt)
                                 : tr("intent %1, set-up").arg(e.intent + 1));
     }
-    if (e.kind == QLatin1String("sql")) {
-        lines << e.connection + QStringLiteral(": ") + e.sql;
+    if (e.is(EventKind::Sql)) {
+        lines << e.connectionName() + QStringLiteral(": ") + e.sql;
         if (!e.params.isEmpty())
             lines << tr("values: %1").arg(SqlLogModel::formatParams(e.params));
-        lines << (e.error.isEmpty() ? tr("rows: %1").arg(e.rows) : tr("error: %1").arg(e.error));
+        lines << (e.failed() ? tr("error: %1").arg(e.errorText()) : tr("rows: %1").arg(e.rows));
     }
-    for (auto it = e.data.cbegin(); it != e.data.cend(); ++it) {
-        lines << it.key() + QStringLiteral(": ") + it.value().toString();
+    for (const Field& f : e.fields) {
+        lines << QLatin1String(f.key.name) + QStringLiteral(": ") + f.value.toString();
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -136,19 +127,19 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
 SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
     SequenceStep s;
     s.shape = Shape::Arrow;
-    s.from = e.actor;
+    s.from = e.actorName();
     s.to = kDatabase;
     const QString head = statementHead(e.sql);
     const QString verb = head.section(QLatin1Char(' '), 0, 0);
     const bool control = verb == QLatin1String("BEGIN") || verb == QLatin1String("COMMIT") ||
                          verb == QLatin1String("ROLLBACK");
-    const QString cause = e.data.value(QStringLiteral("cause")).toString();
-    if (!e.error.isEmpty() && primaryCode(e.error) == 5) {
+    const QString cause = e.fields.text("cause");
+    if (e.failed() && sqlite::primary(e.code) == sqlite::Busy) {
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;
         s.label = head + QStringLiteral(" · ") + tr("locked");
-    } else if (!e.error.isEmpty()) {
+    } else if (e.failed()) {
         s.tone = Tone::Bad;
         s.label = head + QStringLiteral(" · ") + shortError(e.error);
     } else if (control) {
@@ -164,11 +155,11 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
 SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     SequenceStep s;
     s.shape = Shape::Arrow;
-    s.from = e.actor;
-    s.to = e.data.value(QStringLiteral("to")).toString();
+    s.from = e.actorName();
+    s.to = e.fields.text("receiver");
     s.counted = true;
-    const QString response = e.data.value(QStringLiteral("response")).toString();
-    const QString result = e.data.value(QStringLiteral("result")).toString();
+    const QString response = e.fields.text("response");
+    const QString result = e.fields.text("result");
     s.label = responseName(response);
     if (!result.isEmpty())
         s.label += QStringLiteral(" · ") + result;
@@ -179,7 +170,7 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     } else {
         s.tone = Tone::Bad;
     }
-    if (e.data.value(QStringLiteral("lost")).toBool() || response == QLatin1String("none")) {
+    if (e.fields.flag("lost") || response == QLatin1String("none")) {
         s.lost = true;
         s.dashed = true;
         s.label = tr("no answer (lost)");
@@ -188,91 +179,93 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
 }
 
 SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
-    const QVariantMap& d = e.data;
+    const Fields& d = e.fields;
     auto text = [&](const char* key) {
-        return d.value(QLatin1String(key)).toString();
+        return d.text(key);
     };
     SequenceStep s;
-    s.from = e.actor;
-    const QString& k = e.kind;
-    if (k == QLatin1String("fire")) {
+    s.from = e.actorName();
+    const EventKind k = e.kind;
+    if (k == EventKind::Fire) {
         s.shape = Shape::Arrow;
         s.counted = true;
-        if (!text("from").isEmpty())
-            s.from = text("from");
-        s.to = text("to");
+        if (!text("sender").isEmpty())
+            s.from = text("sender");
+        s.to = text("receiver");
         s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + text("attempt_kind");
+        const QVariantMap payload = d.value("payload").toMap();
         for (const QString& key : kAskKeys) {
-            if (d.contains(key))
-                s.label += QStringLiteral(" · ") + d.value(key).toString();
+            if (payload.contains(key))
+                s.label += QStringLiteral(" · ") + payload.value(key).toString();
         }
-    } else if (k == QLatin1String("retry")) {
+    } else if (k == EventKind::Retry) {
         s.shape = Shape::Loop;
         s.counted = true;
         s.tone = Tone::Warn;
         s.label = tr("↻ retry %1/%2").arg(text("retry"), text("of"));
-    } else if (k == QLatin1String("sql")) {
+    } else if (k == EventKind::Sql) {
         s = sqlStep(e);
-    } else if (k == QLatin1String("response")) {
+    } else if (k == EventKind::Response) {
         s = responseStep(e);
-    } else if (k == QLatin1String("lock-wait")) {
+    } else if (k == EventKind::LockWait) {
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;
         s.label = text("holder").isEmpty()
                       ? tr("%1 waits: database locked").arg(text("connection"))
                       : tr("%1 waits for %2").arg(text("connection"), text("holder"));
-    } else if (k == QLatin1String("guard")) {
+    } else if (k == EventKind::Guard) {
         s.label = text("guard") + QStringLiteral(": ") + text("decision");
-    } else if (k == QLatin1String("transition")) {
-        const bool ok = d.value(QStringLiteral("accepted")).toBool();
+    } else if (k == EventKind::Transition) {
+        const bool ok = d.flag("accepted");
         s.tone = ok ? Tone::Good : Tone::Bad;
         s.label = moveText(e) + (ok ? QStringLiteral(" ✓") : QStringLiteral(" ✗"));
-    } else if (k == QLatin1String("work")) {
+    } else if (k == EventKind::Work) {
         s.tone = Tone::Muted;
-        s.label = QStringLiteral("⋯ %1 %2").arg(SqlLogModel::formatTime(d.value("ms").toLongLong()),
-                                                text("what"));
-    } else if (k == QLatin1String("pause")) {
+        s.label =
+            QStringLiteral("⋯ %1 %2").arg(SqlLogModel::formatTime(d.number("ms")), text("what"));
+    } else if (k == EventKind::Pause) {
         s.shape = Shape::Bar;
         s.tone = Tone::Warn;
-        s.label = tr("❚❚ paused %1").arg(SqlLogModel::formatTime(d.value("ms").toLongLong()));
-    } else if (k == QLatin1String("resume")) {
+        s.label = tr("❚❚ paused %1").arg(SqlLogModel::formatTime(d.number("ms")));
+    } else if (k == EventKind::Resume) {
         s.tone = Tone::Muted;
         s.label = tr("▶ resumes");
-    } else if (k == QLatin1String("crash")) {
+    } else if (k == EventKind::Crash) {
         s.shape = Shape::Cross;
         s.tone = Tone::Bad;
         const std::optional<CrashPoint> point = crashPointFromId(text("point"));
         s.label = tr("✕ crash: %1").arg(point ? crashPointName(*point) : text("point"));
-    } else if (k == QLatin1String("alert")) {
+    } else if (k == EventKind::Alert) {
         s.tone = Tone::Bad;
         s.label = tr("⚑ alert: %1").arg(text("message").isEmpty() ? text("key") : text("message"));
-    } else if (k == QLatin1String("effect")) {
+    } else if (k == EventKind::Effect) {
         s.shape = Shape::Banner;
         s.tone = Tone::Muted;
         s.label =
             intentPrefix(e, manyIntents) +
             tr("effect %1: %2 (expected %3)").arg(text("effect"), text("count"), text("expected"));
-    } else if (k == QLatin1String("verdict")) {
+    } else if (k == EventKind::Verdict) {
         s.shape = Shape::Banner;
         s.tone = text("verdict") == QLatin1String("exactly-once") ? Tone::Good : Tone::Bad;
         s.label =
             intentPrefix(e, manyIntents) + tr("verdict: %1").arg(verdictName(text("verdict")));
-    } else if (!text("from").isEmpty() && !text("to").isEmpty() && text("from") != text("to")) {
+    } else if (!text("sender").isEmpty() && !text("receiver").isEmpty() &&
+               text("sender") != text("receiver")) {
         // A scenario's own message between lanes (a downstream call and its answer).
         s.shape = Shape::Arrow;
         s.counted = true;
-        s.from = text("from");
-        s.to = text("to");
-        s.lost = d.value(QStringLiteral("lost")).toBool();
+        s.from = text("sender");
+        s.to = text("receiver");
+        s.lost = d.flag("lost");
         s.dashed = s.lost;
         s.tone = s.lost ? Tone::Bad : Tone::Normal;
-        s.label = k;
-        if (d.contains(QStringLiteral("call")))
+        s.label = e.kindId();
+        if (d.contains("call"))
             s.label += QLatin1Char(' ') + tr("(call %1)").arg(text("call"));
     } else {
         s.tone = Tone::Muted;
-        s.label = k;
+        s.label = e.kindId();
     }
     return s;
 }
@@ -300,7 +293,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
                     heads << statementHead(events[j].sql);
                     lines << heads.last();
                 } else {
-                    state = events[j].data.value(QStringLiteral("to")).toString();
+                    state = events[j].fields.text("to_state");
                     lines << moveText(events[j]);
                 }
             }
@@ -320,8 +313,8 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             continue;
         }
         SequenceStep s = step(e, manyIntents);
-        const bool tagged = e.kind == QLatin1String("fire") || e.kind == QLatin1String("retry") ||
-                            s.shape == Shape::Banner;
+        const bool tagged =
+            e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
         if (e.attempt > 0 && !tagged)
             s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
         s.tMs = e.tMs;

@@ -155,12 +155,12 @@ void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype f
     const qsizetype end = std::min(upTo, events.size());
     for (qsizetype i = 0; i < end; ++i) {
         const TraceEvent& e = events[i];
-        if (e.kind != QLatin1String("transition"))
+        if (!e.is(EventKind::Transition))
             continue;
-        const QString entity = e.data.value(QStringLiteral("entity")).toString();
-        QString from = e.data.value(QStringLiteral("from")).toString();
-        const QString to = e.data.value(QStringLiteral("to")).toString();
-        const bool accepted = e.data.value(QStringLiteral("accepted")).toBool();
+        const QString entity = e.fields.text("entity");
+        QString from = e.fields.text("from_state");
+        const QString to = e.fields.text("to_state");
+        const bool accepted = e.fields.flag("accepted");
         if (from == QLatin1String("*"))
             from = entityState.value(entity);
         const Move move{from, to};

@@ -4,6 +4,7 @@
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
+#include "runner.h"
 
 #include <QTest>
 
@@ -20,15 +21,11 @@ void EngineBench::tenThousandIntents() {
     const Scenario& scenario = *findScenario("order-create");
     RunConfig c = defaultConfig(scenario);
     c.intents = 10'000;
-    QJsonObject summary;
+    Summary summary;
     QBENCHMARK_ONCE {
-        Run run(c, scenario);
-        QString error;
-        QVERIFY(run.start(&error));
-        run.runToEnd();
-        summary = run.finish();
+        summary = runToEnd(c, scenario, RunOptions::untraced()).summary;
     }
-    QCOMPARE(summary.value("verdicts").toObject().value("exactly-once").toInt(), 10'000);
+    QCOMPARE(summary.verdictCount(Verdict::ExactlyOnce), 10'000);
 }
 
 void EngineBench::stepBackInPlayback() {

@@ -1,0 +1,92 @@
+// What a scenario's author works with, apart from the scheduler: how attempts
+// are planned (AttemptSpec, Planner), the set-up statements (Setup), and the
+// judge's read-only access to the final database (Reader). The service code
+// itself runs on an Attempt (attempt.h).
+#pragma once
+
+#include "runconfig.h"
+#include "sqlconnection.h"
+
+#include <QString>
+#include <QVariantMap>
+
+#include <stdexcept>
+#include <vector>
+
+namespace idem {
+
+class Run;
+
+// When and how an attempt arrives.
+struct AttemptSpec {
+    int intent = 0;
+    qint64 at = 0;
+    int number = 0;                              // 0: the intent's next number
+    QString caller;                              // empty: the source's actor
+    QString actor = QStringLiteral("service");   // the lane that serves it
+    QString kind = QStringLiteral("duplicate");  // original, duplicate, retry
+    QVariantMap payload;  // scenario data: a callback's status, a message id ...
+    int retryDepth = 0;   // how many retries led to this attempt
+    // false: a helper process of the simulation (a broker sweep, a writer
+    // between page reads): it runs SQL like any process but is no attempt,
+    // gets no response counted and is never retried.
+    bool counted = true;
+};
+
+class Planner {
+public:
+    explicit Planner(Run& run) : run_(run) {}
+    const RunConfig& config() const;
+    qint64 intentStart(int intent) const;
+    void fire(const AttemptSpec& spec);
+    // The original and `duplicates` duplicates, spaced as the timing says;
+    // under `concurrent` all at one instant in a seed-chosen order.
+    void fireDefault(int intent, const QVariantMap& payload = {});
+    // The same attempts, in firing order, for a scenario that adjusts them
+    // (which node serves which attempt ...) before firing them itself.
+    std::vector<AttemptSpec> defaultSpecs(int intent, const QVariantMap& payload = {});
+    quint32 random(quint32 bound);
+
+private:
+    Run& run_;
+};
+
+// A set-up statement failed: the run cannot start (a bug in the scenario, or a
+// disk that refuses to write).
+struct SetupFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Set-up statements (schema, seed rows): traced, on connection c0. A failing
+// statement stops the run with SetupFailure.
+class Setup {
+public:
+    Setup(Run& run, SqlConnection& connection) : run_(run), connection_(connection) {}
+    const RunConfig& config() const;
+    SqlResult exec(const QString& sql, const QVariantList& params = {}, int intent = -1);
+    // A state change made while setting up (the user started paying ...).
+    void transition(int intent, const QString& entity, const QString& from, const QString& to);
+
+private:
+    Run& run_;
+    SqlConnection& connection_;
+};
+
+// A judge's query failed: no verdict can be read from this database.
+struct ReadFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The judge's and the views' read-only access: not traced. A failing query
+// throws ReadFailure instead of passing for an empty answer.
+class Reader {
+public:
+    explicit Reader(SqlConnection& connection) : connection_(connection) {}
+    SqlResult query(const QString& sql, const QVariantList& params = {});
+    qint64 count(const QString& sql, const QVariantList& params = {});
+
+private:
+    SqlConnection& connection_;
+};
+
+}  // namespace idem

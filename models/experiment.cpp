@@ -1,0 +1,66 @@
+#include "experiment.h"
+
+#include "runner.h"
+
+namespace idem {
+
+RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int intents,
+                          std::mt19937& random) {
+    RunConfig c;
+    c.scenario = info.id;
+    c.variant = variant;
+    c.source = info.sources.value(int(random() % quint32(info.sources.size())));
+    c.timing = static_cast<Timing>(random() % 4);
+    c.duplicates = info.defaultDuplicates == 0 ? 0 : int(1 + random() % 3);
+    const VariantInfo* v = info.variant(variant);
+    const int points = v ? int(v->crashPoints.size()) : 0;
+    const int pick = int(random() % quint32(points + 1));
+    c.crash = pick < points ? v->crashPoints[pick] : CrashPoint::None;
+    // Crash columns are read under retries: the caller comes back.
+    if (c.crash != CrashPoint::None)
+        c.timing = Timing::Retry;
+    c.intents = intents;
+    c.seed = random();
+    return c;
+}
+
+std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const ExperimentPlan& plan,
+                                           const std::atomic<bool>* cancel,
+                                           const ExperimentProgress& progress) {
+    const ScenarioInfo& info = scenario.info();
+    QStringList variants = plan.variants;
+    if (variants.isEmpty()) {
+        for (const VariantInfo& v : info.variants) variants << v.id;
+    }
+    const int batch = std::max(1, plan.batch);
+    const int batchesPerVariant = (plan.intentsPerVariant + batch - 1) / batch;
+    const int total = int(variants.size()) * batchesPerVariant;
+    std::vector<ExperimentTally> tallies;
+    std::mt19937 random(plan.seed);
+    int done = 0;
+    auto stopped = [cancel] {
+        return cancel && cancel->load(std::memory_order_relaxed);
+    };
+    for (const QString& variant : variants) {
+        ExperimentTally tally;
+        tally.variant = variant;
+        for (int left = plan.intentsPerVariant; left > 0 && !stopped(); left -= batch) {
+            const RunConfig c = experimentBatch(info, variant, std::min(left, batch), random);
+            const RunResult r = runToEnd(c, scenario, RunOptions::untraced());
+            std::array<qint64, kVerdictCount> counts{};
+            if (r.ok())
+                counts = r.summary.verdicts;
+            for (std::size_t v = 0; v < counts.size(); ++v) tally.verdicts[v] += counts[v];
+            tally.intents += c.intents;
+            ++done;
+            if (progress)
+                progress(variant, counts, done, total);
+        }
+        tallies.push_back(tally);
+        if (stopped())
+            break;
+    }
+    return tallies;
+}
+
+}  // namespace idem

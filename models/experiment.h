@@ -1,0 +1,49 @@
+// The stress experiment without a window: many intents per variant, each
+// batch with its own random duplicates, source, timing and crash point,
+// judged from the database like any run. Cancellable, with progress.
+#pragma once
+
+#include "runconfig.h"
+#include "scenario.h"
+#include "summary.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace idem {
+
+struct ExperimentPlan {
+    QStringList variants;  // empty: every variant of the scenario
+    int intentsPerVariant = 300;
+    quint32 seed = 1;
+    int batch = 10;  // intents per run; each run draws its own input
+};
+
+struct ExperimentTally {
+    QString variant;
+    qint64 intents = 0;
+    std::array<qint64, kVerdictCount> verdicts{};
+};
+
+// After each batch: which variant, what that batch counted, how many batches
+// are done of how many.
+using ExperimentProgress = std::function<void(
+    const QString& variant, const std::array<qint64, kVerdictCount>& batch, int done, int total)>;
+
+// One batch's configuration, drawn from `random`.
+RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int intents,
+                          std::mt19937& random);
+
+// Runs the plan; with `cancel` set it stops after the batch in progress and
+// returns what it counted so far.
+std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const ExperimentPlan& plan,
+                                           const std::atomic<bool>* cancel = nullptr,
+                                           const ExperimentProgress& progress = {});
+
+}  // namespace idem

@@ -1,0 +1,194 @@
+#include "rundatabase.h"
+
+#include "sqlconnection.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTemporaryFile>
+
+#include <sqlite3.h>
+
+#include <fcntl.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace idem {
+
+namespace {
+
+const char* const kSidecars[] = {"-wal", "-shm", "-journal"};
+
+QString osError() {
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+}  // namespace
+
+RunDatabase::RunDatabase() = default;
+
+RunDatabase::~RunDatabase() {
+    if (!published_ && !target_.isEmpty())
+        removeWorkFiles();
+}
+
+void RunDatabase::removeWorkFiles() {
+    if (workPath_.isEmpty())
+        return;
+    QFile::remove(workPath_);
+    for (const char* suffix : kSidecars) QFile::remove(workPath_ + QLatin1String(suffix));
+}
+
+bool RunDatabase::isRunDatabase(const QString& path) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) !=
+        SQLITE_OK) {
+        sqlite3_close(db);
+        return false;
+    }
+    bool ours = false;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &s, nullptr) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW) {
+        ours = sqlite3_column_int(s, 0) == kApplicationId;
+    }
+    sqlite3_finalize(s);
+    if (ours) {
+        ours = sqlite3_prepare_v2(db, "SELECT value FROM idemlab_run WHERE key = 'format'", -1, &s,
+                                  nullptr) == SQLITE_OK &&
+               sqlite3_step(s) == SQLITE_ROW;
+        sqlite3_finalize(s);
+    }
+    sqlite3_close(db);
+    return ours;
+}
+
+bool RunDatabase::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
+    *badInput = false;
+    replace_ = replace;
+    if (target.isEmpty()) {
+        tempDir_ = std::make_unique<QTemporaryDir>();
+        if (!tempDir_->isValid()) {
+            *error =
+                QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());
+            return false;
+        }
+        workPath_ = tempDir_->filePath(QStringLiteral("run.sqlite"));
+        return true;
+    }
+    const QFileInfo info(target);
+    *badInput = true;
+    if (info.isSymLink()) {
+        *error =
+            QStringLiteral("--db %1 is a symbolic link; give the path of a file, not of a link")
+                .arg(target);
+        return false;
+    }
+    if (info.isDir()) {
+        *error = QStringLiteral("--db %1 is a folder; give a file path").arg(target);
+        return false;
+    }
+    if (info.exists()) {
+        if (!isRunDatabase(target)) {
+            *error = QStringLiteral(
+                         "--db %1 already exists and is not a database of an earlier run; "
+                         "it is left as it is: give a new file name")
+                         .arg(target);
+            return false;
+        }
+        if (!replace) {
+            *error = QStringLiteral(
+                         "--db %1 holds the database of an earlier run; add --force to replace "
+                         "it, or give a new file name")
+                         .arg(target);
+            return false;
+        }
+    }
+    *badInput = false;
+    const QDir dir = info.absoluteDir();
+    if (!dir.exists()) {
+        *error = QStringLiteral("cannot write the database %1: the folder %2 does not exist")
+                     .arg(target, dir.path());
+        return false;
+    }
+    // The work file sits beside the target, so that moving it there is one
+    // rename on one file system.
+    QTemporaryFile work(dir.filePath(QStringLiteral(".%1.XXXXXX.partial").arg(info.fileName())));
+    work.setAutoRemove(false);
+    if (!work.open()) {
+        *error = QStringLiteral("cannot write the database %1: %2").arg(target, work.errorString());
+        return false;
+    }
+    workPath_ = work.fileName();
+    target_ = target;
+    return true;
+}
+
+bool RunDatabase::publish(const QJsonObject& config, QString* error, bool* badInput) {
+    *badInput = false;
+    if (target_.isEmpty())
+        return true;  // a temporary file goes with the run
+    {
+        SqlConnection c(workPath_, QStringLiteral("publish"));
+        const QString json =
+            QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+        const QList<QPair<QString, QVariantList>> steps{
+            {QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), {}},
+            {QStringLiteral("PRAGMA journal_mode = DELETE"), {}},
+            {QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId), {}},
+            {QStringLiteral(R"(CREATE TABLE IF NOT EXISTS idemlab_run (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+))"),
+             {}},
+            {QStringLiteral(R"(INSERT OR REPLACE INTO idemlab_run (key, value)
+VALUES ('format', 'idemlab-run-database'), ('config', ?))"),
+             {json}},
+        };
+        for (const auto& [sql, params] : steps) {
+            const SqlResult r = c.exec(sql, params);
+            if (!r.ok) {
+                *error =
+                    QStringLiteral("cannot finish the database %1: %2").arg(target_, r.errorText());
+                return false;
+            }
+        }
+    }
+    if (QFileInfo::exists(target_)) {
+        if (!replace_ || !isRunDatabase(target_)) {
+            *badInput = true;
+            *error = QStringLiteral(
+                         "--db %1 was created by someone else while this run worked; it is left "
+                         "as it is, and this run's database is not kept")
+                         .arg(target_);
+            return false;
+        }
+        // An earlier run's journal beside the file would be applied to ours.
+        for (const char* suffix : kSidecars) QFile::remove(target_ + QLatin1String(suffix));
+        if (std::rename(QFile::encodeName(workPath_).constData(),
+                        QFile::encodeName(target_).constData()) != 0) {
+            *error = QStringLiteral("cannot replace %1: %2").arg(target_, osError());
+            return false;
+        }
+    } else if (::renameat2(AT_FDCWD, QFile::encodeName(workPath_).constData(), AT_FDCWD,
+                           QFile::encodeName(target_).constData(), RENAME_NOREPLACE) != 0) {
+        if (errno == EEXIST) {
+            *badInput = true;
+            *error = QStringLiteral(
+                         "--db %1 was created by someone else while this run worked; it is left "
+                         "as it is")
+                         .arg(target_);
+        } else {
+            *error = QStringLiteral("cannot move the database to %1: %2").arg(target_, osError());
+        }
+        return false;
+    }
+    published_ = true;
+    workPath_ = target_;
+    return true;
+}
+
+}  // namespace idem

@@ -1,0 +1,53 @@
+// The file a run works in. Without a path it is a temporary file; with one,
+// the run works in a new file beside it and moves it into place only at the
+// end, so a crash, a kill or a second run on the same path never leaves a
+// half-written database, and a file this program did not make is never
+// replaced.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+#include <memory>
+
+class QTemporaryDir;
+
+namespace idem {
+
+class RunDatabase {
+public:
+    // "IDLB": PRAGMA application_id of every run database this program keeps.
+    static constexpr int kApplicationId = 0x49444C42;
+
+    RunDatabase();
+    ~RunDatabase();
+    RunDatabase(const RunDatabase&) = delete;
+    RunDatabase& operator=(const RunDatabase&) = delete;
+
+    // target empty: a temporary folder. False with a message; *badInput tells
+    // a refused path (one that exists and is not ours, or needs --force)
+    // from a failure of the disk.
+    bool prepare(const QString& target, bool replace, QString* error, bool* badInput);
+    // Where the run's connections open the database.
+    QString workPath() const { return workPath_; }
+    QString target() const { return target_; }
+    // Every connection is closed: leave the file whole on its own
+    // (journal_mode=DELETE, no -wal beside it), stamp it as a run database,
+    // and move it to the target.
+    bool publish(const QJsonObject& config, QString* error, bool* badInput);
+
+    // A file that a run of this program left (its application id and its
+    // idemlab_run table), read without changing it.
+    static bool isRunDatabase(const QString& path);
+
+private:
+    void removeWorkFiles();
+
+    std::unique_ptr<QTemporaryDir> tempDir_;
+    QString target_;
+    QString workPath_;
+    bool replace_ = false;
+    bool published_ = false;
+};
+
+}  // namespace idem

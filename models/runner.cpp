@@ -1,0 +1,24 @@
+#include "runner.h"
+
+namespace idem {
+
+RunResult runToEnd(const RunConfig& config, const Scenario& scenario, RunOptions options,
+                   bool keepRun) {
+    RunResult result;
+    auto run = std::make_unique<Run>(config, scenario, std::move(options));
+    QString error;
+    if (run->start(&error)) {
+        run->runToEnd();
+        if (!run->finish(&error))
+            result.error = error;
+    } else {
+        result.error = error;
+    }
+    result.failure = run->failure();
+    result.summary = run->summary();
+    if (keepRun)
+        result.run = std::move(run);
+    return result;
+}
+
+}  // namespace idem

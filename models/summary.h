@@ -1,0 +1,59 @@
+// What a run ended with, as the judge read it from the database: one typed
+// struct that the CLI, the trace, the exports and the window all share, with
+// the one place its JSON form is written and read.
+#pragma once
+
+#include "runconfig.h"
+#include "vocabulary.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+
+namespace idem {
+
+using Effects = QMap<QString, qint64>;
+
+// A monitoring rule that fired during the run.
+struct AlertRecord {
+    qint64 tMs = 0;
+    int intent = -1;
+    QString key;
+    qint64 count = 0;  // how many repeats the rule had seen when it fired
+    QString message;
+};
+
+struct Summary {
+    RunConfig config;
+    int intents = 0;
+    qint64 attempts = 0;
+    Effects effects;
+    Effects expectedEffects;
+    std::array<qint64, kResponseCount> responses{};
+    std::array<qint64, kVerdictCount> verdicts{};  // intents per verdict
+    Verdict verdict = Verdict::ExactlyOnce;        // the worst
+    QList<AlertRecord> alerts;
+    QStringList inconsistencies;  // why effects and state disagree (at most 20)
+    QString integrity;            // PRAGMA integrity_check: "ok"
+    qint64 endMs = 0;             // virtual time when the last event ran
+    bool complete = true;         // false: the run was stopped before its end
+    // Fields a scenario adds of its own (pagination's pages, the broker's
+    // counts), written as they are.
+    QJsonObject extras;
+
+    QString verdictId() const { return toId(verdict); }
+    qint64 responseCount(Response r) const { return responses[std::size_t(r)]; }
+    qint64 verdictCount(Verdict v) const { return verdicts[std::size_t(v)]; }
+
+    // version 1 writes only what traces of version 1 held, for comparing a
+    // fresh run with such a trace.
+    QJsonObject toJson(int version = 2) const;
+    // Reads a summary written by toJson; false with a message naming the field.
+    static bool fromJson(const QJsonObject& json, Summary* out, QString* error);
+};
+
+}  // namespace idem

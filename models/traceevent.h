@@ -1,0 +1,123 @@
+// One event of a run, compact: its kind is an enum, actors and note names are
+// small ids into a table of names, and the fields of every kind but sql are a
+// short list of (static key, value). JSON exists only when an event is written.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QVariant>
+#include <QVariantList>
+
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+namespace idem {
+
+enum class EventKind : quint8 {
+    Fire,        // an attempt is sent: sender → receiver
+    Retry,       // a caller tries again after no definite answer
+    Sql,         // a statement ran (set-up, an attempt, or the ROLLBACK a crash causes)
+    LockWait,    // SQLite said the database is locked: the process waits
+    Work,        // time spent outside the database
+    Pause,       // the process stalls (long-pause)
+    Resume,      // ... and goes on
+    Guard,       // a technique's decision: claimed, duplicate, in-progress ...
+    Transition,  // a state-machine step, accepted (rows changed) or rejected
+    Crash,       // the process dies at a crash point
+    Response,    // the answer the caller got (none: lost)
+    Alert,       // a monitoring rule fired
+    Effect,      // the judge counted an effect of an intent
+    Verdict,     // the judge's verdict on an intent
+    Note,        // a scenario's own event (a page read, a downstream call ...)
+};
+
+// "fire", "sql", "lock-wait" ...; a note's kind is its own name.
+QString toId(EventKind kind);
+// The kind a trace's "kind" string names; anything else is a scenario's note.
+EventKind eventKindFromId(QStringView id);
+
+// Short names (actors, note kinds) stored once per process and named by a
+// small number in every event. Thread-safe; names are never forgotten.
+using NameId = quint16;
+NameId nameId(QStringView name);
+QString nameOf(NameId id);
+// How many names a process may hold: a trace naming more is refused.
+constexpr int kMaxNames = 4096;
+
+// A field's name: a string literal of the code, or a name interned while
+// reading a trace. Compared by content.
+struct Key {
+    const char* name;
+    constexpr Key(const char* n) : name(n) {}
+    bool operator==(const Key& other) const;
+};
+Key internKey(QStringView name);
+
+struct Field {
+    Key key;
+    QVariant value;
+};
+
+// The fields of one event, in the order they were set (which is the order
+// they are written in).
+class Fields {
+public:
+    Fields() = default;
+    Fields(std::initializer_list<Field> fields) : items_(fields) {}
+
+    void set(Key key, QVariant value);
+    bool contains(Key key) const { return find(key) != nullptr; }
+    QVariant value(Key key) const;
+    QString text(Key key) const { return value(key).toString(); }
+    qint64 number(Key key) const { return value(key).toLongLong(); }
+    bool flag(Key key) const { return value(key).toBool(); }
+    bool isEmpty() const { return items_.empty(); }
+    auto begin() const { return items_.begin(); }
+    auto end() const { return items_.end(); }
+
+private:
+    const QVariant* find(Key key) const;
+    std::vector<Field> items_;
+};
+
+struct TraceEvent {
+    qint64 seq = 0;
+    qint64 tMs = 0;
+    qint32 intent = -1;  // -1: not tied to one intent (schema, judge)
+    qint32 attempt = 0;  // 0: set-up, not an attempt
+    NameId actor = 0;
+    NameId note = 0;  // a Note's own kind name
+    EventKind kind = EventKind::Note;
+
+    // sql events
+    qint16 connection = -1;  // c0, c1 ...; -1: none
+    qint64 rows = 0;         // rows returned by a read, else SQLite's count of changes
+    int code = 0;            // SQLite's extended result code; 0: ok
+    QString sql;
+    QString error;  // SQLite's message; empty: no error
+    QVariantList params;
+
+    // every other kind: its own fields (sql events: phase, cause)
+    Fields fields;
+
+    bool is(EventKind k) const { return kind == k; }
+    bool failed() const { return code != 0; }
+    QString actorName() const { return nameOf(actor); }
+    QString kindId() const { return kind == EventKind::Note ? nameOf(note) : toId(kind); }
+    QString connectionName() const;
+    // "UNIQUE constraint failed: orders.request_id (2067)"; empty when ok.
+    QString errorText() const;
+    bool isSetup() const;  // a set-up statement, before the first attempt
+
+    // This event as the trace format writes it: version 2 (compact JSON
+    // bytes, fields in a fixed order), or as an object of either version, so
+    // that a version 1 trace can be compared with a fresh run.
+    QByteArray toJsonBytes() const;
+    QJsonObject toJson(int version = 2) const;
+    // Reads an event of a trace of the given version; false with a message
+    // naming the bad field.
+    static bool fromJson(const QJsonObject& json, int version, TraceEvent* out, QString* error);
+};
+
+}  // namespace idem
