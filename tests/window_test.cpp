@@ -22,6 +22,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -96,6 +97,7 @@ private slots:
     void compareShowsBothOutcomes();
     void paginationViewHighlightsDuplicates();
     void languageSwitchesWhileRunning();
+    void qtDialogsFollowTheLanguage();
     void badConfigurationIsRefused();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
@@ -239,6 +241,18 @@ void WindowTest::languageSwitchesWhileRunning() {
     QCOMPARE(w.playback().position(), 1);  // the run goes on
     w.setLanguage("en");
     QVERIFY(w.firePanel()->fireButton()->text().startsWith("Fire"));
+}
+
+// Qt's own strings (standard buttons, file dialogs) come from Qt's
+// translations, which Debian installs in QLibraryInfo's TranslationsPath.
+void WindowTest::qtDialogsFollowTheLanguage() {
+    MainWindow w(false);
+    w.setLanguage("zh");
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QString("取消"));
+    QDialogButtonBox buttons(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text(), QString("取消"));
+    w.setLanguage("en");
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QString("Cancel"));
 }
 
 void WindowTest::badConfigurationIsRefused() {
