@@ -3,6 +3,7 @@
 #include "registry.h"
 #include "run.h"
 #include "runoptions.h"
+#include "usage.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -109,32 +110,15 @@ void printSummary(const QJsonObject& s) {
 
 }  // namespace
 
-int printHelp() {
-    out() << "Idempotency Lab (幂等实验室) — fire duplicate requests at real SQL and watch.\n\n"
-             "Usage:\n"
-             "  idemlab                      open the window\n"
-             "  idemlab list [--json]        scenarios, variants, crash points, sources, params\n"
-             "  idemlab run --scenario S [--variant V] [--duplicates N] [--timing T]\n"
-             "              [--source X] [--crash P] [--crash-attempt K] [--interval-ms MS]\n"
-             "              [--max-retries R] [--param k=v]... [--intents N] [--seed N]\n"
-             "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
-             "  idemlab replay TRACE         re-run a trace's configuration; 0 when identical\n"
-             "  idemlab export TRACE --format csv|shiviz|html --out FILE\n"
-             "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
-             "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
-             "              views: overview, dedup, state, sequence, sql, outcome, compare, "
-             "tables, pagination\n\n"
-             "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
-          << Qt::flush;
-    return Ok;
-}
-
 int list(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"json", "Print JSON."});
+    addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("list"), args, &error))
         return badInput(error);
+    if (printedUsage(parser, QStringLiteral("list")))
+        return Ok;
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(QStringLiteral("list takes no arguments, got \"%1\"")
                             .arg(parser.positionalArguments().join(' ')));
@@ -181,9 +165,12 @@ int run(const QStringList& args) {
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
+    addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("run"), args, &error))
         return badInput(error);
+    if (printedUsage(parser, QStringLiteral("run")))
+        return Ok;
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(
             QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));

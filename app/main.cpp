@@ -1,9 +1,12 @@
 // idemlab: the window when started alone, otherwise a subcommand; only the
 // window needs a display.
 #include "cli.h"
+#include "completion.h"
+#include "idemversion.h"
 #include "mainwindow.h"
 #include "shot.h"
 #include "tracecommands.h"
+#include "usage.h"
 
 #include <QApplication>
 #include <QDir>
@@ -45,6 +48,7 @@ int withGui(int argc, char* argv[], Gui mode) {
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
+    QApplication::setApplicationVersion(QLatin1String(idem::kVersion));
     const QStringList args = QApplication::arguments().mid(2);
     if (mode == Gui::Shot)
         return idem::cli::shot(args);
@@ -61,6 +65,8 @@ int main(int argc, char* argv[]) {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (command.isEmpty())
         return withGui(argc, argv, Gui::Window);
+    if (command == QLatin1String("--version"))
+        return idem::cli::printVersion();
     if (command == QLatin1String("shot"))
         return withGui(argc, argv, Gui::Shot);
     if (command == QLatin1String("export"))
@@ -68,6 +74,7 @@ int main(int argc, char* argv[]) {
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));
+    QCoreApplication::setApplicationVersion(QLatin1String(idem::kVersion));
     const QStringList args = QCoreApplication::arguments().mid(2);
     if (command == QLatin1String("list"))
         return idem::cli::list(args);
@@ -79,6 +86,9 @@ int main(int argc, char* argv[]) {
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
     }
+    // Hidden: the build runs it to write the bash completion it installs.
+    if (command == QLatin1String("completion"))
+        return idem::cli::completion(args);
     QTextStream(stderr) << "idemlab: unknown command \"" << command
                         << "\" (allowed: list, run, replay, export, shot, help)" << Qt::endl;
     return idem::cli::BadInput;

@@ -8,6 +8,7 @@
 #include "sequenceview.h"
 #include "statemachineview.h"
 #include "tracewriters.h"
+#include "usage.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -46,12 +47,19 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
 }  // namespace
 
 int replay(const QStringList& args) {
-    if (args.size() != 1)
+    QCommandLineParser parser;
+    parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
+    addHelpFlag(parser);
+    if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
+        return fail(parser.errorText());
+    if (printedUsage(parser, QStringLiteral("replay")))
+        return Ok;
+    if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("usage: idemlab replay TRACE"));
     Trace::Loaded stored;
     RunConfig config;
     QString error;
-    if (!loadTrace(args.first(), &stored, &config, &error))
+    if (!loadTrace(parser.positionalArguments().first(), &stored, &config, &error))
         return fail(error);
     Run run(config, *findScenario(config.scenario));
     if (!run.start(&error))
@@ -74,22 +82,29 @@ int replay(const QStringList& args) {
     return Ok;
 }
 
+QStringList exportFormats() {
+    return {QStringLiteral("csv"), QStringLiteral("shiviz"), QStringLiteral("html")};
+}
+
 int exportTrace(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"format", "csv, shiviz or html.", "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
+    parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
+    addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab export")} + args)) {
         return fail(parser.errorText());
     }
+    if (printedUsage(parser, QStringLiteral("export")))
+        return Ok;
     if (parser.positionalArguments().size() != 1) {
         return fail(
             QStringLiteral("usage: idemlab export TRACE --format csv|shiviz|html --out FILE"));
     }
     const QString format = parser.value("format");
-    if (format != QLatin1String("csv") && format != QLatin1String("shiviz") &&
-        format != QLatin1String("html")) {
-        return fail(
-            QStringLiteral("unknown --format \"%1\" (allowed: csv, shiviz, html)").arg(format));
+    if (!exportFormats().contains(format)) {
+        return fail(QStringLiteral("unknown --format \"%1\" (allowed: %2)")
+                        .arg(format, exportFormats().join(QStringLiteral(", "))));
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));

@@ -4,6 +4,7 @@
 #include "compareview.h"
 #include "experimentview.h"
 #include "firepanel.h"
+#include "idemversion.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
@@ -23,11 +24,13 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 
 using namespace idem;
 
@@ -98,6 +101,7 @@ private slots:
     void paginationViewHighlightsDuplicates();
     void languageSwitchesWhileRunning();
     void qtDialogsFollowTheLanguage();
+    void aboutShowsTheVersion();
     void badConfigurationIsRefused();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
@@ -253,6 +257,21 @@ void WindowTest::qtDialogsFollowTheLanguage() {
     QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text(), QString("取消"));
     w.setLanguage("en");
     QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QString("Cancel"));
+}
+
+void WindowTest::aboutShowsTheVersion() {
+    MainWindow w(false);
+    QString text;
+    QTimer::singleShot(0, &w, [&text] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            text = box->text();
+            box->accept();
+        }
+    });
+    QAction* about = w.findChild<QAction*>("about");
+    QVERIFY(about);
+    about->trigger();
+    QVERIFY2(text.contains(QStringLiteral("Version %1").arg(kVersion)), qPrintable(text));
 }
 
 void WindowTest::badConfigurationIsRefused() {
