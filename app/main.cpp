@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QIcon>
 #include <QTextStream>
 
 #include <unistd.h>
@@ -49,6 +50,9 @@ int withGui(int argc, char* argv[], Gui mode) {
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationVersion(QLatin1String(idem::kVersion));
+    // The desktop shell matches the window to its menu entry by this id.
+    QApplication::setDesktopFileName(QLatin1String(idem::kAppId));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/idemlab.svg")));
     const QStringList args = QApplication::arguments().mid(2);
     if (mode == Gui::Shot)
         return idem::cli::shot(args);

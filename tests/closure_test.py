@@ -23,11 +23,16 @@ import sys
 
 # Programs the tests and the packaging run, besides the ones the project
 # builds. The scan below adds every program that a test script calls.
-TOOLS = ["bash", "python3", "sqlite3", "cmake", "ctest", "apt-cache", "dpkg-query"]
+TOOLS = [
+    "bash", "python3", "sqlite3", "cmake", "ctest", "cpack", "gzip", "date",
+    "dpkg-deb", "dpkg-shlibdeps", "desktop-file-validate", "appstreamcli", "man",
+    "apt-cache", "dpkg-query",
+]
 # Files the tests load at run time, which no link line names.
 RUNTIME_FILES = [
     "/usr/lib/*/qt6/plugins/platforms/libqoffscreen.so",
     "/usr/lib/*/qt6/plugins/sqldrivers/libqsqlite.so",
+    "/usr/lib/*/qt6/plugins/iconengines/libqsvgicon.so",
     "/usr/share/qt6/translations/qtbase_zh_CN.qm",
 ]
 # FindOpenGL also looks for EGL and GLU. Nothing links them (checked against
