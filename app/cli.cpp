@@ -4,6 +4,7 @@
 #include "registry.h"
 #include "runner.h"
 #include "runoptions.h"
+#include "usage.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -138,32 +139,15 @@ int failureExit(RunFailure f) {
 
 }  // namespace
 
-int printHelp() {
-    out() << "Idempotency Lab (幂等实验室) — fire duplicate requests at real SQL and watch.\n\n"
-             "Usage:\n"
-             "  idemlab                      open the window\n"
-             "  idemlab list [--json]        scenarios, variants, crash points, sources, params\n"
-             "  idemlab run --scenario S [--variant V] [--duplicates N] [--timing T]\n"
-             "              [--source X] [--crash P] [--crash-attempt K] [--interval-ms MS]\n"
-             "              [--max-retries R] [--param k=v]... [--intents N] [--seed N]\n"
-             "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
-             "  idemlab replay TRACE         re-run a trace's configuration; 0 when identical\n"
-             "  idemlab export TRACE --format csv|shiviz|html --out FILE\n"
-             "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
-             "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
-             "              views: overview, dedup, state, sequence, sql, outcome, compare, "
-             "tables, pagination\n\n"
-             "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
-          << Qt::flush;
-    return Ok;
-}
-
 int list(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"json", "Print JSON."});
+    addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("list"), args, &error))
         return badInput(error);
+    if (printedUsage(parser, QStringLiteral("list")))
+        return Ok;
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(QStringLiteral("list takes no arguments, got \"%1\"")
                             .arg(parser.positionalArguments().join(' ')));
@@ -211,9 +195,12 @@ int run(const QStringList& args) {
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
+    addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("run"), args, &error))
         return badInput(error);
+    if (printedUsage(parser, QStringLiteral("run")))
+        return Ok;
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(
             QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
@@ -281,9 +268,12 @@ int experiment(const QStringList& args) {
     parser.addOption({"intents", "Intents per variant (default 300).", "N"});
     parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
     parser.addOption({"json", "Print the counts as one JSON object."});
+    addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("experiment"), args, &error))
         return badInput(error);
+    if (printedUsage(parser, QStringLiteral("experiment")))
+        return Ok;
     if (!parser.positionalArguments().isEmpty()) {
         return badInput(
             QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));

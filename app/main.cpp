@@ -1,13 +1,17 @@
 // idemlab: the window when started alone, otherwise a subcommand; only the
 // window needs a display.
 #include "cli.h"
+#include "completion.h"
+#include "idemversion.h"
 #include "mainwindow.h"
 #include "shot.h"
 #include "tracecommands.h"
+#include "usage.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QIcon>
 #include <QTextStream>
 
 #include <unistd.h>
@@ -45,6 +49,10 @@ int withGui(int argc, char* argv[], Gui mode) {
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
+    QApplication::setApplicationVersion(QLatin1String(idem::kVersion));
+    // The desktop shell matches the window to its menu entry by this id.
+    QApplication::setDesktopFileName(QLatin1String(idem::kAppId));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/idemlab.svg")));
     const QStringList args = QApplication::arguments().mid(2);
     if (mode == Gui::Shot)
         return idem::cli::shot(args);
@@ -61,6 +69,8 @@ int main(int argc, char* argv[]) {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (command.isEmpty())
         return withGui(argc, argv, Gui::Window);
+    if (command == QLatin1String("--version"))
+        return idem::cli::printVersion();
     if (command == QLatin1String("shot"))
         return withGui(argc, argv, Gui::Shot);
     if (command == QLatin1String("export"))
@@ -68,6 +78,7 @@ int main(int argc, char* argv[]) {
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));
+    QCoreApplication::setApplicationVersion(QLatin1String(idem::kVersion));
     const QStringList args = QCoreApplication::arguments().mid(2);
     if (command == QLatin1String("list"))
         return idem::cli::list(args);
@@ -81,6 +92,9 @@ int main(int argc, char* argv[]) {
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
     }
+    // Hidden: the build runs it to write the bash completion it installs.
+    if (command == QLatin1String("completion"))
+        return idem::cli::completion(args);
     QTextStream(stderr) << "idemlab: unknown command \"" << command
                         << "\" (allowed: list, run, experiment, replay, export, shot, help)"
                         << Qt::endl;

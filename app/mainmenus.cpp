@@ -9,6 +9,7 @@
 #include "compareview.h"
 #include "diagramexport.h"
 #include "firepanel.h"
+#include "idemversion.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
@@ -168,7 +169,8 @@ void MainWindow::buildMenus() {
             this, tr("About Idempotency Lab"),
             tr("<h3>Idempotency Lab 幂等实验室</h3><p>Fire duplicate requests at real "
                "SQL on a real SQLite database and watch which techniques keep the "
-               "business effect exactly once.</p>"));
+               "business effect exactly once.</p>") +
+                tr("<p>Version %1</p>").arg(QLatin1String(kVersion)));
     });
     retranslate();
 }

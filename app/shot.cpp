@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "playback.h"
 #include "runoptions.h"
+#include "usage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -32,9 +33,12 @@ int shot(const QStringList& args) {
     parser.addOption({"presenter", "Presenter mode (large fonts, high contrast)."});
     parser.addOption({"size", "Window size WxH.", "WxH", "1600x1000"});
     parser.addOption({"step", "Stop at this step instead of the end.", "N"});
+    addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab shot")} + args)) {
         return fail(parser.errorText());
     }
+    if (printedUsage(parser, QStringLiteral("shot")))
+        return Ok;
     RunConfig config;
     QString error;
     if (!readRunOptions(parser, &config, &error))

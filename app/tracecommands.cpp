@@ -10,6 +10,7 @@
 #include "sequenceview.h"
 #include "statemachineview.h"
 #include "tracewriters.h"
+#include "usage.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -51,9 +52,16 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
 }  // namespace
 
 int replay(const QStringList& args) {
-    if (args.size() != 1)
+    QCommandLineParser parser;
+    parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
+    addHelpFlag(parser);
+    if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
+        return fail(parser.errorText());
+    if (printedUsage(parser, QStringLiteral("replay")))
+        return Ok;
+    if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("usage: idemlab replay TRACE"));
-    const QString path = args.first();
+    const QString path = parser.positionalArguments().first();
     TraceReader reader(path);
     TraceReader::Header header;
     RunConfig config;
@@ -80,23 +88,30 @@ int replay(const QStringList& args) {
     return Ok;
 }
 
+QStringList exportFormats() {
+    return {QStringLiteral("csv"), QStringLiteral("shiviz"), QStringLiteral("html")};
+}
+
 int exportTrace(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"format", "csv, shiviz or html.", "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
+    parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
+    addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab export")} + args)) {
         return fail(parser.errorText());
     }
+    if (printedUsage(parser, QStringLiteral("export")))
+        return Ok;
     if (parser.positionalArguments().size() != 1) {
         return fail(
             QStringLiteral("usage: idemlab export TRACE --format csv|shiviz|html --out FILE"));
     }
     const QString format = parser.value("format");
-    if (format != QLatin1String("csv") && format != QLatin1String("shiviz") &&
-        format != QLatin1String("html")) {
-        return fail(
-            QStringLiteral("unknown --format \"%1\" (allowed: csv, shiviz, html)").arg(format));
+    if (!exportFormats().contains(format)) {
+        return fail(QStringLiteral("unknown --format \"%1\" (allowed: %2)")
+                        .arg(format, exportFormats().join(QStringLiteral(", "))));
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));

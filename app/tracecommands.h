@@ -6,6 +6,8 @@
 namespace idem::cli {
 
 int replay(const QStringList& args);
+// The formats `idemlab export --format` writes.
+QStringList exportFormats();
 // html embeds the state and sequence diagrams, drawn off screen.
 int exportTrace(const QStringList& args);
 

@@ -14,6 +14,8 @@ idem_packages=(
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libsqlite3-dev sqlite3 python3 fonts-noto-cjk
+    # the .deb (dpkg-shlibdeps) and its test (desktop-file-validate, appstreamcli, man)
+    dpkg-dev desktop-file-utils appstream man-db
 )
 
 idem_install_missing() {

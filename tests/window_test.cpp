@@ -4,6 +4,7 @@
 #include "compareview.h"
 #include "experimentview.h"
 #include "firepanel.h"
+#include "idemversion.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
@@ -22,11 +23,14 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 
 using namespace idem;
 
@@ -96,6 +100,8 @@ private slots:
     void compareShowsBothOutcomes();
     void paginationViewHighlightsDuplicates();
     void languageSwitchesWhileRunning();
+    void qtDialogsFollowTheLanguage();
+    void aboutShowsTheVersion();
     void badConfigurationIsRefused();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
@@ -239,6 +245,33 @@ void WindowTest::languageSwitchesWhileRunning() {
     QCOMPARE(w.playback().position(), 1);  // the run goes on
     w.setLanguage("en");
     QVERIFY(w.firePanel()->fireButton()->text().startsWith("Fire"));
+}
+
+// Qt's own strings (standard buttons, file dialogs) come from Qt's
+// translations, which Debian installs in QLibraryInfo's TranslationsPath.
+void WindowTest::qtDialogsFollowTheLanguage() {
+    MainWindow w(false);
+    w.setLanguage("zh");
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QString("取消"));
+    QDialogButtonBox buttons(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text(), QString("取消"));
+    w.setLanguage("en");
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QString("Cancel"));
+}
+
+void WindowTest::aboutShowsTheVersion() {
+    MainWindow w(false);
+    QString text;
+    QTimer::singleShot(0, &w, [&text] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            text = box->text();
+            box->accept();
+        }
+    });
+    QAction* about = w.findChild<QAction*>("about");
+    QVERIFY(about);
+    about->trigger();
+    QVERIFY2(text.contains(QStringLiteral("Version %1").arg(kVersion)), qPrintable(text));
 }
 
 void WindowTest::badConfigurationIsRefused() {

@@ -404,6 +404,10 @@
         <source>Experiment 压力实验</source>
         <translation>压力实验</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Version %1&lt;/p&gt;</source>
+        <translation>&lt;p&gt;版本 %1&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>

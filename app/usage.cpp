@@ -1,0 +1,89 @@
+#include "usage.h"
+
+#include "cli.h"
+#include "idemversion.h"
+
+#include <QTextStream>
+
+namespace idem::cli {
+
+const QList<Command>& commands() {
+    static const QList<Command> list{
+        {"list", "[--json]",
+         "Lists the scenarios, their variants (* recommended) and crash points, the sources,\n"
+         "the timings and each scenario's parameters with their defaults.",
+         "0 listed, 2 bad input."},
+        {"run", "--scenario S [options]",
+         "Runs a scenario to the end on a real SQLite database and prints a readable summary,\n"
+         "or exactly one JSON object with --json.",
+         "0 ran, 1 an I/O or internal failure, 2 bad input, 3 the verdict differs from --expect."},
+        {"experiment", "--scenario S [--variants a,b] [--intents N] [--seed N] [--json]",
+         "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
+         "point, and prints the intents per verdict for each variant.",
+         "0 ran, 2 bad input, 130 stopped by Ctrl+C."},
+        {"replay", "TRACE",
+         "Runs the configuration stored in a trace again and compares every event and the\n"
+         "summary.",
+         "0 every event is identical, 1 the first difference is printed, 2 bad input."},
+        {"export", "TRACE --format csv|shiviz|html --out FILE",
+         "Writes a trace as CSV, as a ShiViz log or as a self-contained HTML report with the\n"
+         "configuration, the summary, both diagrams and every event.",
+         "0 written, 1 the file could not be written (or --verify refused the trace), 2 bad "
+         "input."},
+        {"shot", "--scenario S [run options] [--view NAME] --out FILE.png",
+         "Runs a scenario in the real window off screen (no display needed) and saves a\n"
+         "picture of one view.",
+         "0 saved, 1 the picture could not be taken or written, 2 bad input."},
+    };
+    return list;
+}
+
+void addHelpFlag(QCommandLineParser& parser) {
+    parser.addOption({{"h", "help"}, "Show this help and exit."});
+}
+
+bool printedUsage(const QCommandLineParser& parser, const QString& command) {
+    if (!parser.isSet(QStringLiteral("help")))
+        return false;
+    for (const Command& c : commands()) {
+        if (command != QLatin1String(c.name))
+            continue;
+        // Qt's first line names the executable's path, not the subcommand:
+        // keep only its list of options and arguments.
+        const QString help = parser.helpText();
+        QTextStream out(stdout);
+        out << "Usage: idemlab " << c.name << ' ' << c.synopsis << "\n"
+            << c.summary << "\n\n"
+            << help.mid(help.indexOf(QLatin1String("Options:"))) << "\nExit codes: " << c.exitCodes
+            << Qt::endl;
+        return true;
+    }
+    return false;
+}
+
+int printHelp() {
+    QTextStream out(stdout);
+    out << "Idempotency Lab (幂等实验室) " << kVersion
+        << " — fire duplicate requests at real SQL and watch.\n\n"
+           "Usage:\n"
+           "  idemlab                     open the window\n";
+    for (const Command& c : commands()) {
+        out << "  idemlab " << c.name << ' ' << c.synopsis << "\n      "
+            << QString::fromUtf8(c.summary).replace(QLatin1Char('\n'), QLatin1Char(' ')) << "\n";
+    }
+    out << "  idemlab help, --help        this help\n"
+           "  idemlab --version           the version\n\n"
+           "`idemlab COMMAND --help` lists every option of a command; `man idemlab` explains "
+           "them.\n"
+           "Exit codes: 0 ran, 1 an I/O or internal failure, 2 bad input (one line on stderr\n"
+           "naming the bad value and the allowed ones), 3 the verdict differs from --expect.\n"
+        << Qt::flush;
+    return Ok;
+}
+
+int printVersion() {
+    QTextStream(stdout) << "idemlab " << kVersion << Qt::endl;
+    return Ok;
+}
+
+}  // namespace idem::cli

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The generated bash completion offers what the program accepts: source it,
+# set COMP_WORDS and COMP_CWORD as bash does, call the function and compare
+# COMPREPLY with what `idemlab list --json` and `--help` say.
+set -u
+B="${IDEMLAB:?set IDEMLAB to the idemlab binary}"
+SCRIPT="${COMPLETION:?set COMPLETION to the generated completion script}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$B" completion bash | cmp -s - "$SCRIPT" && ok || bad "$SCRIPT is not what idemlab completion bash prints"
+# shellcheck source=/dev/null
+source "$SCRIPT"
+[ "$(complete -p idemlab)" = "complete -F _idemlab idemlab" ] && ok || bad "no completion for idemlab"
+
+# offers WORDS...: the completion of the command line WORDS, one per line,
+# sorted; the word under the cursor is the last one, or the one at $CWORD.
+offers() {
+    COMP_WORDS=("$@")
+    COMP_CWORD=${CWORD:-$((${#COMP_WORDS[@]} - 1))}
+    COMPREPLY=()
+    _idemlab
+    printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+# expect "what" "wanted words" WORDS...
+expect() {
+    local what="$1" want
+    want=$(printf '%s\n' $2 | sort)
+    shift 2
+    local got
+    got=$(offers "$@")
+    [ "$got" = "$want" ] && ok || bad "$what: got [$(echo $got)], want [$(echo $want)]"
+}
+
+"$B" list --json >"$tmp/list.json"
+q() { python3 -c "import json, sys; d = json.load(open('$tmp/list.json')); print(' '.join($1))"; }
+
+expect "subcommands" "list run replay export shot help --help --version" idemlab ""
+expect "subcommands starting with r" "run replay" idemlab r
+expect "scenario ids" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario ""
+expect "scenario ids after --scenario=" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario = ""
+expect "variants of order-create" \
+    "$(q '[v["id"] for s in d["scenarios"] if s["id"] == "order-create" for v in s["variants"]]')" \
+    idemlab run --scenario order-create --variant ""
+expect "variants of payment-callback in shot" \
+    "$(q '[v["id"] for s in d["scenarios"] if s["id"] == "payment-callback" for v in s["variants"]]')" \
+    idemlab shot --view state --scenario payment-callback --variant ""
+expect "variants of order-create starting with dedup-n" "dedup-no-expiry dedup-no-recheck" \
+    idemlab run --scenario order-create --variant dedup-n
+expect "crash points of order-create/unique-key" "none $(q '[" ".join(v["crash_points"]) for s in d["scenarios"] if s["id"] == "order-create" for v in s["variants"] if v["id"] == "unique-key"]')" \
+    idemlab run --scenario order-create --variant unique-key --crash ""
+CWORD=3 expect "crash points of the recommended variant" "none $(q '[" ".join(v["crash_points"]) for s in d["scenarios"] if s["id"] == "payment-callback" for v in s["variants"] if v["recommended"]]')" \
+    idemlab run --crash "" --scenario payment-callback
+expect "timings" "$(q 'd["timings"]')" idemlab run --scenario order-create --timing ""
+expect "sources of mq-consume" "$(q '[" ".join(s["sources"]) for s in d["scenarios"] if s["id"] == "mq-consume"]')" \
+    idemlab run --scenario mq-consume --source ""
+expect "sources without a scenario" "$(q 'd["sources"]')" idemlab run --source ""
+expect "params of order-create" "$(q '[p["key"] + "=" for s in d["scenarios"] if s["id"] == "order-create" for p in s["params"]]')" \
+    idemlab run --scenario order-create --param ""
+expect "verdicts" "$(q 'd["verdicts"]')" idemlab run --scenario order-create --expect ""
+expect "export formats" "csv html shiviz" idemlab export t.json --format ""
+expect "a number has no completion" "" idemlab run --scenario order-create --duplicates ""
+
+# Options: every one that --help lists, and nothing else.
+for c in list run replay export shot; do
+    "$B" $c --help >"$tmp/help" 2>/dev/null
+    expect "options of $c" "$(grep -oE '^  (-\w, )?--[a-z-]+' "$tmp/help" | grep -oE -- '--[a-z-]+$')" idemlab $c --
+done
+expect "run options starting with --crash" "--crash --crash-attempt" idemlab run --scenario order-create --crash
+
+# Files: traces to replay and export, files for --db, --trace and --out.
+mkdir "$tmp/files" && touch "$tmp/files/trace.json" "$tmp/files/other.txt"
+expect "replay a trace" "$tmp/files/trace.json" idemlab replay "$tmp/files/tr"
+expect "--trace FILE" "$tmp/files/other.txt" idemlab run --scenario order-create --trace "$tmp/files/o"
+expect "shot --out FILE" "$tmp/files/other.txt $tmp/files/trace.json" idemlab shot --out "$tmp/files/"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
