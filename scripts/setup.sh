@@ -8,10 +8,12 @@ IDEM_BUILD="${IDEM_BUILD:-$IDEM_ROOT/build}"
 # Paths relative to the checkout in ccache's keys: another clone of the
 # project (CI's, a second work tree) reuses what this one compiled.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$IDEM_ROOT}"
+# ... and the build folder out of them (a RelWithDebInfo build would put it in).
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 
 idem_packages=(
     cmake ninja-build g++ ccache pkg-config
-    qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
+    qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev
     qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libsqlite3-dev sqlite3 python3 fonts-noto-cjk
     # the .deb (dpkg-shlibdeps) and its test (desktop-file-validate, appstreamcli, man)
