@@ -18,6 +18,9 @@ Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
 const RunConfig& Attempt::config() const {
     return run_.config();
 }
+const VariantInfo& Attempt::variant() const {
+    return run_.variant();
+}
 qint64 Attempt::now() const {
     return run_.now();
 }

@@ -43,6 +43,8 @@ public:
     int retryDepth() const { return retryDepth_; }
     bool counted() const { return counted_; }
     const RunConfig& config() const;
+    // The variant this run serves (its handler, its crash points).
+    const VariantInfo& variant() const;
     qint64 now() const;
 
     // --- awaitables -------------------------------------------------------

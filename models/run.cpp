@@ -138,6 +138,13 @@ void Run::fail(RunFailure failure, const QString& message) {
 }
 
 bool Run::start(QString* error) {
+    variant_ = scenario_.info().variant(config_.variant);
+    if (!variant_) {
+        *error = QStringLiteral("unknown variant \"%1\" for scenario %2")
+                     .arg(config_.variant, scenario_.info().id);
+        fail(RunFailure::BadInput, *error);
+        return false;
+    }
     bool badInput = false;
     if (!db_.prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
         fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
@@ -170,6 +177,8 @@ bool Run::start(QString* error) {
         for (int i = 0; i < int(intents_.size()); ++i) {
             intents_[std::size_t(i)].start = i == 0 ? 0 : i * 250 + random(50);
             scenario_.seed(setup, i);
+            if (variant_->seed)
+                variant_->seed(setup, i);
         }
         if (oneTransaction)
             setup.exec(QStringLiteral("COMMIT"));
@@ -534,8 +543,7 @@ bool Run::attemptCrashes(const Attempt& a, CrashPoint point) const {
         c.crashAttempt != a.number()) {
         return false;
     }
-    const VariantInfo* v = scenario_.info().variant(c.variant);
-    return v && v->crashPoints.contains(point);
+    return variant_->crashPoints.contains(point);
 }
 
 }  // namespace idem

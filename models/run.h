@@ -83,6 +83,7 @@ public:
 
     const RunConfig& config() const { return config_; }
     const Scenario& scenario() const { return scenario_; }
+    const VariantInfo& variant() const { return *variant_; }
     const Trace& trace() const { return trace_; }
     qint64 now() const { return now_; }
     qint64 eventCount() const { return nextEventSeq_ - 1; }
@@ -153,6 +154,7 @@ private:
 
     RunConfig config_;
     const Scenario& scenario_;
+    const VariantInfo* variant_ = nullptr;
     RunOptions options_;
     RunDatabase db_;
     std::unique_ptr<SqlConnection> setupConnection_;

@@ -1,5 +1,6 @@
 #include "scenario.h"
 
+#include "attempt.h"
 #include "authoring.h"
 #include "runconfig.h"
 
@@ -34,6 +35,17 @@ QString ScenarioInfo::paramValue(const RunConfig& config, const QString& key) co
         return config.params.value(key);
     const ParamInfo* p = param(key);
     return p ? p->defaultValue : QString();
+}
+
+QStringList Scenario::schema(const RunConfig& config) const {
+    QStringList s = info().schema;
+    if (const VariantInfo* v = info().variant(config.variant))
+        s << v->schema;
+    return s;
+}
+
+Task<Reply> Scenario::handle(Attempt& a) const {
+    return a.variant().handle(a);
 }
 
 void Scenario::seed(Setup&, int) const {}

@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <functional>
 #include <vector>
 
 namespace idem {
@@ -24,11 +25,24 @@ class Reader;
 class Setup;
 struct RunConfig;
 
+// The service's answer to one attempt.
+struct Reply {
+    Response response = Response::Success;
+    QString result;  // the business result (an order id ...); a duplicate gets the original's
+};
+
+// One variant, declared once: its id, its service code, where it may crash,
+// and what it adds to the scenario's tables.
 struct VariantInfo {
-    QString id;
+    QString id{};
     bool recommended = false;
-    QList<CrashPoint> crashPoints;
-    QString summary;  // one line in English, for `idemlab list`
+    QList<CrashPoint> crashPoints{};
+    QString summary{};  // one line in English, for `idemlab list`
+    std::function<Task<Reply>(Attempt&)> handle{};
+    QStringList schema{};  // indexes and guard tables this variant adds
+    // Rows this variant adds before an intent's first attempt (after the
+    // scenario's own seed rows).
+    std::function<void(Setup&, int intent)> seed{};
 };
 
 struct ParamInfo {
@@ -61,8 +75,9 @@ struct StateMachineInfo {
 
 struct ScenarioInfo {
     QString id;
-    QString group;  // recommended, natural, read, misconception
-    QString title;  // English title; the window uses the translated texts
+    QStringList schema;  // CREATE TABLE statements every variant shares
+    QString group;       // recommended, natural, read, misconception
+    QString title;       // English title; the window uses the translated texts
     QList<VariantInfo> variants;
     QList<Source> sources;  // the first is the default
     Timing defaultTiming = Timing::Retry;
@@ -81,12 +96,6 @@ struct ScenarioInfo {
     QString paramValue(const RunConfig& config, const QString& key) const;
 };
 
-// The service's answer to one attempt.
-struct Reply {
-    Response response = Response::Success;
-    QString result;  // the business result (an order id ...); a duplicate gets the original's
-};
-
 // One intent's outcome as the judge reads it.
 struct IntentJudgement {
     Effects effects;
@@ -101,15 +110,17 @@ public:
     virtual ~Scenario() = default;
     virtual const ScenarioInfo& info() const = 0;
 
-    // CREATE TABLE / INDEX statements for this variant, in order.
-    virtual QStringList schema(const RunConfig& config) const = 0;
+    // CREATE TABLE / INDEX statements for this variant, in order: the
+    // scenario's own tables, then what the variant adds.
+    virtual QStringList schema(const RunConfig& config) const;
     // Rows that exist before the first attempt of this intent.
     virtual void seed(Setup& setup, int intent) const;
     // When attempts arrive; the default fires the original and its duplicates
     // as the timing says.
     virtual void plan(Planner& planner, int intent) const;
-    // The service code, run once per attempt.
-    virtual Task<Reply> handle(Attempt& attempt) const = 0;
+    // The service code, run once per attempt: the variant's handler unless
+    // the scenario routes some processes itself (a broker, a writer).
+    virtual Task<Reply> handle(Attempt& attempt) const;
 
     virtual Effects effects(Reader& db, int intent) const = 0;
     virtual Effects expectedEffects(const RunConfig& config, int intent) const;

@@ -33,10 +33,6 @@ QString requestIdOf(const Attempt& a) {
     return QStringLiteral("req-%1").arg(a.intent() + 1);
 }
 
-bool passesKey(const Attempt& a) {
-    return a.config().variant == QLatin1String("downstream-key");
-}
-
 // Which of the coupon service's answers get lost on the way back: under
 // downstream-timeout the first `duplicates` ones; the point downstream-lost
 // loses the first answer of the chosen attempt.
@@ -52,15 +48,29 @@ Downstream::Downstream() {
     info_.id = QStringLiteral("downstream");
     info_.group = QStringLiteral("misconception");
     info_.title = QStringLiteral("Request id only at the entry");
+    info_.schema = {DedupGuard::schema(), QStringLiteral(R"(CREATE TABLE coupon_grants (
+    id         INTEGER PRIMARY KEY,
+    grant_key  TEXT,
+    user_id    INTEGER NOT NULL,
+    campaign   TEXT    NOT NULL,
+    granted_at INTEGER NOT NULL
+))")};
     info_.variants = {
-        {"entry-only",
-         false,
-         {CrashPoint::DownstreamLost},
-         "dedup table at the entry; the coupon call carries no key"},
-        {"downstream-key",
-         true,
-         {CrashPoint::DownstreamLost},
-         "the call carries <request-id>:coupon; the coupon service has UNIQUE(grant_key)"},
+        {.id = "entry-only",
+         .crashPoints = {CrashPoint::DownstreamLost},
+         .summary = "dedup table at the entry; the coupon call carries no key",
+         .handle =
+             [this](Attempt& a) {
+                 return serve(a, false);
+             }},
+        {.id = "downstream-key",
+         .recommended = true,
+         .crashPoints = {CrashPoint::DownstreamLost},
+         .summary =
+             "the call carries <request-id>:coupon; the coupon service has UNIQUE(grant_key)",
+         .handle = [this](Attempt& a) { return serve(a, true); },
+         .schema = {QStringLiteral(
+             "CREATE UNIQUE INDEX uk_coupon_grants_key ON coupon_grants (grant_key)")}},
     };
     info_.sources = {Source::DownstreamTimeout, Source::GatewayRetry};
     info_.defaultTiming = Timing::Retry;
@@ -73,21 +83,6 @@ Downstream::Downstream() {
         {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {}};
-}
-
-QStringList Downstream::schema(const RunConfig& config) const {
-    QStringList s{DedupGuard::schema(), QStringLiteral(R"(CREATE TABLE coupon_grants (
-    id         INTEGER PRIMARY KEY,
-    grant_key  TEXT,
-    user_id    INTEGER NOT NULL,
-    campaign   TEXT    NOT NULL,
-    granted_at INTEGER NOT NULL
-))")};
-    if (config.variant == QLatin1String("downstream-key")) {
-        s << QStringLiteral(
-            "CREATE UNIQUE INDEX uk_coupon_grants_key ON coupon_grants (grant_key)");
-    }
-    return s;
 }
 
 void Downstream::plan(Planner& planner, int intent) const {
@@ -105,7 +100,7 @@ void Downstream::plan(Planner& planner, int intent) const {
     planner.fire(original);
 }
 
-Task<Reply> Downstream::handle(Attempt& a) const {
+Task<Reply> Downstream::serve(Attempt& a, bool passKey) const {
     const RunConfig& c = a.config();
     const DedupGuard entry(QStringLiteral("welcome-coupon"),
                            DedupGuard::Options{true, c.expiryMs, c.retentionMs});
@@ -120,17 +115,18 @@ Task<Reply> Downstream::handle(Attempt& a) const {
         co_return Reply{Response::InProgress, {}};
 
     // 2. Ask the coupon service for the coupon, calling again on a timeout.
-    const QString couponId = co_await callCouponService(a, requestId);
+    const QString couponId = co_await callCouponService(a, requestId, passKey);
 
     // 3. Record the answer for later duplicates at the entry.
     co_await entry.markSuccess(a, requestId, couponId);
     co_return Reply{Response::Success, couponId};
 }
 
-Task<QString> Downstream::callCouponService(Attempt& a, const QString& requestId) const {
+Task<QString> Downstream::callCouponService(Attempt& a, const QString& requestId,
+                                            bool passKey) const {
     // The key names this request's coupon, so every retry of the call names
     // the same one; entry-only sends no key at all.
-    const QString grantKey = passesKey(a) ? requestId + QStringLiteral(":coupon") : QString();
+    const QString grantKey = passKey ? requestId + QStringLiteral(":coupon") : QString();
     for (int call = 1;; ++call) {
         const std::optional<QString> answer = co_await callOnce(a, call, grantKey);
         if (answer)

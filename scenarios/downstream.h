@@ -13,13 +13,12 @@ class Downstream : public Scenario {
 public:
     Downstream();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void plan(Planner& planner, int intent) const override;
-    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
 
 private:
-    Task<QString> callCouponService(Attempt& a, const QString& requestId) const;
+    Task<Reply> serve(Attempt& a, bool passKey) const;
+    Task<QString> callCouponService(Attempt& a, const QString& requestId, bool passKey) const;
     Task<std::optional<QString>> callOnce(Attempt& a, int call, const QString& grantKey) const;
     Task<QString> grantCoupon(Attempt& a, const QString& grantKey) const;
 

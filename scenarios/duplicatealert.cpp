@@ -31,9 +31,6 @@ QString orderOf(int intent) {
 qint64 amountOf(int intent) {
     return 8'800 + (intent % 4) * 100;
 }
-bool alerting(const Attempt& a) {
-    return a.config().variant == QLatin1String("alerting");
-}
 bool isQuery(const Attempt& a) {
     return a.payload().value(QStringLiteral("operation")) == QLatin1String("query");
 }
@@ -44,12 +41,30 @@ DuplicateAlert::DuplicateAlert() {
     info_.id = QStringLiteral("duplicate-alert");
     info_.group = QStringLiteral("misconception");
     info_.title = QStringLiteral("Every duplicate answered success");
+    info_.schema = {QStringLiteral(R"(CREATE TABLE payments (
+    id         INTEGER PRIMARY KEY,
+    payment_no TEXT    NOT NULL,
+    order_id   TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+                    QStringLiteral("CREATE UNIQUE INDEX uk_payments_no ON payments (payment_no)")};
+    // Status queries of the same payment are served by the same variant.
+    auto serve = [this](bool alerting) {
+        return [this, alerting](Attempt& a) {
+            return isQuery(a) ? query(a, alerting) : pay(a, alerting);
+        };
+    };
     info_.variants = {
-        {"silent", false, {}, "UNIQUE(payment_no); every duplicate answered success, nothing else"},
-        {"alerting",
-         true,
-         {},
-         "the same, plus duplicates logged per key and minute; above the threshold one alert"},
+        {.id = "silent",
+         .summary = "UNIQUE(payment_no); every duplicate answered success, nothing else",
+         .handle = serve(false)},
+        {.id = "alerting",
+         .recommended = true,
+         .summary =
+             "the same, plus duplicates logged per key and minute; above the threshold one alert",
+         .handle = serve(true),
+         .schema = AlertRule::schema()},
     };
     info_.sources = {Source::DoubleClick, Source::GatewayRetry};
     info_.defaultTiming = Timing::Concurrent;
@@ -73,20 +88,6 @@ DuplicateAlert::DuplicateAlert() {
     info_.effectNames = {"charges"};
 }
 
-QStringList DuplicateAlert::schema(const RunConfig& config) const {
-    QStringList s{QStringLiteral(R"(CREATE TABLE payments (
-    id         INTEGER PRIMARY KEY,
-    payment_no TEXT    NOT NULL,
-    order_id   TEXT    NOT NULL,
-    amount     INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-))"),
-                  QStringLiteral("CREATE UNIQUE INDEX uk_payments_no ON payments (payment_no)")};
-    if (config.variant == QLatin1String("alerting"))
-        s << AlertRule::schema();
-    return s;
-}
-
 void DuplicateAlert::plan(Planner& planner, int intent) const {
     planner.fireDefault(intent, {{"operation", kPay}, {"payment_no", paymentNoOf(intent)}});
     const qint64 queries =
@@ -101,13 +102,7 @@ void DuplicateAlert::plan(Planner& planner, int intent) const {
     }
 }
 
-Task<Reply> DuplicateAlert::handle(Attempt& a) const {
-    if (isQuery(a))
-        co_return co_await query(a);
-    co_return co_await pay(a);
-}
-
-Task<Reply> DuplicateAlert::pay(Attempt& a) const {
+Task<Reply> DuplicateAlert::pay(Attempt& a, bool alerting) const {
     const int intent = a.intent();
     const QString paymentNo = paymentNoOf(intent);
 
@@ -117,7 +112,7 @@ Task<Reply> DuplicateAlert::pay(Attempt& a) const {
         a, paymentNo, kCharge, bound(paymentNo, orderOf(intent), amountOf(intent), a.now()),
         kFindPayment, bound(paymentNo));
     const QString paymentId = charge.row.value().toString();
-    if (charge.inserted || !alerting(a))
+    if (charge.inserted || !alerting)
         co_return Reply{Response::Success, paymentId};
 
     // Success, but not silently: count the duplicate, and a burst of them on
@@ -128,12 +123,12 @@ Task<Reply> DuplicateAlert::pay(Attempt& a) const {
     co_return Reply{Response::Success, paymentId};
 }
 
-Task<Reply> DuplicateAlert::query(Attempt& a) const {
+Task<Reply> DuplicateAlert::query(Attempt& a, bool alerting) const {
     const QString paymentNo = paymentNoOf(a.intent());
     const SqlResult found = co_await a.sql(kFindPayment, paymentNo);
     // Reading the same payment again and again is normal: logged apart from
     // the payment's duplicates, never alerting.
-    if (alerting(a))
+    if (alerting)
         co_await AlertRule::recordRepeat(a, paymentNo, kQuery, kWindowMs);
     co_return Reply{Response::Success, found.empty() ? QString() : found.value().toString()};
 }
@@ -144,9 +139,10 @@ Effects DuplicateAlert::effects(Reader& db, int intent) const {
                       {orderOf(intent)})}};
 }
 
-void DuplicateAlert::extendSummary(Reader& db, const RunConfig& config,
-                                   QJsonObject& summary) const {
-    if (config.variant != QLatin1String("alerting"))
+void DuplicateAlert::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
+    // Only the alerting variant keeps a log of duplicates.
+    if (db.count(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name "
+                                "= 'duplicate_log'")) == 0)
         return;
     const SqlResult rows = db.query(QStringLiteral(R"(SELECT operation, COUNT(*)
 FROM duplicate_log

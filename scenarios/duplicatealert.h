@@ -12,16 +12,14 @@ class DuplicateAlert : public Scenario {
 public:
     DuplicateAlert();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void plan(Planner& planner, int intent) const override;
-    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
     // Adds "duplicate_log": the logged repeats per operation (alerting only).
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 
 private:
-    Task<Reply> pay(Attempt& a) const;
-    Task<Reply> query(Attempt& a) const;
+    Task<Reply> pay(Attempt& a, bool alerting) const;
+    Task<Reply> query(Attempt& a, bool alerting) const;
 
     ScenarioInfo info_;
 };

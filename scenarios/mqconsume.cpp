@@ -118,20 +118,55 @@ MqConsume::MqConsume() {
     info_.id = QStringLiteral("mq-consume");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Message queue consumer");
+    info_.schema = {QStringLiteral(R"(CREATE TABLE broker (
+    msg_id       TEXT    PRIMARY KEY,
+    user_id      INTEGER NOT NULL,
+    campaign     TEXT    NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('READY', 'INFLIGHT', 'ACKED', 'DEAD')),
+    deliveries   INTEGER NOT NULL DEFAULT 0,
+    visible_at   INTEGER NOT NULL,
+    published_at INTEGER NOT NULL,
+    acked_at     INTEGER
+))"),
+                    QStringLiteral(R"(CREATE TABLE coupons (
+    id        INTEGER PRIMARY KEY,
+    user_id   INTEGER NOT NULL,
+    campaign  TEXT    NOT NULL,
+    msg_id    TEXT    NOT NULL,
+    issued_at INTEGER NOT NULL
+))")};
     info_.variants = {
-        {"none", false, {CrashPoint::BeforeAck}, "issue the coupon, then ack; no dedup"},
-        {"ack-first",
-         false,
-         {CrashPoint::AfterAck},
-         "ack on receipt, then issue the coupon (at-most-once)"},
-        {"msg-id-dedup",
-         false,
-         {CrashPoint::BeforeAck},
-         "consumed_messages keyed by the broker's message id, same transaction as the coupon"},
-        {"biz-key-dedup",
-         true,
-         {CrashPoint::BeforeAck},
-         "UNIQUE(user_id, campaign) on coupons; a conflict counts as done; ack after commit"},
+        {.id = "none",
+         .crashPoints = {CrashPoint::BeforeAck},
+         .summary = "issue the coupon, then ack; no dedup",
+         .handle =
+             [this](Attempt& a) {
+                 return processThenAck(a);
+             }},
+        {.id = "ack-first",
+         .crashPoints = {CrashPoint::AfterAck},
+         .summary = "ack on receipt, then issue the coupon (at-most-once)",
+         .handle =
+             [this](Attempt& a) {
+                 return ackThenProcess(a);
+             }},
+        {.id = "msg-id-dedup",
+         .crashPoints = {CrashPoint::BeforeAck},
+         .summary =
+             "consumed_messages keyed by the broker's message id, same transaction as the coupon",
+         .handle = [this](Attempt& a) { return dedupOnMessageId(a); },
+         .schema = {QStringLiteral(R"(CREATE TABLE consumed_messages (
+    msg_id      TEXT    PRIMARY KEY,
+    consumed_at INTEGER NOT NULL
+))")}},
+        {.id = "biz-key-dedup",
+         .recommended = true,
+         .crashPoints = {CrashPoint::BeforeAck},
+         .summary =
+             "UNIQUE(user_id, campaign) on coupons; a conflict counts as done; ack after commit",
+         .handle = [this](Attempt& a) { return dedupOnBusinessKey(a); },
+         .schema = {QStringLiteral(
+             "CREATE UNIQUE INDEX uk_coupons_user_campaign ON coupons (user_id, campaign)")}},
     };
     info_.sources = {Source::MqRedelivery, Source::ProducerResend};
     info_.defaultTiming = Timing::Retry;
@@ -152,37 +187,6 @@ MqConsume::MqConsume() {
                            {"INFLIGHT", "ACKED"},
                            {"INFLIGHT", "DEAD"}},
                           {}};
-}
-
-QStringList MqConsume::schema(const RunConfig& config) const {
-    QStringList s{QStringLiteral(R"(CREATE TABLE broker (
-    msg_id       TEXT    PRIMARY KEY,
-    user_id      INTEGER NOT NULL,
-    campaign     TEXT    NOT NULL,
-    status       TEXT    NOT NULL CHECK (status IN ('READY', 'INFLIGHT', 'ACKED', 'DEAD')),
-    deliveries   INTEGER NOT NULL DEFAULT 0,
-    visible_at   INTEGER NOT NULL,
-    published_at INTEGER NOT NULL,
-    acked_at     INTEGER
-))"),
-                  QStringLiteral(R"(CREATE TABLE coupons (
-    id        INTEGER PRIMARY KEY,
-    user_id   INTEGER NOT NULL,
-    campaign  TEXT    NOT NULL,
-    msg_id    TEXT    NOT NULL,
-    issued_at INTEGER NOT NULL
-))")};
-    if (config.variant == QLatin1String("msg-id-dedup")) {
-        s << QStringLiteral(R"(CREATE TABLE consumed_messages (
-    msg_id      TEXT    PRIMARY KEY,
-    consumed_at INTEGER NOT NULL
-))");
-    }
-    if (config.variant == QLatin1String("biz-key-dedup")) {
-        s << QStringLiteral(
-            "CREATE UNIQUE INDEX uk_coupons_user_campaign ON coupons (user_id, campaign)");
-    }
-    return s;
 }
 
 void MqConsume::plan(Planner& planner, int intent) const {
@@ -216,20 +220,10 @@ void MqConsume::plan(Planner& planner, int intent) const {
 }
 
 Task<Reply> MqConsume::handle(Attempt& a) const {
-    if (a.actor() == kBroker) {
-        co_return co_await brokerDelivers(a);
-    }
-    const QString& v = a.config().variant;
-    if (v == QLatin1String("ack-first")) {
-        co_return co_await ackThenProcess(a);
-    }
-    if (v == QLatin1String("msg-id-dedup")) {
-        co_return co_await dedupOnMessageId(a);
-    }
-    if (v == QLatin1String("biz-key-dedup")) {
-        co_return co_await dedupOnBusinessKey(a);
-    }
-    co_return co_await processThenAck(a);
+    // The broker is a process of its own; every other one is the consumer.
+    if (a.actor() == kBroker)
+        return brokerDelivers(a);
+    return a.variant().handle(a);
 }
 
 // The broker: store the published message, deliver it, and deliver it again

@@ -14,7 +14,6 @@ class MqConsume : public Scenario {
 public:
     MqConsume();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void plan(Planner& planner, int intent) const override;
     Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;

@@ -79,16 +79,6 @@ qint64 amountOf(int intent) {
     return 299 + (intent % 5) * 100;
 }
 
-// The table each operation works on, for the side-by-side view.
-QString tableOf(const QString& op) {
-    if (op == QLatin1String("increment") || op == QLatin1String("deduct")) {
-        return QStringLiteral("accounts");
-    }
-    if (op == QLatin1String("send-notification"))
-        return QStringLiteral("notifications");
-    return QStringLiteral("orders");
-}
-
 // "table:key" -> the row as JSON text.
 QMap<QString, QString> rowsByKey(const SqlResult& r) {
     QMap<QString, QString> rows;
@@ -108,8 +98,72 @@ QJsonArray rowsOfTable(const SqlResult& r, const QString& table) {
     return rows;
 }
 
-SqlResult checked(const SqlResult& r) {
-    return r;
+// --- the operations ----------------------------------------------------------
+
+Task<Reply> query(Attempt& a) {
+    const SqlResult r = co_await a.sql(kQuery, orderOf(a.intent()));
+    co_return Reply{Response::Success,
+                    r.empty() ? QStringLiteral("not found") : r.value(0, 2).toString()};
+}
+
+Task<Reply> setStatus(Attempt& a) {
+    co_await a.sql(kSetStatus, orderOf(a.intent()));
+    co_return Reply{Response::Success, QStringLiteral("DONE")};
+}
+
+Task<Reply> deleteById(Attempt& a) {
+    // 1 row the first time, 0 after: a different answer, the same state.
+    const qint64 order = orderOf(a.intent());
+    co_await a.sql(kDeleteById, order);
+    co_return Reply{Response::Success, QStringLiteral("order %1 is gone").arg(order)};
+}
+
+Task<Reply> increment(Attempt& a) {
+    const SqlResult r = co_await a.sql(kAddPoints, userOf(a.intent()));
+    co_return Reply{Response::Success, QStringLiteral("points %1").arg(r.value().toLongLong())};
+}
+
+Task<Reply> deduct(Attempt& a) {
+    const SqlResult r = co_await a.sql(kDeduct, userOf(a.intent()));
+    co_return Reply{Response::Success, QStringLiteral("balance %1").arg(r.value().toLongLong())};
+}
+
+Task<Reply> insertNew(Attempt& a) {
+    const SqlResult r = co_await a.sql(kInsertOrder, userOf(a.intent()), amountOf(a.intent()));
+    co_return Reply{Response::Success, QStringLiteral("order %1").arg(r.value().toLongLong())};
+}
+
+Task<Reply> sendNotification(Attempt& a) {
+    const QString body = QStringLiteral("Your order %1 has shipped").arg(orderOf(a.intent()));
+    const SqlResult r = co_await a.sql(kNotify, userOf(a.intent()), body, a.now());
+    co_return Reply{Response::Success, QStringLiteral("message %1").arg(r.value().toLongLong())};
+}
+
+// Each operation, the table it works on (for the side-by-side view) and what
+// it does.
+struct Operation {
+    const char* id;
+    const char* table;
+    const char* summary;
+    Task<Reply> (*run)(Attempt&);
+};
+const Operation kOperations[] = {
+    {"query", "orders", "SELECT the order by id", query},
+    {"set-status", "orders", "UPDATE orders SET status = 'DONE' WHERE id = ?", setStatus},
+    {"delete-by-id", "orders", "DELETE FROM orders WHERE id = ?", deleteById},
+    {"increment", "accounts", "UPDATE accounts SET points = points + 10", increment},
+    {"deduct", "accounts", "UPDATE accounts SET balance = balance - 100", deduct},
+    {"insert-new", "orders", "INSERT a new order with a generated id", insertNew},
+    {"send-notification", "notifications", "send the user a message (one notifications row each)",
+     sendNotification},
+};
+
+QString tableOf(const QString& op) {
+    for (const Operation& o : kOperations) {
+        if (op == QLatin1String(o.id))
+            return QString::fromLatin1(o.table);
+    }
+    return {};
 }
 
 }  // namespace
@@ -118,25 +172,18 @@ NaturalOps::NaturalOps() {
     info_.id = QStringLiteral("natural-ops");
     info_.group = QStringLiteral("natural");
     info_.title = QStringLiteral("Naturally idempotent operations");
-    info_.variants = {
-        {"query", false, {}, "SELECT the order by id"},
-        {"set-status", false, {}, "UPDATE orders SET status = 'DONE' WHERE id = ?"},
-        {"delete-by-id", false, {}, "DELETE FROM orders WHERE id = ?"},
-        {"increment", false, {}, "UPDATE accounts SET points = points + 10"},
-        {"deduct", false, {}, "UPDATE accounts SET balance = balance - 100"},
-        {"insert-new", false, {}, "INSERT a new order with a generated id"},
-        {"send-notification", false, {}, "send the user a message (one notifications row each)"},
-    };
+    for (const Operation& o : kOperations) {
+        info_.variants << VariantInfo{.id = QString::fromLatin1(o.id),
+                                      .summary = QString::fromLatin1(o.summary),
+                                      .handle = o.run};
+    }
     info_.sources = {Source::GatewayRetry,    Source::DoubleClick, Source::MqRedelivery,
                      Source::ProducerResend,  Source::TaskRerun,   Source::DownstreamTimeout,
                      Source::ProviderCallback};
     info_.defaultTiming = Timing::Retry;
     info_.tables = {"orders", "accounts", "notifications", "snapshots"};
     info_.effectNames = {kChanged};
-}
-
-QStringList NaturalOps::schema(const RunConfig&) const {
-    return {
+    info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
     id      INTEGER PRIMARY KEY,
     user_id INTEGER NOT NULL,
@@ -194,49 +241,14 @@ void NaturalOps::plan(Planner& planner, int intent) const {
 }
 
 Task<Reply> NaturalOps::handle(Attempt& a) const {
+    // The lab's observer copies the rows; every other process is an operation.
     if (a.kind() == QLatin1String("snapshot"))
-        co_return co_await takeSnapshot(a);
-    co_return co_await operate(a);
-}
-
-Task<Reply> NaturalOps::operate(Attempt& a) const {
-    const QString& op = a.config().variant;
-    const qint64 order = orderOf(a.intent());
-    const qint64 user = userOf(a.intent());
-    if (op == QLatin1String("query")) {
-        const SqlResult r = checked(co_await a.sql(kQuery, order));
-        co_return Reply{Response::Success,
-                        r.empty() ? QStringLiteral("not found") : r.value(0, 2).toString()};
-    }
-    if (op == QLatin1String("set-status")) {
-        checked(co_await a.sql(kSetStatus, order));
-        co_return Reply{Response::Success, QStringLiteral("DONE")};
-    }
-    if (op == QLatin1String("delete-by-id")) {
-        // 1 row the first time, 0 after: a different answer, the same state.
-        checked(co_await a.sql(kDeleteById, order));
-        co_return Reply{Response::Success, QStringLiteral("order %1 is gone").arg(order)};
-    }
-    if (op == QLatin1String("increment")) {
-        const SqlResult r = checked(co_await a.sql(kAddPoints, user));
-        co_return Reply{Response::Success, QStringLiteral("points %1").arg(r.value().toLongLong())};
-    }
-    if (op == QLatin1String("deduct")) {
-        const SqlResult r = checked(co_await a.sql(kDeduct, user));
-        co_return Reply{Response::Success,
-                        QStringLiteral("balance %1").arg(r.value().toLongLong())};
-    }
-    if (op == QLatin1String("insert-new")) {
-        const SqlResult r = checked(co_await a.sql(kInsertOrder, user, amountOf(a.intent())));
-        co_return Reply{Response::Success, QStringLiteral("order %1").arg(r.value().toLongLong())};
-    }
-    const QString body = QStringLiteral("Your order %1 has shipped").arg(order);
-    const SqlResult r = checked(co_await a.sql(kNotify, user, body, a.now()));
-    co_return Reply{Response::Success, QStringLiteral("message %1").arg(r.value().toLongLong())};
+        return takeSnapshot(a);
+    return a.variant().handle(a);
 }
 
 Task<Reply> NaturalOps::takeSnapshot(Attempt& a) const {
-    const SqlResult r = checked(co_await a.sql(kTakeSnapshot, a.intent(), userOf(a.intent())));
+    const SqlResult r = co_await a.sql(kTakeSnapshot, a.intent(), userOf(a.intent()));
     a.note(QStringLiteral("snapshot"), {{"taken", "after_one"}, {"rows", r.rows}});
     co_return Reply{Response::Success, {}};
 }

@@ -12,7 +12,6 @@ class NaturalOps : public Scenario {
 public:
     NaturalOps();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void seed(Setup& setup, int intent) const override;
     void plan(Planner& planner, int intent) const override;
     Task<Reply> handle(Attempt& a) const override;
@@ -23,7 +22,6 @@ public:
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 
 private:
-    Task<Reply> operate(Attempt& a) const;
     Task<Reply> takeSnapshot(Attempt& a) const;
 
     ScenarioInfo info_;

@@ -47,28 +47,63 @@ DedupGuard::Options dedupOptions(const RunConfig& c, bool expiry) {
 OrderCreate::OrderCreate() {
     const QList<CrashPoint> separate{CrashPoint::AfterGuard, CrashPoint::AfterBusiness,
                                      CrashPoint::BeforeResponse};
+    const QList<CrashPoint> answerOnly{CrashPoint::BeforeResponse};
+    const QString uniqueRequestId =
+        QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
     info_.id = QStringLiteral("order-create");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Order creation");
+    info_.schema = {QStringLiteral(R"(CREATE TABLE orders (
+    id         INTEGER PRIMARY KEY,
+    request_id TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+                    // Orders are looked up by user (the judge counts a user's orders).
+                    QStringLiteral("CREATE INDEX idx_orders_user_id ON orders (user_id)")};
     info_.variants = {
-        {"none", false, {CrashPoint::BeforeResponse}, "insert the order, no guard"},
-        {"check-then-insert",
-         false,
-         {CrashPoint::BeforeResponse},
-         "SELECT by request_id, then INSERT; no constraint"},
-        {"unique-key",
-         false,
-         {CrashPoint::BeforeResponse},
-         "UNIQUE(request_id); on conflict return the existing order"},
-        {"dedup-table", true, separate,
-         "dedup row PROCESSING -> order -> SUCCESS in separate transactions; expiry + recheck"},
-        {"dedup-no-expiry", false, separate, "dedup table whose PROCESSING rows never expire"},
-        {"dedup-no-recheck", false, separate,
-         "dedup table; takeover after expiry without checking the order"},
-        {"dedup-same-tx",
-         false,
-         {CrashPoint::BeforeResponse},
-         "dedup row and order in one transaction"},
+        {.id = "none",
+         .crashPoints = answerOnly,
+         .summary = "insert the order, no guard",
+         .handle =
+             [this](Attempt& a) {
+                 return createWithoutGuard(a);
+             }},
+        {.id = "check-then-insert",
+         .crashPoints = answerOnly,
+         .summary = "SELECT by request_id, then INSERT; no constraint",
+         .handle =
+             [this](Attempt& a) {
+                 return checkThenInsert(a);
+             }},
+        {.id = "unique-key",
+         .crashPoints = answerOnly,
+         .summary = "UNIQUE(request_id); on conflict return the existing order",
+         .handle = [this](Attempt& a) { return uniqueKey(a); },
+         .schema = {uniqueRequestId}},
+        {.id = "dedup-table",
+         .recommended = true,
+         .crashPoints = separate,
+         .summary = "dedup row PROCESSING -> order -> SUCCESS in separate transactions; expiry "
+                    "+ recheck",
+         .handle = [this](Attempt& a) { return dedupTable(a, true, true); },
+         .schema = {DedupGuard::schema()}},
+        {.id = "dedup-no-expiry",
+         .crashPoints = separate,
+         .summary = "dedup table whose PROCESSING rows never expire",
+         .handle = [this](Attempt& a) { return dedupTable(a, false, true); },
+         .schema = {DedupGuard::schema()}},
+        {.id = "dedup-no-recheck",
+         .crashPoints = separate,
+         .summary = "dedup table; takeover after expiry without checking the order",
+         .handle = [this](Attempt& a) { return dedupTable(a, true, false); },
+         .schema = {DedupGuard::schema()}},
+        {.id = "dedup-same-tx",
+         .crashPoints = answerOnly,
+         .summary = "dedup row and order in one transaction",
+         .handle = [this](Attempt& a) { return dedupSameTransaction(a); },
+         .schema = {DedupGuard::schema()}},
     };
     info_.sources = {Source::DoubleClick, Source::GatewayRetry};
     info_.defaultTiming = Timing::Concurrent;
@@ -86,41 +121,6 @@ OrderCreate::OrderCreate() {
         {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx"}};
-}
-
-QStringList OrderCreate::schema(const RunConfig& config) const {
-    QStringList s{QStringLiteral(R"(CREATE TABLE orders (
-    id         INTEGER PRIMARY KEY,
-    request_id TEXT    NOT NULL,
-    user_id    INTEGER NOT NULL,
-    amount     INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-))")};
-    // Orders are looked up by user (the judge counts a user's orders).
-    s << QStringLiteral("CREATE INDEX idx_orders_user_id ON orders (user_id)");
-    if (config.variant == QLatin1String("unique-key")) {
-        s << QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
-    }
-    if (config.variant.startsWith(QLatin1String("dedup")))
-        s << DedupGuard::schema();
-    return s;
-}
-
-Task<Reply> OrderCreate::handle(Attempt& a) const {
-    const QString& v = a.config().variant;
-    if (v == QLatin1String("check-then-insert"))
-        co_return co_await checkThenInsert(a);
-    if (v == QLatin1String("unique-key"))
-        co_return co_await uniqueKey(a);
-    if (v == QLatin1String("dedup-table"))
-        co_return co_await dedupTable(a, true, true);
-    if (v == QLatin1String("dedup-no-expiry"))
-        co_return co_await dedupTable(a, false, true);
-    if (v == QLatin1String("dedup-no-recheck"))
-        co_return co_await dedupTable(a, true, false);
-    if (v == QLatin1String("dedup-same-tx"))
-        co_return co_await dedupSameTransaction(a);
-    co_return co_await createWithoutGuard(a);
 }
 
 Task<QString> OrderCreate::insertOrder(Attempt& a) const {

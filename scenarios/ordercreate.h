@@ -10,8 +10,6 @@ class OrderCreate : public Scenario {
 public:
     OrderCreate();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
-    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
 
 private:

@@ -119,23 +119,35 @@ int Pagination::tieGroupSize(int pageSize) {
     return size;
 }
 
-QString Pagination::pageQuery(const QString& variant, bool firstPage) {
-    if (variant == QLatin1String("offset"))
-        return kOffsetPage;
-    if (firstPage)
-        return kFirstPage;
-    return variant == QLatin1String("cursor") ? kCursorPage : kKeysetPage;
+const Pagination::Strategy* Pagination::strategy(const QString& variant) {
+    static const Strategy strategies[] = {
+        {"offset", false, "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", Cursor::Offset,
+         kOffsetPage},
+        {"cursor", false, "WHERE created_at < ? (the last row's timestamp), as in the article",
+         Cursor::CreatedAt, kCursorPage},
+        {"keyset", true, "WHERE (created_at, id) < (?, ?) (the last row's timestamp and id)",
+         Cursor::CreatedAtAndId, kKeysetPage},
+    };
+    for (const Strategy& s : strategies) {
+        if (variant == QLatin1String(s.id))
+            return &s;
+    }
+    return nullptr;
 }
 
 Pagination::Pagination() {
     info_.id = QStringLiteral("pagination");
     info_.group = QStringLiteral("read");
     info_.title = QStringLiteral("Pagination (read idempotency)");
-    info_.variants = {
-        {"offset", false, {}, "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"},
-        {"cursor", false, {}, "WHERE created_at < ? (the last row's timestamp), as in the article"},
-        {"keyset", true, {}, "WHERE (created_at, id) < (?, ?) (the last row's timestamp and id)"},
-    };
+    for (const char* id : {"offset", "cursor", "keyset"}) {
+        const Strategy& st = *strategy(QLatin1String(id));
+        info_.variants << VariantInfo{.id = QString::fromLatin1(st.id),
+                                      .recommended = st.recommended,
+                                      .summary = QString::fromLatin1(st.summary),
+                                      .handle = [this, &st](Attempt& a) {
+                                          return scroll(a, st);
+                                      }};
+    }
     // Each "next page" is the user scrolling; nobody retries a page read.
     info_.sources = {Source::DoubleClick};
     info_.defaultTiming = Timing::Retry;
@@ -160,10 +172,7 @@ Pagination::Pagination() {
     };
     info_.tables = {"orders", "page_reads", "feed_at_start", "scroll_ends"};
     info_.effectNames = {"shown_twice", "missed"};
-}
-
-QStringList Pagination::schema(const RunConfig&) const {
-    return {
+    info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
     id         INTEGER PRIMARY KEY,
     amount     INTEGER NOT NULL,
@@ -209,19 +218,20 @@ void Pagination::plan(Planner& planner, int intent) const {
 }
 
 Task<Reply> Pagination::handle(Attempt& a) const {
+    // Other users' writes between page reads run as processes of their own.
     if (a.actor() == kWriter)
-        co_return co_await writeBetweenPages(a);
-    co_return co_await scroll(a);
+        return writeBetweenPages(a);
+    return a.variant().handle(a);
 }
 
-Task<Reply> Pagination::scroll(Attempt& a) const {
+Task<Reply> Pagination::scroll(Attempt& a, const Strategy& strategy) const {
     const FeedShape feed = shapeOf(info_, a.config());
     const int reader = readerOf(a.intent());
     qint64 lastCreatedAt = 0;  // the last row shown so far: the cursor
     qint64 lastId = 0;
     int page = 1;
     for (;; ++page) {
-        const SqlResult rows = co_await readPage(a, page, lastCreatedAt, lastId);
+        const SqlResult rows = co_await readPage(a, strategy, page, lastCreatedAt, lastId);
         if (!rows.empty()) {
             co_await a.sql(kLogPage, reader, page, displayedRows(rows));
             lastId = rows.data.last()[0].toLongLong();
@@ -252,19 +262,22 @@ Task<Reply> Pagination::scroll(Attempt& a) const {
     co_return Reply{Response::Success, QStringLiteral("%1 pages").arg(page)};
 }
 
-Task<SqlResult> Pagination::readPage(Attempt& a, int page, qint64 lastCreatedAt,
-                                     qint64 lastId) const {
+Task<SqlResult> Pagination::readPage(Attempt& a, const Strategy& strategy, int page,
+                                     qint64 lastCreatedAt, qint64 lastId) const {
     const qint64 size = shapeOf(info_, a.config()).pageSize;
-    const QString& variant = a.config().variant;
-    if (variant == QLatin1String("offset")) {
-        co_return co_await a.sql(kOffsetPage, size, (page - 1) * size);
+    switch (strategy.cursor) {
+        case Cursor::Offset:
+            co_return co_await a.sql(strategy.nextPage, size, (page - 1) * size);
+        case Cursor::CreatedAt:
+            if (page == 1)
+                co_return co_await a.sql(kFirstPage, size);
+            co_return co_await a.sql(strategy.nextPage, lastCreatedAt, size);
+        case Cursor::CreatedAtAndId:
+            if (page == 1)
+                co_return co_await a.sql(kFirstPage, size);
+            co_return co_await a.sql(strategy.nextPage, lastCreatedAt, lastId, size);
     }
-    if (page == 1)
-        co_return co_await a.sql(kFirstPage, size);
-    if (variant == QLatin1String("cursor")) {
-        co_return co_await a.sql(kCursorPage, lastCreatedAt, size);
-    }
-    co_return co_await a.sql(kKeysetPage, lastCreatedAt, lastId, size);
+    co_return SqlResult{};
 }
 
 Task<Reply> Pagination::writeBetweenPages(Attempt& a) const {
@@ -303,7 +316,8 @@ Verdict Pagination::judge(const IntentJudgement& j) const {
 
 void Pagination::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {
     const FeedShape feed = shapeOf(info_, config);
-    const bool cursor = config.variant == QLatin1String("cursor");
+    const Strategy& st = *strategy(config.variant);
+    const bool cursor = st.cursor == Cursor::CreatedAt;
     QJsonArray pages;
     for (int intent = 0; intent < std::max(1, config.intents); ++intent) {
         for (const QJsonValue& p : PageAccount(db, readerOf(intent)).pages(cursor)) pages.append(p);
@@ -326,18 +340,21 @@ WHERE row_id NOT IN (SELECT id FROM orders))"))},
 
     // How SQLite finds a page after the first: offset scans past the skipped
     // rows, a cursor or keyset seeks into the (created_at, id) index.
-    const QString query = pageQuery(config.variant, false);
     QVariantList params;
-    if (config.variant == QLatin1String("offset")) {
-        params = {feed.pageSize, feed.pageSize};
-    } else if (cursor) {
-        params = {kEpochMs, feed.pageSize};
-    } else {
-        params = {kEpochMs, 0, feed.pageSize};
+    switch (st.cursor) {
+        case Cursor::Offset:
+            params = {feed.pageSize, feed.pageSize};
+            break;
+        case Cursor::CreatedAt:
+            params = {kEpochMs, feed.pageSize};
+            break;
+        case Cursor::CreatedAtAndId:
+            params = {kEpochMs, 0, feed.pageSize};
+            break;
     }
     QJsonArray plan;
     for (const QVariantList& row :
-         db.query(QStringLiteral("EXPLAIN QUERY PLAN ") + query, params).data) {
+         db.query(QStringLiteral("EXPLAIN QUERY PLAN ") + st.nextPage, params).data) {
         plan.append(QJsonObject{{"id", row.value(0).toLongLong()},
                                 {"parent", row.value(1).toLongLong()},
                                 {"detail", row.value(3).toString()}});

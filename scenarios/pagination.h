@@ -12,7 +12,6 @@ class Pagination : public Scenario {
 public:
     Pagination();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void seed(Setup& setup, int intent) const override;
     void plan(Planner& planner, int intent) const override;
     Task<Reply> handle(Attempt& a) const override;
@@ -28,12 +27,23 @@ public:
     // from 3 up that does not divide the page size, so that a full page
     // always ends inside a group.
     static int tieGroupSize(int pageSize);
-    // The page query of a variant: the first page, or every page after it.
-    static QString pageQuery(const QString& variant, bool firstPage);
+    // How a strategy finds the page after the one shown: skip rows, or seek
+    // past the last row's timestamp (and id).
+    enum class Cursor { Offset, CreatedAt, CreatedAtAndId };
+    struct Strategy {
+        const char* id;
+        bool recommended;
+        const char* summary;
+        Cursor cursor;
+        const QString& nextPage;  // the query of every page after the first
+    };
+    // The strategy a variant id names; null for an unknown id.
+    static const Strategy* strategy(const QString& variant);
 
 private:
-    Task<Reply> scroll(Attempt& a) const;
-    Task<SqlResult> readPage(Attempt& a, int page, qint64 lastCreatedAt, qint64 lastId) const;
+    Task<Reply> scroll(Attempt& a, const Strategy& strategy) const;
+    Task<SqlResult> readPage(Attempt& a, const Strategy& strategy, int page, qint64 lastCreatedAt,
+                             qint64 lastId) const;
     Task<Reply> writeBetweenPages(Attempt& a) const;
 
     ScenarioInfo info_;

@@ -51,19 +51,67 @@ QStringList PaymentCallback::states() {
 
 PaymentCallback::PaymentCallback() {
     const QList<CrashPoint> oneTx{CrashPoint::BeforeCommit, CrashPoint::BeforeResponse};
+    const QString uniqueTradeNo =
+        QStringLiteral("CREATE UNIQUE INDEX uk_out_trade_no ON pay_flow (out_trade_no)");
+    // A FAILED callback writes no flow row: it only moves the status, with the
+    // variant's condition or none.
+    auto serve = [this](bool conditional, Task<Reply> (PaymentCallback::*success)(Attempt&) const) {
+        return [this, conditional, success](Attempt& a) {
+            return isFailure(a) ? failedCallback(a, conditional) : (this->*success)(a);
+        };
+    };
     info_.id = QStringLiteral("payment-callback");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Payment callback");
+    info_.schema = {
+        QStringLiteral(R"(CREATE TABLE orders (
+    order_id TEXT PRIMARY KEY,
+    status   TEXT NOT NULL CHECK (status IN ('PENDING', 'PAYING', 'PAID', 'FAILED')),
+    amount   INTEGER NOT NULL,
+    pay_time INTEGER
+))"),
+        QStringLiteral(R"(CREATE TABLE pay_flow (
+    id           INTEGER PRIMARY KEY,
+    out_trade_no TEXT    NOT NULL,
+    order_id     TEXT    NOT NULL,
+    amount       INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE ledger (
+    id         INTEGER PRIMARY KEY,
+    order_id   TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))"),
+        QStringLiteral("CREATE INDEX idx_pay_flow_order_id ON pay_flow (order_id)"),
+        QStringLiteral("CREATE INDEX idx_ledger_order_id ON ledger (order_id)"),
+    };
     info_.variants = {
-        {"none", false, oneTx, "insert the flow, set PAID, credit the merchant; no guard"},
-        {"unique-key", false, oneTx, "UNIQUE(out_trade_no); status set without condition"},
-        {"state-machine", false, oneTx,
-         "UPDATE ... WHERE status = 'PAYING'; credit only if one row changed"},
-        {"unique-and-state", true, oneTx, "unique trade number and state machine, one transaction"},
-        {"unique-separate-tx",
-         false,
-         {CrashPoint::BeforeCommit, CrashPoint::AfterGuard, CrashPoint::BeforeResponse},
-         "flow row committed alone, then state change and credit; a conflict answers success"},
+        {.id = "none",
+         .crashPoints = oneTx,
+         .summary = "insert the flow, set PAID, credit the merchant; no guard",
+         .handle = serve(false, &PaymentCallback::withoutGuard)},
+        {.id = "unique-key",
+         .crashPoints = oneTx,
+         .summary = "UNIQUE(out_trade_no); status set without condition",
+         .handle = serve(false, &PaymentCallback::uniqueKeyOnly),
+         .schema = {uniqueTradeNo}},
+        {.id = "state-machine",
+         .crashPoints = oneTx,
+         .summary = "UPDATE ... WHERE status = 'PAYING'; credit only if one row changed",
+         .handle = serve(true, &PaymentCallback::stateMachineOnly)},
+        {.id = "unique-and-state",
+         .recommended = true,
+         .crashPoints = oneTx,
+         .summary = "unique trade number and state machine, one transaction",
+         .handle = serve(true, &PaymentCallback::uniqueAndState),
+         .schema = {uniqueTradeNo}},
+        {.id = "unique-separate-tx",
+         .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::AfterGuard,
+                         CrashPoint::BeforeResponse},
+         .summary =
+             "flow row committed alone, then state change and credit; a conflict answers success",
+         .handle = serve(true, &PaymentCallback::uniqueSeparateTransactions),
+         .schema = {uniqueTradeNo}},
     };
     info_.sources = {Source::ProviderCallback};
     info_.defaultTiming = Timing::Retry;
@@ -88,36 +136,6 @@ PaymentCallback::PaymentCallback() {
                            {"PAYING", "FAILED"},
                            {"FAILED", "PAYING"}},
                           {}};
-}
-
-QStringList PaymentCallback::schema(const RunConfig& config) const {
-    const bool unique = config.variant.startsWith(QLatin1String("unique"));
-    QStringList s{
-        QStringLiteral(R"(CREATE TABLE orders (
-    order_id TEXT PRIMARY KEY,
-    status   TEXT NOT NULL CHECK (status IN ('PENDING', 'PAYING', 'PAID', 'FAILED')),
-    amount   INTEGER NOT NULL,
-    pay_time INTEGER
-))"),
-        QStringLiteral(R"(CREATE TABLE pay_flow (
-    id           INTEGER PRIMARY KEY,
-    out_trade_no TEXT    NOT NULL,
-    order_id     TEXT    NOT NULL,
-    amount       INTEGER NOT NULL
-))"),
-        QStringLiteral(R"(CREATE TABLE ledger (
-    id         INTEGER PRIMARY KEY,
-    order_id   TEXT    NOT NULL,
-    amount     INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-))"),
-    };
-    s << QStringLiteral("CREATE INDEX idx_pay_flow_order_id ON pay_flow (order_id)")
-      << QStringLiteral("CREATE INDEX idx_ledger_order_id ON ledger (order_id)");
-    if (unique) {
-        s << QStringLiteral("CREATE UNIQUE INDEX uk_out_trade_no ON pay_flow (out_trade_no)");
-    }
-    return s;
 }
 
 void PaymentCallback::seed(Setup& setup, int intent) const {
@@ -147,25 +165,6 @@ void PaymentCallback::plan(Planner& planner, int intent) const {
     late.kind = QStringLiteral("duplicate");
     late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", tradeNoOf(intent)}};
     planner.fire(late);
-}
-
-Task<Reply> PaymentCallback::handle(Attempt& a) const {
-    const QString& v = a.config().variant;
-    const bool conditional = v == QLatin1String("state-machine") ||
-                             v == QLatin1String("unique-and-state") ||
-                             v == QLatin1String("unique-separate-tx");
-    // A FAILED callback writes no flow row: it only moves the status.
-    if (isFailure(a))
-        co_return co_await failedCallback(a, conditional);
-    if (v == QLatin1String("unique-key"))
-        co_return co_await uniqueKeyOnly(a);
-    if (v == QLatin1String("state-machine"))
-        co_return co_await stateMachineOnly(a);
-    if (v == QLatin1String("unique-and-state"))
-        co_return co_await uniqueAndState(a);
-    if (v == QLatin1String("unique-separate-tx"))
-        co_return co_await uniqueSeparateTransactions(a);
-    co_return co_await withoutGuard(a);
 }
 
 Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const {

@@ -43,11 +43,11 @@ QString settled(int intent) {
     return QStringLiteral("settled %1").arg(bizDateOf(intent));
 }
 
-bool usesLock(const QString& variant) {
-    return variant == QLatin1String("lock-only") || variant == QLatin1String("lock-and-claim");
-}
-bool usesClaim(const QString& variant) {
-    return variant == QLatin1String("claim-only") || variant == QLatin1String("lock-and-claim");
+// The job run's row the claim variants move PENDING → RUNNING → DONE.
+void seedClaim(Setup& setup, int intent) {
+    const QString date = bizDateOf(intent);
+    setup.exec(ClaimGuard::pendingRow(), {kJob, date}, intent);
+    setup.transition(intent, ClaimGuard(kJob, date, 0).entity(), "", "PENDING");
 }
 
 }  // namespace
@@ -57,15 +57,51 @@ ScheduledTask::ScheduledTask() {
     info_.id = QStringLiteral("scheduled-task");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Scheduled job");
+    info_.schema = {
+        QStringLiteral(R"(CREATE TABLE sales (
+    id       INTEGER PRIMARY KEY,
+    biz_date TEXT    NOT NULL,
+    merchant TEXT    NOT NULL,
+    amount   INTEGER NOT NULL
+))"),
+        QStringLiteral(R"(CREATE TABLE payouts (
+    id       INTEGER PRIMARY KEY,
+    biz_date TEXT    NOT NULL,
+    merchant TEXT    NOT NULL,
+    amount   INTEGER NOT NULL,
+    paid_by  TEXT    NOT NULL,
+    token    INTEGER,
+    paid_at  INTEGER NOT NULL
+))"),
+    };
     info_.variants = {
-        {"none", false, {CrashPoint::LongPause}, "every firing computes and writes the payouts"},
-        {"lock-only", false, guarded,
-         "lease lock in locks; the node that cannot get it skips this firing"},
-        {"claim-only", false, guarded,
-         "job_runs PENDING -> RUNNING -> DONE by conditional UPDATE; stale claims taken over"},
-        {"lock-and-claim", true, guarded,
-         "lease lock + claim carrying its fencing token; payouts and DONE commit only while "
-         "owner_token is ours"},
+        {.id = "none",
+         .crashPoints = {CrashPoint::LongPause},
+         .summary = "every firing computes and writes the payouts",
+         .handle =
+             [this](Attempt& a) {
+                 return withoutGuard(a);
+             }},
+        {.id = "lock-only",
+         .crashPoints = guarded,
+         .summary = "lease lock in locks; the node that cannot get it skips this firing",
+         .handle = [this](Attempt& a) { return lockOnly(a); },
+         .schema = {LeaseLock::schema()}},
+        {.id = "claim-only",
+         .crashPoints = guarded,
+         .summary =
+             "job_runs PENDING -> RUNNING -> DONE by conditional UPDATE; stale claims taken over",
+         .handle = [this](Attempt& a) { return claimOnly(a); },
+         .schema = {ClaimGuard::schema()},
+         .seed = seedClaim},
+        {.id = "lock-and-claim",
+         .recommended = true,
+         .crashPoints = guarded,
+         .summary = "lease lock + claim carrying its fencing token; payouts and DONE commit only "
+                    "while owner_token is ours",
+         .handle = [this](Attempt& a) { return lockAndClaim(a); },
+         .schema = {LeaseLock::schema(), ClaimGuard::schema()},
+         .seed = seedClaim},
     };
     info_.sources = {Source::TaskRerun};
     info_.defaultTiming = Timing::Concurrent;
@@ -83,31 +119,6 @@ ScheduledTask::ScheduledTask() {
         {"claim-only", "lock-and-claim"}};
 }
 
-QStringList ScheduledTask::schema(const RunConfig& config) const {
-    QStringList s{
-        QStringLiteral(R"(CREATE TABLE sales (
-    id       INTEGER PRIMARY KEY,
-    biz_date TEXT    NOT NULL,
-    merchant TEXT    NOT NULL,
-    amount   INTEGER NOT NULL
-))"),
-        QStringLiteral(R"(CREATE TABLE payouts (
-    id       INTEGER PRIMARY KEY,
-    biz_date TEXT    NOT NULL,
-    merchant TEXT    NOT NULL,
-    amount   INTEGER NOT NULL,
-    paid_by  TEXT    NOT NULL,
-    token    INTEGER,
-    paid_at  INTEGER NOT NULL
-))"),
-    };
-    if (usesLock(config.variant))
-        s << LeaseLock::schema();
-    if (usesClaim(config.variant))
-        s << ClaimGuard::schema();
-    return s;
-}
-
 void ScheduledTask::seed(Setup& setup, int intent) const {
     const QString date = bizDateOf(intent);
     for (int m = 0; m < kMerchants.size(); ++m) {
@@ -116,10 +127,6 @@ void ScheduledTask::seed(Setup& setup, int intent) const {
                        {date, kMerchants[m], 1'000 + 250 * m + 100 * sale + intent % 7}, intent);
         }
     }
-    if (!usesClaim(setup.config().variant))
-        return;
-    setup.exec(ClaimGuard::pendingRow(), {kJob, date}, intent);
-    setup.transition(intent, ClaimGuard(kJob, date, 0).entity(), "", "PENDING");
 }
 
 // Node A fires the original; every duplicate is node B firing the same job
@@ -133,17 +140,6 @@ void ScheduledTask::plan(Planner& planner, int intent) const {
         s.actor = s.number == 1 ? QStringLiteral("node-a") : QStringLiteral("node-b");
         planner.fire(s);
     }
-}
-
-Task<Reply> ScheduledTask::handle(Attempt& a) const {
-    const QString& v = a.config().variant;
-    if (v == QLatin1String("lock-only"))
-        co_return co_await lockOnly(a);
-    if (v == QLatin1String("claim-only"))
-        co_return co_await claimOnly(a);
-    if (v == QLatin1String("lock-and-claim"))
-        co_return co_await lockAndClaim(a);
-    co_return co_await withoutGuard(a);
 }
 
 Task<void> ScheduledTask::writePayouts(Attempt& a, const QVariant& token) const {

@@ -11,10 +11,8 @@ class ScheduledTask : public Scenario {
 public:
     ScheduledTask();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
     void seed(Setup& setup, int intent) const override;
     void plan(Planner& planner, int intent) const override;
-    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
     Effects expectedEffects(const RunConfig& config, int intent) const override;
     QString inconsistency(Reader& db, int intent) const override;

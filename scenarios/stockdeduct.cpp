@@ -60,15 +60,55 @@ StockDeduct::StockDeduct() {
     info_.id = QStringLiteral("stock-deduct");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Stock deduction");
+    info_.schema = {QStringLiteral(R"(CREATE TABLE stock (
+    sku     TEXT    PRIMARY KEY,
+    qty     INTEGER NOT NULL CHECK (qty >= 0),
+    version INTEGER NOT NULL
+))"),
+                    QStringLiteral(R"(CREATE TABLE orders (
+    id     TEXT    PRIMARY KEY,
+    sku    TEXT    NOT NULL,
+    qty    INTEGER NOT NULL,
+    status TEXT    NOT NULL CHECK (status IN ('CREATED', 'DEDUCTED'))
+))"),
+                    QStringLiteral(R"(CREATE TABLE deductions (
+    id         INTEGER PRIMARY KEY,
+    order_id   TEXT    NOT NULL UNIQUE,
+    sku        TEXT    NOT NULL,
+    qty        INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))")};
     info_.variants = {
-        {"none", false, points, "UPDATE stock SET qty = qty - 1 for every request"},
-        {"version", false, points,
-         "read the version, UPDATE ... WHERE version = ?; a conflict is rejected"},
-        {"status-guard", true, points,
-         "UPDATE orders SET status = 'DEDUCTED' WHERE status = 'CREATED', then stock, one "
-         "transaction"},
-        {"deduction-log", false, points,
-         "INSERT a deductions row (UNIQUE order_id), then stock, one transaction"},
+        {.id = "none",
+         .crashPoints = points,
+         .summary = "UPDATE stock SET qty = qty - 1 for every request",
+         .handle =
+             [this](Attempt& a) {
+                 return plainDeduct(a);
+             }},
+        {.id = "version",
+         .crashPoints = points,
+         .summary = "read the version, UPDATE ... WHERE version = ?; a conflict is rejected",
+         .handle =
+             [this](Attempt& a) {
+                 return versionChecked(a);
+             }},
+        {.id = "status-guard",
+         .recommended = true,
+         .crashPoints = points,
+         .summary = "UPDATE orders SET status = 'DEDUCTED' WHERE status = 'CREATED', then "
+                    "stock, one transaction",
+         .handle =
+             [this](Attempt& a) {
+                 return statusGuarded(a);
+             }},
+        {.id = "deduction-log",
+         .crashPoints = points,
+         .summary = "INSERT a deductions row (UNIQUE order_id), then stock, one transaction",
+         .handle =
+             [this](Attempt& a) {
+                 return deductionLog(a);
+             }},
     };
     info_.sources = {Source::GatewayRetry, Source::DoubleClick};
     info_.defaultTiming = Timing::Retry;
@@ -80,27 +120,6 @@ StockDeduct::StockDeduct() {
         {{"", "", 0, 1}, {"CREATED", "已创建", 2, 1}, {"DEDUCTED", "已扣减", 4, 1}},
         {{"", "CREATED"}, {"CREATED", "DEDUCTED"}},
         {"status-guard"}};
-}
-
-QStringList StockDeduct::schema(const RunConfig&) const {
-    return {QStringLiteral(R"(CREATE TABLE stock (
-    sku     TEXT    PRIMARY KEY,
-    qty     INTEGER NOT NULL CHECK (qty >= 0),
-    version INTEGER NOT NULL
-))"),
-            QStringLiteral(R"(CREATE TABLE orders (
-    id     TEXT    PRIMARY KEY,
-    sku    TEXT    NOT NULL,
-    qty    INTEGER NOT NULL,
-    status TEXT    NOT NULL CHECK (status IN ('CREATED', 'DEDUCTED'))
-))"),
-            QStringLiteral(R"(CREATE TABLE deductions (
-    id         INTEGER PRIMARY KEY,
-    order_id   TEXT    NOT NULL UNIQUE,
-    sku        TEXT    NOT NULL,
-    qty        INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-))")};
 }
 
 void StockDeduct::seed(Setup& setup, int intent) const {
@@ -115,20 +134,6 @@ void StockDeduct::seed(Setup& setup, int intent) const {
 void StockDeduct::plan(Planner& planner, int intent) const {
     planner.fireDefault(
         intent, {{"order_id", orderOf(intent)}, {"sku", skuOf(intent)}, {"qty", kUnitsPerOrder}});
-}
-
-Task<Reply> StockDeduct::handle(Attempt& a) const {
-    const QString& v = a.config().variant;
-    if (v == QLatin1String("version")) {
-        co_return co_await versionChecked(a);
-    }
-    if (v == QLatin1String("status-guard")) {
-        co_return co_await statusGuarded(a);
-    }
-    if (v == QLatin1String("deduction-log")) {
-        co_return co_await deductionLog(a);
-    }
-    co_return co_await plainDeduct(a);
 }
 
 // The CHECK (qty >= 0) is the last line against overselling: when it

@@ -48,9 +48,24 @@ TtlWindow::TtlWindow() {
     info_.id = QStringLiteral("ttl-window");
     info_.group = QStringLiteral("misconception");
     info_.title = QStringLiteral("Short TTL dedup against late duplicates");
+    // The guard's table first, then the ledger, as a reader meets them.
+    const QString ledger = QStringLiteral(R"(CREATE TABLE points_ledger (
+    id         INTEGER PRIMARY KEY,
+    order_id   TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    points     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+))");
     info_.variants = {
-        {"ttl-cache", false, {}, "a key with expiry (SET key NX EX ttl), 60 s by default"},
-        {"dedup-table", true, {}, "a dedup table whose rows are kept 7 days by default"},
+        {.id = "ttl-cache",
+         .summary = "a key with expiry (SET key NX EX ttl), 60 s by default",
+         .handle = [this](Attempt& a) { return withTtlKey(a); },
+         .schema = {TtlGuard::schema(), ledger}},
+        {.id = "dedup-table",
+         .recommended = true,
+         .summary = "a dedup table whose rows are kept 7 days by default",
+         .handle = [this](Attempt& a) { return withDedupTable(a); },
+         .schema = {DedupGuard::schema(), ledger}},
     };
     info_.sources = {Source::MqRedelivery, Source::GatewayRetry};
     info_.defaultTiming = Timing::Compensation;
@@ -71,24 +86,6 @@ TtlWindow::TtlWindow() {
         {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {"dedup-table"}};
-}
-
-QStringList TtlWindow::schema(const RunConfig& config) const {
-    return {
-        config.variant == QLatin1String("ttl-cache") ? TtlGuard::schema() : DedupGuard::schema(),
-        QStringLiteral(R"(CREATE TABLE points_ledger (
-    id         INTEGER PRIMARY KEY,
-    order_id   TEXT    NOT NULL,
-    user_id    INTEGER NOT NULL,
-    points     INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-))")};
-}
-
-Task<Reply> TtlWindow::handle(Attempt& a) const {
-    if (a.config().variant == QLatin1String("ttl-cache"))
-        co_return co_await withTtlKey(a);
-    co_return co_await withDedupTable(a);
 }
 
 Task<QString> TtlWindow::creditPoints(Attempt& a) const {

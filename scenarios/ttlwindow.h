@@ -11,8 +11,6 @@ class TtlWindow : public Scenario {
 public:
     TtlWindow();
     const ScenarioInfo& info() const override { return info_; }
-    QStringList schema(const RunConfig& config) const override;
-    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
 
     // The TTL and the retention of this run: --param ttl-s / retention-s

@@ -152,19 +152,31 @@ def configure_files(build_dir):
 
 def called_programs(root):
     """The programs the test scripts call: the first word of each command, in
-    tests/*.sh and scripts/*.sh, outside comments and here-documents."""
+    tests/*.sh and scripts/*.sh, outside comments, here-documents and
+    single-quoted text over several lines (a python3 -c program)."""
     words = set()
     for folder in ("tests", "scripts"):
         for name in sorted(os.listdir(os.path.join(root, folder))):
             if not name.endswith(".sh"):
                 continue
             heredoc = None
+            quoted = False  # inside a single-quoted string over several lines (python3 -c '...')
             with open(os.path.join(root, folder, name), encoding="utf-8") as script:
                 for line in script:
                     if heredoc:
                         if line.strip() == heredoc:
                             heredoc = None
                         continue
+                    if not quoted:
+                        line = re.sub(r"(^|\s)#.*", "", line)  # a comment's apostrophes count for nothing
+                    if quoted:
+                        if "'" not in line:
+                            continue
+                        line = line.split("'", 1)[1]
+                        quoted = False
+                    if line.count("'") % 2 == 1:
+                        line = line.rsplit("'", 1)[0]
+                        quoted = True
                     m = re.search(r"<<-?\s*'?\"?(\w+)", line)
                     if m:
                         heredoc = m.group(1)
