@@ -35,9 +35,22 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
         *error = QStringLiteral("%1: unknown scenario \"%2\"").arg(path, config->scenario);
         return false;
     }
-    const QString problem = checkConfig(*config, scenario->info());
-    if (!problem.isEmpty()) {
-        *error = QStringLiteral("%1: %2").arg(path, problem);
+    const QString choice = checkChoices(*config, scenario->info());
+    if (!choice.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(path, choice);
+        return false;
+    }
+    // RunConfig::fromJson checked the fields; the parameters are checked here.
+    if (const std::optional<NumberProblem> p = checkNumbers(*config, scenario->info())) {
+        *error = QStringLiteral("%1: config %2 \"%3\" is %4, %5 (allowed: %6 to %7)")
+                     .arg(path, p->param ? QStringLiteral("param") : QStringLiteral("field"),
+                          p->param ? p->field : QString(p->field).replace('-', '_'),
+                          shownValue(p->value),
+                          p->kind == NumberProblem::Kind::NotWholeNumber
+                              ? QStringLiteral("not a whole number")
+                              : QStringLiteral("out of range"))
+                     .arg(p->allowed.min)
+                     .arg(p->allowed.max);
         return false;
     }
     return true;

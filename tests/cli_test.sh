@@ -156,5 +156,49 @@ expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --ou
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
 [ $? -ne 0 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
 
+# Numbers are validated, not coerced: each bad form refused with the typed value quoted.
+expect_bad_input '--duplicates 9223372036854775807 is out of range (allowed: 0 to 1000)' \
+    run --scenario order-create --duplicates 9223372036854775807
+expect_bad_input '--duplicates 99999999999999999999 is out of range (allowed: 0 to 1000)' \
+    run --scenario order-create --duplicates 99999999999999999999
+expect_bad_input '--duplicates 1.5 is not a whole number' run --scenario order-create --duplicates 1.5
+expect_bad_input '--duplicates abc is not a whole number' run --scenario order-create --duplicates abc
+expect_bad_input '--duplicates "" is not a whole number' run --scenario order-create --duplicates ''
+expect_bad_input '--duplicates 0x10 is not a whole number' run --scenario order-create --duplicates 0x10
+expect_bad_input '--duplicates " 3" is not a whole number' run --scenario order-create --duplicates ' 3'
+expect_bad_input '--intents 4294967297 is out of range (allowed: 1 to 100000)' \
+    run --scenario order-create --intents 4294967297
+expect_bad_input '--seed 4294967297 is out of range (allowed: 0 to 4294967295)' \
+    run --scenario order-create --seed 4294967297
+expect_bad_input '--interval-ms -5 is out of range (allowed: 0 to' run --scenario order-create --interval-ms -5
+for opt in duplicates crash-attempt interval-ms max-retries intents seed expiry-ms retention-ms \
+           ttl-ms lease-ms visibility-ms; do
+    expect_bad_input "--$opt 1.5 is not a whole number" run --scenario order-create --$opt 1.5
+    expect_bad_input "--$opt 18446744073709551617 is out of range" \
+        run --scenario order-create --$opt 18446744073709551617
+done
+expect_bad_input '--param rows=abc is not a whole number (allowed: 1 to 10000)' \
+    run --scenario pagination --param rows=abc
+expect_bad_input '--param rows=99999999999999999999 is out of range' \
+    run --scenario pagination --param rows=99999999999999999999
+expect_bad_input '--step abc is not a whole number' shot --scenario order-create --step abc --out "$tmp/s.png"
+expect_bad_input '--size 1600x1000x is not WxH' shot --scenario order-create --size 1600x1000x --out "$tmp/s.png"
+expect_bad_input 'unknown command ""' ''
+
+# A trace's config is checked the same way before anything runs.
+python3 - "$tmp/r.json" "$tmp/bign.json" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(text.replace('"intents": 1,', '"intents": 4294967297,', 1))
+PY
+expect_bad_input 'config field "intents" is 4294967297, out of range (allowed: 1 to 100000)' replay "$tmp/bign.json"
+python3 - "$tmp/r.json" "$tmp/halfdup.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["duplicates"] = 1.5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_bad_input 'config field "duplicates" is 1.5, not a whole number' replay "$tmp/halfdup.json"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
