@@ -3,6 +3,8 @@
 #include "configcheck.h"
 #include "registry.h"
 
+#include <QLocale>
+
 namespace idem::cli {
 
 namespace {
@@ -28,6 +30,10 @@ const NumberOption kNumbers[] = {
     {NumberField::VisibilityMs, "MS", "Broker visibility timeout (default 10000)."},
 };
 
+QString grouped(qint64 n) {
+    return QLocale(QLocale::English).toString(n);
+}
+
 }  // namespace
 
 void addRunOptions(QCommandLineParser& parser) {
@@ -40,6 +46,9 @@ void addRunOptions(QCommandLineParser& parser) {
     for (const NumberOption& n : kNumbers) {
         parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }
+    parser.addOption({"allow-large",
+                      QStringLiteral("Run even when the estimated cost is above %1 SQL statements.")
+                          .arg(grouped(kMaxEstimatedStatements))});
 }
 
 bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* error) {
@@ -109,8 +118,26 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         *error = problem;
         return false;
     }
+    if (!p.isSet("allow-large")) {
+        *error = costProblem(c);
+        if (!error->isEmpty())
+            return false;
+    }
     *config = c;
     return true;
+}
+
+QString costProblem(const RunConfig& c) {
+    const qint64 cost = estimatedStatements(c);
+    if (cost <= kMaxEstimatedStatements)
+        return {};
+    return QStringLiteral(
+               "this run is too large: about %1 SQL statements estimated (%2 intents x %3 "
+               "deliveries x %4 tries x %5 statements), above the limit of %6; lower --intents, "
+               "--duplicates or --max-retries, or add --allow-large to run it anyway")
+        .arg(grouped(cost), grouped(c.intents), grouped(qint64(c.duplicates) + 1),
+             grouped(qint64(c.maxRetries) + 1), grouped(kStatementsPerAttempt),
+             grouped(kMaxEstimatedStatements));
 }
 
 }  // namespace idem::cli

@@ -5,6 +5,7 @@
 #include "diagramexport.h"
 #include "registry.h"
 #include "run.h"
+#include "runoptions.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
 #include "tracewriters.h"
@@ -59,13 +60,22 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
 }  // namespace
 
 int replay(const QStringList& args) {
-    if (args.size() != 1)
-        return fail(QStringLiteral("usage: idemlab replay TRACE"));
+    QCommandLineParser parser;
+    parser.addOption({"allow-large", "Replay even a run whose estimated cost is above the limit."});
+    if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
+        return fail(parser.errorText());
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large]"));
     Trace::Loaded stored;
     RunConfig config;
     QString error;
-    if (!loadTrace(args.first(), &stored, &config, &error))
+    if (!loadTrace(parser.positionalArguments().first(), &stored, &config, &error))
         return fail(error);
+    if (!parser.isSet("allow-large")) {
+        error = costProblem(config);
+        if (!error.isEmpty())
+            return fail(QStringLiteral("%1: %2").arg(parser.positionalArguments().first(), error));
+    }
     Run run(config, *findScenario(config.scenario));
     if (!run.start(&error))
         return fail(error);

@@ -3,6 +3,7 @@
 #include "runconfig.h"
 #include "scenario.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace idem {
@@ -279,6 +280,15 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
     if (const std::optional<NumberProblem> p = checkNumbers(c, info))
         return optionMessage(*p);
     return {};
+}
+
+qint64 estimatedStatements(const RunConfig& c) {
+    // Each factor is at most 100 000, 1 001, 21 and 8 once checked; clamp
+    // anyway, so that an unchecked configuration cannot overflow.
+    const qint64 intents = std::clamp<qint64>(c.intents, 0, kMaxIntents);
+    const qint64 deliveries = std::clamp<qint64>(c.duplicates, 0, kMaxDuplicates) + 1;
+    const qint64 tries = std::clamp<qint64>(c.maxRetries, 0, kMaxRetries) + 1;
+    return intents * deliveries * tries * kStatementsPerAttempt;
 }
 
 }  // namespace idem

@@ -1,6 +1,6 @@
 // Checks a configuration against its scenario before a run: whole numbers
-// parsed and range-checked as 64-bit values before they are narrowed, and
-// the ids and parameters the scenario knows.
+// parsed and range-checked as 64-bit values before they are narrowed, the
+// ids and parameters the scenario knows, and an estimate of the run's cost.
 #pragma once
 
 #include <QString>
@@ -96,5 +96,19 @@ QString shownValue(const QString& value);
 // checkChoices, then checkNumbers phrased with option names; empty when the
 // configuration can run.
 QString checkConfig(const RunConfig& config, const ScenarioInfo& info);
+
+// What a run costs, in SQL statements, at most: every intent's original and
+// duplicates, each retried as often as --max-retries allows, each running
+// kStatementsPerAttempt statements. Real runs retry far less, so this is an
+// upper bound (about four times the real count with the default 3 retries).
+// The most an ordinary attempt of any variant runs; pagination's single
+// reader runs one per page.
+inline constexpr qint64 kStatementsPerAttempt = 8;
+qint64 estimatedStatements(const RunConfig& config);
+// Above this estimate a command-line run is refused unless --allow-large.
+// 100 000 intents with the defaults (duplicates 2, retries 3) estimate 9.6
+// million and take about a minute; 1 000 intents with 1 000 duplicates
+// estimate 32 million and would take several minutes.
+inline constexpr qint64 kMaxEstimatedStatements = 20'000'000;
 
 }  // namespace idem

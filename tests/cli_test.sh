@@ -200,5 +200,21 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_bad_input 'config field "duplicates" is 1.5, not a whole number' replay "$tmp/halfdup.json"
 
+# Bounded runs: a cost estimate above the limit is refused unless --allow-large.
+expect_bad_input 'above the limit of 20,000,000' run --scenario order-create --intents 1000 --duplicates 1000
+expect_bad_input 'add --allow-large' run --scenario order-create --intents 100000 --duplicates 1000 --max-retries 20
+expect_bad_input 'add --allow-large' shot --scenario order-create --intents 1000 --duplicates 1000 --out "$tmp/s.png"
+python3 - "$tmp/r.json" "$tmp/large.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"].update(intents=1000, duplicates=1000)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_bad_input 'add --allow-large' replay "$tmp/large.json"
+
+# --allow-large lifts the limit: the next check refuses (an unknown verdict), nothing runs.
+expect_bad_input 'unknown verdict "fine"' \
+    run --scenario order-create --intents 1000 --duplicates 1000 --allow-large --expect fine
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

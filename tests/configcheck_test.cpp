@@ -1,6 +1,6 @@
 // Numbers are validated, not coerced: parsed and range-checked as 64-bit
 // values before they are narrowed, on the command line and in a trace's
-// config.
+// config; and the cost estimate that bounds a run.
 #include "configcheck.h"
 #include "registry.h"
 #include "runconfig.h"
@@ -52,6 +52,7 @@ private slots:
     void traceConfigNumbersAreChecked_data();
     void traceConfigNumbersAreChecked();
     void everyAcceptedConfigReadsBack();
+    void estimateAllowsTheSpecAndRefusesTheHuge();
 };
 
 void ConfigCheckTest::wholeNumbersParse_data() {
@@ -174,6 +175,8 @@ void ConfigCheckTest::hugeFieldsDoNotOverflowTheCheck() {
     QVERIFY2(error.startsWith(QStringLiteral("--duplicates 2147483647 is out of range")),
              qPrintable(error));
     QCOMPARE(allowedRange(NumberField::CrashAttempt, c).max, 4294967295LL);
+    c.intents = std::numeric_limits<int>::max();
+    QCOMPARE(estimatedStatements(c), qint64(kMaxIntents) * 1'001 * 21 * kStatementsPerAttempt);
 }
 
 void ConfigCheckTest::traceConfigNumbersAreChecked_data() {
@@ -246,6 +249,31 @@ void ConfigCheckTest::everyAcceptedConfigReadsBack() {
     QVERIFY2(RunConfig::fromJson(c.toJson(), &back, &error), qPrintable(error));
     QCOMPARE(back.toJson(), c.toJson());
     QCOMPARE(back.seed, quint32(4294967295u));
+}
+
+void ConfigCheckTest::estimateAllowsTheSpecAndRefusesTheHuge() {
+    RunConfig c = orderCreate();
+    QCOMPARE(estimatedStatements(c), 3 * 4 * kStatementsPerAttempt);
+    c.intents = 10'000;
+    QVERIFY(estimatedStatements(c) <= kMaxEstimatedStatements);
+    c.intents = 100'000;
+    QCOMPARE(estimatedStatements(c), 9'600'000);
+    QVERIFY(estimatedStatements(c) <= kMaxEstimatedStatements);
+    c.intents = 1'000;
+    c.duplicates = 1'000;
+    QVERIFY(estimatedStatements(c) > kMaxEstimatedStatements);
+    c.intents = 100'000;
+    c.maxRetries = 20;
+    QCOMPARE(estimatedStatements(c), 100'000LL * 1'001 * 21 * kStatementsPerAttempt);
+    // Every scenario's defaults, and the truth tables' largest single-intent
+    // runs (100 duplicates, every retry), stay allowed.
+    for (const Scenario* s : allScenarios()) {
+        RunConfig d = defaultConfig(*s);
+        QVERIFY2(estimatedStatements(d) <= kMaxEstimatedStatements, qPrintable(d.scenario));
+        d.duplicates = kMaxDuplicates;
+        d.maxRetries = kMaxRetries;
+        QVERIFY2(estimatedStatements(d) <= kMaxEstimatedStatements, qPrintable(d.scenario));
+    }
 }
 
 QTEST_GUILESS_MAIN(ConfigCheckTest)
