@@ -1,11 +1,11 @@
 #include "cli.h"
 
+#include "outputpaths.h"
 #include "registry.h"
 #include "run.h"
 #include "runoptions.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -23,6 +23,11 @@ int badInput(const QString& message) {
     QTextStream err(stderr);
     err << "idemlab: " << message << Qt::endl;
     return BadInput;
+}
+
+int refuse(const PathProblem& problem) {
+    QTextStream(stderr) << "idemlab: " << problem.message << Qt::endl;
+    return problem.code;
 }
 
 // Parses `args` (without program name); unknown options are bad input.
@@ -195,10 +200,16 @@ int run(const QStringList& args) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));
     }
+    // Checked before the run, so that a long run never ends in a path that
+    // cannot take its result.
+    QList<NamedPath> outputs;
+    if (parser.isSet("db"))
+        outputs.append({QStringLiteral("--db"), parser.value("db")});
+    if (parser.isSet("trace"))
+        outputs.append({QStringLiteral("--trace"), parser.value("trace")});
+    if (const PathProblem problem = checkOutputs(outputs))
+        return refuse(problem);
     const QString dbPath = parser.value("db");
-    if (!dbPath.isEmpty() && QFileInfo(dbPath).isDir()) {
-        return badInput(QStringLiteral("--db %1 is a directory; give a file path").arg(dbPath));
-    }
 
     Run run(config, *findScenario(config.scenario), dbPath);
     if (!run.start(&error))

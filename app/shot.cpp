@@ -3,14 +3,16 @@
 #include "cli.h"
 #include "configcheck.h"
 #include "mainwindow.h"
+#include "outputpaths.h"
 #include "playback.h"
 #include "runoptions.h"
+#include "tracewriters.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QImage>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <algorithm>
@@ -82,6 +84,8 @@ int shot(const QStringList& args) {
                             .arg(max));
         }
     }
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}}))
+        return fail(problem.message, problem.code);
 
     MainWindow window(false);
     window.setTheme(theme == QLatin1String("dark"), parser.isSet("presenter"), 100);
@@ -108,12 +112,12 @@ int shot(const QStringList& args) {
     }
     QApplication::processEvents();
     const QImage image = target->grab().toImage();
-    QSaveFile file(parser.value("out"));
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        return fail(
-            QStringLiteral("cannot write %1: %2").arg(parser.value("out"), file.errorString()),
-            Failure);
-    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+        return fail(QStringLiteral("cannot encode the picture as PNG"), Failure);
+    if (!writeFileAtomically(parser.value("out"), png, &error))
+        return fail(error, Failure);
     return Ok;
 }
 

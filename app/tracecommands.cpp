@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "configcheck.h"
 #include "diagramexport.h"
+#include "outputpaths.h"
 #include "registry.h"
 #include "run.h"
 #include "runoptions.h"
@@ -116,10 +117,15 @@ int exportTrace(const QStringList& args) {
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
+    const QString input = parser.positionalArguments().first();
+    const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                             {{QStringLiteral("the trace"), input}});
+    if (problem)
+        return fail(problem.message, problem.code);
     Trace::Loaded loaded;
     RunConfig config;
     QString error;
-    if (!loadTrace(parser.positionalArguments().first(), &loaded, &config, &error))
+    if (!loadTrace(input, &loaded, &config, &error))
         return fail(error);
 
     QByteArray bytes;

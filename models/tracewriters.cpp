@@ -8,6 +8,9 @@
 #include <QMap>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <cstring>
+
 namespace idem {
 
 namespace {
@@ -170,9 +173,38 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
 }
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+    // The system's words for what went wrong: errno right after the failing
+    // call (QSaveFile often reports only "Unknown error" for a full disk).
+    auto osWords = [](int err, const QFileDevice& file) {
+        if (err != 0)
+            return QString::fromLocal8Bit(std::strerror(err));
+        return file.errorString();
+    };
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, osWords(errno, file));
+        return false;
+    }
+    // A short write (a full disk) must not be committed: QSaveFile would keep
+    // the part that fit and replace the old file with it.
+    errno = 0;
+    const qint64 written = file.write(bytes);
+    if (written != bytes.size()) {
+        const int err = errno;
+        file.cancelWriting();
+        *error = QStringLiteral(
+                     "cannot write %1: %2 (%3 of %4 bytes written; the file is "
+                     "left as it was)")
+                     .arg(path, osWords(err, file))
+                     .arg(std::max<qint64>(written, 0))
+                     .arg(bytes.size());
+        return false;
+    }
+    errno = 0;
+    if (!file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2 (the file is left as it was)")
+                     .arg(path, osWords(errno, file));
         return false;
     }
     return true;

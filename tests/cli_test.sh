@@ -216,5 +216,71 @@ expect_bad_input 'add --allow-large' replay "$tmp/large.json"
 expect_bad_input 'unknown verdict "fine"' \
     run --scenario order-create --intents 1000 --duplicates 1000 --allow-large --expect fine
 
+# With --allow-large the estimate no longer stops it: the next check does
+# (an output folder that does not exist), before anything runs.
+"$B" run --scenario order-create --intents 1000 --duplicates 1000 --allow-large \
+    --trace "$tmp/none/t.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'the folder .* does not exist' "$tmp/err" && ! grep -q 'too large' "$tmp/err" \
+    && ok || bad "--allow-large: exit $rc, $(cat "$tmp/err")"
+
+# Output paths: never an input, never twice the same file, never through a link.
+expect_bad_input '--db needs a file path' run --scenario order-create --db ''
+expect_bad_input '--trace needs a file path' run --scenario order-create --trace ''
+cp "$tmp/r.json" "$tmp/r.orig"
+for out in "$tmp/r.json" "$tmp/./r.json" "$tmp/none/../r.json"; do
+    expect_bad_input 'is the input' export "$tmp/r.json" --format csv --out "$out"
+done
+(cd "$tmp" && "$B" export r.json --format csv --out ./r.json >/dev/null 2>&1); [ $? -eq 2 ] && ok || bad "export --out ./r.json"
+ln -s r.json "$tmp/r-link.json"
+expect_bad_input 'is the input' export "$tmp/r.json" --format csv --out "$tmp/r-link.json"
+expect_bad_input 'is the input' export "$tmp/r-link.json" --format csv --out "$tmp/r.json"
+cmp -s "$tmp/r.json" "$tmp/r.orig" && ok || bad "the input of export changed"
+echo "keep me" >"$tmp/victim.txt"
+ln -s victim.txt "$tmp/link.csv"
+expect_bad_input 'is a symbolic link' export "$tmp/r.json" --format csv --out "$tmp/link.csv"
+expect_bad_input 'is a symbolic link' run --scenario order-create --trace "$tmp/link.csv"
+[ "$(cat "$tmp/victim.txt")" = "keep me" ] && [ -L "$tmp/link.csv" ] && ok || bad "symlink target changed"
+ln -s "$tmp/nowhere.csv" "$tmp/dangling.csv"
+expect_bad_input 'is a symbolic link' export "$tmp/r.json" --format csv --out "$tmp/dangling.csv"
+[ ! -e "$tmp/nowhere.csv" ] && ok || bad "a dangling link's target was created"
+mkfifo "$tmp/fifo"
+expect_bad_input 'is not a regular file' export "$tmp/r.json" --format csv --out "$tmp/fifo"
+expect_bad_input 'is a directory' run --scenario order-create --trace "$tmp"
+expect_bad_input '--db X and --trace X are the same file' run --scenario order-create --db X --trace X
+expect_bad_input 'are the same file' run --scenario order-create --db "$tmp/same" --trace "$tmp/./same"
+[ ! -e X ] && [ ! -e "$tmp/same" ] && ok || bad "--db X --trace X created a file"
+# An unwritable --trace is found before the run: the run's --db never appears.
+"$B" run --scenario order-create --db "$tmp/early.sqlite" --trace "$tmp/no/dir/t.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/early.sqlite" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+    && ok || bad "unwritable --trace: exit $rc, $(cat "$tmp/err")"
+"$B" export "$tmp/r.json" --format csv --out "$tmp/no/dir/x.csv" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "$tmp/no/dir" "$tmp/err" && ok || bad "unwritable --out: $(cat "$tmp/err")"
+
+# A read-only folder and a full disk: exit 1 with the system's words, the old file intact.
+mkdir -p "$tmp/ro" "$tmp/full"
+if mount -t tmpfs -o ro,size=16k tmpfs "$tmp/ro" 2>/dev/null; then
+    "$B" run --scenario order-create --trace "$tmp/ro/t.json" >/dev/null 2>"$tmp/err"
+    [ $? -eq 1 ] && grep -q 'Read-only file system' "$tmp/err" && ok || bad "read-only --trace: $(cat "$tmp/err")"
+    "$B" run --scenario order-create --db "$tmp/ro/t.sqlite" >/dev/null 2>"$tmp/err"
+    [ $? -eq 1 ] && grep -q 'Read-only file system' "$tmp/err" && ok || bad "read-only --db: $(cat "$tmp/err")"
+    umount "$tmp/ro"
+else
+    echo "SKIP: cannot mount a read-only tmpfs here (needs root)"
+fi
+if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    echo "the previous report" >"$tmp/full/r.html"
+    "$B" export "$tmp/r.json" --format html --out "$tmp/full/r.html" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'No space left on device' "$tmp/err" && grep -qF "$tmp/full/r.html" "$tmp/err" \
+        && ok || bad "full disk: exit $rc, $(cat "$tmp/err")"
+    [ "$(cat "$tmp/full/r.html")" = "the previous report" ] && [ "$(ls -A "$tmp/full" | wc -l)" -eq 1 ] \
+        && ok || bad "full disk: the previous file changed or a temporary file stayed"
+    umount "$tmp/full"
+else
+    echo "SKIP: cannot mount a small tmpfs here (needs root); full disk untested"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
