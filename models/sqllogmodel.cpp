@@ -1,6 +1,6 @@
 #include "sqllogmodel.h"
 
-#include "tablemodel.h"
+#include "csv.h"
 
 namespace idem {
 
@@ -132,11 +132,11 @@ QString SqlLogModel::toCsv() const {
     for (const TraceEvent& e : rows_) {
         lines << QStringList{QString::number(e.tMs),
                              QString::number(e.attempt),
-                             csvField(e.connection),
-                             csvField(e.sql),
-                             csvField(formatParams(e.params)),
+                             csvText(e.connection),
+                             csvText(e.sql),
+                             csvText(formatParams(e.params)),
                              QString::number(e.rows),
-                             csvField(e.error)}
+                             csvText(e.error)}
                      .join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

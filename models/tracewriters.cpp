@@ -1,6 +1,6 @@
 #include "tracewriters.h"
 
-#include "tablemodel.h"
+#include "csv.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -49,6 +49,47 @@ QString escape(const QString& s) {
     return s.toHtmlEscaped();
 }
 
+// ShiViz reads a log line by line (and its "." stops at JavaScript's line
+// terminators): text from a trace keeps every character visible on one line.
+QString oneLine(const QString& s) {
+    QString out;
+    out.reserve(s.size());
+    for (QChar ch : s) {
+        switch (ch.unicode()) {
+            case '\\':
+                out += QLatin1String("\\\\");
+                break;
+            case '\n':
+                out += QLatin1String("\\n");
+                break;
+            case '\r':
+                out += QLatin1String("\\r");
+                break;
+            case 0x2028:
+                out += QLatin1String("\\u2028");
+                break;
+            case 0x2029:
+                out += QLatin1String("\\u2029");
+                break;
+            default:
+                out += ch;
+        }
+    }
+    return out;
+}
+
+// A ShiViz host is one word before the clock: spaces and line breaks become "_".
+QString hostName(const QString& actor) {
+    QString host = actor;
+    for (QChar& ch : host) {
+        if (ch.isSpace() || ch.category() == QChar::Separator_Line ||
+            ch.category() == QChar::Separator_Paragraph) {
+            ch = QLatin1Char('_');
+        }
+    }
+    return host.isEmpty() ? QStringLiteral("_") : host;
+}
+
 }  // namespace
 
 QByteArray traceToCsv(const QList<TraceEvent>& events) {
@@ -60,14 +101,14 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
                              QString::number(e.tMs),
                              QString::number(e.intent),
                              QString::number(e.attempt),
-                             csvField(e.actor),
-                             csvField(e.kind),
-                             csvField(e.connection),
-                             csvField(e.sql),
-                             csvField(paramsText(e.params)),
+                             csvText(e.actor),
+                             csvText(e.kind),
+                             csvText(e.connection),
+                             csvText(e.sql),
+                             csvText(paramsText(e.params)),
                              sql ? QString::number(e.rows) : QString(),
-                             csvField(e.error),
-                             csvField(dataText(e))}
+                             csvText(e.error),
+                             csvText(dataText(e))}
                      .join(QLatin1Char(','));
     }
     return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
@@ -82,7 +123,7 @@ QByteArray traceToShiViz(const QList<TraceEvent>& events) {
         clock[host] += 1;
         QJsonObject json;
         for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
-        out += text.toUtf8() + '\n' + host.toUtf8() + ' ' +
+        out += oneLine(text).toUtf8() + '\n' + hostName(host).toUtf8() + ' ' +
                QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
     };
     auto merge = [&clocks](const QString& into, const QString& from) {

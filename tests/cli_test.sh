@@ -282,5 +282,16 @@ else
     echo "SKIP: cannot mount a small tmpfs here (needs root); full disk untested"
 fi
 
+# CSV for spreadsheets: a formula in a text field comes out neutralised.
+python3 - "$tmp/r.json" "$tmp/formula.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["events"][0]["actor"] = '=HYPERLINK("http://x")'
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$B" export "$tmp/formula.json" --format csv --out "$tmp/formula.csv" >/dev/null 2>&1
+grep -qF ",\"'=HYPERLINK(\"\"http://x\"\")\"," "$tmp/formula.csv" && ! grep -q ',=HYPERLINK' "$tmp/formula.csv" \
+    && ok || bad "csv formula: $(sed -n 2p "$tmp/formula.csv")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
