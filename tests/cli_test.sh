@@ -101,7 +101,7 @@ for e in d["events"]:
 PY
 # An unwritable trace path is an error, not a half-written file.
 "$B" run --scenario order-create --trace "$tmp/no/such/dir/t.json" >/dev/null 2>"$tmp/err"
-[ $? -ne 0 ] && [ ! -e "$tmp/no/such/dir/t.json" ] && ok || bad "unwritable trace path"
+[ $? -eq 1 ] && [ ! -e "$tmp/no/such/dir/t.json" ] && ok || bad "unwritable trace path"
 
 # list --json names both scenarios with variants, crash points, recommended flags.
 "$B" list --json >"$tmp/list.json" && python3 - "$tmp/list.json" <<'PY' && ok || bad "list --json"
@@ -154,7 +154,7 @@ grep -q '^service {' "$tmp/r.shiviz" && ok || bad "shiviz clocks"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
-[ $? -ne 0 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
+[ $? -eq 1 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
 
 # Numbers are validated, not coerced: each bad form refused with the typed value quoted.
 expect_bad_input '--duplicates 9223372036854775807 is out of range (allowed: 0 to 1000)' \
