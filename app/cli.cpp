@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "configcheck.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "run.h"
@@ -8,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QTextStream>
 
 namespace idem::cli {
@@ -123,13 +125,24 @@ int printHelp() {
              "              [--source X] [--crash P] [--crash-attempt K] [--interval-ms MS]\n"
              "              [--max-retries R] [--param k=v]... [--intents N] [--seed N]\n"
              "              [--db FILE] [--trace FILE] [--json] [--expect VERDICT]\n"
+             "              [--allow-large]\n"
              "  idemlab replay TRACE         re-run a trace's configuration; 0 when identical\n"
              "  idemlab export TRACE --format csv|shiviz|html --out FILE\n"
              "  idemlab shot [run options] --view NAME --out FILE.png [--lang zh|en]\n"
              "              [--theme light|dark] [--presenter] [--size WxH] [--step N]\n"
              "              views: overview, dedup, state, sequence, sql, outcome, compare, "
-             "tables, pagination\n\n"
-             "Exit codes: 0 ran, 2 bad input, 3 the verdict differs from --expect.\n"
+             "tables, pagination\n\n";
+    out() << "Numbers are whole numbers (digits, perhaps a leading -) within each option's range.\n"
+          << "Large runs: a run, shot or replay estimated above "
+          << QLocale(QLocale::English).toString(kMaxEstimatedStatements) << " SQL statements\n"
+          << "(intents x (duplicates + 1) x (max-retries + 1) x " << kStatementsPerAttempt
+          << ") is refused unless --allow-large:\n"
+             "100000 intents with the defaults run, 1000 intents with 1000 duplicates do not.\n"
+             "Output files (--trace, --db, --out) are checked before anything runs: never an\n"
+             "input, never the same file twice, never a directory or a symbolic link.\n\n"
+             "Exit codes: 0 ran; 1 an I/O or internal failure (the path and the system's words\n"
+             "on stderr, e.g. \"No space left on device\"); 2 bad input (one line on stderr\n"
+             "naming the bad value and the allowed ones); 3 the verdict differs from --expect.\n"
           << Qt::flush;
     return Ok;
 }

@@ -293,5 +293,10 @@ PY
 grep -qF ",\"'=HYPERLINK(\"\"http://x\"\")\"," "$tmp/formula.csv" && ! grep -q ',=HYPERLINK' "$tmp/formula.csv" \
     && ok || bad "csv formula: $(sed -n 2p "$tmp/formula.csv")"
 
+# --help documents the limit, the way past it and every exit code.
+"$B" --help >"$tmp/help" && grep -q -- '--allow-large' "$tmp/help" && grep -q '20,000,000' "$tmp/help" \
+    && grep -q '1 an I/O or internal failure' "$tmp/help" && grep -q '3 the verdict differs' "$tmp/help" \
+    && ok || bad "--help lacks the cost limit or the exit codes"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
