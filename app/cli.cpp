@@ -1,15 +1,17 @@
 #include "cli.h"
 
+#include "configcheck.h"
 #include "experiment.h"
+#include "outputpaths.h"
 #include "registry.h"
 #include "runner.h"
 #include "runoptions.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QTextStream>
 
 #include <atomic>
@@ -29,6 +31,11 @@ int badInput(const QString& message) {
     QTextStream err(stderr);
     err << "idemlab: " << message << Qt::endl;
     return BadInput;
+}
+
+int refuse(const PathProblem& problem) {
+    QTextStream(stderr) << "idemlab: " << problem.message << Qt::endl;
+    return problem.code;
 }
 
 // Parses `args` (without program name); unknown options are bad input.
@@ -212,6 +219,15 @@ int run(const QStringList& args) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));
     }
+    // Checked before the run, so that a long run never ends in a path that
+    // cannot take its result.
+    QList<NamedPath> outputs;
+    if (parser.isSet("db"))
+        outputs.append({QStringLiteral("--db"), parser.value("db")});
+    if (parser.isSet("trace"))
+        outputs.append({QStringLiteral("--trace"), parser.value("trace")});
+    if (const PathProblem problem = checkOutputs(outputs))
+        return refuse(problem);
 
     // The trace file is opened before the run: an unwritable path fails at
     // once, and events stream to it as they happen.

@@ -66,9 +66,10 @@ int withGui(int argc, char* argv[], Gui mode) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
-    if (command.isEmpty())
+    // Only no argument at all opens the window; an empty one is an unknown command.
+    if (argc < 2)
         return withGui(argc, argv, Gui::Window);
+    const QString command = QString::fromLocal8Bit(argv[1]);
     if (command == QLatin1String("--version"))
         return idem::cli::printVersion();
     if (command == QLatin1String("shot"))

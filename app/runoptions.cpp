@@ -3,42 +3,35 @@
 #include "configcheck.h"
 #include "registry.h"
 
+#include <QLocale>
+
 namespace idem::cli {
 
 namespace {
 
 struct NumberOption {
-    const char* name;
+    NumberField field;
     const char* valueName;
     const char* help;
 };
 
 const NumberOption kNumbers[] = {
-    {"duplicates", "N", "How many duplicates of each intent arrive."},
-    {"crash-attempt", "K", "Which attempt crashes (1 = the original)."},
-    {"interval-ms", "MS", "Spacing between duplicates, overriding the timing's default."},
-    {"max-retries", "R", "How often a caller retries an attempt without a definite answer."},
-    {"intents", "N", "How many independent intents run together."},
-    {"seed", "N", "Seed of the run's random choices."},
-    {"expiry-ms", "MS", "In-progress expiry of a dedup claim (default 5000)."},
-    {"retention-ms", "MS", "How long dedup records are kept (default 7 days)."},
-    {"ttl-ms", "MS", "TTL of a cache key (default 60000)."},
-    {"lease-ms", "MS", "Lease of a distributed lock (default 30000)."},
-    {"visibility-ms", "MS", "Broker visibility timeout (default 10000)."},
+    {NumberField::Duplicates, "N", "How many duplicates of each intent arrive (0 to 1000)."},
+    {NumberField::CrashAttempt, "K", "Which attempt crashes (1 = the original)."},
+    {NumberField::IntervalMs, "MS", "Spacing between duplicates, overriding the timing's default."},
+    {NumberField::MaxRetries, "R",
+     "How often a caller retries an attempt without a definite answer (0 to 20)."},
+    {NumberField::Intents, "N", "How many independent intents run together (1 to 100000)."},
+    {NumberField::Seed, "N", "Seed of the run's random choices (0 to 4294967295)."},
+    {NumberField::ExpiryMs, "MS", "In-progress expiry of a dedup claim (default 5000)."},
+    {NumberField::RetentionMs, "MS", "How long dedup records are kept (default 7 days)."},
+    {NumberField::TtlMs, "MS", "TTL of a cache key (default 60000)."},
+    {NumberField::LeaseMs, "MS", "Lease of a distributed lock (default 30000)."},
+    {NumberField::VisibilityMs, "MS", "Broker visibility timeout (default 10000)."},
 };
 
-bool readNumber(const QCommandLineParser& p, const char* name, qint64* into, QString* error) {
-    if (!p.isSet(QLatin1String(name)))
-        return true;
-    bool ok = false;
-    const QString text = p.value(QLatin1String(name));
-    const qint64 v = text.toLongLong(&ok);
-    if (!ok) {
-        *error = QStringLiteral("--%1 %2 is not a whole number").arg(QLatin1String(name), text);
-        return false;
-    }
-    *into = v;
-    return true;
+QString grouped(qint64 n) {
+    return QLocale(QLocale::English).toString(n);
 }
 
 }  // namespace
@@ -51,9 +44,11 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"crash", "Crash point of the variant.", "P"});
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
     for (const NumberOption& n : kNumbers) {
-        parser.addOption(
-            {QLatin1String(n.name), QLatin1String(n.help), QLatin1String(n.valueName)});
+        parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }
+    parser.addOption({"allow-large",
+                      QStringLiteral("Run even when the estimated cost is above %1 SQL statements.")
+                          .arg(grouped(kMaxEstimatedStatements))});
 }
 
 bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* error) {
@@ -107,45 +102,42 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         }
         c.params.insert(kv.left(eq), kv.mid(eq + 1));
     }
-    qint64 duplicates = c.duplicates, crashAttempt = c.crashAttempt, maxRetries = c.maxRetries,
-           intents = c.intents, seed = c.seed;
-    if (!readNumber(p, "duplicates", &duplicates, error) ||
-        !readNumber(p, "crash-attempt", &crashAttempt, error) ||
-        !readNumber(p, "interval-ms", &c.intervalMs, error) ||
-        !readNumber(p, "max-retries", &maxRetries, error) ||
-        !readNumber(p, "intents", &intents, error) || !readNumber(p, "seed", &seed, error) ||
-        !readNumber(p, "expiry-ms", &c.expiryMs, error) ||
-        !readNumber(p, "retention-ms", &c.retentionMs, error) ||
-        !readNumber(p, "ttl-ms", &c.ttlMs, error) ||
-        !readNumber(p, "lease-ms", &c.leaseMs, error) ||
-        !readNumber(p, "visibility-ms", &c.visibilityMs, error)) {
-        return false;
+    // Whole numbers are checked as 64-bit values before they are narrowed,
+    // each against its range; the parameters' numbers in checkConfig.
+    for (NumberField field : kNumberFields) {
+        const QString name = optionName(field);
+        if (!p.isSet(name))
+            continue;
+        if (const std::optional<NumberProblem> problem = readNumber(field, p.value(name), &c)) {
+            *error = optionMessage(*problem);
+            return false;
+        }
     }
-    if (p.isSet("interval-ms") && c.intervalMs < 0) {
-        *error = QStringLiteral("--interval-ms %1 is out of range (allowed: 0 to %2)")
-                     .arg(c.intervalMs)
-                     .arg(kMaxIntervalMs);
-        return false;
-    }
-    if (seed < 0 || seed > 0xFFFFFFFFLL) {
-        *error = QStringLiteral("--seed %1 is out of range (allowed: 0 to 4294967295)").arg(seed);
-        return false;
-    }
-    auto clampInt = [](qint64 v) {
-        return int(std::clamp<qint64>(v, -1, 1'000'000'000));
-    };
-    c.duplicates = clampInt(duplicates);
-    c.crashAttempt = clampInt(crashAttempt);
-    c.maxRetries = clampInt(maxRetries);
-    c.intents = clampInt(intents);
-    c.seed = quint32(seed);
     const QString problem = checkConfig(c, scenario->info());
     if (!problem.isEmpty()) {
         *error = problem;
         return false;
     }
+    if (!p.isSet("allow-large")) {
+        *error = costProblem(c);
+        if (!error->isEmpty())
+            return false;
+    }
     *config = c;
     return true;
+}
+
+QString costProblem(const RunConfig& c) {
+    const qint64 cost = estimatedStatements(c);
+    if (cost <= kMaxEstimatedStatements)
+        return {};
+    return QStringLiteral(
+               "this run is too large: about %1 SQL statements estimated (%2 intents x %3 "
+               "deliveries x %4 tries x %5 statements), above the limit of %6; lower --intents, "
+               "--duplicates or --max-retries, or add --allow-large to run it anyway")
+        .arg(grouped(cost), grouped(c.intents), grouped(qint64(c.duplicates) + 1),
+             grouped(qint64(c.maxRetries) + 1), grouped(kStatementsPerAttempt),
+             grouped(kMaxEstimatedStatements));
 }
 
 }  // namespace idem::cli

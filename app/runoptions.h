@@ -11,6 +11,11 @@ namespace idem::cli {
 void addRunOptions(QCommandLineParser& parser);
 // Fills `config` from the parsed options; on bad input returns false with one
 // line naming the bad value and the allowed ones.
+// A run whose estimated cost is above kMaxEstimatedStatements is refused
+// unless --allow-large is given.
 bool readRunOptions(const QCommandLineParser& parser, RunConfig* config, QString* error);
+// Why a configuration is too large to run without --allow-large, naming the
+// estimate, the limit and the options that change it; empty when it is not.
+QString costProblem(const RunConfig& config);
 
 }  // namespace idem::cli

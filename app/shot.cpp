@@ -1,17 +1,23 @@
 #include "shot.h"
 
 #include "cli.h"
+#include "configcheck.h"
 #include "mainwindow.h"
+#include "outputpaths.h"
 #include "playback.h"
 #include "runoptions.h"
+#include "tracewriters.h"
 #include "usage.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QImage>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QTextStream>
+
+#include <algorithm>
+#include <limits>
 
 namespace idem::cli {
 
@@ -60,12 +66,30 @@ int shot(const QStringList& args) {
         return fail(QStringLiteral("unknown --theme %1 (allowed: light, dark)").arg(theme));
     }
     const QStringList wh = parser.value("size").split('x');
-    const int w = wh.value(0).toInt();
-    const int h = wh.size() == 2 ? wh.value(1).toInt() : 0;
+    // 0: not a whole number, refused below like any other size out of range.
+    const int w = int(std::clamp<qint64>(parseWholeNumber(wh.value(0)).value_or(0), 0, 9999));
+    const int h = wh.size() == 2
+                      ? int(std::clamp<qint64>(parseWholeNumber(wh.value(1)).value_or(0), 0, 9999))
+                      : 0;
     if (w < 320 || h < 240 || w > 8000 || h > 8000) {
         return fail(QStringLiteral("--size %1 is not WxH between 320x240 and 8000x8000")
-                        .arg(parser.value("size")));
+                        .arg(shownValue(parser.value("size"))));
     }
+    std::optional<qint64> step;
+    if (parser.isSet("step")) {
+        bool tooLarge = false;
+        step = parseWholeNumber(parser.value("step"), &tooLarge);
+        const qint64 max = std::numeric_limits<int>::max();
+        if (!step || *step < 0 || *step > max) {
+            return fail(QStringLiteral("--step %1 %2 (allowed: 0 to %3)")
+                            .arg(shownValue(parser.value("step")),
+                                 step || tooLarge ? QStringLiteral("is out of range")
+                                                  : QStringLiteral("is not a whole number"))
+                            .arg(max));
+        }
+    }
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}}))
+        return fail(problem.message, problem.code);
 
     MainWindow window(false);
     window.setTheme(theme == QLatin1String("dark"), parser.isSet("presenter"), 100);
@@ -74,8 +98,8 @@ int shot(const QStringList& args) {
     window.show();
     if (!window.fire(config, &error))
         return fail(error);
-    if (parser.isSet("step")) {
-        window.playback().seek(parser.value("step").toInt());
+    if (step) {
+        window.playback().seek(int(*step));
     } else {
         window.playback().toEnd();
     }
@@ -92,12 +116,12 @@ int shot(const QStringList& args) {
     }
     QApplication::processEvents();
     const QImage image = target->grab().toImage();
-    QSaveFile file(parser.value("out"));
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        return fail(
-            QStringLiteral("cannot write %1: %2").arg(parser.value("out"), file.errorString()),
-            Failure);
-    }
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+        return fail(QStringLiteral("cannot encode the picture as PNG"), Failure);
+    if (!writeFileAtomically(parser.value("out"), png, &error))
+        return fail(error, Failure);
     return Ok;
 }
 

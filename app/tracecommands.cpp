@@ -3,10 +3,12 @@
 #include "cli.h"
 #include "configcheck.h"
 #include "diagramexport.h"
+#include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
 #include "run.h"
 #include "runner.h"
+#include "runoptions.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
 #include "tracewriters.h"
@@ -36,9 +38,22 @@ bool traceConfig(const QString& path, const QJsonObject& json, RunConfig* config
         *error = QStringLiteral("%1: unknown scenario \"%2\"").arg(path, config->scenario);
         return false;
     }
-    const QString problem = checkConfig(*config, scenario->info());
-    if (!problem.isEmpty()) {
-        *error = QStringLiteral("%1: %2").arg(path, problem);
+    const QString choice = checkChoices(*config, scenario->info());
+    if (!choice.isEmpty()) {
+        *error = QStringLiteral("%1: %2").arg(path, choice);
+        return false;
+    }
+    // RunConfig::fromJson checked the fields; the parameters are checked here.
+    if (const std::optional<NumberProblem> p = checkNumbers(*config, scenario->info())) {
+        *error = QStringLiteral("%1: config %2 \"%3\" is %4, %5 (allowed: %6 to %7)")
+                     .arg(path, p->param ? QStringLiteral("param") : QStringLiteral("field"),
+                          p->param ? p->field : QString(p->field).replace('-', '_'),
+                          shownValue(p->value),
+                          p->kind == NumberProblem::Kind::NotWholeNumber
+                              ? QStringLiteral("not a whole number")
+                              : QStringLiteral("out of range"))
+                     .arg(p->allowed.min)
+                     .arg(p->allowed.max);
         return false;
     }
     return true;
@@ -53,6 +68,7 @@ bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QS
 
 int replay(const QStringList& args) {
     QCommandLineParser parser;
+    parser.addOption({"allow-large", "Replay even a run whose estimated cost is above the limit."});
     parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
@@ -60,7 +76,7 @@ int replay(const QStringList& args) {
     if (printedUsage(parser, QStringLiteral("replay")))
         return Ok;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("usage: idemlab replay TRACE"));
+        return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large]"));
     const QString path = parser.positionalArguments().first();
     TraceReader reader(path);
     TraceReader::Header header;
@@ -70,6 +86,11 @@ int replay(const QStringList& args) {
         return fail(QStringLiteral("%1: %2").arg(path, error));
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
+    if (!parser.isSet("allow-large")) {
+        error = costProblem(config);
+        if (!error.isEmpty())
+            return fail(QStringLiteral("%1: %2").arg(path, error));
+    }
     const ReplayOutcome r = replayTrace(reader, header, config, *findScenario(config.scenario));
     QTextStream out(stdout);
     if (r.failure != RunFailure::None) {
@@ -115,10 +136,15 @@ int exportTrace(const QStringList& args) {
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
+    const QString input = parser.positionalArguments().first();
+    const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                             {{QStringLiteral("the trace"), input}});
+    if (problem)
+        return fail(problem.message, problem.code);
     Trace::Loaded loaded;
     RunConfig config;
     QString error;
-    if (!loadTrace(parser.positionalArguments().first(), &loaded, &config, &error))
+    if (!loadTrace(input, &loaded, &config, &error))
         return fail(error);
     // A report is only as good as its trace: re-judge it, and say so in the
     // report when the stored summary is not what the run gives.

@@ -1,8 +1,10 @@
 #include "usage.h"
 
 #include "cli.h"
+#include "configcheck.h"
 #include "idemversion.h"
 
+#include <QLocale>
 #include <QTextStream>
 
 namespace idem::cli {
@@ -74,9 +76,21 @@ int printHelp() {
     out << "  idemlab help, --help        this help\n"
            "  idemlab --version           the version\n\n"
            "`idemlab COMMAND --help` lists every option of a command; `man idemlab` explains "
-           "them.\n"
-           "Exit codes: 0 ran, 1 an I/O or internal failure, 2 bad input (one line on stderr\n"
-           "naming the bad value and the allowed ones), 3 the verdict differs from --expect.\n"
+           "them.\n\n"
+           "Numbers are whole numbers (digits, perhaps a leading -) within each option's range.\n"
+        << "Large runs: a run, shot or replay estimated above "
+        << QLocale(QLocale::English).toString(kMaxEstimatedStatements) << " SQL statements\n"
+        << "(intents x (duplicates + 1) x (max-retries + 1) x " << kStatementsPerAttempt
+        << ") is refused unless --allow-large:\n"
+           "100000 intents with the defaults run, 1000 intents with 1000 duplicates do not.\n"
+           "Output files (--trace, --db, --out) are checked before anything runs: never an\n"
+           "input, never the same file twice, never a directory or a symbolic link; --db\n"
+           "never replaces a file that is not an earlier run's database (and that one only\n"
+           "with --force).\n\n"
+           "Exit codes: 0 ran; 1 an I/O or internal failure (the path and the system's words\n"
+           "on stderr, e.g. \"No space left on device\"); 2 bad input (one line on stderr\n"
+           "naming the bad value and the allowed ones); 3 the verdict differs from --expect;\n"
+           "130 stopped by Ctrl+C (the summary printed is marked incomplete).\n"
         << Qt::flush;
     return Ok;
 }

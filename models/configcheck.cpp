@@ -3,23 +3,210 @@
 #include "runconfig.h"
 #include "scenario.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace idem {
 
-namespace {
-
-QString range(const char* what, qint64 value, qint64 min, qint64 max) {
-    if (value >= min && value <= max)
-        return {};
-    return QStringLiteral("%1 %2 is out of range (allowed: %3 to %4)")
-        .arg(QLatin1String(what))
-        .arg(value)
-        .arg(min)
-        .arg(max);
+QString optionName(NumberField field) {
+    switch (field) {
+        case NumberField::Duplicates:
+            return QStringLiteral("duplicates");
+        case NumberField::MaxRetries:
+            return QStringLiteral("max-retries");
+        case NumberField::CrashAttempt:
+            return QStringLiteral("crash-attempt");
+        case NumberField::Intents:
+            return QStringLiteral("intents");
+        case NumberField::Seed:
+            return QStringLiteral("seed");
+        case NumberField::IntervalMs:
+            return QStringLiteral("interval-ms");
+        case NumberField::ExpiryMs:
+            return QStringLiteral("expiry-ms");
+        case NumberField::RetentionMs:
+            return QStringLiteral("retention-ms");
+        case NumberField::TtlMs:
+            return QStringLiteral("ttl-ms");
+        case NumberField::LeaseMs:
+            return QStringLiteral("lease-ms");
+        case NumberField::VisibilityMs:
+            return QStringLiteral("visibility-ms");
+    }
+    return {};
 }
 
-}  // namespace
+QString jsonKey(NumberField field) {
+    return optionName(field).replace(QLatin1Char('-'), QLatin1Char('_'));
+}
 
-QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
+NumberRange allowedRange(NumberField field, const RunConfig& c) {
+    switch (field) {
+        case NumberField::Duplicates:
+            return {0, kMaxDuplicates};
+        case NumberField::MaxRetries:
+            return {0, kMaxRetries};
+        case NumberField::CrashAttempt:
+            // The original, its duplicates and the retries of one of them.
+            return {1, qint64(c.duplicates) + 1 + qint64(c.maxRetries)};
+        case NumberField::Intents:
+            return {1, kMaxIntents};
+        case NumberField::Seed:
+            return {0, kMaxSeed};
+        case NumberField::IntervalMs:
+            return {0, kMaxIntervalMs};
+        case NumberField::RetentionMs:
+            return {1, 10 * kMaxIntervalMs};
+        case NumberField::LeaseMs:
+            return {1, kMaxLeaseMs};
+        case NumberField::ExpiryMs:
+        case NumberField::TtlMs:
+        case NumberField::VisibilityMs:
+            return {1, kMaxIntervalMs};
+    }
+    return {};
+}
+
+qint64 numberOf(const RunConfig& c, NumberField field) {
+    switch (field) {
+        case NumberField::Duplicates:
+            return c.duplicates;
+        case NumberField::MaxRetries:
+            return c.maxRetries;
+        case NumberField::CrashAttempt:
+            return c.crashAttempt;
+        case NumberField::Intents:
+            return c.intents;
+        case NumberField::Seed:
+            return c.seed;
+        case NumberField::IntervalMs:
+            return c.intervalMs;
+        case NumberField::ExpiryMs:
+            return c.expiryMs;
+        case NumberField::RetentionMs:
+            return c.retentionMs;
+        case NumberField::TtlMs:
+            return c.ttlMs;
+        case NumberField::LeaseMs:
+            return c.leaseMs;
+        case NumberField::VisibilityMs:
+            return c.visibilityMs;
+    }
+    return 0;
+}
+
+void setNumber(RunConfig* c, NumberField field, qint64 value) {
+    Q_ASSERT(allowedRange(field, *c).contains(value));
+    switch (field) {
+        case NumberField::Duplicates:
+            c->duplicates = int(value);
+            break;
+        case NumberField::MaxRetries:
+            c->maxRetries = int(value);
+            break;
+        case NumberField::CrashAttempt:
+            c->crashAttempt = int(value);
+            break;
+        case NumberField::Intents:
+            c->intents = int(value);
+            break;
+        case NumberField::Seed:
+            c->seed = quint32(value);
+            break;
+        case NumberField::IntervalMs:
+            c->intervalMs = value;
+            break;
+        case NumberField::ExpiryMs:
+            c->expiryMs = value;
+            break;
+        case NumberField::RetentionMs:
+            c->retentionMs = value;
+            break;
+        case NumberField::TtlMs:
+            c->ttlMs = value;
+            break;
+        case NumberField::LeaseMs:
+            c->leaseMs = value;
+            break;
+        case NumberField::VisibilityMs:
+            c->visibilityMs = value;
+            break;
+    }
+}
+
+std::optional<qint64> parseWholeNumber(const QString& text, bool* tooLarge) {
+    if (tooLarge)
+        *tooLarge = false;
+    const bool negative = text.startsWith(QLatin1Char('-'));
+    const qsizetype first = negative ? 1 : 0;
+    if (text.size() == first)
+        return std::nullopt;
+    // Accumulate towards the negative side: its range is one larger.
+    qint64 value = 0;
+    bool overflow = false;
+    for (qsizetype i = first; i < text.size(); ++i) {
+        const QChar ch = text[i];
+        if (ch < QLatin1Char('0') || ch > QLatin1Char('9'))
+            return std::nullopt;
+        const int digit = ch.unicode() - '0';
+        if (value < (std::numeric_limits<qint64>::min() + digit) / 10)
+            overflow = true;
+        if (!overflow)
+            value = value * 10 - digit;
+    }
+    if (!overflow && !negative && value == std::numeric_limits<qint64>::min())
+        overflow = true;
+    if (overflow) {
+        if (tooLarge)
+            *tooLarge = true;
+        return std::nullopt;
+    }
+    return negative ? value : -value;
+}
+
+std::optional<NumberProblem> readNumber(NumberField field, const QString& text, RunConfig* c) {
+    const NumberRange allowed = allowedRange(field, *c);
+    bool tooLarge = false;
+    const std::optional<qint64> n = parseWholeNumber(text, &tooLarge);
+    if (!n || !allowed.contains(*n)) {
+        const bool whole = n || tooLarge;
+        return NumberProblem{
+            whole ? NumberProblem::Kind::OutOfRange : NumberProblem::Kind::NotWholeNumber,
+            optionName(field), false, text, allowed};
+    }
+    setNumber(c, field, *n);
+    return std::nullopt;
+}
+
+std::optional<NumberProblem> checkNumbers(const RunConfig& c, const ScenarioInfo& info) {
+    for (NumberField field : kNumberFields) {
+        const qint64 v = numberOf(c, field);
+        // -1: the timing's own spacing.
+        if (field == NumberField::IntervalMs && v == -1)
+            continue;
+        const NumberRange allowed = allowedRange(field, c);
+        if (!allowed.contains(v)) {
+            return NumberProblem{NumberProblem::Kind::OutOfRange, optionName(field), false,
+                                 QString::number(v), allowed};
+        }
+    }
+    for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
+        const ParamInfo* p = info.param(it.key());
+        if (!p || !p->allowed.isEmpty())
+            continue;  // checkChoices' part
+        bool tooLarge = false;
+        const std::optional<qint64> n = parseWholeNumber(it.value(), &tooLarge);
+        if (!n || *n < p->min || *n > p->max) {
+            const bool whole = n || tooLarge;
+            return NumberProblem{
+                whole ? NumberProblem::Kind::OutOfRange : NumberProblem::Kind::NotWholeNumber,
+                it.key(), true, it.value(), NumberRange{p->min, p->max}};
+        }
+    }
+    return std::nullopt;
+}
+
+QString checkChoices(const RunConfig& c, const ScenarioInfo& info) {
     const VariantInfo* variant = info.variant(c.variant);
     if (!variant) {
         QStringList ids;
@@ -40,20 +227,6 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
             .arg(toId(c.crash), info.id, variant->id,
                  ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")));
     }
-    for (const QString& s :
-         {range("--duplicates", c.duplicates, 0, kMaxDuplicates),
-          range("--max-retries", c.maxRetries, 0, kMaxRetries),
-          range("--crash-attempt", c.crashAttempt, 1, c.duplicates + 1 + c.maxRetries),
-          range("--intents", c.intents, 1, kMaxIntents),
-          c.intervalMs < 0 ? QString() : range("--interval-ms", c.intervalMs, 0, kMaxIntervalMs),
-          range("--expiry-ms", c.expiryMs, 1, kMaxIntervalMs),
-          range("--retention-ms", c.retentionMs, 1, 10 * kMaxIntervalMs),
-          range("--ttl-ms", c.ttlMs, 1, kMaxIntervalMs),
-          range("--lease-ms", c.leaseMs, 1, kMaxIntervalMs),
-          range("--visibility-ms", c.visibilityMs, 1, kMaxIntervalMs)}) {
-        if (!s.isEmpty())
-            return s;
-    }
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
         const ParamInfo* p = info.param(it.key());
         if (!p) {
@@ -63,23 +236,59 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
                 .arg(it.key(), info.id,
                      keys.isEmpty() ? QStringLiteral("none") : keys.join(QStringLiteral(", ")));
         }
-        if (!p->allowed.isEmpty()) {
-            if (!p->allowed.contains(it.value())) {
-                return QStringLiteral("--param %1=%2 is not allowed (allowed: %3)")
-                    .arg(it.key(), it.value(), p->allowed.join(QStringLiteral(", ")));
-            }
-            continue;
-        }
-        bool ok = false;
-        const qint64 n = it.value().toLongLong(&ok);
-        if (!ok || n < p->min || n > p->max) {
-            return QStringLiteral("--param %1=%2 is not a number from %3 to %4")
-                .arg(it.key(), it.value())
-                .arg(p->min)
-                .arg(p->max);
+        if (!p->allowed.isEmpty() && !p->allowed.contains(it.value())) {
+            return QStringLiteral("--param %1=%2 is not allowed (allowed: %3)")
+                .arg(it.key(), shownValue(it.value()), p->allowed.join(QStringLiteral(", ")));
         }
     }
     return {};
+}
+
+QString shownValue(const QString& value) {
+    bool plain = !value.isEmpty();
+    for (QChar ch : value) {
+        if (ch.isSpace() || !ch.isPrint() || ch == QLatin1Char('"'))
+            plain = false;
+    }
+    if (plain)
+        return value;
+    QString escaped = value;
+    escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+        .replace(QLatin1Char('"'), QLatin1String("\\\""))
+        .replace(QLatin1Char('\n'), QLatin1String("\\n"))
+        .replace(QLatin1Char('\r'), QLatin1String("\\r"))
+        .replace(QLatin1Char('\t'), QLatin1String("\\t"));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+QString optionMessage(const NumberProblem& p) {
+    const QString what = p.param ? QStringLiteral("--param %1=%2").arg(p.field, shownValue(p.value))
+                                 : QStringLiteral("--%1 %2").arg(p.field, shownValue(p.value));
+    const QString problem = p.kind == NumberProblem::Kind::NotWholeNumber
+                                ? QStringLiteral("is not a whole number")
+                                : QStringLiteral("is out of range");
+    return QStringLiteral("%1 %2 (allowed: %3 to %4)")
+        .arg(what, problem)
+        .arg(p.allowed.min)
+        .arg(p.allowed.max);
+}
+
+QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
+    const QString choice = checkChoices(c, info);
+    if (!choice.isEmpty())
+        return choice;
+    if (const std::optional<NumberProblem> p = checkNumbers(c, info))
+        return optionMessage(*p);
+    return {};
+}
+
+qint64 estimatedStatements(const RunConfig& c) {
+    // Each factor is at most 100 000, 1 001, 21 and 8 once checked; clamp
+    // anyway, so that an unchecked configuration cannot overflow.
+    const qint64 intents = std::clamp<qint64>(c.intents, 0, kMaxIntents);
+    const qint64 deliveries = std::clamp<qint64>(c.duplicates, 0, kMaxDuplicates) + 1;
+    const qint64 tries = std::clamp<qint64>(c.maxRetries, 0, kMaxRetries) + 1;
+    return intents * deliveries * tries * kStatementsPerAttempt;
 }
 
 }  // namespace idem

@@ -1,8 +1,11 @@
-// Checks a configuration against its scenario before a run: one clear line
-// naming the bad value and what is allowed, or an empty string.
+// Checks a configuration against its scenario before a run: whole numbers
+// parsed and range-checked as 64-bit values before they are narrowed, the
+// ids and parameters the scenario knows, and an estimate of the run's cost.
 #pragma once
 
 #include <QString>
+
+#include <optional>
 
 namespace idem {
 
@@ -12,8 +15,100 @@ struct ScenarioInfo;
 inline constexpr int kMaxDuplicates = 1000;
 inline constexpr int kMaxRetries = 20;
 inline constexpr int kMaxIntents = 100'000;
+inline constexpr qint64 kMaxSeed = 0xFFFF'FFFFLL;
 inline constexpr qint64 kMaxIntervalMs = 30LL * 24 * 3'600'000;
+// A long pause spaces the nodes by 1.5 x the lease (RunConfig::effectiveIntervalMs),
+// and a trace stores that spacing: the lease stays below 2/3 of the interval limit
+// so that every configuration the program accepts reads back from its trace.
+inline constexpr qint64 kMaxLeaseMs = kMaxIntervalMs * 2 / 3;
 
+// The whole-number fields of a RunConfig, in the order they are checked:
+// --crash-attempt's range depends on --duplicates and --max-retries before it.
+enum class NumberField {
+    Duplicates,
+    MaxRetries,
+    CrashAttempt,
+    Intents,
+    Seed,
+    IntervalMs,
+    ExpiryMs,
+    RetentionMs,
+    TtlMs,
+    LeaseMs,
+    VisibilityMs,
+};
+inline constexpr NumberField kNumberFields[] = {
+    NumberField::Duplicates, NumberField::MaxRetries,   NumberField::CrashAttempt,
+    NumberField::Intents,    NumberField::Seed,         NumberField::IntervalMs,
+    NumberField::ExpiryMs,   NumberField::RetentionMs,  NumberField::TtlMs,
+    NumberField::LeaseMs,    NumberField::VisibilityMs,
+};
+
+// The field's command-line option without its dashes ("max-retries"); in a
+// trace's config the key is the same with underscores ("max_retries").
+QString optionName(NumberField field);
+QString jsonKey(NumberField field);
+
+struct NumberRange {
+    qint64 min = 0;
+    qint64 max = 0;
+    bool contains(qint64 v) const { return v >= min && v <= max; }
+};
+// The values a field allows; --crash-attempt's depends on `config`.
+NumberRange allowedRange(NumberField field, const RunConfig& config);
+qint64 numberOf(const RunConfig& config, NumberField field);
+// Stores a value that allowedRange accepts (so the narrowing is exact).
+void setNumber(RunConfig* config, NumberField field, qint64 value);
+
+// A number a field does not allow: which field, the value exactly as it was
+// given, and the allowed range. Each caller phrases it in its own words: the
+// command line names the option, a trace its key, the window a label.
+struct NumberProblem {
+    enum class Kind { NotWholeNumber, OutOfRange };
+    Kind kind = Kind::OutOfRange;
+    QString field;  // optionName(), or a scenario parameter's key when `param`
+    bool param = false;
+    QString value;
+    NumberRange allowed;
+};
+
+// A whole number in decimal: an optional minus sign, then digits, nothing
+// else (no spaces, no "+", no "0x", no point). nullopt when the text is not
+// one; *tooLarge tells a whole number that does not fit in 64 bits.
+std::optional<qint64> parseWholeNumber(const QString& text, bool* tooLarge = nullptr);
+
+// Parses `text` as `field`, checks its range and stores it in `config`.
+std::optional<NumberProblem> readNumber(NumberField field, const QString& text, RunConfig* config);
+
+// The first number of `config` (scenario parameters included) that is out of
+// range or not a whole number; nullopt when all are allowed.
+std::optional<NumberProblem> checkNumbers(const RunConfig& config, const ScenarioInfo& info);
+// A variant, source, crash point or parameter the scenario does not have, as
+// one line naming the bad value and the allowed ones; empty when all exist.
+QString checkChoices(const RunConfig& config, const ScenarioInfo& info);
+
+// "--duplicates 5000 is out of range (allowed: 0 to 1000)",
+// "--param rows=abc is not a whole number (allowed: 1 to 10000)".
+QString optionMessage(const NumberProblem& problem);
+// The value as a reader can see it: quoted when it is empty or has spaces.
+QString shownValue(const QString& value);
+
+// checkChoices, then checkNumbers phrased with option names; empty when the
+// configuration can run.
 QString checkConfig(const RunConfig& config, const ScenarioInfo& info);
+
+// What a run costs, in SQL statements, at most: every intent's original and
+// duplicates, each retried as often as --max-retries allows, each running
+// kStatementsPerAttempt statements. Real runs retry far less, so this is an
+// upper bound (about four times the real count with the default 3 retries).
+// The most an ordinary attempt of any variant runs; pagination's single
+// reader runs one per page.
+inline constexpr qint64 kStatementsPerAttempt = 8;
+qint64 estimatedStatements(const RunConfig& config);
+// Above this estimate a command-line run is refused unless --allow-large.
+// 100 000 intents with the defaults (duplicates 2, retries 3) estimate 9.6
+// million and take about a minute; 1 000 intents with 1 000 duplicates
+// estimate 32 million and would take several minutes.
+inline constexpr qint64 kMaxEstimatedStatements = 20'000'000;
 
 }  // namespace idem

@@ -1,6 +1,11 @@
 #include "runconfig.h"
 
+#include "configcheck.h"
+
 #include <QJsonValue>
+#include <QVariant>
+
+#include <cmath>
 
 namespace idem {
 
@@ -28,18 +33,33 @@ QJsonObject RunConfig::toJson() const {
     };
 }
 
+namespace {
+
+// A JSON value that is not a number, in a student's words.
+QString jsonKind(const QJsonValue& v) {
+    switch (v.type()) {
+        case QJsonValue::Null:
+            return QStringLiteral("null");
+        case QJsonValue::Bool:
+            return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        case QJsonValue::String:
+            return QStringLiteral("the text \"%1\"").arg(v.toString());
+        case QJsonValue::Array:
+            return QStringLiteral("a list");
+        case QJsonValue::Object:
+            return QStringLiteral("an object");
+        default:
+            return QStringLiteral("something else");
+    }
+}
+
+}  // namespace
+
 bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error) {
     RunConfig c;
     auto fail = [error](const QString& field) {
         *error = QStringLiteral("config field \"%1\" is missing or invalid").arg(field);
         return false;
-    };
-    auto integer = [&json](const char* key, qint64* into) {
-        const QJsonValue v = json.value(QLatin1String(key));
-        if (!v.isDouble())
-            return false;
-        *into = v.toInteger();
-        return true;
     };
     c.scenario = json.value("scenario").toString();
     c.variant = json.value("variant").toString();
@@ -59,36 +79,55 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
     if (!crash)
         return fail("crash");
     c.crash = *crash;
-    qint64 n = 0;
-    if (!integer("duplicates", &n))
-        return fail("duplicates");
-    c.duplicates = int(n);
-    if (!integer("crash_attempt", &n))
-        return fail("crash_attempt");
-    c.crashAttempt = int(n);
-    if (!integer("interval_ms", &c.intervalMs))
-        return fail("interval_ms");
-    if (!integer("max_retries", &n))
-        return fail("max_retries");
-    c.maxRetries = int(n);
-    if (!integer("intents", &n))
-        return fail("intents");
-    c.intents = int(n);
-    if (!integer("seed", &n))
-        return fail("seed");
-    c.seed = quint32(n);
-    if (!integer("expiry_ms", &c.expiryMs))
-        return fail("expiry_ms");
-    if (!integer("retention_ms", &c.retentionMs))
-        return fail("retention_ms");
-    if (!integer("ttl_ms", &c.ttlMs))
-        return fail("ttl_ms");
-    if (!integer("lease_ms", &c.leaseMs))
-        return fail("lease_ms");
-    if (!integer("visibility_ms", &c.visibilityMs))
-        return fail("visibility_ms");
-    const QJsonObject p = json.value("params").toObject();
-    for (auto it = p.begin(); it != p.end(); ++it) c.params.insert(it.key(), it.value().toString());
+    // Qt's JSON parser keeps a number that is whole and fits in 64 bits as an
+    // integer (1e3 and 1.0 included) and any other as a double; each value is
+    // range-checked as a 64-bit integer before it is narrowed. Every range
+    // lies far below 2^53, so no allowed value can have been rounded.
+    for (NumberField field : kNumberFields) {
+        const QString key = jsonKey(field);
+        const QJsonValue v = json.value(key);
+        if (v.isUndefined()) {
+            *error = QStringLiteral("config field \"%1\" is missing").arg(key);
+            return false;
+        }
+        if (!v.isDouble()) {
+            *error = QStringLiteral("config field \"%1\" is %2, not a whole number")
+                         .arg(key, jsonKind(v));
+            return false;
+        }
+        const NumberRange allowed = allowedRange(field, c);
+        const bool integer = v.toVariant().typeId() == QMetaType::LongLong;
+        const double d = v.toDouble();
+        const bool whole = integer || std::trunc(d) == d;
+        if (!integer || !allowed.contains(v.toInteger())) {
+            *error =
+                QStringLiteral("config field \"%1\" is %2, %3 (allowed: %4 to %5)")
+                    .arg(key,
+                         integer ? QString::number(v.toInteger()) : QString::number(d, 'g', 16),
+                         whole ? QStringLiteral("out of range")
+                               : QStringLiteral("not a whole number"))
+                    .arg(allowed.min)
+                    .arg(allowed.max);
+            return false;
+        }
+        setNumber(&c, field, v.toInteger());
+    }
+    const QJsonValue params = json.value("params");
+    if (!params.isUndefined() && !params.isObject()) {
+        *error =
+            QStringLiteral("config field \"params\" is %1, not an object").arg(jsonKind(params));
+        return false;
+    }
+    const QJsonObject p = params.toObject();
+    for (auto it = p.begin(); it != p.end(); ++it) {
+        if (!it.value().isString()) {
+            *error = QStringLiteral("config param \"%1\" is %2, not a text")
+                         .arg(it.key(), it.value().isDouble() ? QStringLiteral("a number")
+                                                              : jsonKind(it.value()));
+            return false;
+        }
+        c.params.insert(it.key(), it.value().toString());
+    }
     *out = c;
     return true;
 }

@@ -1,6 +1,6 @@
 #include "sqllogmodel.h"
 
-#include "tablemodel.h"
+#include "csv.h"
 
 namespace idem {
 
@@ -129,10 +129,10 @@ QVariant SqlLogModel::headerData(int section, Qt::Orientation orientation, int r
 QString SqlLogModel::toCsv() const {
     QStringList lines{QStringLiteral("t_ms,attempt,connection,sql,params,rows,error")};
     for (const TraceEvent& e : rows_) {
-        lines << QStringList{QString::number(e.tMs),           QString::number(e.attempt),
-                             csvField(e.connectionName()),     csvField(e.sql),
-                             csvField(formatParams(e.params)), QString::number(e.rows),
-                             csvField(e.errorText())}
+        lines << QStringList{QString::number(e.tMs),          QString::number(e.attempt),
+                             csvText(e.connectionName()),     csvText(e.sql),
+                             csvText(formatParams(e.params)), QString::number(e.rows),
+                             csvText(e.errorText())}
                      .join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

@@ -1,5 +1,6 @@
 #include "tablemodel.h"
 
+#include "csv.h"
 #include "sqlconnection.h"
 
 namespace idem {
@@ -116,25 +117,14 @@ QVariant TableModel::headerData(int section, Qt::Orientation orientation, int ro
     return section + 1;
 }
 
-QString csvField(const QString& field) {
-    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) &&
-        !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r'))) {
-        return field;
-    }
-    QString quoted = field;
-    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 QString TableModel::toCsv() const {
     QStringList lines;
     QStringList header;
-    for (const QString& c : columns_) header << csvField(c);
+    for (const QString& c : columns_) header << csvText(c);
     lines << header.join(QLatin1Char(','));
     for (const Row& row : rows_) {
         QStringList fields;
-        for (const QVariant& v : row.values)
-            fields << csvField(v.isNull() ? QString() : v.toString());
+        for (const QVariant& v : row.values) fields << csvValue(v);
         lines << fields.join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

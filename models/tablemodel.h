@@ -35,6 +35,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     // The rows as CSV (RFC 4180), header first: for "copy table as CSV".
+    // Numbers stay numbers; text is neutralised for spreadsheets (csv.h).
     QString toCsv() const;
 
 private:
@@ -47,7 +48,5 @@ private:
     QStringList columns_;
     QList<Row> rows_;
 };
-
-QString csvField(const QString& field);
 
 }  // namespace idem

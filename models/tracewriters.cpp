@@ -1,12 +1,15 @@
 #include "tracewriters.h"
 
-#include "tablemodel.h"
+#include "csv.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
 
 namespace idem {
 
@@ -48,6 +51,47 @@ QString escape(const QString& s) {
     return s.toHtmlEscaped();
 }
 
+// ShiViz reads a log line by line (and its "." stops at JavaScript's line
+// terminators): text from a trace keeps every character visible on one line.
+QString oneLine(const QString& s) {
+    QString out;
+    out.reserve(s.size());
+    for (QChar ch : s) {
+        switch (ch.unicode()) {
+            case '\\':
+                out += QLatin1String("\\\\");
+                break;
+            case '\n':
+                out += QLatin1String("\\n");
+                break;
+            case '\r':
+                out += QLatin1String("\\r");
+                break;
+            case 0x2028:
+                out += QLatin1String("\\u2028");
+                break;
+            case 0x2029:
+                out += QLatin1String("\\u2029");
+                break;
+            default:
+                out += ch;
+        }
+    }
+    return out;
+}
+
+// A ShiViz host is one word before the clock: spaces and line breaks become "_".
+QString hostName(const QString& actor) {
+    QString host = actor;
+    for (QChar& ch : host) {
+        if (ch.isSpace() || ch.category() == QChar::Separator_Line ||
+            ch.category() == QChar::Separator_Paragraph) {
+            ch = QLatin1Char('_');
+        }
+    }
+    return host.isEmpty() ? QStringLiteral("_") : host;
+}
+
 }  // namespace
 
 QByteArray traceToCsv(const QList<TraceEvent>& events) {
@@ -55,19 +99,14 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
         QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
     for (const TraceEvent& e : events) {
         const bool sql = e.is(EventKind::Sql);
-        lines << QStringList{QString::number(e.seq),
-                             QString::number(e.tMs),
-                             QString::number(e.intent),
-                             QString::number(e.attempt),
-                             csvField(e.actorName()),
-                             csvField(e.kindId()),
-                             csvField(e.connectionName()),
-                             csvField(e.sql),
-                             csvField(paramsText(e.params)),
-                             sql ? QString::number(e.rows) : QString(),
-                             csvField(e.errorText()),
-                             csvField(dataText(e))}
-                     .join(QLatin1Char(','));
+        lines
+            << QStringList{QString::number(e.seq),        QString::number(e.tMs),
+                           QString::number(e.intent),     QString::number(e.attempt),
+                           csvText(e.actorName()),        csvText(e.kindId()),
+                           csvText(e.connectionName()),   csvText(e.sql),
+                           csvText(paramsText(e.params)), sql ? QString::number(e.rows) : QString(),
+                           csvText(e.errorText()),        csvText(dataText(e))}
+                   .join(QLatin1Char(','));
     }
     return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
 }
@@ -81,7 +120,7 @@ QByteArray traceToShiViz(const QList<TraceEvent>& events) {
         clock[host] += 1;
         QJsonObject json;
         for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
-        out += text.toUtf8() + '\n' + host.toUtf8() + ' ' +
+        out += oneLine(text).toUtf8() + '\n' + hostName(host).toUtf8() + ' ' +
                QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
     };
     auto merge = [&clocks](const QString& into, const QString& from) {
@@ -178,9 +217,38 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
 }
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+    // The system's words for what went wrong: errno right after the failing
+    // call (QSaveFile often reports only "Unknown error" for a full disk).
+    auto osWords = [](int err, const QFileDevice& file) {
+        if (err != 0)
+            return QString::fromLocal8Bit(std::strerror(err));
+        return file.errorString();
+    };
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, osWords(errno, file));
+        return false;
+    }
+    // A short write (a full disk) must not be committed: QSaveFile would keep
+    // the part that fit and replace the old file with it.
+    errno = 0;
+    const qint64 written = file.write(bytes);
+    if (written != bytes.size()) {
+        const int err = errno;
+        file.cancelWriting();
+        *error = QStringLiteral(
+                     "cannot write %1: %2 (%3 of %4 bytes written; the file is "
+                     "left as it was)")
+                     .arg(path, osWords(err, file))
+                     .arg(std::max<qint64>(written, 0))
+                     .arg(bytes.size());
+        return false;
+    }
+    errno = 0;
+    if (!file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2 (the file is left as it was)")
+                     .arg(path, osWords(errno, file));
         return false;
     }
     return true;

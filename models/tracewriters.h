@@ -20,7 +20,9 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                        const QList<QPair<QString, QByteArray>>& diagrams,
                        const QString& warning = {});
 
-// Writes bytes through QSaveFile: complete or untouched.
+// Writes bytes through QSaveFile: complete or untouched. A short write (a full
+// disk) is never committed; the message gives the path and the system's words
+// ("No space left on device").
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);
 
 }  // namespace idem

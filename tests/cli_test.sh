@@ -45,7 +45,7 @@ expect_bad_input 'unknown --param colour' run --scenario order-create --param co
 expect_bad_input '--param request-id=random is not allowed' run --scenario order-create --param request-id=random
 expect_bad_input 'not of the form key=value' run --scenario order-create --param nothing
 expect_bad_input 'unknown verdict "fine"' run --scenario order-create --expect fine
-expect_bad_input 'is a folder' run --scenario order-create --db "$tmp"
+expect_bad_input 'is a directory' run --scenario order-create --db "$tmp"
 expect_bad_input '--scenario is required' run
 expect_bad_input 'Unknown option' run --scenario order-create --frobnicate
 expect_bad_input 'unknown command "fly"' fly
@@ -101,7 +101,7 @@ for e in d["events"]:
 PY
 # An unwritable trace path is an error, not a half-written file.
 "$B" run --scenario order-create --trace "$tmp/no/such/dir/t.json" >/dev/null 2>"$tmp/err"
-[ $? -ne 0 ] && [ ! -e "$tmp/no/such/dir/t.json" ] && ok || bad "unwritable trace path"
+[ $? -eq 1 ] && [ ! -e "$tmp/no/such/dir/t.json" ] && ok || bad "unwritable trace path"
 
 # list --json names both scenarios with variants, crash points, recommended flags.
 "$B" list --json >"$tmp/list.json" && python3 - "$tmp/list.json" <<'PY' && ok || bad "list --json"
@@ -154,7 +154,149 @@ grep -q '^service {' "$tmp/r.shiviz" && ok || bad "shiviz clocks"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
-[ $? -ne 0 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
+[ $? -eq 1 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
+
+# Numbers are validated, not coerced: each bad form refused with the typed value quoted.
+expect_bad_input '--duplicates 9223372036854775807 is out of range (allowed: 0 to 1000)' \
+    run --scenario order-create --duplicates 9223372036854775807
+expect_bad_input '--duplicates 99999999999999999999 is out of range (allowed: 0 to 1000)' \
+    run --scenario order-create --duplicates 99999999999999999999
+expect_bad_input '--duplicates 1.5 is not a whole number' run --scenario order-create --duplicates 1.5
+expect_bad_input '--duplicates abc is not a whole number' run --scenario order-create --duplicates abc
+expect_bad_input '--duplicates "" is not a whole number' run --scenario order-create --duplicates ''
+expect_bad_input '--duplicates 0x10 is not a whole number' run --scenario order-create --duplicates 0x10
+expect_bad_input '--duplicates " 3" is not a whole number' run --scenario order-create --duplicates ' 3'
+expect_bad_input '--intents 4294967297 is out of range (allowed: 1 to 100000)' \
+    run --scenario order-create --intents 4294967297
+expect_bad_input '--seed 4294967297 is out of range (allowed: 0 to 4294967295)' \
+    run --scenario order-create --seed 4294967297
+expect_bad_input '--interval-ms -5 is out of range (allowed: 0 to' run --scenario order-create --interval-ms -5
+for opt in duplicates crash-attempt interval-ms max-retries intents seed expiry-ms retention-ms \
+           ttl-ms lease-ms visibility-ms; do
+    expect_bad_input "--$opt 1.5 is not a whole number" run --scenario order-create --$opt 1.5
+    expect_bad_input "--$opt 18446744073709551617 is out of range" \
+        run --scenario order-create --$opt 18446744073709551617
+done
+expect_bad_input '--param rows=abc is not a whole number (allowed: 1 to 10000)' \
+    run --scenario pagination --param rows=abc
+expect_bad_input '--param rows=99999999999999999999 is out of range' \
+    run --scenario pagination --param rows=99999999999999999999
+expect_bad_input '--step abc is not a whole number' shot --scenario order-create --step abc --out "$tmp/s.png"
+expect_bad_input '--size 1600x1000x is not WxH' shot --scenario order-create --size 1600x1000x --out "$tmp/s.png"
+expect_bad_input 'unknown command ""' ''
+
+# A trace's config is checked the same way before anything runs.
+python3 - "$tmp/r.json" "$tmp/bign.json" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(text.replace('"intents":1,', '"intents":4294967297,', 1))
+PY
+expect_bad_input 'config field "intents" is 4294967297, out of range (allowed: 1 to 100000)' replay "$tmp/bign.json"
+python3 - "$tmp/r.json" "$tmp/halfdup.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["duplicates"] = 1.5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_bad_input 'config field "duplicates" is 1.5, not a whole number' replay "$tmp/halfdup.json"
+
+# Bounded runs: a cost estimate above the limit is refused unless --allow-large.
+expect_bad_input 'above the limit of 20,000,000' run --scenario order-create --intents 1000 --duplicates 1000
+expect_bad_input 'add --allow-large' run --scenario order-create --intents 100000 --duplicates 1000 --max-retries 20
+expect_bad_input 'add --allow-large' shot --scenario order-create --intents 1000 --duplicates 1000 --out "$tmp/s.png"
+python3 - "$tmp/r.json" "$tmp/large.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"].update(intents=1000, duplicates=1000)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_bad_input 'add --allow-large' replay "$tmp/large.json"
+
+# --allow-large lifts the limit: the next check refuses (an unknown verdict), nothing runs.
+expect_bad_input 'unknown verdict "fine"' \
+    run --scenario order-create --intents 1000 --duplicates 1000 --allow-large --expect fine
+
+# With --allow-large the estimate no longer stops it: the next check does
+# (an output folder that does not exist), before anything runs.
+"$B" run --scenario order-create --intents 1000 --duplicates 1000 --allow-large \
+    --trace "$tmp/none/t.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'the folder .* does not exist' "$tmp/err" && ! grep -q 'too large' "$tmp/err" \
+    && ok || bad "--allow-large: exit $rc, $(cat "$tmp/err")"
+
+# Output paths: never an input, never twice the same file, never through a link.
+expect_bad_input '--db needs a file path' run --scenario order-create --db ''
+expect_bad_input '--trace needs a file path' run --scenario order-create --trace ''
+cp "$tmp/r.json" "$tmp/r.orig"
+for out in "$tmp/r.json" "$tmp/./r.json" "$tmp/none/../r.json"; do
+    expect_bad_input 'is the input' export "$tmp/r.json" --format csv --out "$out"
+done
+(cd "$tmp" && "$B" export r.json --format csv --out ./r.json >/dev/null 2>&1); [ $? -eq 2 ] && ok || bad "export --out ./r.json"
+ln -s r.json "$tmp/r-link.json"
+expect_bad_input 'is the input' export "$tmp/r.json" --format csv --out "$tmp/r-link.json"
+expect_bad_input 'is the input' export "$tmp/r-link.json" --format csv --out "$tmp/r.json"
+cmp -s "$tmp/r.json" "$tmp/r.orig" && ok || bad "the input of export changed"
+echo "keep me" >"$tmp/victim.txt"
+ln -s victim.txt "$tmp/link.csv"
+expect_bad_input 'is a symbolic link' export "$tmp/r.json" --format csv --out "$tmp/link.csv"
+expect_bad_input 'is a symbolic link' run --scenario order-create --trace "$tmp/link.csv"
+[ "$(cat "$tmp/victim.txt")" = "keep me" ] && [ -L "$tmp/link.csv" ] && ok || bad "symlink target changed"
+ln -s "$tmp/nowhere.csv" "$tmp/dangling.csv"
+expect_bad_input 'is a symbolic link' export "$tmp/r.json" --format csv --out "$tmp/dangling.csv"
+[ ! -e "$tmp/nowhere.csv" ] && ok || bad "a dangling link's target was created"
+mkfifo "$tmp/fifo"
+expect_bad_input 'is not a regular file' export "$tmp/r.json" --format csv --out "$tmp/fifo"
+expect_bad_input 'is a directory' run --scenario order-create --trace "$tmp"
+expect_bad_input '--db X and --trace X are the same file' run --scenario order-create --db X --trace X
+expect_bad_input 'are the same file' run --scenario order-create --db "$tmp/same" --trace "$tmp/./same"
+[ ! -e X ] && [ ! -e "$tmp/same" ] && ok || bad "--db X --trace X created a file"
+# An unwritable --trace is found before the run: the run's --db never appears.
+"$B" run --scenario order-create --db "$tmp/early.sqlite" --trace "$tmp/no/dir/t.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/early.sqlite" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] \
+    && ok || bad "unwritable --trace: exit $rc, $(cat "$tmp/err")"
+"$B" export "$tmp/r.json" --format csv --out "$tmp/no/dir/x.csv" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "$tmp/no/dir" "$tmp/err" && ok || bad "unwritable --out: $(cat "$tmp/err")"
+
+# A read-only folder and a full disk: exit 1 with the system's words, the old file intact.
+mkdir -p "$tmp/ro" "$tmp/full"
+if mount -t tmpfs -o ro,size=16k tmpfs "$tmp/ro" 2>/dev/null; then
+    "$B" run --scenario order-create --trace "$tmp/ro/t.json" >/dev/null 2>"$tmp/err"
+    [ $? -eq 1 ] && grep -q 'Read-only file system' "$tmp/err" && ok || bad "read-only --trace: $(cat "$tmp/err")"
+    "$B" run --scenario order-create --db "$tmp/ro/t.sqlite" >/dev/null 2>"$tmp/err"
+    [ $? -eq 1 ] && grep -q 'Read-only file system' "$tmp/err" && ok || bad "read-only --db: $(cat "$tmp/err")"
+    umount "$tmp/ro"
+else
+    echo "SKIP: cannot mount a read-only tmpfs here (needs root)"
+fi
+if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    echo "the previous report" >"$tmp/full/r.html"
+    "$B" export "$tmp/r.json" --format html --out "$tmp/full/r.html" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'No space left on device' "$tmp/err" && grep -qF "$tmp/full/r.html" "$tmp/err" \
+        && ok || bad "full disk: exit $rc, $(cat "$tmp/err")"
+    [ "$(cat "$tmp/full/r.html")" = "the previous report" ] && [ "$(ls -A "$tmp/full" | wc -l)" -eq 1 ] \
+        && ok || bad "full disk: the previous file changed or a temporary file stayed"
+    umount "$tmp/full"
+else
+    echo "SKIP: cannot mount a small tmpfs here (needs root); full disk untested"
+fi
+
+# CSV for spreadsheets: a formula in a text field comes out neutralised.
+python3 - "$tmp/r.json" "$tmp/formula.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["events"][0]["actor"] = '=HYPERLINK("http://x")'
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$B" export "$tmp/formula.json" --format csv --out "$tmp/formula.csv" >/dev/null 2>&1
+grep -qF ",\"'=HYPERLINK(\"\"http://x\"\")\"," "$tmp/formula.csv" && ! grep -q ',=HYPERLINK' "$tmp/formula.csv" \
+    && ok || bad "csv formula: $(sed -n 2p "$tmp/formula.csv")"
+
+# --help documents the limit, the way past it and every exit code.
+"$B" --help >"$tmp/help" && grep -q -- '--allow-large' "$tmp/help" && grep -q '20,000,000' "$tmp/help" \
+    && grep -q '1 an I/O or internal failure' "$tmp/help" && grep -q '3 the verdict differs' "$tmp/help" \
+    && ok || bad "--help lacks the cost limit or the exit codes"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

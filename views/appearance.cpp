@@ -13,8 +13,8 @@ namespace {
 Appearance g_appearance;
 int g_basePointSize = 0;
 
-QPalette lightPalette(bool highContrast) {
-    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+QPalette lightPalette(const QStyle& fusion, bool highContrast) {
+    QPalette p = fusion.standardPalette();
     if (highContrast) {
         p.setColor(QPalette::WindowText, Qt::black);
         p.setColor(QPalette::Text, Qt::black);
@@ -58,9 +58,13 @@ const Appearance& currentAppearance() {
 
 void applyAppearance(const Appearance& appearance) {
     g_appearance = appearance;
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setPalette(appearance.dark ? darkPalette(appearance.presenter)
-                                             : lightPalette(appearance.presenter));
+    // QApplication takes the style as its child: it deletes it when another
+    // style replaces it or when the application ends.
+    QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"));
+    const QPalette palette = appearance.dark ? darkPalette(appearance.presenter)
+                                             : lightPalette(*fusion, appearance.presenter);
+    QApplication::setStyle(fusion);
+    QApplication::setPalette(palette);
     QFont font = QApplication::font();
     if (g_basePointSize == 0)
         g_basePointSize = font.pointSize() > 0 ? font.pointSize() : 10;

@@ -1,0 +1,37 @@
+// The files a command will write, checked before anything runs, so that a
+// long run never ends in a path that cannot take its result and no input is
+// overwritten by its own output.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace idem::cli {
+
+// A command-line file: the option that names it ("--trace", or "TRACE" for
+// a positional input) and the path as given.
+struct NamedPath {
+    QString option;
+    QString path;
+};
+
+// One line for stderr and the exit code (cli::Exit); code 0 when all is well.
+struct PathProblem {
+    int code = 0;
+    QString message;
+    explicit operator bool() const { return code != 0; }
+};
+
+// Refused as bad input: an empty path, a directory, something that is not a
+// regular file, a symbolic link (QSaveFile would replace the file it points
+// to, far from where the student looks), an output equal to an input or to
+// another output (compared after resolving ".", ".." and links).
+// An I/O failure: a folder that does not exist or does not take a new file,
+// with the system's own words ("Permission denied", "Read-only file system").
+PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>& inputs = {});
+
+// The path with ".", ".." and symbolic links resolved, also for a file that
+// does not exist yet (its folder is resolved).
+QString resolvedPath(const QString& path);
+
+}  // namespace idem::cli

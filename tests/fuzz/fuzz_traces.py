@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of the trace loader: damaged traces must be refused, never crash.
+
+Takes the real traces in tests/fuzz/corpus, damages them (truncation, flipped
+and deleted bytes, values swapped for other types, huge and fractional
+numbers, formulas and line breaks in text, events dropped, doubled or
+reordered) and runs `idemlab replay` and `idemlab export` on each. A signal,
+a sanitizer report, a time-out or an exit code other than 0, 1 or 2 is a
+failure: the mutant is kept in the work folder and printed at the end.
+
+Deterministic: the same --seed gives the same mutants in the same order;
+--seconds only decides how many of them run.
+
+    tests/fuzz/fuzz_traces.py --idemlab build-asan/app/idemlab --seconds 60
+
+The corpus was made with `idemlab run ... --trace` on small configurations
+(one intent, few duplicates), one per scenario; any trace can be added.
+"""
+
+import argparse
+import copy
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Values that have broken number handling before: beyond int, uint32, 2^53,
+# int64, fractions, signs, exponents; and every other JSON type.
+NUMBERS = [0, -1, 1, 2, 7, 1000, 1001, 2**31 - 1, 2**31, 2**32 - 1, 2**32 + 1, 2**53 + 1,
+           2**63 - 1, 2**63, 2**64 + 1, -(2**63), -(2**63) - 1, 10**20, 1.5, -0.5, 1e3,
+           1e300, -1e300, 0.1]
+OTHERS = [None, True, False, "", "3", "-1", "1e3", "=HYPERLINK(\"http://x\")", "a\nb\r\nc",
+          "\u2028", "x" * 5000, "中文", [], [1, 2], {}, {"a": 1}]
+TEXT_EDITS = ["=cmd|' /C calc'!A0", "+1+2", "-2+3", "@SUM(A1)", "\t=1", "line\nbreak",
+              "\"quoted\", comma", "</td><script>alert(1)</script>", "\x00nul"]
+SANITIZER_MARKS = ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                   "SUMMARY: UndefinedBehaviorSanitizer", "SUMMARY: AddressSanitizer"]
+
+
+def paths(value, prefix=()):
+    """Every (path, value) inside a JSON document."""
+    yield prefix, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from paths(v, prefix + (i,))
+
+
+def set_at(doc, path, value):
+    if not path:
+        return value
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return doc
+
+
+def delete_at(doc, path):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    del target[path[-1]]
+    return doc
+
+
+def mutate_json(rng, doc):
+    doc = copy.deepcopy(doc)
+    what = rng.randrange(8)
+    # Prefer the places the loader reads: the config and the events.
+    if rng.random() < 0.4 and isinstance(doc, dict) and isinstance(doc.get("config"), dict):
+        candidates = [("config",) + p for p, _ in paths(doc["config"]) if p]
+    else:
+        candidates = [p for p, _ in paths(doc) if p]
+    if not candidates:
+        return doc
+    path = rng.choice(candidates)
+    if what <= 2:
+        return set_at(doc, path, rng.choice(NUMBERS))
+    if what == 3:
+        return set_at(doc, path, copy.deepcopy(rng.choice(OTHERS)))
+    if what == 4:
+        return delete_at(doc, path)
+    if what == 5:
+        return set_at(doc, path, rng.choice(TEXT_EDITS))
+    events = doc.get("events") if isinstance(doc, dict) else None
+    if isinstance(events, list) and events:
+        if what == 6:
+            i = rng.randrange(len(events))
+            events.insert(rng.randrange(len(events) + 1), copy.deepcopy(events[i]))
+        else:
+            rng.shuffle(events)
+    return doc
+
+
+def mutate_bytes(rng, data):
+    data = bytearray(data)
+    what = rng.randrange(5)
+    if not data:
+        return bytes(data)
+    if what == 0:  # truncate
+        return bytes(data[: rng.randrange(len(data))])
+    if what == 1:  # flip bytes
+        for _ in range(rng.randint(1, 8)):
+            i = rng.randrange(len(data))
+            data[i] ^= 1 << rng.randrange(8)
+        return bytes(data)
+    if what == 2:  # delete a range
+        i = rng.randrange(len(data))
+        return bytes(data[:i] + data[i + rng.randint(1, 64):])
+    if what == 3:  # copy a range elsewhere
+        i = rng.randrange(len(data))
+        piece = data[i: i + rng.randint(1, 128)]
+        j = rng.randrange(len(data))
+        return bytes(data[:j] + piece + data[j:])
+    # a digit run made huge
+    digits = [i for i, b in enumerate(data) if 0x30 <= b <= 0x39]
+    if not digits:
+        return bytes(data)
+    i = rng.choice(digits)
+    return bytes(data[:i] + b"99999999999999999999" + data[i:])
+
+
+def mutant(rng, corpus):
+    name, raw, doc = rng.choice(corpus)
+    if rng.random() < 0.6:
+        for _ in range(rng.randint(1, 3)):
+            doc = mutate_json(rng, doc)
+        data = json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode("utf-8")
+        if rng.random() < 0.2:
+            data = mutate_bytes(rng, data)
+    else:
+        data = raw
+        for _ in range(rng.randint(1, 3)):
+            data = mutate_bytes(rng, data)
+    return name, data
+
+
+def run(cmd, timeout, env):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % timeout
+    return p.returncode, p.stderr.decode("utf-8", "replace")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--idemlab", required=True)
+    ap.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--iterations", type=int, default=0, help="stop after N mutants (0: no limit)")
+    ap.add_argument("--timeout", type=float, default=60, help="per command")
+    ap.add_argument("--keep", help="folder for failing mutants "
+                    "(default: idemlab-fuzz-failures in the temporary folder)")
+    args = ap.parse_args()
+
+    corpus = []
+    for name in sorted(os.listdir(args.corpus)):
+        if name.endswith(".json"):
+            with open(os.path.join(args.corpus, name), "rb") as f:
+                raw = f.read()
+            corpus.append((name, raw, json.loads(raw)))
+    if not corpus:
+        sys.exit("no traces in %s" % args.corpus)
+
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    work = tempfile.mkdtemp(prefix="idemlab-fuzz-")
+    keep = args.keep or os.path.join(tempfile.gettempdir(), "idemlab-fuzz-failures")
+    rng = random.Random(args.seed)
+    formats = ["csv", "csv", "csv", "shiviz", "html"]
+    failures, codes = [], {}
+    deadline = time.monotonic() + args.seconds
+    n = 0
+    try:
+        while time.monotonic() < deadline and (not args.iterations or n < args.iterations):
+            n += 1
+            name, data = mutant(rng, corpus)
+            fmt = rng.choice(formats)
+            path = os.path.join(work, "mutant.json")
+            with open(path, "wb") as f:
+                f.write(data)
+            out = os.path.join(work, "out." + fmt)
+            for cmd in ([args.idemlab, "replay", path],
+                        [args.idemlab, "export", path, "--format", fmt, "--out", out]):
+                code, err = run(cmd, args.timeout, env)
+                codes[(cmd[1], code)] = codes.get((cmd[1], code), 0) + 1
+                marks = [m for m in SANITIZER_MARKS if m in err]
+                if code in (0, 1, 2) and not marks:
+                    continue
+                os.makedirs(keep, exist_ok=True)
+                kept = os.path.join(keep, "seed%d-mutant%04d-from-%s" % (args.seed, n, name))
+                with open(kept, "wb") as f:
+                    f.write(data)
+                why = "signal %d" % -code if code is not None and code < 0 else (
+                    "exit %s" % code if code is not None else "no exit")
+                failures.append("mutant %d (from %s, kept as %s): `%s` %s%s\n%s" % (
+                    n, name, kept, " ".join(cmd[1:2] + ["MUTANT"] + cmd[3:]), why,
+                    ", " + ", ".join(marks) if marks else "", err[-3000:]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    summary = ", ".join("%s exit %s: %d" % (c, code, k) for (c, code), k in sorted(
+        codes.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))))
+    print("fuzz: %d mutants of %d traces (seed %d); %s" % (n, len(corpus), args.seed, summary))
+    for f in failures:
+        print("FAIL:", f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+// What leaves the program as a file or the clipboard: CSV that a spreadsheet
+// opens without running formulas (numbers still numbers), ShiViz lines that
+// stay lines, and files that are complete or untouched, a full disk included.
+#include "tracewriters.h"
+#include "csv.h"
+#include "sqlconnection.h"
+#include "sqllogmodel.h"
+#include "tablemodel.h"
+#include "trace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+TraceEvent sqlEvent(const QString& sql, const QVariantList& params, qint64 rows,
+                    const QString& error) {
+    TraceEvent e;
+    e.seq = 1;
+    e.intent = -1;
+    e.attempt = 1;
+    e.actor = nameId(u"service");
+    e.kind = EventKind::Sql;
+    e.connection = 1;
+    e.sql = sql;
+    e.params = params;
+    e.rows = rows;
+    e.error = error;
+    e.code = error.isEmpty() ? 0 : 1;
+    return e;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(unreadable)");
+}
+
+}  // namespace
+
+class TraceWritersTest : public QObject {
+    Q_OBJECT
+private slots:
+    void textCellsAreNeutralised_data();
+    void textCellsAreNeutralised();
+    void numbersStayNumbers();
+    void traceCsvNeutralisesText();
+    void tableCopyKeepsNumbersAndNeutralisesText();
+    void sqlLogCopyNeutralisesText();
+    void shivizKeepsEveryEventOnItsLines();
+    void fullDiskLeavesTheOldFile();
+    void unwritableFolderSaysWhy();
+};
+
+void TraceWritersTest::textCellsAreNeutralised_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("cell");
+    QTest::newRow("hyperlink") << "=HYPERLINK(\"http://x\")"
+                               << "\"'=HYPERLINK(\"\"http://x\"\")\"";
+    QTest::newRow("plus") << "+1+2"
+                          << "'+1+2";
+    QTest::newRow("minus") << "-2+3"
+                           << "'-2+3";
+    QTest::newRow("at") << "@SUM(A1)"
+                        << "'@SUM(A1)";
+    QTest::newRow("tab") << "\t=1"
+                         << "'\t=1";
+    QTest::newRow("carriage return") << "\r=1"
+                                     << "\"'\r=1\"";
+    QTest::newRow("comma") << "a,b"
+                           << "\"a,b\"";
+    QTest::newRow("newline") << "a\nb"
+                             << "\"a\nb\"";
+    QTest::newRow("plain") << "SELECT 1"
+                           << "SELECT 1";
+    QTest::newRow("equals inside") << "a=b"
+                                   << "a=b";
+    QTest::newRow("empty") << ""
+                           << "";
+}
+
+void TraceWritersTest::textCellsAreNeutralised() {
+    QFETCH(QString, text);
+    QFETCH(QString, cell);
+    QCOMPARE(csvText(text), cell);
+    QCOMPARE(csvValue(QVariant(text)), cell);
+}
+
+void TraceWritersTest::numbersStayNumbers() {
+    QCOMPARE(csvValue(QVariant(qint64(-1))), QStringLiteral("-1"));
+    QCOMPARE(csvValue(QVariant(-3)), QStringLiteral("-3"));
+    QCOMPARE(csvValue(QVariant(-2.5)), QStringLiteral("-2.5"));
+    QCOMPARE(csvValue(QVariant(0.1)), QStringLiteral("0.1"));
+    QCOMPARE(csvValue(QVariant()), QString());
+    // The same characters as text are text.
+    QCOMPARE(csvValue(QVariant(QStringLiteral("-3"))), QStringLiteral("'-3"));
+}
+
+void TraceWritersTest::traceCsvNeutralisesText() {
+    TraceEvent fire;
+    fire.seq = 1;
+    fire.actor = nameId(u"=HYPERLINK(\"http://x\")");
+    fire.kind = EventKind::Note;
+    fire.note = nameId(u"+fire");
+    const TraceEvent sql = sqlEvent(QStringLiteral("UPDATE stock SET qty = qty - 1"),
+                                    {-3, QStringLiteral("=1+1")}, -1, QStringLiteral("@error"));
+    const QList<QByteArray> lines = traceToCsv({fire, sql}).split('\n');
+    QCOMPARE(lines.size(), 4);  // header, two events, the empty rest after the last CRLF
+    QVERIFY2(lines[1].contains("\"'=HYPERLINK(\"\"http://x\"\")\",'+fire,"), lines[1]);
+    // The params cell is text ("-3, =1+1"); rows -1 and intent -1 stay numbers.
+    QVERIFY2(lines[2].startsWith("1,0,-1,1,service,sql,c1,UPDATE stock SET qty = qty - 1,"),
+             lines[2]);
+    QVERIFY2(lines[2].contains("\"'-3, =1+1\",-1,'@error (1),"), lines[2]);
+}
+
+void TraceWritersTest::tableCopyKeepsNumbersAndNeutralisesText() {
+    QTemporaryDir dir;
+    SqlConnection db(dir.filePath("t.sqlite"), QStringLiteral("c0"));
+    db.exec(QStringLiteral("CREATE TABLE stock(sku TEXT, qty INTEGER, price REAL, note TEXT)"));
+    db.exec(QStringLiteral("INSERT INTO stock VALUES (?, ?, ?, ?)"),
+            {QStringLiteral("=HYPERLINK(\"http://x\")"), -3, -1.5, QStringLiteral("-1")});
+    db.exec(QStringLiteral("INSERT INTO stock VALUES (?, ?, ?, ?)"),
+            {QStringLiteral("A"), 5, 2.0, QVariant()});
+    TableModel model;
+    model.setTable(QStringLiteral("stock"));
+    QVERIFY(model.refresh(db));
+    QCOMPARE(model.toCsv(), QStringLiteral("sku,qty,price,note\r\n"
+                                           "\"'=HYPERLINK(\"\"http://x\"\")\",-3,-1.5,'-1\r\n"
+                                           "A,5,2,\r\n"));
+}
+
+void TraceWritersTest::sqlLogCopyNeutralisesText() {
+    Trace trace;
+    trace.append(sqlEvent(QStringLiteral("-- comment\nSELECT 1"), {QStringLiteral("@x")}, -1,
+                          QStringLiteral("=cmd")));
+    SqlLogModel model;
+    model.rebuild(trace);
+    const QString csv = model.toCsv();
+    QVERIFY2(csv.contains(QStringLiteral("\"'-- comment\nSELECT 1\",'@x',-1,'=cmd (1)\r\n")),
+             qPrintable(csv));
+}
+
+void TraceWritersTest::shivizKeepsEveryEventOnItsLines() {
+    TraceEvent e;
+    e.seq = 1;
+    e.actor = nameId(u"serv ice\nx");
+    e.kind = EventKind::Note;
+    e.note = nameId(u"alert\nfake-host {\"fake-host\":1}");
+    e.fields.set("message", QStringLiteral("a\u2028b"));
+    const TraceEvent sql = sqlEvent(QStringLiteral("SELECT ?"), {QStringLiteral("two\nlines")}, 1,
+                                    QStringLiteral("line\r\nbreak"));
+    const QList<QByteArray> lines = traceToShiViz({e, sql}).split('\n');
+    QCOMPARE(lines.size(), 5);  // an event line and a host line per event
+    QVERIFY2(lines[0].startsWith("t=0 #0 alert\\nfake-host"), lines[0]);
+    QVERIFY2(lines[0].contains("a\\u2028b"), lines[0]);
+    QVERIFY2(lines[1].startsWith("serv_ice_x {"), lines[1]);
+    QVERIFY2(lines[2].contains("two\\nlines") && lines[2].contains("line\\r\\nbreak"), lines[2]);
+}
+
+void TraceWritersTest::fullDiskLeavesTheOldFile() {
+    QTemporaryDir dir;
+    const QString mountPoint = dir.filePath("small");
+    QVERIFY(QDir().mkpath(mountPoint));
+    QProcess mount;
+    mount.start(QStringLiteral("mount"), {"-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint});
+    if (!mount.waitForFinished(10'000) || mount.exitStatus() != QProcess::NormalExit ||
+        mount.exitCode() != 0) {
+        QSKIP("cannot mount a small tmpfs here (needs root); the full-disk path is untested");
+    }
+    auto unmount = qScopeGuard([&] { QProcess::execute("umount", {mountPoint}); });
+    const QString path = mountPoint + QStringLiteral("/report.csv");
+    QString error;
+    QVERIFY2(writeFileAtomically(path, "old report\n", &error), qPrintable(error));
+    // Twice the size of the whole file system: the write stops short.
+    QVERIFY(!writeFileAtomically(path, QByteArray(128 * 1024, 'x'), &error));
+    QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QCOMPARE(readAll(path), QByteArray("old report\n"));
+    QCOMPARE(QDir(mountPoint).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    // Less than the free space but more than a page: written whole.
+    QVERIFY2(writeFileAtomically(path, QByteArray(20 * 1024, 'y'), &error), qPrintable(error));
+    QCOMPARE(readAll(path), QByteArray(20 * 1024, 'y'));
+}
+
+void TraceWritersTest::unwritableFolderSaysWhy() {
+    QTemporaryDir dir;
+    QString error;
+    const QString path = dir.filePath("missing/report.csv");
+    QVERIFY(!writeFileAtomically(path, "x", &error));
+    QVERIFY2(error.contains(path) && error.contains(QStringLiteral("No such file or directory")),
+             qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+}
+
+QTEST_GUILESS_MAIN(TraceWritersTest)
+#include "tracewriters_test.moc"
