@@ -340,6 +340,21 @@ Effects MqConsume::effects(Reader& db, int intent) const {
                   {userOf(intent), campaign()})}};
 }
 
+std::vector<Effects> MqConsume::effectsOfAll(Reader& db, int intents) const {
+    std::vector<Effects> all(std::size_t(intents), Effects{{QStringLiteral("coupons"), 0}});
+    const SqlResult r = db.query(QStringLiteral(R"(SELECT user_id, COUNT(*)
+FROM coupons
+WHERE campaign = ?
+GROUP BY user_id)"),
+                                 {campaign()});
+    for (const QVariantList& row : r.data) {
+        const qint64 intent = row[0].toLongLong() - userOf(0);
+        if (intent >= 0 && intent < intents)
+            all[std::size_t(intent)][QStringLiteral("coupons")] = row[1].toLongLong();
+    }
+    return all;
+}
+
 void MqConsume::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
        COALESCE(SUM(deliveries), 0),

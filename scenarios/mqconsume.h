@@ -17,6 +17,7 @@ public:
     void plan(Planner& planner, int intent) const override;
     Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
+    std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
     // "broker": how many messages, deliveries, acks and dead letters.
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 

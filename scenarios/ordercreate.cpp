@@ -215,4 +215,17 @@ Effects OrderCreate::effects(Reader& db, int intent) const {
                       {userOf(intent)})}};
 }
 
+std::vector<Effects> OrderCreate::effectsOfAll(Reader& db, int intents) const {
+    std::vector<Effects> all(std::size_t(intents), Effects{{QStringLiteral("orders"), 0}});
+    const SqlResult r = db.query(QStringLiteral(R"(SELECT user_id, COUNT(*)
+FROM orders
+GROUP BY user_id)"));
+    for (const QVariantList& row : r.data) {
+        const qint64 intent = row[0].toLongLong() - userOf(0);
+        if (intent >= 0 && intent < intents)
+            all[std::size_t(intent)][QStringLiteral("orders")] = row[1].toLongLong();
+    }
+    return all;
+}
+
 }  // namespace idem

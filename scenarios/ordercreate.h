@@ -11,6 +11,7 @@ public:
     OrderCreate();
     const ScenarioInfo& info() const override { return info_; }
     Effects effects(Reader& db, int intent) const override;
+    std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
 
 private:
     Task<Reply> createWithoutGuard(Attempt& a) const;

@@ -39,6 +39,43 @@ QString tradeNoOf(int intent) {
 qint64 amountOf(int intent) {
     return 5'000 + (intent % 9) * 100;
 }
+// An order's status and what its books say: credits and payment flows.
+const QString kOrderBooks = QStringLiteral(R"(SELECT o.order_id,
+       o.status,
+       (SELECT COUNT(*) FROM ledger l WHERE l.order_id = o.order_id),
+       (SELECT COUNT(*) FROM pay_flow f WHERE f.order_id = o.order_id)
+FROM orders o
+WHERE o.order_id = ?)");
+const QString kAllOrderBooks = QStringLiteral(R"(SELECT o.order_id,
+       o.status,
+       (SELECT COUNT(*) FROM ledger l WHERE l.order_id = o.order_id),
+       (SELECT COUNT(*) FROM pay_flow f WHERE f.order_id = o.order_id)
+FROM orders o)");
+const QString kCreditsPerOrder = QStringLiteral(R"(SELECT order_id, COUNT(*)
+FROM ledger
+GROUP BY order_id)");
+
+int intentOf(const QString& order) {
+    bool ok = false;
+    const qint64 n = order.mid(1).toLongLong(&ok);
+    return ok ? int(n - 20250001) : -1;
+}
+
+// Money and state must agree: a credit only for a PAID order, a PAID order
+// credited, a recorded flow credited.
+QString inconsistencyOf(const QString& order, const QString& status, qint64 credits, qint64 flows) {
+    if (credits > 0 && status != QLatin1String("PAID"))
+        return QStringLiteral("%1: merchant credited but the order is %2").arg(order, status);
+    if (status == QLatin1String("PAID") && credits == 0)
+        return QStringLiteral("%1: order PAID but the merchant was never credited").arg(order);
+    if (flows > 0 && credits == 0) {
+        return QStringLiteral(
+                   "%1: payment flow recorded but the order is %2 and nothing was credited")
+            .arg(order, status);
+    }
+    return {};
+}
+
 bool isFailure(const Attempt& a) {
     return a.payload().value(QStringLiteral("trade_status")) == QLatin1String("FAILED");
 }
@@ -282,26 +319,33 @@ Effects PaymentCallback::effects(Reader& db, int intent) const {
 
 QString PaymentCallback::inconsistency(Reader& db, int intent) const {
     const QString order = orderOf(intent);
-    const QString status =
-        db.query(QStringLiteral("SELECT status FROM orders WHERE order_id = ?"), {order})
-            .value()
-            .toString();
-    const qint64 credits =
-        db.count(QStringLiteral("SELECT COUNT(*) FROM ledger WHERE order_id = ?"), {order});
-    const qint64 flows =
-        db.count(QStringLiteral("SELECT COUNT(*) FROM pay_flow WHERE order_id = ?"), {order});
-    if (credits > 0 && status != QLatin1String("PAID")) {
-        return QStringLiteral("%1: merchant credited but the order is %2").arg(order, status);
+    const SqlResult r = db.query(kOrderBooks, {order});
+    return r.empty() ? QString()
+                     : inconsistencyOf(order, r.value(0, 1).toString(), r.value(0, 2).toLongLong(),
+                                       r.value(0, 3).toLongLong());
+}
+
+std::vector<Effects> PaymentCallback::effectsOfAll(Reader& db, int intents) const {
+    std::vector<Effects> all(std::size_t(intents), Effects{{QStringLiteral("credits"), 0}});
+    for (const QVariantList& row : db.query(kCreditsPerOrder).data) {
+        const int intent = intentOf(row[0].toString());
+        if (intent >= 0 && intent < intents)
+            all[std::size_t(intent)][QStringLiteral("credits")] = row[1].toLongLong();
     }
-    if (status == QLatin1String("PAID") && credits == 0) {
-        return QStringLiteral("%1: order PAID but the merchant was never credited").arg(order);
+    return all;
+}
+
+std::vector<QString> PaymentCallback::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<QString> all(static_cast<std::size_t>(intents));
+    for (const QVariantList& row : db.query(kAllOrderBooks).data) {
+        const QString order = row[0].toString();
+        const int intent = intentOf(order);
+        if (intent >= 0 && intent < intents) {
+            all[std::size_t(intent)] =
+                inconsistencyOf(order, row[1].toString(), row[2].toLongLong(), row[3].toLongLong());
+        }
     }
-    if (flows > 0 && credits == 0) {
-        return QStringLiteral(
-                   "%1: payment flow recorded but the order is %2 and nothing was credited")
-            .arg(order, status);
-    }
-    return {};
+    return all;
 }
 
 }  // namespace idem
