@@ -106,6 +106,12 @@ void printSummary(const Summary& s) {
     }
     for (const AlertRecord& a : s.alerts) o << "  ALERT " << a.message << "\n";
     for (const QString& why : s.inconsistencies) o << "  inconsistent: " << why << "\n";
+    for (const WrongAnswer& w : s.wrongAnswers) {
+        o << "  wrong answer: attempt #" << w.attempt << " was told " << toId(w.told);
+        if (!w.result.isEmpty())
+            o << " (" << w.result << ")";
+        o << ", but " << w.database << "\n";
+    }
     o << "  verdict: " << toId(s.verdict);
     if (s.intents > 1) {
         QStringList parts;

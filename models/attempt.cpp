@@ -13,7 +13,8 @@ Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
       actor_(nameId(spec.actor)),
       payload_(spec.payload),
       retryDepth_(spec.retryDepth),
-      counted_(spec.counted) {}
+      counted_(spec.counted),
+      changedPayload_(spec.changedPayload) {}
 
 const RunConfig& Attempt::config() const {
     return run_.config();

@@ -41,6 +41,7 @@ public:
     void setActor(const QString& actor) { actor_ = nameId(actor); }
     const QVariantMap& payload() const { return payload_; }
     int retryDepth() const { return retryDepth_; }
+    bool changedPayload() const { return changedPayload_; }
     bool counted() const { return counted_; }
     const RunConfig& config() const;
     // The variant this run serves (its handler, its crash points).
@@ -126,6 +127,7 @@ private:
     QVariantMap payload_;
     int retryDepth_;
     bool counted_;
+    bool changedPayload_;
 };
 
 }  // namespace idem

@@ -31,6 +31,10 @@ struct AttemptSpec {
     // between page reads): it runs SQL like any process but is no attempt,
     // gets no response counted and is never retried.
     bool counted = true;
+    // The attempt carries a different payload under the intent's key (a
+    // stale callback, a client that reused a key with changed parameters):
+    // a success for it pretends the changed request was done (SPEC, Answers).
+    bool changedPayload = false;
 };
 
 class Planner {

@@ -9,6 +9,42 @@
 
 namespace idem {
 
+namespace {
+
+// SPEC section 2, Answers: a repeat gets the first result. Every definite
+// answer is held against what the database shows.
+QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answers,
+                                const AnswerTruth& truth) {
+    QList<WrongAnswer> wrong;
+    if (!truth.checked)
+        return wrong;
+    for (const Run::Answer& a : answers) {
+        QString database;
+        if (a.changedPayload) {
+            // A changed request under the same key was not done: only a
+            // refusal (or an explicit key-reused error) is true.
+            if (a.response == Response::Success) {
+                database = QStringLiteral("the changed request was not carried out; %1")
+                               .arg(truth.happened ? QStringLiteral("the original stands")
+                                                   : QStringLiteral("nothing was done"));
+            }
+        } else if (a.response == Response::Success) {
+            if (!truth.happened)
+                database = QStringLiteral("nothing was done");
+            else if (!truth.result.isEmpty() && a.result != truth.result)
+                database = QStringLiteral("the result is %1").arg(truth.result);
+        } else if (a.response == Response::Rejected && truth.happened) {
+            database = truth.result.isEmpty() ? QStringLiteral("it was done")
+                                              : QStringLiteral("it was done: %1").arg(truth.result);
+        }
+        if (!database.isEmpty())
+            wrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};
+    }
+    return wrong;
+}
+
+}  // namespace
+
 Summary Run::judgeNow(Reader& reader) const {
     return judgeAll(reader, nullptr);
 }
@@ -24,6 +60,7 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
     const int n = int(intents_.size());
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);
     const std::vector<QString> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
+    const std::vector<AnswerTruth> truths = scenario_.answerTruthOfAll(reader, n);
     for (int i = 0; i < n; ++i) {
         IntentJudgement j;
         j.effects = effects[std::size_t(i)];
@@ -31,6 +68,14 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
         j.inconsistency = inconsistencies[std::size_t(i)];
         j.answered = intents_[std::size_t(i)].answered;
         j.verdict = scenario_.judge(j);
+        const QList<WrongAnswer> wrong =
+            wrongAnswers(i, intents_[std::size_t(i)].answers, truths[std::size_t(i)]);
+        if (!wrong.isEmpty())
+            j.verdict = std::max(j.verdict, Verdict::Misanswered);
+        for (const WrongAnswer& w : wrong) {
+            if (s.wrongAnswers.size() < 50)
+                s.wrongAnswers << w;
+        }
         for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it)
             s.effects[it.key()] += it.value();
         for (auto it = j.expected.cbegin(); it != j.expected.cend(); ++it) {

@@ -286,6 +286,8 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
                     {"source", toId(config_.source)}};
         if (!spec.payload.isEmpty())
             f.fields.set("payload", spec.payload);
+        if (spec.changedPayload)
+            f.fields.set("payload_changed", true);
         record(std::move(f));
     }
     p.connection = acquireConnection();
@@ -477,6 +479,7 @@ void Run::finishAttempt(Process& p, Response response, const QString& result,
         recordFor(a, EventKind::Response, std::move(data));
         IntentState& state = intents_[std::size_t(a.intent())];
         ++state.responses[std::size_t(response)];
+        state.answers.push_back(Answer{a.number(), response, result, a.changedPayload()});
         if (isDefinite(response))
             state.answered = true;
         maybeRetry(a, response);
@@ -509,6 +512,7 @@ void Run::maybeRetry(const Attempt& a, Response response) {
     retry.actor = a.actor();
     retry.kind = QStringLiteral("retry");
     retry.payload = a.payload();
+    retry.changedPayload = a.changedPayload();
     fire(retry);
 }
 

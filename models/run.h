@@ -60,6 +60,13 @@ enum class RunFailure {
 
 class Run {
 public:
+    // What one attempt was told.
+    struct Answer {
+        int attempt = 0;
+        Response response = Response::None;
+        QString result;
+        bool changedPayload = false;
+    };
     Run(const RunConfig& config, const Scenario& scenario, RunOptions options = {});
     ~Run();
     Run(const Run&) = delete;
@@ -131,6 +138,7 @@ private:
         int nextNumber = 1;
         bool answered = false;
         std::array<qint64, kResponseCount> responses{};
+        std::vector<Answer> answers;
     };
 
     Process& processOf(const Attempt& a);

@@ -71,6 +71,10 @@ std::vector<Effects> Scenario::effectsOfAll(Reader& db, int intents) const {
     return all;
 }
 
+std::vector<AnswerTruth> Scenario::answerTruthOfAll(Reader&, int intents) const {
+    return std::vector<AnswerTruth>(static_cast<std::size_t>(intents));
+}
+
 std::vector<QString> Scenario::inconsistenciesOfAll(Reader& db, int intents) const {
     std::vector<QString> all;
     all.reserve(std::size_t(intents));

@@ -96,6 +96,15 @@ struct ScenarioInfo {
     QString paramValue(const RunConfig& config, const QString& key) const;
 };
 
+// What the database says a caller should have been told: whether the
+// intent's effect happened, and the result a success must carry (empty: any).
+// Unchecked: the scenario's answers say nothing the database could contradict.
+struct AnswerTruth {
+    bool checked = false;
+    bool happened = false;
+    QString result;
+};
+
 // One intent's outcome as the judge reads it.
 struct IntentJudgement {
     Effects effects;
@@ -131,6 +140,9 @@ public:
     // them with one grouped query each instead of one query per intent.
     virtual std::vector<Effects> effectsOfAll(Reader& db, int intents) const;
     virtual std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const;
+    // What each intent's callers should have been told (SPEC section 2,
+    // Answers); the default checks nothing.
+    virtual std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const;
     // Turns effects, consistency and whether the caller got an answer into a
     // verdict; the default is SPEC section 2's order.
     virtual Verdict judge(const IntentJudgement& j) const;

@@ -64,6 +64,17 @@ QJsonObject Summary::toJson(int version) const {
     s.insert("integrity", integrity);
     if (!inconsistencies.isEmpty())
         s.insert("inconsistencies", QJsonArray::fromStringList(inconsistencies));
+    if (version >= 2) {
+        QJsonArray wrong;
+        for (const WrongAnswer& w : wrongAnswers) {
+            wrong.append(QJsonObject{{"intent", w.intent},
+                                     {"attempt", w.attempt},
+                                     {"told", toId(w.told)},
+                                     {"result", w.result},
+                                     {"database", w.database}});
+        }
+        s.insert("wrong_answers", wrong);
+    }
     if (version >= 2 && !complete)
         s.insert("complete", false);
     return s;
@@ -150,13 +161,22 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
     }
     for (const QJsonValue& why : json.value("inconsistencies").toArray())
         s.inconsistencies << why.toString();
+    for (const QJsonValue& v : json.value("wrong_answers").toArray()) {
+        const QJsonObject o = v.toObject();
+        const std::optional<Response> told = responseFromId(o.value("told").toString());
+        if (!told)
+            return fail("wrong_answers");
+        s.wrongAnswers.append(WrongAnswer{o.value("intent").toInt(), o.value("attempt").toInt(),
+                                          *told, o.value("result").toString(),
+                                          o.value("database").toString()});
+    }
     s.integrity = json.value("integrity").toString();
     s.complete = json.value("complete").toBool(true);
     static const QStringList kOwn{
-        "scenario",      "variant",          "timing",    "source",          "crash",
-        "crash_attempt", "duplicates",       "seed",      "intents",         "attempts",
-        "effects",       "expected_effects", "responses", "alerts",          "verdict",
-        "verdicts",      "end_ms",           "integrity", "inconsistencies", "complete"};
+        "scenario",        "variant",  "timing",       "source",   "crash",   "crash_attempt",
+        "duplicates",      "seed",     "intents",      "attempts", "effects", "expected_effects",
+        "responses",       "alerts",   "verdict",      "verdicts", "end_ms",  "integrity",
+        "inconsistencies", "complete", "wrong_answers"};
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!kOwn.contains(it.key()))
             s.extras.insert(it.key(), it.value());

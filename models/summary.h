@@ -27,6 +27,15 @@ struct AlertRecord {
     QString message;
 };
 
+// A definite answer the final database contradicts.
+struct WrongAnswer {
+    int intent = 0;
+    int attempt = 0;
+    Response told = Response::Success;
+    QString result;    // what the answer carried
+    QString database;  // what the database shows instead
+};
+
 struct Summary {
     RunConfig config;
     int intents = 0;
@@ -37,10 +46,11 @@ struct Summary {
     std::array<qint64, kVerdictCount> verdicts{};  // intents per verdict
     Verdict verdict = Verdict::ExactlyOnce;        // the worst
     QList<AlertRecord> alerts;
-    QStringList inconsistencies;  // why effects and state disagree (at most 20)
-    QString integrity;            // PRAGMA integrity_check: "ok"
-    qint64 endMs = 0;             // virtual time when the last event ran
-    bool complete = true;         // false: the run was stopped before its end
+    QStringList inconsistencies;      // why effects and state disagree (at most 20)
+    QList<WrongAnswer> wrongAnswers;  // at most 50
+    QString integrity;                // PRAGMA integrity_check: "ok"
+    qint64 endMs = 0;                 // virtual time when the last event ran
+    bool complete = true;             // false: the run was stopped before its end
     // Fields a scenario adds of its own (pagination's pages, the broker's
     // counts), written as they are.
     QJsonObject extras;

@@ -14,7 +14,8 @@ constexpr std::array kCrashPoints{"none",           "before-commit",   "after-gu
                                   "after-business", "before-response", "after-ack",
                                   "before-ack",     "downstream-lost", "long-pause"};
 constexpr std::array kResponses{"success", "in-progress", "rejected", "error", "none"};
-constexpr std::array kVerdicts{"exactly-once", "stuck", "lost", "inconsistent", "duplicated"};
+constexpr std::array kVerdicts{"exactly-once", "stuck",        "lost",
+                               "misanswered",  "inconsistent", "duplicated"};
 
 template <typename Enum, std::size_t N>
 std::optional<Enum> fromId(const std::array<const char*, N>& ids, const QString& id) {
@@ -61,6 +62,9 @@ std::optional<CrashPoint> crashPointFromId(const QString& id) {
 }
 std::optional<Verdict> verdictFromId(const QString& id) {
     return fromId<Verdict>(kVerdicts, id);
+}
+std::optional<Response> responseFromId(const QString& id) {
+    return fromId<Response>(kResponses, id);
 }
 
 QStringList sourceIds() {

@@ -38,8 +38,9 @@ enum class Response { Success, InProgress, Rejected, Error, None };
 constexpr std::size_t kResponseCount = 5;
 
 // Ordered by severity: when intents disagree, the larger one wins.
-enum class Verdict { ExactlyOnce, Stuck, Lost, Inconsistent, Duplicated };
-constexpr std::size_t kVerdictCount = 5;
+// Misanswered: a caller was told something the database contradicts.
+enum class Verdict { ExactlyOnce, Stuck, Lost, Misanswered, Inconsistent, Duplicated };
+constexpr std::size_t kVerdictCount = 6;
 
 QString toId(Source s);
 QString toId(Timing t);
@@ -51,6 +52,7 @@ std::optional<Source> sourceFromId(const QString& id);
 std::optional<Timing> timingFromId(const QString& id);
 std::optional<CrashPoint> crashPointFromId(const QString& id);
 std::optional<Verdict> verdictFromId(const QString& id);
+std::optional<Response> responseFromId(const QString& id);
 
 QStringList sourceIds();
 QStringList timingIds();

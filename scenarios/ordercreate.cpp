@@ -215,6 +215,24 @@ Effects OrderCreate::effects(Reader& db, int intent) const {
                       {userOf(intent)})}};
 }
 
+std::vector<AnswerTruth> OrderCreate::answerTruthOfAll(Reader& db, int intents) const {
+    std::vector<AnswerTruth> all(static_cast<std::size_t>(intents), AnswerTruth{true, false, {}});
+    const SqlResult r = db.query(QStringLiteral(R"(SELECT user_id, COUNT(*), MIN(id)
+FROM orders
+GROUP BY user_id)"));
+    for (const QVariantList& row : r.data) {
+        const qint64 intent = row[0].toLongLong() - userOf(0);
+        if (intent < 0 || intent >= intents)
+            continue;
+        AnswerTruth& t = all[std::size_t(intent)];
+        t.happened = true;
+        // Two orders are already a duplicate; no single id is the right one.
+        if (row[1].toLongLong() == 1)
+            t.result = row[2].toString();
+    }
+    return all;
+}
+
 std::vector<Effects> OrderCreate::effectsOfAll(Reader& db, int intents) const {
     std::vector<Effects> all(std::size_t(intents), Effects{{QStringLiteral("orders"), 0}});
     const SqlResult r = db.query(QStringLiteral(R"(SELECT user_id, COUNT(*)

@@ -12,6 +12,8 @@ public:
     const ScenarioInfo& info() const override { return info_; }
     Effects effects(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
+    // A success must carry the id of the one order the user has.
+    std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const override;
 
 private:
     Task<Reply> createWithoutGuard(Attempt& a) const;

@@ -231,6 +231,15 @@ Effects StockDeduct::effects(Reader& db, int intent) const {
                       {kInitialStock, skuOf(intent)})}};
 }
 
+std::vector<AnswerTruth> StockDeduct::answerTruthOfAll(Reader& db, int intents) const {
+    std::vector<AnswerTruth> all(static_cast<std::size_t>(intents));
+    for (int i = 0; i < intents; ++i) {
+        const qint64 taken = effects(db, i).value(QStringLiteral("units"));
+        all[std::size_t(i)] = AnswerTruth{true, taken > 0, QStringLiteral("DEDUCTED")};
+    }
+    return all;
+}
+
 Effects StockDeduct::expectedEffects(const RunConfig&, int) const {
     return {{QStringLiteral("units"), kUnitsPerOrder}};
 }

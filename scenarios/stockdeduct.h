@@ -14,6 +14,9 @@ public:
     void seed(Setup& setup, int intent) const override;
     void plan(Planner& planner, int intent) const override;
     Effects effects(Reader& db, int intent) const override;
+    // A caller told "rejected" while the stock was taken, or "deducted"
+    // while it was not, was told something false.
+    std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const override;
     Effects expectedEffects(const RunConfig& config, int intent) const override;
     // A lost update (the row's writes and the units gone disagree), an order
     // marked DEDUCTED with nothing taken, a log that disagrees with the stock.

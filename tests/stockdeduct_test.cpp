@@ -62,7 +62,7 @@ void StockDeductTest::truthTable_data() {
     };
     const Row rows[] = {
         {"none", "duplicated", "duplicated", "duplicated"},
-        {"version", "exactly-once", "duplicated", "duplicated"},
+        {"version", "misanswered", "duplicated", "duplicated"},
         {"status-guard", "exactly-once", "exactly-once", "exactly-once"},
         {"deduction-log", "exactly-once", "exactly-once", "exactly-once"},
     };

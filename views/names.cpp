@@ -90,6 +90,8 @@ QString verdictName(const QString& id) {
         return Names::tr("INCONSISTENT");
     if (id == QLatin1String("lost"))
         return Names::tr("LOST");
+    if (id == QLatin1String("misanswered"))
+        return Names::tr("MISANSWERED");
     if (id == QLatin1String("stuck"))
         return Names::tr("STUCK");
     return id;

@@ -27,6 +27,8 @@ QColor verdictColor(const QString& verdict) {
         return QColor(0xf0, 0xa2, 0x02);
     if (verdict == QLatin1String("lost"))
         return QColor(0x8e, 0x44, 0xad);
+    if (verdict == QLatin1String("misanswered"))
+        return QColor(0xc0, 0x39, 0x6b);
     if (verdict == QLatin1String("inconsistent"))
         return QColor(0xe6, 0x7e, 0x22);
     if (verdict == QLatin1String("duplicated"))

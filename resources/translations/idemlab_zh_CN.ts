@@ -563,6 +563,10 @@
         <source>payment provider</source>
         <translation>支付渠道</translation>
     </message>
+    <message>
+        <source>MISANSWERED</source>
+        <translation>答复有误</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
