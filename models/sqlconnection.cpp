@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <unordered_map>
+#include <vector>
 
 namespace idem {
 
@@ -49,7 +50,9 @@ struct SqlConnection::Statements {
 
 namespace {
 
-void bindValue(sqlite3_stmt* s, int index, const QVariant& v) {
+// Text goes in as UTF-8, SQLite's own encoding; `keep` holds the bytes until
+// the statement has run.
+void bindValue(sqlite3_stmt* s, int index, const QVariant& v, std::vector<QByteArray>& keep) {
     if (v.isNull()) {
         sqlite3_bind_null(s, index);
         return;
@@ -71,9 +74,9 @@ void bindValue(sqlite3_stmt* s, int index, const QVariant& v) {
             return;
         }
         default: {
-            const QString text = v.toString();
-            sqlite3_bind_text16(s, index, text.utf16(), int(text.size() * sizeof(QChar)),
-                                SQLITE_TRANSIENT);
+            keep.push_back(v.toString().toUtf8());
+            const QByteArray& text = keep.back();
+            sqlite3_bind_text(s, index, text.constData(), int(text.size()), SQLITE_STATIC);
             return;
         }
     }
@@ -86,9 +89,8 @@ QVariant columnValue(sqlite3_stmt* s, int column) {
         case SQLITE_FLOAT:
             return QVariant(sqlite3_column_double(s, column));
         case SQLITE_TEXT: {
-            const auto* text = static_cast<const char16_t*>(sqlite3_column_text16(s, column));
-            return QVariant(QString::fromUtf16(
-                text, qsizetype(sqlite3_column_bytes16(s, column) / sizeof(char16_t))));
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s, column));
+            return QVariant(QString::fromUtf8(text, sqlite3_column_bytes(s, column)));
         }
         case SQLITE_BLOB: {
             const char* blob = static_cast<const char*>(sqlite3_column_blob(s, column));
@@ -157,9 +159,11 @@ SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
         statements_->remember(sql, s);
     }
     const int expected = sqlite3_bind_parameter_count(s);
+    std::vector<QByteArray> texts;
+    texts.reserve(std::size_t(expected));
     for (int i = 0; i < expected; ++i) {
         if (i < params.size())
-            bindValue(s, i + 1, params[i]);
+            bindValue(s, i + 1, params[i], texts);
         else
             sqlite3_bind_null(s, i + 1);
     }
@@ -176,9 +180,12 @@ SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
         const int code = sqlite3_extended_errcode(db_);
         result = failure(db_, code == SQLITE_OK ? rc : code);
         sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
         return result;
     }
     sqlite3_reset(s);
+    // The bound texts go with this call: no binding may outlive them.
+    sqlite3_clear_bindings(s);
     // A read reports the rows it returned; anything else what the last
     // change on this connection touched (SQLite's own count).
     result.rows = columns > 0 ? result.data.size() : sqlite3_changes64(db_);
