@@ -64,6 +64,8 @@ bool Attempt::crashesAt(CrashPoint point) const {
 }
 
 void Attempt::guard(const char* guardName, const char* decision, Fields details) {
+    if (!run_.tracing())
+        return;
     Fields fields{{"guard", QString::fromLatin1(guardName)},
                   {"decision", QString::fromLatin1(decision)}};
     for (const Field& f : details) fields.set(f.key, f.value);
@@ -72,6 +74,8 @@ void Attempt::guard(const char* guardName, const char* decision, Fields details)
 
 void Attempt::transition(const QString& entity, const QString& from, const QString& to,
                          bool accepted) {
+    if (!run_.tracing())
+        return;
     run_.recordFor(
         *this, EventKind::Transition,
         {{"entity", entity}, {"from_state", from}, {"to_state", to}, {"accepted", accepted}});
@@ -82,6 +86,8 @@ void Attempt::alert(const QString& key, qint64 count, const QString& message) {
 }
 
 void Attempt::note(const QString& kind, Fields fields) {
+    if (!run_.tracing())
+        return;
     TraceEvent e;
     e.kind = EventKind::Note;
     e.note = nameId(kind);

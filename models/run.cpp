@@ -229,6 +229,8 @@ void Run::fire(AttemptSpec spec) {
 }
 
 void Run::record(TraceEvent event) {
+    if (!tracing())
+        return;
     event.seq = nextEventSeq_++;
     event.tMs = now_;
     if (options_.sink)
@@ -238,6 +240,8 @@ void Run::record(TraceEvent event) {
 }
 
 void Run::recordFor(const Attempt& a, EventKind kind, Fields fields) {
+    if (!tracing())
+        return;
     TraceEvent e;
     e.kind = kind;
     e.fields = std::move(fields);
@@ -420,6 +424,8 @@ void Run::transactionEnded(SqlConnection* connection) {
 
 void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
                    const QVariantList& params, const SqlResult& r, const char* cause) {
+    if (!tracing())
+        return;
     TraceEvent e;
     e.kind = EventKind::Sql;
     e.actor = a ? a->actorId() : nameId(u"database");

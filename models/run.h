@@ -101,6 +101,10 @@ public:
     std::unique_ptr<SqlConnection> openReader() const;
     QString databasePath() const { return db_.workPath(); }
 
+    // Whether events go anywhere: without a trace file and a kept trace, a
+    // run builds no events at all.
+    bool tracing() const { return options_.sink || options_.keepTrace; }
+
     // --- for Attempt, Planner and Setup -----------------------------------
     void schedule(qint64 at, std::function<void()> action);
     void fire(AttemptSpec spec);
