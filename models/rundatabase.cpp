@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +25,24 @@ const char* const kSidecars[] = {"-wal", "-shm", "-journal"};
 
 QString osError() {
     return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// The file mode a new file of this process gets (0666 less the umask), read
+// without changing the umask, which other threads may be using.
+mode_t newFileMode() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly)) {
+        while (!status.atEnd()) {
+            const QByteArray line = status.readLine();
+            if (line.startsWith("Umask:")) {
+                bool ok = false;
+                const uint mask = line.mid(6).trimmed().toUInt(&ok, 8);
+                if (ok)
+                    return 0666 & ~mask;
+            }
+        }
+    }
+    return 0644;
 }
 
 }  // namespace
@@ -122,6 +141,9 @@ bool RunDatabase::prepare(const QString& target, bool replace, QString* error, b
         *error = QStringLiteral("cannot write the database %1: %2").arg(target, work.errorString());
         return false;
     }
+    // A temporary file is private (0600); the database is the user's
+    // result, which others may read as any file the user creates.
+    ::fchmod(work.handle(), newFileMode());
     workPath_ = work.fileName();
     target_ = target;
     return true;

@@ -80,6 +80,31 @@ tables=$(sqlite3 "$tmp/run.sqlite" '.tables')
 echo "$tables" | grep -q dedup && echo "$tables" | grep -q orders && ok || bad "--db tables: $tables"
 [ "$(sqlite3 "$tmp/run.sqlite" 'SELECT COUNT(*) FROM orders')" = "2" ] && ok || bad "--db orders"
 [ "$(sqlite3 "$tmp/run.sqlite" 'SELECT status FROM dedup')" = "SUCCESS" ] && ok || bad "--db dedup"
+# The file stands alone: no journal beside it, readable as any file the
+# user creates (the umask decides, not the temporary file's 0600).
+[ ! -e "$tmp/run.sqlite-wal" ] && [ ! -e "$tmp/run.sqlite-journal" ] && ok || bad "--db left a journal"
+[ "$(sqlite3 "$tmp/run.sqlite" 'PRAGMA journal_mode')" = "delete" ] && ok || bad "--db journal mode"
+[ "$(umask 022; "$B" run --scenario order-create --db "$tmp/mode.sqlite" >/dev/null; stat -c %a "$tmp/mode.sqlite")" = "644" ] \
+    && ok || bad "--db file mode: $(stat -c %a "$tmp/mode.sqlite")"
+
+# A file that is not an earlier run's database survives byte for byte, with
+# or without --force: a user's own SQLite database and a text file.
+sqlite3 "$tmp/thesis.sqlite" 'CREATE TABLE thesis(c); INSERT INTO thesis VALUES (42)'
+printf 'chapter one\n' >"$tmp/notes.txt"
+for own in "$tmp/thesis.sqlite" "$tmp/notes.txt"; do
+    cp "$own" "$tmp/own.orig"
+    for force in "" --force; do
+        # shellcheck disable=SC2086
+        expect_bad_input 'is not a database of an earlier run' run --scenario order-create --db "$own" $force
+        cmp -s "$own" "$tmp/own.orig" && ok || bad "--db $own $force changed the file"
+    done
+done
+[ -z "$(find "$tmp" -name '*.partial*')" ] && ok || bad "a refused --db left a work file"
+# An earlier run's database is replaced only with --force.
+expect_bad_input 'add --force to replace it' run --scenario order-create --db "$tmp/run.sqlite"
+[ "$(sqlite3 "$tmp/run.sqlite" 'SELECT COUNT(*) FROM orders')" = "2" ] && ok || bad "--db replaced without --force"
+"$B" run --scenario order-create --db "$tmp/run.sqlite" --force >/dev/null && ok || bad "--force"
+[ "$(sqlite3 "$tmp/run.sqlite" 'SELECT COUNT(*) FROM orders')" = "1" ] && ok || bad "--force did not replace"
 
 # --trace writes the JSON trace; the same run twice gives the same bytes.
 "$B" run --scenario payment-callback --timing concurrent --duplicates 3 --seed 9 --trace "$tmp/a.json" >/dev/null
