@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <cstring>
+
 namespace idem {
 
 namespace {
@@ -90,11 +93,19 @@ void TraceFileWriter::add(const TraceEvent& event) {
 void TraceFileWriter::flush() {
     if (buffer_.isEmpty() || failed())
         return;
-    if (file_->write(buffer_) != buffer_.size() || !file_->flush()) {
-        error_ =
-            QStringLiteral("cannot write the trace to %1: %2").arg(path_, file_->errorString());
-    }
+    errno = 0;
+    if (file_->write(buffer_) != buffer_.size() || !file_->flush())
+        error_ = QStringLiteral("cannot write the trace to %1: %2").arg(path_, writeError());
     buffer_.clear();
+}
+
+// QFileDevice reports a failed buffered write as "Unknown error"; the
+// system's own words (errno, kept since the write) say what happened.
+QString TraceFileWriter::writeError() const {
+    const int code = errno;
+    if (code != 0)
+        return QString::fromLocal8Bit(std::strerror(code));
+    return file_->errorString();
 }
 
 bool TraceFileWriter::commit(const QJsonObject& summary, QString* error) {
@@ -112,9 +123,9 @@ bool TraceFileWriter::commit(const QJsonObject& summary, QString* error) {
         cancel();
         return false;
     }
+    errno = 0;
     if (!file_->commit()) {
-        *error =
-            QStringLiteral("cannot write the trace to %1: %2").arg(path_, file_->errorString());
+        *error = QStringLiteral("cannot write the trace to %1: %2").arg(path_, writeError());
         file_.reset();
         return false;
     }

@@ -86,6 +86,7 @@ public:
 private:
     void write(const QByteArray& bytes);
     void flush();
+    QString writeError() const;
 
     std::unique_ptr<QSaveFile> file_;
     QString path_;

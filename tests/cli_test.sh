@@ -302,6 +302,22 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
         && ok || bad "full disk: exit $rc, $(cat "$tmp/err")"
     [ "$(cat "$tmp/full/r.html")" = "the previous report" ] && [ "$(ls -A "$tmp/full" | wc -l)" -eq 1 ] \
         && ok || bad "full disk: the previous file changed or a temporary file stayed"
+    echo "the previous trace" >"$tmp/full/t.json"
+    "$B" run --scenario order-create --intents 200 --trace "$tmp/full/t.json" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'No space left on device' "$tmp/err" && ok || bad "full disk --trace: exit $rc, $(cat "$tmp/err")"
+    [ "$(cat "$tmp/full/t.json")" = "the previous trace" ] && [ "$(ls -A "$tmp/full" | wc -l)" -eq 2 ] \
+        && ok || bad "full disk --trace: the previous trace changed or a temporary file stayed"
+    umount "$tmp/full"
+fi
+# A disk that fills during the run stops it with the disk's words; the
+# failures are not judged as the scenario's (exit 1, not a verdict).
+if mount -t tmpfs -o size=400k tmpfs "$tmp/full" 2>/dev/null; then
+    TMPDIR="$tmp/full" "$B" run --scenario order-create --intents 5000 --expect exactly-once >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'disk is full' "$tmp/err" && [ ! -s "$tmp/out" ] \
+        && ok || bad "disk full during a run: exit $rc, $(cat "$tmp/err")"
+    [ -z "$(ls -A "$tmp/full")" ] && ok || bad "disk full during a run left $(ls -A "$tmp/full")"
     umount "$tmp/full"
 else
     echo "SKIP: cannot mount a small tmpfs here (needs root); full disk untested"
