@@ -11,6 +11,7 @@ namespace idem::json {
 
 void appendString(QByteArray& out, QStringView text);
 void appendLatin1String(QByteArray& out, const char* text);
+void appendInteger(QByteArray& out, qint64 value);
 // null, booleans, integers, doubles, strings, lists and maps (keys sorted,
 // as QVariantMap keeps them).
 void appendValue(QByteArray& out, const QVariant& value);

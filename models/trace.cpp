@@ -31,7 +31,7 @@ QByteArray summaryBytes(const QJsonObject& summary) {
 // --- in memory -------------------------------------------------------------------
 
 QByteArray Trace::toJson(const RunConfig& config, const QJsonObject& summary) const {
-    QCryptographicHash digest(QCryptographicHash::Sha256);
+    Sha256 digest;
     QByteArray out = headerBytes(config);
     for (qsizetype i = 0; i < events_.size(); ++i) {
         const QByteArray e = events_[i].toJsonBytes();

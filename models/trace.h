@@ -3,10 +3,10 @@
 // is read back, event by event, in bounded memory.
 #pragma once
 
+#include "digest.h"
 #include "traceevent.h"
 
 #include <QByteArray>
-#include <QCryptographicHash>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -91,7 +91,7 @@ private:
     std::unique_ptr<QSaveFile> file_;
     QString path_;
     QByteArray buffer_;
-    QCryptographicHash digest_{QCryptographicHash::Sha256};
+    Sha256 digest_;
     bool first_ = true;
     QString error_;
 };

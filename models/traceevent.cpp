@@ -149,28 +149,34 @@ QByteArray TraceEvent::toJsonBytes() const {
     QByteArray out;
     out.reserve(kind == EventKind::Sql ? 256 + sql.size() : 160);
     out += "{\"seq\":";
-    out += QByteArray::number(seq);
+    json::appendInteger(out, seq);
     out += ",\"t_ms\":";
-    out += QByteArray::number(tMs);
+    json::appendInteger(out, tMs);
     out += ",\"intent\":";
-    out += QByteArray::number(intent);
+    json::appendInteger(out, intent);
     out += ",\"attempt\":";
-    out += QByteArray::number(attempt);
+    json::appendInteger(out, attempt);
     out += ",\"actor\":";
     json::appendString(out, actorName());
     out += ",\"kind\":";
     json::appendString(out, kindId());
     if (kind == EventKind::Sql) {
         out += ",\"connection\":";
-        json::appendString(out, connectionName());
+        if (connection < 0) {
+            out += "\"\"";
+        } else {
+            out += "\"c";
+            json::appendInteger(out, connection);
+            out += '"';
+        }
         out += ",\"sql\":";
         json::appendString(out, sql);
         out += ",\"params\":";
         json::appendValue(out, params);
         out += ",\"rows\":";
-        out += QByteArray::number(rows);
+        json::appendInteger(out, rows);
         out += ",\"code\":";
-        out += QByteArray::number(code);
+        json::appendInteger(out, code);
         out += ",\"error\":";
         if (code == 0)
             out += "null";

@@ -315,7 +315,7 @@ bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, Q
     Scanner s(*file);
     s.seek(eventsOffset_);
     s.next();  // '['
-    QCryptographicHash digest(QCryptographicHash::Sha256);
+    Sha256 digest;
     for (qint64 n = 0; n < header_.events; ++n) {
         if (n > 0 && s.peekNonSpace() == ',')
             s.next();
