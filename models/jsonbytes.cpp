@@ -60,8 +60,7 @@ void appendString(QByteArray& out, QStringView text) {
     const qsizetype n = text.size();
     const char16_t* const units = text.utf16();
     qsizetype i = 0;
-    while (i < n && units[i] >= 0x20 && units[i] < 0x80 && units[i] != '"' && units[i] != '\\')
-        ++i;
+    while (i < n && units[i] >= 0x20 && units[i] < 0x80 && units[i] != '"' && units[i] != '\\') ++i;
     if (i == n) {
         const qsizetype at = out.size();
         out.resize(at + n + 2);
@@ -71,8 +70,7 @@ void appendString(QByteArray& out, QStringView text) {
         *p = '"';
         return;
     }
-    while (i < n && units[i] < 0x80)
-        ++i;
+    while (i < n && units[i] < 0x80) ++i;
     out += '"';
     // ASCII (a statement over several lines): Latin-1 is the same bytes, and
     // Qt converts to it much faster than to UTF-8.
