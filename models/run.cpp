@@ -70,18 +70,20 @@ const RunConfig& Setup::config() const {
 
 SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent) {
     const SqlResult r = connection_.exec(sql, params);
-    TraceEvent e;
-    e.intent = intent;
-    e.actor = nameId(u"database");
-    e.kind = EventKind::Sql;
-    e.connection = 0;
-    e.sql = sql;
-    e.params = params;
-    e.rows = r.ok ? r.rows : 0;
-    e.code = r.code;
-    e.error = r.message;
-    e.fields.set("phase", QStringLiteral("setup"));
-    run_.record(std::move(e));
+    if (run_.tracing()) {
+        TraceEvent e;
+        e.intent = intent;
+        e.actor = nameId(u"database");
+        e.kind = EventKind::Sql;
+        e.connection = 0;
+        e.sql = sql;
+        e.params = params;
+        e.rows = r.ok ? r.rows : 0;
+        e.code = r.code;
+        e.error = r.message;
+        e.fields.set("phase", QStringLiteral("setup"));
+        run_.record(std::move(e));
+    }
     if (!r.ok) {
         throw SetupFailure(QStringLiteral("a set-up statement failed: %1\n%2")
                                .arg(r.errorText(), sql.simplified())
@@ -91,6 +93,8 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
 }
 
 void Setup::transition(int intent, const QString& entity, const QString& from, const QString& to) {
+    if (!run_.tracing())
+        return;
     TraceEvent e;
     e.intent = intent;
     e.actor = nameId(u"client");
