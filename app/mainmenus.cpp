@@ -8,8 +8,11 @@
 #include "appearance.h"
 #include "compareview.h"
 #include "diagramexport.h"
+#include "experimentview.h"
 #include "firepanel.h"
 #include "idemversion.h"
+#include "keysoverlay.h"
+#include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
@@ -59,6 +62,12 @@ void MainWindow::buildMenus() {
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
         {"compare", "run", {QKeySequence(Qt::CTRL | Qt::Key_K)}},
+        {"tab-live", "view", {QKeySequence(Qt::ALT | Qt::Key_1)}},
+        {"tab-compare", "view", {QKeySequence(Qt::ALT | Qt::Key_2)}},
+        {"tab-pagination", "view", {QKeySequence(Qt::ALT | Qt::Key_3)}},
+        {"tab-experiment", "view", {QKeySequence(Qt::ALT | Qt::Key_4)}},
+        {"tab-next", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageDown)}},
+        {"tab-previous", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageUp)}},
         {"advisor", "help", {QKeySequence(Qt::Key_F1)}},
         {"lang-zh", "view", {}},
         {"lang-en", "view", {}},
@@ -67,6 +76,7 @@ void MainWindow::buildMenus() {
         {"zoom-in", "view", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}},
         {"zoom-out", "view", {QKeySequence::ZoomOut}},
         {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
+        {"keys", "help", {QKeySequence(Qt::Key_Question)}},
         {"about", "help", {}},
     };
     QMap<QString, QMenu*> menus;
@@ -129,10 +139,19 @@ void MainWindow::buildMenus() {
     });
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
     connect(actions_["slower"], &QAction::triggered, playbackBar_, &PlaybackBar::slower);
-    connect(actions_["compare"], &QAction::triggered, this, [this] {
-        tabs_->setCurrentWidget(compare_);
-        compare_->compare();
-    });
+    // Ctrl+K goes to Compare and back to the run on screen.
+    connect(actions_["compare"], &QAction::triggered, this,
+            [this] { showTab(tabs_->currentWidget() == compare_ ? playbackTab() : compare_); });
+    const QList<QPair<const char*, QWidget*>> tabActions{{"tab-live", live_},
+                                                         {"tab-compare", compare_},
+                                                         {"tab-pagination", pagination_},
+                                                         {"tab-experiment", experiment_}};
+    for (const auto& [id, page] : tabActions) {
+        connect(actions_[id], &QAction::triggered, this, [this, page = page] { showTab(page); });
+    }
+    connect(actions_["tab-next"], &QAction::triggered, this, [this] { stepTab(+1); });
+    connect(actions_["tab-previous"], &QAction::triggered, this, [this] { stepTab(-1); });
+    connect(actions_["keys"], &QAction::triggered, keysOverlay_, &KeysOverlay::toggle);
     connect(actions_["advisor"], &QAction::triggered, this, [this] {
         AdvisorDialog dialog(this);
         connect(&dialog, &AdvisorDialog::openScenario, this,
@@ -199,9 +218,16 @@ void MainWindow::retranslate() {
         {"back", {tr("Step &back"), {}}},
         {"reset", {tr("&Reset"), {}}},
         {"end", {tr("Run to the &end"), {}}},
-        {"faster", {tr("&Faster"), {}}},
+        {"faster", {tr("F&aster"), {}}},
         {"slower", {tr("&Slower"), {}}},
-        {"compare", {tr("&Compare two variants"), {}}},
+        {"compare", {tr("&Compare two variants"), tr("Compare ↔ the run on screen")}},
+        {"tab-live", {tr("&Live run"), {}}},
+        {"tab-compare", {tr("Co&mpare"), {}}},
+        {"tab-pagination", {tr("Pa&gination"), {}}},
+        {"tab-experiment", {tr("E&xperiment"), {}}},
+        {"tab-next", {tr("Next ta&b"), {}}},
+        {"tab-previous", {tr("Previous t&ab"), {}}},
+        {"keys", {tr("&Keyboard shortcuts"), tr("Every key the window obeys (?)")}},
         {"lang-zh", {QStringLiteral("中文"), {}}},
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},
@@ -209,7 +235,7 @@ void MainWindow::retranslate() {
         {"zoom-in", {tr("Zoom &in"), {}}},
         {"zoom-out", {tr("Zoom &out"), {}}},
         {"zoom-reset", {tr("&Normal size"), {}}},
-        {"about", {tr("&About"), {}}},
+        {"about", {tr("A&bout"), {}}},
         {"advisor",
          {tr("Design &advisor: ask these questions first…"),
           tr("Six questions that pick the techniques for your own case")}},

@@ -8,10 +8,12 @@
 #include "experimentview.h"
 #include "explanationview.h"
 #include "firepanel.h"
+#include "keysoverlay.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "playbackkeys.h"
 #include "registry.h"
 #include "run.h"
 #include "scenariopicker.h"
@@ -50,6 +52,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     : QMainWindow(parent), remember_(remember), playback_(new Playback(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     buildViews();
+    keys_ = new PlaybackKeys(this);
+    keysOverlay_ = new KeysOverlay(this);
     buildMenus();
     connect(playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -84,6 +88,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     if (!findScenario(scenario))
         scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
+    selectScenario(scenario);
+    tabChanged();
 }
 
 MainWindow::~MainWindow() = default;
@@ -174,10 +180,42 @@ void MainWindow::buildViews() {
 
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
-            compare_->compare();
-    });
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);
+}
+
+QWidget* MainWindow::playbackTab() const {
+    return tabs_->isTabVisible(tabs_->indexOf(pagination_)) ? pagination_ : live_;
+}
+
+void MainWindow::showTab(QWidget* page) {
+    if (tabs_->isTabVisible(tabs_->indexOf(page)))
+        tabs_->setCurrentWidget(page);
+}
+
+void MainWindow::stepTab(int by) {
+    const int n = tabs_->count();
+    for (int i = 1; i < n; ++i) {
+        const int index = ((tabs_->currentIndex() + by * i) % n + n) % n;
+        if (tabs_->isTabVisible(index)) {
+            tabs_->setCurrentIndex(index);
+            return;
+        }
+    }
+}
+
+void MainWindow::tabChanged() {
+    if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
+        compare_->compare();
+    // The playback keys drive the run only where it is on screen: elsewhere
+    // (Compare, Experiment) Space and the arrows belong to the page's own widgets.
+    const bool playing = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
+    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower"}) {
+        if (QAction* a = actions_.value(id))
+            a->setEnabled(playing);
+    }
+    playbackBar_->setEnabled(playing);
+    if (!playing)
+        playbackBar_->pause();
 }
 
 void MainWindow::selectScenario(const QString& id) {
@@ -193,8 +231,12 @@ void MainWindow::selectScenario(const QString& id) {
 
 void MainWindow::fireFromPanel() {
     QString error;
-    if (!fire(firePanel_->config(), &error))
+    if (!fire(firePanel_->config(), &error)) {
         showError(tr("Cannot run this configuration"), error);
+        return;
+    }
+    // Fired from Compare or Experiment: the run is what the room wants to see.
+    showTab(playbackTab());
 }
 
 bool MainWindow::fire(const RunConfig& config, QString* error) {

@@ -18,10 +18,12 @@ class DatabaseTableView;
 class ExperimentView;
 class ExplanationView;
 class FirePanel;
+class KeysOverlay;
 class OutcomePanel;
 class PaginationView;
 class Playback;
 class PlaybackBar;
+class PlaybackKeys;
 class ScenarioPicker;
 class SequenceView;
 class SqlLogModel;
@@ -55,6 +57,10 @@ public:
     CompareView* compareView() const { return compare_; }
     PaginationView* paginationView() const { return pagination_; }
     ExperimentView* experimentView() const { return experiment_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QWidget* liveView() const { return live_; }
+    PlaybackKeys* keys() const { return keys_; }
+    QAction* action(const QString& id) const { return actions_.value(id); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -73,6 +79,11 @@ private:
     void exportDiagram(bool svg);
     void copyCurrentTableCsv();
     void showError(const QString& title, const QString& message);
+    // The tab that plays the run: Pagination for pagination, else Live.
+    QWidget* playbackTab() const;
+    void showTab(QWidget* page);
+    void stepTab(int by);
+    void tabChanged();
 
     bool remember_;
     Playback* playback_;
@@ -97,6 +108,8 @@ private:
     PaginationView* pagination_ = nullptr;
     ExperimentView* experiment_ = nullptr;
     QWidget* live_ = nullptr;
+    PlaybackKeys* keys_ = nullptr;
+    KeysOverlay* keysOverlay_ = nullptr;
     QMap<QString, QAction*> actions_;
 };
 

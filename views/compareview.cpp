@@ -85,7 +85,7 @@ void CompareView::compare() {
 }
 
 void CompareView::retranslate() {
-    run_->setText(tr("Run both on the same input"));
+    run_->setText(tr("Run &both on the same input"));
     if (!scenario_) {
         input_->setText(tr("Fire a scenario first; then compare two of its variants here."));
         return;

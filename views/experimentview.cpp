@@ -52,6 +52,7 @@ ExperimentView::ExperimentView(QWidget* parent)
     grid->addLayout(side, 1, 1);
     grid->addWidget(chart_, 2, 0, 1, 2);
     grid->setRowStretch(2, 1);
+    variants_->setTabKeyNavigation(false);
     variants_->setMaximumHeight(variants_->fontMetrics().height() * 8);
     chart_->setRenderHint(QPainter::Antialiasing);
     cancel_->setEnabled(false);
@@ -215,8 +216,8 @@ void ExperimentView::retranslate() {
            "usable.")
             .arg(kBatch));
     intents_->setPrefix(tr("Intents per variant: "));
-    run_->setText(tr("Start the experiment"));
-    cancel_->setText(tr("Cancel"));
+    run_->setText(tr("&Start the experiment"));
+    cancel_->setText(tr("Cance&l"));
     renderChart();
 }
 

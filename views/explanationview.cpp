@@ -18,6 +18,7 @@ QString paragraphs(const QString& text) {
 
 ExplanationView::ExplanationView(QWidget* parent) : QTextBrowser(parent) {
     setOpenExternalLinks(false);
+    setTabChangesFocus(true);
 }
 
 void ExplanationView::showFor(const RunConfig& config) {

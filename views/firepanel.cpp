@@ -33,8 +33,12 @@ FirePanel::FirePanel(QWidget* parent)
     outer->addLayout(form_);
     QWidget* fields[] = {variant_, duplicates_,   source_, timing_,
                          crash_,   crashAttempt_, seed_,   intents_};
+    const char* ids[] = {"variant", "duplicates",   "source", "timing",
+                         "crash",   "crashAttempt", "seed",   "intents"};
     for (int i = 0; i < 8; ++i) {
+        fields[i]->setObjectName(QLatin1String(ids[i]));
         labels_[i] = new QLabel(this);
+        labels_[i]->setObjectName(QLatin1String(ids[i]) + QStringLiteral("Label"));
         labels_[i]->setBuddy(fields[i]);
         form_->addRow(labels_[i], fields[i]);
     }
@@ -191,7 +195,7 @@ RunConfig FirePanel::config() const {
 }
 
 void FirePanel::retranslate() {
-    const char* names[] = {QT_TR_NOOP("&Variant"),     QT_TR_NOOP("&Duplicates"),
+    const char* names[] = {QT_TR_NOOP("Varia&nt"),     QT_TR_NOOP("&Duplicates"),
                            QT_TR_NOOP("S&ource"),      QT_TR_NOOP("&Timing"),
                            QT_TR_NOOP("&Crash point"), QT_TR_NOOP("Crash &attempt"),
                            QT_TR_NOOP("S&eed"),        QT_TR_NOOP("&Intents")};

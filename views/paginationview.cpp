@@ -52,6 +52,7 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
         columns_[s] = new QTreeWidget(columnsBox);
         columns_[s]->setColumnCount(2);
         columns_[s]->setRootIsDecorated(true);
+        columns_[s]->setTabKeyNavigation(false);
         columns_[s]->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
         columns_[s]->header()->setStretchLastSection(true);
         plans_[s] = new QLabel(columnsBox);

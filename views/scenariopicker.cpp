@@ -5,6 +5,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QTimer>
@@ -34,12 +35,12 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QT
     h->setSectionResizeMode(1, QHeaderView::Stretch);
     h->setSectionResizeMode(2, QHeaderView::Stretch);
     connect(h, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
-    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
-        const QTableWidgetItem* item = table_->item(row, 0);
-        if (item && !item->data(kIdRole).toString().isEmpty()) {
-            emit scenarioSelected(item->data(kIdRole).toString());
-        }
-    });
+    // Arrows only move the highlight; a click or Enter loads the scenario, so
+    // that browsing the list (or tabbing through it) never throws a run away.
+    table_->setTabKeyNavigation(false);
+    connect(table_, &QTableWidget::clicked, this,
+            [this](const QModelIndex& index) { choose(index.row()); });
+    table_->installEventFilter(this);
     rebuild();
 }
 
@@ -60,11 +61,13 @@ void ScenarioPicker::rebuild() {
         const int headerRow = table_->rowCount();
         table_->insertRow(headerRow);
         auto* header = new QTableWidgetItem(title);
-        header->setFlags(Qt::ItemIsEnabled);
+        // Not enabled: the keyboard skips it and nobody can select it.
+        header->setFlags(Qt::NoItemFlags);
         QFont f = header->font();
         f.setBold(true);
         header->setFont(f);
-        header->setBackground(palette().color(QPalette::AlternateBase));
+        header->setBackground(headerBackground(palette()));
+        header->setForeground(palette().color(QPalette::Active, QPalette::WindowText));
         table_->setItem(headerRow, 0, header);
         table_->setSpan(headerRow, 0, 1, 3);
         for (const Scenario* s : allScenarios()) {
@@ -108,8 +111,30 @@ void ScenarioPicker::selectScenario(const QString& id) {
     }
 }
 
+void ScenarioPicker::choose(int row) {
+    const QTableWidgetItem* item = table_->item(row, 0);
+    if (item && !item->data(kIdRole).toString().isEmpty())
+        emit scenarioSelected(item->data(kIdRole).toString());
+}
+
+QColor ScenarioPicker::headerBackground(const QPalette& palette) {
+    return palette.color(QPalette::Active, QPalette::AlternateBase);
+}
+
+bool ScenarioPicker::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            choose(table_->currentRow());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void ScenarioPicker::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange ||
+        event->type() == QEvent::PaletteChange)
         rebuild();
     QWidget::changeEvent(event);
 }

@@ -48,6 +48,7 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->setVisible(false);
     view_->setWordWrap(false);
+    view_->setTabKeyNavigation(false);
     QHeaderView* h = view_->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::ResizeToContents);
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);

@@ -35,6 +35,7 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->setWordWrap(false);
+    view_->setTabKeyNavigation(false);  // Tab leaves the table, it does not walk its cells
     auto* copy = new QAction(tr("Copy table as CSV"), view_);
     connect(copy, &QAction::triggered, this, &DatabaseTableView::copyCsv);
     view_->addAction(copy);

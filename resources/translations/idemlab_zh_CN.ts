@@ -8,20 +8,16 @@
         <translation>设计顾问——设计时先问这些问题</translation>
     </message>
     <message>
-        <source>Open the matching scenario</source>
-        <translation>打开对应的场景</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Try it:&lt;/b&gt; %2 — %3&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;动手试试：&lt;/b&gt;%2 — %3&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Open the matching scenario</source>
+        <translation>打开对应场景(&amp;O)</translation>
     </message>
 </context>
 <context>
     <name>idem::CompareView</name>
-    <message>
-        <source>Run both on the same input</source>
-        <translation>以相同输入运行两种方案</translation>
-    </message>
     <message>
         <source>Fire a scenario first; then compare two of its variants here.</source>
         <translation>请先发射一个场景，再在此对比它的两种方案。</translation>
@@ -29,6 +25,10 @@
     <message>
         <source>Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5</source>
         <translation>两者输入相同：重复 %1 次，%2，%3，崩溃点：%4，随机种子 %5</translation>
+    </message>
+    <message>
+        <source>Run &amp;both on the same input</source>
+        <translation>以相同输入运行两种方案(&amp;B)</translation>
     </message>
 </context>
 <context>
@@ -92,12 +92,12 @@
         <translation>每个方案的业务意图数：</translation>
     </message>
     <message>
-        <source>Start the experiment</source>
-        <translation>开始实验</translation>
+        <source>&amp;Start the experiment</source>
+        <translation>开始实验(&amp;S)</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <source>Cance&amp;l</source>
+        <translation>取消(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -128,10 +128,6 @@
     <message>
         <source>★ %1 (recommended)</source>
         <translation>★ %1（推荐）</translation>
-    </message>
-    <message>
-        <source>&amp;Variant</source>
-        <translation>方案(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Duplicates</source>
@@ -184,6 +180,129 @@
     <message>
         <source>Independent business intents, each with its own duplicates</source>
         <translation>相互独立的业务意图，各自有自己的重复请求</translation>
+    </message>
+    <message>
+        <source>Varia&amp;nt</source>
+        <translation>方案(&amp;N)</translation>
+    </message>
+</context>
+<context>
+    <name>idem::KeysOverlay</name>
+    <message>
+        <source>Fire: run the fire panel&apos;s settings (from any tab; shows Live)</source>
+        <translation>发射：按发射面板的设置运行（在任何标签页都可以，随后切到“实时”）</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>播放 / 暂停</translation>
+    </message>
+    <message>
+        <source>→ or Page Down</source>
+        <translation>→ 或 Page Down</translation>
+    </message>
+    <message>
+        <source>Next step (a presentation remote sends these)</source>
+        <translation>下一步（翻页笔发送的就是这两个键）</translation>
+    </message>
+    <message>
+        <source>← or Page Up</source>
+        <translation>← 或 Page Up</translation>
+    </message>
+    <message>
+        <source>Step back</source>
+        <translation>后退一步</translation>
+    </message>
+    <message>
+        <source>Start / end of the run</source>
+        <translation>跳到运行的开头 / 结尾</translation>
+    </message>
+    <message>
+        <source>Slower / faster</source>
+        <translation>减慢 / 加快</translation>
+    </message>
+    <message>
+        <source>Escape or Enter</source>
+        <translation>Esc 或 Enter</translation>
+    </message>
+    <message>
+        <source>Leave the field being edited: the keys above work again</source>
+        <translation>结束正在编辑的输入框，上面这些键恢复作用</translation>
+    </message>
+    <message>
+        <source>Next / previous region</source>
+        <translation>下一个 / 上一个区域</translation>
+    </message>
+    <message>
+        <source>Enter or Space</source>
+        <translation>Enter 或空格</translation>
+    </message>
+    <message>
+        <source>Press the focused button, tick the focused check box</source>
+        <translation>按下获得焦点的按钮，勾选获得焦点的复选框</translation>
+    </message>
+    <message>
+        <source>Enter (scenario list)</source>
+        <translation>Enter（场景列表中）</translation>
+    </message>
+    <message>
+        <source>Load the highlighted scenario (↑/↓ only highlight)</source>
+        <translation>载入高亮的场景（↑/↓ 只移动高亮）</translation>
+    </message>
+    <message>
+        <source>Live, Compare, Pagination, Experiment</source>
+        <translation>实时、对比、分页、压力实验</translation>
+    </message>
+    <message>
+        <source>Ctrl+Page Up / Down</source>
+        <translation>Ctrl+Page Up / Page Down</translation>
+    </message>
+    <message>
+        <source>Previous / next tab</source>
+        <translation>上一个 / 下一个标签页</translation>
+    </message>
+    <message>
+        <source>Compare ↔ Live</source>
+        <translation>对比 ↔ 实时</translation>
+    </message>
+    <message>
+        <source>Show or hide the side panels</source>
+        <translation>显示或隐藏侧边面板</translation>
+    </message>
+    <message>
+        <source>Presenter mode: full screen, large fonts</source>
+        <translation>演示模式：全屏、大字号</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>深色主题</translation>
+    </message>
+    <message>
+        <source>Zoom in / out / normal size</source>
+        <translation>放大 / 缩小 / 恢复正常大小</translation>
+    </message>
+    <message>
+        <source>Design advisor</source>
+        <translation>设计顾问</translation>
+    </message>
+    <message>
+        <source>This list</source>
+        <translation>显示本列表</translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation>键盘操作</translation>
+    </message>
+    <message>
+        <source>Escape or ? closes this list.</source>
+        <translation>按 Esc 或 ? 关闭本列表。</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
     </message>
 </context>
 <context>
@@ -285,10 +404,6 @@
         <translation>运行到结尾(&amp;E)</translation>
     </message>
     <message>
-        <source>&amp;Faster</source>
-        <translation>加快(&amp;F)</translation>
-    </message>
-    <message>
         <source>&amp;Slower</source>
         <translation>减慢(&amp;S)</translation>
     </message>
@@ -315,10 +430,6 @@
     <message>
         <source>&amp;Normal size</source>
         <translation>正常大小(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;About</source>
-        <translation>关于(&amp;A)</translation>
     </message>
     <message>
         <source>Live 实时</source>
@@ -407,6 +518,50 @@
     <message>
         <source>&lt;p&gt;Version %1&lt;/p&gt;</source>
         <translation>&lt;p&gt;版本 %1&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>F&amp;aster</source>
+        <translation>加快(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Compare ↔ the run on screen</source>
+        <translation>在对比页与当前运行之间切换</translation>
+    </message>
+    <message>
+        <source>&amp;Live run</source>
+        <translation>实时运行(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>对比(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Pa&amp;gination</source>
+        <translation>分页(&amp;G)</translation>
+    </message>
+    <message>
+        <source>E&amp;xperiment</source>
+        <translation>压力实验(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Next ta&amp;b</source>
+        <translation>下一个标签页(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Previous t&amp;ab</source>
+        <translation>上一个标签页(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every key the window obeys (?)</source>
+        <translation>窗口响应的所有按键（?）</translation>
+    </message>
+    <message>
+        <source>A&amp;bout</source>
+        <translation>关于(&amp;B)</translation>
     </message>
 </context>
 <context>
