@@ -12,6 +12,7 @@
 #include "firepanel.h"
 #include "idemversion.h"
 #include "keysoverlay.h"
+#include "livestage.h"
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
@@ -210,7 +211,7 @@ void MainWindow::retranslate() {
         {"export-svg",
          {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
         {"copy-csv",
-         {tr("&Copy guard table as CSV"), tr("Right-click any table for its own copy")}},
+         {tr("&Copy the table in front as CSV"), tr("Right-click any table for its own copy")}},
         {"quit", {tr("&Quit"), {}}},
         {"fire", {tr("&Fire"), tr("Run the fire panel's settings")}},
         {"play", {tr("&Play / pause"), {}}},
@@ -305,8 +306,9 @@ void MainWindow::saveTrace() {
 }
 
 void MainWindow::exportDiagram(bool svg) {
-    const bool sequence = sequenceView_->hasFocus() || sequenceView_->isAncestorOf(focusWidget());
-    QGraphicsScene* scene = sequence ? sequenceView_->scene() : stateView_->scene();
+    SequenceView* sequenceView = live_->sequenceView();
+    const bool sequence = sequenceView->hasFocus() || sequenceView->isAncestorOf(focusWidget());
+    QGraphicsScene* scene = sequence ? sequenceView->scene() : live_->stateView()->scene();
     const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
@@ -321,7 +323,9 @@ void MainWindow::exportDiagram(bool svg) {
 }
 
 void MainWindow::copyCurrentTableCsv() {
-    guardTable_->copyCsv();
+    // The table in front: the one the room is looking at.
+    if (auto* table = qobject_cast<DatabaseTableView*>(live_->tableTabs()->currentWidget()))
+        table->copyCsv();
 }
 
 }  // namespace idem

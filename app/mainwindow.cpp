@@ -9,6 +9,7 @@
 #include "explanationview.h"
 #include "firepanel.h"
 #include "keysoverlay.h"
+#include "livestage.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
@@ -22,7 +23,10 @@
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
+#include "stageheader.h"
+#include "stagelayout.h"
 #include "statemachineview.h"
+#include "stepcaption.h"
 #include "tablemodel.h"
 #include "tableview.h"
 #include "texts.h"
@@ -44,7 +48,9 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace idem {
 
@@ -60,10 +66,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     connect(playback_, &Playback::rewound, this, [this] {
         showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
     });
-    connect(playback_, &Playback::loaded, this, [this] {
-        rebuildBusinessTabs();
-        showStep(0, playback_->run()->trace().size(), true);
-    });
+    connect(playback_, &Playback::loaded, this,
+            [this] { showStep(0, playback_->run()->trace().size(), true); });
 
     QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
     Appearance look;
@@ -107,6 +111,7 @@ void MainWindow::buildViews() {
     left->addWidget(firePanel_);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 2);
+    left->setChildrenCollapsible(false);
     auto* leftDock = new QDockWidget(this);
     leftDock->setObjectName(QStringLiteral("scenarioDock"));
     leftDock->setWidget(left);
@@ -118,6 +123,7 @@ void MainWindow::buildViews() {
     explanation_ = new ExplanationView(this);
     // The outcome scrolls rather than being cut off on small screens.
     auto* outcomeScroll = new QScrollArea(this);
+    outcomeScroll->setObjectName(QStringLiteral("outcomeScroll"));
     outcomeScroll->setWidget(outcome_);
     outcomeScroll->setWidgetResizable(true);
     outcomeScroll->setFrameShape(QFrame::NoFrame);
@@ -133,58 +139,75 @@ void MainWindow::buildViews() {
                            QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, rightDock);
 
-    guardTable_ = new DatabaseTableView(this);
-    stateView_ = new StateMachineView(this);
-    sequenceView_ = new SequenceView(this);
-    businessTabs_ = new QTabWidget(this);
-    sqlLogModel_ = new SqlLogModel(this);
-    sqlLog_ = new SqlLogView(*sqlLogModel_, this);
-
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(guardTable_);
-    top->addWidget(stateView_);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
-    top->setSizes({1000, 1000});
-    auto* middle = new QSplitter(Qt::Horizontal);
-    middle->addWidget(sequenceView_);
-    middle->addWidget(businessTabs_);
-    middle->setStretchFactor(0, 3);
-    middle->setStretchFactor(1, 2);
-    middle->setSizes({1300, 700});
-    auto* liveSplit = new QSplitter(Qt::Vertical);
-    liveSplit->addWidget(top);
-    liveSplit->addWidget(middle);
-    liveSplit->addWidget(sqlLog_);
-    liveSplit->setStretchFactor(0, 2);
-    liveSplit->setStretchFactor(1, 3);
-    liveSplit->setStretchFactor(2, 2);
-    live_ = liveSplit;
-
+    live_ = new LiveStage(this);
     compare_ = new CompareView(this);
     pagination_ = new PaginationView(this);
     experiment_ = new ExperimentView(this);
     tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("pages"));
+    tabs_->setDocumentMode(true);
     tabs_->addTab(live_, QString());
     tabs_->addTab(compare_, QString());
     tabs_->addTab(pagination_, QString());
     tabs_->addTab(experiment_, QString());
-    setCentralWidget(tabs_);
+    caption_ = new StepCaption(this);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(tabs_, 1);
+    centreLayout->addWidget(caption_);
+    setCentralWidget(centre);
+
+    header_ = new StageHeader(this);
+    auto* headerBar = new QToolBar(this);
+    headerBar->setObjectName(QStringLiteral("stageBar"));
+    headerBar->setMovable(false);
+    headerBar->setFloatable(false);
+    headerBar->addWidget(header_);
+    addToolBar(Qt::TopToolBarArea, headerBar);
 
     playbackBar_ = new PlaybackBar(*playback_, this);
     auto* bar = new QToolBar(this);
     bar->setObjectName(QStringLiteral("playbackBar"));
     bar->setMovable(false);
+    bar->setFloatable(false);
     bar->addWidget(playbackBar_);
     addToolBar(Qt::BottomToolBarArea, bar);
+
+    stage_ = new StageLayout(this, {headerBar, header_, leftDock, rightDock, outcome_, live_},
+                             remember_);
 
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);
+    connect(outcome_, &OutcomePanel::verdictShown, header_, &StageHeader::setVerdict);
+    connect(playbackBar_, &PlaybackBar::playingChanged, this, &MainWindow::updateCaption);
+}
+
+QWidget* MainWindow::liveView() const {
+    return live_;
+}
+
+DatabaseTableView* MainWindow::guardTable() const {
+    return live_->guardTable() ? live_->guardTable() : live_->tables().value(0);
+}
+
+StateMachineView* MainWindow::stateView() const {
+    return live_->stateView();
+}
+
+SequenceView* MainWindow::sequenceView() const {
+    return live_->sequenceView();
+}
+
+SqlLogModel* MainWindow::sqlLog() const {
+    return live_->sqlLogModel();
 }
 
 QWidget* MainWindow::playbackTab() const {
-    return tabs_->isTabVisible(tabs_->indexOf(pagination_)) ? pagination_ : live_;
+    return tabs_->isTabVisible(tabs_->indexOf(pagination_)) ? static_cast<QWidget*>(pagination_)
+                                                            : live_;
 }
 
 void MainWindow::showTab(QWidget* page) {
@@ -257,10 +280,8 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     }
     firePanel_->setConfig(config);
     explanation_->showFor(config);
-    stateView_->setMachine(scenario->info(), config.variant);
-    guardTable_->setTable(scenario->info().guardTable.isEmpty() ? scenario->info().tables.value(0)
-                                                                : scenario->info().guardTable,
-                          tr("Guard table: %1").arg(scenario->info().guardTable));
+    header_->setSettings(FirePanel::describe(config));
+    live_->setScenario(scenario->info(), config.variant);
     compare_->setInput(*scenario, config);
     experiment_->setScenario(*scenario);
     const bool paging = config.scenario == QLatin1String("pagination");
@@ -277,38 +298,13 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     return true;
 }
 
-void MainWindow::rebuildBusinessTabs() {
-    businessTabs_->clear();
-    qDeleteAll(businessTables_);
-    businessTables_.clear();
-    const ScenarioInfo& info = playback_->scenario()->info();
-    for (const QString& table : info.tables) {
-        if (table == info.guardTable)
-            continue;
-        auto* view = new DatabaseTableView(businessTabs_);
-        view->setTable(table);
-        businessTabs_->addTab(view, table);
-        businessTables_ << view;
-    }
-}
-
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     const Run* run = playback_->run();
     if (!run)
         return;
-    if (rebuild) {
-        sqlLogModel_->rebuild(run->trace());
-    } else {
-        sqlLogModel_->append(run->trace(), from, to);
-    }
-    if (SqlConnection* reader = playback_->reader()) {
-        guardTable_->refresh(*reader);
-        for (DatabaseTableView* v : businessTables_) v->refresh(*reader);
-    }
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_->lastStepBegin());
-    stateView_->showTrace(run->trace(), to, fresh);
-    sequenceView_->showTrace(run->trace(), to, fresh);
+    live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
         int pages = 0;
         for (qsizetype i = 0; i < to; ++i)
@@ -317,23 +313,43 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     }
     outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
                           playback_->atEnd());
+    updateCaption();
+}
+
+void MainWindow::updateCaption() {
+    const Run* run = playback_->run();
+    if (!run) {
+        caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
+        return;
+    }
+    const QString what = StepCaption::describe(run->trace().events(), playback_->lastStepBegin(),
+                                               run->trace().size());
+    QString hint;
+    if (playbackBar_->isPlaying()) {
+        hint = tr("Space pauses");
+    } else if (playback_->atEnd()) {
+        hint = tr("the end · Home starts again");
+    } else {
+        hint = tr("→ next · Space plays");
+    }
+    caption_->setCaption(what, hint);
 }
 
 QWidget* MainWindow::viewWidget(const QString& name) {
     if (name == QLatin1String("overview"))
         return this;
     if (name == QLatin1String("dedup"))
-        return guardTable_;
+        return guardTable();
     if (name == QLatin1String("state"))
-        return stateView_;
+        return live_->stateView();
     if (name == QLatin1String("sequence"))
-        return sequenceView_;
+        return live_->sequenceView();
     if (name == QLatin1String("sql"))
-        return sqlLog_;
+        return live_->sqlLog();
     if (name == QLatin1String("outcome"))
         return outcome_->parentWidget();
     if (name == QLatin1String("tables"))
-        return businessTabs_;
+        return live_->tableTabs();
     if (name == QLatin1String("advisor"))
         return new AdvisorDialog(this);
     if (name == QLatin1String("experiment")) {
@@ -385,6 +401,8 @@ void MainWindow::setLanguage(const QString& code) {
 
 void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
     applyAppearance(Appearance{dark, presenter, std::clamp(zoomPercent, 50, 300)});
+    stage_->apply(presenter);
+    QTimer::singleShot(0, stage_, &StageLayout::keepOnScreen);
     if (remember_) {
         QSettings s;
         s.setValue(settings::kDark, dark);

@@ -22,6 +22,8 @@ CompareView::CompareView(QWidget* parent)
     grid->addWidget(input_, 0, 0, 1, 2);
     for (int side = 0; side < 2; ++side) {
         variants_[side] = new QComboBox(this);
+        variants_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        variants_[side]->setMinimumContentsLength(8);
         outcomes_[side] = new OutcomePanel(this);
         tables_[side] = new DatabaseTableView(this);
         grid->addWidget(variants_[side], 1, side);

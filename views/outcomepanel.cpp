@@ -1,6 +1,7 @@
 #include "outcomepanel.h"
 
 #include "names.h"
+#include "relativefont.h"
 #include "statusdelegate.h"
 
 #include <QEvent>
@@ -28,10 +29,7 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     verdict_->setWordWrap(true);
     verdict_->setAutoFillBackground(true);
     verdict_->setMargin(8);
-    QFont f = verdict_->font();
-    f.setBold(true);
-    f.setPointSizeF(f.pointSizeF() * 1.8);
-    verdict_->setFont(f);
+    setRelativeFont(verdict_, 1.8, true);
     details_->setWordWrap(true);
     details_->setTextFormat(Qt::RichText);
     details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -61,12 +59,18 @@ bool OutcomePanel::alertVisible() const {
     return !alert_->isHidden();
 }
 
+void OutcomePanel::setVerdictVisible(bool visible) {
+    verdict_->setVisible(visible);
+}
+
 void OutcomePanel::render() {
     if (!summary_) {
         verdict_->setText(tr("Fire to start a run"));
         verdict_->setPalette(palette());
         details_->clear();
         alert_->hide();
+        emit verdictShown(verdict_->text(), palette().color(QPalette::AlternateBase),
+                          palette().color(QPalette::WindowText));
         return;
     }
     const Summary& s = *summary_;
@@ -86,6 +90,7 @@ void OutcomePanel::render() {
         p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     }
     verdict_->setPalette(p);
+    emit verdictShown(verdict_->text(), p.color(QPalette::Window), p.color(QPalette::WindowText));
 
     // One line per fact (name: value), which wraps well in a narrow dock
     // and in presenter-size fonts.

@@ -22,6 +22,12 @@ public:
     QString verdictText() const;
     QString verdictId() const { return summary_ ? toId(summary_->verdict) : QString(); }
     bool alertVisible() const;
+    // Off in presenter mode, where the stage's banner shows the verdict.
+    void setVerdictVisible(bool visible);
+
+signals:
+    // The verdict line as shown (also when hidden): for the stage's banner.
+    void verdictShown(const QString& text, const QColor& background, const QColor& foreground);
 
 protected:
     void changeEvent(QEvent* event) override;

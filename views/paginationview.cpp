@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QValueAxis>
@@ -46,6 +47,7 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
     for (int s = 0; s < 3; ++s) {
         titles_[s] = new QLabel(columnsBox);
         titles_[s]->setAlignment(Qt::AlignCenter);
+        titles_[s]->setWordWrap(true);
         QFont f = titles_[s]->font();
         f.setBold(true);
         titles_[s]->setFont(f);
@@ -55,12 +57,15 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
         columns_[s]->setTabKeyNavigation(false);
         columns_[s]->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
         columns_[s]->header()->setStretchLastSection(true);
-        plans_[s] = new QLabel(columnsBox);
-        plans_[s]->setWordWrap(true);
-        plans_[s]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        QFont mono(QStringLiteral("monospace"));
-        mono.setPointSizeF(font().pointSizeF() * 0.9);
-        plans_[s]->setFont(mono);
+        // A plan line is long and has few spaces: it wraps anywhere rather
+        // than making three columns wider than a projector.
+        plans_[s] = new QPlainTextEdit(columnsBox);
+        plans_[s]->setReadOnly(true);
+        plans_[s]->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        plans_[s]->setFrameShape(QFrame::NoFrame);
+        plans_[s]->setTabChangesFocus(true);
+        plans_[s]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
+        plans_[s]->setMaximumHeight(plans_[s]->fontMetrics().height() * 5);
         grid->addWidget(titles_[s], 0, s);
         grid->addWidget(columns_[s], 1, s);
         grid->addWidget(plans_[s], 2, s);
@@ -198,7 +203,7 @@ void PaginationView::render() {
                 : tr("%1 — %2").arg(name, run.error));
         QStringList plan;
         for (const QJsonValue& row : run.plan) plan << row.toObject().value("detail").toString();
-        plans_[s]->setText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
+        plans_[s]->setPlainText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
     }
     renderChart();
 }
@@ -254,6 +259,10 @@ void PaginationView::renderChart() {
 }
 
 void PaginationView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) {
+        for (QPlainTextEdit* plan : plans_)
+            plan->setMaximumHeight(plan->fontMetrics().height() * 5);
+    }
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         render();
     QWidget::changeEvent(event);

@@ -11,6 +11,7 @@
 
 class QChartView;
 class QLabel;
+class QPlainTextEdit;
 class QTreeWidget;
 
 namespace idem {
@@ -50,7 +51,7 @@ private:
     int shown_ = 0;
     QLabel* titles_[3];
     QTreeWidget* columns_[3];
-    QLabel* plans_[3];
+    QPlainTextEdit* plans_[3];
     QChartView* chart_;
 };
 

@@ -105,11 +105,15 @@ void PlaybackBar::togglePlay() {
         playback_.reset();
     timer_->start(speed_->currentData().toInt());
     play_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    emit playingChanged(true);
 }
 
 void PlaybackBar::pause() {
+    const bool was = timer_->isActive();
     timer_->stop();
     play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    if (was)
+        emit playingChanged(false);
 }
 
 void PlaybackBar::faster() {

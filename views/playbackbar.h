@@ -23,6 +23,9 @@ public:
     QSlider* scrubber() const { return scrubber_; }
     QLabel* status() const { return status_; }
 
+signals:
+    void playingChanged(bool playing);
+
 public slots:
     void togglePlay();
     void pause();

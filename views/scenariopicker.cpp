@@ -111,6 +111,19 @@ void ScenarioPicker::selectScenario(const QString& id) {
     }
 }
 
+void ScenarioPicker::setCompact(bool compact) {
+    if (compact == compact_)
+        return;
+    compact_ = compact;
+    table_->setColumnHidden(1, compact);
+    table_->setColumnHidden(2, compact);
+    QHeaderView* h = table_->horizontalHeader();
+    h->setSectionResizeMode(0, compact ? QHeaderView::Stretch : QHeaderView::Interactive);
+    if (!compact)
+        rebuild();
+    table_->resizeRowsToContents();
+}
+
 void ScenarioPicker::choose(int row) {
     const QTableWidgetItem* item = table_->item(row, 0);
     if (item && !item->data(kIdRole).toString().isEmpty())
@@ -141,6 +154,7 @@ void ScenarioPicker::changeEvent(QEvent* event) {
 
 void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    setCompact(width() < fontMetrics().averageCharWidth() * 48);
     // After the header has given the stretched columns their new widths.
     QTimer::singleShot(0, table_, [this] { table_->resizeRowsToContents(); });
 }

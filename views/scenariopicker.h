@@ -19,6 +19,9 @@ public:
     // Highlights a scenario's row; only a click or Enter emits scenarioSelected.
     void selectScenario(const QString& id);
     QTableWidget* table() const { return table_; }
+    // Scenario names only: when the list is narrower than its three columns
+    // need (the technique and the why are in the explanation too).
+    bool isCompact() const { return compact_; }
     // The group header rows' background (their text is the window text).
     static QColor headerBackground(const QPalette& palette);
 
@@ -33,6 +36,8 @@ protected:
 private:
     void rebuild();
     void choose(int row);
+    void setCompact(bool compact);
+    bool compact_ = false;
     QTableWidget* table_;
 };
 

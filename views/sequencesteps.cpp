@@ -49,8 +49,7 @@ QString shortError(const QString& error) {
         return SequenceSteps::tr("UNIQUE violation");
     if (error.contains(QLatin1String("CHECK")))
         return SequenceSteps::tr("CHECK failed");
-    const QString message = error.section(QStringLiteral(" ("), 0, 0);
-    return message.size() > 28 ? message.left(27) + QStringLiteral("…") : message;
+    return error.section(QStringLiteral(" ("), 0, 0);
 }
 
 QString intentPrefix(const TraceEvent& e, bool manyIntents) {
@@ -102,7 +101,7 @@ QString SequenceSteps::statementHead(const QString& sql) {
     } else {
         head = w.mid(0, 3).join(QLatin1Char(' '));
     }
-    return head.size() > 40 ? head.left(39) + QStringLiteral("…") : head;
+    return head;
 }
 
 QString SequenceSteps::tooltip(const TraceEvent& e) {
@@ -138,10 +137,10 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;
-        s.label = head + QStringLiteral(" · ") + tr("locked");
+        s.label = head + QStringLiteral(" → ") + tr("locked");
     } else if (e.failed()) {
         s.tone = Tone::Bad;
-        s.label = head + QStringLiteral(" · ") + shortError(e.error);
+        s.label = head + QStringLiteral(" → ") + shortError(e.error);
     } else if (control) {
         s.tone = cause.isEmpty() ? Tone::Muted : Tone::Bad;
         s.label = cause == QLatin1String("crash") ? tr("%1 (crash)").arg(head) : head;

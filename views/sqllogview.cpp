@@ -49,26 +49,45 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     view_->verticalHeader()->setVisible(false);
     view_->setWordWrap(false);
     view_->setTabKeyNavigation(false);
+    // Times, attempts, connections and row counts whole; the statement takes
+    // the rest. Values and errors as wide as they need up to a fifth of the
+    // width each (longer ones end in … with the full text in the tooltip).
     QHeaderView* h = view_->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::ResizeToContents);
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);
-    // Long values and errors are elided (full text in the tooltip) so the
-    // statement keeps the room.
     h->setSectionResizeMode(SqlLogModel::Params, QHeaderView::Interactive);
     h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
-    h->resizeSection(SqlLogModel::Params, fontMetrics().horizontalAdvance(QString(18, 'x')));
-    h->resizeSection(SqlLogModel::Error, fontMetrics().horizontalAdvance(QString(22, 'x')));
     view_->setTextElideMode(Qt::ElideRight);
-    h->setSectionResizeMode(SqlLogModel::Time, QHeaderView::Fixed);
-    h->resizeSection(SqlLogModel::Time,
-                     fontMetrics().horizontalAdvance(QStringLiteral("000:00:00 ")) +
-                         2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8);
+    view_->viewport()->installEventFilter(this);
     auto* copy = new QAction(tr("Copy SQL log as CSV"), view_);
     connect(copy, &QAction::triggered, this, &SqlLogView::copyCsv);
     view_->addAction(copy);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(&model_, &QAbstractItemModel::rowsInserted, view_, &QTableView::scrollToBottom);
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
+    connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
+    connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
+}
+
+void SqlLogView::fitColumns() {
+    const int most = view_->viewport()->width() / 5;
+    for (int column : {int(SqlLogModel::Params), int(SqlLogModel::Error)}) {
+        const int header = view_->horizontalHeader()->sectionSizeHint(column);
+        const int content = static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(column);
+        view_->setColumnWidth(column, std::min(std::max(header, content), std::max(header, most)));
+    }
+}
+
+bool SqlLogView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SqlLogView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitColumns();
 }
 
 void SqlLogView::copyCsv() const {

@@ -19,7 +19,12 @@ public:
 public slots:
     void copyCsv() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
+    void fitColumns();
     SqlLogModel& model_;
     QTableView* view_;
 };

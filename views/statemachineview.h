@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QPair>
 #include <QSet>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -42,6 +43,8 @@ public:
     QString currentState(int intent) const { return current_.value(intent); }
     int acceptedCount(const QString& from, const QString& to) const;
     int rejectedCount(const QString& from, const QString& to) const;
+    // The size of the diagram's text on screen, in pixels.
+    double textPixelSize() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -61,6 +64,7 @@ private:
 
     QGraphicsScene* scene_;
     QGraphicsView* view_;
+    QSize laidOutFor_;
     QVariantAnimation* pulse_;
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
 

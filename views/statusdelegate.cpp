@@ -68,10 +68,15 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
 
 QSize StatusDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
     QSize size = QStyledItemDelegate::sizeHint(option, index);
-    if (statusColor(index.data().toString()).isValid()) {
-        // Room for the pill and its bold text.
-        size.rwidth() += option.fontMetrics.height();
-    }
+    const QString text = index.data().toString();
+    // Changed cells are bold; a status is a bold word in a pill: room for both, whole.
+    QFont bold = option.font;
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    int width = fm.horizontalAdvance(text) + 2 * fm.averageCharWidth();
+    if (statusColor(text).isValid())
+        width += fm.height() + 6;
+    size.setWidth(std::max(size.width(), width));
     return size;
 }
 

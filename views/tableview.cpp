@@ -53,9 +53,13 @@ QString DatabaseTableView::table() const {
 }
 
 void DatabaseTableView::refresh(SqlConnection& connection) {
-    const bool exists = model_->refresh(connection);
-    title_->setText(exists ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
-    view_->setEnabled(exists);
+    exists_ = model_->refresh(connection);
+    title_->setText(exists_ ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
+    view_->setEnabled(exists_);
+}
+
+void DatabaseTableView::setTitleVisible(bool visible) {
+    title_->setVisible(visible);
 }
 
 void DatabaseTableView::clear() {

@@ -23,6 +23,10 @@ public:
     TableModel* model() const { return model_; }
     QTableView* view() const { return view_; }
     QString table() const;
+    // False after a refresh that found no such table (the variant does not use it).
+    bool exists() const { return exists_; }
+    // The caption above the table (off where a tab already names it).
+    void setTitleVisible(bool visible);
 
 public slots:
     void copyCsv() const;
@@ -32,6 +36,7 @@ private:
     QTableView* view_;
     TableModel* model_;
     QString caption_;
+    bool exists_ = true;
 };
 
 }  // namespace idem

@@ -185,6 +185,22 @@
         <source>Varia&amp;nt</source>
         <translation>方案(&amp;N)</translation>
     </message>
+    <message>
+        <source>crash %1 (attempt %2)</source>
+        <translation>在“%1”崩溃（第 %2 次尝试）</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>随机种子 %1</translation>
+    </message>
+    <message>
+        <source>duplicates: %1</source>
+        <translation>重复 %1 次</translation>
+    </message>
+    <message>
+        <source>intents: %1</source>
+        <translation>业务意图 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>idem::KeysOverlay</name>
@@ -306,6 +322,29 @@
     </message>
 </context>
 <context>
+    <name>idem::LiveStage</name>
+    <message>
+        <source>Tables of the run</source>
+        <translation>本次运行的数据表</translation>
+    </message>
+    <message>
+        <source>SQL log</source>
+        <translation>SQL 日志</translation>
+    </message>
+    <message>
+        <source>%1 (guard)</source>
+        <translation>%1（防重）</translation>
+    </message>
+    <message>
+        <source>%1 — not used</source>
+        <translation>%1（未使用）</translation>
+    </message>
+    <message>
+        <source>This variant does not use the table %1</source>
+        <translation>此方案不使用表 %1</translation>
+    </message>
+</context>
+<context>
     <name>idem::MainWindow</name>
     <message>
         <source>About Idempotency Lab</source>
@@ -362,10 +401,6 @@
     <message>
         <source>Export diagram as S&amp;VG…</source>
         <translation>导出图为 SVG(&amp;V)…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy guard table as CSV</source>
-        <translation>复制防重表为 CSV(&amp;C)</translation>
     </message>
     <message>
         <source>Right-click any table for its own copy</source>
@@ -496,10 +531,6 @@
         <translation>未知场景 %1</translation>
     </message>
     <message>
-        <source>Guard table: %1</source>
-        <translation>防重表：%1</translation>
-    </message>
-    <message>
         <source>Pagination 分页</source>
         <translation>分页</translation>
     </message>
@@ -562,6 +593,26 @@
     <message>
         <source>A&amp;bout</source>
         <translation>关于(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy the table in front as CSV</source>
+        <translation>复制当前显示的表为 CSV(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Pick a scenario and press F5 to fire.</source>
+        <translation>选择一个场景，按 F5 发射。</translation>
+    </message>
+    <message>
+        <source>Space pauses</source>
+        <translation>空格暂停</translation>
+    </message>
+    <message>
+        <source>the end · Home starts again</source>
+        <translation>已结束 · 按 Home 从头开始</translation>
+    </message>
+    <message>
+        <source>→ next · Space plays</source>
+        <translation>→ 下一步 · 空格播放</translation>
     </message>
 </context>
 <context>
@@ -1027,6 +1078,10 @@
         <source>Set-up before the first attempt:</source>
         <translation>首次尝试之前的准备：</translation>
     </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 项</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -1083,6 +1138,25 @@
     <message>
         <source>Copy SQL log as CSV</source>
         <translation>复制 SQL 日志为 CSV</translation>
+    </message>
+</context>
+<context>
+    <name>idem::StageHeader</name>
+    <message>
+        <source>Settin&amp;gs ◂</source>
+        <translation>设置(&amp;G) ◂</translation>
+    </message>
+    <message>
+        <source>Settin&amp;gs ▸</source>
+        <translation>设置(&amp;G) ▸</translation>
+    </message>
+    <message>
+        <source>Show or hide the scenario list and the fire panel (Ctrl+1)</source>
+        <translation>显示或隐藏场景列表和发射面板（Ctrl+1）</translation>
+    </message>
+    <message>
+        <source>Show the scenario list and the fire panel</source>
+        <translation>显示场景列表和发射面板</translation>
     </message>
 </context>
 <context>
