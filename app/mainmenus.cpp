@@ -62,6 +62,7 @@ void MainWindow::buildMenus() {
         {"end", "run", {QKeySequence(Qt::Key_End)}},
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
+        {"autoplay", "run", {}},
         {"compare", "run", {QKeySequence(Qt::CTRL | Qt::Key_K)}},
         {"tab-live", "view", {QKeySequence(Qt::ALT | Qt::Key_1)}},
         {"tab-compare", "view", {QKeySequence(Qt::ALT | Qt::Key_2)}},
@@ -112,6 +113,11 @@ void MainWindow::buildMenus() {
         languages->addAction(actions_[id]);
     }
     actions_["dark"]->setCheckable(true);
+    actions_["autoplay"]->setCheckable(true);
+    actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
+    connect(actions_["autoplay"], &QAction::toggled, playbackBar_, &PlaybackBar::setAutoPlay);
+    connect(playbackBar_, &PlaybackBar::autoPlayChanged, actions_["autoplay"],
+            &QAction::setChecked);
     actions_["presenter"]->setCheckable(true);
 
     connect(actions_["open"], &QAction::triggered, this, &MainWindow::openTrace);
@@ -221,6 +227,8 @@ void MainWindow::retranslate() {
         {"end", {tr("Run to the &end"), {}}},
         {"faster", {tr("F&aster"), {}}},
         {"slower", {tr("&Slower"), {}}},
+        {"autoplay",
+         {tr("Auto-pla&y after Fire"), tr("Play each fired run by itself at the chosen speed")}},
         {"compare", {tr("&Compare two variants"), tr("Compare ↔ the run on screen")}},
         {"tab-live", {tr("&Live run"), {}}},
         {"tab-compare", {tr("Co&mpare"), {}}},

@@ -86,6 +86,12 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
         look.presenter = s.value(settings::kPresenter, false).toBool();
         look.zoomPercent = s.value(settings::kZoom, 100).toInt();
         scenario = s.value(settings::kScenario, scenario).toString();
+        playbackBar_->setSpeedIndex(s.value(settings::kSpeed, PlaybackBar::kNormalSpeed).toInt());
+        playbackBar_->setAutoPlay(s.value(settings::kAutoPlay, false).toBool());
+        connect(playbackBar_, &PlaybackBar::speedChanged, this,
+                [](int index) { QSettings().setValue(settings::kSpeed, index); });
+        connect(playbackBar_, &PlaybackBar::autoPlayChanged, this,
+                [](bool on) { QSettings().setValue(settings::kAutoPlay, on); });
     }
     setTheme(look.dark, look.presenter, look.zoomPercent);
     setLanguage(language);
@@ -295,6 +301,11 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     playbackBar_->pause();
     if (!playback_->load(config, *scenario, error))
         return false;
+    // Something happens at once: the first step is on screen, and with
+    // auto-play the run goes on at the chosen pace.
+    playback_->stepForward();
+    if (playbackBar_->autoPlay())
+        playbackBar_->play();
     return true;
 }
 

@@ -13,5 +13,8 @@ inline const QString kLanguage =
 inline const QString kDark = QStringLiteral("view/dark");  // default false
 inline const QString kPresenter = QStringLiteral("view/presenter");  // default false
 inline const QString kZoom = QStringLiteral("view/zoom");            // percent, default 100
+// PlaybackBar::kSpeeds index, default PlaybackBar::kNormalSpeed (about a step a second)
+inline const QString kSpeed = QStringLiteral("run/speed");
+inline const QString kAutoPlay = QStringLiteral("run/autoPlay");  // default false
 
 }  // namespace idem::settings

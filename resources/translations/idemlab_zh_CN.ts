@@ -614,6 +614,14 @@
         <source>→ next · Space plays</source>
         <translation>→ 下一步 · 空格播放</translation>
     </message>
+    <message>
+        <source>Auto-pla&amp;y after Fire</source>
+        <translation>发射后自动播放(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Play each fired run by itself at the chosen speed</source>
+        <translation>每次发射后按所选速度自动播放</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
@@ -933,12 +941,56 @@
         <translation>即时</translation>
     </message>
     <message>
-        <source>Playback speed ([ slower, ] faster)</source>
-        <translation>回放速度（[ 减慢，] 加快）</translation>
-    </message>
-    <message>
         <source>Drag to any step of the run</source>
         <translation>拖动到本次运行的任意一步</translation>
+    </message>
+    <message>
+        <source>Reset to the start</source>
+        <translation>重置到开头</translation>
+    </message>
+    <message>
+        <source>Step back</source>
+        <translation>后退一步</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Run to the end</source>
+        <translation>运行到结尾</translation>
+    </message>
+    <message>
+        <source>Playback speed ([ slower, ] faster); normal is one step a second</source>
+        <translation>播放速度（[ 减慢，] 加快）；“正常”约每秒一步</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>Auto-&amp;play</source>
+        <translation>自动播放(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Play each fired run by itself, at the chosen speed</source>
+        <translation>每次发射后按所选速度自动播放</translation>
+    </message>
+    <message>
+        <source>Play fired runs by themselves</source>
+        <translation>发射后自动播放</translation>
+    </message>
+    <message>
+        <source>Step of the run</source>
+        <translation>运行进度（第几步）</translation>
+    </message>
+    <message>
+        <source>Step and virtual time</source>
+        <translation>步数与虚拟时间</translation>
     </message>
 </context>
 <context>
