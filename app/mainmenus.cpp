@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "runner.h"
+#include "settings.h"
 
 #include "advisordialog.h"
 #include "appearance.h"
@@ -32,6 +33,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTabWidget>
 
 namespace idem {
@@ -78,6 +80,7 @@ void MainWindow::buildMenus() {
         {"zoom-in", "view", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}},
         {"zoom-out", "view", {QKeySequence::ZoomOut}},
         {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
+        {"internals", "view", {}},
         {"keys", "help", {QKeySequence(Qt::Key_Question)}},
         {"about", "help", {}},
     };
@@ -113,6 +116,14 @@ void MainWindow::buildMenus() {
         languages->addAction(actions_[id]);
     }
     actions_["dark"]->setCheckable(true);
+    actions_["internals"]->setCheckable(true);
+    connect(actions_["internals"], &QAction::toggled, this, [this](bool on) {
+        live_->setShowInternals(on);
+        if (remember_)
+            QSettings().setValue(settings::kShowInternals, on);
+        if (playback_->isLoaded())
+            showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+    });
     actions_["autoplay"]->setCheckable(true);
     actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
     connect(actions_["autoplay"], &QAction::toggled, playbackBar_, &PlaybackBar::setAutoPlay);
@@ -244,6 +255,10 @@ void MainWindow::retranslate() {
         {"zoom-in", {tr("Zoom &in"), {}}},
         {"zoom-out", {tr("Zoom &out"), {}}},
         {"zoom-reset", {tr("&Normal size"), {}}},
+        {"internals",
+         {tr("Show the lab's internal&s"),
+          tr("The set-up before the first attempt, and the lab's own helpers (an observer "
+             "that copies rows, its copies)")}},
         {"about", {tr("A&bout"), {}}},
         {"advisor",
          {tr("Design &advisor: ask these questions first…"),

@@ -24,6 +24,7 @@
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "stageheader.h"
+#include "stagehints.h"
 #include "stagelayout.h"
 #include "statemachineview.h"
 #include "stepcaption.h"
@@ -66,8 +67,11 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     connect(playback_, &Playback::rewound, this, [this] {
         showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
     });
-    connect(playback_, &Playback::loaded, this,
-            [this] { showStep(0, playback_->run()->trace().size(), true); });
+    connect(playback_, &Playback::loaded, this, [this] {
+        live_->setEffectTable(
+            stagehints::effectTable(playback_->scenario()->info(), playback_->finalSummary()));
+        showStep(0, playback_->run()->trace().size(), true);
+    });
 
     QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
     Appearance look;
@@ -88,6 +92,7 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
         scenario = s.value(settings::kScenario, scenario).toString();
         playbackBar_->setSpeedIndex(s.value(settings::kSpeed, PlaybackBar::kNormalSpeed).toInt());
         playbackBar_->setAutoPlay(s.value(settings::kAutoPlay, false).toBool());
+        actions_["internals"]->setChecked(s.value(settings::kShowInternals, false).toBool());
         connect(playbackBar_, &PlaybackBar::speedChanged, this,
                 [](int index) { QSettings().setValue(settings::kSpeed, index); });
         connect(playbackBar_, &PlaybackBar::autoPlayChanged, this,

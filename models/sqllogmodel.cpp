@@ -78,6 +78,8 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         return e.kindId();
     if (role == FailedRole)
         return wait || e.failed();
+    if (role == ActorRole)
+        return e.actorName();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {

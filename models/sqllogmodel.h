@@ -16,6 +16,7 @@ public:
     // Qt::UserRole: the event kind ("sql", "lock-wait"); KindRole + 1: the error text.
     static constexpr int KindRole = Qt::UserRole;
     static constexpr int FailedRole = Qt::UserRole + 1;
+    static constexpr int ActorRole = Qt::UserRole + 2;  // who ran it ("service", "observer" ...)
 
     explicit SqlLogModel(QObject* parent = nullptr);
 

@@ -17,6 +17,7 @@
 #include "tablemodel.h"
 #include "tableview.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFontInfo>
@@ -25,6 +26,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 
@@ -77,6 +79,10 @@ private slots:
     void sequenceLabelsAreNeverCut();
     void tableCellsAreWhole();
     void stepCaptionDescribesTheStep();
+    void theEffectTableIsInFront_data();
+    void theEffectTableIsInFront();
+    void theTableAStepChangedComesToFront();
+    void theLabsInternalsAreHiddenUnlessAskedFor();
 };
 
 void StageTest::presenterModeFitsA1280x720Projector_data() {
@@ -264,6 +270,120 @@ void StageTest::stepCaptionDescribesTheStep() {
     // The caption's text can be set from outside (narrated captions later).
     w.caption()->setCaption("narrated", "hint");
     QCOMPARE(w.caption()->caption(), QString("narrated"));
+}
+
+void StageTest::theEffectTableIsInFront_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("table");
+    QTest::newRow("order-create") << "order-create"
+                                  << ""
+                                  << "orders";
+    QTest::newRow("order-create none (no dedup table)") << "order-create"
+                                                        << "none"
+                                                        << "orders";
+    QTest::newRow("payment-callback") << "payment-callback"
+                                      << ""
+                                      << "ledger";
+    QTest::newRow("mq-consume") << "mq-consume"
+                                << ""
+                                << "coupons";
+    QTest::newRow("stock-deduct") << "stock-deduct"
+                                  << ""
+                                  << "stock";
+    QTest::newRow("scheduled-task") << "scheduled-task"
+                                    << ""
+                                    << "payouts";
+    QTest::newRow("natural-ops increment") << "natural-ops"
+                                           << "increment"
+                                           << "accounts";
+    QTest::newRow("natural-ops notify") << "natural-ops"
+                                        << "send-notification"
+                                        << "notifications";
+    QTest::newRow("downstream") << "downstream"
+                                << ""
+                                << "coupon_grants";
+    QTest::newRow("ttl-window") << "ttl-window"
+                                << ""
+                                << "points_ledger";
+    QTest::newRow("duplicate-alert") << "duplicate-alert"
+                                     << ""
+                                     << "payments";
+}
+
+void StageTest::theEffectTableIsInFront() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, variant);
+    QFETCH(QString, table);
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario(scenario));
+    if (!variant.isEmpty())
+        c.variant = variant;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    DatabaseTableView* front = w.liveStage()->frontTable();
+    QVERIFY(front);
+    QCOMPARE(front->table(), table);
+    QVERIFY(front->exists());
+}
+
+void StageTest::theTableAStepChangedComesToFront() {
+    MainWindow w(false);
+    w.show();
+    // The dedup claim, the order, the claim marked done: three commits.
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.timing = Timing::Retry;
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    QStringList fronts;
+    while (!w.playback().atEnd()) {
+        w.playback().stepForward();
+        DatabaseTableView* front = w.liveStage()->frontTable();
+        if (front->changedLastRefresh() && (fronts.isEmpty() || fronts.last() != front->table()))
+            fronts << front->table();
+        // Whatever changed is what is in front.
+        for (DatabaseTableView* t : w.liveStage()->tables()) {
+            if (t->changedLastRefresh())
+                QVERIFY2(front->changedLastRefresh(), qPrintable(t->table()));
+        }
+    }
+    QVERIFY2(fronts.mid(0, 3) == QStringList({"dedup", "orders", "dedup"}),
+             qPrintable(fronts.join(", ")));
+    // Stepping back brings the undone change to the front too.
+    w.playback().seek(w.playback().length() / 2);
+    w.playback().stepBack();
+    QVERIFY(w.liveStage()->frontTable()->exists());
+}
+
+void StageTest::theLabsInternalsAreHiddenUnlessAskedFor() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("natural-ops"));
+    c.variant = "increment";
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    w.playback().toEnd();
+    auto tabShown = [&w](const QString& table) {
+        for (DatabaseTableView* t : w.liveStage()->tables()) {
+            if (t->table() == table)
+                return w.liveStage()->tableTabs()->isTabVisible(
+                    w.liveStage()->tableTabs()->indexOf(t));
+        }
+        return false;
+    };
+    QVERIFY(!w.sequenceView()->lanes().contains("observer"));
+    QVERIFY(!tabShown("snapshots"));
+    for (const QString& line : w.sequenceView()->labels())
+        QVERIFY2(!line.contains("set-up"), qPrintable(line));
+    QAction* internals = w.action("internals");
+    QVERIFY(internals && internals->isCheckable() && !internals->isChecked());
+    internals->trigger();
+    QVERIFY(w.sequenceView()->lanes().contains("observer"));
+    QVERIFY(tabShown("snapshots"));
+    QVERIFY(w.sequenceView()->labels().join(" ").contains("set-up"));
+    internals->trigger();
+    QVERIFY(!w.sequenceView()->lanes().contains("observer"));
 }
 
 QTEST_MAIN(StageTest)

@@ -5,6 +5,7 @@
 #include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
+#include "stagehints.h"
 #include "statemachineview.h"
 #include "tableview.h"
 
@@ -66,6 +67,8 @@ void LiveStage::arrange() {
 }
 
 void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
+    effectTable_.clear();
+    firstLook_ = true;
     state_->setMachine(info, variant);
     tableTabs_->clear();
     qDeleteAll(tables_);
@@ -85,7 +88,55 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
     }
     if (presenter_)
         tableTabs_->addTab(sqlLog_, QString());
+    applyInternals();
     retranslate();
+}
+
+void LiveStage::setShowInternals(bool show) {
+    showInternals_ = show;
+    applyInternals();
+}
+
+void LiveStage::applyInternals() {
+    for (DatabaseTableView* v : std::as_const(tables_)) {
+        tableTabs_->setTabVisible(tableTabs_->indexOf(v),
+                                  showInternals_ || !stagehints::isInternalTable(v->table()));
+    }
+    sequence_->setShowInternals(showInternals_);
+    sqlLog_->setShowInternals(showInternals_);
+}
+
+DatabaseTableView* LiveStage::frontTable() const {
+    return qobject_cast<DatabaseTableView*>(tableTabs_->currentWidget());
+}
+
+// The eye goes where the change is: at first the effect's table (or the
+// first the variant uses), then after each step the table that step changed,
+// its changed rows pulsing.
+void LiveStage::bringChangeToFront(bool firstLook) {
+    auto shown = [this](DatabaseTableView* v) {
+        return v->exists() && tableTabs_->isTabVisible(tableTabs_->indexOf(v));
+    };
+    DatabaseTableView* front = nullptr;
+    if (firstLook) {
+        for (DatabaseTableView* v : std::as_const(tables_)) {
+            if (shown(v) && (v->table() == effectTable_ || !front))
+                front = v;
+            if (front && front->table() == effectTable_)
+                break;
+        }
+    } else {
+        for (DatabaseTableView* v : std::as_const(tables_)) {
+            if (!shown(v) || !v->changedLastRefresh())
+                continue;
+            if (!front || v->table() == effectTable_)
+                front = v;
+        }
+        if (front)
+            front->flash();
+    }
+    if (front)
+        tableTabs_->setCurrentWidget(front);
 }
 
 void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
@@ -97,6 +148,8 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     }
     if (reader) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(*reader);
+        bringChangeToFront(firstLook_);
+        firstLook_ = false;
     }
     state_->showTrace(run.trace(), to, fresh);
     sequence_->showTrace(run.trace(), to, fresh);

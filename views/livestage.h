@@ -27,6 +27,13 @@ public:
 
     // A new configuration: its state machine and its tables (empty until shown).
     void setScenario(const ScenarioInfo& info, const QString& variant);
+    // The table of the business effect: in front at first, when the variant uses it.
+    void setEffectTable(const QString& table) { effectTable_ = table; }
+    // Show the lab's own instruments (an observer's lane, its copies of rows).
+    void setShowInternals(bool show);
+    bool showsInternals() const { return showInternals_; }
+    // The table in front: the effect's at first, then whichever the last step changed.
+    DatabaseTableView* frontTable() const;
     // Trace events [from, to) are new ([0, to) when rebuild); events from
     // `fresh` on belong to the latest step and are marked.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
@@ -49,6 +56,8 @@ protected:
 private:
     void retranslate();
     void arrange();
+    void applyInternals();
+    void bringChangeToFront(bool firstLook);
 
     StateMachineView* state_;
     SequenceView* sequence_;
@@ -56,6 +65,9 @@ private:
     DatabaseTableView* guard_ = nullptr;  // one of tables_, or nullptr
     QList<DatabaseTableView*> tables_;
     QString guardName_;
+    QString effectTable_;
+    bool showInternals_ = false;
+    bool firstLook_ = true;  // the first showing of a configuration
     SqlLogModel* sqlLogModel_;
     SqlLogView* sqlLog_;
     QSplitter* top_;

@@ -285,6 +285,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             s.tone = Tone::Muted;
             s.tMs = e.tMs;
             s.fresh = last >= freshFrom;
+            s.setup = true;
             QStringList heads, lines;
             QString state;
             for (qsizetype j = i; j <= last; ++j) {

@@ -3,6 +3,7 @@
 #include "diagrampalette.h"
 #include "names.h"
 #include "sqllogmodel.h"
+#include "stagehints.h"
 #include "trace.h"
 
 #include <QEvent>
@@ -156,6 +157,10 @@ SequenceView::SequenceView(QWidget* parent)
     draw();
 }
 
+void SequenceView::setShowInternals(bool show) {
+    showInternals_ = show;
+}
+
 void SequenceView::clear() {
     steps_.clear();
     lanes_.clear();
@@ -168,6 +173,12 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
     upTo = std::min(upTo, trace.size());
     earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
     steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom);
+    if (!showInternals_) {
+        steps_.removeIf([](const SequenceStep& s) {
+            return s.setup || stagehints::isInternalLane(s.from) ||
+                   stagehints::isInternalLane(s.to);
+        });
+    }
     lanes_ = SequenceSteps::lanes(steps_);
     empty_ = steps_.isEmpty();
     draw();

@@ -32,6 +32,8 @@ public:
     // [freshFrom, upTo) are this step's and drawn emphasised.
     void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
     void clear();
+    // Show the set-up and the lab's own lanes (an observer): off by default.
+    void setShowInternals(bool show);
     QGraphicsScene* scene() const { return scene_; }
     // Arrows drawn for fires, responses, retries and downstream calls.
     int arrowCount() const { return arrows_; }
@@ -69,6 +71,7 @@ private:
     QStringList labels_;
     qsizetype earlier_ = 0;  // events left out before the first drawn row
     bool empty_ = true;
+    bool showInternals_ = false;
     int arrows_ = 0;
     int drawnWidth_ = -1;
     double lanesWidth_ = 0;             // the width the lanes took when last drawn

@@ -1,12 +1,14 @@
 #include "sqllogview.h"
 
 #include "sqllogmodel.h"
+#include "stagehints.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
 #include <QPainter>
+#include <QSortFilterProxyModel>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -35,14 +37,38 @@ public:
     }
 };
 
+// The rows on screen: all, or all but the lab's own instruments'.
+class InternalsFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void setShowInternals(bool show) {
+        show_ = show;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+        return show_ ||
+               !stagehints::isInternalLane(
+                   sourceModel()->index(row, 0, parent).data(SqlLogModel::ActorRole).toString());
+    }
+
+private:
+    bool show_ = false;
+};
+
 }  // namespace
 
 SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
-    : QWidget(parent), model_(model), view_(new QTableView(this)) {
+    : QWidget(parent),
+      model_(model),
+      shown_(new InternalsFilter(this)),
+      view_(new QTableView(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
-    view_->setModel(&model_);
+    shown_->setSourceModel(&model_);
+    view_->setModel(shown_);
     view_->setItemDelegate(new LogDelegate(view_));
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -67,6 +93,10 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
     connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
     connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
+}
+
+void SqlLogView::setShowInternals(bool show) {
+    static_cast<InternalsFilter*>(shown_)->setShowInternals(show);
 }
 
 void SqlLogView::fitColumns() {

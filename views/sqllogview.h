@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace idem {
@@ -15,6 +16,8 @@ class SqlLogView : public QWidget {
 public:
     explicit SqlLogView(SqlLogModel& model, QWidget* parent = nullptr);
     QTableView* view() const { return view_; }
+    // Show the statements of the lab's own instruments (an observer's copies).
+    void setShowInternals(bool show);
 
 public slots:
     void copyCsv() const;
@@ -26,6 +29,7 @@ protected:
 private:
     void fitColumns();
     SqlLogModel& model_;
+    QSortFilterProxyModel* shown_;
     QTableView* view_;
 };
 

@@ -36,6 +36,16 @@ QColor verdictColor(const QString& verdict) {
     return {};
 }
 
+QColor StatusDelegate::changedBackground(const QPalette& palette, double strength) {
+    // Opaque: the row's text is drawn on exactly this colour.
+    const QColor base = palette.color(QPalette::Base);
+    const QColor mark = palette.color(QPalette::Highlight);
+    const double t = 0.22 + 0.2 * std::clamp(strength, 0.0, 1.0);
+    return QColor::fromRgbF(float(base.redF() + (mark.redF() - base.redF()) * t),
+                            float(base.greenF() + (mark.greenF() - base.greenF()) * t),
+                            float(base.blueF() + (mark.blueF() - base.blueF()) * t));
+}
+
 void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                            const QModelIndex& index) const {
     QStyleOptionViewItem opt = option;
@@ -43,9 +53,7 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     const QColor status = statusColor(opt.text);
     const bool changed = index.data(TableModel::ChangedRole).toBool();
     if (changed) {
-        QColor flash = opt.palette.color(QPalette::Highlight);
-        flash.setAlpha(60);
-        painter->fillRect(opt.rect, flash);
+        painter->fillRect(opt.rect, changedBackground(opt.palette, flash_));
         opt.font.setBold(true);
     }
     if (status.isValid()) {

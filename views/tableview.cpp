@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QVariantAnimation>
 
 namespace idem {
 
@@ -17,7 +18,9 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     : QWidget(parent),
       title_(new QLabel(this)),
       view_(new QTableView(this)),
-      model_(new TableModel(this)) {
+      model_(new TableModel(this)),
+      delegate_(new StatusDelegate(this)),
+      flash_(new QVariantAnimation(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -27,7 +30,14 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     layout->addWidget(title_);
     layout->addWidget(view_, 1);
     view_->setModel(model_);
-    view_->setItemDelegate(new StatusDelegate(view_));
+    view_->setItemDelegate(delegate_);
+    flash_->setDuration(1200);
+    flash_->setStartValue(1.0);
+    flash_->setEndValue(0.0);
+    connect(flash_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+        delegate_->setFlash(v.toDouble());
+        view_->viewport()->update();
+    });
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->setAlternatingRowColors(true);
@@ -56,6 +66,24 @@ void DatabaseTableView::refresh(SqlConnection& connection) {
     exists_ = model_->refresh(connection);
     title_->setText(exists_ ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
     view_->setEnabled(exists_);
+}
+
+bool DatabaseTableView::changedLastRefresh() const {
+    return model_->changedLastRefresh();
+}
+
+void DatabaseTableView::flash() {
+    flash_->stop();
+    flash_->start();
+    // The first changed row in sight.
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        for (int column = 0; column < model_->columnCount(); ++column) {
+            if (model_->index(row, column).data(TableModel::ChangedRole).toBool()) {
+                view_->scrollTo(model_->index(row, column));
+                return;
+            }
+        }
+    }
 }
 
 void DatabaseTableView::setTitleVisible(bool visible) {

@@ -7,10 +7,12 @@
 class QEvent;
 class QLabel;
 class QTableView;
+class QVariantAnimation;
 
 namespace idem {
 
 class SqlConnection;
+class StatusDelegate;
 class TableModel;
 
 class DatabaseTableView : public QWidget {
@@ -27,6 +29,10 @@ public:
     bool exists() const { return exists_; }
     // The caption above the table (off where a tab already names it).
     void setTitleVisible(bool visible);
+    // The last refresh added, removed or changed rows.
+    bool changedLastRefresh() const;
+    // Makes the rows the last refresh changed pulse, then stay marked.
+    void flash();
 
 public slots:
     void copyCsv() const;
@@ -35,6 +41,8 @@ private:
     QLabel* title_;
     QTableView* view_;
     TableModel* model_;
+    StatusDelegate* delegate_;
+    QVariantAnimation* flash_;
     QString caption_;
     bool exists_ = true;
 };

@@ -622,6 +622,14 @@
         <source>Play each fired run by itself at the chosen speed</source>
         <translation>每次发射后按所选速度自动播放</translation>
     </message>
+    <message>
+        <source>Show the lab&apos;s internal&amp;s</source>
+        <translation>显示实验室内部细节(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The set-up before the first attempt, and the lab&apos;s own helpers (an observer that copies rows, its copies)</source>
+        <translation>第一次尝试之前的准备步骤，以及实验室自己的辅助角色（拷贝数据行的观察者和它的拷贝）</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
