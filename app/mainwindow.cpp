@@ -296,13 +296,17 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     compare_->setInput(*scenario, config);
     experiment_->setScenario(*scenario);
     const bool paging = config.scenario == QLatin1String("pagination");
+    // Leaving pagination goes back to Live (hiding the tab first would land
+    // on whichever tab Qt picks).
+    if (!paging && tabs_->currentWidget() == pagination_)
+        tabs_->setCurrentWidget(live_);
     tabs_->setTabVisible(tabs_->indexOf(pagination_), paging);
     if (paging) {
         pagination_->setInput(*scenario, config);
         tabs_->setCurrentWidget(pagination_);
-    } else if (tabs_->currentWidget() == pagination_) {
-        tabs_->setCurrentWidget(live_);
     }
+    // Pagination judges three strategies: the outcome lists them all.
+    outcome_->setAlsoJudged(paging ? pagination_->verdicts() : QList<QPair<QString, QString>>{});
     playbackBar_->pause();
     if (!playback_->load(config, *scenario, error))
         return false;
@@ -327,8 +331,15 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
             pages += run->trace().events()[i].kindId() == QLatin1String("page");
         pagination_->showPages(pages);
     }
-    outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
-                          playback_->atEnd());
+    if (rebuild)
+        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to);
+    else
+        repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(run->trace().events(), from, to);
+    const bool end = playback_->atEnd();
+    const Summary& summary = end ? playback_->finalSummary() : playback_->liveSummary();
+    outcome_->showSummary(summary, end, repeatWrote_);
+    if (end && !summary.alerts.isEmpty() && playback_->reader())
+        outcome_->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_->reader()));
     updateCaption();
 }
 

@@ -116,6 +116,7 @@ private:
     PlaybackKeys* keys_ = nullptr;
     KeysOverlay* keysOverlay_ = nullptr;
     QMap<QString, QAction*> actions_;
+    bool repeatWrote_ = false;  // a repeat has changed the database in the run on screen
 };
 
 }  // namespace idem

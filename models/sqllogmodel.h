@@ -32,6 +32,8 @@ public:
     QString toCsv() const;
 
     static QString formatParams(const QVariantList& params);
+    // BEGIN, COMMIT, ROLLBACK and the like: statements with no rows of their own.
+    static bool isTransactionControl(const QString& sql);
     static QString formatTime(qint64 ms);
 
 private:

@@ -213,7 +213,7 @@ RunConfig FirePanel::config() const {
     return c;
 }
 
-QString FirePanel::describe(const RunConfig& c) {
+QString FirePanel::describe(const RunConfig& c, bool withVariant) {
     const Texts& t = Texts::instance();
     const Scenario* scenario = findScenario(c.scenario);
     QString title = t.get(c.scenario, "title");
@@ -224,9 +224,10 @@ QString FirePanel::describe(const RunConfig& c) {
         if (const VariantInfo* v = scenario->info().variant(c.variant); v && v->recommended)
             variant = QStringLiteral("★ ") + variant;
     }
-    QStringList parts{title.isEmpty() ? c.scenario : title, variant,
-                      tr("duplicates: %1").arg(c.duplicates), sourceName(c.source),
-                      timingName(c.timing)};
+    QStringList parts{title.isEmpty() ? c.scenario : title};
+    if (withVariant)
+        parts << variant;
+    parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
     parts << (c.crash == CrashPoint::None
                   ? crashPointName(c.crash)
                   : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));

@@ -117,6 +117,15 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
     render();
 }
 
+QList<QPair<QString, QString>> PaginationView::verdicts() const {
+    QList<QPair<QString, QString>> out;
+    for (int s = 0; s < 3; ++s) {
+        if (runs_[s].error.isEmpty())
+            out << qMakePair(strategies()[s], runs_[s].verdict);
+    }
+    return out;
+}
+
 void PaginationView::showPages(int pages) {
     if (pages == shown_)
         return;

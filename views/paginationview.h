@@ -28,6 +28,8 @@ public:
     void showPages(int pages);
     int pageCount(int strategy) const { return int(runs_[strategy].pages.size()); }
     int shownPages() const { return shown_; }
+    // Each strategy's verdict on the whole feed: variant id → verdict id.
+    QList<QPair<QString, QString>> verdicts() const;
     // Rows highlighted as duplicated / lost in a column (for tests).
     int duplicatedRows(int strategy) const;
     int lostRows(int strategy) const;

@@ -115,7 +115,10 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
         lines << e.connectionName() + QStringLiteral(": ") + e.sql;
         if (!e.params.isEmpty())
             lines << tr("values: %1").arg(SqlLogModel::formatParams(e.params));
-        lines << (e.failed() ? tr("error: %1").arg(e.errorText()) : tr("rows: %1").arg(e.rows));
+        if (e.failed())
+            lines << tr("error: %1").arg(e.errorText());
+        else if (!SqlLogModel::isTransactionControl(e.sql))
+            lines << tr("rows: %1").arg(e.rows);
     }
     for (const Field& f : e.fields) {
         lines << QLatin1String(f.key.name) + QStringLiteral(": ") + f.value.toString();

@@ -294,9 +294,11 @@ void StateMachineView::rebuild() {
             drawTokens(box, tokens.value(n.id), pal);
     }
     for (const StateEdge& e : std::as_const(machine_->edges)) {
-        drawEdge({e.from, e.to}, boxes, false, pal);
+        drawEdge({e.from, e.to}, boxes, EdgeKind::Allowed, pal);
     }
-    for (const Move& m : std::as_const(offDiagram_)) drawEdge(m, boxes, true, pal);
+    for (const Move& m : std::as_const(offDiagram_)) {
+        drawEdge(m, boxes, accepted_.value(m) > 0 ? EdgeKind::Forbidden : EdgeKind::Refused, pal);
+    }
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
     const QRectF drawn = scene_->itemsBoundingRect();
@@ -312,11 +314,7 @@ void StateMachineView::rebuild() {
     }
     auto* title = addText(scene_, caption, bold, pal.muted);
     title->setPos(drawn.left(), drawn.top() - fmBold.height() * 1.8);
-    if (!offDiagram_.isEmpty()) {
-        auto* legend =
-            addText(scene_, tr("dashed: a move the diagram does not allow"), base, pal.rejected);
-        legend->setPos(drawn.left(), drawn.bottom() + fm.height() * 0.8);
-    }
+    drawLegend(QPointF(drawn.left(), drawn.bottom() + fm.height() * 0.6), pal);
     fit();
 }
 
@@ -335,20 +333,66 @@ void StateMachineView::drawNote(const DiagramPalette& pal) {
     scene_->addItem(note);
 }
 
+// Under the diagram, one line per kind of move off the diagram that
+// happened: a dashed sample in its colour and what it means, bold and as
+// large as the rest of the text, to be read from the back of a room.
+void StateMachineView::drawLegend(QPointF at, const DiagramPalette& pal) {
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    bool forbidden = false, refused = false;
+    for (const Move& m : std::as_const(offDiagram_)) {
+        (accepted_.value(m) > 0 ? forbidden : refused) = true;
+    }
+    const QList<QPair<QColor, QString>> lines{
+        {forbidden ? pal.forbidden : QColor(), tr("accepted although the diagram forbids it")},
+        {refused ? pal.rejected : QColor(), tr("refused: not a move of the diagram")},
+    };
+    double y = at.y();
+    for (const auto& [color, text] : lines) {
+        if (!color.isValid())
+            continue;
+        const double mid = y + fm.height() / 2;
+        QPen pen(color, 2.6, Qt::DashLine);
+        scene_->addLine(at.x(), mid, at.x() + fm.height() * 2, mid, pen)->setData(0, text);
+        auto* label = addText(scene_, text, bold, color);
+        label->setPos(at.x() + fm.height() * 2.5, y);
+        label->setData(0, QStringLiteral("legend"));
+        y += fm.height() * 1.3;
+    }
+}
+
+QList<QPair<QString, QString>> StateMachineView::forbiddenMoves() const {
+    QList<QPair<QString, QString>> moves;
+    for (const Move& m : offDiagram_) {
+        if (accepted_.value(m) > 0)
+            moves << m;
+    }
+    return moves;
+}
+
+QColor StateMachineView::forbiddenColor() const {
+    return DiagramPalette::from(palette()).forbidden;
+}
+
 void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes,
-                                bool offDiagram, const DiagramPalette& pal) {
+                                EdgeKind kind, const DiagramPalette& pal) {
     if (!boxes.contains(move.first) || !boxes.contains(move.second))
         return;
     const NodeBox& a = boxes[move.first];
     const NodeBox& b = boxes[move.second];
     const bool freshOk = freshAccepted_.contains(move);
     const bool freshBad = freshRejected_.contains(move);
-    QColor color = offDiagram ? pal.rejected : pal.nodeBorder;
+    const bool offDiagram = kind != EdgeKind::Allowed;
+    QColor color = kind == EdgeKind::Refused ? pal.rejected : pal.nodeBorder;
     if (freshBad)
         color = pal.rejected;
     if (freshOk)
         color = pal.accepted;
-    QPen pen(color, freshOk || freshBad ? 2.6 : 1.4);
+    // Accepted against the diagram: its own colour, fresh or not.
+    if (kind == EdgeKind::Forbidden)
+        color = pal.forbidden;
+    QPen pen(color, freshOk || freshBad || kind == EdgeKind::Forbidden ? 2.6 : 1.4);
     if (offDiagram)
         pen.setStyle(Qt::DashLine);
 
@@ -422,7 +466,9 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
     };
     QList<Part> parts;
     if (ok > 0)
-        parts << Part{QStringLiteral("✓%1").arg(ok), pal.accepted, freshAccepted_.contains(move)};
+        parts << Part{QStringLiteral("✓%1").arg(ok),
+                      offDiagram_.contains(move) ? pal.forbidden : pal.accepted,
+                      freshAccepted_.contains(move)};
     if (bad > 0)
         parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, freshRejected_.contains(move)};
 

@@ -8,31 +8,32 @@
 namespace idem {
 
 QColor statusColor(const QString& value) {
+    // Dark enough that white text on them has WCAG AA contrast (4.5:1).
+    const QColor amber(0x9a, 0x67, 0x00), blue(0x1f, 0x6f, 0xd1), green(0x1e, 0x7e, 0x34),
+        red(0xc6, 0x28, 0x28), grey(0x5f, 0x66, 0x72);
     static const QHash<QString, QColor> colours{
-        {"PROCESSING", QColor(0xf0, 0xa2, 0x02)}, {"RUNNING", QColor(0xf0, 0xa2, 0x02)},
-        {"INFLIGHT", QColor(0xf0, 0xa2, 0x02)},   {"PAYING", QColor(0x2f, 0x80, 0xed)},
-        {"SUCCESS", QColor(0x27, 0xae, 0x60)},    {"PAID", QColor(0x27, 0xae, 0x60)},
-        {"DONE", QColor(0x27, 0xae, 0x60)},       {"ACKED", QColor(0x27, 0xae, 0x60)},
-        {"DEDUCTED", QColor(0x27, 0xae, 0x60)},   {"FAILED", QColor(0xd6, 0x30, 0x31)},
-        {"PENDING", QColor(0x82, 0x8a, 0x96)},    {"CREATED", QColor(0x82, 0x8a, 0x96)},
-        {"READY", QColor(0x82, 0x8a, 0x96)},
+        {"PROCESSING", amber}, {"RUNNING", amber}, {"INFLIGHT", amber}, {"PAYING", blue},
+        {"SUCCESS", green},    {"PAID", green},    {"DONE", green},     {"ACKED", green},
+        {"DEDUCTED", green},   {"FAILED", red},    {"PENDING", grey},   {"CREATED", grey},
+        {"READY", grey},
     };
     return colours.value(value);
 }
 
 QColor verdictColor(const QString& verdict) {
+    // Backgrounds for white text, each at least 4.5:1 against it.
     if (verdict == QLatin1String("exactly-once"))
-        return QColor(0x27, 0xae, 0x60);
+        return QColor(0x1e, 0x7e, 0x34);
     if (verdict == QLatin1String("stuck"))
-        return QColor(0xf0, 0xa2, 0x02);
+        return QColor(0x9a, 0x67, 0x00);
     if (verdict == QLatin1String("lost"))
         return QColor(0x8e, 0x44, 0xad);
     if (verdict == QLatin1String("misanswered"))
         return QColor(0xc0, 0x39, 0x6b);
     if (verdict == QLatin1String("inconsistent"))
-        return QColor(0xe6, 0x7e, 0x22);
+        return QColor(0xb3, 0x54, 0x00);
     if (verdict == QLatin1String("duplicated"))
-        return QColor(0xd6, 0x30, 0x31);
+        return QColor(0xc6, 0x28, 0x28);
     return {};
 }
 

@@ -23,12 +23,16 @@
         <translation>请先发射一个场景，再在此对比它的两种方案。</translation>
     </message>
     <message>
-        <source>Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5</source>
-        <translation>两者输入相同：重复 %1 次，%2，%3，崩溃点：%4，随机种子 %5</translation>
-    </message>
-    <message>
         <source>Run &amp;both on the same input</source>
         <translation>以相同输入运行两种方案(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Not run yet on the fired input: %1</source>
+        <translation>尚未以发射的输入运行：%1</translation>
+    </message>
+    <message>
+        <source>Both ran on the fired input: %1</source>
+        <translation>两种方案均以发射的输入运行：%1</translation>
     </message>
 </context>
 <context>
@@ -813,10 +817,6 @@
         <translation>业务后果“%1”</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; (expected %3)</source>
-        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt;（预期 %3）</translation>
-    </message>
-    <message>
         <source>Responses</source>
         <translation>响应</translation>
     </message>
@@ -833,12 +833,28 @@
         <translation>完整性检查</translation>
     </message>
     <message>
-        <source>⚠ ALERT: %1 duplicates of %2 — %3</source>
-        <translation>⚠ 告警：%2 重复 %1 次 — %3</translation>
-    </message>
-    <message>
         <source>running… the verdict comes at the end</source>
         <translation>运行中……结论在结束时给出</translation>
+    </message>
+    <message>
+        <source>Variant judged</source>
+        <translation>判定的方案</translation>
+    </message>
+    <message>
+        <source>%1 (expected %2)</source>
+        <translation>%1（预期 %2）</translation>
+    </message>
+    <message>
+        <source>Each strategy</source>
+        <translation>各分页策略</translation>
+    </message>
+    <message>
+        <source>⚠ ALERT: raised at %1 duplicates of %2 — %3</source>
+        <translation>⚠ 告警：%2 重复 %1 次时触发 — %3</translation>
+    </message>
+    <message>
+        <source>(%1 by the end of the run)</source>
+        <translation>（运行结束时共 %1 次）</translation>
     </message>
 </context>
 <context>
@@ -1230,10 +1246,6 @@
         <translation>%1 个实体</translation>
     </message>
     <message>
-        <source>dashed: a move the diagram does not allow</source>
-        <translation>虚线：状态图不允许的迁移</translation>
-    </message>
-    <message>
         <source>Pick a scenario to see its state machine.</source>
         <translation>选择一个场景以查看其状态机。</translation>
     </message>
@@ -1252,6 +1264,14 @@
     <message>
         <source>Intents whose entity is in this state now: %1</source>
         <translation>实体当前处于此状态的业务意图：%1</translation>
+    </message>
+    <message>
+        <source>accepted although the diagram forbids it</source>
+        <translation>状态图不允许，却被接受</translation>
+    </message>
+    <message>
+        <source>refused: not a move of the diagram</source>
+        <translation>被拒绝：不是状态图中的迁移</translation>
     </message>
 </context>
 </TS>
