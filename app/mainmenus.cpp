@@ -25,6 +25,7 @@
 #include "tableview.h"
 #include "trace.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -282,7 +283,29 @@ void MainWindow::retranslate() {
             d->setWindowTitle(tr("Scenario and fire panel"));
         if (d->objectName() == QLatin1String("outcomeDock"))
             d->setWindowTitle(tr("Outcome and explanation"));
+        // Qt names its own title buttons once, in the language of that moment.
+        for (QAbstractButton* b : d->findChildren<QAbstractButton*>()) {
+            if (b->objectName() == QLatin1String("qt_dockwidget_closebutton"))
+                b->setAccessibleName(tr("Close the panel %1").arg(d->windowTitle()));
+            if (b->objectName() == QLatin1String("qt_dockwidget_floatbutton"))
+                b->setAccessibleName(tr("Detach or re-attach the panel %1").arg(d->windowTitle()));
+        }
     }
+    // The » buttons Qt shows when a bar has no room for all it holds.
+    for (QAbstractButton* b : findChildren<QAbstractButton*>()) {
+        if (b->objectName() == QLatin1String("qt_toolbar_ext_button") ||
+            b->objectName() == QLatin1String("qt_menubar_ext_button")) {
+            b->setAccessibleName(tr("More of this bar"));
+        }
+    }
+    if (tabs_)
+        tabs_->setAccessibleName(tr("Pages: live run, compare, pagination, experiment"));
+    if (auto* outcome = findChild<QWidget*>(QStringLiteral("outcomeScroll")))
+        outcome->setAccessibleName(tr("Outcome"));
+    // Diagram labels and lane names are drawn in the language of the moment:
+    // draw them again now rather than at the next step.
+    if (playback_ && playback_->isLoaded())
+        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
 }
 
 void MainWindow::openTrace() {

@@ -4,6 +4,7 @@
 // count, a move the diagram forbids has its own colour, an alert reports its
 // count at the end as well.
 #include "compareview.h"
+#include "contrast.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
@@ -124,8 +125,10 @@ void SignalsTest::noRedCountBeforeItIsCertain() {
     MainWindow w(false);
     QString error;
     QVERIFY(w.fire(configOf("payment-callback", ""), &error));  // exactly once in the end
-    const QString red = verdictColor("duplicated").name();
-    const QString green = verdictColor("exactly-once").name();
+    // As the panel shows them: readable on its background.
+    const QColor ground = w.outcome()->palette().color(QPalette::Window);
+    const QString red = readableOn(verdictColor("duplicated"), ground).name();
+    const QString green = readableOn(verdictColor("exactly-once"), ground).name();
     w.playback().reset();
     while (!w.playback().atEnd()) {
         QVERIFY2(!w.outcome()->detailsText().contains(red), qPrintable(w.outcome()->detailsText()));

@@ -55,6 +55,7 @@ ExperimentView::ExperimentView(QWidget* parent)
     variants_->setTabKeyNavigation(false);
     variants_->setMaximumHeight(variants_->fontMetrics().height() * 8);
     chart_->setRenderHint(QPainter::Antialiasing);
+    chart_->setFocusPolicy(Qt::NoFocus);  // nothing to operate: Tab passes it by
     cancel_->setEnabled(false);
     connect(run_, &QPushButton::clicked, this, &ExperimentView::start);
     connect(cancel_, &QPushButton::clicked, this, &ExperimentView::cancel);
@@ -218,6 +219,9 @@ void ExperimentView::retranslate() {
     intents_->setPrefix(tr("Intents per variant: "));
     run_->setText(tr("&Start the experiment"));
     cancel_->setText(tr("Cance&l"));
+    variants_->setAccessibleName(tr("Variants in the experiment"));
+    intents_->setAccessibleName(tr("Intents per variant"));
+    chart_->setAccessibleName(tr("Verdicts per variant"));
     renderChart();
 }
 

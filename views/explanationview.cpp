@@ -58,8 +58,10 @@ void ExplanationView::render() {
 }
 
 void ExplanationView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        setAccessibleName(tr("Explanation"));
         render();
+    }
     QTextBrowser::changeEvent(event);
 }
 

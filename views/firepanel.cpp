@@ -50,6 +50,8 @@ FirePanel::FirePanel(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Not a Tab stop: it scrolls to whichever field has the focus.
+    scroll->setFocusPolicy(Qt::NoFocus);
     outer->addWidget(scroll, 1);
     QWidget* inputs[] = {variant_, duplicates_,   source_, timing_,
                          crash_,   crashAttempt_, seed_,   intents_};

@@ -1,5 +1,6 @@
 #include "outcomepanel.h"
 
+#include "contrast.h"
 #include "names.h"
 #include "relativefont.h"
 #include "sqlconnection.h"
@@ -154,8 +155,10 @@ void OutcomePanel::render() {
         html +=
             QStringLiteral("<p style='margin:2px 0'><b>%1</b>: %2</p>").arg(k.toHtmlEscaped(), v);
     };
-    auto coloured = [](const QString& text, const QColor& c) {
-        return QStringLiteral("<span style='color:%1'><b>%2</b></span>").arg(c.name(), text);
+    const QColor ground = palette().color(QPalette::Window);
+    auto coloured = [&ground](const QString& text, const QColor& c) {
+        return QStringLiteral("<span style='color:%1'><b>%2</b></span>")
+            .arg(readableOn(c, ground).name(), text);
     };
     row(tr("Variant judged"), s.config.variant.toHtmlEscaped());
     row(tr("Intents"), QString::number(s.intents));

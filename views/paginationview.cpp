@@ -2,6 +2,7 @@
 
 #include "runner.h"
 
+#include "contrast.h"
 #include "names.h"
 #include "run.h"
 #include "statusdelegate.h"
@@ -72,6 +73,7 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
     }
     grid->setRowStretch(1, 1);
     chart_->setRenderHint(QPainter::Antialiasing);
+    chart_->setFocusPolicy(Qt::NoFocus);  // nothing to operate: Tab passes it by
     chart_->setMinimumHeight(180);
     split->addWidget(columnsBox);
     split->addWidget(chart_);
@@ -152,6 +154,11 @@ int PaginationView::lostRows(int strategy) const {
 void PaginationView::render() {
     const QColor dup = verdictColor(QStringLiteral("duplicated"));
     const QColor lost = verdictColor(QStringLiteral("lost"));
+    // Marked rows keep the theme's text on a thin tint of the mark, and
+    // coloured notes are made readable on the theme's background.
+    const QColor base = palette().color(QPalette::Base);
+    const QColor dupRow = rowTint(base, dup), lostRow = rowTint(base, lost);
+    const QColor dupText = readableOn(dup, base), lostText = readableOn(lost, base);
     for (int s = 0; s < 3; ++s) {
         const StrategyRun& run = runs_[s];
         QTreeWidget* tree = columns_[s];
@@ -174,21 +181,21 @@ void PaginationView::render() {
             bold.setBold(true);
             item->setFont(0, bold);
             if (!duplicates.isEmpty())
-                item->setForeground(1, dup);
+                item->setForeground(1, dupText);
             else if (!lostIds.isEmpty())
-                item->setForeground(1, lost);
+                item->setForeground(1, lostText);
             for (const QJsonValue& id : page.value("rows").toArray()) {
                 auto* row = new QTreeWidgetItem(item, {tr("order %1").arg(id.toInteger())});
                 if (duplicates.contains(id.toInteger())) {
                     row->setText(1, tr("shown again"));
-                    row->setBackground(0, dup.lighter(170));
-                    row->setBackground(1, dup.lighter(170));
+                    row->setBackground(0, dupRow);
+                    row->setBackground(1, dupRow);
                 }
             }
             if (!lostIds.isEmpty()) {
                 auto* gap = new QTreeWidgetItem(item, {tr("skipped: %1").arg(idList(lostIds))});
-                gap->setBackground(0, lost.lighter(170));
-                gap->setBackground(1, lost.lighter(170));
+                gap->setBackground(0, lostRow);
+                gap->setBackground(1, lostRow);
                 gap->setFirstColumnSpanned(true);
             }
             if (p + 1 < run.writes.size()) {
@@ -271,6 +278,13 @@ void PaginationView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::FontChange) {
         for (QPlainTextEdit* plan : plans_)
             plan->setMaximumHeight(plan->fontMetrics().height() * 5);
+    }
+    if (event->type() == QEvent::LanguageChange) {
+        chart_->setAccessibleName(tr("Rows shown twice and skipped per page"));
+        for (int s = 0; s < 3; ++s) {
+            columns_[s]->setAccessibleName(tr("Pages read with %1").arg(strategies()[s]));
+            plans_[s]->setAccessibleName(tr("Query plan of %1").arg(strategies()[s]));
+        }
     }
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         render();

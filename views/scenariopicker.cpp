@@ -50,6 +50,7 @@ void ScenarioPicker::rebuild() {
     table_->clearContents();
     table_->setRowCount(0);
     table_->setHorizontalHeaderLabels({tr("Scenario"), tr("Recommended technique"), tr("Why")});
+    table_->setAccessibleName(tr("Scenarios"));
     const QList<QPair<QString, QString>> groups{
         {"recommended", tr("How to choose, by scenario (常见场景怎么选)")},
         {"natural", tr("Naturally idempotent operations (天然幂等)")},

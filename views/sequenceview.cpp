@@ -483,6 +483,10 @@ bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
 
 void SequenceView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        view_->setAccessibleName(tr("Sequence diagram"));
+        header_->setAccessibleName(tr("Sequence diagram lanes"));
+    }
     if (event->type() == QEvent::FontChange)
         narrowest_.clear();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)

@@ -1,5 +1,6 @@
 #include "sqllogview.h"
 
+#include "contrast.h"
 #include "sqllogmodel.h"
 #include "stagehints.h"
 
@@ -26,9 +27,8 @@ public:
         if (index.data(SqlLogModel::FailedRole).toBool()) {
             const bool wait =
                 index.data(SqlLogModel::KindRole).toString() == QLatin1String("lock-wait");
-            QColor c = wait ? QColor(0xf0, 0xa2, 0x02) : QColor(0xd6, 0x30, 0x31);
-            c.setAlpha(70);
-            painter->fillRect(option.rect, c);
+            const QColor mark = wait ? QColor(0xf0, 0xa2, 0x02) : QColor(0xd6, 0x30, 0x31);
+            painter->fillRect(option.rect, rowTint(option.palette.color(QPalette::Base), mark));
         }
         QStyleOptionViewItem opt = option;
         if (index.column() == SqlLogModel::Statement)
@@ -85,9 +85,10 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
     view_->setTextElideMode(Qt::ElideRight);
     view_->viewport()->installEventFilter(this);
-    auto* copy = new QAction(tr("Copy SQL log as CSV"), view_);
-    connect(copy, &QAction::triggered, this, &SqlLogView::copyCsv);
-    view_->addAction(copy);
+    copy_ = new QAction(view_);
+    connect(copy_, &QAction::triggered, this, &SqlLogView::copyCsv);
+    view_->addAction(copy_);
+    retranslate();
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(&model_, &QAbstractItemModel::rowsInserted, view_, &QTableView::scrollToBottom);
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
@@ -114,8 +115,15 @@ bool SqlLogView::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void SqlLogView::retranslate() {
+    copy_->setText(tr("Copy SQL log as CSV"));
+    view_->setAccessibleName(tr("SQL log"));
+}
+
 void SqlLogView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     if (event->type() == QEvent::FontChange)
         fitColumns();
 }

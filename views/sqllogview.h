@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -28,9 +29,11 @@ protected:
 
 private:
     void fitColumns();
+    void retranslate();
     SqlLogModel& model_;
     QSortFilterProxyModel* shown_;
     QTableView* view_;
+    QAction* copy_ = nullptr;
 };
 
 }  // namespace idem

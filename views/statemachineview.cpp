@@ -551,6 +551,8 @@ bool StateMachineView::eventFilter(QObject* watched, QEvent* event) {
 
 void StateMachineView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        view_->setAccessibleName(tr("State diagram"));
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         rebuild();
 }

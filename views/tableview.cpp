@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -46,16 +47,29 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->setWordWrap(false);
     view_->setTabKeyNavigation(false);  // Tab leaves the table, it does not walk its cells
-    auto* copy = new QAction(tr("Copy table as CSV"), view_);
-    connect(copy, &QAction::triggered, this, &DatabaseTableView::copyCsv);
-    view_->addAction(copy);
+    copy_ = new QAction(view_);
+    connect(copy_, &QAction::triggered, this, &DatabaseTableView::copyCsv);
+    view_->addAction(copy_);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    retranslate();
+}
+
+void DatabaseTableView::retranslate() {
+    copy_->setText(tr("Copy table as CSV"));
+    view_->setAccessibleName(tr("Table %1").arg(caption_));
+}
+
+void DatabaseTableView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void DatabaseTableView::setTable(const QString& table, const QString& caption) {
     model_->setTable(table);
     caption_ = caption.isEmpty() ? table : caption;
     title_->setText(caption_);
+    retranslate();
 }
 
 QString DatabaseTableView::table() const {

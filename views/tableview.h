@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QEvent;
 class QLabel;
 class QTableView;
@@ -37,12 +38,17 @@ public:
 public slots:
     void copyCsv() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void retranslate();
     QLabel* title_;
     QTableView* view_;
     TableModel* model_;
     StatusDelegate* delegate_;
     QVariantAnimation* flash_;
+    QAction* copy_ = nullptr;
     QString caption_;
     bool exists_ = true;
 };

@@ -45,6 +45,10 @@
         <source>%1 (this variant does not use it)</source>
         <translation>%1（此方案不使用）</translation>
     </message>
+    <message>
+        <source>Table %1</source>
+        <translation>数据表 %1</translation>
+    </message>
 </context>
 <context>
     <name>idem::DiagramExport</name>
@@ -103,6 +107,18 @@
         <source>Cance&amp;l</source>
         <translation>取消(&amp;L)</translation>
     </message>
+    <message>
+        <source>Variants in the experiment</source>
+        <translation>参与实验的方案</translation>
+    </message>
+    <message>
+        <source>Intents per variant</source>
+        <translation>每个方案的业务意图数</translation>
+    </message>
+    <message>
+        <source>Verdicts per variant</source>
+        <translation>各方案的结论</translation>
+    </message>
 </context>
 <context>
     <name>idem::ExplanationView</name>
@@ -125,6 +141,10 @@
     <message>
         <source>What to watch</source>
         <translation>观察要点</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>讲解</translation>
     </message>
 </context>
 <context>
@@ -634,6 +654,26 @@
         <source>The set-up before the first attempt, and the lab&apos;s own helpers (an observer that copies rows, its copies)</source>
         <translation>第一次尝试之前的准备步骤，以及实验室自己的辅助角色（拷贝数据行的观察者和它的拷贝）</translation>
     </message>
+    <message>
+        <source>Close the panel %1</source>
+        <translation>关闭面板“%1”</translation>
+    </message>
+    <message>
+        <source>Detach or re-attach the panel %1</source>
+        <translation>使面板“%1”浮动或停靠回窗口</translation>
+    </message>
+    <message>
+        <source>More of this bar</source>
+        <translation>此栏的更多按钮</translation>
+    </message>
+    <message>
+        <source>Pages: live run, compare, pagination, experiment</source>
+        <translation>页面：实时、对比、分页、压力实验</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
@@ -917,6 +957,18 @@
         <source>%1 skipped</source>
         <translation>%1 跳过</translation>
     </message>
+    <message>
+        <source>Rows shown twice and skipped per page</source>
+        <translation>每页重复出现与被跳过的行数</translation>
+    </message>
+    <message>
+        <source>Pages read with %1</source>
+        <translation>用 %1 读到的各页</translation>
+    </message>
+    <message>
+        <source>Query plan of %1</source>
+        <translation>%1 的查询计划</translation>
+    </message>
 </context>
 <context>
     <name>idem::PlaybackBar</name>
@@ -1047,6 +1099,10 @@
         <source>Why</source>
         <translation>原因</translation>
     </message>
+    <message>
+        <source>Scenarios</source>
+        <translation>场景列表</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceSteps</name>
@@ -1173,6 +1229,14 @@
         <source>… %1 earlier events</source>
         <translation>… 之前还有 %1 个事件</translation>
     </message>
+    <message>
+        <source>Sequence diagram</source>
+        <translation>时序图</translation>
+    </message>
+    <message>
+        <source>Sequence diagram lanes</source>
+        <translation>时序图的泳道</translation>
+    </message>
 </context>
 <context>
     <name>idem::SqlLogModel</name>
@@ -1214,6 +1278,10 @@
     <message>
         <source>Copy SQL log as CSV</source>
         <translation>复制 SQL 日志为 CSV</translation>
+    </message>
+    <message>
+        <source>SQL log</source>
+        <translation>SQL 日志</translation>
     </message>
 </context>
 <context>
@@ -1272,6 +1340,10 @@
     <message>
         <source>refused: not a move of the diagram</source>
         <translation>被拒绝：不是状态图中的迁移</translation>
+    </message>
+    <message>
+        <source>State diagram</source>
+        <translation>状态图</translation>
     </message>
 </context>
 </TS>
