@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "relativefont.h"
 #include "texts.h"
+#include "tracewords.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -155,9 +156,10 @@ void FirePanel::rebuildParams() {
             spin->setValue(p.defaultValue.toInt());
             field = spin;
         }
-        field->setToolTip(p.summary);
+        // The key as the command line spells it, beside what it does.
+        field->setToolTip(p.key + QStringLiteral(": ") + p.summary);
         field->setObjectName(QStringLiteral("param-") + p.key);
-        form_->addRow(p.key, field);
+        form_->addRow(paramLabel(p.key), field);
         params_.insert(p.key, field);
         paramRows_ << field;
     }
@@ -261,6 +263,10 @@ void FirePanel::retranslate() {
     }
     for (int i = 0; i < crash_->count(); ++i) {
         crash_->setItemText(i, crashPointName(*crashPointFromId(crash_->itemData(i).toString())));
+    }
+    for (auto it = params_.cbegin(); it != params_.cend(); ++it) {
+        if (auto* label = qobject_cast<QLabel*>(form_->labelForField(it.value())))
+            label->setText(paramLabel(it.key()));
     }
     fillVariants();
 }

@@ -4,6 +4,7 @@
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "trace.h"
+#include "tracewords.h"
 
 namespace idem {
 
@@ -194,7 +195,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
         if (!text("sender").isEmpty())
             s.from = text("sender");
         s.to = text("receiver");
-        s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + text("attempt_kind");
+        s.label =
+            attemptTag(e, manyIntents) + QLatin1Char(' ') + attemptKindName(text("attempt_kind"));
         const QVariantMap payload = d.value("payload").toMap();
         for (const QString& key : kAskKeys) {
             if (payload.contains(key))
@@ -217,7 +219,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
                       ? tr("%1 waits: database locked").arg(text("connection"))
                       : tr("%1 waits for %2").arg(text("connection"), text("holder"));
     } else if (k == EventKind::Guard) {
-        s.label = text("guard") + QStringLiteral(": ") + text("decision");
+        s.label =
+            guardName(text("guard")) + QStringLiteral(": ") + guardDecisionName(text("decision"));
     } else if (k == EventKind::Transition) {
         const bool ok = d.flag("accepted");
         s.tone = ok ? Tone::Good : Tone::Bad;

@@ -3,6 +3,7 @@
 #include "diagrampalette.h"
 #include "scenario.h"
 #include "trace.h"
+#include "tracewords.h"
 
 #include <QEvent>
 #include <QFontInfo>
@@ -302,7 +303,7 @@ void StateMachineView::rebuild() {
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
     const QRectF drawn = scene_->itemsBoundingRect();
-    QString caption = machine_->what;
+    QString caption = entityName(machine_->what);
     if (!entities_.isEmpty() && entities_.size() <= kTokensListed) {
         QStringList names;
         for (auto it = entities_.cbegin(); it != entities_.cend(); ++it) {

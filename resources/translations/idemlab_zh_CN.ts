@@ -1346,4 +1346,219 @@
         <translation>状态图</translation>
     </message>
 </context>
+<context>
+    <name>idem::TraceWords</name>
+    <message>
+        <source>original</source>
+        <translation>原始请求</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>dedup table</source>
+        <translation>去重表</translation>
+    </message>
+    <message>
+        <source>unique key</source>
+        <translation>唯一键</translation>
+    </message>
+    <message>
+        <source>claim</source>
+        <translation>认领</translation>
+    </message>
+    <message>
+        <source>fencing token</source>
+        <translation>防护令牌</translation>
+    </message>
+    <message>
+        <source>lease lock</source>
+        <translation>租约锁</translation>
+    </message>
+    <message>
+        <source>TTL key</source>
+        <translation>TTL 键</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>版本号</translation>
+    </message>
+    <message>
+        <source>check then insert</source>
+        <translation>先查后插</translation>
+    </message>
+    <message>
+        <source>alert rule</source>
+        <translation>告警规则</translation>
+    </message>
+    <message>
+        <source>stock check</source>
+        <translation>库存检查</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>已认领</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>retention expired</source>
+        <translation>保留期已过</translation>
+    </message>
+    <message>
+        <source>takeover</source>
+        <translation>接管</translation>
+    </message>
+    <message>
+        <source>found on recheck</source>
+        <translation>复查时已存在</translation>
+    </message>
+    <message>
+        <source>not found on recheck</source>
+        <translation>复查时不存在</translation>
+    </message>
+    <message>
+        <source>marked success</source>
+        <translation>已标记成功</translation>
+    </message>
+    <message>
+        <source>not the owner</source>
+        <translation>不是持有者</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>已获取</translation>
+    </message>
+    <message>
+        <source>held by another</source>
+        <translation>被他人持有</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>lease lost</source>
+        <translation>租约已失效</translation>
+    </message>
+    <message>
+        <source>set</source>
+        <translation>已设置</translation>
+    </message>
+    <message>
+        <source>result stored</source>
+        <translation>结果已保存</translation>
+    </message>
+    <message>
+        <source>expired before the result was stored</source>
+        <translation>结果保存前已过期</translation>
+    </message>
+    <message>
+        <source>inserted</source>
+        <translation>已插入</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation>冲突</translation>
+    </message>
+    <message>
+        <source>out of stock</source>
+        <translation>库存不足</translation>
+    </message>
+    <message>
+        <source>raised</source>
+        <translation>已告警</translation>
+    </message>
+    <message>
+        <source>already raised</source>
+        <translation>已告警过</translation>
+    </message>
+    <message>
+        <source>below the threshold</source>
+        <translation>未达阈值</translation>
+    </message>
+    <message>
+        <source>a normal repeat</source>
+        <translation>正常重复</translation>
+    </message>
+    <message>
+        <source>dedup record</source>
+        <translation>去重记录</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>job run</source>
+        <translation>任务执行</translation>
+    </message>
+    <message>
+        <source>Request id</source>
+        <translation>请求号</translation>
+    </message>
+    <message>
+        <source>Late failure callback</source>
+        <translation>迟到的失败回调</translation>
+    </message>
+    <message>
+        <source>Rows in the feed</source>
+        <translation>列表总行数</translation>
+    </message>
+    <message>
+        <source>Page size</source>
+        <translation>每页行数</translation>
+    </message>
+    <message>
+        <source>Inserts per page</source>
+        <translation>每页期间插入数</translation>
+    </message>
+    <message>
+        <source>TTL (s)</source>
+        <translation>TTL（秒）</translation>
+    </message>
+    <message>
+        <source>Retention (s)</source>
+        <translation>保留期（秒）</translation>
+    </message>
+    <message>
+        <source>Alert threshold</source>
+        <translation>告警阈值</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询次数</translation>
+    </message>
+</context>
 </TS>
