@@ -3,13 +3,18 @@
 #include "mainwindow.h"
 
 #include "runner.h"
+#include "settings.h"
 
 #include "advisordialog.h"
 #include "appearance.h"
 #include "compareview.h"
 #include "diagramexport.h"
+#include "experimentview.h"
 #include "firepanel.h"
 #include "idemversion.h"
+#include "keysoverlay.h"
+#include "livestage.h"
+#include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
@@ -20,6 +25,7 @@
 #include "tableview.h"
 #include "trace.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -28,6 +34,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTabWidget>
 
 namespace idem {
@@ -58,7 +65,14 @@ void MainWindow::buildMenus() {
         {"end", "run", {QKeySequence(Qt::Key_End)}},
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
+        {"autoplay", "run", {}},
         {"compare", "run", {QKeySequence(Qt::CTRL | Qt::Key_K)}},
+        {"tab-live", "view", {QKeySequence(Qt::ALT | Qt::Key_1)}},
+        {"tab-compare", "view", {QKeySequence(Qt::ALT | Qt::Key_2)}},
+        {"tab-pagination", "view", {QKeySequence(Qt::ALT | Qt::Key_3)}},
+        {"tab-experiment", "view", {QKeySequence(Qt::ALT | Qt::Key_4)}},
+        {"tab-next", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageDown)}},
+        {"tab-previous", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageUp)}},
         {"advisor", "help", {QKeySequence(Qt::Key_F1)}},
         {"lang-zh", "view", {}},
         {"lang-en", "view", {}},
@@ -67,6 +81,8 @@ void MainWindow::buildMenus() {
         {"zoom-in", "view", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}},
         {"zoom-out", "view", {QKeySequence::ZoomOut}},
         {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
+        {"internals", "view", {}},
+        {"keys", "help", {QKeySequence(Qt::Key_Question)}},
         {"about", "help", {}},
     };
     QMap<QString, QMenu*> menus;
@@ -101,6 +117,19 @@ void MainWindow::buildMenus() {
         languages->addAction(actions_[id]);
     }
     actions_["dark"]->setCheckable(true);
+    actions_["internals"]->setCheckable(true);
+    connect(actions_["internals"], &QAction::toggled, this, [this](bool on) {
+        live_->setShowInternals(on);
+        if (remember_)
+            QSettings().setValue(settings::kShowInternals, on);
+        if (playback_->isLoaded())
+            showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+    });
+    actions_["autoplay"]->setCheckable(true);
+    actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
+    connect(actions_["autoplay"], &QAction::toggled, playbackBar_, &PlaybackBar::setAutoPlay);
+    connect(playbackBar_, &PlaybackBar::autoPlayChanged, actions_["autoplay"],
+            &QAction::setChecked);
     actions_["presenter"]->setCheckable(true);
 
     connect(actions_["open"], &QAction::triggered, this, &MainWindow::openTrace);
@@ -129,10 +158,19 @@ void MainWindow::buildMenus() {
     });
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
     connect(actions_["slower"], &QAction::triggered, playbackBar_, &PlaybackBar::slower);
-    connect(actions_["compare"], &QAction::triggered, this, [this] {
-        tabs_->setCurrentWidget(compare_);
-        compare_->compare();
-    });
+    // Ctrl+K goes to Compare and back to the run on screen.
+    connect(actions_["compare"], &QAction::triggered, this,
+            [this] { showTab(tabs_->currentWidget() == compare_ ? playbackTab() : compare_); });
+    const QList<QPair<const char*, QWidget*>> tabActions{{"tab-live", live_},
+                                                         {"tab-compare", compare_},
+                                                         {"tab-pagination", pagination_},
+                                                         {"tab-experiment", experiment_}};
+    for (const auto& [id, page] : tabActions) {
+        connect(actions_[id], &QAction::triggered, this, [this, page = page] { showTab(page); });
+    }
+    connect(actions_["tab-next"], &QAction::triggered, this, [this] { stepTab(+1); });
+    connect(actions_["tab-previous"], &QAction::triggered, this, [this] { stepTab(-1); });
+    connect(actions_["keys"], &QAction::triggered, keysOverlay_, &KeysOverlay::toggle);
     connect(actions_["advisor"], &QAction::triggered, this, [this] {
         AdvisorDialog dialog(this);
         connect(&dialog, &AdvisorDialog::openScenario, this,
@@ -191,7 +229,7 @@ void MainWindow::retranslate() {
         {"export-svg",
          {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
         {"copy-csv",
-         {tr("&Copy guard table as CSV"), tr("Right-click any table for its own copy")}},
+         {tr("&Copy the table in front as CSV"), tr("Right-click any table for its own copy")}},
         {"quit", {tr("&Quit"), {}}},
         {"fire", {tr("&Fire"), tr("Run the fire panel's settings")}},
         {"play", {tr("&Play / pause"), {}}},
@@ -199,9 +237,18 @@ void MainWindow::retranslate() {
         {"back", {tr("Step &back"), {}}},
         {"reset", {tr("&Reset"), {}}},
         {"end", {tr("Run to the &end"), {}}},
-        {"faster", {tr("&Faster"), {}}},
+        {"faster", {tr("F&aster"), {}}},
         {"slower", {tr("&Slower"), {}}},
-        {"compare", {tr("&Compare two variants"), {}}},
+        {"autoplay",
+         {tr("Auto-pla&y after Fire"), tr("Play each fired run by itself at the chosen speed")}},
+        {"compare", {tr("&Compare two variants"), tr("Compare ↔ the run on screen")}},
+        {"tab-live", {tr("&Live run"), {}}},
+        {"tab-compare", {tr("Co&mpare"), {}}},
+        {"tab-pagination", {tr("Pa&gination"), {}}},
+        {"tab-experiment", {tr("E&xperiment"), {}}},
+        {"tab-next", {tr("Next ta&b"), {}}},
+        {"tab-previous", {tr("Previous t&ab"), {}}},
+        {"keys", {tr("&Keyboard shortcuts"), tr("Every key the window obeys (?)")}},
         {"lang-zh", {QStringLiteral("中文"), {}}},
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},
@@ -209,7 +256,11 @@ void MainWindow::retranslate() {
         {"zoom-in", {tr("Zoom &in"), {}}},
         {"zoom-out", {tr("Zoom &out"), {}}},
         {"zoom-reset", {tr("&Normal size"), {}}},
-        {"about", {tr("&About"), {}}},
+        {"internals",
+         {tr("Show the lab's internal&s"),
+          tr("The set-up before the first attempt, and the lab's own helpers (an observer "
+             "that copies rows, its copies)")}},
+        {"about", {tr("A&bout"), {}}},
         {"advisor",
          {tr("Design &advisor: ask these questions first…"),
           tr("Six questions that pick the techniques for your own case")}},
@@ -232,7 +283,29 @@ void MainWindow::retranslate() {
             d->setWindowTitle(tr("Scenario and fire panel"));
         if (d->objectName() == QLatin1String("outcomeDock"))
             d->setWindowTitle(tr("Outcome and explanation"));
+        // Qt names its own title buttons once, in the language of that moment.
+        for (QAbstractButton* b : d->findChildren<QAbstractButton*>()) {
+            if (b->objectName() == QLatin1String("qt_dockwidget_closebutton"))
+                b->setAccessibleName(tr("Close the panel %1").arg(d->windowTitle()));
+            if (b->objectName() == QLatin1String("qt_dockwidget_floatbutton"))
+                b->setAccessibleName(tr("Detach or re-attach the panel %1").arg(d->windowTitle()));
+        }
     }
+    // The » buttons Qt shows when a bar has no room for all it holds.
+    for (QAbstractButton* b : findChildren<QAbstractButton*>()) {
+        if (b->objectName() == QLatin1String("qt_toolbar_ext_button") ||
+            b->objectName() == QLatin1String("qt_menubar_ext_button")) {
+            b->setAccessibleName(tr("More of this bar"));
+        }
+    }
+    if (tabs_)
+        tabs_->setAccessibleName(tr("Pages: live run, compare, pagination, experiment"));
+    if (auto* outcome = findChild<QWidget*>(QStringLiteral("outcomeScroll")))
+        outcome->setAccessibleName(tr("Outcome"));
+    // Diagram labels and lane names are drawn in the language of the moment:
+    // draw them again now rather than at the next step.
+    if (playback_ && playback_->isLoaded())
+        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
 }
 
 void MainWindow::openTrace() {
@@ -279,8 +352,9 @@ void MainWindow::saveTrace() {
 }
 
 void MainWindow::exportDiagram(bool svg) {
-    const bool sequence = sequenceView_->hasFocus() || sequenceView_->isAncestorOf(focusWidget());
-    QGraphicsScene* scene = sequence ? sequenceView_->scene() : stateView_->scene();
+    SequenceView* sequenceView = live_->sequenceView();
+    const bool sequence = sequenceView->hasFocus() || sequenceView->isAncestorOf(focusWidget());
+    QGraphicsScene* scene = sequence ? sequenceView->scene() : live_->stateView()->scene();
     const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
@@ -295,7 +369,9 @@ void MainWindow::exportDiagram(bool svg) {
 }
 
 void MainWindow::copyCurrentTableCsv() {
-    guardTable_->copyCsv();
+    // The table in front: the one the room is looking at.
+    if (auto* table = qobject_cast<DatabaseTableView*>(live_->tableTabs()->currentWidget()))
+        table->copyCsv();
 }
 
 }  // namespace idem

@@ -8,10 +8,13 @@
 #include "experimentview.h"
 #include "explanationview.h"
 #include "firepanel.h"
+#include "keysoverlay.h"
+#include "livestage.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "playbackkeys.h"
 #include "registry.h"
 #include "run.h"
 #include "scenariopicker.h"
@@ -20,7 +23,11 @@
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
+#include "stageheader.h"
+#include "stagehints.h"
+#include "stagelayout.h"
 #include "statemachineview.h"
+#include "stepcaption.h"
 #include "tablemodel.h"
 #include "tableview.h"
 #include "texts.h"
@@ -42,7 +49,9 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace idem {
 
@@ -50,6 +59,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     : QMainWindow(parent), remember_(remember), playback_(new Playback(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     buildViews();
+    keys_ = new PlaybackKeys(this);
+    keysOverlay_ = new KeysOverlay(this);
     buildMenus();
     connect(playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -57,7 +68,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
         showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
     });
     connect(playback_, &Playback::loaded, this, [this] {
-        rebuildBusinessTabs();
+        live_->setEffectTable(
+            stagehints::effectTable(playback_->scenario()->info(), playback_->finalSummary()));
         showStep(0, playback_->run()->trace().size(), true);
     });
 
@@ -78,12 +90,21 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
         look.presenter = s.value(settings::kPresenter, false).toBool();
         look.zoomPercent = s.value(settings::kZoom, 100).toInt();
         scenario = s.value(settings::kScenario, scenario).toString();
+        playbackBar_->setSpeedIndex(s.value(settings::kSpeed, PlaybackBar::kNormalSpeed).toInt());
+        playbackBar_->setAutoPlay(s.value(settings::kAutoPlay, false).toBool());
+        actions_["internals"]->setChecked(s.value(settings::kShowInternals, false).toBool());
+        connect(playbackBar_, &PlaybackBar::speedChanged, this,
+                [](int index) { QSettings().setValue(settings::kSpeed, index); });
+        connect(playbackBar_, &PlaybackBar::autoPlayChanged, this,
+                [](bool on) { QSettings().setValue(settings::kAutoPlay, on); });
     }
     setTheme(look.dark, look.presenter, look.zoomPercent);
     setLanguage(language);
     if (!findScenario(scenario))
         scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
+    selectScenario(scenario);
+    tabChanged();
 }
 
 MainWindow::~MainWindow() = default;
@@ -101,6 +122,7 @@ void MainWindow::buildViews() {
     left->addWidget(firePanel_);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 2);
+    left->setChildrenCollapsible(false);
     auto* leftDock = new QDockWidget(this);
     leftDock->setObjectName(QStringLiteral("scenarioDock"));
     leftDock->setWidget(left);
@@ -112,6 +134,7 @@ void MainWindow::buildViews() {
     explanation_ = new ExplanationView(this);
     // The outcome scrolls rather than being cut off on small screens.
     auto* outcomeScroll = new QScrollArea(this);
+    outcomeScroll->setObjectName(QStringLiteral("outcomeScroll"));
     outcomeScroll->setWidget(outcome_);
     outcomeScroll->setWidgetResizable(true);
     outcomeScroll->setFrameShape(QFrame::NoFrame);
@@ -127,57 +150,106 @@ void MainWindow::buildViews() {
                            QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, rightDock);
 
-    guardTable_ = new DatabaseTableView(this);
-    stateView_ = new StateMachineView(this);
-    sequenceView_ = new SequenceView(this);
-    businessTabs_ = new QTabWidget(this);
-    sqlLogModel_ = new SqlLogModel(this);
-    sqlLog_ = new SqlLogView(*sqlLogModel_, this);
-
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(guardTable_);
-    top->addWidget(stateView_);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
-    top->setSizes({1000, 1000});
-    auto* middle = new QSplitter(Qt::Horizontal);
-    middle->addWidget(sequenceView_);
-    middle->addWidget(businessTabs_);
-    middle->setStretchFactor(0, 3);
-    middle->setStretchFactor(1, 2);
-    middle->setSizes({1300, 700});
-    auto* liveSplit = new QSplitter(Qt::Vertical);
-    liveSplit->addWidget(top);
-    liveSplit->addWidget(middle);
-    liveSplit->addWidget(sqlLog_);
-    liveSplit->setStretchFactor(0, 2);
-    liveSplit->setStretchFactor(1, 3);
-    liveSplit->setStretchFactor(2, 2);
-    live_ = liveSplit;
-
+    live_ = new LiveStage(this);
     compare_ = new CompareView(this);
     pagination_ = new PaginationView(this);
     experiment_ = new ExperimentView(this);
     tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("pages"));
+    tabs_->setDocumentMode(true);
     tabs_->addTab(live_, QString());
     tabs_->addTab(compare_, QString());
     tabs_->addTab(pagination_, QString());
     tabs_->addTab(experiment_, QString());
-    setCentralWidget(tabs_);
+    caption_ = new StepCaption(this);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(tabs_, 1);
+    centreLayout->addWidget(caption_);
+    setCentralWidget(centre);
+
+    header_ = new StageHeader(this);
+    auto* headerBar = new QToolBar(this);
+    headerBar->setObjectName(QStringLiteral("stageBar"));
+    headerBar->setMovable(false);
+    headerBar->setFloatable(false);
+    headerBar->addWidget(header_);
+    addToolBar(Qt::TopToolBarArea, headerBar);
 
     playbackBar_ = new PlaybackBar(*playback_, this);
     auto* bar = new QToolBar(this);
     bar->setObjectName(QStringLiteral("playbackBar"));
     bar->setMovable(false);
+    bar->setFloatable(false);
     bar->addWidget(playbackBar_);
     addToolBar(Qt::BottomToolBarArea, bar);
 
+    stage_ = new StageLayout(this, {headerBar, header_, leftDock, rightDock, outcome_, live_},
+                             remember_);
+
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
-            compare_->compare();
-    });
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);
+    connect(outcome_, &OutcomePanel::verdictShown, header_, &StageHeader::setVerdict);
+    connect(playbackBar_, &PlaybackBar::playingChanged, this, &MainWindow::updateCaption);
+}
+
+QWidget* MainWindow::liveView() const {
+    return live_;
+}
+
+DatabaseTableView* MainWindow::guardTable() const {
+    return live_->guardTable() ? live_->guardTable() : live_->tables().value(0);
+}
+
+StateMachineView* MainWindow::stateView() const {
+    return live_->stateView();
+}
+
+SequenceView* MainWindow::sequenceView() const {
+    return live_->sequenceView();
+}
+
+SqlLogModel* MainWindow::sqlLog() const {
+    return live_->sqlLogModel();
+}
+
+QWidget* MainWindow::playbackTab() const {
+    return tabs_->isTabVisible(tabs_->indexOf(pagination_)) ? static_cast<QWidget*>(pagination_)
+                                                            : live_;
+}
+
+void MainWindow::showTab(QWidget* page) {
+    if (tabs_->isTabVisible(tabs_->indexOf(page)))
+        tabs_->setCurrentWidget(page);
+}
+
+void MainWindow::stepTab(int by) {
+    const int n = tabs_->count();
+    for (int i = 1; i < n; ++i) {
+        const int index = ((tabs_->currentIndex() + by * i) % n + n) % n;
+        if (tabs_->isTabVisible(index)) {
+            tabs_->setCurrentIndex(index);
+            return;
+        }
+    }
+}
+
+void MainWindow::tabChanged() {
+    if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
+        compare_->compare();
+    // The playback keys drive the run only where it is on screen: elsewhere
+    // (Compare, Experiment) Space and the arrows belong to the page's own widgets.
+    const bool playing = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
+    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower"}) {
+        if (QAction* a = actions_.value(id))
+            a->setEnabled(playing);
+    }
+    playbackBar_->setEnabled(playing);
+    if (!playing)
+        playbackBar_->pause();
 }
 
 void MainWindow::selectScenario(const QString& id) {
@@ -193,8 +265,12 @@ void MainWindow::selectScenario(const QString& id) {
 
 void MainWindow::fireFromPanel() {
     QString error;
-    if (!fire(firePanel_->config(), &error))
+    if (!fire(firePanel_->config(), &error)) {
         showError(tr("Cannot run this configuration"), error);
+        return;
+    }
+    // Fired from Compare or Experiment: the run is what the room wants to see.
+    showTab(playbackTab());
 }
 
 bool MainWindow::fire(const RunConfig& config, QString* error) {
@@ -215,83 +291,92 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     }
     firePanel_->setConfig(config);
     explanation_->showFor(config);
-    stateView_->setMachine(scenario->info(), config.variant);
-    guardTable_->setTable(scenario->info().guardTable.isEmpty() ? scenario->info().tables.value(0)
-                                                                : scenario->info().guardTable,
-                          tr("Guard table: %1").arg(scenario->info().guardTable));
+    header_->setSettings(FirePanel::describe(config));
+    live_->setScenario(scenario->info(), config.variant);
     compare_->setInput(*scenario, config);
     experiment_->setScenario(*scenario);
     const bool paging = config.scenario == QLatin1String("pagination");
+    // Leaving pagination goes back to Live (hiding the tab first would land
+    // on whichever tab Qt picks).
+    if (!paging && tabs_->currentWidget() == pagination_)
+        tabs_->setCurrentWidget(live_);
     tabs_->setTabVisible(tabs_->indexOf(pagination_), paging);
     if (paging) {
         pagination_->setInput(*scenario, config);
         tabs_->setCurrentWidget(pagination_);
-    } else if (tabs_->currentWidget() == pagination_) {
-        tabs_->setCurrentWidget(live_);
     }
+    // Pagination judges three strategies: the outcome lists them all.
+    outcome_->setAlsoJudged(paging ? pagination_->verdicts() : QList<QPair<QString, QString>>{});
     playbackBar_->pause();
     if (!playback_->load(config, *scenario, error))
         return false;
+    // Something happens at once: the first step is on screen, and with
+    // auto-play the run goes on at the chosen pace.
+    playback_->stepForward();
+    if (playbackBar_->autoPlay())
+        playbackBar_->play();
     return true;
-}
-
-void MainWindow::rebuildBusinessTabs() {
-    businessTabs_->clear();
-    qDeleteAll(businessTables_);
-    businessTables_.clear();
-    const ScenarioInfo& info = playback_->scenario()->info();
-    for (const QString& table : info.tables) {
-        if (table == info.guardTable)
-            continue;
-        auto* view = new DatabaseTableView(businessTabs_);
-        view->setTable(table);
-        businessTabs_->addTab(view, table);
-        businessTables_ << view;
-    }
 }
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     const Run* run = playback_->run();
     if (!run)
         return;
-    if (rebuild) {
-        sqlLogModel_->rebuild(run->trace());
-    } else {
-        sqlLogModel_->append(run->trace(), from, to);
-    }
-    if (SqlConnection* reader = playback_->reader()) {
-        guardTable_->refresh(*reader);
-        for (DatabaseTableView* v : businessTables_) v->refresh(*reader);
-    }
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_->lastStepBegin());
-    stateView_->showTrace(run->trace(), to, fresh);
-    sequenceView_->showTrace(run->trace(), to, fresh);
+    live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
         int pages = 0;
         for (qsizetype i = 0; i < to; ++i)
             pages += run->trace().events()[i].kindId() == QLatin1String("page");
         pagination_->showPages(pages);
     }
-    outcome_->showSummary(playback_->atEnd() ? playback_->finalSummary() : playback_->liveSummary(),
-                          playback_->atEnd());
+    if (rebuild)
+        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to);
+    else
+        repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(run->trace().events(), from, to);
+    const bool end = playback_->atEnd();
+    const Summary& summary = end ? playback_->finalSummary() : playback_->liveSummary();
+    outcome_->showSummary(summary, end, repeatWrote_);
+    if (end && !summary.alerts.isEmpty() && playback_->reader())
+        outcome_->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_->reader()));
+    updateCaption();
+}
+
+void MainWindow::updateCaption() {
+    const Run* run = playback_->run();
+    if (!run) {
+        caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
+        return;
+    }
+    const QString what = StepCaption::describe(run->trace().events(), playback_->lastStepBegin(),
+                                               run->trace().size());
+    QString hint;
+    if (playbackBar_->isPlaying()) {
+        hint = tr("Space pauses");
+    } else if (playback_->atEnd()) {
+        hint = tr("the end · Home starts again");
+    } else {
+        hint = tr("→ next · Space plays");
+    }
+    caption_->setCaption(what, hint);
 }
 
 QWidget* MainWindow::viewWidget(const QString& name) {
     if (name == QLatin1String("overview"))
         return this;
     if (name == QLatin1String("dedup"))
-        return guardTable_;
+        return guardTable();
     if (name == QLatin1String("state"))
-        return stateView_;
+        return live_->stateView();
     if (name == QLatin1String("sequence"))
-        return sequenceView_;
+        return live_->sequenceView();
     if (name == QLatin1String("sql"))
-        return sqlLog_;
+        return live_->sqlLog();
     if (name == QLatin1String("outcome"))
         return outcome_->parentWidget();
     if (name == QLatin1String("tables"))
-        return businessTabs_;
+        return live_->tableTabs();
     if (name == QLatin1String("advisor"))
         return new AdvisorDialog(this);
     if (name == QLatin1String("experiment")) {
@@ -343,6 +428,8 @@ void MainWindow::setLanguage(const QString& code) {
 
 void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
     applyAppearance(Appearance{dark, presenter, std::clamp(zoomPercent, 50, 300)});
+    stage_->apply(presenter);
+    QTimer::singleShot(0, stage_, &StageLayout::keepOnScreen);
     if (remember_) {
         QSettings s;
         s.setValue(settings::kDark, dark);

@@ -1,5 +1,6 @@
 // The main window. It only composes: the views, the docks, the menus with
-// their shortcuts, and the settings it remembers. The run lives in Playback.
+// their shortcuts, and the settings it remembers. The run lives in Playback,
+// the arrangement for a room in StageLayout, the keyboard in PlaybackKeys.
 #pragma once
 
 #include "runconfig.h"
@@ -18,20 +19,26 @@ class DatabaseTableView;
 class ExperimentView;
 class ExplanationView;
 class FirePanel;
+class KeysOverlay;
+class LiveStage;
 class OutcomePanel;
 class PaginationView;
 class Playback;
 class PlaybackBar;
+class PlaybackKeys;
 class ScenarioPicker;
 class SequenceView;
 class SqlLogModel;
-class SqlLogView;
+class StageHeader;
+class StageLayout;
 class StateMachineView;
+class StepCaption;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // remember: read and write QSettings (false for `idemlab shot`).
+    // remember: read and write QSettings and go full screen in presenter mode
+    // (false for `idemlab shot` and tests).
     explicit MainWindow(bool remember = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -47,14 +54,22 @@ public:
     ScenarioPicker* picker() const { return picker_; }
     FirePanel* firePanel() const { return firePanel_; }
     PlaybackBar* playbackBar() const { return playbackBar_; }
-    DatabaseTableView* guardTable() const { return guardTable_; }
-    StateMachineView* stateView() const { return stateView_; }
-    SequenceView* sequenceView() const { return sequenceView_; }
+    LiveStage* liveStage() const { return live_; }
+    // The scenario's guard table (its first table when it has none).
+    DatabaseTableView* guardTable() const;
+    StateMachineView* stateView() const;
+    SequenceView* sequenceView() const;
+    SqlLogModel* sqlLog() const;
     OutcomePanel* outcome() const { return outcome_; }
-    SqlLogModel* sqlLog() const { return sqlLogModel_; }
     CompareView* compareView() const { return compare_; }
     PaginationView* paginationView() const { return pagination_; }
     ExperimentView* experimentView() const { return experiment_; }
+    StepCaption* caption() const { return caption_; }
+    StageHeader* stageHeader() const { return header_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QWidget* liveView() const;
+    PlaybackKeys* keys() const { return keys_; }
+    QAction* action(const QString& id) const { return actions_.value(id); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -67,12 +82,17 @@ private:
     void selectScenario(const QString& id);
     void fireFromPanel();
     void showStep(qsizetype from, qsizetype to, bool rebuild);
-    void rebuildBusinessTabs();
+    void updateCaption();
     void openTrace();
     void saveTrace();
     void exportDiagram(bool svg);
     void copyCurrentTableCsv();
     void showError(const QString& title, const QString& message);
+    // The tab that plays the run: Pagination for pagination, else Live.
+    QWidget* playbackTab() const;
+    void showTab(QWidget* page);
+    void stepTab(int by);
+    void tabChanged();
 
     bool remember_;
     Playback* playback_;
@@ -84,20 +104,19 @@ private:
     FirePanel* firePanel_ = nullptr;
     PlaybackBar* playbackBar_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QTabWidget* businessTabs_ = nullptr;
-    DatabaseTableView* guardTable_ = nullptr;
-    QList<DatabaseTableView*> businessTables_;
-    StateMachineView* stateView_ = nullptr;
-    SequenceView* sequenceView_ = nullptr;
-    SqlLogModel* sqlLogModel_ = nullptr;
-    SqlLogView* sqlLog_ = nullptr;
+    LiveStage* live_ = nullptr;
+    StepCaption* caption_ = nullptr;
+    StageHeader* header_ = nullptr;
+    StageLayout* stage_ = nullptr;
     OutcomePanel* outcome_ = nullptr;
     ExplanationView* explanation_ = nullptr;
     CompareView* compare_ = nullptr;
     PaginationView* pagination_ = nullptr;
     ExperimentView* experiment_ = nullptr;
-    QWidget* live_ = nullptr;
+    PlaybackKeys* keys_ = nullptr;
+    KeysOverlay* keysOverlay_ = nullptr;
     QMap<QString, QAction*> actions_;
+    bool repeatWrote_ = false;  // a repeat has changed the database in the run on screen
 };
 
 }  // namespace idem

@@ -13,5 +13,10 @@ inline const QString kLanguage =
 inline const QString kDark = QStringLiteral("view/dark");  // default false
 inline const QString kPresenter = QStringLiteral("view/presenter");  // default false
 inline const QString kZoom = QStringLiteral("view/zoom");            // percent, default 100
+// PlaybackBar::kSpeeds index, default PlaybackBar::kNormalSpeed (about a step a second)
+inline const QString kSpeed = QStringLiteral("run/speed");
+inline const QString kAutoPlay = QStringLiteral("run/autoPlay");  // default false
+// the set-up and the lab's own lanes and tables (an observer, its copies); default false
+inline const QString kShowInternals = QStringLiteral("view/showInternals");
 
 }  // namespace idem::settings

@@ -10,6 +10,15 @@ bool logged(const TraceEvent& e) {
 }
 }  // namespace
 
+bool SqlLogModel::isTransactionControl(const QString& sql) {
+    const QString verb = sql.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty).trimmed();
+    for (const char* control : {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}) {
+        if (verb.compare(QLatin1String(control), Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
@@ -78,6 +87,8 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         return e.kindId();
     if (role == FailedRole)
         return wait || e.failed();
+    if (role == ActorRole)
+        return e.actorName();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -95,7 +106,9 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Params:
             return formatParams(e.params);
         case Rows:
-            return wait ? QVariant() : QVariant(e.rows);
+            // SQLite's change count after BEGIN or COMMIT is the previous
+            // statement's: it says nothing about the transaction itself.
+            return wait || isTransactionControl(e.sql) ? QVariant() : QVariant(e.rows);
         case Error:
             return e.errorText();
         default:

@@ -16,6 +16,7 @@ public:
     // Qt::UserRole: the event kind ("sql", "lock-wait"); KindRole + 1: the error text.
     static constexpr int KindRole = Qt::UserRole;
     static constexpr int FailedRole = Qt::UserRole + 1;
+    static constexpr int ActorRole = Qt::UserRole + 2;  // who ran it ("service", "observer" ...)
 
     explicit SqlLogModel(QObject* parent = nullptr);
 
@@ -31,6 +32,8 @@ public:
     QString toCsv() const;
 
     static QString formatParams(const QVariantList& params);
+    // BEGIN, COMMIT, ROLLBACK and the like: statements with no rows of their own.
+    static bool isTransactionControl(const QString& sql);
     static QString formatTime(qint64 ms);
 
 private:

@@ -25,8 +25,10 @@ void TableModel::clear() {
 
 bool TableModel::refresh(SqlConnection& connection) {
     QStringList columns;
+    changedLastRefresh_ = false;
     const QString select = connection.selectAllStatement(table_, &columns);
     if (select.isEmpty()) {
+        changedLastRefresh_ = !rows_.isEmpty();
         clear();
         return false;
     }
@@ -50,6 +52,7 @@ bool TableModel::refresh(SqlConnection& connection) {
             beginRemoveRows({}, i, i);
             rows_.removeAt(i);
             endRemoveRows();
+            changedLastRefresh_ = true;
             continue;
         }
         if (i >= rows_.size() || fresh[j].rowid < rows_[i].rowid) {
@@ -59,6 +62,7 @@ bool TableModel::refresh(SqlConnection& connection) {
             for (int c = 0; c < columns_.size(); ++c) added.changed.insert(c);
             rows_.insert(i, added);
             endInsertRows();
+            changedLastRefresh_ = true;
             ++i;
             ++j;
             continue;
@@ -72,6 +76,7 @@ bool TableModel::refresh(SqlConnection& connection) {
         const QSet<int> before = row.changed;
         row.values = fresh[j].values;
         row.changed = changed;
+        changedLastRefresh_ = changedLastRefresh_ || !changed.isEmpty();
         if (!changed.isEmpty() || !before.isEmpty()) {
             emit dataChanged(index(i, 0), index(i, int(columns_.size()) - 1));
         }

@@ -27,6 +27,8 @@ public:
     // False when the table does not exist (the variant does not use it).
     bool refresh(SqlConnection& connection);
     void clear();
+    // The last refresh found rows added, removed or changed.
+    bool changedLastRefresh() const { return changedLastRefresh_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -47,6 +49,7 @@ private:
     QString table_;
     QStringList columns_;
     QList<Row> rows_;
+    bool changedLastRefresh_ = false;
 };
 
 }  // namespace idem

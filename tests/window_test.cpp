@@ -20,15 +20,20 @@
 #include "tableview.h"
 #include "trace.h"
 
+#include "stepcaption.h"
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -105,6 +110,8 @@ private slots:
     void badConfigurationIsRefused();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
+    void fireShowsTheFirstStepAndWhatToPress();
+    void autoPlayPlaysAtAClassroomPaceAndIsRemembered();
 };
 
 void WindowTest::fireAndStepThroughOrderCreation() {
@@ -120,7 +127,7 @@ void WindowTest::fireAndStepThroughOrderCreation() {
     fire->duplicatesBox()->setValue(1);
     QTest::mouseClick(fire->fireButton(), Qt::LeftButton);
     QCOMPARE(w.playback().config().variant, QStringLiteral("dedup-no-recheck"));
-    QCOMPARE(w.playback().position(), 0);
+    QCOMPARE(w.playback().position(), 1);  // Fire shows the first step at once
 
     QAbstractItemModelTester tableTester(w.guardTable()->model());
     QAbstractItemModelTester logTester(w.sqlLog());
@@ -144,12 +151,13 @@ void WindowTest::keyboardDrivesPlayback() {
     QVERIFY(w.playback().isLoaded());
     const int length = w.playback().length();
     QVERIFY(length > 3);
+    QCOMPARE(w.playback().position(), 1);
     QTest::keyClick(&w, Qt::Key_Right);
-    QCOMPARE(w.playback().position(), 1);
-    QTest::keyClick(&w, Qt::Key_PageDown);
     QCOMPARE(w.playback().position(), 2);
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(w.playback().position(), 3);
     QTest::keyClick(&w, Qt::Key_PageUp);
-    QCOMPARE(w.playback().position(), 1);
+    QCOMPARE(w.playback().position(), 2);
     QTest::keyClick(&w, Qt::Key_End);
     QCOMPARE(w.playback().position(), length);
     QTest::keyClick(&w, Qt::Key_Home);
@@ -160,8 +168,8 @@ void WindowTest::keyboardDrivesPlayback() {
     QVERIFY(w.playbackBar()->isPlaying());
     QTRY_VERIFY_WITH_TIMEOUT(w.playback().atEnd(), 5000);
     QVERIFY(!w.playbackBar()->isPlaying());
-    QTest::keyClick(&w, Qt::Key_F5);  // fire again: back to the start
-    QCOMPARE(w.playback().position(), 0);
+    QTest::keyClick(&w, Qt::Key_F5);  // fire again: back to the first step
+    QCOMPARE(w.playback().position(), 1);
 }
 
 void WindowTest::stepBackThenForwardGivesTheSameView() {
@@ -242,7 +250,7 @@ void WindowTest::languageSwitchesWhileRunning() {
     QVERIFY2(w.firePanel()->fireButton()->text().contains("发射"),
              qPrintable(w.firePanel()->fireButton()->text()));
     QVERIFY(!w.firePanel()->fireButton()->text().contains("Fire"));
-    QCOMPARE(w.playback().position(), 1);  // the run goes on
+    QCOMPARE(w.playback().position(), 2);  // the run goes on
     w.setLanguage("en");
     QVERIFY(w.firePanel()->fireButton()->text().startsWith("Fire"));
 }
@@ -323,7 +331,7 @@ void WindowTest::experimentRunsInTheBackground() {
     QVERIFY(experiment->isRunning());
     // The window keeps stepping while the experiment runs.
     w.playback().stepForward();
-    QCOMPARE(w.playback().position(), 1);
+    QCOMPARE(w.playback().position(), 2);
     QVERIFY(finished.wait(120'000));
     const auto results = experiment->results();
     for (const char* variant : {"none", "dedup-table", "check-then-insert"}) {
@@ -333,6 +341,52 @@ void WindowTest::experimentRunsInTheBackground() {
     }
     QCOMPARE(results.value("dedup-table").value("exactly-once"), 20);
     QCOMPARE(results.value("none").value("duplicated"), 20);
+}
+
+void WindowTest::fireShowsTheFirstStepAndWhatToPress() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    QCOMPARE(w.playback().position(), 1);
+    QVERIFY(!w.playbackBar()->isPlaying());
+    // The first step is drawn: the first callback's arrow, and words for it.
+    QCOMPARE(w.sequenceView()->arrowCount(), 1);
+    QVERIFY2(w.caption()->caption().contains("#1"), qPrintable(w.caption()->caption()));
+    QVERIFY2(w.caption()->hint().contains("Space"), qPrintable(w.caption()->hint()));
+    w.playback().toEnd();
+    QVERIFY2(w.caption()->hint().contains("Home"), qPrintable(w.caption()->hint()));
+}
+
+void WindowTest::autoPlayPlaysAtAClassroomPaceAndIsRemembered() {
+    QTemporaryDir dir;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+    {
+        MainWindow w(true);
+        QCOMPARE(w.playbackBar()->speedIndex(), PlaybackBar::kNormalSpeed);
+        // Normal is about one step a second; slow motion is slower.
+        QCOMPARE(w.playbackBar()->stepMs(), 1000);
+        QVERIFY(PlaybackBar::kSpeeds[0] > PlaybackBar::kSpeeds[PlaybackBar::kNormalSpeed]);
+        QVERIFY(!w.playbackBar()->autoPlay());
+        QAction* autoplay = w.action("autoplay");
+        QVERIFY(autoplay && autoplay->isCheckable());
+        autoplay->trigger();
+        QVERIFY(w.playbackBar()->autoPlay());
+        QVERIFY(w.playbackBar()->autoPlayBox()->isChecked());
+        QString error;
+        QVERIFY(w.fire(defaultConfig(*findScenario("order-create")), &error));
+        QVERIFY(w.playbackBar()->isPlaying());
+        QCOMPARE(w.playback().position(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(w.playback().position(), 2, 3000);
+        w.playbackBar()->slower();
+    }
+    MainWindow again(true);
+    QVERIFY(again.playbackBar()->autoPlay());
+    QVERIFY(again.action("autoplay")->isChecked());
+    QCOMPARE(again.playbackBar()->speedIndex(), PlaybackBar::kNormalSpeed - 1);
+    again.playbackBar()->setAutoPlay(false);
 }
 
 QTEST_MAIN(WindowTest)

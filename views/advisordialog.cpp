@@ -73,7 +73,7 @@ QJsonObject AdvisorDialog::currentRule() const {
 
 void AdvisorDialog::rebuild() {
     setWindowTitle(tr("Design advisor — ask these questions first"));
-    open_->setText(tr("Open the matching scenario"));
+    open_->setText(tr("&Open the matching scenario"));
     const QJsonArray questions = Texts::instance().advisor().value("questions").toArray();
     for (int i = 0; i < questions.size(); ++i) {
         const QJsonObject q = questions[i].toObject();

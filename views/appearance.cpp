@@ -1,10 +1,13 @@
 #include "appearance.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QFont>
 #include <QPalette>
+#include <QScreen>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 namespace idem {
 
@@ -68,8 +71,20 @@ void applyAppearance(const Appearance& appearance) {
     QFont font = QApplication::font();
     if (g_basePointSize == 0)
         g_basePointSize = font.pointSize() > 0 ? font.pointSize() : 10;
-    font.setPointSizeF(g_basePointSize * appearance.effectivePercent() / 100.0);
+    double points = g_basePointSize * appearance.effectivePercent() / 100.0;
+    if (appearance.presenter) {
+        // Text a back row can read: at least kPresenterPixels before zoom.
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        const double dpi = screen ? screen->logicalDotsPerInchY() : 96.0;
+        points = std::max(points, kPresenterPixels * 72.0 / dpi * appearance.zoomPercent / 100.0);
+    }
+    font.setPointSizeF(points);
     QApplication::setFont(font);
+    // Qt 6.4 tells only some widgets that the application's font changed
+    // (not windows, not widgets in hidden tool bars): tell every one, so
+    // that none keeps the old size.
+    QEvent change(QEvent::ApplicationFontChange);
+    for (QWidget* w : QApplication::allWidgets()) QApplication::sendEvent(w, &change);
 }
 
 }  // namespace idem

@@ -6,6 +6,9 @@ class QApplication;
 
 namespace idem {
 
+// The least text size of presenter mode at 100 % zoom, in pixels.
+constexpr double kPresenterPixels = 20.0;
+
 struct Appearance {
     bool dark = false;
     bool presenter = false;  // at least 150 % fonts and high contrast

@@ -1,5 +1,6 @@
 #include "compareview.h"
 
+#include "firepanel.h"
 #include "names.h"
 #include "outcomepanel.h"
 #include "runner.h"
@@ -22,6 +23,8 @@ CompareView::CompareView(QWidget* parent)
     grid->addWidget(input_, 0, 0, 1, 2);
     for (int side = 0; side < 2; ++side) {
         variants_[side] = new QComboBox(this);
+        variants_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        variants_[side]->setMinimumContentsLength(8);
         outcomes_[side] = new OutcomePanel(this);
         tables_[side] = new DatabaseTableView(this);
         grid->addWidget(variants_[side], 1, side);
@@ -39,6 +42,7 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
     const bool sameScenario = scenario_ == &scenario;
     scenario_ = &scenario;
     config_ = config;
+    clearSides();
     const ScenarioInfo& info = scenario.info();
     for (int side = 0; side < 2; ++side) {
         const QString keep = variants_[side]->currentData().toString();
@@ -59,11 +63,27 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
         tables_[side]->setTable(info.guardTable.isEmpty() ? info.tables.value(0) : info.guardTable);
     }
     retranslate();
+    if (isVisible())
+        compare();
+}
+
+void CompareView::clearSides() {
+    ranOn_ = RunConfig{};
+    errors_.clear();
+    for (int side = 0; side < 2; ++side) {
+        outcomes_[side]->clear();
+        tables_[side]->clear();
+    }
+}
+
+QString CompareView::inputText() const {
+    return input_->text();
 }
 
 void CompareView::compare() {
     if (!scenario_)
         return;
+    clearSides();
     for (int side = 0; side < 2; ++side) {
         RunConfig c = config_;
         c.variant = variants_[side]->currentData().toString();
@@ -74,27 +94,31 @@ void CompareView::compare() {
         const RunResult run = runToEnd(c, *scenario_, RunOptions::untraced(), true);
         if (!run.ok()) {
             // Say why on the panel itself rather than leaving it blank.
-            outcomes_[side]->clear();
-            input_->setText(input_->text() + QLatin1Char('\n') + run.error);
+            errors_ << run.error;
             continue;
         }
         outcomes_[side]->showSummary(run.summary, true);
         const auto reader = run.run->openReader();
         tables_[side]->refresh(*reader);
     }
+    ranOn_ = config_;
+    retranslate();
 }
 
 void CompareView::retranslate() {
-    run_->setText(tr("Run both on the same input"));
+    run_->setText(tr("Run &both on the same input"));
     if (!scenario_) {
         input_->setText(tr("Fire a scenario first; then compare two of its variants here."));
         return;
     }
-    input_->setText(tr("Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5")
-                        .arg(config_.duplicates)
-                        .arg(sourceName(config_.source), timingName(config_.timing),
-                             crashPointName(config_.crash))
-                        .arg(config_.seed));
+    // Which input the outcomes below belong to, so that no one reads an old
+    // comparison as the fired one.
+    const QString input = FirePanel::describe(config_, false);
+    QString text = ranOn_.scenario.isEmpty() ? tr("Not run yet on the fired input: %1").arg(input)
+                                             : tr("Both ran on the fired input: %1").arg(input);
+    if (!errors_.isEmpty())
+        text += QLatin1Char('\n') + errors_.join(QLatin1Char('\n'));
+    input_->setText(text);
 }
 
 void CompareView::changeEvent(QEvent* event) {

@@ -21,8 +21,13 @@ class CompareView : public QWidget {
     Q_OBJECT
 public:
     explicit CompareView(QWidget* parent = nullptr);
-    // Takes the fire panel's input; picks the default pair of variants.
+    // Takes the fired input; picks the default pair of variants (keeps the
+    // chosen pair within one scenario). What was compared before is cleared,
+    // and compared again at once when the page is on screen.
     void setInput(const Scenario& scenario, const RunConfig& config);
+    // The input both sides last ran on (empty config before any run).
+    const RunConfig& ranOn() const { return ranOn_; }
+    QString inputText() const;
     OutcomePanel* outcome(int side) const { return outcomes_[side]; }
     DatabaseTableView* table(int side) const { return tables_[side]; }
 
@@ -34,8 +39,11 @@ protected:
 
 private:
     void retranslate();
+    void clearSides();
     const Scenario* scenario_ = nullptr;
     RunConfig config_;
+    RunConfig ranOn_;
+    QStringList errors_;
     QLabel* input_;
     QPushButton* run_;
     QComboBox* variants_[2];

@@ -19,6 +19,7 @@ struct DiagramPalette {
     QColor accepted;
     QColor rejected;
     QColor waiting;
+    QColor forbidden;  // accepted although the diagram forbids it: neither good nor a refusal
     bool dark = false;
 
     static DiagramPalette from(const QPalette& p) {
@@ -35,6 +36,7 @@ struct DiagramPalette {
         d.accepted = d.dark ? QColor(0x5c, 0xc8, 0x7a) : QColor(0x1a, 0x7f, 0x37);
         d.rejected = d.dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
         d.waiting = d.dark ? QColor(0xf0, 0xb4, 0x29) : QColor(0xb2, 0x6a, 0x00);
+        d.forbidden = d.dark ? QColor(0xff, 0x79, 0xe6) : QColor(0xa0, 0x20, 0x8c);
         return d;
     }
 

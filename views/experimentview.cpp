@@ -52,8 +52,10 @@ ExperimentView::ExperimentView(QWidget* parent)
     grid->addLayout(side, 1, 1);
     grid->addWidget(chart_, 2, 0, 1, 2);
     grid->setRowStretch(2, 1);
+    variants_->setTabKeyNavigation(false);
     variants_->setMaximumHeight(variants_->fontMetrics().height() * 8);
     chart_->setRenderHint(QPainter::Antialiasing);
+    chart_->setFocusPolicy(Qt::NoFocus);  // nothing to operate: Tab passes it by
     cancel_->setEnabled(false);
     connect(run_, &QPushButton::clicked, this, &ExperimentView::start);
     connect(cancel_, &QPushButton::clicked, this, &ExperimentView::cancel);
@@ -215,8 +217,11 @@ void ExperimentView::retranslate() {
            "usable.")
             .arg(kBatch));
     intents_->setPrefix(tr("Intents per variant: "));
-    run_->setText(tr("Start the experiment"));
-    cancel_->setText(tr("Cancel"));
+    run_->setText(tr("&Start the experiment"));
+    cancel_->setText(tr("Cance&l"));
+    variants_->setAccessibleName(tr("Variants in the experiment"));
+    intents_->setAccessibleName(tr("Intents per variant"));
+    chart_->setAccessibleName(tr("Verdicts per variant"));
     renderChart();
 }
 

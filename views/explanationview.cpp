@@ -18,6 +18,7 @@ QString paragraphs(const QString& text) {
 
 ExplanationView::ExplanationView(QWidget* parent) : QTextBrowser(parent) {
     setOpenExternalLinks(false);
+    setTabChangesFocus(true);
 }
 
 void ExplanationView::showFor(const RunConfig& config) {
@@ -57,8 +58,10 @@ void ExplanationView::render() {
 }
 
 void ExplanationView::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        setAccessibleName(tr("Explanation"));
         render();
+    }
     QTextBrowser::changeEvent(event);
 }
 

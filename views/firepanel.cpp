@@ -3,17 +3,27 @@
 #include "configcheck.h"
 #include "names.h"
 #include "registry.h"
+#include "relativefont.h"
 #include "texts.h"
+#include "tracewords.h"
 
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
 namespace idem {
+
+namespace {
+void shrinkable(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+}
+}  // namespace
 
 FirePanel::FirePanel(QWidget* parent)
     : QWidget(parent),
@@ -27,17 +37,37 @@ FirePanel::FirePanel(QWidget* parent)
       seed_(new QSpinBox(this)),
       intents_(new QSpinBox(this)),
       fire_(new QPushButton(this)) {
+    // The settings scroll on a small screen; Fire stays in sight below them.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
+    auto* fields = new QWidget(this);
+    auto* fieldsLayout = new QVBoxLayout(fields);
+    fieldsLayout->setContentsMargins(0, 0, 0, 0);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    outer->addLayout(form_);
-    QWidget* fields[] = {variant_, duplicates_,   source_, timing_,
+    fieldsLayout->addLayout(form_);
+    fieldsLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(fields);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Not a Tab stop: it scrolls to whichever field has the focus.
+    scroll->setFocusPolicy(Qt::NoFocus);
+    outer->addWidget(scroll, 1);
+    QWidget* inputs[] = {variant_, duplicates_,   source_, timing_,
                          crash_,   crashAttempt_, seed_,   intents_};
+    const char* ids[] = {"variant", "duplicates",   "source", "timing",
+                         "crash",   "crashAttempt", "seed",   "intents"};
     for (int i = 0; i < 8; ++i) {
+        inputs[i]->setObjectName(QLatin1String(ids[i]));
         labels_[i] = new QLabel(this);
-        labels_[i]->setBuddy(fields[i]);
-        form_->addRow(labels_[i], fields[i]);
+        labels_[i]->setObjectName(QLatin1String(ids[i]) + QStringLiteral("Label"));
+        labels_[i]->setBuddy(inputs[i]);
+        form_->addRow(labels_[i], inputs[i]);
     }
+    // Long names (a variant's title) must not make the panel wider than a
+    // small screen: the box shrinks, the open list shows them whole.
+    for (QComboBox* box : {variant_, source_, timing_, crash_}) shrinkable(box);
     duplicates_->setRange(0, kMaxDuplicates);
     crashAttempt_->setRange(1, 50);
     seed_->setRange(0, std::numeric_limits<int>::max());
@@ -45,14 +75,9 @@ FirePanel::FirePanel(QWidget* parent)
     for (Timing t : {Timing::Concurrent, Timing::Retry, Timing::Compensation, Timing::CrossDay}) {
         timing_->addItem(QString(), toId(t));
     }
-    QFont big = fire_->font();
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    fire_->setFont(big);
-    fire_->setMinimumHeight(fire_->sizeHint().height() * 3 / 2);
+    setRelativeFont(fire_, 1.3, true);
     fire_->setDefault(true);
     outer->addWidget(fire_);
-    outer->addStretch(1);
     connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
     connect(crash_, &QComboBox::currentIndexChanged, this,
@@ -120,6 +145,7 @@ void FirePanel::rebuildParams() {
         QWidget* field = nullptr;
         if (!p.allowed.isEmpty()) {
             auto* box = new QComboBox(this);
+            shrinkable(box);
             for (const QString& v : p.allowed) box->addItem(v, v);
             box->setCurrentIndex(std::max(0, box->findData(p.defaultValue)));
             field = box;
@@ -130,9 +156,10 @@ void FirePanel::rebuildParams() {
             spin->setValue(p.defaultValue.toInt());
             field = spin;
         }
-        field->setToolTip(p.summary);
+        // The key as the command line spells it, beside what it does.
+        field->setToolTip(p.key + QStringLiteral(": ") + p.summary);
         field->setObjectName(QStringLiteral("param-") + p.key);
-        form_->addRow(p.key, field);
+        form_->addRow(paramLabel(p.key), field);
         params_.insert(p.key, field);
         paramRows_ << field;
     }
@@ -190,8 +217,34 @@ RunConfig FirePanel::config() const {
     return c;
 }
 
+QString FirePanel::describe(const RunConfig& c, bool withVariant) {
+    const Texts& t = Texts::instance();
+    const Scenario* scenario = findScenario(c.scenario);
+    QString title = t.get(c.scenario, "title");
+    QString variant = t.variantTitle(c.scenario, c.variant);
+    if (variant.isEmpty())
+        variant = c.variant;
+    if (scenario) {
+        if (const VariantInfo* v = scenario->info().variant(c.variant); v && v->recommended)
+            variant = QStringLiteral("★ ") + variant;
+    }
+    QStringList parts{title.isEmpty() ? c.scenario : title};
+    if (withVariant)
+        parts << variant;
+    parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
+    parts << (c.crash == CrashPoint::None
+                  ? crashPointName(c.crash)
+                  : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));
+    if (c.intents > 1)
+        parts << tr("intents: %1").arg(c.intents);
+    for (auto it = c.params.cbegin(); it != c.params.cend(); ++it)
+        parts << it.key() + QLatin1Char('=') + it.value();
+    parts << tr("seed %1").arg(c.seed);
+    return parts.join(QStringLiteral(" · "));
+}
+
 void FirePanel::retranslate() {
-    const char* names[] = {QT_TR_NOOP("&Variant"),     QT_TR_NOOP("&Duplicates"),
+    const char* names[] = {QT_TR_NOOP("Varia&nt"),     QT_TR_NOOP("&Duplicates"),
                            QT_TR_NOOP("S&ource"),      QT_TR_NOOP("&Timing"),
                            QT_TR_NOOP("&Crash point"), QT_TR_NOOP("Crash &attempt"),
                            QT_TR_NOOP("S&eed"),        QT_TR_NOOP("&Intents")};
@@ -210,6 +263,10 @@ void FirePanel::retranslate() {
     }
     for (int i = 0; i < crash_->count(); ++i) {
         crash_->setItemText(i, crashPointName(*crashPointFromId(crash_->itemData(i).toString())));
+    }
+    for (auto it = params_.cbegin(); it != params_.cend(); ++it) {
+        if (auto* label = qobject_cast<QLabel*>(form_->labelForField(it.value())))
+            label->setText(paramLabel(it.key()));
     }
     fillVariants();
 }

@@ -26,6 +26,9 @@ public:
     // Shows a configuration (from the command line, a trace, settings).
     void setConfig(const RunConfig& config);
     RunConfig config() const;
+    // The settings in one line: scenario · variant · duplicates · source ·
+    // timing · crash · seed (and the params that differ from their defaults).
+    static QString describe(const RunConfig& config, bool withVariant = true);
     QPushButton* fireButton() const { return fire_; }
     QComboBox* variantBox() const { return variant_; }
     QComboBox* crashBox() const { return crash_; }

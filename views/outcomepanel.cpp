@@ -1,7 +1,12 @@
 #include "outcomepanel.h"
 
+#include "contrast.h"
 #include "names.h"
+#include "relativefont.h"
+#include "sqlconnection.h"
+#include "stagehints.h"
 #include "statusdelegate.h"
+#include "traceevent.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -20,7 +25,7 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     alert_->setAutoFillBackground(true);
     alert_->setMargin(6);
     QPalette red = alert_->palette();
-    red.setColor(QPalette::Window, QColor(0xd6, 0x30, 0x31));
+    red.setColor(QPalette::Window, verdictColor(QStringLiteral("duplicated")));
     red.setColor(QPalette::WindowText, Qt::white);
     alert_->setPalette(red);
     alert_->hide();
@@ -28,10 +33,7 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     verdict_->setWordWrap(true);
     verdict_->setAutoFillBackground(true);
     verdict_->setMargin(8);
-    QFont f = verdict_->font();
-    f.setBold(true);
-    f.setPointSizeF(f.pointSizeF() * 1.8);
-    verdict_->setFont(f);
+    setRelativeFont(verdict_, 1.8, true);
     details_->setWordWrap(true);
     details_->setTextFormat(Qt::RichText);
     details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -42,43 +44,101 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     render();
 }
 
-void OutcomePanel::showSummary(const Summary& summary, bool final) {
+bool OutcomePanel::repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to) {
+    for (qsizetype i = std::max<qsizetype>(from, 0); i < std::min(to, events.size()); ++i) {
+        const TraceEvent& e = events[i];
+        if (!e.is(EventKind::Sql) || e.attempt < 2 || e.failed() || e.rows <= 0 ||
+            stagehints::isInternalLane(e.actorName())) {
+            continue;
+        }
+        const QString verb = e.sql.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
+        for (const char* write : {"INSERT", "UPDATE", "DELETE", "REPLACE"}) {
+            if (verb.compare(QLatin1String(write), Qt::CaseInsensitive) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+QMap<QString, qint64> OutcomePanel::alertCounts(SqlConnection& db) {
+    QMap<QString, qint64> counts;
+    const SqlResult r = db.exec(QStringLiteral("SELECT biz_key, count FROM alerts"));
+    for (const QVariantList& row : r.data)
+        counts[row.value(0).toString()] += row.value(1).toLongLong();
+    return counts;
+}
+
+void OutcomePanel::showSummary(const Summary& summary, bool final, bool repeatsWrote) {
     summary_ = summary;
     final_ = final;
+    repeatsWrote_ = repeatsWrote;
     render();
 }
 
 void OutcomePanel::clear() {
     summary_.reset();
     final_ = false;
+    alsoJudged_.clear();
+    alertCountsAtEnd_.clear();
     render();
+}
+
+void OutcomePanel::setAlsoJudged(const QList<QPair<QString, QString>>& verdicts) {
+    alsoJudged_ = verdicts;
+    render();
+}
+
+void OutcomePanel::setAlertCountsAtEnd(const QMap<QString, qint64>& counts) {
+    alertCountsAtEnd_ = counts;
+    renderAlerts();
 }
 
 QString OutcomePanel::verdictText() const {
     return verdict_->text();
 }
+
+QString OutcomePanel::detailsText() const {
+    return details_->text();
+}
+
+QString OutcomePanel::alertText() const {
+    return alert_->isHidden() ? QString() : alert_->text();
+}
+
 bool OutcomePanel::alertVisible() const {
     return !alert_->isHidden();
 }
 
+void OutcomePanel::setVerdictVisible(bool visible) {
+    verdict_->setVisible(visible);
+}
+
 void OutcomePanel::render() {
+    QPalette p = verdict_->palette();
     if (!summary_) {
         verdict_->setText(tr("Fire to start a run"));
-        verdict_->setPalette(palette());
+        p.setColor(QPalette::Window, palette().color(QPalette::AlternateBase));
+        p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
+        verdict_->setPalette(p);
         details_->clear();
         alert_->hide();
+        emit verdictShown(verdict_->text(), p.color(QPalette::Window),
+                          p.color(QPalette::WindowText));
         return;
     }
     const Summary& s = *summary_;
     const QString verdict = toId(s.verdict);
-    QPalette p = verdict_->palette();
-    // Mid-run, only a duplicate is already certain: lost or stuck can still
-    // turn out well before the run ends.
-    if (final_ || verdict == QLatin1String("duplicated")) {
-        verdict_->setText(final_ ? verdictName(verdict)
-                                 : tr("so far: %1").arg(verdictName(verdict)));
-        const QColor c = verdictColor(verdict);
-        p.setColor(QPalette::Window, final_ ? c : c.lighter(125));
+    // Mid-run only a duplicate a repeat has written is certain: a count
+    // below the expected one may still grow, lost or stuck may still turn
+    // out well, and before any repeat wrote, an excess cannot be a repeat's.
+    const bool certain = final_ || (verdict == QLatin1String("duplicated") && repeatsWrote_);
+    if (certain) {
+        QString text = final_ ? verdictName(verdict) : tr("so far: %1").arg(verdictName(verdict));
+        // With other variants judged beside it, say which one this is.
+        if (!alsoJudged_.isEmpty())
+            text = QStringLiteral("%1: %2").arg(s.config.variant, text);
+        verdict_->setText(text);
+        p.setColor(QPalette::Window, verdictColor(verdict));
         p.setColor(QPalette::WindowText, Qt::white);
     } else {
         verdict_->setText(tr("running… the verdict comes at the end"));
@@ -86,6 +146,7 @@ void OutcomePanel::render() {
         p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     }
     verdict_->setPalette(p);
+    emit verdictShown(verdict_->text(), p.color(QPalette::Window), p.color(QPalette::WindowText));
 
     // One line per fact (name: value), which wraps well in a narrow dock
     // and in presenter-size fonts.
@@ -94,17 +155,26 @@ void OutcomePanel::render() {
         html +=
             QStringLiteral("<p style='margin:2px 0'><b>%1</b>: %2</p>").arg(k.toHtmlEscaped(), v);
     };
+    const QColor ground = palette().color(QPalette::Window);
+    auto coloured = [&ground](const QString& text, const QColor& c) {
+        return QStringLiteral("<span style='color:%1'><b>%2</b></span>")
+            .arg(readableOn(c, ground).name(), text);
+    };
+    row(tr("Variant judged"), s.config.variant.toHtmlEscaped());
     row(tr("Intents"), QString::number(s.intents));
     row(tr("Attempts"), QString::number(s.attempts));
+    const QColor good = verdictColor(QStringLiteral("exactly-once"));
+    const QColor bad = verdictColor(QStringLiteral("duplicated"));
     for (auto it = s.expectedEffects.cbegin(); it != s.expectedEffects.cend(); ++it) {
         const qint64 got = s.effects.value(it.key());
         const qint64 want = it.value();
-        const QString colour = got == want ? "#27ae60" : "#d63031";
-        row(tr("Effect “%1”").arg(it.key()),
-            tr("<span style='color:%1'><b>%2</b></span> (expected %3)")
-                .arg(colour)
-                .arg(got)
-                .arg(want));
+        // Coloured only once it is certain: at the end, or a repeat's excess.
+        QString count = QStringLiteral("<b>%1</b>").arg(got);
+        if (final_)
+            count = coloured(QString::number(got), got == want ? good : bad);
+        else if (got > want && repeatsWrote_)
+            count = coloured(QString::number(got), bad);
+        row(tr("Effect “%1”").arg(it.key()), tr("%1 (expected %2)").arg(count).arg(want));
     }
     QStringList responses;
     for (std::size_t r = 0; r < s.responses.size(); ++r) {
@@ -115,7 +185,7 @@ void OutcomePanel::render() {
         }
     }
     row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(", "));
-    if (s.intents > 1) {
+    if (final_ && s.intents > 1) {
         QStringList parts;
         for (std::size_t v = 0; v < s.verdicts.size(); ++v) {
             if (s.verdicts[v] > 0) {
@@ -126,25 +196,43 @@ void OutcomePanel::render() {
         }
         row(tr("Per intent"), parts.join(", "));
     }
-    for (const QString& why : s.inconsistencies) row(tr("Inconsistent"), why.toHtmlEscaped());
-    if (!s.integrity.isEmpty())
-        row(tr("Integrity check"), s.integrity.toHtmlEscaped());
-    details_->setText(html);
-
-    if (s.alerts.isEmpty()) {
-        alert_->hide();
-    } else {
-        QStringList lines;
-        for (const AlertRecord& a : s.alerts) {
-            lines << tr("⚠ ALERT: %1 duplicates of %2 — %3").arg(a.count).arg(a.key, a.message);
+    if (final_ && !alsoJudged_.isEmpty()) {
+        QStringList parts;
+        for (const auto& [variant, v] : std::as_const(alsoJudged_)) {
+            parts << variant.toHtmlEscaped() + QLatin1Char(' ') +
+                         coloured(verdictName(v).toHtmlEscaped(), verdictColor(v));
         }
-        alert_->setText(lines.join('\n'));
-        alert_->show();
+        row(tr("Each strategy"), parts.join(QStringLiteral(" · ")));
     }
+    if (final_) {
+        for (const QString& why : s.inconsistencies) row(tr("Inconsistent"), why.toHtmlEscaped());
+        if (!s.integrity.isEmpty())
+            row(tr("Integrity check"), s.integrity.toHtmlEscaped());
+    }
+    details_->setText(html);
+    renderAlerts();
+}
+
+void OutcomePanel::renderAlerts() {
+    if (!summary_ || summary_->alerts.isEmpty()) {
+        alert_->hide();
+        return;
+    }
+    QStringList lines;
+    for (const AlertRecord& a : summary_->alerts) {
+        QString line =
+            tr("⚠ ALERT: raised at %1 duplicates of %2 — %3").arg(a.count).arg(a.key, a.message);
+        if (final_ && alertCountsAtEnd_.contains(a.key))
+            line += QLatin1Char(' ') +
+                    tr("(%1 by the end of the run)").arg(alertCountsAtEnd_.value(a.key));
+        lines << line;
+    }
+    alert_->setText(lines.join('\n'));
+    alert_->show();
 }
 
 void OutcomePanel::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         render();
     QWidget::changeEvent(event);
 }

@@ -1,9 +1,11 @@
 // The outcome panel: intents, attempts, effects against what was expected,
-// responses by kind, the verdict in colour, and alerts as a red banner.
+// responses by kind, the verdict in colour, and alerts as a red banner. Mid
+// run it says only what is already certain.
 #pragma once
 
 #include "summary.h"
 
+#include <QMap>
 #include <QWidget>
 
 #include <optional>
@@ -12,25 +14,52 @@ class QLabel;
 
 namespace idem {
 
+class SqlConnection;
+struct TraceEvent;
+
 class OutcomePanel : public QWidget {
     Q_OBJECT
 public:
     explicit OutcomePanel(QWidget* parent = nullptr);
     // final: the run has ended (the verdict is the judge's last word).
-    void showSummary(const Summary& summary, bool final);
+    // repeatsWrote: a repeat (an attempt after the first) has changed the
+    // database; before that no count above the expected one can be a repeat's.
+    void showSummary(const Summary& summary, bool final, bool repeatsWrote = true);
     void clear();
+    // Other variants judged on the same input (pagination's three
+    // strategies): variant id → verdict id, listed side by side at the end.
+    void setAlsoJudged(const QList<QPair<QString, QString>>& verdicts);
+    // The alerts' counts in the run's database at its end: key → count.
+    void setAlertCountsAtEnd(const QMap<QString, qint64>& counts);
+    // Whether events [from, to) hold a repeat's write: a statement of an
+    // attempt after the first (not the lab's own) that changed rows.
+    static bool repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
+    // The count of each alert's key in the run's alerts table (empty without one).
+    static QMap<QString, qint64> alertCounts(SqlConnection& db);
     QString verdictText() const;
     QString verdictId() const { return summary_ ? toId(summary_->verdict) : QString(); }
+    QString detailsText() const;
+    QString alertText() const;
     bool alertVisible() const;
+    // Off in presenter mode, where the stage's banner shows the verdict.
+    void setVerdictVisible(bool visible);
+
+signals:
+    // The verdict line as shown (also when hidden): for the stage's banner.
+    void verdictShown(const QString& text, const QColor& background, const QColor& foreground);
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void render();
+    void renderAlerts();
 
     std::optional<Summary> summary_;
     bool final_ = false;
+    bool repeatsWrote_ = true;
+    QList<QPair<QString, QString>> alsoJudged_;
+    QMap<QString, qint64> alertCountsAtEnd_;
     QLabel* alert_;
     QLabel* verdict_;
     QLabel* details_;

@@ -2,6 +2,7 @@
 
 #include "runner.h"
 
+#include "contrast.h"
 #include "names.h"
 #include "run.h"
 #include "statusdelegate.h"
@@ -16,6 +17,7 @@
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QValueAxis>
@@ -46,26 +48,32 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
     for (int s = 0; s < 3; ++s) {
         titles_[s] = new QLabel(columnsBox);
         titles_[s]->setAlignment(Qt::AlignCenter);
+        titles_[s]->setWordWrap(true);
         QFont f = titles_[s]->font();
         f.setBold(true);
         titles_[s]->setFont(f);
         columns_[s] = new QTreeWidget(columnsBox);
         columns_[s]->setColumnCount(2);
         columns_[s]->setRootIsDecorated(true);
+        columns_[s]->setTabKeyNavigation(false);
         columns_[s]->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
         columns_[s]->header()->setStretchLastSection(true);
-        plans_[s] = new QLabel(columnsBox);
-        plans_[s]->setWordWrap(true);
-        plans_[s]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        QFont mono(QStringLiteral("monospace"));
-        mono.setPointSizeF(font().pointSizeF() * 0.9);
-        plans_[s]->setFont(mono);
+        // A plan line is long and has few spaces: it wraps anywhere rather
+        // than making three columns wider than a projector.
+        plans_[s] = new QPlainTextEdit(columnsBox);
+        plans_[s]->setReadOnly(true);
+        plans_[s]->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        plans_[s]->setFrameShape(QFrame::NoFrame);
+        plans_[s]->setTabChangesFocus(true);
+        plans_[s]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
+        plans_[s]->setMaximumHeight(plans_[s]->fontMetrics().height() * 5);
         grid->addWidget(titles_[s], 0, s);
         grid->addWidget(columns_[s], 1, s);
         grid->addWidget(plans_[s], 2, s);
     }
     grid->setRowStretch(1, 1);
     chart_->setRenderHint(QPainter::Antialiasing);
+    chart_->setFocusPolicy(Qt::NoFocus);  // nothing to operate: Tab passes it by
     chart_->setMinimumHeight(180);
     split->addWidget(columnsBox);
     split->addWidget(chart_);
@@ -111,6 +119,15 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
     render();
 }
 
+QList<QPair<QString, QString>> PaginationView::verdicts() const {
+    QList<QPair<QString, QString>> out;
+    for (int s = 0; s < 3; ++s) {
+        if (runs_[s].error.isEmpty())
+            out << qMakePair(strategies()[s], runs_[s].verdict);
+    }
+    return out;
+}
+
 void PaginationView::showPages(int pages) {
     if (pages == shown_)
         return;
@@ -137,6 +154,11 @@ int PaginationView::lostRows(int strategy) const {
 void PaginationView::render() {
     const QColor dup = verdictColor(QStringLiteral("duplicated"));
     const QColor lost = verdictColor(QStringLiteral("lost"));
+    // Marked rows keep the theme's text on a thin tint of the mark, and
+    // coloured notes are made readable on the theme's background.
+    const QColor base = palette().color(QPalette::Base);
+    const QColor dupRow = rowTint(base, dup), lostRow = rowTint(base, lost);
+    const QColor dupText = readableOn(dup, base), lostText = readableOn(lost, base);
     for (int s = 0; s < 3; ++s) {
         const StrategyRun& run = runs_[s];
         QTreeWidget* tree = columns_[s];
@@ -159,21 +181,21 @@ void PaginationView::render() {
             bold.setBold(true);
             item->setFont(0, bold);
             if (!duplicates.isEmpty())
-                item->setForeground(1, dup);
+                item->setForeground(1, dupText);
             else if (!lostIds.isEmpty())
-                item->setForeground(1, lost);
+                item->setForeground(1, lostText);
             for (const QJsonValue& id : page.value("rows").toArray()) {
                 auto* row = new QTreeWidgetItem(item, {tr("order %1").arg(id.toInteger())});
                 if (duplicates.contains(id.toInteger())) {
                     row->setText(1, tr("shown again"));
-                    row->setBackground(0, dup.lighter(170));
-                    row->setBackground(1, dup.lighter(170));
+                    row->setBackground(0, dupRow);
+                    row->setBackground(1, dupRow);
                 }
             }
             if (!lostIds.isEmpty()) {
                 auto* gap = new QTreeWidgetItem(item, {tr("skipped: %1").arg(idList(lostIds))});
-                gap->setBackground(0, lost.lighter(170));
-                gap->setBackground(1, lost.lighter(170));
+                gap->setBackground(0, lostRow);
+                gap->setBackground(1, lostRow);
                 gap->setFirstColumnSpanned(true);
             }
             if (p + 1 < run.writes.size()) {
@@ -197,7 +219,7 @@ void PaginationView::render() {
                 : tr("%1 — %2").arg(name, run.error));
         QStringList plan;
         for (const QJsonValue& row : run.plan) plan << row.toObject().value("detail").toString();
-        plans_[s]->setText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
+        plans_[s]->setPlainText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
     }
     renderChart();
 }
@@ -253,6 +275,17 @@ void PaginationView::renderChart() {
 }
 
 void PaginationView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange) {
+        for (QPlainTextEdit* plan : plans_)
+            plan->setMaximumHeight(plan->fontMetrics().height() * 5);
+    }
+    if (event->type() == QEvent::LanguageChange) {
+        chart_->setAccessibleName(tr("Rows shown twice and skipped per page"));
+        for (int s = 0; s < 3; ++s) {
+            columns_[s]->setAccessibleName(tr("Pages read with %1").arg(strategies()[s]));
+            plans_[s]->setAccessibleName(tr("Query plan of %1").arg(strategies()[s]));
+        }
+    }
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         render();
     QWidget::changeEvent(event);

@@ -11,6 +11,7 @@
 
 class QChartView;
 class QLabel;
+class QPlainTextEdit;
 class QTreeWidget;
 
 namespace idem {
@@ -27,6 +28,8 @@ public:
     void showPages(int pages);
     int pageCount(int strategy) const { return int(runs_[strategy].pages.size()); }
     int shownPages() const { return shown_; }
+    // Each strategy's verdict on the whole feed: variant id → verdict id.
+    QList<QPair<QString, QString>> verdicts() const;
     // Rows highlighted as duplicated / lost in a column (for tests).
     int duplicatedRows(int strategy) const;
     int lostRows(int strategy) const;
@@ -50,7 +53,7 @@ private:
     int shown_ = 0;
     QLabel* titles_[3];
     QTreeWidget* columns_[3];
-    QLabel* plans_[3];
+    QPlainTextEdit* plans_[3];
     QChartView* chart_;
 };
 

@@ -3,21 +3,84 @@
 #include "playback.h"
 #include "sqllogmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 
 namespace idem {
 
 namespace {
-// Milliseconds between steps; 0 = instant (many steps per tick).
-constexpr int kSpeeds[] = {1500, 700, 300, 80, 0};
+
+enum class Glyph { Reset, Back, Play, Pause, Step, End };
+
+// A playback icon drawn in the button text's colour, so that it reads on
+// light, dark and high-contrast palettes alike (the style's own media icons
+// are dark grey on every palette).
+QIcon glyphIcon(Glyph glyph, const QColor& color, int size) {
+    const qreal dpr = 2;
+    QPixmap pixmap(QSize(size, size) * dpr);
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    const qreal s = size;
+    auto triangle = [&](qreal left, qreal right) {  // pointing from left to right
+        QPainterPath path;
+        path.moveTo(left, s * 0.2);
+        path.lineTo(right, s * 0.5);
+        path.lineTo(left, s * 0.8);
+        path.closeSubpath();
+        p.drawPath(path);
+    };
+    auto bar = [&](qreal x) {
+        p.drawRect(QRectF(x, s * 0.2, s * 0.12, s * 0.6));
+    };
+    switch (glyph) {
+        case Glyph::Play:
+            triangle(s * 0.25, s * 0.8);
+            break;
+        case Glyph::Pause:
+            p.drawRect(QRectF(s * 0.25, s * 0.2, s * 0.17, s * 0.6));
+            p.drawRect(QRectF(s * 0.58, s * 0.2, s * 0.17, s * 0.6));
+            break;
+        case Glyph::Step:
+            triangle(s * 0.2, s * 0.65);
+            bar(s * 0.68);
+            break;
+        case Glyph::End:
+            triangle(s * 0.08, s * 0.45);
+            triangle(s * 0.42, s * 0.79);
+            bar(s * 0.8);
+            break;
+        case Glyph::Back:
+        case Glyph::Reset:
+            p.translate(s, 0);
+            p.scale(-1, 1);
+            if (glyph == Glyph::Back) {
+                triangle(s * 0.2, s * 0.65);
+                bar(s * 0.68);
+            } else {
+                triangle(s * 0.08, s * 0.45);
+                triangle(s * 0.42, s * 0.79);
+                bar(s * 0.8);
+            }
+            break;
+    }
+    return QIcon(pixmap);
+}
+
 }  // namespace
 
 PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
@@ -30,29 +93,27 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
       step_(new QToolButton(this)),
       end_(new QToolButton(this)),
       speed_(new QComboBox(this)),
+      autoPlay_(new QCheckBox(this)),
       scrubber_(new QSlider(Qt::Horizontal, this)),
       status_(new QLabel(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
-    reset_->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
-    back_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
-    play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    step_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
-    end_->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
     for (QToolButton* b : {reset_, back_, play_, step_, end_}) {
         b->setAutoRaise(true);
+        // The keys do what these do, wherever the focus is.
         b->setFocusPolicy(Qt::NoFocus);
         layout->addWidget(b);
     }
     for (int i = 0; i < 5; ++i) speed_->addItem(QString(), kSpeeds[i]);
-    speed_->setCurrentIndex(2);
-    speed_->setFocusPolicy(Qt::NoFocus);
+    speed_->setCurrentIndex(kNormalSpeed);
+    speed_->setFocusPolicy(Qt::TabFocus);
     layout->addWidget(speed_);
+    autoPlay_->setFocusPolicy(Qt::TabFocus);
+    layout->addWidget(autoPlay_);
     scrubber_->setFocusPolicy(Qt::NoFocus);
     layout->addWidget(scrubber_, 1);
-    status_->setMinimumWidth(
-        status_->fontMetrics().horizontalAdvance(QStringLiteral("0000/0000 · 00:00:00.000")));
     layout->addWidget(status_);
+    paintIcons();
 
     connect(reset_, &QToolButton::clicked, this, [this] {
         pause();
@@ -72,10 +133,12 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     });
     connect(play_, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
     connect(timer_, &QTimer::timeout, this, &PlaybackBar::tick);
-    connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (timer_->isActive())
-            timer_->start(speed_->currentData().toInt());
+            timer_->start(stepMs());
+        emit speedChanged(index);
     });
+    connect(autoPlay_, &QCheckBox::toggled, this, &PlaybackBar::autoPlayChanged);
     connect(scrubber_, &QSlider::valueChanged, this, [this](int v) {
         if (v != playback_.position())
             playback_.seek(v);
@@ -89,11 +152,26 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
         updateStatus();
     });
     retranslate();
-    updateStatus();
 }
 
 bool PlaybackBar::isPlaying() const {
     return timer_->isActive();
+}
+
+int PlaybackBar::speedIndex() const {
+    return std::clamp(speed_->currentIndex(), 0, int(std::size(kSpeeds)) - 1);
+}
+
+bool PlaybackBar::autoPlay() const {
+    return autoPlay_->isChecked();
+}
+
+void PlaybackBar::setSpeedIndex(int index) {
+    speed_->setCurrentIndex(std::clamp(index, 0, int(std::size(kSpeeds)) - 1));
+}
+
+void PlaybackBar::setAutoPlay(bool on) {
+    autoPlay_->setChecked(on);
 }
 
 void PlaybackBar::togglePlay() {
@@ -101,34 +179,56 @@ void PlaybackBar::togglePlay() {
         pause();
         return;
     }
+    play();
+}
+
+void PlaybackBar::play() {
+    if (timer_->isActive())
+        return;
     if (playback_.atEnd())
         playback_.reset();
-    timer_->start(speed_->currentData().toInt());
-    play_->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    timer_->start(stepMs());
+    paintIcons();
+    emit playingChanged(true);
 }
 
 void PlaybackBar::pause() {
+    const bool was = timer_->isActive();
     timer_->stop();
-    play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    paintIcons();
+    if (was)
+        emit playingChanged(false);
 }
 
 void PlaybackBar::faster() {
-    speed_->setCurrentIndex(std::min(speed_->currentIndex() + 1, 4));
+    setSpeedIndex(speedIndex() + 1);
 }
+
 void PlaybackBar::slower() {
-    speed_->setCurrentIndex(std::max(speed_->currentIndex() - 1, 0));
+    setSpeedIndex(speedIndex() - 1);
 }
 
 void PlaybackBar::tick() {
     // Instant: take big strides, but return to the event loop between them
     // so the window never freezes on a long run.
-    if (speed_->currentData().toInt() == 0) {
+    if (stepMs() == 0) {
         playback_.seek(playback_.position() + 200);
     } else {
         playback_.stepForward();
     }
     if (playback_.atEnd())
         pause();
+}
+
+void PlaybackBar::paintIcons() {
+    const QColor color = palette().color(QPalette::ButtonText);
+    const int size = std::max(16, fontMetrics().height());
+    reset_->setIcon(glyphIcon(Glyph::Reset, color, size));
+    back_->setIcon(glyphIcon(Glyph::Back, color, size));
+    play_->setIcon(glyphIcon(timer_->isActive() ? Glyph::Pause : Glyph::Play, color, size));
+    step_->setIcon(glyphIcon(Glyph::Step, color, size));
+    end_->setIcon(glyphIcon(Glyph::End, color, size));
+    for (QToolButton* b : {reset_, back_, play_, step_, end_}) b->setIconSize(QSize(size, size));
 }
 
 void PlaybackBar::updateStatus() {
@@ -139,22 +239,36 @@ void PlaybackBar::updateStatus() {
 }
 
 void PlaybackBar::retranslate() {
-    reset_->setToolTip(tr("Reset to the start (Home)"));
-    back_->setToolTip(tr("Step back (Left, Page Up)"));
-    play_->setToolTip(tr("Play / pause (Space)"));
-    step_->setToolTip(tr("Step (Right, Page Down)"));
-    end_->setToolTip(tr("Run to the end (End)"));
+    const QList<QPair<QToolButton*, QPair<QString, QString>>> buttons{
+        {reset_, {tr("Reset to the start"), tr("Reset to the start (Home)")}},
+        {back_, {tr("Step back"), tr("Step back (Left, Page Up)")}},
+        {play_, {tr("Play or pause"), tr("Play / pause (Space)")}},
+        {step_, {tr("Step"), tr("Step (Right, Page Down)")}},
+        {end_, {tr("Run to the end"), tr("Run to the end (End)")}},
+    };
+    for (const auto& [button, texts] : buttons) {
+        button->setAccessibleName(texts.first);
+        button->setToolTip(texts.second);
+    }
     const char* names[] = {QT_TR_NOOP("slow motion"), QT_TR_NOOP("slow"), QT_TR_NOOP("normal"),
                            QT_TR_NOOP("fast"), QT_TR_NOOP("instant")};
     for (int i = 0; i < 5; ++i) speed_->setItemText(i, tr(names[i]));
-    speed_->setToolTip(tr("Playback speed ([ slower, ] faster)"));
+    speed_->setToolTip(tr("Playback speed ([ slower, ] faster); normal is one step a second"));
+    speed_->setAccessibleName(tr("Playback speed"));
+    autoPlay_->setText(tr("Auto-&play"));
+    autoPlay_->setToolTip(tr("Play each fired run by itself, at the chosen speed"));
+    autoPlay_->setAccessibleName(tr("Play fired runs by themselves"));
     scrubber_->setToolTip(tr("Drag to any step of the run"));
+    scrubber_->setAccessibleName(tr("Step of the run"));
+    status_->setAccessibleName(tr("Step and virtual time"));
     updateStatus();
 }
 
 void PlaybackBar::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        paintIcons();
     QWidget::changeEvent(event);
 }
 

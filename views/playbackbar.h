@@ -1,10 +1,12 @@
 // Playback: reset, step back, step, play/pause, speed (slow motion to
-// instant) and a scrubber over the run's steps. The keyboard shortcuts live
-// in the main window's actions, which call these slots.
+// instant), a scrubber over the run's steps, and whether a fired run plays
+// by itself. The keyboard shortcuts live in the main window's actions, which
+// call these slots.
 #pragma once
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -18,16 +20,32 @@ class Playback;
 class PlaybackBar : public QWidget {
     Q_OBJECT
 public:
+    // Milliseconds between steps per speed, slow motion first; 0 = instant.
+    static constexpr int kSpeeds[] = {2500, 1600, 1000, 400, 0};
+    static constexpr int kNormalSpeed = 2;  // about one step a second: a classroom's pace
+
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;
     QSlider* scrubber() const { return scrubber_; }
     QLabel* status() const { return status_; }
+    QCheckBox* autoPlayBox() const { return autoPlay_; }
+    int speedIndex() const;
+    int stepMs() const { return kSpeeds[speedIndex()]; }
+    bool autoPlay() const;
+
+signals:
+    void playingChanged(bool playing);
+    void speedChanged(int index);
+    void autoPlayChanged(bool on);
 
 public slots:
     void togglePlay();
+    void play();
     void pause();
     void faster();
     void slower();
+    void setSpeedIndex(int index);
+    void setAutoPlay(bool on);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -36,6 +54,7 @@ private:
     void tick();
     void retranslate();
     void updateStatus();
+    void paintIcons();
 
     Playback& playback_;
     QTimer* timer_;
@@ -45,6 +64,7 @@ private:
     QToolButton* step_;
     QToolButton* end_;
     QComboBox* speed_;
+    QCheckBox* autoPlay_;
     QSlider* scrubber_;
     QLabel* status_;
 };

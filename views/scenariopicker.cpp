@@ -5,6 +5,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QTimer>
@@ -34,12 +35,12 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QT
     h->setSectionResizeMode(1, QHeaderView::Stretch);
     h->setSectionResizeMode(2, QHeaderView::Stretch);
     connect(h, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
-    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
-        const QTableWidgetItem* item = table_->item(row, 0);
-        if (item && !item->data(kIdRole).toString().isEmpty()) {
-            emit scenarioSelected(item->data(kIdRole).toString());
-        }
-    });
+    // Arrows only move the highlight; a click or Enter loads the scenario, so
+    // that browsing the list (or tabbing through it) never throws a run away.
+    table_->setTabKeyNavigation(false);
+    connect(table_, &QTableWidget::clicked, this,
+            [this](const QModelIndex& index) { choose(index.row()); });
+    table_->installEventFilter(this);
     rebuild();
 }
 
@@ -49,6 +50,7 @@ void ScenarioPicker::rebuild() {
     table_->clearContents();
     table_->setRowCount(0);
     table_->setHorizontalHeaderLabels({tr("Scenario"), tr("Recommended technique"), tr("Why")});
+    table_->setAccessibleName(tr("Scenarios"));
     const QList<QPair<QString, QString>> groups{
         {"recommended", tr("How to choose, by scenario (常见场景怎么选)")},
         {"natural", tr("Naturally idempotent operations (天然幂等)")},
@@ -60,11 +62,13 @@ void ScenarioPicker::rebuild() {
         const int headerRow = table_->rowCount();
         table_->insertRow(headerRow);
         auto* header = new QTableWidgetItem(title);
-        header->setFlags(Qt::ItemIsEnabled);
+        // Not enabled: the keyboard skips it and nobody can select it.
+        header->setFlags(Qt::NoItemFlags);
         QFont f = header->font();
         f.setBold(true);
         header->setFont(f);
-        header->setBackground(palette().color(QPalette::AlternateBase));
+        header->setBackground(headerBackground(palette()));
+        header->setForeground(palette().color(QPalette::Active, QPalette::WindowText));
         table_->setItem(headerRow, 0, header);
         table_->setSpan(headerRow, 0, 1, 3);
         for (const Scenario* s : allScenarios()) {
@@ -108,14 +112,50 @@ void ScenarioPicker::selectScenario(const QString& id) {
     }
 }
 
+void ScenarioPicker::setCompact(bool compact) {
+    if (compact == compact_)
+        return;
+    compact_ = compact;
+    table_->setColumnHidden(1, compact);
+    table_->setColumnHidden(2, compact);
+    QHeaderView* h = table_->horizontalHeader();
+    h->setSectionResizeMode(0, compact ? QHeaderView::Stretch : QHeaderView::Interactive);
+    if (!compact)
+        rebuild();
+    table_->resizeRowsToContents();
+}
+
+void ScenarioPicker::choose(int row) {
+    const QTableWidgetItem* item = table_->item(row, 0);
+    if (item && !item->data(kIdRole).toString().isEmpty())
+        emit scenarioSelected(item->data(kIdRole).toString());
+}
+
+QColor ScenarioPicker::headerBackground(const QPalette& palette) {
+    return palette.color(QPalette::Active, QPalette::AlternateBase);
+}
+
+bool ScenarioPicker::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            choose(table_->currentRow());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void ScenarioPicker::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange ||
+        event->type() == QEvent::PaletteChange)
         rebuild();
     QWidget::changeEvent(event);
 }
 
 void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    setCompact(width() < fontMetrics().averageCharWidth() * 48);
     // After the header has given the stretched columns their new widths.
     QTimer::singleShot(0, table_, [this] { table_->resizeRowsToContents(); });
 }

@@ -3,6 +3,8 @@
 // misconceptions. Every registered scenario appears; none is hard-wired here.
 #pragma once
 
+#include <QColor>
+#include <QPalette>
 #include <QWidget>
 
 class QTableWidget;
@@ -14,18 +16,28 @@ class ScenarioPicker : public QWidget {
 public:
     explicit ScenarioPicker(QWidget* parent = nullptr);
     QString currentScenario() const;
+    // Highlights a scenario's row; only a click or Enter emits scenarioSelected.
     void selectScenario(const QString& id);
     QTableWidget* table() const { return table_; }
+    // Scenario names only: when the list is narrower than its three columns
+    // need (the technique and the why are in the explanation too).
+    bool isCompact() const { return compact_; }
+    // The group header rows' background (their text is the window text).
+    static QColor headerBackground(const QPalette& palette);
 
 signals:
     void scenarioSelected(const QString& id);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     void rebuild();
+    void choose(int row);
+    void setCompact(bool compact);
+    bool compact_ = false;
     QTableWidget* table_;
 };
 

@@ -4,6 +4,7 @@
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "trace.h"
+#include "tracewords.h"
 
 namespace idem {
 
@@ -49,8 +50,7 @@ QString shortError(const QString& error) {
         return SequenceSteps::tr("UNIQUE violation");
     if (error.contains(QLatin1String("CHECK")))
         return SequenceSteps::tr("CHECK failed");
-    const QString message = error.section(QStringLiteral(" ("), 0, 0);
-    return message.size() > 28 ? message.left(27) + QStringLiteral("…") : message;
+    return error.section(QStringLiteral(" ("), 0, 0);
 }
 
 QString intentPrefix(const TraceEvent& e, bool manyIntents) {
@@ -102,7 +102,7 @@ QString SequenceSteps::statementHead(const QString& sql) {
     } else {
         head = w.mid(0, 3).join(QLatin1Char(' '));
     }
-    return head.size() > 40 ? head.left(39) + QStringLiteral("…") : head;
+    return head;
 }
 
 QString SequenceSteps::tooltip(const TraceEvent& e) {
@@ -116,7 +116,10 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
         lines << e.connectionName() + QStringLiteral(": ") + e.sql;
         if (!e.params.isEmpty())
             lines << tr("values: %1").arg(SqlLogModel::formatParams(e.params));
-        lines << (e.failed() ? tr("error: %1").arg(e.errorText()) : tr("rows: %1").arg(e.rows));
+        if (e.failed())
+            lines << tr("error: %1").arg(e.errorText());
+        else if (!SqlLogModel::isTransactionControl(e.sql))
+            lines << tr("rows: %1").arg(e.rows);
     }
     for (const Field& f : e.fields) {
         lines << QLatin1String(f.key.name) + QStringLiteral(": ") + f.value.toString();
@@ -138,10 +141,10 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;
-        s.label = head + QStringLiteral(" · ") + tr("locked");
+        s.label = head + QStringLiteral(" → ") + tr("locked");
     } else if (e.failed()) {
         s.tone = Tone::Bad;
-        s.label = head + QStringLiteral(" · ") + shortError(e.error);
+        s.label = head + QStringLiteral(" → ") + shortError(e.error);
     } else if (control) {
         s.tone = cause.isEmpty() ? Tone::Muted : Tone::Bad;
         s.label = cause == QLatin1String("crash") ? tr("%1 (crash)").arg(head) : head;
@@ -192,7 +195,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
         if (!text("sender").isEmpty())
             s.from = text("sender");
         s.to = text("receiver");
-        s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + text("attempt_kind");
+        s.label =
+            attemptTag(e, manyIntents) + QLatin1Char(' ') + attemptKindName(text("attempt_kind"));
         const QVariantMap payload = d.value("payload").toMap();
         for (const QString& key : kAskKeys) {
             if (payload.contains(key))
@@ -215,7 +219,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
                       ? tr("%1 waits: database locked").arg(text("connection"))
                       : tr("%1 waits for %2").arg(text("connection"), text("holder"));
     } else if (k == EventKind::Guard) {
-        s.label = text("guard") + QStringLiteral(": ") + text("decision");
+        s.label =
+            guardName(text("guard")) + QStringLiteral(": ") + guardDecisionName(text("decision"));
     } else if (k == EventKind::Transition) {
         const bool ok = d.flag("accepted");
         s.tone = ok ? Tone::Good : Tone::Bad;
@@ -286,6 +291,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             s.tone = Tone::Muted;
             s.tMs = e.tMs;
             s.fresh = last >= freshFrom;
+            s.setup = true;
             QStringList heads, lines;
             QString state;
             for (qsizetype j = i; j <= last; ++j) {

@@ -3,6 +3,7 @@
 #include "diagrampalette.h"
 #include "names.h"
 #include "sqllogmodel.h"
+#include "stagehints.h"
 #include "trace.h"
 
 #include <QEvent>
@@ -55,8 +56,48 @@ QGraphicsSimpleTextItem* addText(QGraphicsScene* scene, const QString& text, con
     return item;
 }
 
-QString elided(const QString& text, const QFont& font, double width) {
-    return QFontMetricsF(font).elidedText(text, Qt::ElideRight, std::max(20.0, width));
+// A label in lines no wider than `width`, broken between words (the words
+// of a label are short: a statement's head, an arrow, a count). Nothing is
+// cut: a word wider than that stands on a line of its own.
+QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
+    if (fm.horizontalAdvance(text) <= width)
+        return text;
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The least width at which the label takes at most `lines` lines.
+double narrowest(const QString& text, const QFontMetricsF& fm, int lines) {
+    double low = 0;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        low = std::max(low, fm.horizontalAdvance(word));
+    double high = std::max(low, fm.horizontalAdvance(text));
+    while (high - low > 2) {
+        const double mid = (low + high) / 2;
+        if (wrapped(text, fm, mid).count(QLatin1Char('\n')) < lines)
+            high = mid;
+        else
+            low = mid;
+    }
+    return high;
+}
+
+double widest(const QString& text, const QFontMetricsF& fm) {
+    double w = 0;
+    for (const QString& line : text.split(QLatin1Char('\n')))
+        w = std::max(w, fm.horizontalAdvance(line));
+    return w;
 }
 
 // An hourglass drawn as a shape: Debian's default fonts have no ⌛ glyph.
@@ -116,6 +157,10 @@ SequenceView::SequenceView(QWidget* parent)
     draw();
 }
 
+void SequenceView::setShowInternals(bool show) {
+    showInternals_ = show;
+}
+
 void SequenceView::clear() {
     steps_.clear();
     lanes_.clear();
@@ -128,6 +173,12 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
     upTo = std::min(upTo, trace.size());
     earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
     steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom);
+    if (!showInternals_) {
+        steps_.removeIf([](const SequenceStep& s) {
+            return s.setup || stagehints::isInternalLane(s.from) ||
+                   stagehints::isInternalLane(s.to);
+        });
+    }
     lanes_ = SequenceSteps::lanes(steps_);
     empty_ = steps_.isEmpty();
     draw();
@@ -135,12 +186,35 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
 
 double SequenceView::rowHeight(const SequenceStep& s) const {
     const double lineH = QFontMetricsF(font()).height();
-    return s.shape == Shape::Bar ? lineH * 4.5 : lineH * 2.0;
+    const double lines = double(s.label.count(QLatin1Char('\n')) + 1);
+    return s.shape == Shape::Bar ? lineH * (3.5 + lines) : lineH * (1.0 + lines);
+}
+
+double SequenceView::labelRoom(const SequenceStep& s, const Layout& l) const {
+    const double icon = s.hourglass ? l.lineH : 0;
+    switch (s.shape) {
+        case Shape::Arrow: {
+            const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
+            if (span > 0)
+                return double(span) * l.spacing - 14 - icon;
+            return l.spacing - kLoopWidth - 16;
+        }
+        case Shape::Loop:
+        case Shape::Bar:
+            return l.spacing - kLoopWidth - 16;
+        case Shape::Banner:
+            return l.width - l.timeW - 12 - 2 * l.lineH * 0.6;
+        case Shape::Tag:
+        case Shape::Cross:
+            break;
+    }
+    return l.spacing - 20 - icon;
 }
 
 void SequenceView::draw() {
     scene_->clear();
     arrows_ = 0;
+    labels_.clear();
     const DiagramPalette pal = DiagramPalette::from(palette());
     for (QGraphicsView* v : {header_, view_}) v->setBackgroundBrush(pal.background);
     scene_->setBackgroundBrush(pal.background);
@@ -160,32 +234,45 @@ void SequenceView::draw() {
         return;
     }
 
-    // Lanes as wide as their labels need, within reason; longer labels are cut.
+    // Lanes as wide as their labels need when each label may take two lines;
+    // wider when the window has the room (then labels keep to one line).
     double need = fm.averageCharWidth() * 14;
     for (const QString& lane : std::as_const(lanes_)) {
         need = std::max(need, fmBold.horizontalAdvance(actorName(lane)) + 28);
     }
     for (const SequenceStep& s : std::as_const(steps_)) {
-        const double w =
-            (s.fresh ? fmBold : fm).horizontalAdvance(s.label) + 32 + (s.hourglass ? l.lineH : 0);
+        const QFontMetricsF& m = s.fresh ? fmBold : fm;
+        // Arrows carry two lines at most; boxes on one lane three.
+        const int lines = s.shape == Shape::Arrow ? 2 : 3;
+        const QString key = QString::number(int(s.fresh) * 10 + lines) + s.label;
+        if (!narrowest_.contains(key))
+            narrowest_.insert(key, narrowest(s.label, m, lines));
+        const double w = narrowest_.value(key) + 32 + (s.hourglass ? l.lineH : 0);
         const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
         if (s.shape == Shape::Arrow && span > 0)
             need = std::max(need, w / double(span));
         if (s.shape == Shape::Tag || s.shape == Shape::Cross)
             need = std::max(need, w);
-        if (s.shape == Shape::Loop || s.shape == Shape::Bar)
+        if (s.shape == Shape::Loop || s.shape == Shape::Bar ||
+            (s.shape == Shape::Arrow && span == 0))
             need = std::max(need, w + kLoopWidth);
         l.timeW = std::max(l.timeW, fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)));
     }
     l.timeW += fm.averageCharWidth() * 2;
-    // Wide labels may use the room the window has; beyond that they are cut.
     drawnWidth_ = view_->viewport()->width();
     const double room = (drawnWidth_ - l.timeW - 4) / double(lanes_.size());
-    l.spacing = std::min(need, std::max(fm.averageCharWidth() * 28, room));
+    l.spacing = std::max(need, room);
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
         l.x.insert(lanes_[i], l.timeW + l.spacing * (double(i) + 0.5));
     }
     l.width = l.timeW + l.spacing * double(lanes_.size());
+    lanesWidth_ = l.width;
+    // Each label on one line where it fits, else on two.
+    QList<SequenceStep> shown = steps_;
+    for (SequenceStep& s : shown) {
+        s.label = wrapped(s.label, s.fresh ? fmBold : fm, labelRoom(s, l));
+        for (const QString& line : s.label.split(QLatin1Char('\n'))) labels_ << line;
+    }
 
     double top = l.headerH + l.lineH * 0.4;
     if (earlier_ > 0) {
@@ -197,7 +284,7 @@ void SequenceView::draw() {
         top += l.lineH * 1.8;
     }
     qint64 lastTime = -1;
-    for (const SequenceStep& s : std::as_const(steps_)) {
+    for (const SequenceStep& s : std::as_const(shown)) {
         const double h = rowHeight(s);
         if (s.fresh) {
             auto* band = scene_->addRect(0, top, l.width, h, Qt::NoPen,
@@ -230,7 +317,7 @@ void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
     strip->setZValue(5);
     const double boxH = l.lineH * 1.5;
     for (const QString& lane : std::as_const(lanes_)) {
-        const QString name = elided(actorName(lane), l.bold, l.spacing - 24);
+        const QString name = actorName(lane);
         const double w = QFontMetricsF(l.bold).horizontalAdvance(name) + 20;
         const double x = l.x.value(lane);
         QPainterPath box;
@@ -251,7 +338,7 @@ void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, 
     switch (s.shape) {
         case Shape::Arrow:
             if (s.from != s.to) {
-                drawArrow(s, l, top + height * 0.68, color, font);
+                drawArrow(s, l, top + height - l.lineH * 0.65, color, font);
                 return;
             }
             drawLoop(s, l, top + height / 2, color, font);
@@ -265,8 +352,8 @@ void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, 
                                         DiagramPalette::mix(pal.background, color, 0.55));
             bar->setZValue(3);
             bar->setToolTip(s.tooltip);
-            auto* text = addText(scene_, elided(s.label, font, l.spacing - 24), font, color);
-            text->setPos(x + 10, top + (height - l.lineH) / 2);
+            auto* text = addText(scene_, s.label, font, color);
+            text->setPos(x + 10, top + (height - text->boundingRect().height()) / 2);
             return;
         }
         case Shape::Banner: {
@@ -278,10 +365,9 @@ void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, 
                                          DiagramPalette::mix(pal.background, color, 0.1));
             item->setZValue(3);
             item->setToolTip(s.tooltip);
-            auto* text =
-                addText(scene_, elided(s.label, font, right - left - 12), font, color, item);
+            auto* text = addText(scene_, s.label, font, color, item);
             // Left-aligned: still in sight when a narrow window shows only the first lanes.
-            text->setPos(left + l.lineH * 0.6, top + (height - l.lineH) / 2);
+            text->setPos(left + l.lineH * 0.6, top + (height - text->boundingRect().height()) / 2);
             return;
         }
         case Shape::Tag:
@@ -318,7 +404,7 @@ void SequenceView::drawArrow(const SequenceStep& s, const Layout& l, double y, c
     if (s.counted)
         ++arrows_;
     const double icon = s.hourglass ? l.lineH : 0;
-    auto* text = addText(scene_, elided(s.label, font, std::abs(x2 - x1) - 14 - icon), font, color);
+    auto* text = addText(scene_, s.label, font, color);
     // A lost answer's label sits a little higher, clear of its ✕.
     text->setPos((x1 + x2 - text->boundingRect().width() + icon) / 2,
                  y - text->boundingRect().height() - (s.lost ? 6 : 1));
@@ -351,7 +437,7 @@ void SequenceView::drawLoop(const SequenceStep& s, const Layout& l, double y, co
     scene_->addPolygon(head, QPen(color, 1), color)->setZValue(2);
     if (s.counted)
         ++arrows_;
-    auto* text = addText(scene_, elided(s.label, font, l.spacing - kLoopWidth - 16), font, color);
+    auto* text = addText(scene_, s.label, font, color);
     text->setPos(x + kLoopWidth + 6, y - text->boundingRect().height() / 2);
     text->setZValue(4);
 }
@@ -360,9 +446,9 @@ void SequenceView::drawBox(const SequenceStep& s, const Layout& l, double y, con
                            const QFont& font, const DiagramPalette& pal) {
     const double x = l.x.value(s.from);
     const double icon = s.hourglass ? l.lineH : 0;
-    const QString label = elided(s.label, font, l.spacing - 20 - icon);
-    const double w = QFontMetricsF(font).horizontalAdvance(label) + 14 + icon;
-    const double h = l.lineH * 1.35;
+    const QString& label = s.label;
+    const double w = widest(label, QFontMetricsF(font)) + 14 + icon;
+    const double h = l.lineH * (0.35 + double(label.count(QLatin1Char('\n')) + 1));
     const bool crash = s.shape == Shape::Cross;
     QPen pen(color, crash || s.fresh ? 2 : 1);
     if (s.dashed)
@@ -381,6 +467,10 @@ void SequenceView::drawBox(const SequenceStep& s, const Layout& l, double y, con
         addHourglass(scene_, QPointF(x - w / 2 + 4 + icon / 2, y), l.lineH * 0.8, color);
 }
 
+bool SequenceView::allLanesInSight() const {
+    return lanesWidth_ <= view_->viewport()->width() + 1;
+}
+
 bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
     // Lane widths follow the viewport's width (known only once it has resized).
     if (watched == view_->viewport() && event->type() == QEvent::Resize) {
@@ -393,6 +483,12 @@ bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
 
 void SequenceView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        view_->setAccessibleName(tr("Sequence diagram"));
+        header_->setAccessibleName(tr("Sequence diagram lanes"));
+    }
+    if (event->type() == QEvent::FontChange)
+        narrowest_.clear();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         draw();
 }

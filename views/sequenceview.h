@@ -6,6 +6,7 @@
 
 #include "sequencesteps.h"
 
+#include <QHash>
 #include <QList>
 #include <QStringList>
 #include <QWidget>
@@ -31,10 +32,16 @@ public:
     // [freshFrom, upTo) are this step's and drawn emphasised.
     void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
     void clear();
+    // Show the set-up and the lab's own lanes (an observer): off by default.
+    void setShowInternals(bool show);
     QGraphicsScene* scene() const { return scene_; }
     // Arrows drawn for fires, responses, retries and downstream calls.
     int arrowCount() const { return arrows_; }
     QStringList lanes() const { return lanes_; }
+    // Every line of text drawn for the steps, as drawn (for tests: nothing cut).
+    QStringList labels() const { return labels_; }
+    // Every lane fits the view's width (none is off to the right).
+    bool allLanesInSight() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -54,16 +61,22 @@ private:
     void drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
                  const QFont& font, const DiagramPalette& pal);
     double rowHeight(const SequenceStep& s) const;
+    double labelRoom(const SequenceStep& s, const Layout& l) const;
 
     QGraphicsScene* scene_;
     QGraphicsView* header_;  // the lane names, kept in sight while the rows scroll
     QGraphicsView* view_;
     QList<SequenceStep> steps_;
     QStringList lanes_;
+    QStringList labels_;
     qsizetype earlier_ = 0;  // events left out before the first drawn row
     bool empty_ = true;
+    bool showInternals_ = false;
     int arrows_ = 0;
-    int drawnWidth_ = -1;  // the viewport width the lanes were laid out for
+    int drawnWidth_ = -1;
+    double lanesWidth_ = 0;             // the width the lanes took when last drawn
+    QHash<QString, double> narrowest_;  // a label's least width in its lines, by font  // the
+                                        // viewport width the lanes were laid out for
 };
 
 }  // namespace idem

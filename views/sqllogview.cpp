@@ -1,12 +1,15 @@
 #include "sqllogview.h"
 
+#include "contrast.h"
 #include "sqllogmodel.h"
+#include "stagehints.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
 #include <QPainter>
+#include <QSortFilterProxyModel>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -24,9 +27,8 @@ public:
         if (index.data(SqlLogModel::FailedRole).toBool()) {
             const bool wait =
                 index.data(SqlLogModel::KindRole).toString() == QLatin1String("lock-wait");
-            QColor c = wait ? QColor(0xf0, 0xa2, 0x02) : QColor(0xd6, 0x30, 0x31);
-            c.setAlpha(70);
-            painter->fillRect(option.rect, c);
+            const QColor mark = wait ? QColor(0xf0, 0xa2, 0x02) : QColor(0xd6, 0x30, 0x31);
+            painter->fillRect(option.rect, rowTint(option.palette.color(QPalette::Base), mark));
         }
         QStyleOptionViewItem opt = option;
         if (index.column() == SqlLogModel::Statement)
@@ -35,39 +37,95 @@ public:
     }
 };
 
+// The rows on screen: all, or all but the lab's own instruments'.
+class InternalsFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void setShowInternals(bool show) {
+        show_ = show;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+        return show_ ||
+               !stagehints::isInternalLane(
+                   sourceModel()->index(row, 0, parent).data(SqlLogModel::ActorRole).toString());
+    }
+
+private:
+    bool show_ = false;
+};
+
 }  // namespace
 
 SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
-    : QWidget(parent), model_(model), view_(new QTableView(this)) {
+    : QWidget(parent),
+      model_(model),
+      shown_(new InternalsFilter(this)),
+      view_(new QTableView(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
-    view_->setModel(&model_);
+    shown_->setSourceModel(&model_);
+    view_->setModel(shown_);
     view_->setItemDelegate(new LogDelegate(view_));
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->setVisible(false);
     view_->setWordWrap(false);
+    view_->setTabKeyNavigation(false);
+    // Times, attempts, connections and row counts whole; the statement takes
+    // the rest. Values and errors as wide as they need up to a fifth of the
+    // width each (longer ones end in … with the full text in the tooltip).
     QHeaderView* h = view_->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::ResizeToContents);
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);
-    // Long values and errors are elided (full text in the tooltip) so the
-    // statement keeps the room.
     h->setSectionResizeMode(SqlLogModel::Params, QHeaderView::Interactive);
     h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
-    h->resizeSection(SqlLogModel::Params, fontMetrics().horizontalAdvance(QString(18, 'x')));
-    h->resizeSection(SqlLogModel::Error, fontMetrics().horizontalAdvance(QString(22, 'x')));
     view_->setTextElideMode(Qt::ElideRight);
-    h->setSectionResizeMode(SqlLogModel::Time, QHeaderView::Fixed);
-    h->resizeSection(SqlLogModel::Time,
-                     fontMetrics().horizontalAdvance(QStringLiteral("000:00:00 ")) +
-                         2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8);
-    auto* copy = new QAction(tr("Copy SQL log as CSV"), view_);
-    connect(copy, &QAction::triggered, this, &SqlLogView::copyCsv);
-    view_->addAction(copy);
+    view_->viewport()->installEventFilter(this);
+    copy_ = new QAction(view_);
+    connect(copy_, &QAction::triggered, this, &SqlLogView::copyCsv);
+    view_->addAction(copy_);
+    retranslate();
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(&model_, &QAbstractItemModel::rowsInserted, view_, &QTableView::scrollToBottom);
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
+    connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
+    connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
+}
+
+void SqlLogView::setShowInternals(bool show) {
+    static_cast<InternalsFilter*>(shown_)->setShowInternals(show);
+}
+
+void SqlLogView::fitColumns() {
+    const int most = view_->viewport()->width() / 5;
+    for (int column : {int(SqlLogModel::Params), int(SqlLogModel::Error)}) {
+        const int header = view_->horizontalHeader()->sectionSizeHint(column);
+        const int content = static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(column);
+        view_->setColumnWidth(column, std::min(std::max(header, content), std::max(header, most)));
+    }
+}
+
+bool SqlLogView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SqlLogView::retranslate() {
+    copy_->setText(tr("Copy SQL log as CSV"));
+    view_->setAccessibleName(tr("SQL log"));
+}
+
+void SqlLogView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    if (event->type() == QEvent::FontChange)
+        fitColumns();
 }
 
 void SqlLogView::copyCsv() const {

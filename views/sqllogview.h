@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+class QAction;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace idem {
@@ -15,13 +17,23 @@ class SqlLogView : public QWidget {
 public:
     explicit SqlLogView(SqlLogModel& model, QWidget* parent = nullptr);
     QTableView* view() const { return view_; }
+    // Show the statements of the lab's own instruments (an observer's copies).
+    void setShowInternals(bool show);
 
 public slots:
     void copyCsv() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
+    void fitColumns();
+    void retranslate();
     SqlLogModel& model_;
+    QSortFilterProxyModel* shown_;
     QTableView* view_;
+    QAction* copy_ = nullptr;
 };
 
 }  // namespace idem

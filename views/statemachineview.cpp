@@ -3,8 +3,10 @@
 #include "diagrampalette.h"
 #include "scenario.h"
 #include "trace.h"
+#include "tracewords.h"
 
 #include <QEvent>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
@@ -12,6 +14,7 @@
 #include <QGraphicsTextItem>
 #include <QGraphicsView>
 #include <QPainterPath>
+#include <QResizeEvent>
 #include <QTextDocument>
 #include <QTextOption>
 #include <QVBoxLayout>
@@ -24,7 +27,8 @@ namespace idem {
 
 namespace {
 
-constexpr double kMaxScale = 1.6;  // beyond this a small diagram's text gets absurdly large
+constexpr double kMaxSpread = 1.8;  // spacing grows with the room up to this many times the least
+constexpr double kMargin = 16;
 constexpr double kArrowLength = 10;
 constexpr double kArrowWidth = 5;
 constexpr int kTokensListed = 3;  // more intents in one state: a count instead of names
@@ -53,6 +57,29 @@ QPolygonF arrowHead(QPointF tip, QPointF direction) {
     const QPointF n(-u.y(), u.x());
     const QPointF back = tip - u * kArrowLength;
     return QPolygonF{{tip, back + n * kArrowWidth, back - n * kArrowWidth}};
+}
+
+// Screen positions for a grid axis's distinct coordinates, given the half
+// size of what sits at each: neighbours `gap` apart, the gaps grown evenly
+// (up to kMaxSpread times) when `room` allows.
+QMap<double, double> placeAxis(const QMap<double, double>& half, double gap, double room) {
+    const QList<double> at = half.keys();
+    QList<double> gaps;
+    double tight = 0;
+    for (qsizetype i = 1; i < at.size(); ++i) {
+        gaps << half.value(at[i - 1]) + half.value(at[i]) + gap;
+        tight += gaps.last();
+    }
+    const double extent = tight + (at.isEmpty() ? 0 : half.first() + half.last());
+    const double grow = tight > 0 ? std::clamp((room - extent) / tight, 0.0, kMaxSpread - 1) : 0;
+    QMap<double, double> pos;
+    double x = 0;
+    for (qsizetype i = 0; i < at.size(); ++i) {
+        if (i > 0)
+            x += gaps[i - 1] * (1 + grow);
+        pos.insert(at[i], x);
+    }
+    return pos;
 }
 
 QFont scaledFont(QFont f, double factor) {
@@ -92,8 +119,10 @@ StateMachineView::StateMachineView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Drawn at the widget's font size, never scaled down to fit: when the
+    // room is too small even for the tightest spacing, the diagram scrolls.
+    view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     view_->setFrameShape(QFrame::NoFrame);
     // Redrawn whole at every step: an index would be rebuilt for nothing.
     scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
@@ -200,22 +229,43 @@ void StateMachineView::rebuild() {
     bold.setBold(true);
     const QFontMetricsF fm(base), fmBold(bold);
     const double padX = fm.averageCharWidth() * 1.5;
-    const double padY = fm.height() * 0.35;
+    const double padY = fm.height() * 0.25;
     double nodeW = 0;
     for (const StateNode& n : std::as_const(machine_->nodes)) {
         nodeW = std::max({nodeW, fmBold.horizontalAdvance(n.id), fm.horizontalAdvance(n.zh)});
     }
     nodeW += 2 * padX;
     const double nodeH = fmBold.height() + fm.height() + 2 * padY;
-    const double countW = fm.horizontalAdvance(QStringLiteral("✓99 ✗99")) + 2 * padX;
-    const double unitX = std::max((nodeW + countW) / 2.0, nodeW * 0.8);
-    const double unitY = nodeH * 1.7;
+    const double dotR = fm.height() * 0.35;
+    // The grid's columns and rows in order, as close as the nodes, the
+    // counts over the arrows and the self-loops allow; spread out when the
+    // view has room to spare.
+    QSet<QString> looped;
+    for (const StateEdge& e : std::as_const(machine_->edges)) {
+        if (e.from == e.to)
+            looped.insert(e.from);
+    }
+    QMap<double, double> halfW, halfH;
+    for (const StateNode& n : std::as_const(machine_->nodes)) {
+        const double w = n.id.isEmpty() ? dotR : nodeW / 2;
+        const double h = n.id.isEmpty() ? dotR : nodeH / 2 + (looped.contains(n.id) ? nodeH : 0);
+        halfW[n.x] = std::max(halfW.value(n.x), w);
+        halfH[n.y] = std::max(halfH.value(n.y), h);
+    }
+    const QSize port = view_->viewport()->size();
+    // Counts sit over the arrows: an arrow as long as a count is wide.
+    const double arrow = fm.horizontalAdvance(QStringLiteral("✓9 ✗9")) + padX;
+    // The room less what stands out of the grid: the token badges, the counts.
+    const QMap<double, double> xs =
+        placeAxis(halfW, arrow, port.width() - 2 * kMargin - 2 * fm.height());
+    const QMap<double, double> ys =
+        placeAxis(halfH, fm.height(), port.height() - 2 * kMargin - 4 * fm.height());
 
     QMap<QString, NodeBox> boxes;
     QMap<QString, QList<int>> tokens;
     for (auto it = current_.cbegin(); it != current_.cend(); ++it) tokens[it.value()] << it.key();
     for (const StateNode& n : std::as_const(machine_->nodes)) {
-        const QPointF c(n.x * unitX, n.y * unitY);
+        const QPointF c(xs.value(n.x), ys.value(n.y));
         NodeBox box;
         box.y = n.y;
         if (n.id.isEmpty()) {
@@ -234,6 +284,8 @@ void StateMachineView::rebuild() {
             shape, QPen(isCurrent ? pal.highlight : pal.nodeBorder, isCurrent ? 2.5 : 1.2),
             isCurrent ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.18) : pal.nodeFill);
         node->setZValue(1);
+        if (isCurrent)
+            node->setData(0, QStringLiteral("current"));
         auto* id = addText(scene_, n.id, bold, pal.text, node);
         id->setPos(c.x() - id->boundingRect().width() / 2, box.rect.top() + padY);
         auto* zh = addText(scene_, n.zh, base, pal.text, node);
@@ -243,13 +295,15 @@ void StateMachineView::rebuild() {
             drawTokens(box, tokens.value(n.id), pal);
     }
     for (const StateEdge& e : std::as_const(machine_->edges)) {
-        drawEdge({e.from, e.to}, boxes, false, pal);
+        drawEdge({e.from, e.to}, boxes, EdgeKind::Allowed, pal);
     }
-    for (const Move& m : std::as_const(offDiagram_)) drawEdge(m, boxes, true, pal);
+    for (const Move& m : std::as_const(offDiagram_)) {
+        drawEdge(m, boxes, accepted_.value(m) > 0 ? EdgeKind::Forbidden : EdgeKind::Refused, pal);
+    }
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
     const QRectF drawn = scene_->itemsBoundingRect();
-    QString caption = machine_->what;
+    QString caption = entityName(machine_->what);
     if (!entities_.isEmpty() && entities_.size() <= kTokensListed) {
         QStringList names;
         for (auto it = entities_.cbegin(); it != entities_.cend(); ++it) {
@@ -261,11 +315,7 @@ void StateMachineView::rebuild() {
     }
     auto* title = addText(scene_, caption, bold, pal.muted);
     title->setPos(drawn.left(), drawn.top() - fmBold.height() * 1.8);
-    if (!offDiagram_.isEmpty()) {
-        auto* legend =
-            addText(scene_, tr("dashed: a move the diagram does not allow"), base, pal.rejected);
-        legend->setPos(drawn.left(), drawn.bottom() + fm.height() * 0.8);
-    }
+    drawLegend(QPointF(drawn.left(), drawn.bottom() + fm.height() * 0.6), pal);
     fit();
 }
 
@@ -284,20 +334,66 @@ void StateMachineView::drawNote(const DiagramPalette& pal) {
     scene_->addItem(note);
 }
 
+// Under the diagram, one line per kind of move off the diagram that
+// happened: a dashed sample in its colour and what it means, bold and as
+// large as the rest of the text, to be read from the back of a room.
+void StateMachineView::drawLegend(QPointF at, const DiagramPalette& pal) {
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    bool forbidden = false, refused = false;
+    for (const Move& m : std::as_const(offDiagram_)) {
+        (accepted_.value(m) > 0 ? forbidden : refused) = true;
+    }
+    const QList<QPair<QColor, QString>> lines{
+        {forbidden ? pal.forbidden : QColor(), tr("accepted although the diagram forbids it")},
+        {refused ? pal.rejected : QColor(), tr("refused: not a move of the diagram")},
+    };
+    double y = at.y();
+    for (const auto& [color, text] : lines) {
+        if (!color.isValid())
+            continue;
+        const double mid = y + fm.height() / 2;
+        QPen pen(color, 2.6, Qt::DashLine);
+        scene_->addLine(at.x(), mid, at.x() + fm.height() * 2, mid, pen)->setData(0, text);
+        auto* label = addText(scene_, text, bold, color);
+        label->setPos(at.x() + fm.height() * 2.5, y);
+        label->setData(0, QStringLiteral("legend"));
+        y += fm.height() * 1.3;
+    }
+}
+
+QList<QPair<QString, QString>> StateMachineView::forbiddenMoves() const {
+    QList<QPair<QString, QString>> moves;
+    for (const Move& m : offDiagram_) {
+        if (accepted_.value(m) > 0)
+            moves << m;
+    }
+    return moves;
+}
+
+QColor StateMachineView::forbiddenColor() const {
+    return DiagramPalette::from(palette()).forbidden;
+}
+
 void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes,
-                                bool offDiagram, const DiagramPalette& pal) {
+                                EdgeKind kind, const DiagramPalette& pal) {
     if (!boxes.contains(move.first) || !boxes.contains(move.second))
         return;
     const NodeBox& a = boxes[move.first];
     const NodeBox& b = boxes[move.second];
     const bool freshOk = freshAccepted_.contains(move);
     const bool freshBad = freshRejected_.contains(move);
-    QColor color = offDiagram ? pal.rejected : pal.nodeBorder;
+    const bool offDiagram = kind != EdgeKind::Allowed;
+    QColor color = kind == EdgeKind::Refused ? pal.rejected : pal.nodeBorder;
     if (freshBad)
         color = pal.rejected;
     if (freshOk)
         color = pal.accepted;
-    QPen pen(color, freshOk || freshBad ? 2.6 : 1.4);
+    // Accepted against the diagram: its own colour, fresh or not.
+    if (kind == EdgeKind::Forbidden)
+        color = pal.forbidden;
+    QPen pen(color, freshOk || freshBad || kind == EdgeKind::Forbidden ? 2.6 : 1.4);
     if (offDiagram)
         pen.setStyle(Qt::DashLine);
 
@@ -371,7 +467,9 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
     };
     QList<Part> parts;
     if (ok > 0)
-        parts << Part{QStringLiteral("✓%1").arg(ok), pal.accepted, freshAccepted_.contains(move)};
+        parts << Part{QStringLiteral("✓%1").arg(ok),
+                      offDiagram_.contains(move) ? pal.forbidden : pal.accepted,
+                      freshAccepted_.contains(move)};
     if (bad > 0)
         parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, freshRejected_.contains(move)};
 
@@ -423,25 +521,39 @@ void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
 }
 
 void StateMachineView::fit() {
-    const QRectF r = scene_->itemsBoundingRect().adjusted(-16, -16, 16, 16);
+    const QRectF r = scene_->itemsBoundingRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
     scene_->setSceneRect(r);
-    const QSize port = view_->viewport()->size();
-    if (r.isEmpty() || port.isEmpty())
-        return;
-    const double s = std::min({port.width() / r.width(), port.height() / r.height(), kMaxScale});
-    view_->setTransform(QTransform::fromScale(s, s));
-    view_->centerOn(r.center());
+    view_->resetTransform();
+    // Too big for the view: keep where the entity is now in sight.
+    QRectF focus = r;
+    for (QGraphicsItem* item : scene_->items()) {
+        if (item->data(0).toString() == QLatin1String("current"))
+            focus = item->sceneBoundingRect();
+    }
+    view_->centerOn(focus.center());
+}
+
+double StateMachineView::textPixelSize() const {
+    return QFontInfo(font()).pixelSize() * view_->transform().m22();
 }
 
 bool StateMachineView::eventFilter(QObject* watched, QEvent* event) {
-    // The viewport's own resize: only then is its new size known.
-    if (watched == view_->viewport() && event->type() == QEvent::Resize)
-        fit();
+    // The viewport's own resize: only then is its new size known. The
+    // spacing follows the room, so the diagram is laid out again.
+    if (watched == view_->viewport() && event->type() == QEvent::Resize) {
+        const QSize size = static_cast<QResizeEvent*>(event)->size();
+        if (size != laidOutFor_) {
+            laidOutFor_ = size;
+            rebuild();
+        }
+    }
     return QWidget::eventFilter(watched, event);
 }
 
 void StateMachineView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        view_->setAccessibleName(tr("State diagram"));
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         rebuild();
 }

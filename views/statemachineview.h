@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QPair>
 #include <QSet>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -42,6 +43,12 @@ public:
     QString currentState(int intent) const { return current_.value(intent); }
     int acceptedCount(const QString& from, const QString& to) const;
     int rejectedCount(const QString& from, const QString& to) const;
+    // Moves the database accepted although the diagram forbids them.
+    QList<QPair<QString, QString>> forbiddenMoves() const;
+    // The colour such a move and its legend are drawn in.
+    QColor forbiddenColor() const;
+    // The size of the diagram's text on screen, in pixels.
+    double textPixelSize() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -53,14 +60,17 @@ private:
 
     void rebuild();
     void drawNote(const DiagramPalette& pal);
-    void drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes, bool offDiagram,
+    enum class EdgeKind { Allowed, Forbidden, Refused };
+    void drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes, EdgeKind kind,
                   const DiagramPalette& pal);
+    void drawLegend(QPointF at, const DiagramPalette& pal);
     void drawCount(const Move& move, QPointF at, const DiagramPalette& pal);
     void drawTokens(const NodeBox& box, const QList<int>& intents, const DiagramPalette& pal);
     void fit();
 
     QGraphicsScene* scene_;
     QGraphicsView* view_;
+    QSize laidOutFor_;
     QVariantAnimation* pulse_;
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
 

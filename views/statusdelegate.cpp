@@ -8,32 +8,43 @@
 namespace idem {
 
 QColor statusColor(const QString& value) {
+    // Dark enough that white text on them has WCAG AA contrast (4.5:1).
+    const QColor amber(0x9a, 0x67, 0x00), blue(0x1f, 0x6f, 0xd1), green(0x1e, 0x7e, 0x34),
+        red(0xc6, 0x28, 0x28), grey(0x5f, 0x66, 0x72);
     static const QHash<QString, QColor> colours{
-        {"PROCESSING", QColor(0xf0, 0xa2, 0x02)}, {"RUNNING", QColor(0xf0, 0xa2, 0x02)},
-        {"INFLIGHT", QColor(0xf0, 0xa2, 0x02)},   {"PAYING", QColor(0x2f, 0x80, 0xed)},
-        {"SUCCESS", QColor(0x27, 0xae, 0x60)},    {"PAID", QColor(0x27, 0xae, 0x60)},
-        {"DONE", QColor(0x27, 0xae, 0x60)},       {"ACKED", QColor(0x27, 0xae, 0x60)},
-        {"DEDUCTED", QColor(0x27, 0xae, 0x60)},   {"FAILED", QColor(0xd6, 0x30, 0x31)},
-        {"PENDING", QColor(0x82, 0x8a, 0x96)},    {"CREATED", QColor(0x82, 0x8a, 0x96)},
-        {"READY", QColor(0x82, 0x8a, 0x96)},
+        {"PROCESSING", amber}, {"RUNNING", amber}, {"INFLIGHT", amber}, {"PAYING", blue},
+        {"SUCCESS", green},    {"PAID", green},    {"DONE", green},     {"ACKED", green},
+        {"DEDUCTED", green},   {"FAILED", red},    {"PENDING", grey},   {"CREATED", grey},
+        {"READY", grey},
     };
     return colours.value(value);
 }
 
 QColor verdictColor(const QString& verdict) {
+    // Backgrounds for white text, each at least 4.5:1 against it.
     if (verdict == QLatin1String("exactly-once"))
-        return QColor(0x27, 0xae, 0x60);
+        return QColor(0x1e, 0x7e, 0x34);
     if (verdict == QLatin1String("stuck"))
-        return QColor(0xf0, 0xa2, 0x02);
+        return QColor(0x9a, 0x67, 0x00);
     if (verdict == QLatin1String("lost"))
         return QColor(0x8e, 0x44, 0xad);
     if (verdict == QLatin1String("misanswered"))
         return QColor(0xc0, 0x39, 0x6b);
     if (verdict == QLatin1String("inconsistent"))
-        return QColor(0xe6, 0x7e, 0x22);
+        return QColor(0xb3, 0x54, 0x00);
     if (verdict == QLatin1String("duplicated"))
-        return QColor(0xd6, 0x30, 0x31);
+        return QColor(0xc6, 0x28, 0x28);
     return {};
+}
+
+QColor StatusDelegate::changedBackground(const QPalette& palette, double strength) {
+    // Opaque: the row's text is drawn on exactly this colour.
+    const QColor base = palette.color(QPalette::Base);
+    const QColor mark = palette.color(QPalette::Highlight);
+    const double t = 0.22 + 0.2 * std::clamp(strength, 0.0, 1.0);
+    return QColor::fromRgbF(float(base.redF() + (mark.redF() - base.redF()) * t),
+                            float(base.greenF() + (mark.greenF() - base.greenF()) * t),
+                            float(base.blueF() + (mark.blueF() - base.blueF()) * t));
 }
 
 void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
@@ -43,9 +54,7 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     const QColor status = statusColor(opt.text);
     const bool changed = index.data(TableModel::ChangedRole).toBool();
     if (changed) {
-        QColor flash = opt.palette.color(QPalette::Highlight);
-        flash.setAlpha(60);
-        painter->fillRect(opt.rect, flash);
+        painter->fillRect(opt.rect, changedBackground(opt.palette, flash_));
         opt.font.setBold(true);
     }
     if (status.isValid()) {
@@ -68,10 +77,15 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
 
 QSize StatusDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
     QSize size = QStyledItemDelegate::sizeHint(option, index);
-    if (statusColor(index.data().toString()).isValid()) {
-        // Room for the pill and its bold text.
-        size.rwidth() += option.fontMetrics.height();
-    }
+    const QString text = index.data().toString();
+    // Changed cells are bold; a status is a bold word in a pill: room for both, whole.
+    QFont bold = option.font;
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    int width = fm.horizontalAdvance(text) + 2 * fm.averageCharWidth();
+    if (statusColor(text).isValid())
+        width += fm.height() + 6;
+    size.setWidth(std::max(size.width(), width));
     return size;
 }
 

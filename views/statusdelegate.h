@@ -18,6 +18,15 @@ public:
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+
+    // How strongly the changed rows are marked: 1 just after the step, easing
+    // to 0, where the mark stays (still visible on a still picture).
+    void setFlash(double strength) { flash_ = strength; }
+    // The colour behind a changed cell at a flash strength, over `base`.
+    static QColor changedBackground(const QPalette& palette, double strength);
+
+private:
+    double flash_ = 0;
 };
 
 }  // namespace idem

@@ -6,10 +6,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QVariantAnimation>
 
 namespace idem {
 
@@ -17,7 +19,9 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     : QWidget(parent),
       title_(new QLabel(this)),
       view_(new QTableView(this)),
-      model_(new TableModel(this)) {
+      model_(new TableModel(this)),
+      delegate_(new StatusDelegate(this)),
+      flash_(new QVariantAnimation(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -27,7 +31,14 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     layout->addWidget(title_);
     layout->addWidget(view_, 1);
     view_->setModel(model_);
-    view_->setItemDelegate(new StatusDelegate(view_));
+    view_->setItemDelegate(delegate_);
+    flash_->setDuration(1200);
+    flash_->setStartValue(1.0);
+    flash_->setEndValue(0.0);
+    connect(flash_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+        delegate_->setFlash(v.toDouble());
+        view_->viewport()->update();
+    });
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->setAlternatingRowColors(true);
@@ -35,16 +46,30 @@ DatabaseTableView::DatabaseTableView(QWidget* parent)
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->setWordWrap(false);
-    auto* copy = new QAction(tr("Copy table as CSV"), view_);
-    connect(copy, &QAction::triggered, this, &DatabaseTableView::copyCsv);
-    view_->addAction(copy);
+    view_->setTabKeyNavigation(false);  // Tab leaves the table, it does not walk its cells
+    copy_ = new QAction(view_);
+    connect(copy_, &QAction::triggered, this, &DatabaseTableView::copyCsv);
+    view_->addAction(copy_);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    retranslate();
+}
+
+void DatabaseTableView::retranslate() {
+    copy_->setText(tr("Copy table as CSV"));
+    view_->setAccessibleName(tr("Table %1").arg(caption_));
+}
+
+void DatabaseTableView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void DatabaseTableView::setTable(const QString& table, const QString& caption) {
     model_->setTable(table);
     caption_ = caption.isEmpty() ? table : caption;
     title_->setText(caption_);
+    retranslate();
 }
 
 QString DatabaseTableView::table() const {
@@ -52,9 +77,31 @@ QString DatabaseTableView::table() const {
 }
 
 void DatabaseTableView::refresh(SqlConnection& connection) {
-    const bool exists = model_->refresh(connection);
-    title_->setText(exists ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
-    view_->setEnabled(exists);
+    exists_ = model_->refresh(connection);
+    title_->setText(exists_ ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
+    view_->setEnabled(exists_);
+}
+
+bool DatabaseTableView::changedLastRefresh() const {
+    return model_->changedLastRefresh();
+}
+
+void DatabaseTableView::flash() {
+    flash_->stop();
+    flash_->start();
+    // The first changed row in sight.
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        for (int column = 0; column < model_->columnCount(); ++column) {
+            if (model_->index(row, column).data(TableModel::ChangedRole).toBool()) {
+                view_->scrollTo(model_->index(row, column));
+                return;
+            }
+        }
+    }
+}
+
+void DatabaseTableView::setTitleVisible(bool visible) {
+    title_->setVisible(visible);
 }
 
 void DatabaseTableView::clear() {

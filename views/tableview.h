@@ -4,13 +4,16 @@
 
 #include <QWidget>
 
+class QAction;
 class QEvent;
 class QLabel;
 class QTableView;
+class QVariantAnimation;
 
 namespace idem {
 
 class SqlConnection;
+class StatusDelegate;
 class TableModel;
 
 class DatabaseTableView : public QWidget {
@@ -23,15 +26,31 @@ public:
     TableModel* model() const { return model_; }
     QTableView* view() const { return view_; }
     QString table() const;
+    // False after a refresh that found no such table (the variant does not use it).
+    bool exists() const { return exists_; }
+    // The caption above the table (off where a tab already names it).
+    void setTitleVisible(bool visible);
+    // The last refresh added, removed or changed rows.
+    bool changedLastRefresh() const;
+    // Makes the rows the last refresh changed pulse, then stay marked.
+    void flash();
 
 public slots:
     void copyCsv() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void retranslate();
     QLabel* title_;
     QTableView* view_;
     TableModel* model_;
+    StatusDelegate* delegate_;
+    QVariantAnimation* flash_;
+    QAction* copy_ = nullptr;
     QString caption_;
+    bool exists_ = true;
 };
 
 }  // namespace idem

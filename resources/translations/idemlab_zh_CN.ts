@@ -8,27 +8,31 @@
         <translation>设计顾问——设计时先问这些问题</translation>
     </message>
     <message>
-        <source>Open the matching scenario</source>
-        <translation>打开对应的场景</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Try it:&lt;/b&gt; %2 — %3&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;动手试试：&lt;/b&gt;%2 — %3&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Open the matching scenario</source>
+        <translation>打开对应场景(&amp;O)</translation>
     </message>
 </context>
 <context>
     <name>idem::CompareView</name>
     <message>
-        <source>Run both on the same input</source>
-        <translation>以相同输入运行两种方案</translation>
-    </message>
-    <message>
         <source>Fire a scenario first; then compare two of its variants here.</source>
         <translation>请先发射一个场景，再在此对比它的两种方案。</translation>
     </message>
     <message>
-        <source>Same input for both: %1 duplicates, %2, %3, crash: %4, seed %5</source>
-        <translation>两者输入相同：重复 %1 次，%2，%3，崩溃点：%4，随机种子 %5</translation>
+        <source>Run &amp;both on the same input</source>
+        <translation>以相同输入运行两种方案(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Not run yet on the fired input: %1</source>
+        <translation>尚未以发射的输入运行：%1</translation>
+    </message>
+    <message>
+        <source>Both ran on the fired input: %1</source>
+        <translation>两种方案均以发射的输入运行：%1</translation>
     </message>
 </context>
 <context>
@@ -40,6 +44,10 @@
     <message>
         <source>%1 (this variant does not use it)</source>
         <translation>%1（此方案不使用）</translation>
+    </message>
+    <message>
+        <source>Table %1</source>
+        <translation>数据表 %1</translation>
     </message>
 </context>
 <context>
@@ -92,12 +100,24 @@
         <translation>每个方案的业务意图数：</translation>
     </message>
     <message>
-        <source>Start the experiment</source>
-        <translation>开始实验</translation>
+        <source>&amp;Start the experiment</source>
+        <translation>开始实验(&amp;S)</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
+        <source>Cance&amp;l</source>
+        <translation>取消(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Variants in the experiment</source>
+        <translation>参与实验的方案</translation>
+    </message>
+    <message>
+        <source>Intents per variant</source>
+        <translation>每个方案的业务意图数</translation>
+    </message>
+    <message>
+        <source>Verdicts per variant</source>
+        <translation>各方案的结论</translation>
     </message>
 </context>
 <context>
@@ -122,16 +142,16 @@
         <source>What to watch</source>
         <translation>观察要点</translation>
     </message>
+    <message>
+        <source>Explanation</source>
+        <translation>讲解</translation>
+    </message>
 </context>
 <context>
     <name>idem::FirePanel</name>
     <message>
         <source>★ %1 (recommended)</source>
         <translation>★ %1（推荐）</translation>
-    </message>
-    <message>
-        <source>&amp;Variant</source>
-        <translation>方案(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Duplicates</source>
@@ -184,6 +204,168 @@
     <message>
         <source>Independent business intents, each with its own duplicates</source>
         <translation>相互独立的业务意图，各自有自己的重复请求</translation>
+    </message>
+    <message>
+        <source>Varia&amp;nt</source>
+        <translation>方案(&amp;N)</translation>
+    </message>
+    <message>
+        <source>crash %1 (attempt %2)</source>
+        <translation>在“%1”崩溃（第 %2 次尝试）</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>随机种子 %1</translation>
+    </message>
+    <message>
+        <source>duplicates: %1</source>
+        <translation>重复 %1 次</translation>
+    </message>
+    <message>
+        <source>intents: %1</source>
+        <translation>业务意图 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>idem::KeysOverlay</name>
+    <message>
+        <source>Fire: run the fire panel&apos;s settings (from any tab; shows Live)</source>
+        <translation>发射：按发射面板的设置运行（在任何标签页都可以，随后切到“实时”）</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <source>Play / pause</source>
+        <translation>播放 / 暂停</translation>
+    </message>
+    <message>
+        <source>→ or Page Down</source>
+        <translation>→ 或 Page Down</translation>
+    </message>
+    <message>
+        <source>Next step (a presentation remote sends these)</source>
+        <translation>下一步（翻页笔发送的就是这两个键）</translation>
+    </message>
+    <message>
+        <source>← or Page Up</source>
+        <translation>← 或 Page Up</translation>
+    </message>
+    <message>
+        <source>Step back</source>
+        <translation>后退一步</translation>
+    </message>
+    <message>
+        <source>Start / end of the run</source>
+        <translation>跳到运行的开头 / 结尾</translation>
+    </message>
+    <message>
+        <source>Slower / faster</source>
+        <translation>减慢 / 加快</translation>
+    </message>
+    <message>
+        <source>Escape or Enter</source>
+        <translation>Esc 或 Enter</translation>
+    </message>
+    <message>
+        <source>Leave the field being edited: the keys above work again</source>
+        <translation>结束正在编辑的输入框，上面这些键恢复作用</translation>
+    </message>
+    <message>
+        <source>Next / previous region</source>
+        <translation>下一个 / 上一个区域</translation>
+    </message>
+    <message>
+        <source>Enter or Space</source>
+        <translation>Enter 或空格</translation>
+    </message>
+    <message>
+        <source>Press the focused button, tick the focused check box</source>
+        <translation>按下获得焦点的按钮，勾选获得焦点的复选框</translation>
+    </message>
+    <message>
+        <source>Enter (scenario list)</source>
+        <translation>Enter（场景列表中）</translation>
+    </message>
+    <message>
+        <source>Load the highlighted scenario (↑/↓ only highlight)</source>
+        <translation>载入高亮的场景（↑/↓ 只移动高亮）</translation>
+    </message>
+    <message>
+        <source>Live, Compare, Pagination, Experiment</source>
+        <translation>实时、对比、分页、压力实验</translation>
+    </message>
+    <message>
+        <source>Ctrl+Page Up / Down</source>
+        <translation>Ctrl+Page Up / Page Down</translation>
+    </message>
+    <message>
+        <source>Previous / next tab</source>
+        <translation>上一个 / 下一个标签页</translation>
+    </message>
+    <message>
+        <source>Compare ↔ Live</source>
+        <translation>对比 ↔ 实时</translation>
+    </message>
+    <message>
+        <source>Show or hide the side panels</source>
+        <translation>显示或隐藏侧边面板</translation>
+    </message>
+    <message>
+        <source>Presenter mode: full screen, large fonts</source>
+        <translation>演示模式：全屏、大字号</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>深色主题</translation>
+    </message>
+    <message>
+        <source>Zoom in / out / normal size</source>
+        <translation>放大 / 缩小 / 恢复正常大小</translation>
+    </message>
+    <message>
+        <source>Design advisor</source>
+        <translation>设计顾问</translation>
+    </message>
+    <message>
+        <source>This list</source>
+        <translation>显示本列表</translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation>键盘操作</translation>
+    </message>
+    <message>
+        <source>Escape or ? closes this list.</source>
+        <translation>按 Esc 或 ? 关闭本列表。</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>idem::LiveStage</name>
+    <message>
+        <source>Tables of the run</source>
+        <translation>本次运行的数据表</translation>
+    </message>
+    <message>
+        <source>SQL log</source>
+        <translation>SQL 日志</translation>
+    </message>
+    <message>
+        <source>%1 (guard)</source>
+        <translation>%1（防重）</translation>
+    </message>
+    <message>
+        <source>%1 — not used</source>
+        <translation>%1（未使用）</translation>
+    </message>
+    <message>
+        <source>This variant does not use the table %1</source>
+        <translation>此方案不使用表 %1</translation>
     </message>
 </context>
 <context>
@@ -245,10 +427,6 @@
         <translation>导出图为 SVG(&amp;V)…</translation>
     </message>
     <message>
-        <source>&amp;Copy guard table as CSV</source>
-        <translation>复制防重表为 CSV(&amp;C)</translation>
-    </message>
-    <message>
         <source>Right-click any table for its own copy</source>
         <translation>右键点击任意表格可单独复制</translation>
     </message>
@@ -285,10 +463,6 @@
         <translation>运行到结尾(&amp;E)</translation>
     </message>
     <message>
-        <source>&amp;Faster</source>
-        <translation>加快(&amp;F)</translation>
-    </message>
-    <message>
         <source>&amp;Slower</source>
         <translation>减慢(&amp;S)</translation>
     </message>
@@ -315,10 +489,6 @@
     <message>
         <source>&amp;Normal size</source>
         <translation>正常大小(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;About</source>
-        <translation>关于(&amp;A)</translation>
     </message>
     <message>
         <source>Live 实时</source>
@@ -385,10 +555,6 @@
         <translation>未知场景 %1</translation>
     </message>
     <message>
-        <source>Guard table: %1</source>
-        <translation>防重表：%1</translation>
-    </message>
-    <message>
         <source>Pagination 分页</source>
         <translation>分页</translation>
     </message>
@@ -407,6 +573,106 @@
     <message>
         <source>&lt;p&gt;Version %1&lt;/p&gt;</source>
         <translation>&lt;p&gt;版本 %1&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>F&amp;aster</source>
+        <translation>加快(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Compare ↔ the run on screen</source>
+        <translation>在对比页与当前运行之间切换</translation>
+    </message>
+    <message>
+        <source>&amp;Live run</source>
+        <translation>实时运行(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>对比(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Pa&amp;gination</source>
+        <translation>分页(&amp;G)</translation>
+    </message>
+    <message>
+        <source>E&amp;xperiment</source>
+        <translation>压力实验(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Next ta&amp;b</source>
+        <translation>下一个标签页(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Previous t&amp;ab</source>
+        <translation>上一个标签页(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every key the window obeys (?)</source>
+        <translation>窗口响应的所有按键（?）</translation>
+    </message>
+    <message>
+        <source>A&amp;bout</source>
+        <translation>关于(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy the table in front as CSV</source>
+        <translation>复制当前显示的表为 CSV(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Pick a scenario and press F5 to fire.</source>
+        <translation>选择一个场景，按 F5 发射。</translation>
+    </message>
+    <message>
+        <source>Space pauses</source>
+        <translation>空格暂停</translation>
+    </message>
+    <message>
+        <source>the end · Home starts again</source>
+        <translation>已结束 · 按 Home 从头开始</translation>
+    </message>
+    <message>
+        <source>→ next · Space plays</source>
+        <translation>→ 下一步 · 空格播放</translation>
+    </message>
+    <message>
+        <source>Auto-pla&amp;y after Fire</source>
+        <translation>发射后自动播放(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Play each fired run by itself at the chosen speed</source>
+        <translation>每次发射后按所选速度自动播放</translation>
+    </message>
+    <message>
+        <source>Show the lab&apos;s internal&amp;s</source>
+        <translation>显示实验室内部细节(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The set-up before the first attempt, and the lab&apos;s own helpers (an observer that copies rows, its copies)</source>
+        <translation>第一次尝试之前的准备步骤，以及实验室自己的辅助角色（拷贝数据行的观察者和它的拷贝）</translation>
+    </message>
+    <message>
+        <source>Close the panel %1</source>
+        <translation>关闭面板“%1”</translation>
+    </message>
+    <message>
+        <source>Detach or re-attach the panel %1</source>
+        <translation>使面板“%1”浮动或停靠回窗口</translation>
+    </message>
+    <message>
+        <source>More of this bar</source>
+        <translation>此栏的更多按钮</translation>
+    </message>
+    <message>
+        <source>Pages: live run, compare, pagination, experiment</source>
+        <translation>页面：实时、对比、分页、压力实验</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
     </message>
 </context>
 <context>
@@ -591,10 +857,6 @@
         <translation>业务后果“%1”</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt; (expected %3)</source>
-        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;%2&lt;/b&gt;&lt;/span&gt;（预期 %3）</translation>
-    </message>
-    <message>
         <source>Responses</source>
         <translation>响应</translation>
     </message>
@@ -611,12 +873,28 @@
         <translation>完整性检查</translation>
     </message>
     <message>
-        <source>⚠ ALERT: %1 duplicates of %2 — %3</source>
-        <translation>⚠ 告警：%2 重复 %1 次 — %3</translation>
-    </message>
-    <message>
         <source>running… the verdict comes at the end</source>
         <translation>运行中……结论在结束时给出</translation>
+    </message>
+    <message>
+        <source>Variant judged</source>
+        <translation>判定的方案</translation>
+    </message>
+    <message>
+        <source>%1 (expected %2)</source>
+        <translation>%1（预期 %2）</translation>
+    </message>
+    <message>
+        <source>Each strategy</source>
+        <translation>各分页策略</translation>
+    </message>
+    <message>
+        <source>⚠ ALERT: raised at %1 duplicates of %2 — %3</source>
+        <translation>⚠ 告警：%2 重复 %1 次时触发 — %3</translation>
+    </message>
+    <message>
+        <source>(%1 by the end of the run)</source>
+        <translation>（运行结束时共 %1 次）</translation>
     </message>
 </context>
 <context>
@@ -679,6 +957,18 @@
         <source>%1 skipped</source>
         <translation>%1 跳过</translation>
     </message>
+    <message>
+        <source>Rows shown twice and skipped per page</source>
+        <translation>每页重复出现与被跳过的行数</translation>
+    </message>
+    <message>
+        <source>Pages read with %1</source>
+        <translation>用 %1 读到的各页</translation>
+    </message>
+    <message>
+        <source>Query plan of %1</source>
+        <translation>%1 的查询计划</translation>
+    </message>
 </context>
 <context>
     <name>idem::PlaybackBar</name>
@@ -727,12 +1017,56 @@
         <translation>即时</translation>
     </message>
     <message>
-        <source>Playback speed ([ slower, ] faster)</source>
-        <translation>回放速度（[ 减慢，] 加快）</translation>
-    </message>
-    <message>
         <source>Drag to any step of the run</source>
         <translation>拖动到本次运行的任意一步</translation>
+    </message>
+    <message>
+        <source>Reset to the start</source>
+        <translation>重置到开头</translation>
+    </message>
+    <message>
+        <source>Step back</source>
+        <translation>后退一步</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Run to the end</source>
+        <translation>运行到结尾</translation>
+    </message>
+    <message>
+        <source>Playback speed ([ slower, ] faster); normal is one step a second</source>
+        <translation>播放速度（[ 减慢，] 加快）；“正常”约每秒一步</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>Auto-&amp;play</source>
+        <translation>自动播放(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Play each fired run by itself, at the chosen speed</source>
+        <translation>每次发射后按所选速度自动播放</translation>
+    </message>
+    <message>
+        <source>Play fired runs by themselves</source>
+        <translation>发射后自动播放</translation>
+    </message>
+    <message>
+        <source>Step of the run</source>
+        <translation>运行进度（第几步）</translation>
+    </message>
+    <message>
+        <source>Step and virtual time</source>
+        <translation>步数与虚拟时间</translation>
     </message>
 </context>
 <context>
@@ -764,6 +1098,10 @@
     <message>
         <source>Why</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>Scenarios</source>
+        <translation>场景列表</translation>
     </message>
 </context>
 <context>
@@ -872,6 +1210,10 @@
         <source>Set-up before the first attempt:</source>
         <translation>首次尝试之前的准备：</translation>
     </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 项</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -886,6 +1228,14 @@
     <message>
         <source>… %1 earlier events</source>
         <translation>… 之前还有 %1 个事件</translation>
+    </message>
+    <message>
+        <source>Sequence diagram</source>
+        <translation>时序图</translation>
+    </message>
+    <message>
+        <source>Sequence diagram lanes</source>
+        <translation>时序图的泳道</translation>
     </message>
 </context>
 <context>
@@ -929,6 +1279,29 @@
         <source>Copy SQL log as CSV</source>
         <translation>复制 SQL 日志为 CSV</translation>
     </message>
+    <message>
+        <source>SQL log</source>
+        <translation>SQL 日志</translation>
+    </message>
+</context>
+<context>
+    <name>idem::StageHeader</name>
+    <message>
+        <source>Settin&amp;gs ◂</source>
+        <translation>设置(&amp;G) ◂</translation>
+    </message>
+    <message>
+        <source>Settin&amp;gs ▸</source>
+        <translation>设置(&amp;G) ▸</translation>
+    </message>
+    <message>
+        <source>Show or hide the scenario list and the fire panel (Ctrl+1)</source>
+        <translation>显示或隐藏场景列表和发射面板（Ctrl+1）</translation>
+    </message>
+    <message>
+        <source>Show the scenario list and the fire panel</source>
+        <translation>显示场景列表和发射面板</translation>
+    </message>
 </context>
 <context>
     <name>idem::StateMachineView</name>
@@ -939,10 +1312,6 @@
     <message>
         <source>%1 entities</source>
         <translation>%1 个实体</translation>
-    </message>
-    <message>
-        <source>dashed: a move the diagram does not allow</source>
-        <translation>虚线：状态图不允许的迁移</translation>
     </message>
     <message>
         <source>Pick a scenario to see its state machine.</source>
@@ -963,6 +1332,233 @@
     <message>
         <source>Intents whose entity is in this state now: %1</source>
         <translation>实体当前处于此状态的业务意图：%1</translation>
+    </message>
+    <message>
+        <source>accepted although the diagram forbids it</source>
+        <translation>状态图不允许，却被接受</translation>
+    </message>
+    <message>
+        <source>refused: not a move of the diagram</source>
+        <translation>被拒绝：不是状态图中的迁移</translation>
+    </message>
+    <message>
+        <source>State diagram</source>
+        <translation>状态图</translation>
+    </message>
+</context>
+<context>
+    <name>idem::TraceWords</name>
+    <message>
+        <source>original</source>
+        <translation>原始请求</translation>
+    </message>
+    <message>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>dedup table</source>
+        <translation>去重表</translation>
+    </message>
+    <message>
+        <source>unique key</source>
+        <translation>唯一键</translation>
+    </message>
+    <message>
+        <source>claim</source>
+        <translation>认领</translation>
+    </message>
+    <message>
+        <source>fencing token</source>
+        <translation>防护令牌</translation>
+    </message>
+    <message>
+        <source>lease lock</source>
+        <translation>租约锁</translation>
+    </message>
+    <message>
+        <source>TTL key</source>
+        <translation>TTL 键</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>版本号</translation>
+    </message>
+    <message>
+        <source>check then insert</source>
+        <translation>先查后插</translation>
+    </message>
+    <message>
+        <source>alert rule</source>
+        <translation>告警规则</translation>
+    </message>
+    <message>
+        <source>stock check</source>
+        <translation>库存检查</translation>
+    </message>
+    <message>
+        <source>claimed</source>
+        <translation>已认领</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>retention expired</source>
+        <translation>保留期已过</translation>
+    </message>
+    <message>
+        <source>takeover</source>
+        <translation>接管</translation>
+    </message>
+    <message>
+        <source>found on recheck</source>
+        <translation>复查时已存在</translation>
+    </message>
+    <message>
+        <source>not found on recheck</source>
+        <translation>复查时不存在</translation>
+    </message>
+    <message>
+        <source>marked success</source>
+        <translation>已标记成功</translation>
+    </message>
+    <message>
+        <source>not the owner</source>
+        <translation>不是持有者</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>已获取</translation>
+    </message>
+    <message>
+        <source>held by another</source>
+        <translation>被他人持有</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>lease lost</source>
+        <translation>租约已失效</translation>
+    </message>
+    <message>
+        <source>set</source>
+        <translation>已设置</translation>
+    </message>
+    <message>
+        <source>result stored</source>
+        <translation>结果已保存</translation>
+    </message>
+    <message>
+        <source>expired before the result was stored</source>
+        <translation>结果保存前已过期</translation>
+    </message>
+    <message>
+        <source>inserted</source>
+        <translation>已插入</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>已存在</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation>冲突</translation>
+    </message>
+    <message>
+        <source>out of stock</source>
+        <translation>库存不足</translation>
+    </message>
+    <message>
+        <source>raised</source>
+        <translation>已告警</translation>
+    </message>
+    <message>
+        <source>already raised</source>
+        <translation>已告警过</translation>
+    </message>
+    <message>
+        <source>below the threshold</source>
+        <translation>未达阈值</translation>
+    </message>
+    <message>
+        <source>a normal repeat</source>
+        <translation>正常重复</translation>
+    </message>
+    <message>
+        <source>dedup record</source>
+        <translation>去重记录</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <source>job run</source>
+        <translation>任务执行</translation>
+    </message>
+    <message>
+        <source>Request id</source>
+        <translation>请求号</translation>
+    </message>
+    <message>
+        <source>Late failure callback</source>
+        <translation>迟到的失败回调</translation>
+    </message>
+    <message>
+        <source>Rows in the feed</source>
+        <translation>列表总行数</translation>
+    </message>
+    <message>
+        <source>Page size</source>
+        <translation>每页行数</translation>
+    </message>
+    <message>
+        <source>Inserts per page</source>
+        <translation>每页期间插入数</translation>
+    </message>
+    <message>
+        <source>TTL (s)</source>
+        <translation>TTL（秒）</translation>
+    </message>
+    <message>
+        <source>Retention (s)</source>
+        <translation>保留期（秒）</translation>
+    </message>
+    <message>
+        <source>Alert threshold</source>
+        <translation>告警阈值</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询次数</translation>
     </message>
 </context>
 </TS>

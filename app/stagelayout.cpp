@@ -1,0 +1,86 @@
+#include "stagelayout.h"
+
+#include "livestage.h"
+#include "outcomepanel.h"
+#include "stageheader.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QEvent>
+#include <QMainWindow>
+#include <QScreen>
+#include <QTimer>
+#include <QToolBar>
+
+namespace idem {
+
+StageLayout::StageLayout(QMainWindow* window, const Parts& parts, bool fullScreen)
+    : QObject(window), window_(window), parts_(parts), fullScreen_(fullScreen) {
+    parts_.headerBar->hide();
+    connect(parts_.header, &StageHeader::expandToggled, parts_.settingsDock, &QWidget::setVisible);
+    connect(parts_.settingsDock->toggleViewAction(), &QAction::toggled, parts_.header,
+            &StageHeader::setExpanded);
+    window_->installEventFilter(this);
+}
+
+void StageLayout::apply(bool presenter) {
+    if (presenter == presenter_) {
+        fitOutcome();
+        return;
+    }
+    presenter_ = presenter;
+    parts_.headerBar->setVisible(presenter);
+    parts_.outcome->setVerdictVisible(!presenter);
+    parts_.live->setPresenter(presenter);
+    if (presenter) {
+        settingsShownBefore_ = parts_.settingsDock->isVisible() || !window_->isVisible();
+        parts_.settingsDock->hide();
+    } else {
+        parts_.settingsDock->setVisible(settingsShownBefore_);
+    }
+    parts_.header->setExpanded(parts_.settingsDock->isVisible());
+    parts_.outcomeDock->widget()->setMinimumWidth(presenter ? kOutcomeMinWidth : 0);
+    if (fullScreen_) {
+        window_->setWindowState(presenter ? window_->windowState() | Qt::WindowFullScreen
+                                          : window_->windowState() & ~Qt::WindowFullScreen);
+    }
+    // After the window has taken its new size.
+    QTimer::singleShot(0, this, [this] {
+        keepOnScreen();
+        fitOutcome();
+    });
+}
+
+void StageLayout::fitOutcome() {
+    const int width = window_->width();
+    const int want = presenter_ ? std::max(kOutcomeMinWidth + 20, width * 22 / 100)
+                                : std::max(200, width * 18 / 100);
+    window_->resizeDocks({parts_.outcomeDock}, {want}, Qt::Horizontal);
+}
+
+void StageLayout::keepOnScreen() {
+    if (!fullScreen_ || window_->isFullScreen() || window_->isMaximized())
+        return;
+    const QScreen* screen = window_->screen();
+    if (!screen)
+        return;
+    const QRect room = screen->availableGeometry();
+    QRect frame = window_->frameGeometry();
+    const QSize extra = frame.size() - window_->size();
+    const QSize size = window_->size().boundedTo(room.size() - extra);
+    if (size != window_->size())
+        window_->resize(size);
+    frame = window_->frameGeometry();
+    if (!room.contains(frame)) {
+        window_->move(std::clamp(frame.left(), room.left(), room.right() - frame.width() + 1),
+                      std::clamp(frame.top(), room.top(), room.bottom() - frame.height() + 1));
+    }
+}
+
+bool StageLayout::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::Resize && presenter_)
+        QTimer::singleShot(0, this, &StageLayout::fitOutcome);
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace idem

@@ -1,0 +1,54 @@
+// How the main window arranges itself for a room. In presenter mode: the
+// verdict banner across the top, the scenario list and fire panel folded into
+// one line of settings (a button unfolds them), the outcome panel at least a
+// fifth of the width, and the window never larger than its screen (full
+// screen when it is a real window). Normal mode gives the side panel back.
+#pragma once
+
+#include <QObject>
+
+class QDockWidget;
+class QMainWindow;
+class QToolBar;
+
+namespace idem {
+
+class LiveStage;
+class OutcomePanel;
+class StageHeader;
+
+class StageLayout : public QObject {
+    Q_OBJECT
+public:
+    struct Parts {
+        QToolBar* headerBar;
+        StageHeader* header;
+        QDockWidget* settingsDock;  // scenario list and fire panel
+        QDockWidget* outcomeDock;
+        OutcomePanel* outcome;
+        LiveStage* live;
+    };
+    // fullScreen: a window a person looks at (not `idemlab shot`, not a test).
+    StageLayout(QMainWindow* window, const Parts& parts, bool fullScreen);
+
+    void apply(bool presenter);
+    bool presenter() const { return presenter_; }
+    // Larger fonts never push a real window past its screen.
+    void keepOnScreen();
+    // The narrowest the outcome panel gets in presenter mode.
+    static constexpr int kOutcomeMinWidth = 240;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void fitOutcome();
+
+    QMainWindow* window_;
+    Parts parts_;
+    bool fullScreen_;
+    bool presenter_ = false;
+    bool settingsShownBefore_ = true;  // the side panel's state in normal mode
+};
+
+}  // namespace idem

@@ -1,0 +1,390 @@
+// The window as a classroom stage: presenter mode fits a 1280×720 projector
+// with the verdict, the caption and the diagrams in sight and 20 px text;
+// normal mode works down to 1024×600; labels and table cells are never cut.
+#include "firepanel.h"
+#include "livestage.h"
+#include "mainwindow.h"
+#include "outcomepanel.h"
+#include "playback.h"
+#include "registry.h"
+#include "sequenceview.h"
+#include "sqllogmodel.h"
+#include "sqllogview.h"
+#include "stageheader.h"
+#include "statemachineview.h"
+#include "statusdelegate.h"
+#include "stepcaption.h"
+#include "tablemodel.h"
+#include "tableview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFontInfo>
+#include <QHeaderView>
+#include <QLayout>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+// What makes a window wider or taller than it may be: each widget whose own
+// minimum is over the limit, deepest first.
+QString tooBig(QWidget* root, QSize limit) {
+    QStringList out;
+    for (QWidget* w : root->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (!w->isVisibleTo(root))
+            continue;
+        const QSize m = w->minimumSizeHint().expandedTo(w->minimumSize());
+        out << QStringLiteral("[%1 %2: %3x%4]")
+                   .arg(QLatin1String(w->metaObject()->className()), w->objectName())
+                   .arg(m.width())
+                   .arg(m.height());
+    }
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (!w->isVisibleTo(root) && !qobject_cast<QStackedWidget*>(w->parentWidget()) && false)
+            continue;
+        const QSize m = w->minimumSizeHint().expandedTo(w->minimumSize());
+        if (m.width() > limit.width() * 2 / 3 || m.height() > limit.height() * 2 / 3) {
+            out << QStringLiteral("%1 %2: %3x%4")
+                       .arg(QLatin1String(w->metaObject()->className()), w->objectName())
+                       .arg(m.width())
+                       .arg(m.height());
+        }
+    }
+    return out.join(QStringLiteral("; "));
+}
+
+bool onScreen(const QWidget* w, const QWidget* window) {
+    const QRect r(w->mapTo(window, QPoint(0, 0)), w->size());
+    return w->isVisible() && window->rect().contains(r);
+}
+
+}  // namespace
+
+class StageTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void presenterModeFitsA1280x720Projector_data();
+    void presenterModeFitsA1280x720Projector();
+    void normalModeWorksAt1024x600();
+    void diagramTextFollowsPresenterModeAndZoom();
+    void sequenceLabelsAreNeverCut();
+    void tableCellsAreWhole();
+    void stepCaptionDescribesTheStep();
+    void theEffectTableIsInFront_data();
+    void theEffectTableIsInFront();
+    void theTableAStepChangedComesToFront();
+    void theLabsInternalsAreHiddenUnlessAskedFor();
+};
+
+void StageTest::presenterModeFitsA1280x720Projector_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("en light") << "en" << false;
+    QTest::newRow("zh dark") << "zh" << true;
+}
+
+void StageTest::presenterModeFitsA1280x720Projector() {
+    QFETCH(QString, language);
+    QFETCH(bool, dark);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.setTheme(dark, true, 100);
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.variant = "none";
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    const QSize screen(1280, 720);
+    const QSize least = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(least.width() <= screen.width() && least.height() <= screen.height(),
+             qPrintable(QStringLiteral("window needs %1x%2: %3")
+                            .arg(least.width())
+                            .arg(least.height())
+                            .arg(tooBig(&w, screen))));
+    w.resize(screen);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), screen);
+    w.playback().toEnd();
+    QApplication::processEvents();
+    // The banner across the top, the caption, both diagrams and the outcome.
+    QVERIFY(onScreen(w.stageHeader(), &w));
+    QCOMPARE(w.stageHeader()->width(),
+             w.width() - 2 * w.stageHeader()->mapTo(&w, QPoint(0, 0)).x());
+    QVERIFY(w.stageHeader()->verdictText().contains("DUPLICATED") ||
+            w.stageHeader()->verdictText().contains("重复"));
+    QVERIFY(!w.stageHeader()->settingsText().isEmpty());
+    QVERIFY(onScreen(w.caption(), &w));
+    QVERIFY(!w.caption()->caption().isEmpty());
+    QVERIFY(onScreen(w.stateView(), &w));
+    QVERIFY(onScreen(w.sequenceView(), &w));
+    QVERIFY(w.stateView()->height() >= 200);
+    QVERIFY(w.sequenceView()->height() >= 160);
+    auto* outcome = w.findChild<QScrollArea*>("outcomeScroll");
+    QVERIFY(onScreen(outcome, &w));
+    QVERIFY2(outcome->width() >= 220, qPrintable(QString::number(outcome->width())));
+    // The fire panel is folded into the header's line; its button unfolds it.
+    auto* settings = w.findChild<QDockWidget*>("scenarioDock");
+    QVERIFY(!settings->isVisible());
+    QTest::mouseClick(w.stageHeader()->expandButton(), Qt::LeftButton);
+    QVERIFY(settings->isVisible());
+    QTest::mouseClick(w.stageHeader()->expandButton(), Qt::LeftButton);
+    QVERIFY(!settings->isVisible());
+    // Back to normal: the side panel and the outcome's own verdict return.
+    w.setTheme(dark, false, 100);
+    QVERIFY(settings->isVisible());
+    QVERIFY(!w.stageHeader()->isVisible());
+}
+
+void StageTest::normalModeWorksAt1024x600() {
+    MainWindow w(false);
+    w.setTheme(false, false, 100);
+    const QSize screen(1024, 600);
+    const QSize least = w.minimumSizeHint().expandedTo(w.minimumSize());
+    QVERIFY2(least.width() <= screen.width() && least.height() <= screen.height(),
+             qPrintable(QStringLiteral("window needs %1x%2: %3")
+                            .arg(least.width())
+                            .arg(least.height())
+                            .arg(tooBig(&w, screen))));
+    w.resize(screen);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), screen);
+    QVERIFY(onScreen(w.firePanel()->fireButton()->parentWidget(), &w));
+    QVERIFY(onScreen(w.caption(), &w));
+    QVERIFY(onScreen(w.outcome(), &w));
+}
+
+void StageTest::diagramTextFollowsPresenterModeAndZoom() {
+    MainWindow w(false);
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY(w.fire(defaultConfig(*findScenario("payment-callback")), &error));
+    w.playback().toEnd();
+    const double presenter = w.stateView()->textPixelSize();
+    QVERIFY2(presenter >= 20, qPrintable(QString::number(presenter)));
+    QVERIFY(QFontInfo(w.sequenceView()->font()).pixelSize() >= 20);
+    QVERIFY(QFontInfo(w.caption()->font()).pixelSize() >= 20);
+    // Zooming in makes the diagram's text larger, never smaller; out, smaller.
+    w.setTheme(false, true, 130);
+    QApplication::processEvents();
+    const double larger = w.stateView()->textPixelSize();
+    QVERIFY2(larger > presenter, qPrintable(QStringLiteral("%1 → %2").arg(presenter).arg(larger)));
+    w.setTheme(false, false, 80);
+    QApplication::processEvents();
+    QVERIFY(w.stateView()->textPixelSize() < presenter);
+}
+
+void StageTest::sequenceLabelsAreNeverCut() {
+    MainWindow w(false);
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    for (const char* scenario : {"payment-callback", "order-create", "mq-consume"}) {
+        RunConfig c = defaultConfig(*findScenario(scenario));
+        c.variant = findScenario(scenario)->info().variants.first().id;
+        c.crash = CrashPoint::None;
+        QString error;
+        QVERIFY2(w.fire(c, &error), qPrintable(error));
+        while (!w.playback().atEnd()) {
+            w.playback().stepForward();
+            for (const QString& line : w.sequenceView()->labels())
+                QVERIFY2(!line.endsWith(QStringLiteral("…")), qPrintable(line));
+        }
+        // Every lane's centre is inside the view: the database lane included.
+        QVERIFY(w.sequenceView()->lanes().contains("database"));
+        QVERIFY2(w.sequenceView()->allLanesInSight(), scenario);
+    }
+}
+
+void StageTest::tableCellsAreWhole() {
+    MainWindow w(false);
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY(w.fire(defaultConfig(*findScenario("order-create")), &error));
+    w.playback().toEnd();
+    QApplication::processEvents();
+    // Status pills and ids: each column at least as wide as its widest cell.
+    for (DatabaseTableView* table : w.liveStage()->tables()) {
+        QTableView* view = table->view();
+        for (int c = 0; c < view->model()->columnCount(); ++c) {
+            for (int r = 0; r < view->model()->rowCount(); ++r) {
+                QStyleOptionViewItem option;
+                option.initFrom(view);
+                option.font = view->font();
+                option.fontMetrics = QFontMetrics(view->font());
+                const QSize need =
+                    view->itemDelegate()->sizeHint(option, view->model()->index(r, c));
+                QVERIFY2(view->columnWidth(c) >= need.width() ||
+                             view->horizontalHeader()->stretchLastSection(),
+                         qPrintable(QStringLiteral("%1 column %2: %3 < %4")
+                                        .arg(table->table())
+                                        .arg(c)
+                                        .arg(view->columnWidth(c))
+                                        .arg(need.width())));
+            }
+        }
+    }
+    // The SQL log's times whole; the statement takes the rest.
+    QTableView* log = w.liveStage()->sqlLog()->view();
+    const QFontMetrics fm(log->font());
+    const int widestTime =
+        fm.horizontalAdvance(SqlLogModel::formatTime(w.playback().virtualTime()));
+    QVERIFY2(
+        log->columnWidth(SqlLogModel::Time) > widestTime,
+        qPrintable(
+            QStringLiteral("%1 <= %2").arg(log->columnWidth(SqlLogModel::Time)).arg(widestTime)));
+    QCOMPARE(log->horizontalHeader()->sectionResizeMode(SqlLogModel::Statement),
+             QHeaderView::Stretch);
+}
+
+void StageTest::stepCaptionDescribesTheStep() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.variant = "unique-key";
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    bool sawUnique = false;
+    while (!w.playback().atEnd()) {
+        w.playback().stepForward();
+        QVERIFY(!w.caption()->caption().isEmpty());
+        sawUnique |= w.caption()->caption().contains("INSERT INTO pay_flow → UNIQUE violation");
+    }
+    QVERIFY(sawUnique);
+    // The caption's text can be set from outside (narrated captions later).
+    w.caption()->setCaption("narrated", "hint");
+    QCOMPARE(w.caption()->caption(), QString("narrated"));
+}
+
+void StageTest::theEffectTableIsInFront_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("table");
+    QTest::newRow("order-create") << "order-create"
+                                  << ""
+                                  << "orders";
+    QTest::newRow("order-create none (no dedup table)") << "order-create"
+                                                        << "none"
+                                                        << "orders";
+    QTest::newRow("payment-callback") << "payment-callback"
+                                      << ""
+                                      << "ledger";
+    QTest::newRow("mq-consume") << "mq-consume"
+                                << ""
+                                << "coupons";
+    QTest::newRow("stock-deduct") << "stock-deduct"
+                                  << ""
+                                  << "stock";
+    QTest::newRow("scheduled-task") << "scheduled-task"
+                                    << ""
+                                    << "payouts";
+    QTest::newRow("natural-ops increment") << "natural-ops"
+                                           << "increment"
+                                           << "accounts";
+    QTest::newRow("natural-ops notify") << "natural-ops"
+                                        << "send-notification"
+                                        << "notifications";
+    QTest::newRow("downstream") << "downstream"
+                                << ""
+                                << "coupon_grants";
+    QTest::newRow("ttl-window") << "ttl-window"
+                                << ""
+                                << "points_ledger";
+    QTest::newRow("duplicate-alert") << "duplicate-alert"
+                                     << ""
+                                     << "payments";
+}
+
+void StageTest::theEffectTableIsInFront() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, variant);
+    QFETCH(QString, table);
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario(scenario));
+    if (!variant.isEmpty())
+        c.variant = variant;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    DatabaseTableView* front = w.liveStage()->frontTable();
+    QVERIFY(front);
+    QCOMPARE(front->table(), table);
+    QVERIFY(front->exists());
+}
+
+void StageTest::theTableAStepChangedComesToFront() {
+    MainWindow w(false);
+    w.show();
+    // The dedup claim, the order, the claim marked done: three commits.
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.timing = Timing::Retry;
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    QStringList fronts;
+    while (!w.playback().atEnd()) {
+        w.playback().stepForward();
+        DatabaseTableView* front = w.liveStage()->frontTable();
+        if (front->changedLastRefresh() && (fronts.isEmpty() || fronts.last() != front->table()))
+            fronts << front->table();
+        // Whatever changed is what is in front.
+        for (DatabaseTableView* t : w.liveStage()->tables()) {
+            if (t->changedLastRefresh())
+                QVERIFY2(front->changedLastRefresh(), qPrintable(t->table()));
+        }
+    }
+    QVERIFY2(fronts.mid(0, 3) == QStringList({"dedup", "orders", "dedup"}),
+             qPrintable(fronts.join(", ")));
+    // Stepping back brings the undone change to the front too.
+    w.playback().seek(w.playback().length() / 2);
+    w.playback().stepBack();
+    QVERIFY(w.liveStage()->frontTable()->exists());
+}
+
+void StageTest::theLabsInternalsAreHiddenUnlessAskedFor() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("natural-ops"));
+    c.variant = "increment";
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    w.playback().toEnd();
+    auto tabShown = [&w](const QString& table) {
+        for (DatabaseTableView* t : w.liveStage()->tables()) {
+            if (t->table() == table)
+                return w.liveStage()->tableTabs()->isTabVisible(
+                    w.liveStage()->tableTabs()->indexOf(t));
+        }
+        return false;
+    };
+    QVERIFY(!w.sequenceView()->lanes().contains("observer"));
+    QVERIFY(!tabShown("snapshots"));
+    for (const QString& line : w.sequenceView()->labels())
+        QVERIFY2(!line.contains("set-up"), qPrintable(line));
+    QAction* internals = w.action("internals");
+    QVERIFY(internals && internals->isCheckable() && !internals->isChecked());
+    internals->trigger();
+    QVERIFY(w.sequenceView()->lanes().contains("observer"));
+    QVERIFY(tabShown("snapshots"));
+    QVERIFY(w.sequenceView()->labels().join(" ").contains("set-up"));
+    internals->trigger();
+    QVERIFY(!w.sequenceView()->lanes().contains("observer"));
+}
+
+QTEST_MAIN(StageTest)
+#include "stage_test.moc"

@@ -1,0 +1,206 @@
+// Both themes readable everywhere: text against its background reaches WCAG
+// AA (4.5:1) on the picker's group headers, the playback buttons, the marked
+// rows (changed, shown again, skipped, failed statements), the status pills
+// and the verdict banners — measured on the pixels drawn where it can be.
+#include "contrast.h"
+#include "mainwindow.h"
+#include "paginationview.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "scenariopicker.h"
+#include "statusdelegate.h"
+
+#include <QApplication>
+#include <QHash>
+#include <QImage>
+#include <QTableWidget>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeWidget>
+
+using namespace idem;
+
+namespace {
+
+// The contrast of what is drawn in a picture: its most frequent colour is the
+// background, the colour farthest from it the text (or glyph).
+double drawnContrast(const QImage& picture, QColor* background = nullptr) {
+    const QImage image = picture.convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, int> count;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x) ++count[line[x]];
+    }
+    QRgb ground = 0;
+    int most = -1;
+    for (auto it = count.cbegin(); it != count.cend(); ++it) {
+        if (it.value() > most) {
+            most = it.value();
+            ground = it.key();
+        }
+    }
+    double best = 1;
+    for (auto it = count.cbegin(); it != count.cend(); ++it)
+        best = std::max(best, contrastRatio(QColor(it.key()), QColor(ground)));
+    if (background)
+        *background = QColor(ground);
+    return best;
+}
+
+QString describe(const char* what, bool dark, double ratio) {
+    return QStringLiteral("%1 (%2 theme): %3:1")
+        .arg(QLatin1String(what), dark ? QStringLiteral("dark") : QStringLiteral("light"))
+        .arg(ratio, 0, 'f', 2);
+}
+
+}  // namespace
+
+class ThemesTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void pickerHeadersAreReadable();
+    void playbackButtonsAreReadable();
+    void markedRowsAreReadable();
+    void pillsAndBannersAreReadable();
+};
+
+void ThemesTest::pickerHeadersAreReadable() {
+    MainWindow w(false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* table = w.picker()->findChild<QTableWidget*>();
+    QVERIFY(table);
+    // Light, dark and light again: a switch back must not keep the old colours.
+    for (bool dark : {false, true, false, true}) {
+        w.setTheme(dark, false, 100);
+        QApplication::processEvents();
+        int headers = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QTableWidgetItem* item = table->item(row, 0);
+            if (!item || !item->data(Qt::UserRole).toString().isEmpty())
+                continue;
+            ++headers;
+            QRect r = table->visualRect(table->model()->index(row, 0));
+            r.setWidth(table->viewport()->width());
+            if (!table->viewport()->rect().contains(r))
+                continue;
+            QColor ground;
+            const double ratio = drawnContrast(table->viewport()->grab(r).toImage(), &ground);
+            QVERIFY2(ratio >= kMinContrast,
+                     qPrintable(describe("picker header", dark, ratio) + " " + item->text()));
+            // The header stands apart from the scenario rows.
+            QVERIFY(ground != table->palette().color(QPalette::Base));
+        }
+        QCOMPARE(headers, 4);
+    }
+}
+
+void ThemesTest::playbackButtonsAreReadable() {
+    for (bool presenter : {false, true}) {
+        for (bool dark : {false, true}) {
+            MainWindow w(false);
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.setTheme(dark, presenter, 100);
+            QApplication::processEvents();
+            const QList<QToolButton*> buttons = w.playbackBar()->findChildren<QToolButton*>();
+            QCOMPARE(buttons.size(), 5);
+            for (QToolButton* b : buttons) {
+                QVERIFY(b->isEnabled());
+                const double ratio = drawnContrast(b->grab().toImage());
+                QVERIFY2(ratio >= kMinContrast,
+                         qPrintable(describe("playback button", dark, ratio) + " " +
+                                    b->accessibleName()));
+            }
+        }
+    }
+}
+
+void ThemesTest::markedRowsAreReadable() {
+    for (bool dark : {false, true}) {
+        MainWindow w(false);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setTheme(dark, false, 100);
+        const QPalette p = QApplication::palette();
+        const QColor text = p.color(QPalette::Text);
+        // The rows the last step changed, from the flash to where it rests.
+        for (double strength : {0.0, 0.5, 1.0}) {
+            const double ratio =
+                contrastRatio(text, StatusDelegate::changedBackground(p, strength));
+            QVERIFY2(ratio >= kMinContrast, qPrintable(describe("changed row", dark, ratio)));
+        }
+        // Failed statements and lock waits in the SQL log.
+        for (const QColor& mark : {QColor(0xf0, 0xa2, 0x02), QColor(0xd6, 0x30, 0x31)}) {
+            const double ratio = contrastRatio(text, rowTint(p.color(QPalette::Base), mark));
+            QVERIFY2(ratio >= kMinContrast, qPrintable(describe("SQL log mark", dark, ratio)));
+        }
+        // Pagination's rows shown again and skipped, as drawn.
+        RunConfig c = defaultConfig(*findScenario("pagination"));
+        c.variant = "offset";
+        c.params.insert("inserts-per-page", "3");
+        QString error;
+        QVERIFY2(w.fire(c, &error), qPrintable(error));
+        w.playback().toEnd();
+        QApplication::processEvents();
+        int marked = 0;
+        for (QTreeWidget* tree : w.paginationView()->findChildren<QTreeWidget*>()) {
+            for (int top = 0; top < tree->topLevelItemCount(); ++top) {
+                QTreeWidgetItem* page = tree->topLevelItem(top);
+                for (int i = 0; i < page->childCount(); ++i) {
+                    QTreeWidgetItem* row = page->child(i);
+                    if (row->background(0).style() == Qt::NoBrush)
+                        continue;
+                    ++marked;
+                    const double ratio = contrastRatio(row->foreground(0).style() == Qt::NoBrush
+                                                           ? tree->palette().color(QPalette::Text)
+                                                           : row->foreground(0).color(),
+                                                       row->background(0).color());
+                    QVERIFY2(
+                        ratio >= kMinContrast,
+                        qPrintable(describe("pagination row", dark, ratio) + " " + row->text(0)));
+                    tree->scrollToItem(row);
+                    const QRect r = tree->visualItemRect(row);
+                    if (tree->viewport()->rect().contains(r)) {
+                        const double drawn = drawnContrast(tree->viewport()->grab(r).toImage());
+                        QVERIFY2(drawn >= kMinContrast,
+                                 qPrintable(describe("pagination row drawn", dark, drawn)));
+                    }
+                }
+                if (page->foreground(1).style() != Qt::NoBrush) {
+                    const double ratio =
+                        contrastRatio(page->foreground(1).color(), p.color(QPalette::Base));
+                    QVERIFY2(ratio >= kMinContrast,
+                             qPrintable(describe("pagination note", dark, ratio)));
+                }
+            }
+        }
+        QVERIFY(marked > 0);
+    }
+}
+
+void ThemesTest::pillsAndBannersAreReadable() {
+    for (const char* status : {"PROCESSING", "PAYING", "SUCCESS", "FAILED", "PENDING"}) {
+        const double ratio = contrastRatio(Qt::white, statusColor(status));
+        QVERIFY2(ratio >= kMinContrast,
+                 qPrintable(QStringLiteral("%1: %2").arg(status).arg(ratio)));
+    }
+    for (const char* verdict :
+         {"exactly-once", "duplicated", "lost", "stuck", "inconsistent", "misanswered"}) {
+        const double ratio = contrastRatio(Qt::white, verdictColor(verdict));
+        QVERIFY2(ratio >= kMinContrast,
+                 qPrintable(QStringLiteral("%1: %2").arg(verdict).arg(ratio)));
+        // The same colour as text on either theme's panel, made readable.
+        for (const QColor& ground : {QColor(0xef, 0xef, 0xef), QColor(0x2b, 0x2d, 0x30)})
+            QVERIFY(contrastRatio(readableOn(verdictColor(verdict), ground), ground) >=
+                    kMinContrast);
+    }
+}
+
+QTEST_MAIN(ThemesTest)
+#include "themes_test.moc"

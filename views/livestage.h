@@ -1,0 +1,78 @@
+// The Live page: the state diagram and the run's tables side by side, the
+// sequence diagram under them, the SQL log at the bottom, all updated from
+// the trace events of each step.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+class QSplitter;
+class QTabWidget;
+
+namespace idem {
+
+class DatabaseTableView;
+class Run;
+class SequenceView;
+class SqlConnection;
+class SqlLogModel;
+class SqlLogView;
+class StateMachineView;
+struct ScenarioInfo;
+
+class LiveStage : public QWidget {
+    Q_OBJECT
+public:
+    explicit LiveStage(QWidget* parent = nullptr);
+
+    // A new configuration: its state machine and its tables (empty until shown).
+    void setScenario(const ScenarioInfo& info, const QString& variant);
+    // The table of the business effect: in front at first, when the variant uses it.
+    void setEffectTable(const QString& table) { effectTable_ = table; }
+    // Show the lab's own instruments (an observer's lane, its copies of rows).
+    void setShowInternals(bool show);
+    bool showsInternals() const { return showInternals_; }
+    // The table in front: the effect's at first, then whichever the last step changed.
+    DatabaseTableView* frontTable() const;
+    // Trace events [from, to) are new ([0, to) when rebuild); events from
+    // `fresh` on belong to the latest step and are marked.
+    void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
+                  qsizetype fresh, bool rebuild);
+    // Presenter mode: the diagrams get the room, the SQL log becomes the
+    // tables' last tab.
+    void setPresenter(bool presenter);
+
+    StateMachineView* stateView() const { return state_; }
+    SequenceView* sequenceView() const { return sequence_; }
+    DatabaseTableView* guardTable() const { return guard_; }
+    QList<DatabaseTableView*> tables() const { return tables_; }
+    QTabWidget* tableTabs() const { return tableTabs_; }
+    SqlLogModel* sqlLogModel() const { return sqlLogModel_; }
+    SqlLogView* sqlLog() const { return sqlLog_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void arrange();
+    void applyInternals();
+    void bringChangeToFront(bool firstLook);
+
+    StateMachineView* state_;
+    SequenceView* sequence_;
+    QTabWidget* tableTabs_;
+    DatabaseTableView* guard_ = nullptr;  // one of tables_, or nullptr
+    QList<DatabaseTableView*> tables_;
+    QString guardName_;
+    QString effectTable_;
+    bool showInternals_ = false;
+    bool firstLook_ = true;  // the first showing of a configuration
+    SqlLogModel* sqlLogModel_;
+    SqlLogView* sqlLog_;
+    QSplitter* top_;
+    QSplitter* split_;
+    bool presenter_ = false;
+};
+
+}  // namespace idem

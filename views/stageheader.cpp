@@ -1,0 +1,123 @@
+#include "stageheader.h"
+
+#include "relativefont.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace idem {
+
+namespace {
+
+// A label that paints its own background: inside a tool bar, a palette's
+// window colour alone is not drawn.
+class Banner : public QLabel {
+public:
+    using QLabel::QLabel;
+    QColor background;
+
+protected:
+    void paintEvent(QPaintEvent* event) override {
+        QPainter(this).fillRect(rect(), background);
+        QLabel::paintEvent(event);
+    }
+};
+
+// One line of text that takes whatever width it is given: what does not fit
+// ends in … (the whole line is in the tooltip and in the unfolded panel).
+class OneLine : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize sizeHint() const override {
+        return {fontMetrics().averageCharWidth() * 10, QLabel::sizeHint().height()};
+    }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QRect r = contentsRect();
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
+                   fontMetrics().elidedText(text(), Qt::ElideRight, r.width()));
+    }
+};
+
+}  // namespace
+
+StageHeader::StageHeader(QWidget* parent)
+    : QWidget(parent),
+      verdict_(new Banner(this)),
+      settings_(new OneLine(this)),
+      expand_(new QPushButton(this)) {
+    setObjectName(QStringLiteral("stageHeader"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    verdict_->setObjectName(QStringLiteral("verdictBanner"));
+    verdict_->setAlignment(Qt::AlignCenter);
+    verdict_->setMargin(2);
+    setRelativeFont(verdict_, 1.25, true);
+    layout->addWidget(verdict_);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(4, 0, 4, 0);
+    expand_->setCheckable(true);
+    settings_->setTextFormat(Qt::PlainText);
+    settings_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // Across the whole tool bar it sits in.
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    row->addWidget(expand_);
+    row->addWidget(settings_, 1);
+    layout->addLayout(row);
+    connect(expand_, &QPushButton::toggled, this, [this](bool on) {
+        retranslate();
+        emit expandToggled(on);
+    });
+    retranslate();
+}
+
+void StageHeader::setVerdict(const QString& text, const QColor& background,
+                             const QColor& foreground) {
+    verdict_->setText(text);
+    static_cast<Banner*>(verdict_)->background = background;
+    QPalette p = verdict_->palette();
+    p.setColor(QPalette::WindowText, foreground);
+    verdict_->setPalette(p);
+    verdict_->update();
+    verdict_->setAccessibleName(text);
+}
+
+void StageHeader::setSettings(const QString& summary) {
+    settings_->setText(summary);
+    settings_->setToolTip(summary);
+}
+
+void StageHeader::setExpanded(bool expanded) {
+    expand_->setChecked(expanded);
+}
+
+QString StageHeader::verdictText() const {
+    return verdict_->text();
+}
+
+QString StageHeader::settingsText() const {
+    return settings_->text();
+}
+
+void StageHeader::retranslate() {
+    expand_->setText(expand_->isChecked() ? tr("Settin&gs ◂") : tr("Settin&gs ▸"));
+    expand_->setToolTip(tr("Show or hide the scenario list and the fire panel (Ctrl+1)"));
+    expand_->setAccessibleName(tr("Show the scenario list and the fire panel"));
+}
+
+void StageHeader::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace idem

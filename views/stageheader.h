@@ -1,0 +1,37 @@
+// The top of the classroom stage (presenter mode): the verdict as a banner
+// across the window, and the fire panel's settings folded into one line that
+// a button unfolds into the side panel again.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace idem {
+
+class StageHeader : public QWidget {
+    Q_OBJECT
+public:
+    explicit StageHeader(QWidget* parent = nullptr);
+    void setVerdict(const QString& text, const QColor& background, const QColor& foreground);
+    void setSettings(const QString& summary);
+    void setExpanded(bool expanded);
+    QString verdictText() const;
+    QString settingsText() const;
+    QPushButton* expandButton() const { return expand_; }
+
+signals:
+    void expandToggled(bool expanded);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    QLabel* verdict_;
+    QLabel* settings_;
+    QPushButton* expand_;
+};
+
+}  // namespace idem

@@ -1,0 +1,102 @@
+#include "tracewords.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+namespace idem {
+
+namespace {
+
+QString lookUp(const QHash<QString, const char*>& words, const QString& id) {
+    const char* source = words.value(id);
+    return source ? QCoreApplication::translate("idem::TraceWords", source) : id;
+}
+
+}  // namespace
+
+QString attemptKindName(const QString& kind) {
+    static const QHash<QString, const char*> words{
+        {"original", QT_TRANSLATE_NOOP("idem::TraceWords", "original")},
+        {"duplicate", QT_TRANSLATE_NOOP("idem::TraceWords", "duplicate")},
+        {"retry", QT_TRANSLATE_NOOP("idem::TraceWords", "retry")},
+    };
+    return lookUp(words, kind);
+}
+
+QString guardName(const QString& guard) {
+    static const QHash<QString, const char*> words{
+        {"dedup", QT_TRANSLATE_NOOP("idem::TraceWords", "dedup table")},
+        {"unique-key", QT_TRANSLATE_NOOP("idem::TraceWords", "unique key")},
+        {"claim", QT_TRANSLATE_NOOP("idem::TraceWords", "claim")},
+        {"fencing-token", QT_TRANSLATE_NOOP("idem::TraceWords", "fencing token")},
+        {"lease-lock", QT_TRANSLATE_NOOP("idem::TraceWords", "lease lock")},
+        {"ttl-key", QT_TRANSLATE_NOOP("idem::TraceWords", "TTL key")},
+        {"version", QT_TRANSLATE_NOOP("idem::TraceWords", "version")},
+        {"check-then-insert", QT_TRANSLATE_NOOP("idem::TraceWords", "check then insert")},
+        {"alert-rule", QT_TRANSLATE_NOOP("idem::TraceWords", "alert rule")},
+        {"stock-check", QT_TRANSLATE_NOOP("idem::TraceWords", "stock check")},
+    };
+    return lookUp(words, guard);
+}
+
+QString guardDecisionName(const QString& decision) {
+    static const QHash<QString, const char*> words{
+        {"claimed", QT_TRANSLATE_NOOP("idem::TraceWords", "claimed")},
+        {"duplicate", QT_TRANSLATE_NOOP("idem::TraceWords", "duplicate")},
+        {"in-progress", QT_TRANSLATE_NOOP("idem::TraceWords", "in progress")},
+        {"retention-expired", QT_TRANSLATE_NOOP("idem::TraceWords", "retention expired")},
+        {"takeover", QT_TRANSLATE_NOOP("idem::TraceWords", "takeover")},
+        {"recheck-found", QT_TRANSLATE_NOOP("idem::TraceWords", "found on recheck")},
+        {"recheck-not-found", QT_TRANSLATE_NOOP("idem::TraceWords", "not found on recheck")},
+        {"marked-success", QT_TRANSLATE_NOOP("idem::TraceWords", "marked success")},
+        {"not-owner", QT_TRANSLATE_NOOP("idem::TraceWords", "not the owner")},
+        {"done", QT_TRANSLATE_NOOP("idem::TraceWords", "done")},
+        {"accepted", QT_TRANSLATE_NOOP("idem::TraceWords", "accepted")},
+        {"rejected", QT_TRANSLATE_NOOP("idem::TraceWords", "rejected")},
+        {"acquired", QT_TRANSLATE_NOOP("idem::TraceWords", "acquired")},
+        {"held", QT_TRANSLATE_NOOP("idem::TraceWords", "held by another")},
+        {"released", QT_TRANSLATE_NOOP("idem::TraceWords", "released")},
+        {"lease-lost", QT_TRANSLATE_NOOP("idem::TraceWords", "lease lost")},
+        {"set", QT_TRANSLATE_NOOP("idem::TraceWords", "set")},
+        {"result-stored", QT_TRANSLATE_NOOP("idem::TraceWords", "result stored")},
+        {"expired-before-store",
+         QT_TRANSLATE_NOOP("idem::TraceWords", "expired before the result was stored")},
+        {"inserted", QT_TRANSLATE_NOOP("idem::TraceWords", "inserted")},
+        {"found", QT_TRANSLATE_NOOP("idem::TraceWords", "found")},
+        {"not-found", QT_TRANSLATE_NOOP("idem::TraceWords", "not found")},
+        {"read", QT_TRANSLATE_NOOP("idem::TraceWords", "read")},
+        {"conflict", QT_TRANSLATE_NOOP("idem::TraceWords", "conflict")},
+        {"out-of-stock", QT_TRANSLATE_NOOP("idem::TraceWords", "out of stock")},
+        {"raised", QT_TRANSLATE_NOOP("idem::TraceWords", "raised")},
+        {"already-raised", QT_TRANSLATE_NOOP("idem::TraceWords", "already raised")},
+        {"below-threshold", QT_TRANSLATE_NOOP("idem::TraceWords", "below the threshold")},
+        {"normal-repeat", QT_TRANSLATE_NOOP("idem::TraceWords", "a normal repeat")},
+    };
+    return lookUp(words, decision);
+}
+
+QString entityName(const QString& what) {
+    static const QHash<QString, const char*> words{
+        {"dedup record", QT_TRANSLATE_NOOP("idem::TraceWords", "dedup record")},
+        {"order", QT_TRANSLATE_NOOP("idem::TraceWords", "order")},
+        {"job run", QT_TRANSLATE_NOOP("idem::TraceWords", "job run")},
+    };
+    return lookUp(words, what);
+}
+
+QString paramLabel(const QString& key) {
+    static const QHash<QString, const char*> words{
+        {"request-id", QT_TRANSLATE_NOOP("idem::TraceWords", "Request id")},
+        {"late-failure", QT_TRANSLATE_NOOP("idem::TraceWords", "Late failure callback")},
+        {"rows", QT_TRANSLATE_NOOP("idem::TraceWords", "Rows in the feed")},
+        {"page-size", QT_TRANSLATE_NOOP("idem::TraceWords", "Page size")},
+        {"inserts-per-page", QT_TRANSLATE_NOOP("idem::TraceWords", "Inserts per page")},
+        {"ttl-s", QT_TRANSLATE_NOOP("idem::TraceWords", "TTL (s)")},
+        {"retention-s", QT_TRANSLATE_NOOP("idem::TraceWords", "Retention (s)")},
+        {"threshold", QT_TRANSLATE_NOOP("idem::TraceWords", "Alert threshold")},
+        {"queries", QT_TRANSLATE_NOOP("idem::TraceWords", "Queries")},
+    };
+    return lookUp(words, key);
+}
+
+}  // namespace idem
