@@ -506,8 +506,12 @@ void Run::release(Process& p) {
 }
 
 void Run::maybeRetry(const Attempt& a, Response response) {
-    if (response != Response::None && response != Response::InProgress)
+    // SPEC 2, retry policy: no definite answer (a timeout, "in progress") or
+    // a transient `error` (an HTTP 5xx) is tried again.
+    if (response != Response::None && response != Response::InProgress &&
+        response != Response::Error) {
         return;
+    }
     if (!scenario_.info().callerRetries)
         return;
     // Each attempt that got no definite answer is retried by its own caller,
@@ -553,10 +557,10 @@ std::unique_ptr<SqlConnection> Run::openReader() const {
 
 bool Run::attemptCrashes(const Attempt& a, CrashPoint point) const {
     const RunConfig& c = config_;
-    if (!a.counted() || point == CrashPoint::None || c.crash != point ||
-        c.crashAttempt != a.number()) {
+    // A helper process is numbered 0 and never crashes, unless its scenario
+    // numbers it (an outbox relay's passes): then --crash-attempt picks it.
+    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != a.number())
         return false;
-    }
     return variant_->crashPoints.contains(point);
 }
 
