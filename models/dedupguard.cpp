@@ -2,6 +2,10 @@
 
 #include "attempt.h"
 
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace idem {
 
 QString DedupGuard::schema() {
@@ -17,6 +21,17 @@ QString DedupGuard::schema() {
 ))");
 }
 
+QString DedupGuard::fingerprintColumn() {
+    return QStringLiteral("ALTER TABLE dedup ADD COLUMN request_hash TEXT");
+}
+
+QString DedupGuard::fingerprint(const QVariantMap& request) {
+    const QByteArray canonical =
+        QJsonDocument(QJsonObject::fromVariantMap(request)).toJson(QJsonDocument::Compact);
+    return QString::fromLatin1(
+        QCryptographicHash::hash(canonical, QCryptographicHash::Sha256).toHex().left(16));
+}
+
 QString DedupGuard::owner(const Attempt& a) {
     return QStringLiteral("%1#%2").arg(a.actor()).arg(a.number());
 }
@@ -27,7 +42,14 @@ namespace {
 const QString kClaim =
     QStringLiteral(R"(INSERT INTO dedup (biz_type, biz_id, status, owner, created_at, updated_at)
 VALUES (?, ?, 'PROCESSING', ?, ?, ?))");
+const QString kClaimWithFingerprint = QStringLiteral(
+    R"(INSERT INTO dedup (biz_type, biz_id, status, owner, created_at, updated_at, request_hash)
+VALUES (?, ?, 'PROCESSING', ?, ?, ?, ?))");
 const QString kRead = QStringLiteral(R"(SELECT status, result, owner, created_at, updated_at
+FROM dedup
+WHERE biz_type = ? AND biz_id = ?)");
+const QString kReadWithFingerprint =
+    QStringLiteral(R"(SELECT status, result, owner, created_at, updated_at, request_hash
 FROM dedup
 WHERE biz_type = ? AND biz_id = ?)");
 const QString kPurge = QStringLiteral(R"(DELETE FROM dedup
@@ -38,14 +60,24 @@ WHERE biz_type = ? AND biz_id = ? AND status = ? AND updated_at = ?)");
 const QString kMarkSuccess = QStringLiteral(R"(UPDATE dedup
 SET status = 'SUCCESS', result = ?, updated_at = ?
 WHERE biz_type = ? AND biz_id = ? AND owner = ?)");
+const QString kMarkFailed = QStringLiteral(R"(UPDATE dedup
+SET status = 'FAILED', result = ?, updated_at = ?
+WHERE biz_type = ? AND biz_id = ? AND owner = ?)");
 }  // namespace
 
-Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) const {
+Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId,
+                                          const QString& fingerprint) const {
+    const bool checksPayload = !fingerprint.isEmpty();
     for (int round = 0; round < 2; ++round) {
+        const QVariantList claimValues =
+            checksPayload ? bound(bizType_, bizId, owner(a), a.now(), a.now(), fingerprint)
+                          : bound(bizType_, bizId, owner(a), a.now(), a.now());
         const SqlResult inserted =
-            co_await a.trySql(kClaim, bizType_, bizId, owner(a), a.now(), a.now());
+            co_await a.trySqlWith(checksPayload ? kClaimWithFingerprint : kClaim, claimValues);
         if (inserted.ok) {
-            a.guard("dedup", "claimed", {{"biz_id", bizId}});
+            a.guard("dedup", "claimed",
+                    checksPayload ? Fields{{"biz_id", bizId}, {"request_hash", fingerprint}}
+                                  : Fields{{"biz_id", bizId}});
             a.transition(bizId, "", "PROCESSING", true);
             co_return Claim{Outcome::Claimed, {}};
         }
@@ -53,7 +85,8 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
             throw SqlFailure(inserted.errorText().toStdString());
         a.transition(bizId, "", "PROCESSING", false);
 
-        const SqlResult row = co_await a.sql(kRead, bizType_, bizId);
+        const SqlResult row =
+            co_await a.sql(checksPayload ? kReadWithFingerprint : kRead, bizType_, bizId);
         if (row.empty())
             continue;  // removed in between: try once more
         const QString status = row.value(0, 0).toString();
@@ -68,9 +101,22 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId) cons
             co_await a.sql(kPurge, bizType_, bizId, a.now() - options_.retentionMs);
             continue;
         }
+        // The same key for another request (the IETF draft's 422, Stripe's
+        // "keys are for the same parameters"): neither the stored result nor
+        // a takeover belongs to it.
+        const QString stored = checksPayload ? row.value(0, 5).toString() : QString();
+        if (checksPayload && !stored.isEmpty() && stored != fingerprint) {
+            a.guard("dedup", "key-reused",
+                    {{"biz_id", bizId}, {"stored_hash", stored}, {"request_hash", fingerprint}});
+            co_return Claim{Outcome::KeyReused, {}};
+        }
         if (status == QLatin1String("SUCCESS")) {
             a.guard("dedup", "duplicate", {{"biz_id", bizId}, {"status", status}});
             co_return Claim{Outcome::Done, row.value(0, 1).toString()};
+        }
+        if (status == QLatin1String("FAILED") && options_.failedIsFinal) {
+            a.guard("dedup", "duplicate", {{"biz_id", bizId}, {"status", status}});
+            co_return Claim{Outcome::Failed, row.value(0, 1).toString()};
         }
         const bool stale = status == QLatin1String("FAILED") ||
                            (options_.expiry && updatedAt < a.now() - options_.expiryMs);
@@ -103,6 +149,13 @@ Task<bool> DedupGuard::markSuccess(Attempt& a, const QString& bizId, const QStri
     const SqlResult r = co_await a.sql(kMarkSuccess, result, a.now(), bizType_, bizId, owner(a));
     a.guard("dedup", r.rows == 1 ? "marked-success" : "not-owner", {{"biz_id", bizId}});
     a.transition(bizId, "PROCESSING", "SUCCESS", r.rows == 1);
+    co_return r.rows == 1;
+}
+
+Task<bool> DedupGuard::markFailed(Attempt& a, const QString& bizId, const QString& error) const {
+    const SqlResult r = co_await a.sql(kMarkFailed, error, a.now(), bizType_, bizId, owner(a));
+    a.guard("dedup", r.rows == 1 ? "marked-failed" : "not-owner", {{"biz_id", bizId}});
+    a.transition(bizId, "PROCESSING", "FAILED", r.rows == 1);
     co_return r.rows == 1;
 }
 

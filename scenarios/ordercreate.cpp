@@ -5,6 +5,9 @@
 #include "run.h"
 #include "uniquekey.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace idem {
 
 namespace {
@@ -15,11 +18,23 @@ VALUES (?, ?, ?, ?)
 RETURNING id)");
 const QString kFindOrder = QStringLiteral("SELECT id FROM orders WHERE request_id = ?");
 
+const QString kRiskUnavailable = QStringLiteral("risk service unavailable (503)");
+
 qint64 userOf(int intent) {
     return 10001 + intent;
 }
 qint64 amountOf(int intent) {
     return 199 + (intent % 7) * 100;
+}
+// The amount this request asks for: the intent's, unless the request reuses
+// the key with a changed amount (payload=changed).
+qint64 amountOf(const Attempt& a) {
+    return a.payload().value(QStringLiteral("amount"), amountOf(a.intent())).toLongLong();
+}
+// What the request asks for, as a fingerprint sees it (the key itself apart).
+QVariantMap requestOf(const Attempt& a) {
+    return {{QStringLiteral("user_id"), userOf(a.intent())},
+            {QStringLiteral("amount"), amountOf(a)}};
 }
 
 // The key must name the intent; with request-id=per-click the page makes a
@@ -31,15 +46,31 @@ QString requestIdOf(const Attempt& a) {
     return QStringLiteral("req-%1").arg(a.intent() + 1);
 }
 
-// Under gateway-retry the first attempt is slower than the gateway's timeout.
-Attempt::WaitStep businessWork(Attempt& a) {
-    const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
-    return a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
-                  QStringLiteral("price and risk checks"));
+// With business-error=1 the first attempt's business step fails with a
+// transient error, as when the risk service answers 503 for a moment.
+bool businessStepFails(const Attempt& a) {
+    return a.config().param(QStringLiteral("business-error")) == QLatin1String("1") &&
+           a.number() == 1;
 }
 
-DedupGuard::Options dedupOptions(const RunConfig& c, bool expiry) {
-    return DedupGuard::Options{expiry, c.expiryMs, c.retentionMs};
+// A claim that did not make this attempt the owner already says what to
+// answer: the stored result, "in progress", the stored error, or a refusal
+// of a reused key (the IETF draft's 422).
+std::optional<Reply> answerFromClaim(const DedupGuard::Claim& claim) {
+    switch (claim.outcome) {
+        case DedupGuard::Outcome::Done:
+            return Reply{Response::Success, claim.result};
+        case DedupGuard::Outcome::InProgress:
+            return Reply{Response::InProgress, {}};
+        case DedupGuard::Outcome::Failed:
+            return Reply{Response::Error, claim.result};
+        case DedupGuard::Outcome::KeyReused:
+            return Reply{Response::Rejected, QStringLiteral("key-reused")};
+        case DedupGuard::Outcome::Claimed:
+        case DedupGuard::Outcome::TakenOver:
+            break;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -50,6 +81,11 @@ OrderCreate::OrderCreate() {
     const QList<CrashPoint> answerOnly{CrashPoint::BeforeResponse};
     const QString uniqueRequestId =
         QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
+    auto dedup = [this](DedupPolicy policy) {
+        return [this, policy](Attempt& a) {
+            return dedupTable(a, policy);
+        };
+    };
     info_.id = QStringLiteral("order-create");
     info_.group = QStringLiteral("recommended");
     info_.title = QStringLiteral("Order creation");
@@ -87,50 +123,131 @@ OrderCreate::OrderCreate() {
          .crashPoints = separate,
          .summary = "dedup row PROCESSING -> order -> SUCCESS in separate transactions; expiry "
                     "+ recheck",
-         .handle = [this](Attempt& a) { return dedupTable(a, true, true); },
+         .handle = dedup({}),
          .schema = {DedupGuard::schema()}},
         {.id = "dedup-no-expiry",
          .crashPoints = separate,
          .summary = "dedup table whose PROCESSING rows never expire",
-         .handle = [this](Attempt& a) { return dedupTable(a, false, true); },
+         .handle = dedup({.expiry = false}),
          .schema = {DedupGuard::schema()}},
         {.id = "dedup-no-recheck",
          .crashPoints = separate,
          .summary = "dedup table; takeover after expiry without checking the order",
-         .handle = [this](Attempt& a) { return dedupTable(a, true, false); },
+         .handle = dedup({.recheck = false}),
          .schema = {DedupGuard::schema()}},
         {.id = "dedup-same-tx",
          .crashPoints = answerOnly,
          .summary = "dedup row and order in one transaction",
          .handle = [this](Attempt& a) { return dedupSameTransaction(a); },
          .schema = {DedupGuard::schema()}},
+        {.id = "dedup-and-unique",
+         .crashPoints = separate,
+         .summary = "dedup table, plus UNIQUE(request_id) on orders as the database backstop",
+         .handle = dedup({.backstop = true}),
+         .schema = {DedupGuard::schema(), uniqueRequestId}},
+        {.id = "dedup-fingerprint",
+         .crashPoints = separate,
+         .summary = "dedup table storing a hash of the request; another payload under the key "
+                    "is rejected: key-reused",
+         .handle = dedup({.fingerprint = true}),
+         .schema = {DedupGuard::schema(), DedupGuard::fingerprintColumn()}},
+        {.id = "dedup-cache-error",
+         .crashPoints = separate,
+         .summary = "dedup table that keeps a failed business step as the final answer",
+         .handle = dedup({.cacheErrors = true}),
+         .schema = {DedupGuard::schema()}},
     };
     info_.sources = {Source::DoubleClick, Source::GatewayRetry};
     info_.defaultTiming = Timing::Concurrent;
-    info_.params = {{"request-id",
-                     "per-intent",
-                     {"per-intent", "per-click"},
-                     0,
-                     0,
-                     "per-intent: one requestId per order form; per-click: a new one per click"}};
+    info_.params = {
+        {"request-id",
+         "per-intent",
+         {"per-intent", "per-click"},
+         0,
+         0,
+         "per-intent: one requestId per order form; per-click: a new one per click"},
+        {"payload",
+         "same",
+         {"same", "changed"},
+         0,
+         0,
+         "changed: every duplicate reuses the requestId with a different amount"},
+        {"business-error",
+         "0",
+         {"0", "1"},
+         0,
+         0,
+         "1: the first attempt's business step fails with a transient error (risk service 503)"},
+    };
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
     info_.effectNames = {"orders"};
-    info_.stateMachine = {
-        "dedup record",
-        {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
-        {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
-        {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx"}};
+    info_.stateMachine = {"dedup record",
+                          {{"", "", 0, 1},
+                           {"PROCESSING", "处理中", 2, 1},
+                           {"SUCCESS", "成功", 4.5, 0},
+                           {"FAILED", "失败", 4.5, 2}},
+                          {{"", "PROCESSING"},
+                           {"PROCESSING", "PROCESSING"},
+                           {"PROCESSING", "SUCCESS"},
+                           {"PROCESSING", "FAILED"},
+                           {"FAILED", "PROCESSING"}},
+                          {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx",
+                           "dedup-and-unique", "dedup-fingerprint", "dedup-cache-error"}};
+}
+
+void OrderCreate::plan(Planner& planner, int intent) const {
+    std::vector<AttemptSpec> specs = planner.defaultSpecs(intent);
+    if (info_.paramValue(planner.config(), QStringLiteral("payload")) == QLatin1String("changed")) {
+        // A key is reused after it was first used: the original goes first,
+        // even when every attempt arrives at the same instant.
+        std::stable_partition(specs.begin(), specs.end(),
+                              [](const AttemptSpec& s) { return s.number == 1; });
+        for (AttemptSpec& s : specs) {
+            if (s.number == 1)
+                continue;
+            s.changedPayload = true;
+            s.payload = {{"amount", amountOf(intent) + 100 * (s.number - 1)}};
+        }
+    }
+    for (const AttemptSpec& s : specs) planner.fire(s);
 }
 
 Task<QString> OrderCreate::insertOrder(Attempt& a) const {
-    const SqlResult r = co_await a.sql(kInsertOrder, requestIdOf(a), userOf(a.intent()),
-                                       amountOf(a.intent()), a.now());
+    const SqlResult r =
+        co_await a.sql(kInsertOrder, requestIdOf(a), userOf(a.intent()), amountOf(a), a.now());
     co_return r.value().toString();
 }
 
+// With UNIQUE(request_id) the database has the last word: a second INSERT
+// for the same request is refused, and the order that holds the id is the
+// answer.
+Task<QString> OrderCreate::insertOrFindOrder(Attempt& a) const {
+    const UniqueInsert u =
+        co_await insertUnique(a, requestIdOf(a), kInsertOrder,
+                              bound(requestIdOf(a), userOf(a.intent()), amountOf(a), a.now()),
+                              kFindOrder, bound(requestIdOf(a)));
+    co_return u.row.value().toString();
+}
+
+// The price and risk checks before the order is written; false when the risk
+// service failed (a transient error). Under gateway-retry the first attempt
+// is slower than the gateway's timeout.
+Task<bool> OrderCreate::priceAndRiskChecks(Attempt& a) const {
+    if (businessStepFails(a)) {
+        a.note(QStringLiteral("business-error"),
+               {{"step", QStringLiteral("risk check")}, {"error", kRiskUnavailable}});
+        co_return false;
+    }
+    const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
+    co_await a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
+                    QStringLiteral("price and risk checks"));
+    co_return true;
+}
+
 Task<Reply> OrderCreate::createWithoutGuard(Attempt& a) const {
-    co_await businessWork(a);
+    if (!co_await priceAndRiskChecks(a))
+        co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
 }
@@ -142,35 +259,37 @@ Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
         co_return Reply{Response::Success, found.value().toString()};
     }
     a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
-    co_await businessWork(a);
+    if (!co_await priceAndRiskChecks(a))
+        co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
 }
 
 Task<Reply> OrderCreate::uniqueKey(Attempt& a) const {
-    co_await businessWork(a);
-    const UniqueInsert u = co_await insertUnique(
-        a, requestIdOf(a), kInsertOrder,
-        bound(requestIdOf(a), userOf(a.intent()), amountOf(a.intent()), a.now()), kFindOrder,
-        bound(requestIdOf(a)));
-    co_return Reply{Response::Success, u.row.value().toString()};
+    if (!co_await priceAndRiskChecks(a))
+        co_return Reply{Response::Error, kRiskUnavailable};
+    const QString id = co_await insertOrFindOrder(a);
+    co_return Reply{Response::Success, id};
 }
 
-Task<Reply> OrderCreate::dedupTable(Attempt& a, bool expiry, bool recheck) const {
-    const DedupGuard dedup(QStringLiteral("order-create"), dedupOptions(a.config(), expiry));
+Task<Reply> OrderCreate::dedupTable(Attempt& a, DedupPolicy policy) const {
+    const RunConfig& c = a.config();
+    const DedupGuard dedup(
+        QStringLiteral("order-create"),
+        DedupGuard::Options{policy.expiry, c.expiryMs, c.retentionMs, policy.cacheErrors});
     const QString key = requestIdOf(a);
+    const QString fingerprint =
+        policy.fingerprint ? DedupGuard::fingerprint(requestOf(a)) : QString();
 
     // 1. Claim the request id (its own transaction).
-    const DedupGuard::Claim claim = co_await dedup.claim(a, key);
-    if (claim.outcome == DedupGuard::Outcome::Done)
-        co_return Reply{Response::Success, claim.result};
-    if (claim.outcome == DedupGuard::Outcome::InProgress)
-        co_return Reply{Response::InProgress, {}};
+    const DedupGuard::Claim claim = co_await dedup.claim(a, key, fingerprint);
+    if (const std::optional<Reply> answer = answerFromClaim(claim))
+        co_return *answer;
     co_await a.crashPoint(CrashPoint::AfterGuard);
 
     // 2. After a takeover, ask the business whether the dead owner got as far
     //    as creating the order (状态回查) before creating it again.
-    if (claim.outcome == DedupGuard::Outcome::TakenOver && recheck) {
+    if (claim.outcome == DedupGuard::Outcome::TakenOver && policy.recheck) {
         const SqlResult found = co_await a.sql(kFindOrder, key);
         a.guard("dedup", found.empty() ? "recheck-not-found" : "recheck-found", {{"biz_id", key}});
         if (!found.empty()) {
@@ -179,10 +298,19 @@ Task<Reply> OrderCreate::dedupTable(Attempt& a, bool expiry, bool recheck) const
         }
     }
 
-    // 3. The business, in its own transaction.
-    co_await businessWork(a);
+    // 3. The business, in its own transaction. A transient failure is
+    //    recorded, so that a retry may claim the key again (or, caching
+    //    errors, so that every repeat hears the same error).
+    if (!co_await priceAndRiskChecks(a)) {
+        co_await dedup.markFailed(a, key, kRiskUnavailable);
+        co_return Reply{Response::Error, kRiskUnavailable};
+    }
     co_await a.begin();
-    const QString id = co_await insertOrder(a);
+    QString id;
+    if (policy.backstop)
+        id = co_await insertOrFindOrder(a);
+    else
+        id = co_await insertOrder(a);
     co_await a.commit();
     co_await a.crashPoint(CrashPoint::AfterBusiness);
 
@@ -192,17 +320,21 @@ Task<Reply> OrderCreate::dedupTable(Attempt& a, bool expiry, bool recheck) const
 }
 
 Task<Reply> OrderCreate::dedupSameTransaction(Attempt& a) const {
-    const DedupGuard dedup(QStringLiteral("order-create"), dedupOptions(a.config(), false));
+    const RunConfig& c = a.config();
+    const DedupGuard dedup(QStringLiteral("order-create"),
+                           DedupGuard::Options{false, c.expiryMs, c.retentionMs});
     const QString key = requestIdOf(a);
     co_await a.begin();
     const DedupGuard::Claim claim = co_await dedup.claim(a, key);
-    if (claim.outcome != DedupGuard::Outcome::Claimed) {
+    if (const std::optional<Reply> answer = answerFromClaim(claim)) {
         co_await a.commit();
-        co_return Reply{
-            claim.outcome == DedupGuard::Outcome::Done ? Response::Success : Response::InProgress,
-            claim.result};
+        co_return *answer;
     }
-    co_await businessWork(a);
+    // A failure rolls the claim back with everything else: nothing to record.
+    if (!co_await priceAndRiskChecks(a)) {
+        co_await a.rollback();
+        co_return Reply{Response::Error, kRiskUnavailable};
+    }
     const QString id = co_await insertOrder(a);
     co_await dedup.markSuccess(a, key, id);
     co_await a.commit();

@@ -1,5 +1,6 @@
-// Every cell of SPEC section 3's order-create table, for seeds 1-5 and
-// duplicates 1-3, plus the per-click request id and the race's anatomy.
+// Every cell of SPEC section 3's order-create table and its production rows,
+// for seeds 1-5 and duplicates 1-3, plus the per-click request id, the race's
+// anatomy, and what the trace shows of fingerprints and failed claims.
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
@@ -9,6 +10,50 @@
 using namespace idem;
 using idem::test::Cell;
 
+namespace {
+
+// What each attempt was told, from the trace: response id and result.
+QList<QPair<QString, QString>> answers(const Run& run) {
+    QList<QPair<QString, QString>> out;
+    for (const TraceEvent& e : run.trace().events()) {
+        if (e.is(EventKind::Response)) {
+            out << qMakePair(e.fields.value("response").toString(),
+                             e.fields.value("result").toString());
+        }
+    }
+    return out;
+}
+
+QList<const TraceEvent*> guardEvents(const Run& run, const QString& decision) {
+    QList<const TraceEvent*> out;
+    for (const TraceEvent& e : run.trace().events()) {
+        if (e.is(EventKind::Guard) && e.fields.value("decision").toString() == decision)
+            out << &e;
+    }
+    return out;
+}
+
+bool transitionSeen(const Run& run, const QString& from, const QString& to) {
+    for (const TraceEvent& e : run.trace().events()) {
+        if (e.is(EventKind::Transition) && e.fields.value("accepted").toBool() &&
+            e.fields.value("from_state").toString() == from &&
+            e.fields.value("to_state").toString() == to) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// SPEC's production row: the owner is still working when its claim expires.
+RunConfig slowOwner(const QString& variant, int duplicates, quint32 seed) {
+    Cell cell{variant, "retry", "", {}, duplicates, duplicates, "", "gateway-retry"};
+    RunConfig c = test::cellConfig("order-create", cell, duplicates, seed);
+    c.expiryMs = 2'000;
+    return c;
+}
+
+}  // namespace
+
 class OrderCreateTest : public QObject {
     Q_OBJECT
 private slots:
@@ -17,6 +62,14 @@ private slots:
     void checkThenInsertRaceIsTwoSelectsBeforeInserts();
     void perClickRequestIdDefeatsTheDedupTable();
     void gatewayRetrySlowFirstAttempt();
+    void productionRows_data();
+    void productionRows() { test::checkCellRow(); }
+    void expiredClaimOfALiveOwnerDuplicates();
+    void databaseBackstopAnswersTheFirstOrder();
+    void reusedKeyIsRefusedWithBothHashes();
+    void onlyTheFingerprintRefusesAChangedRequest();
+    void failedClaimIsClaimedAgain();
+    void cachedErrorIsAnsweredToEveryRetry();
 };
 
 void OrderCreateTest::truthTable_data() {
@@ -40,6 +93,14 @@ void OrderCreateTest::truthTable_data() {
         {"dedup-no-recheck", "exactly-once", "exactly-once", "exactly-once", "duplicated",
          "exactly-once"},
         {"dedup-same-tx", "exactly-once", "exactly-once", nullptr, nullptr, "exactly-once"},
+        // Production variants: with their payload unchanged and no business
+        // error, each holds wherever dedup-table holds.
+        {"dedup-and-unique", "exactly-once", "exactly-once", "exactly-once", "exactly-once",
+         "exactly-once"},
+        {"dedup-fingerprint", "exactly-once", "exactly-once", "exactly-once", "exactly-once",
+         "exactly-once"},
+        {"dedup-cache-error", "exactly-once", "exactly-once", "exactly-once", "exactly-once",
+         "exactly-once"},
     };
     for (const Row& r : rows) {
         cells << Cell{r.variant, "concurrent", "", {}, 1, 3, r.concurrent};
@@ -107,6 +168,134 @@ void OrderCreateTest::gatewayRetrySlowFirstAttempt() {
     const Summary s = test::runToSummary(test::cellConfig("order-create", rec, 1, 1));
     QCOMPARE(s.verdictId(), QStringLiteral("exactly-once"));
     QVERIFY(s.responseCount(Response::InProgress) >= 1);
+}
+
+// SPEC section 3, order-create's production rows (the gateway-retry row with
+// its expiry of 2 s is expiredClaimOfALiveOwnerDuplicates and
+// databaseBackstopAnswersTheFirstOrder). A business error is a fault like a
+// crash: its rows use the later timings, where attempt 1 is the first to
+// claim; under concurrent a duplicate may claim first and nothing fails.
+void OrderCreateTest::productionRows_data() {
+    const QStringList every{"concurrent", "retry", "compensation", "cross-day"};
+    const QStringList later{"retry", "compensation", "cross-day"};
+    QList<Cell> cells;
+    for (const QString& t : every) {
+        cells << Cell{"dedup-table", t, "", {"payload=changed"}, 1, 3, "misanswered"};
+        cells << Cell{"dedup-fingerprint", t, "", {"payload=changed"}, 1, 3, "exactly-once"};
+    }
+    for (const QString& t : later) {
+        cells << Cell{"dedup-table", t, "", {"business-error=1"}, 1, 3, "exactly-once"};
+        cells << Cell{"dedup-cache-error", t, "", {"business-error=1"}, 1, 3, "lost"};
+    }
+    cells << Cell{"dedup-table", "concurrent", "", {"business-error=1"}, 1, 3, "exactly-once"};
+    // No duplicate at all: the caller's own retry of the error claims again.
+    cells << Cell{"dedup-table", "retry", "", {"business-error=1"}, 0, 0, "exactly-once"};
+    cells << Cell{"dedup-cache-error", "retry", "", {"business-error=1"}, 0, 0, "lost"};
+    test::addCellRows("order-create", cells);
+}
+
+void OrderCreateTest::expiredClaimOfALiveOwnerDuplicates() {
+    // The first attempt takes 4 s; its claim expires after 2 s, so the
+    // gateway's retry at 3 s takes it over, finds no order yet and creates
+    // one, and then the first attempt creates its own.
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        for (int d = 1; d <= 3; ++d) {
+            const Summary s = test::runToSummary(slowOwner("dedup-table", d, seed));
+            QCOMPARE(s.verdictId(), QStringLiteral("duplicated"));
+            QCOMPARE(s.effects.value("orders"), 2);
+        }
+    }
+}
+
+void OrderCreateTest::databaseBackstopAnswersTheFirstOrder() {
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        for (int d = 1; d <= 3; ++d) {
+            const auto run = test::finishedRun(slowOwner("dedup-and-unique", d, seed));
+            QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
+            QCOMPARE(run->summary().effects.value("orders"), 1);
+            // The slow owner's INSERT hit UNIQUE(request_id) and answered the
+            // order that the takeover created: every success names it.
+            QVERIFY(!guardEvents(*run, "duplicate").isEmpty());
+            QSet<QString> ids;
+            int successes = 0;
+            for (const auto& [response, result] : answers(*run)) {
+                if (response == QLatin1String("success")) {
+                    ids << result;
+                    ++successes;
+                }
+            }
+            QCOMPARE(successes, d + 1);
+            QCOMPARE(ids.size(), 1);
+        }
+    }
+}
+
+void OrderCreateTest::reusedKeyIsRefusedWithBothHashes() {
+    for (const char* timing : {"concurrent", "retry"}) {
+        Cell cell{"dedup-fingerprint", timing, "", {"payload=changed"}, 2, 2, "exactly-once"};
+        const auto run = test::finishedRun("order-create", cell, 2, 1);
+        const auto reused = guardEvents(*run, "key-reused");
+        QCOMPARE(reused.size(), 2);
+        for (const TraceEvent* e : reused) {
+            const QString stored = e->fields.value("stored_hash").toString();
+            const QString asked = e->fields.value("request_hash").toString();
+            QCOMPARE(stored.size(), 16);
+            QCOMPARE(asked.size(), 16);
+            QVERIFY(stored != asked);
+        }
+        int refused = 0;
+        for (const auto& [response, result] : answers(*run)) {
+            if (response == QLatin1String("rejected")) {
+                QCOMPARE(result, QStringLiteral("key-reused"));
+                ++refused;
+            }
+        }
+        QCOMPARE(refused, 2);
+        QCOMPARE(run->summary().responseCount(Response::Success), 1);
+        QVERIFY(run->summary().wrongAnswers.isEmpty());
+    }
+}
+
+void OrderCreateTest::onlyTheFingerprintRefusesAChangedRequest() {
+    // Every other guard answers the changed request with the first order.
+    for (const char* variant : {"check-then-insert", "unique-key", "dedup-same-tx",
+                                "dedup-and-unique", "dedup-cache-error"}) {
+        Cell cell{variant, "retry", "", {"payload=changed"}, 1, 1, "misanswered"};
+        const Summary s = test::runToSummary(test::cellConfig("order-create", cell, 1, 1));
+        QVERIFY2(s.verdictId() == QStringLiteral("misanswered"), variant);
+        QCOMPARE(s.wrongAnswers.size(), 1);
+        QCOMPARE(s.wrongAnswers.first().told, Response::Success);
+    }
+    Cell none{"none", "retry", "", {"payload=changed"}, 1, 1, "duplicated"};
+    QCOMPARE(test::runToSummary(test::cellConfig("order-create", none, 1, 1)).verdictId(),
+             QStringLiteral("duplicated"));
+}
+
+void OrderCreateTest::failedClaimIsClaimedAgain() {
+    Cell cell{"dedup-table", "retry", "", {"business-error=1"}, 1, 1, "exactly-once"};
+    const auto run = test::finishedRun("order-create", cell, 1, 1);
+    QVERIFY(transitionSeen(*run, "PROCESSING", "FAILED"));
+    QVERIFY(transitionSeen(*run, "FAILED", "PROCESSING"));
+    QVERIFY(transitionSeen(*run, "PROCESSING", "SUCCESS"));
+    QCOMPARE(answers(*run).first().first, QStringLiteral("error"));
+    auto db = run->openReader();
+    QCOMPARE(db->exec("SELECT status FROM dedup").value().toString(), QStringLiteral("SUCCESS"));
+}
+
+void OrderCreateTest::cachedErrorIsAnsweredToEveryRetry() {
+    Cell cell{"dedup-cache-error", "retry", "", {"business-error=1"}, 1, 1, "lost"};
+    const auto run = test::finishedRun("order-create", cell, 1, 1);
+    QVERIFY(transitionSeen(*run, "PROCESSING", "FAILED"));
+    QVERIFY(!transitionSeen(*run, "FAILED", "PROCESSING"));
+    // The original, its duplicate and every retry of both hear the stored error.
+    const auto told = answers(*run);
+    QCOMPARE(told.size(), 2 * (1 + 3));
+    for (const auto& [response, result] : told) {
+        QCOMPARE(response, QStringLiteral("error"));
+        QCOMPARE(result, QStringLiteral("risk service unavailable (503)"));
+    }
+    auto db = run->openReader();
+    QCOMPARE(db->exec("SELECT status FROM dedup").value().toString(), QStringLiteral("FAILED"));
 }
 
 QTEST_GUILESS_MAIN(OrderCreateTest)
