@@ -26,15 +26,34 @@ WHERE order_id = ?
 const QString kFailedAlways = QStringLiteral(R"(UPDATE orders
 SET status = 'FAILED'
 WHERE order_id = ?)");
+const QString kPayingAgain = QStringLiteral(R"(UPDATE orders
+SET status = 'PAYING'
+WHERE order_id = ?
+  AND status = 'FAILED')");
 const QString kOrderStatus = QStringLiteral("SELECT status FROM orders WHERE order_id = ?");
+// The provider's own record of a payment (主动查询): how it really ended.
+const QString kProviderStatus = QStringLiteral(R"(SELECT status
+FROM provider_payments
+WHERE out_trade_no = ?)");
+const QString kProviderPayment = QStringLiteral(
+    R"(INSERT INTO provider_payments (out_trade_no, order_id, amount, status)
+VALUES (?, ?, ?, ?))");
+const QString kProvider = QStringLiteral("provider");
 const QString kCredit = QStringLiteral(R"(INSERT INTO ledger (order_id, amount, created_at)
 VALUES (?, ?, ?))");
 
 QString orderOf(int intent) {
     return QStringLiteral("P%1").arg(20250001 + intent);
 }
-QString tradeNoOf(int intent) {
-    return QStringLiteral("T%1").arg(88000001 + intent);
+// The trade number of the intent's first payment; with failed-then-retry the
+// user pays a second time under a new one.
+QString tradeNoOf(int intent, int payment = 1) {
+    const QString first = QStringLiteral("T%1").arg(88000001 + intent);
+    return payment == 1 ? first : QStringLiteral("%1-%2").arg(first).arg(payment);
+}
+// The trade number this callback is about.
+QString tradeNoOf(const Attempt& a) {
+    return a.payload().value(QStringLiteral("out_trade_no")).toString();
 }
 qint64 amountOf(int intent) {
     return 5'000 + (intent % 9) * 100;
@@ -78,6 +97,27 @@ QString inconsistencyOf(const QString& order, const QString& status, qint64 cred
 
 bool isFailure(const Attempt& a) {
     return a.payload().value(QStringLiteral("trade_status")) == QLatin1String("FAILED");
+}
+
+bool failedThenRetry(const RunConfig& c) {
+    return c.param(QStringLiteral("failed-then-retry")) == QLatin1String("1");
+}
+
+// What the provider knows of the intent's payments, set up before the run:
+// the first one succeeded, or (failed-then-retry) failed and the second one
+// succeeded. The service learns it only by asking.
+void seedProviderRecords(Setup& setup, int intent) {
+    const bool retried = failedThenRetry(setup.config());
+    setup.exec(kProviderPayment,
+               {tradeNoOf(intent), orderOf(intent), amountOf(intent),
+                retried ? QStringLiteral("FAILED") : QStringLiteral("SUCCESS")},
+               intent);
+    if (retried) {
+        setup.exec(
+            kProviderPayment,
+            {tradeNoOf(intent, 2), orderOf(intent), amountOf(intent), QStringLiteral("SUCCESS")},
+            intent);
+    }
 }
 
 }  // namespace
@@ -149,6 +189,21 @@ PaymentCallback::PaymentCallback() {
              "flow row committed alone, then state change and credit; a conflict answers success",
          .handle = serve(true, &PaymentCallback::uniqueSeparateTransactions),
          .schema = {uniqueTradeNo}},
+        {.id = "unique-state-query",
+         .crashPoints = oneTx,
+         .summary = "unique-and-state; a refused transition or a FAILED callback asks the "
+                    "provider for the payment's real status and applies it",
+         .handle =
+             [this](Attempt& a) {
+                 return isFailure(a) ? failedCallbackWithQuery(a) : uniqueStateQuery(a);
+             },
+         .schema = {uniqueTradeNo, QStringLiteral(R"(CREATE TABLE provider_payments (
+    out_trade_no TEXT    PRIMARY KEY,
+    order_id     TEXT    NOT NULL,
+    amount       INTEGER NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('SUCCESS', 'FAILED'))
+))")},
+         .seed = seedProviderRecords},
     };
     info_.sources = {Source::ProviderCallback};
     info_.defaultTiming = Timing::Retry;
@@ -157,8 +212,15 @@ PaymentCallback::PaymentCallback() {
                      {"0", "1"},
                      0,
                      0,
-                     "1: a stale FAILED callback arrives after the SUCCESS ones"}};
-    info_.tables = {"orders", "pay_flow", "ledger"};
+                     "1: a stale FAILED callback arrives after the SUCCESS ones"},
+                    {"failed-then-retry",
+                     "0",
+                     {"0", "1"},
+                     0,
+                     0,
+                     "1: the first payment fails (a FAILED callback); the user pays again under "
+                     "a new trade number and that payment succeeds"}};
+    info_.tables = {"orders", "pay_flow", "ledger", "provider_payments"};
     info_.guardTable = "pay_flow";
     info_.effectNames = {"credits"};
     info_.stateMachine = {"order",
@@ -190,18 +252,65 @@ WHERE order_id = ?
 }
 
 void PaymentCallback::plan(Planner& planner, int intent) const {
-    planner.fireDefault(intent, {{"trade_status", "SUCCESS"}, {"out_trade_no", tradeNoOf(intent)}});
-    if (info_.paramValue(planner.config(), QStringLiteral("late-failure")) != QLatin1String("1")) {
-        return;
-    }
     const RunConfig& c = planner.config();
+    const qint64 t0 = planner.intentStart(intent);
+    // The payment that succeeds, when its callbacks begin, and the number of
+    // the first of them.
+    QString paid = tradeNoOf(intent);
+    qint64 successAt = t0;
+    int firstNumber = 1;
+    if (failedThenRetry(c)) {
+        // The first payment fails; the user sees it and pays again two
+        // seconds later, and the provider reports the new payment after four.
+        AttemptSpec failed;
+        failed.intent = intent;
+        failed.at = t0;
+        failed.kind = QStringLiteral("original");
+        failed.payload = {{"trade_status", "FAILED"}, {"out_trade_no", tradeNoOf(intent)}};
+        planner.fire(failed);
+        paid = tradeNoOf(intent, 2);
+        AttemptSpec again;
+        again.intent = intent;
+        again.at = t0 + 2'000;
+        again.caller = QStringLiteral("client");
+        again.kind = QStringLiteral("pay-again");
+        again.counted = false;
+        again.payload = {{"action", "pay-again"}, {"out_trade_no", paid}};
+        planner.fire(again);
+        successAt = t0 + 4'000;
+        firstNumber = 2;
+    }
+    for (AttemptSpec s :
+         planner.defaultSpecs(intent, {{"trade_status", "SUCCESS"}, {"out_trade_no", paid}})) {
+        s.number += firstNumber - 1;
+        s.at += successAt - t0;
+        planner.fire(s);
+    }
+    if (info_.paramValue(c, QStringLiteral("late-failure")) != QLatin1String("1"))
+        return;
     AttemptSpec late;
     late.intent = intent;
-    late.number = c.duplicates + 2;
-    late.at = planner.intentStart(intent) + (c.duplicates + 1) * c.effectiveIntervalMs() + 1'000;
+    late.at = successAt + (c.duplicates + 1) * c.effectiveIntervalMs() + 1'000;
     late.kind = QStringLiteral("duplicate");
-    late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", tradeNoOf(intent)}};
+    late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", paid}};
     planner.fire(late);
+}
+
+Task<Reply> PaymentCallback::handle(Attempt& a) const {
+    // The user's second payment is a request of its own, not a callback.
+    if (a.payload().value(QStringLiteral("action")) == QLatin1String("pay-again"))
+        return payAgain(a);
+    return a.variant().handle(a);
+}
+
+// The user pays again after a failure: the order goes back to PAYING (the
+// state machine's retry edge) while the provider takes the new payment.
+Task<Reply> PaymentCallback::payAgain(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    a.note(QStringLiteral("pay-again"),
+           {{"sender", a.caller()}, {"receiver", a.actor()}, {"out_trade_no", tradeNoOf(a)}});
+    co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(order));
+    co_return Reply{};
 }
 
 Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const {
@@ -216,7 +325,7 @@ Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const 
 Task<Reply> PaymentCallback::withoutGuard(Attempt& a) const {
     const QString order = orderOf(a.intent());
     co_await a.begin();
-    co_await a.sql(kInsertFlow, tradeNoOf(a.intent()), order, amountOf(a.intent()));
+    co_await a.sql(kInsertFlow, tradeNoOf(a), order, amountOf(a.intent()));
     co_await transition(a, order, "*", "PAID", kPaidAlways, bound(a.now(), order));
     co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
     co_await a.crashPoint(CrashPoint::BeforeCommit);
@@ -226,7 +335,6 @@ Task<Reply> PaymentCallback::withoutGuard(Attempt& a) const {
 
 Task<Reply> PaymentCallback::uniqueKeyOnly(Attempt& a) const {
     const QString order = orderOf(a.intent());
-    const QString tradeNo = tradeNoOf(a.intent());
     co_await a.begin();
     const UniqueInsert flow = co_await recordFlow(a);
     if (!flow.inserted) {
@@ -241,7 +349,7 @@ Task<Reply> PaymentCallback::uniqueKeyOnly(Attempt& a) const {
 }
 
 Task<UniqueInsert> PaymentCallback::recordFlow(Attempt& a) const {
-    const QString tradeNo = tradeNoOf(a.intent());
+    const QString tradeNo = tradeNoOf(a);
     co_return co_await insertUnique(a, tradeNo, kInsertFlow,
                                     bound(tradeNo, orderOf(a.intent()), amountOf(a.intent())),
                                     kFindFlow, bound(tradeNo));
@@ -264,7 +372,7 @@ Task<Reply> PaymentCallback::stateMachineOnly(Attempt& a) const {
         co_await a.rollback();
         co_return co_await answerFromOrder(a);
     }
-    co_await a.sql(kInsertFlow, tradeNoOf(a.intent()), order, amountOf(a.intent()));
+    co_await a.sql(kInsertFlow, tradeNoOf(a), order, amountOf(a.intent()));
     co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
     co_await a.crashPoint(CrashPoint::BeforeCommit);
     co_await a.commit();
@@ -273,7 +381,6 @@ Task<Reply> PaymentCallback::stateMachineOnly(Attempt& a) const {
 
 Task<Reply> PaymentCallback::uniqueAndState(Attempt& a) const {
     const QString order = orderOf(a.intent());
-    const QString tradeNo = tradeNoOf(a.intent());
     co_await a.begin();
     const UniqueInsert flow = co_await recordFlow(a);
     if (!flow.inserted) {
@@ -294,7 +401,6 @@ Task<Reply> PaymentCallback::uniqueAndState(Attempt& a) const {
 
 Task<Reply> PaymentCallback::uniqueSeparateTransactions(Attempt& a) const {
     const QString order = orderOf(a.intent());
-    const QString tradeNo = tradeNoOf(a.intent());
     // The flow row commits on its own ...
     const UniqueInsert flow = co_await recordFlow(a);
     // ... so a conflict only proves that some attempt got this far.
@@ -309,6 +415,102 @@ Task<Reply> PaymentCallback::uniqueSeparateTransactions(Attempt& a) const {
     co_await a.crashPoint(CrashPoint::BeforeCommit);
     co_await a.commit();
     co_return Reply{paid ? Response::Success : Response::Rejected, "PAID"};
+}
+
+Task<Reply> PaymentCallback::uniqueStateQuery(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    co_await a.begin();
+    const UniqueInsert flow = co_await recordFlow(a);
+    if (!flow.inserted) {
+        // This payment was applied before, with its credit: answer as then.
+        co_await a.rollback();
+        co_return co_await answerFromOrder(a);
+    }
+    const bool paid =
+        co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
+    if (!paid) {
+        // The order is not where a success expects it (a stale failure
+        // moved it): ask the provider how the payment really ended.
+        co_await a.rollback();
+        const QString status = co_await reconcile(a);
+        co_return Reply{status == QLatin1String("PAID") ? Response::Success : Response::Rejected,
+                        status};
+    }
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
+    co_return Reply{Response::Success, "PAID"};
+}
+
+Task<Reply> PaymentCallback::failedCallbackWithQuery(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    // A failure may be real, or an old notice that overtook nothing: the
+    // order records it as the state machine allows, and the provider says
+    // whether it stands.
+    co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
+    const QString status = co_await reconcile(a);
+    co_return Reply{status == QLatin1String("FAILED") ? Response::Success : Response::Rejected,
+                    status};
+}
+
+// 主动查询: the service asks the provider for the payment's real status and
+// brings the order there through the state machine. Returns the order's
+// status afterwards.
+Task<QString> PaymentCallback::reconcile(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    const QString tradeNo = tradeNoOf(a);
+    const QString service = a.actor();
+    a.note(QStringLiteral("provider-query"),
+           {{"sender", service}, {"receiver", kProvider}, {"out_trade_no", tradeNo}});
+    // The provider answers from its own records, in its own lane.
+    a.setActor(kProvider);
+    const SqlResult truth = co_await a.sql(kProviderStatus, tradeNo);
+    const QString real = truth.value().toString();
+    a.note(QStringLiteral("provider-answer"), {{"sender", kProvider},
+                                               {"receiver", service},
+                                               {"out_trade_no", tradeNo},
+                                               {"trade_status", real}});
+    a.setActor(service);
+
+    if (real == QLatin1String("SUCCESS")) {
+        co_await applySuccess(a);
+    } else if (real == QLatin1String("FAILED")) {
+        const SqlResult now = co_await a.sql(kOrderStatus, order);
+        if (now.value().toString() == QLatin1String("PAYING"))
+            co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
+    }
+    const SqlResult after = co_await a.sql(kOrderStatus, order);
+    co_return after.value().toString();
+}
+
+// The provider says the payment succeeded: record it, move the order to PAID
+// (back through PAYING if a stale failure left it FAILED) and credit the
+// merchant, all in one transaction.
+Task<void> PaymentCallback::applySuccess(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    co_await a.begin();
+    const SqlResult now = co_await a.sql(kOrderStatus, order);
+    const QString status = now.value().toString();
+    if (status == QLatin1String("PAID")) {
+        co_await a.rollback();  // already paid: nothing to apply
+        co_return;
+    }
+    if (status == QLatin1String("FAILED"))
+        co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(order));
+    const UniqueInsert flow = co_await recordFlow(a);
+    bool paid = false;
+    if (flow.inserted) {
+        paid =
+            co_await transition(a, order, "PAYING", "PAID", kPaidIfPaying, bound(a.now(), order));
+    }
+    if (!paid) {
+        // Someone else applied it meanwhile.
+        co_await a.rollback();
+        co_return;
+    }
+    co_await a.sql(kCredit, order, amountOf(a.intent()), a.now());
+    co_await a.crashPoint(CrashPoint::BeforeCommit);
+    co_await a.commit();
 }
 
 Effects PaymentCallback::effects(Reader& db, int intent) const {

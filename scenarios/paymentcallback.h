@@ -1,5 +1,6 @@
 // 支付回调 — the payment provider calls back, and retries until it is answered:
-// the external trade number as a unique key plus the order's state machine.
+// the external trade number as a unique key plus the order's state machine;
+// and, where callbacks disagree, asking the provider itself (主动查询).
 #pragma once
 
 #include "scenario.h"
@@ -13,6 +14,7 @@ public:
     const ScenarioInfo& info() const override { return info_; }
     void seed(Setup& setup, int intent) const override;
     void plan(Planner& planner, int intent) const override;
+    Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
     QString inconsistency(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
@@ -28,6 +30,11 @@ private:
     Task<Reply> stateMachineOnly(Attempt& a) const;
     Task<Reply> uniqueAndState(Attempt& a) const;
     Task<Reply> uniqueSeparateTransactions(Attempt& a) const;
+    Task<Reply> uniqueStateQuery(Attempt& a) const;
+    Task<Reply> failedCallbackWithQuery(Attempt& a) const;
+    Task<QString> reconcile(Attempt& a) const;
+    Task<void> applySuccess(Attempt& a) const;
+    Task<Reply> payAgain(Attempt& a) const;
     Task<Reply> answerFromOrder(Attempt& a) const;
     Task<UniqueInsert> recordFlow(Attempt& a) const;
 

@@ -1,5 +1,6 @@
-// Every cell of SPEC section 3's payment-callback table, for seeds 1-5 and
-// duplicates 1-3, and the state machine's accepted and rejected transitions.
+// Every cell of SPEC section 3's payment-callback table and its further rows,
+// for seeds 1-5 and duplicates 1-3, the state machine's accepted and rejected
+// transitions, the provider query (主动查询) and the retry edge.
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
@@ -9,12 +10,44 @@
 using namespace idem;
 using idem::test::Cell;
 
+namespace {
+
+// Accepted moves of the order after the set-up, in the order they happened
+// (the user's second payment is a helper process: attempt 0).
+QStringList acceptedMoves(const Run& run) {
+    QStringList moves;
+    bool started = false;
+    for (const TraceEvent& e : run.trace().events()) {
+        started |= e.is(EventKind::Fire);
+        if (started && e.is(EventKind::Transition) && e.fields.value("accepted").toBool()) {
+            moves << e.fields.value("from_state").toString() + "->" +
+                         e.fields.value("to_state").toString();
+        }
+    }
+    return moves;
+}
+
+int notes(const Run& run, const char* kind) {
+    int n = 0;
+    for (const TraceEvent& e : run.trace().events()) {
+        if (e.is(EventKind::Note) && e.kindId() == QLatin1String(kind))
+            ++n;
+    }
+    return n;
+}
+
+}  // namespace
+
 class PaymentCallbackTest : public QObject {
     Q_OBJECT
 private slots:
     void truthTable_data();
     void truthTable() { test::checkCellRow(); }
     void lateFailureIsRejectedByTheStateMachine();
+    void moreRows_data();
+    void moreRows() { test::checkCellRow(); }
+    void providerQueryTakesTheOrderBackThroughPaying();
+    void failedThenRetryTakesTheRetryEdge();
 };
 
 void PaymentCallbackTest::truthTable_data() {
@@ -33,6 +66,8 @@ void PaymentCallbackTest::truthTable_data() {
         {"unique-and-state", "exactly-once", "exactly-once", "exactly-once", nullptr,
          "exactly-once"},
         {"unique-separate-tx", "exactly-once", "exactly-once", "inconsistent", "inconsistent",
+         "exactly-once"},
+        {"unique-state-query", "exactly-once", "exactly-once", "exactly-once", nullptr,
          "exactly-once"},
     };
     QList<Cell> cells;
@@ -70,6 +105,55 @@ void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
     QCOMPARE(paid, 1);
     QCOMPARE(failedRejected, 1);
     QCOMPARE(run.summary().responseCount(Response::Rejected), 1);
+}
+
+// SPEC section 3, payment-callback's further rows (timing retry).
+void PaymentCallbackTest::moreRows_data() {
+    QList<Cell> cells;
+    // The SUCCESS rolls back, the stale FAILED lands first: only asking the
+    // provider gets the money where it belongs.
+    cells << Cell{"unique-and-state", "retry", "before-commit", {"late-failure=1"}, 0, 0, "lost"};
+    cells << Cell{"unique-state-query", "retry", "before-commit", {"late-failure=1"}, 0, 0,
+                  "exactly-once"};
+    // The first payment really fails and the user pays again.
+    cells << Cell{"none", "retry", "", {"failed-then-retry=1"}, 1, 3, "duplicated"};
+    for (const char* v : {"unique-key", "state-machine", "unique-and-state", "unique-separate-tx",
+                          "unique-state-query"}) {
+        cells << Cell{v, "retry", "", {"failed-then-retry=1"}, 1, 3, "exactly-once"};
+    }
+    test::addCellRows("payment-callback", cells);
+}
+
+void PaymentCallbackTest::providerQueryTakesTheOrderBackThroughPaying() {
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        Cell cell{"unique-state-query", "retry", "before-commit", {"late-failure=1"}, 0, 0,
+                  "exactly-once"};
+        const auto run = test::finishedRun("payment-callback", cell, 0, seed);
+        QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
+        QCOMPARE(notes(*run, "provider-query"), 1);
+        QCOMPARE(notes(*run, "provider-answer"), 1);
+        // The SUCCESS's own move rolled back with it; the stale FAILED moved
+        // the order, and the provider's answer took it back to PAID.
+        QCOMPARE(acceptedMoves(*run),
+                 (QStringList{"PAYING->PAID", "PAYING->FAILED", "FAILED->PAYING", "PAYING->PAID"}));
+        auto db = run->openReader();
+        QCOMPARE(db->exec("SELECT status FROM orders").value().toString(), QStringLiteral("PAID"));
+        QCOMPARE(db->exec("SELECT COUNT(*) FROM ledger").value().toInt(), 1);
+    }
+}
+
+void PaymentCallbackTest::failedThenRetryTakesTheRetryEdge() {
+    for (const char* variant : {"unique-and-state", "unique-state-query"}) {
+        Cell cell{variant, "retry", "", {"failed-then-retry=1"}, 2, 2, "exactly-once"};
+        const auto run = test::finishedRun("payment-callback", cell, 2, 1);
+        QCOMPARE(acceptedMoves(*run),
+                 (QStringList{"PAYING->FAILED", "FAILED->PAYING", "PAYING->PAID"}));
+        auto db = run->openReader();
+        QCOMPARE(db->exec("SELECT status FROM orders").value().toString(), QStringLiteral("PAID"));
+        QCOMPARE(db->exec("SELECT out_trade_no FROM pay_flow").value().toString(),
+                 QStringLiteral("T88000001-2"));
+        QCOMPARE(db->exec("SELECT COUNT(*) FROM ledger").value().toInt(), 1);
+    }
 }
 
 QTEST_GUILESS_MAIN(PaymentCallbackTest)
