@@ -46,11 +46,12 @@ QString requestIdOf(const Attempt& a) {
     return QStringLiteral("req-%1").arg(a.intent() + 1);
 }
 
-// With business-error=1 the first attempt's business step fails with a
-// transient error, as when the risk service answers 503 for a moment.
-bool businessStepFails(const Attempt& a) {
-    return a.config().param(QStringLiteral("business-error")) == QLatin1String("1") &&
-           a.number() == 1;
+// With business-error=1 the first business step of the intent fails with a
+// transient error, as when the risk service answers 503 for a moment. The
+// first is the attempt that claimed the key (under concurrent it need not be
+// attempt 1); without a dedup table to tell, it is attempt 1.
+bool businessStepFails(const Attempt& a, bool firstToRun) {
+    return a.config().param(QStringLiteral("business-error")) == QLatin1String("1") && firstToRun;
 }
 
 // A claim that did not make this attempt the owner already says what to
@@ -177,7 +178,7 @@ OrderCreate::OrderCreate() {
          {"0", "1"},
          0,
          0,
-         "1: the first attempt's business step fails with a transient error (risk service 503)"},
+         "1: the first business step fails with a transient error (risk service 503)"},
     };
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
@@ -233,8 +234,8 @@ Task<QString> OrderCreate::insertOrFindOrder(Attempt& a) const {
 // The price and risk checks before the order is written; false when the risk
 // service failed (a transient error). Under gateway-retry the first attempt
 // is slower than the gateway's timeout.
-Task<bool> OrderCreate::priceAndRiskChecks(Attempt& a) const {
-    if (businessStepFails(a)) {
+Task<bool> OrderCreate::priceAndRiskChecks(Attempt& a, bool firstToRun) const {
+    if (businessStepFails(a, firstToRun)) {
         a.note(QStringLiteral("business-error"),
                {{"step", QStringLiteral("risk check")}, {"error", kRiskUnavailable}});
         co_return false;
@@ -246,7 +247,7 @@ Task<bool> OrderCreate::priceAndRiskChecks(Attempt& a) const {
 }
 
 Task<Reply> OrderCreate::createWithoutGuard(Attempt& a) const {
-    if (!co_await priceAndRiskChecks(a))
+    if (!co_await priceAndRiskChecks(a, a.number() == 1))
         co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
@@ -259,14 +260,14 @@ Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
         co_return Reply{Response::Success, found.value().toString()};
     }
     a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
-    if (!co_await priceAndRiskChecks(a))
+    if (!co_await priceAndRiskChecks(a, a.number() == 1))
         co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
 }
 
 Task<Reply> OrderCreate::uniqueKey(Attempt& a) const {
-    if (!co_await priceAndRiskChecks(a))
+    if (!co_await priceAndRiskChecks(a, a.number() == 1))
         co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrFindOrder(a);
     co_return Reply{Response::Success, id};
@@ -301,7 +302,7 @@ Task<Reply> OrderCreate::dedupTable(Attempt& a, DedupPolicy policy) const {
     // 3. The business, in its own transaction. A transient failure is
     //    recorded, so that a retry may claim the key again (or, caching
     //    errors, so that every repeat hears the same error).
-    if (!co_await priceAndRiskChecks(a)) {
+    if (!co_await priceAndRiskChecks(a, claim.outcome == DedupGuard::Outcome::Claimed)) {
         co_await dedup.markFailed(a, key, kRiskUnavailable);
         co_return Reply{Response::Error, kRiskUnavailable};
     }
@@ -331,7 +332,7 @@ Task<Reply> OrderCreate::dedupSameTransaction(Attempt& a) const {
         co_return *answer;
     }
     // A failure rolls the claim back with everything else: nothing to record.
-    if (!co_await priceAndRiskChecks(a)) {
+    if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
         co_await a.rollback();
         co_return Reply{Response::Error, kRiskUnavailable};
     }

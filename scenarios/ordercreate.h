@@ -38,7 +38,8 @@ private:
     Task<Reply> dedupSameTransaction(Attempt& a) const;
     Task<QString> insertOrder(Attempt& a) const;
     Task<QString> insertOrFindOrder(Attempt& a) const;
-    Task<bool> priceAndRiskChecks(Attempt& a) const;
+    // firstToRun: the intent's first business step, which business-error=1 fails.
+    Task<bool> priceAndRiskChecks(Attempt& a, bool firstToRun) const;
 
     ScenarioInfo info_;
 };
