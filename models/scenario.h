@@ -65,6 +65,9 @@ struct StateNode {
 struct StateEdge {
     QString from;
     QString to;
+    // A name drawn along the edge, in English and Chinese (空回滚); empty: none.
+    QString label{};
+    QString zh{};
 };
 struct StateMachineInfo {
     QString what;  // whose state: "dedup record", "order", "job run"

@@ -233,7 +233,7 @@ PaymentCallback::PaymentCallback() {
                            {"PENDING", "PAYING"},
                            {"PAYING", "PAID"},
                            {"PAYING", "FAILED"},
-                           {"FAILED", "PAYING"}},
+                           {"FAILED", "PAYING", "retry", "重试"}},
                           {}};
 }
 

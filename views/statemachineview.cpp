@@ -399,6 +399,9 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
 
     QPainterPath path;
     QPointF tip, tipDirection, labelAt;
+    // Where the edge's name goes: from `nameFrom`, outwards along `nameOut`.
+    QPointF nameFrom, nameOut;
+    bool nameBeyondCount = true;
     if (move.first == move.second) {
         // A self-loop over the node (under it for nodes low in the diagram).
         const QRectF& r = a.rect;
@@ -414,6 +417,8 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         path.cubicTo(c1, c2, tip + QPointF(0, -kArrowLength * 0.6 * up));
         tipDirection = QPointF(0, up);
         labelAt = QPointF(r.center().x(), edgeY - reach * 0.75 - up * r.height() * 0.3);
+        nameFrom = labelAt;
+        nameOut = QPointF(0, -up);
     } else {
         const QPointF u = unit(b.rect.center() - a.rect.center());
         const QPointF side(u.y(), -u.x());  // the edge's left: above a rightward edge
@@ -434,6 +439,15 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         const double w = fm.horizontalAdvance(QStringLiteral("✓9 ✗9"));
         labelAt = mid + side * (std::abs(side.x()) * w / 2 + std::abs(side.y()) * fm.height() / 2 +
                                 (twoWay ? 9 : 4));
+        // The name on the side facing away from the diagram's middle, past
+        // the count when the count is on that side too.
+        QPointF middle;
+        for (const NodeBox& box : boxes) middle += box.rect.center() / double(boxes.size());
+        const QPointF outward = mid - middle;
+        // The far side of a two-way edge holds the reverse edge and its count.
+        nameBeyondCount = twoWay || side.x() * outward.x() + side.y() * outward.y() >= 0;
+        nameFrom = nameBeyondCount ? labelAt : mid;
+        nameOut = nameBeyondCount ? side : -side;
     }
     if (freshOk || freshBad) {
         auto* glow = scene_->addPath(
@@ -450,6 +464,34 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
     line->setZValue(2);
     head->setZValue(2);
     drawCount(move, labelAt, pal);
+    if (!offDiagram)
+        drawEdgeName(move, nameFrom, nameOut, nameBeyondCount, pal);
+}
+
+// An edge's name (空回滚 ...), outwards from `from`: from the edge's middle,
+// or from its count, clearing the count first.
+void StateMachineView::drawEdgeName(const Move& move, QPointF from, QPointF out, bool beyondCount,
+                                    const DiagramPalette& pal) {
+    const auto edge = std::find_if(
+        machine_->edges.cbegin(), machine_->edges.cend(),
+        [&](const StateEdge& e) { return e.from == move.first && e.to == move.second; });
+    if (edge == machine_->edges.cend() || edge->label.isEmpty())
+        return;
+    const QString text =
+        edge->zh.isEmpty() ? edge->label : edge->label + QStringLiteral(" · ") + edge->zh;
+    QFont f = scaledFont(font(), 0.9);
+    f.setItalic(true);
+    auto* name = addText(scene_, text, f, pal.muted);
+    name->setZValue(3);
+    // How far a box of this size reaches along `out` from its centre.
+    auto reach = [out](QSizeF size) {
+        return std::abs(out.x()) * size.width() / 2 + std::abs(out.y()) * size.height() / 2;
+    };
+    const QFontMetricsF fm(font());
+    const QSizeF count(fm.horizontalAdvance(QStringLiteral("✓9 ✗9")), fm.height());
+    const QRectF r = name->boundingRect();
+    const double gap = beyondCount ? reach(count) + 3 : 4;
+    name->setPos(from + out * (gap + reach(r.size())) - r.center());
 }
 
 void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPalette& pal) {

@@ -65,6 +65,8 @@ private:
                   const DiagramPalette& pal);
     void drawLegend(QPointF at, const DiagramPalette& pal);
     void drawCount(const Move& move, QPointF at, const DiagramPalette& pal);
+    void drawEdgeName(const Move& move, QPointF from, QPointF out, bool beyondCount,
+                      const DiagramPalette& pal);
     void drawTokens(const NodeBox& box, const QList<int>& intents, const DiagramPalette& pal);
     void fit();
 
