@@ -32,6 +32,7 @@ enum class CrashPoint {
     BeforeAck,
     DownstreamLost,
     LongPause,
+    AfterPublish,  // an outbox relay published and died before marking the row sent
 };
 
 enum class Response { Success, InProgress, Rejected, Error, None };

@@ -5,10 +5,12 @@
 #include "mqconsume.h"
 #include "naturalops.h"
 #include "ordercreate.h"
+#include "outbox.h"
 #include "pagination.h"
 #include "paymentcallback.h"
 #include "scheduledtask.h"
 #include "stockdeduct.h"
+#include "tcc.h"
 #include "ttlwindow.h"
 
 namespace idem {
@@ -24,9 +26,11 @@ const QList<const Scenario*>& allScenarios() {
     static const Downstream downstream;
     static const TtlWindow ttlWindow;
     static const DuplicateAlert duplicateAlert;
+    static const Outbox outbox;
+    static const Tcc tcc;
     static const QList<const Scenario*> all{
-        &orderCreate, &paymentCallback, &mqConsume,  &stockDeduct, &scheduledTask,
-        &naturalOps,  &pagination,      &downstream, &ttlWindow,   &duplicateAlert};
+        &orderCreate, &paymentCallback, &mqConsume, &stockDeduct,    &scheduledTask, &naturalOps,
+        &pagination,  &downstream,      &ttlWindow, &duplicateAlert, &outbox,        &tcc};
     return all;
 }
 

@@ -1,5 +1,6 @@
 // Every scenario, in the order of the scenario picker: the article's
-// recommendation table, then natural ops, read idempotency, misconceptions.
+// recommendation table, then natural ops, read idempotency, misconceptions,
+// and the production patterns.
 #pragma once
 
 #include "runconfig.h"

@@ -63,6 +63,8 @@ QString crashPointName(CrashPoint c) {
             return Names::tr("downstream answer lost");
         case CrashPoint::LongPause:
             return Names::tr("long pause past the lease");
+        case CrashPoint::AfterPublish:
+            return Names::tr("after the relay published");
     }
     return {};
 }
@@ -114,6 +116,14 @@ QString actorName(const QString& actor) {
         return Names::tr("downstream");
     if (actor == QLatin1String("provider"))
         return Names::tr("payment provider");
+    if (actor == QLatin1String("consumer"))
+        return Names::tr("consumer");
+    if (actor == QLatin1String("relay"))
+        return Names::tr("outbox relay");
+    if (actor == QLatin1String("coordinator"))
+        return Names::tr("TCC coordinator");
+    if (actor == QLatin1String("participant"))
+        return Names::tr("TCC participant");
     return actor;
 }
 

@@ -56,6 +56,7 @@ void ScenarioPicker::rebuild() {
         {"natural", tr("Naturally idempotent operations (天然幂等)")},
         {"read", tr("Read idempotency (读幂等)")},
         {"misconception", tr("Common misconceptions (常见误区)")},
+        {"production", tr("Production patterns (生产实践)")},
     };
     const Texts& t = Texts::instance();
     for (const auto& [group, title] : groups) {

@@ -15,8 +15,9 @@ using Tone = SequenceStep::Tone;
 
 // Lanes in the order a reader expects: who sends, who serves, who stores.
 const QStringList kLaneOrder{
-    "client",   "gateway", "provider", "producer", "broker", "scheduler",  "service",
-    "consumer", "node-a",  "node-b",   "writer",   "reader", "downstream",
+    "client",  "gateway",     "provider", "producer",   "scheduler", "coordinator",
+    "service", "participant", "relay",    "broker",     "consumer",  "node-a",
+    "node-b",  "writer",      "reader",   "downstream",
 };
 const QString kDatabase = QStringLiteral("database");
 

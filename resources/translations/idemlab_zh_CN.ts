@@ -758,6 +758,10 @@
         <translation>长时间停顿，超过租约</translation>
     </message>
     <message>
+        <source>after the relay published</source>
+        <translation>中继已发出消息，未标记已发送</translation>
+    </message>
+    <message>
         <source>success</source>
         <translation>成功</translation>
     </message>
@@ -828,6 +832,22 @@
     <message>
         <source>payment provider</source>
         <translation>支付渠道</translation>
+    </message>
+    <message>
+        <source>consumer</source>
+        <translation>消费者</translation>
+    </message>
+    <message>
+        <source>outbox relay</source>
+        <translation>消息中继</translation>
+    </message>
+    <message>
+        <source>TCC coordinator</source>
+        <translation>TCC 协调者</translation>
+    </message>
+    <message>
+        <source>TCC participant</source>
+        <translation>TCC 参与者</translation>
     </message>
     <message>
         <source>MISANSWERED</source>
@@ -1086,6 +1106,10 @@
     <message>
         <source>Common misconceptions (常见误区)</source>
         <translation>常见误区</translation>
+    </message>
+    <message>
+        <source>Production patterns (生产实践)</source>
+        <translation>生产实践</translation>
     </message>
     <message>
         <source>Scenario</source>
