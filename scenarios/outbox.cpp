@@ -30,6 +30,7 @@ const QString kOutboxTable = QStringLiteral(R"(CREATE TABLE outbox (
     user_id    INTEGER NOT NULL,
     amount     INTEGER NOT NULL,
     status     TEXT    NOT NULL CHECK (status IN ('PENDING', 'SENT')),
+    attempts   INTEGER NOT NULL DEFAULT 0,
     created_at INTEGER NOT NULL,
     sent_at    INTEGER
 ))");
@@ -52,6 +53,12 @@ WHERE status = 'PENDING'
   AND user_id = ?
 ORDER BY id
 LIMIT 10)");
+// Counted before each publish: a row sent again shows it, and a relay can
+// give up (or alert) after too many attempts.
+const QString kCountAttempt = QStringLiteral(R"(UPDATE outbox
+SET attempts = attempts + 1
+WHERE id = ?
+  AND status = 'PENDING')");
 const QString kMarkSent = QStringLiteral(R"(UPDATE outbox
 SET status = 'SENT', sent_at = ?
 WHERE id = ?
@@ -250,8 +257,10 @@ Outbox::Outbox() {
     info_.guardTable = "outbox";
     info_.effectNames = {"orders", "points"};
     info_.stateMachine = {"outbox row",
-                          {{"", "", 0, 1}, {"PENDING", "待发送", 2, 1}, {"SENT", "已发送", 4, 1}},
-                          {{"", "PENDING"}, {"PENDING", "SENT"}},
+                          {{"", "", 0, 1}, {"PENDING", "待发送", 2, 1}, {"SENT", "已发送", 5, 1}},
+                          {{"", "PENDING"},
+                           {"PENDING", "PENDING", "published", "已投递"},
+                           {"PENDING", "SENT", "mark sent", "标记"}},
                           {"outbox", "outbox-inbox"}};
 }
 
@@ -354,6 +363,7 @@ Task<Reply> Outbox::relayPass(Attempt& a) const {
     for (const QVariantList& row : pending.data) {
         const OrderCreated event{row[1].toString(), row[2].toString(), row[3].toLongLong(),
                                  row[4].toLongLong()};
+        co_await transition(a, event.eventId, "PENDING", "PENDING", kCountAttempt, bound(row[0]));
         publish(a, event);
         co_await a.crashPoint(CrashPoint::AfterPublish);
         co_await transition(a, event.eventId, "PENDING", "SENT", kMarkSent, bound(a.now(), row[0]));

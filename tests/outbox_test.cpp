@@ -116,8 +116,9 @@ void OutboxTest::relayPublishesAgainAfterDyingBeforeMarkingSent() {
         Reader reader(*db);
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM broker")), 2);
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(DISTINCT event_id) FROM broker")), 1);
-        QCOMPARE(reader.query(QStringLiteral("SELECT status FROM outbox")).value().toString(),
-                 QStringLiteral("SENT"));
+        const SqlResult row = reader.query(QStringLiteral("SELECT status, attempts FROM outbox"));
+        QCOMPARE(row.value(0, 0).toString(), QStringLiteral("SENT"));
+        QCOMPARE(row.value(0, 1).toInt(), 2);
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM points")), 2);
         // The service's callers were answered once each, with the one order.
         QCOMPARE(run->summary().responseCount(Response::Success), 2);

@@ -445,7 +445,7 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         for (const NodeBox& box : boxes) middle += box.rect.center() / double(boxes.size());
         const QPointF outward = mid - middle;
         // The far side of a two-way edge holds the reverse edge and its count.
-        nameBeyondCount = twoWay || side.x() * outward.x() + side.y() * outward.y() >= 0;
+        nameBeyondCount = twoWay || side.x() * outward.x() + side.y() * outward.y() > 1e-6;
         nameFrom = nameBeyondCount ? labelAt : mid;
         nameOut = nameBeyondCount ? side : -side;
     }
