@@ -65,7 +65,8 @@ struct StateNode {
 struct StateEdge {
     QString from;
     QString to;
-    // A name drawn along the edge, in English and Chinese (空回滚); empty: none.
+    // A name drawn along the edge, in the window's language: English, or
+    // Chinese (空回滚) where given; empty: none.
     QString label{};
     QString zh{};
 };

@@ -259,7 +259,7 @@ void KeyboardTest::groupHeadersAreNotSelectable() {
             QVERIFY(!(item->flags() & Qt::ItemIsEnabled));
         }
     }
-    QCOMPARE(headers, 4);
+    QCOMPARE(headers, 5);
     // Up from the first scenario does not land on its group's header.
     picker->setFocus(Qt::TabFocusReason);
     key(Qt::Key_Up);

@@ -2,6 +2,7 @@
 
 #include "diagrampalette.h"
 #include "scenario.h"
+#include "texts.h"
 #include "trace.h"
 #include "tracewords.h"
 
@@ -468,7 +469,7 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         drawEdgeName(move, nameFrom, nameOut, nameBeyondCount, pal);
 }
 
-// An edge's name (空回滚 ...), outwards from `from`: from the edge's middle,
+// An edge's name (empty rollback, 空回滚), outwards from `from`: from the edge's middle,
 // or from its count, clearing the count first.
 void StateMachineView::drawEdgeName(const Move& move, QPointF from, QPointF out, bool beyondCount,
                                     const DiagramPalette& pal) {
@@ -477,8 +478,10 @@ void StateMachineView::drawEdgeName(const Move& move, QPointF from, QPointF out,
         [&](const StateEdge& e) { return e.from == move.first && e.to == move.second; });
     if (edge == machine_->edges.cend() || edge->label.isEmpty())
         return;
-    const QString text =
-        edge->zh.isEmpty() ? edge->label : edge->label + QStringLiteral(" · ") + edge->zh;
+    // In the window's language; a name without a Chinese form (Try,
+    // Confirm) is the term Chinese engineers use too.
+    const bool chinese = currentLanguage() == Language::Chinese && !edge->zh.isEmpty();
+    const QString text = chinese ? edge->zh : edge->label;
     QFont f = scaledFont(font(), 0.9);
     f.setItalic(true);
     auto* name = addText(scene_, text, f, pal.muted);

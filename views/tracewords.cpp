@@ -35,6 +35,7 @@ QString guardName(const QString& guard) {
         {"check-then-insert", QT_TRANSLATE_NOOP("idem::TraceWords", "check then insert")},
         {"alert-rule", QT_TRANSLATE_NOOP("idem::TraceWords", "alert rule")},
         {"stock-check", QT_TRANSLATE_NOOP("idem::TraceWords", "stock check")},
+        {"tcc-log", QT_TRANSLATE_NOOP("idem::TraceWords", "TCC log")},
     };
     return lookUp(words, guard);
 }
@@ -71,6 +72,11 @@ QString guardDecisionName(const QString& decision) {
         {"already-raised", QT_TRANSLATE_NOOP("idem::TraceWords", "already raised")},
         {"below-threshold", QT_TRANSLATE_NOOP("idem::TraceWords", "below the threshold")},
         {"normal-repeat", QT_TRANSLATE_NOOP("idem::TraceWords", "a normal repeat")},
+        {"marked-failed", QT_TRANSLATE_NOOP("idem::TraceWords", "marked failed")},
+        {"key-reused", QT_TRANSLATE_NOOP("idem::TraceWords", "key reused for another request")},
+        {"repeat", QT_TRANSLATE_NOOP("idem::TraceWords", "a repeat")},
+        {"empty-rollback", QT_TRANSLATE_NOOP("idem::TraceWords", "empty rollback")},
+        {"anti-hanging", QT_TRANSLATE_NOOP("idem::TraceWords", "late Try refused")},
     };
     return lookUp(words, decision);
 }
@@ -80,6 +86,8 @@ QString entityName(const QString& what) {
         {"dedup record", QT_TRANSLATE_NOOP("idem::TraceWords", "dedup record")},
         {"order", QT_TRANSLATE_NOOP("idem::TraceWords", "order")},
         {"job run", QT_TRANSLATE_NOOP("idem::TraceWords", "job run")},
+        {"outbox row", QT_TRANSLATE_NOOP("idem::TraceWords", "outbox row")},
+        {"tcc_log record", QT_TRANSLATE_NOOP("idem::TraceWords", "tcc_log record")},
     };
     return lookUp(words, what);
 }
@@ -88,6 +96,11 @@ QString paramLabel(const QString& key) {
     static const QHash<QString, const char*> words{
         {"request-id", QT_TRANSLATE_NOOP("idem::TraceWords", "Request id")},
         {"late-failure", QT_TRANSLATE_NOOP("idem::TraceWords", "Late failure callback")},
+        {"failed-then-retry", QT_TRANSLATE_NOOP("idem::TraceWords", "First payment fails")},
+        {"payload", QT_TRANSLATE_NOOP("idem::TraceWords", "Payload of repeats")},
+        {"business-error", QT_TRANSLATE_NOOP("idem::TraceWords", "Business step fails")},
+        {"confirm-retries", QT_TRANSLATE_NOOP("idem::TraceWords", "Extra Confirms")},
+        {"cancel-before-try", QT_TRANSLATE_NOOP("idem::TraceWords", "Cancel before Try")},
         {"rows", QT_TRANSLATE_NOOP("idem::TraceWords", "Rows in the feed")},
         {"page-size", QT_TRANSLATE_NOOP("idem::TraceWords", "Page size")},
         {"inserts-per-page", QT_TRANSLATE_NOOP("idem::TraceWords", "Inserts per page")},

@@ -1373,6 +1373,58 @@
 <context>
     <name>idem::TraceWords</name>
     <message>
+        <source>TCC log</source>
+        <translation>TCC 事务日志</translation>
+    </message>
+    <message>
+        <source>marked failed</source>
+        <translation>标记为失败</translation>
+    </message>
+    <message>
+        <source>key reused for another request</source>
+        <translation>同一个键用于另一个请求</translation>
+    </message>
+    <message>
+        <source>a repeat</source>
+        <translation>重复请求</translation>
+    </message>
+    <message>
+        <source>empty rollback</source>
+        <translation>空回滚</translation>
+    </message>
+    <message>
+        <source>late Try refused</source>
+        <translation>防悬挂：拒绝迟到的 Try</translation>
+    </message>
+    <message>
+        <source>outbox row</source>
+        <translation>发件箱记录</translation>
+    </message>
+    <message>
+        <source>tcc_log record</source>
+        <translation>tcc_log 记录</translation>
+    </message>
+    <message>
+        <source>First payment fails</source>
+        <translation>首次支付失败</translation>
+    </message>
+    <message>
+        <source>Payload of repeats</source>
+        <translation>重复请求的参数</translation>
+    </message>
+    <message>
+        <source>Business step fails</source>
+        <translation>业务步骤失败</translation>
+    </message>
+    <message>
+        <source>Extra Confirms</source>
+        <translation>额外的 Confirm 次数</translation>
+    </message>
+    <message>
+        <source>Cancel before Try</source>
+        <translation>Cancel 先于 Try 到达</translation>
+    </message>
+    <message>
         <source>original</source>
         <translation>原始请求</translation>
     </message>
