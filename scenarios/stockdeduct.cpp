@@ -30,6 +30,9 @@ const QString kLogDeduction =
     QStringLiteral(R"(INSERT INTO deductions (order_id, sku, qty, created_at)
 VALUES (?, ?, ?, ?))");
 const QString kFindDeduction = QStringLiteral("SELECT id FROM deductions WHERE order_id = ?");
+const QString kOwnDeduction = QStringLiteral(R"(SELECT qty, created_at
+FROM deductions
+WHERE order_id = ?)");
 
 // Every order asks for one unit; the request names the order, its sku and qty.
 constexpr qint64 kUnitsPerOrder = 1;
@@ -42,6 +45,10 @@ QString requestedSku(const Attempt& a) {
 }
 qint64 requestedUnits(const Attempt& a) {
     return a.payload().value(QStringLiteral("qty")).toLongLong();
+}
+// The version of the stock row the page showed when the user confirmed.
+qint64 versionOnThePage(const Attempt& a) {
+    return a.payload().value(QStringLiteral("version")).toLongLong();
 }
 
 const Reply kOutOfStock{Response::Rejected, QStringLiteral("OUT_OF_STOCK")};
@@ -93,6 +100,14 @@ StockDeduct::StockDeduct() {
              [this](Attempt& a) {
                  return versionChecked(a);
              }},
+        {.id = "version-from-request",
+         .crashPoints = points,
+         .summary = "UPDATE ... WHERE sku = ? AND version = ? with the version the page read; "
+                    "a conflict looks up the order's own deduction record",
+         .handle =
+             [this](Attempt& a) {
+                 return versionFromRequest(a);
+             }},
         {.id = "status-guard",
          .recommended = true,
          .crashPoints = points,
@@ -132,8 +147,12 @@ void StockDeduct::seed(Setup& setup, int intent) const {
 }
 
 void StockDeduct::plan(Planner& planner, int intent) const {
-    planner.fireDefault(
-        intent, {{"order_id", orderOf(intent)}, {"sku", skuOf(intent)}, {"qty", kUnitsPerOrder}});
+    // The page showed the stock row with its version; every click and every
+    // retry of this order sends what the page showed.
+    planner.fireDefault(intent, {{"order_id", orderOf(intent)},
+                                 {"sku", skuOf(intent)},
+                                 {"qty", kUnitsPerOrder},
+                                 {"version", kInitialVersion}});
 }
 
 // The CHECK (qty >= 0) is the last line against overselling: when it
@@ -183,6 +202,36 @@ Task<Reply> StockDeduct::versionChecked(Attempt& a) const {
         co_return Reply{Response::Rejected, QStringLiteral("VERSION_CONFLICT")};
     }
     co_return co_await deducted(a);
+}
+
+// The request names the version of the row the user saw: the deduction lands
+// only on that row, once. Whether a refused write was this order's own
+// repeat or a page gone stale, the service's own deduction record tells.
+Task<Reply> StockDeduct::versionFromRequest(Attempt& a) const {
+    const QString order = requestedOrder(a);
+    const QString sku = requestedSku(a);
+    const qint64 units = requestedUnits(a);
+    const qint64 seen = versionOnThePage(a);
+    const VersionGuard stockRow(sku);
+    co_await a.begin();
+    const bool written =
+        co_await stockRow.write(a, seen, kDeductIfVersion, bound(units, sku, seen));
+    if (written) {
+        co_await a.sql(kLogDeduction, order, sku, units, a.now());
+        co_await a.commit();
+        co_return co_await deducted(a);
+    }
+    co_await a.rollback();
+    const SqlResult own = co_await a.sql(kOwnDeduction, order);
+    if (own.empty()) {
+        // Somebody else changed the stock since the page was shown: the
+        // user must look at the new figures before confirming again.
+        a.guard("deduction-record", "not-found", {{"order_id", order}});
+        co_return Reply{Response::Rejected, QStringLiteral("VERSION_CONFLICT")};
+    }
+    // This order's deduction is already there: the repeat gets its result.
+    a.guard("deduction-record", "found", {{"order_id", order}, {"qty", own.value(0, 0)}});
+    co_return Reply{Response::Success, QStringLiteral("DEDUCTED")};
 }
 
 Task<Reply> StockDeduct::statusGuarded(Attempt& a) const {

@@ -1,6 +1,7 @@
 // 库存扣减 — take an order's units from stock exactly once: a conditional
-// update guarded by the order's status (or a unique deduction log), against
-// a version number that only stops simultaneous writes, and no guard at all.
+// update guarded by the order's status (or a unique deduction log), a
+// version the request carries from the page, against a version the service
+// reads itself (which only stops simultaneous writes), and no guard at all.
 #pragma once
 
 #include "scenario.h"
@@ -31,6 +32,7 @@ public:
 private:
     Task<Reply> plainDeduct(Attempt& a) const;
     Task<Reply> versionChecked(Attempt& a) const;
+    Task<Reply> versionFromRequest(Attempt& a) const;
     Task<Reply> statusGuarded(Attempt& a) const;
     Task<Reply> deductionLog(Attempt& a) const;
     Task<bool> takeStock(Attempt& a) const;

@@ -1,6 +1,8 @@
 // Every cell of SPEC section 3's stock-deduct table for seeds 1-5,
 // duplicates 1-3 and both sources; the stock never below zero; the version
-// guard's conflicts and re-reads; and the judge's lost-update check.
+// guard's conflicts and re-reads; the version from the request answering
+// repeats from the deduction record and refusing a stale page; and the
+// judge's lost-update check.
 #include "registry.h"
 #include "run.h"
 #include "runner.h"
@@ -50,6 +52,8 @@ private slots:
     void versionConflictIsRejected();
     void versionRetryRereadsAndDeductsAgain();
     void statusGuardMovesTheOrderOnce();
+    void versionFromRequestAnswersRepeatsFromTheRecord();
+    void versionFromRequestRefusesAStalePage();
     void lostUpdateIsInconsistent();
 };
 
@@ -63,6 +67,7 @@ void StockDeductTest::truthTable_data() {
     const Row rows[] = {
         {"none", "duplicated", "duplicated", "duplicated"},
         {"version", "misanswered", "duplicated", "duplicated"},
+        {"version-from-request", "exactly-once", "exactly-once", "exactly-once"},
         {"status-guard", "exactly-once", "exactly-once", "exactly-once"},
         {"deduction-log", "exactly-once", "exactly-once", "exactly-once"},
     };
@@ -85,7 +90,8 @@ void StockDeductTest::stockNeverBelowZero_data() {
     QTest::addColumn<QString>("timing");
     QTest::addColumn<QString>("crash");
     QTest::addColumn<int>("duplicates");
-    for (const char* v : {"none", "version", "status-guard", "deduction-log"}) {
+    for (const char* v :
+         {"none", "version", "version-from-request", "status-guard", "deduction-log"}) {
         for (const char* t : {"concurrent", "retry"}) {
             for (const char* crash : {"", "before-response"}) {
                 // 15 duplicates ask for more units than the sku holds.
@@ -167,6 +173,65 @@ void StockDeductTest::statusGuardMovesTheOrderOnce() {
         Reader reader(*db);
         QCOMPARE(reader.query(QStringLiteral("SELECT status FROM orders")).value().toString(),
                  QStringLiteral("DEDUCTED"));
+    }
+}
+
+void StockDeductTest::versionFromRequestAnswersRepeatsFromTheRecord() {
+    for (const char* timing : {"concurrent", "retry", "cross-day"}) {
+        for (int d = 1; d <= 3; ++d) {
+            for (quint32 seed = 1; seed <= 5; ++seed) {
+                auto run = finishedRun(config("version-from-request", timing, "", d, seed));
+                QVERIFY(run);
+                int found = 0;
+                for (const TraceEvent& e : run->trace().events()) {
+                    if (e.is(EventKind::Guard) &&
+                        e.fields.value("guard") == QLatin1String("deduction-record")) {
+                        QCOMPARE(e.fields.value("decision").toString(), QStringLiteral("found"));
+                        ++found;
+                    }
+                }
+                // Every repeat carried version 1, which the first write moved
+                // on; each found the order's own record instead.
+                QCOMPARE(guardDecisions(*run, "accepted"), 1);
+                QCOMPARE(guardDecisions(*run, "conflict"), d);
+                QCOMPARE(found, d);
+                QCOMPARE(run->summary().responseCount(Response::Success), d + 1);
+                QVERIFY(run->summary().wrongAnswers.isEmpty());
+                auto db = run->openReader();
+                Reader reader(*db);
+                QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM deductions")), 1);
+            }
+        }
+    }
+}
+
+void StockDeductTest::versionFromRequestRefusesAStalePage() {
+    // Another order took a unit after the page was shown: the row's version
+    // is no longer the one the request carries, and this order has no
+    // deduction of its own yet.
+    for (quint32 seed = 1; seed <= 5; ++seed) {
+        Run run(config("version-from-request", "retry", "", 1, seed),
+                *findScenario("stock-deduct"));
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        {
+            SqlConnection other(run.databasePath(), QStringLiteral("another-order"));
+            QVERIFY(
+                other
+                    .exec(QStringLiteral("UPDATE stock SET qty = qty - 1, version = version + 1 "
+                                         "WHERE sku = ?"),
+                          {StockDeduct::skuOf(0)})
+                    .ok);
+        }
+        run.runToEnd();
+        test::finish(run);
+        QCOMPARE(run.summary().responseCount(Response::Rejected), 2);
+        QCOMPARE(run.summary().responseCount(Response::Success), 0);
+        auto db = run.openReader();
+        Reader reader(*db);
+        QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM deductions")), 0);
+        QCOMPARE(reader.count(QStringLiteral("SELECT qty FROM stock")),
+                 StockDeduct::kInitialStock - 1);
     }
 }
 
