@@ -12,6 +12,7 @@ Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
       caller_(spec.caller),
       actor_(nameId(spec.actor)),
       payload_(spec.payload),
+      arrivedAt_(run.now()),
       retryDepth_(spec.retryDepth),
       counted_(spec.counted),
       changedPayload_(spec.changedPayload) {}

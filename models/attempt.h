@@ -47,6 +47,13 @@ public:
     // The variant this run serves (its handler, its crash points).
     const VariantInfo& variant() const;
     qint64 now() const;
+    // The virtual instant this attempt arrived: its fire time. Every guard
+    // that asks whether a record has expired (an in-progress claim, a dedup
+    // row past its retention, a lease, a TTL key) asks it at this instant,
+    // with one rule: expired when arrivedAt() - stamp >= limit. A decision
+    // then depends on the interval between two arrivals, not on how long
+    // the statements before it happened to take.
+    qint64 arrivedAt() const { return arrivedAt_; }
 
     // --- awaitables -------------------------------------------------------
     struct SqlStep {
@@ -125,6 +132,7 @@ private:
     QString caller_;
     NameId actor_;
     QVariantMap payload_;
+    qint64 arrivedAt_;
     int retryDepth_;
     bool counted_;
     bool changedPayload_;

@@ -57,7 +57,7 @@ Task<ClaimGuard::Claim> ClaimGuard::claim(Attempt& a, const QString& owner,
                                           const QVariant& token) const {
     const QString run = entity();
     const bool claimed = co_await transition(a, run, "PENDING", "RUNNING", kClaim,
-                                             bound(owner, token, a.now(), job_, bizDate_));
+                                             bound(owner, token, a.arrivedAt(), job_, bizDate_));
     if (claimed) {
         a.guard("claim", "claimed", {{"run", run}, {"token", token}});
         co_return Claim{Outcome::Claimed, owner};
@@ -73,7 +73,7 @@ Task<ClaimGuard::Claim> ClaimGuard::claim(Attempt& a, const QString& owner,
         a.guard("claim", "done", {{"run", run}, {"owner", holder}});
         co_return Claim{Outcome::Done, holder};
     }
-    const qint64 age = a.now() - claimedAt;
+    const qint64 age = a.arrivedAt() - claimedAt;
     if (age < staleAfterMs_) {
         a.guard("claim", "in-progress", {{"run", run}, {"owner", holder}, {"age_ms", age}});
         co_return Claim{Outcome::InProgress, holder};
@@ -81,7 +81,7 @@ Task<ClaimGuard::Claim> ClaimGuard::claim(Attempt& a, const QString& owner,
     // The holder has run far longer than any run takes: it died or hangs.
     const bool takenOver =
         co_await transition(a, run, "RUNNING", "RUNNING", kTakeover,
-                            bound(owner, token, a.now(), job_, bizDate_, holder, claimedAt));
+                            bound(owner, token, a.arrivedAt(), job_, bizDate_, holder, claimedAt));
     if (!takenOver) {
         a.guard("claim", "in-progress", {{"run", run}, {"lost_takeover", true}});
         co_return Claim{Outcome::InProgress, holder};

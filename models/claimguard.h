@@ -1,6 +1,7 @@
 // A job run as a claim in the job_runs table: PENDING -> RUNNING (one node
-// claims it with a conditional UPDATE) -> DONE. A RUNNING claim older than
-// staleAfter counts as abandoned and may be taken over, conditionally again.
+// claims it with a conditional UPDATE) -> DONE. A claim is stamped with its
+// claimant's arrival; one whose age at a later arrival is staleAfter or more
+// counts as abandoned and may be taken over, conditionally again.
 // The claim can carry a fencing token; finishing it fenced succeeds only while
 // the row still names that token, so a node that slept past its lease cannot
 // finish a run someone else has taken over.

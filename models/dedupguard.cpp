@@ -53,7 +53,7 @@ const QString kReadWithFingerprint =
 FROM dedup
 WHERE biz_type = ? AND biz_id = ?)");
 const QString kPurge = QStringLiteral(R"(DELETE FROM dedup
-WHERE biz_type = ? AND biz_id = ? AND created_at < ?)");
+WHERE biz_type = ? AND biz_id = ? AND created_at <= ?)");
 const QString kTakeover = QStringLiteral(R"(UPDATE dedup
 SET status = 'PROCESSING', owner = ?, updated_at = ?
 WHERE biz_type = ? AND biz_id = ? AND status = ? AND updated_at = ?)");
@@ -93,12 +93,12 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId,
         const qint64 createdAt = row.value(0, 3).toLongLong();
         const qint64 updatedAt = row.value(0, 4).toLongLong();
 
-        if (options_.retentionMs > 0 && createdAt < a.now() - options_.retentionMs) {
+        if (options_.retentionMs > 0 && a.arrivedAt() - createdAt >= options_.retentionMs) {
             // Past the retention window the record is gone, as a cleanup job
             // would have deleted it: the duplicate is no longer recognised.
             a.guard("dedup", "retention-expired",
                     {{"biz_id", bizId}, {"age_ms", a.now() - createdAt}});
-            co_await a.sql(kPurge, bizType_, bizId, a.now() - options_.retentionMs);
+            co_await a.sql(kPurge, bizType_, bizId, a.arrivedAt() - options_.retentionMs);
             continue;
         }
         // The same key for another request (the IETF draft's 422, Stripe's
@@ -119,7 +119,7 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId,
             co_return Claim{Outcome::Failed, row.value(0, 1).toString()};
         }
         const bool stale = status == QLatin1String("FAILED") ||
-                           (options_.expiry && updatedAt < a.now() - options_.expiryMs);
+                           (options_.expiry && a.arrivedAt() - updatedAt >= options_.expiryMs);
         if (!stale) {
             a.guard(
                 "dedup", "in-progress",

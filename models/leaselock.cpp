@@ -39,7 +39,9 @@ WHERE name = ?
 }  // namespace
 
 Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) const {
-    const qint64 now = a.now();
+    // The lease runs from this attempt's arrival, and a lease whose end is
+    // at or before our arrival has run out (Attempt::arrivedAt).
+    const qint64 now = a.arrivedAt();
     const SqlResult taken = co_await a.sql(kAcquire, name_, owner, now + leaseMs_, now);
     if (!taken.empty()) {
         Lease lease{true, taken.value(0, 0).toLongLong(), taken.value(0, 1).toLongLong(), owner};

@@ -31,13 +31,15 @@ WHERE key = ? AND expires_at > ?)");
 }  // namespace
 
 Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) const {
-    const qint64 expiresAt = a.now() + ttlMs_;
-    const SqlResult set = co_await a.sql(kSetNx, key, expiresAt, a.now());
+    // The key lives from this attempt's arrival; at a later arrival it
+    // counts as absent once ttl or more has passed (Attempt::arrivedAt).
+    const qint64 expiresAt = a.arrivedAt() + ttlMs_;
+    const SqlResult set = co_await a.sql(kSetNx, key, expiresAt, a.arrivedAt());
     if (set.rows == 1) {
         a.guard("ttl-key", "set", {{"key", key}, {"ttl_ms", ttlMs_}, {"expires_at", expiresAt}});
         co_return Claim{Outcome::Set, {}, expiresAt};
     }
-    const SqlResult got = co_await a.sql(kGet, key, a.now());
+    const SqlResult got = co_await a.sql(kGet, key, a.arrivedAt());
     const QString value = got.value(0, 0).toString();
     const qint64 existingExpiry = got.value(0, 1).toLongLong();
     if (got.empty() || value == QLatin1String("PROCESSING")) {
@@ -45,14 +47,17 @@ Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) cons
         co_return Claim{Outcome::InProgress, {}, existingExpiry};
     }
     a.guard("ttl-key", "duplicate",
-            {{"key", key}, {"expires_at", existingExpiry}, {"left_ms", existingExpiry - a.now()}});
+            {{"key", key},
+             {"expires_at", existingExpiry},
+             {"left_ms", existingExpiry - a.arrivedAt()}});
     co_return Claim{Outcome::Done, value, existingExpiry};
 }
 
 Task<bool> TtlGuard::storeResult(Attempt& a, const QString& key, const QString& result) const {
-    const SqlResult r = co_await a.sql(kSetXx, result, key, a.now());
     // The key may have expired while the business ran: then the result is
-    // not remembered at all, as with Redis.
+    // not remembered at all, as with Redis. The same rule, asked at the
+    // moment of the write, since that is when Redis would ask it.
+    const SqlResult r = co_await a.sql(kSetXx, result, key, a.now());
     a.guard("ttl-key", r.rows == 1 ? "result-stored" : "expired-before-store", {{"key", key}});
     co_return r.rows == 1;
 }
