@@ -54,10 +54,13 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
     for (const VariantInfo& v : info.variants) {
         QJsonArray points;
         for (CrashPoint p : v.crashPoints) points.append(toId(p));
-        variants.append(QJsonObject{{"id", v.id},
-                                    {"recommended", v.recommended},
-                                    {"crash_points", points},
-                                    {"summary", v.summary}});
+        QJsonObject variant{{"id", v.id},
+                            {"recommended", v.recommended},
+                            {"crash_points", points},
+                            {"summary", v.summary}};
+        if (!v.toleratedEffects.isEmpty())
+            variant.insert("tolerated_effects", QJsonArray::fromStringList(v.toleratedEffects));
+        variants.append(variant);
     }
     QJsonArray sources;
     for (Source s : info.sources) sources.append(toId(s));
@@ -113,6 +116,8 @@ void printSummary(const Summary& s) {
         o << ", but " << w.database << "\n";
     }
     o << "  verdict: " << toId(s.verdict);
+    if (s.tolerated)
+        o << " — accepted cost (the business accepts repeating this effect)";
     if (s.intents > 1) {
         QStringList parts;
         for (std::size_t v = 0; v < s.verdicts.size(); ++v) {
@@ -186,6 +191,10 @@ int list(const QStringList& args) {
                   << "\n"
                   << QString(24, ' ') << "crash points: "
                   << (points.isEmpty() ? QStringLiteral("none") : points.join(", ")) << "\n";
+            if (!v.toleratedEffects.isEmpty()) {
+                out() << QString(24, ' ')
+                      << "repeats accepted (tolerated): " << v.toleratedEffects.join(", ") << "\n";
+            }
         }
         QStringList sources;
         for (Source src : info.sources) sources << toId(src);

@@ -1,6 +1,8 @@
 #include "alertrule.h"
 
 #include "attempt.h"
+#include "authoring.h"
+#include "summary.h"
 
 #include <stdexcept>
 
@@ -43,7 +45,23 @@ const QString kUpdateCount = QStringLiteral(R"(UPDATE alerts
 SET count = ?
 WHERE biz_key = ? AND operation = ? AND window_start = ?
   AND count < ?)");
+// The repeats logged in the window of this key's latest alert raised up to
+// the given instant.
+const QString kFinalCount = QStringLiteral(R"(SELECT COUNT(*)
+FROM (SELECT biz_key, operation, window_start
+      FROM alerts
+      WHERE biz_key = ? AND raised_at <= ?
+      ORDER BY raised_at DESC
+      LIMIT 1) a
+JOIN duplicate_log d
+  ON d.biz_key = a.biz_key AND d.operation = a.operation
+ AND d.seen_at >= a.window_start AND d.seen_at < a.window_start + ?)");
 }  // namespace
+
+void AlertRule::completeAlerts(Reader& db, QList<AlertRecord>& alerts, qint64 windowMs) {
+    for (AlertRecord& alert : alerts)
+        alert.finalCount = db.count(kFinalCount, {alert.key, alert.tMs, windowMs});
+}
 
 Task<qint64> AlertRule::logAndCount(Attempt& a, const QString& key, const QString& operation,
                                     qint64 windowStart, qint64 windowMs) {

@@ -6,12 +6,15 @@
 
 #include "task.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
 namespace idem {
 
 class Attempt;
+class Reader;
+struct AlertRecord;
 
 class AlertRule {
 public:
@@ -37,6 +40,9 @@ public:
     // own operation and never alerts.
     static Task<qint64> recordRepeat(Attempt& a, const QString& key, const QString& operation,
                                      qint64 windowMs);
+    // Fills each alert's final count: the repeats its key's window held at
+    // the end of the run.
+    static void completeAlerts(Reader& db, QList<AlertRecord>& alerts, qint64 windowMs);
 
 private:
     static Task<qint64> logAndCount(Attempt& a, const QString& key, const QString& operation,

@@ -43,6 +43,17 @@ QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answ
     return wrong;
 }
 
+// Duplicated only in effects the variant accepts repeating.
+bool onlyTolerated(const IntentJudgement& j, const QStringList& tolerated) {
+    if (j.verdict != Verdict::Duplicated)
+        return false;
+    for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it) {
+        if (it.value() > j.expected.value(it.key()) && !tolerated.contains(it.key()))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 Summary Run::judgeNow(Reader& reader) const {
@@ -56,11 +67,13 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
     s.attempts = countedAttempts_;
     s.endMs = now_;
     s.alerts = alerts_;
+    scenario_.completeAlerts(reader, s.alerts);
     s.complete = failure_ == RunFailure::None;
     const int n = int(intents_.size());
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);
     const std::vector<QString> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
     const std::vector<AnswerTruth> truths = scenario_.answerTruthOfAll(reader, n);
+    bool allTolerated = true;
     for (int i = 0; i < n; ++i) {
         IntentJudgement j;
         j.effects = effects[std::size_t(i)];
@@ -72,6 +85,9 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
             wrongAnswers(i, intents_[std::size_t(i)].answers, truths[std::size_t(i)]);
         if (!wrong.isEmpty())
             j.verdict = std::max(j.verdict, Verdict::Misanswered);
+        j.tolerated = variant_ && onlyTolerated(j, variant_->toleratedEffects);
+        if (j.verdict == Verdict::Duplicated)
+            allTolerated &= j.tolerated;
         for (const WrongAnswer& w : wrong) {
             if (s.wrongAnswers.size() < 50)
                 s.wrongAnswers << w;
@@ -92,6 +108,7 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
         if (judgements)
             judgements->push_back(std::move(j));
     }
+    s.tolerated = s.verdict == Verdict::Duplicated && allTolerated;
     return s;
 }
 
@@ -114,6 +131,18 @@ void Run::recordJudgements(const std::vector<IntentJudgement>& judgements) {
         e.actor = judge;
         e.intent = i;
         e.fields = {{"verdict", toId(j.verdict)}, {"answered", j.answered}};
+        record(std::move(e));
+    }
+    // Each answer the database contradicts, as the judge found it.
+    const NameId wrongAnswer = nameId(u"wrong-answer");
+    for (const WrongAnswer& w : summary_.wrongAnswers) {
+        TraceEvent e;
+        e.kind = EventKind::Note;
+        e.note = wrongAnswer;
+        e.actor = judge;
+        e.intent = w.intent;
+        e.attempt = w.attempt;
+        e.fields = {{"told", toId(w.told)}, {"result", w.result}, {"database", w.database}};
         record(std::move(e));
     }
 }

@@ -256,7 +256,7 @@ void Run::recordFor(const Attempt& a, EventKind kind, Fields fields) {
 }
 
 void Run::raiseAlert(const Attempt& a, const QString& key, qint64 count, const QString& message) {
-    alerts_.append(AlertRecord{now_, a.intent(), key, count, message});
+    alerts_.append(AlertRecord{now_, a.intent(), key, count, -1, message});
     recordFor(a, EventKind::Alert, {{"key", key}, {"count", count}, {"message", message}});
 }
 

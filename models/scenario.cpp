@@ -71,6 +71,8 @@ std::vector<Effects> Scenario::effectsOfAll(Reader& db, int intents) const {
     return all;
 }
 
+void Scenario::completeAlerts(Reader&, QList<AlertRecord>&) const {}
+
 std::vector<AnswerTruth> Scenario::answerTruthOfAll(Reader&, int intents) const {
     return std::vector<AnswerTruth>(static_cast<std::size_t>(intents));
 }

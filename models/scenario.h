@@ -43,6 +43,10 @@ struct VariantInfo {
     // Rows this variant adds before an intent's first attempt (after the
     // scenario's own seed rows).
     std::function<void(Setup&, int intent)> seed{};
+    // Effects whose repetition the business accepts (接受代价: a second
+    // notification is a nuisance, not a loss). Repeats of them are still
+    // duplicated, marked tolerated in the summary.
+    QStringList toleratedEffects{};
 };
 
 struct ParamInfo {
@@ -116,6 +120,7 @@ struct IntentJudgement {
     QString inconsistency;  // non-empty: why effects and state disagree
     bool answered = false;  // the caller got a definite answer (success, rejected, error)
     Verdict verdict = Verdict::ExactlyOnce;
+    bool tolerated = false;  // duplicated, but only in effects the variant accepts
 };
 
 class Scenario {
@@ -150,6 +155,9 @@ public:
     // Turns effects, consistency and whether the caller got an answer into a
     // verdict; the default is SPEC section 2's order.
     virtual Verdict judge(const IntentJudgement& j) const;
+    // The final counts of the alerts the run raised (how many repeats their
+    // window held at the end); the default leaves them unknown.
+    virtual void completeAlerts(Reader& db, QList<AlertRecord>& alerts) const;
     // Scenario-specific fields of the run summary (pagination's pages ...).
     virtual void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const;
 };

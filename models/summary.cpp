@@ -38,11 +38,14 @@ QJsonObject Summary::toJson(int version) const {
     }
     QJsonArray alertsJson;
     for (const AlertRecord& a : alerts) {
-        alertsJson.append(QJsonObject{{"t_ms", a.tMs},
-                                      {"intent", a.intent},
-                                      {"key", a.key},
-                                      {"count", a.count},
-                                      {"message", a.message}});
+        QJsonObject alert{{"t_ms", a.tMs},
+                          {"intent", a.intent},
+                          {"key", a.key},
+                          {"count", a.count},
+                          {"message", a.message}};
+        if (version >= 2 && a.finalCount >= 0)
+            alert.insert("final_count", a.finalCount);
+        alertsJson.append(alert);
     }
     s.insert("scenario", config.scenario);
     s.insert("variant", config.variant);
@@ -74,6 +77,7 @@ QJsonObject Summary::toJson(int version) const {
                                      {"database", w.database}});
         }
         s.insert("wrong_answers", wrong);
+        s.insert("tolerated", tolerated);
     }
     if (version >= 2 && !complete)
         s.insert("complete", false);
@@ -157,6 +161,7 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
         const QJsonObject o = a.toObject();
         s.alerts.append(AlertRecord{o.value("t_ms").toInteger(), o.value("intent").toInt(),
                                     o.value("key").toString(), o.value("count").toInteger(),
+                                    o.value("final_count").toInteger(-1),
                                     o.value("message").toString()});
     }
     for (const QJsonValue& why : json.value("inconsistencies").toArray())
@@ -170,13 +175,14 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
                                           *told, o.value("result").toString(),
                                           o.value("database").toString()});
     }
+    s.tolerated = json.value("tolerated").toBool(false);
     s.integrity = json.value("integrity").toString();
     s.complete = json.value("complete").toBool(true);
     static const QStringList kOwn{
-        "scenario",        "variant",  "timing",       "source",   "crash",   "crash_attempt",
-        "duplicates",      "seed",     "intents",      "attempts", "effects", "expected_effects",
-        "responses",       "alerts",   "verdict",      "verdicts", "end_ms",  "integrity",
-        "inconsistencies", "complete", "wrong_answers"};
+        "scenario",        "variant",  "timing",        "source",   "crash",   "crash_attempt",
+        "duplicates",      "seed",     "intents",       "attempts", "effects", "expected_effects",
+        "responses",       "alerts",   "verdict",       "verdicts", "end_ms",  "integrity",
+        "inconsistencies", "complete", "wrong_answers", "tolerated"};
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!kOwn.contains(it.key()))
             s.extras.insert(it.key(), it.value());

@@ -23,7 +23,11 @@ struct AlertRecord {
     qint64 tMs = 0;
     int intent = -1;
     QString key;
-    qint64 count = 0;  // how many repeats the rule had seen when it fired
+    qint64 count = 0;  // how many repeats the rule had counted when it fired
+    // How many the window held at the end of the run; -1: not known. Under
+    // a burst many repeats are logged before the first check counts them,
+    // so `count` can be well past the threshold, and below this.
+    qint64 finalCount = -1;
     QString message;
 };
 
@@ -45,6 +49,9 @@ struct Summary {
     std::array<qint64, kResponseCount> responses{};
     std::array<qint64, kVerdictCount> verdicts{};  // intents per verdict
     Verdict verdict = Verdict::ExactlyOnce;        // the worst
+    // Duplicated, and every duplicated intent repeated only effects the
+    // variant declares acceptable (SPEC section 2, Tolerated effects).
+    bool tolerated = false;
     QList<AlertRecord> alerts;
     QStringList inconsistencies;      // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50

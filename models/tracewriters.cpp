@@ -166,11 +166,49 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                  .arg(escape(warning));
     }
     const QString verdict = s.value("verdict").toString();
-    const QString colour = verdict == QLatin1String("exactly-once") ? "#27ae60"
-                           : verdict == QLatin1String("duplicated") ? "#d63031"
-                                                                    : "#e67e22";
-    h += QStringLiteral("<p class='verdict' style='background:%1'>%2</p>")
-             .arg(colour, escape(verdict));
+    // The window's colours, one per verdict.
+    static const QMap<QString, QString> kColours{
+        {"exactly-once", "#27ae60"}, {"stuck", "#f0a202"},        {"lost", "#8e44ad"},
+        {"misanswered", "#c0396b"},  {"inconsistent", "#e67e22"}, {"duplicated", "#d63031"}};
+    const bool tolerated = s.value("tolerated").toBool();
+    h += QStringLiteral("<p class='verdict' style='background:%1'>%2%3</p>")
+             .arg(kColours.value(verdict, "#e67e22"), escape(verdict),
+                  tolerated ? QStringLiteral(" — accepted cost") : QString());
+    // What the callers were told that the database contradicts.
+    const QJsonArray wrong = s.value("wrong_answers").toArray();
+    if (!wrong.isEmpty()) {
+        h += QStringLiteral(
+            "<h2>Wrong answers</h2><table><tr><th>intent</th><th>attempt</th>"
+            "<th>told</th><th>result</th><th>the database shows</th></tr>");
+        for (const QJsonValue& v : wrong) {
+            const QJsonObject w = v.toObject();
+            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+                     .arg(w.value("intent").toInt())
+                     .arg(w.value("attempt").toInt())
+                     .arg(escape(w.value("told").toString()), escape(w.value("result").toString()),
+                          escape(w.value("database").toString()));
+        }
+        h += QStringLiteral("</table>");
+    }
+    const QJsonArray alerts = s.value("alerts").toArray();
+    if (!alerts.isEmpty()) {
+        h += QStringLiteral(
+            "<h2>Alerts</h2><table><tr><th>t (ms)</th><th>key</th>"
+            "<th>count when it fired</th><th>final count</th><th>message</th>"
+            "</tr>");
+        for (const QJsonValue& v : alerts) {
+            const QJsonObject a = v.toObject();
+            const QJsonValue final = a.value("final_count");
+            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+                     .arg(a.value("t_ms").toInteger())
+                     .arg(escape(a.value("key").toString()))
+                     .arg(a.value("count").toInteger())
+                     .arg(final.isUndefined() ? QStringLiteral("—")
+                                              : QString::number(final.toInteger()),
+                          escape(a.value("message").toString()));
+        }
+        h += QStringLiteral("</table>");
+    }
     h += QStringLiteral("<h2>Configuration</h2><table>");
     for (auto it = trace.config.begin(); it != trace.config.end(); ++it) {
         const QString value =

@@ -10,9 +10,10 @@ constexpr std::array kSources{"double-click",     "gateway-retry", "mq-redeliver
                               "producer-resend",  "task-rerun",    "downstream-timeout",
                               "provider-callback"};
 constexpr std::array kTimings{"concurrent", "retry", "compensation", "cross-day"};
-constexpr std::array kCrashPoints{
-    "none",      "before-commit", "after-guard",     "after-business", "before-response",
-    "after-ack", "before-ack",    "downstream-lost", "long-pause",     "after-publish"};
+constexpr std::array kCrashPoints{"none",           "before-commit",   "after-guard",
+                                  "after-business", "before-response", "after-ack",
+                                  "before-ack",     "downstream-lost", "long-pause",
+                                  "after-publish",  "dedup-store-lost"};
 constexpr std::array kResponses{"success", "in-progress", "rejected", "error", "none"};
 constexpr std::array kVerdicts{"exactly-once", "stuck",        "lost",
                                "misanswered",  "inconsistent", "duplicated"};

@@ -32,7 +32,8 @@ enum class CrashPoint {
     BeforeAck,
     DownstreamLost,
     LongPause,
-    AfterPublish,  // an outbox relay published and died before marking the row sent
+    AfterPublish,    // an outbox relay published and died before marking the row sent
+    DedupStoreLost,  // not a crash: the dedup store forgets a record (evicted, failed over)
 };
 
 enum class Response { Success, InProgress, Rejected, Error, None };

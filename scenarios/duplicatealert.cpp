@@ -139,6 +139,11 @@ Effects DuplicateAlert::effects(Reader& db, int intent) const {
                       {orderOf(intent)})}};
 }
 
+void DuplicateAlert::completeAlerts(Reader& db, QList<AlertRecord>& alerts) const {
+    if (!alerts.isEmpty())
+        AlertRule::completeAlerts(db, alerts, kWindowMs);
+}
+
 void DuplicateAlert::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     // Only the alerting variant keeps a log of duplicates.
     if (db.count(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name "

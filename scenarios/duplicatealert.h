@@ -14,6 +14,7 @@ public:
     const ScenarioInfo& info() const override { return info_; }
     void plan(Planner& planner, int intent) const override;
     Effects effects(Reader& db, int intent) const override;
+    void completeAlerts(Reader& db, QList<AlertRecord>& alerts) const override;
     // Adds "duplicate_log": the logged repeats per operation (alerting only).
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 

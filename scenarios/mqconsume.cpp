@@ -49,6 +49,8 @@ VALUES (?, ?))");
 const QString kCouponOfMessage = QStringLiteral("SELECT id FROM coupons WHERE msg_id = ?");
 
 const QString kBroker = QStringLiteral("broker");
+const QString kProcessingMs = QStringLiteral("processing-ms");
+const QString kProcessing = QStringLiteral("processing the message");
 const QString kConsumer = QStringLiteral("consumer");
 
 // The message as the broker hands it over: its id, the business event in
@@ -103,15 +105,14 @@ QString MqConsume::messageIdOf(int intent, int publication) {
     return QStringLiteral("msg-%1-%2").arg(intent + 1).arg(publication);
 }
 
-// A message nobody acked is invisible for the visibility timeout. Under
-// mq-redelivery a longer timing stands for a broker that backs off between
-// redeliveries (or a consumer group that was away); never less than the
-// visibility timeout.
+// A message nobody acked is invisible for the visibility timeout, exactly
+// as configured, whatever the timing (which spaces producer resends).
 qint64 MqConsume::redeliveryDelayMs(const RunConfig& c) {
-    if (c.source != Source::MqRedelivery) {
-        return c.visibilityMs;
-    }
-    return std::max(c.visibilityMs, c.effectiveIntervalMs());
+    return c.visibilityMs;
+}
+
+qint64 MqConsume::processingMs(const RunConfig& c) {
+    return c.paramInt(kProcessingMs);
 }
 
 MqConsume::MqConsume() {
@@ -170,6 +171,13 @@ MqConsume::MqConsume() {
     };
     info_.sources = {Source::MqRedelivery, Source::ProducerResend};
     info_.defaultTiming = Timing::Retry;
+    info_.params = {{kProcessingMs,
+                     "0",
+                     {},
+                     0,
+                     24LL * 3'600'000,
+                     "how long the consumer works on a message before it acks, in ms; longer "
+                     "than --visibility-ms and the broker delivers it again meanwhile"}};
     info_.tables = {"coupons", "broker", "consumed_messages"};
     info_.guardTable = "coupons";
     info_.effectNames = {"coupons"};
@@ -292,6 +300,7 @@ AttemptSpec MqConsume::delivery(const Attempt& broker, int number, int lost) con
 
 Task<Reply> MqConsume::processThenAck(Attempt& a) const {
     const Message m = received(a);
+    co_await a.work(processingMs(a.config()), kProcessing);
     const QString coupon = co_await issueCoupon(a, m);
     co_await a.crashPoint(CrashPoint::BeforeAck);
     co_return co_await ack(a, m, coupon);
@@ -301,12 +310,14 @@ Task<Reply> MqConsume::ackThenProcess(Attempt& a) const {
     const Message m = received(a);
     const Reply acked = co_await ack(a, m, QString());
     co_await a.crashPoint(CrashPoint::AfterAck);
+    co_await a.work(processingMs(a.config()), kProcessing);
     const QString coupon = co_await issueCoupon(a, m);
     co_return Reply{acked.response, coupon};
 }
 
 Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
     const Message m = received(a);
+    co_await a.work(processingMs(a.config()), kProcessing);
     co_await a.begin();
     const UniqueInsert consumed = co_await insertUnique(
         a, m.id, kMarkConsumed, bound(m.id, a.now()), kCouponOfMessage, bound(m.id));
@@ -323,6 +334,7 @@ Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
 
 Task<Reply> MqConsume::dedupOnBusinessKey(Attempt& a) const {
     const Message m = received(a);
+    co_await a.work(processingMs(a.config()), kProcessing);
     const QString key = QStringLiteral("%1/%2").arg(m.userId).arg(m.campaign);
     // The unique index on (user_id, campaign) makes the check and the coupon
     // one statement: a second coupon for the same business event cannot commit.

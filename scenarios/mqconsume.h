@@ -25,8 +25,11 @@ public:
     static QString campaign();
     static QString messageIdOf(int intent, int publication);
     // How long an unacked message stays invisible before the broker delivers
-    // it again.
+    // it again: --visibility-ms, exactly.
     static qint64 redeliveryDelayMs(const RunConfig& config);
+    // --param processing-ms: the consumer's work on one delivery before it
+    // writes anything (0 by default).
+    static qint64 processingMs(const RunConfig& config);
 
 private:
     Task<Reply> brokerDelivers(Attempt& broker) const;

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QMap>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -67,7 +68,34 @@ FROM snapshots
 WHERE intent = ?
 ORDER BY table_name, row_key)");
 
+// late-repeat: somebody else changes the order between two runs, and the
+// lab notes what they wrote so the judge can tell whether it survived.
+const QString kCancel = QStringLiteral(R"(UPDATE orders
+SET status = 'CANCELLED'
+WHERE id = ?)");
+const QString kNoteLaterWrite =
+    QStringLiteral(R"(INSERT INTO later_writes (intent, order_id, status, written_at)
+VALUES (?, ?, 'CANCELLED', ?))");
+const QString kLaterWrites = QStringLiteral(R"(CREATE TABLE later_writes (
+    intent     INTEGER NOT NULL,
+    order_id   INTEGER NOT NULL,
+    status     TEXT    NOT NULL,
+    written_at INTEGER NOT NULL
+))");
+const QString kOverwritten = QStringLiteral(R"(SELECT w.status, w.written_at, o.status
+FROM later_writes w
+LEFT JOIN orders o ON o.id = w.order_id
+WHERE w.intent = ?)");
+const QString kLateRepeat = QStringLiteral("late-repeat");
+// How long after the other runs the later write lands, and after it the
+// late repeat.
+constexpr qint64 kLateGapMs = 1'000;
+
 const QString kChanged = QStringLiteral("changed_by_repeats");
+
+bool lateRepeat(const RunConfig& c) {
+    return c.variant == QLatin1String("set-status") && c.paramInt(kLateRepeat) == 1;
+}
 
 qint64 orderOf(int intent) {
     return 1001 + intent;
@@ -139,13 +167,14 @@ Task<Reply> sendNotification(Attempt& a) {
     co_return Reply{Response::Success, QStringLiteral("message %1").arg(r.value().toLongLong())};
 }
 
-// Each operation, the table it works on (for the side-by-side view) and what
-// it does.
+// Each operation, the table it works on (for the side-by-side view), what it
+// does, and whether the business accepts its repeats (接受代价).
 struct Operation {
     const char* id;
     const char* table;
     const char* summary;
     Task<Reply> (*run)(Attempt&);
+    bool repeatsAccepted = false;
 };
 const Operation kOperations[] = {
     {"query", "orders", "SELECT the order by id", query},
@@ -154,8 +183,10 @@ const Operation kOperations[] = {
     {"increment", "accounts", "UPDATE accounts SET points = points + 10", increment},
     {"deduct", "accounts", "UPDATE accounts SET balance = balance - 100", deduct},
     {"insert-new", "orders", "INSERT a new order with a generated id", insertNew},
+    // A second "your order has shipped" is a nuisance the business accepts
+    // rather than risk sending none (the article's 可接受重复通知).
     {"send-notification", "notifications", "send the user a message (one notifications row each)",
-     sendNotification},
+     sendNotification, true},
 };
 
 QString tableOf(const QString& op) {
@@ -173,14 +204,22 @@ NaturalOps::NaturalOps() {
     info_.group = QStringLiteral("natural");
     info_.title = QStringLiteral("Naturally idempotent operations");
     for (const Operation& o : kOperations) {
-        info_.variants << VariantInfo{.id = QString::fromLatin1(o.id),
-                                      .summary = QString::fromLatin1(o.summary),
-                                      .handle = o.run};
+        info_.variants << VariantInfo{
+            .id = QString::fromLatin1(o.id),
+            .summary = QString::fromLatin1(o.summary),
+            .handle = o.run,
+            .toleratedEffects = o.repeatsAccepted ? QStringList{kChanged} : QStringList{}};
     }
     info_.sources = {Source::GatewayRetry,    Source::DoubleClick, Source::MqRedelivery,
                      Source::ProducerResend,  Source::TaskRerun,   Source::DownstreamTimeout,
                      Source::ProviderCallback};
     info_.defaultTiming = Timing::Retry;
+    info_.params = {{kLateRepeat,
+                     "0",
+                     {"0", "1"},
+                     0,
+                     0,
+                     "1: set-status's last repeat arrives after another write changed the order"}};
     info_.tables = {"orders", "accounts", "notifications", "snapshots"};
     info_.effectNames = {kChanged};
     info_.schema = {
@@ -211,6 +250,13 @@ NaturalOps::NaturalOps() {
     };
 }
 
+QStringList NaturalOps::schema(const RunConfig& config) const {
+    QStringList s = Scenario::schema(config);
+    if (lateRepeat(config))
+        s << kLaterWrites;
+    return s;
+}
+
 void NaturalOps::seed(Setup& setup, int intent) const {
     setup.exec(QStringLiteral(R"(INSERT INTO orders (id, user_id, status, amount)
 VALUES (?, ?, 'CREATED', ?))"),
@@ -225,8 +271,24 @@ VALUES (?, 100, 5000))"),
 // is one statement and statements at one instant run in the order their
 // processes started, so the copy sees exactly one run, even under
 // `concurrent`.
+//
+// With late-repeat (set-status, at least one repeat), a writer cancels the
+// order after every other run, and the last repeat only arrives after that.
 void NaturalOps::plan(Planner& planner, int intent) const {
-    const std::vector<AttemptSpec> specs = planner.defaultSpecs(intent);
+    std::vector<AttemptSpec> specs = planner.defaultSpecs(intent);
+    if (lateRepeat(planner.config()) && specs.size() > 1) {
+        qint64 othersDone = 0;
+        for (std::size_t i = 0; i + 1 < specs.size(); ++i)
+            othersDone = std::max(othersDone, specs[i].at);
+        AttemptSpec writer;
+        writer.intent = intent;
+        writer.at = othersDone + kLateGapMs;
+        writer.actor = QStringLiteral("writer");
+        writer.kind = QStringLiteral("later-write");
+        writer.counted = false;
+        planner.fire(writer);
+        specs.back().at = std::max(specs.back().at, writer.at + kLateGapMs);
+    }
     AttemptSpec snapshot;
     snapshot.intent = intent;
     snapshot.at = specs.front().at;
@@ -244,7 +306,19 @@ Task<Reply> NaturalOps::handle(Attempt& a) const {
     // The lab's observer copies the rows; every other process is an operation.
     if (a.kind() == QLatin1String("snapshot"))
         return takeSnapshot(a);
+    if (a.kind() == QLatin1String("later-write"))
+        return writeLater(a);
     return a.variant().handle(a);
+}
+
+// Another request (the user cancels the order) changes the row; the lab
+// notes what it wrote.
+Task<Reply> NaturalOps::writeLater(Attempt& a) const {
+    co_await a.begin();
+    co_await a.sql(kCancel, orderOf(a.intent()));
+    co_await a.sql(kNoteLaterWrite, a.intent(), orderOf(a.intent()), a.arrivedAt());
+    co_await a.commit();
+    co_return Reply{Response::Success, QStringLiteral("CANCELLED")};
 }
 
 Task<Reply> NaturalOps::takeSnapshot(Attempt& a) const {
@@ -272,6 +346,24 @@ Effects NaturalOps::effects(Reader& db, int intent) const {
 
 Effects NaturalOps::expectedEffects(const RunConfig&, int) const {
     return {{kChanged, 0}};
+}
+
+// A repeat that brings back the state of one run can still be wrong: it
+// undid a write that came after the first run.
+QString NaturalOps::inconsistency(Reader& db, int intent) const {
+    if (db.count(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name "
+                                "= 'later_writes'")) == 0)
+        return {};
+    const SqlResult w = db.query(kOverwritten, {intent});
+    if (w.empty() || w.value(0, 0) == w.value(0, 2))
+        return {};
+    return QStringLiteral(
+               "order %1: the later write %2 (at %3 ms) was overwritten by a late "
+               "repeat; the order is %4 again")
+        .arg(orderOf(intent))
+        .arg(w.value(0, 0).toString())
+        .arg(w.value(0, 1).toLongLong())
+        .arg(w.value(0, 2).toString());
 }
 
 void NaturalOps::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {

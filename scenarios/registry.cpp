@@ -1,5 +1,6 @@
 #include "registry.h"
 
+#include "bolton.h"
 #include "downstream.h"
 #include "duplicatealert.h"
 #include "mqconsume.h"
@@ -28,9 +29,11 @@ const QList<const Scenario*>& allScenarios() {
     static const DuplicateAlert duplicateAlert;
     static const Outbox outbox;
     static const Tcc tcc;
+    static const BoltOn boltOn;
     static const QList<const Scenario*> all{
-        &orderCreate, &paymentCallback, &mqConsume, &stockDeduct,    &scheduledTask, &naturalOps,
-        &pagination,  &downstream,      &ttlWindow, &duplicateAlert, &outbox,        &tcc};
+        &orderCreate,    &paymentCallback, &mqConsume,  &stockDeduct, &scheduledTask,
+        &naturalOps,     &pagination,      &downstream, &boltOn,      &ttlWindow,
+        &duplicateAlert, &outbox,          &tcc};
     return all;
 }
 

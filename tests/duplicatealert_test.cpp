@@ -80,6 +80,17 @@ void DuplicateAlertTest::hundredConcurrentDuplicatesRaiseOneAlert() {
         QCOMPARE(alert.key, key);
         const qint64 count = alert.count;
         QVERIFY2(count > 5 && count <= 100, dump.constData());
+        // All 100 are logged before the first check counts, so the rule
+        // fires well past the threshold; the final count is all of them.
+        QVERIFY2(alert.finalCount == 100 && count <= alert.finalCount, dump.constData());
+        QCOMPARE(summary.toJson()
+                     .value("alerts")
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value("final_count")
+                     .toInteger(),
+                 100);
         const QString message = alert.message;
         QVERIFY2(message.contains(key) && message.contains(QString::number(count)),
                  qPrintable(message));
@@ -116,6 +127,7 @@ void DuplicateAlertTest::onlyMoreThanTheThresholdAlerts() {
         const QList<AlertRecord> alerts = r->summary().alerts;
         QCOMPARE(alerts.size(), 1);
         QCOMPARE(alerts.first().count, 6);
+        QCOMPARE(alerts.first().finalCount, 6);
     }
 }
 

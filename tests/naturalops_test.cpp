@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace idem;
 using idem::test::Cell;
 
@@ -28,6 +30,11 @@ private slots:
     void truthTable() { test::checkCellRow(); }
     void afterOneAndAfterAll_data();
     void afterOneAndAfterAll();
+    void notificationRepeatsAreAnAcceptedCost_data();
+    void notificationRepeatsAreAnAcceptedCost();
+    void lateRepeat_data();
+    void lateRepeat() { test::checkCellRow(); }
+    void lateRepeatOverwritesTheLaterWrite();
 };
 
 void NaturalOpsTest::truthTable_data() {
@@ -37,6 +44,50 @@ void NaturalOpsTest::truthTable_data() {
         for (const char* op : kPilingUp) cells << Cell{op, t, "", {}, 1, 3, "duplicated"};
     }
     test::addCellRows("natural-ops", cells);
+}
+
+// SPEC 3 natural-ops: a late repeat of set-status after another write.
+void NaturalOpsTest::lateRepeat_data() {
+    QList<Cell> cells;
+    for (const char* t : kTimings) {
+        cells << Cell{"set-status", t, "", {"late-repeat=1"}, 1, 3, "inconsistent"};
+        // Without a repeat there is nothing to arrive late.
+        cells << Cell{"set-status", t, "", {"late-repeat=1"}, 0, 0, "exactly-once"};
+        // Without the param, set-status stays as safe as ever.
+        cells << Cell{"set-status", t, "", {"late-repeat=0"}, 1, 3, "exactly-once"};
+    }
+    test::addCellRows("natural-ops", cells);
+}
+
+void NaturalOpsTest::lateRepeatOverwritesTheLaterWrite() {
+    for (const char* t : kTimings) {
+        for (int d = 1; d <= 3; ++d) {
+            for (quint32 seed = 1; seed <= 5; ++seed) {
+                const Cell cell{"set-status", t, "", {"late-repeat=1"}, d, d, ""};
+                auto run = test::finishedRun("natural-ops", cell, d, seed);
+                // The writer lands after every run but the last, the last after it.
+                qint64 writerAt = -1;
+                QList<qint64> runs;
+                for (const TraceEvent& e : run->trace().events()) {
+                    if (e.is(EventKind::Sql) && e.actorName() == QLatin1String("writer") &&
+                        writerAt < 0)
+                        writerAt = e.tMs;
+                    else if (e.is(EventKind::Fire))
+                        runs << e.tMs;
+                }
+                QVERIFY(writerAt >= 0);
+                QCOMPARE(runs.size(), d + 1);
+                std::sort(runs.begin(), runs.end());
+                QVERIFY(runs[d - 1] < writerAt && writerAt < runs[d]);
+                const Summary& s = run->summary();
+                QCOMPARE(s.inconsistencies.size(), 1);
+                QVERIFY2(s.inconsistencies.first().contains("CANCELLED"),
+                         qPrintable(s.inconsistencies.first()));
+                // The state equals the state after one run: no effect piled up.
+                QCOMPARE(s.effects.value("changed_by_repeats"), 0);
+            }
+        }
+    }
 }
 
 void NaturalOpsTest::afterOneAndAfterAll_data() {
@@ -99,6 +150,47 @@ void NaturalOpsTest::afterOneAndAfterAll() {
                                          [&op](const char* i) { return op == QLatin1String(i); }) !=
                             std::end(kIdempotent);
     QVERIFY2((one == all) == idempotent, dump.constData());
+}
+
+void NaturalOpsTest::notificationRepeatsAreAnAcceptedCost_data() {
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<bool>("tolerated");
+    QTest::addRow("send-notification") << "send-notification" << true;
+    // Duplicated, and the business does not accept it.
+    for (const char* op : {"increment", "deduct", "insert-new"})
+        QTest::addRow("%s", op) << op << false;
+    // Nothing repeated: nothing to accept.
+    for (const char* op : kIdempotent) QTest::addRow("%s", op) << op << false;
+}
+
+void NaturalOpsTest::notificationRepeatsAreAnAcceptedCost() {
+    QFETCH(QString, op);
+    QFETCH(bool, tolerated);
+    for (const char* t : kTimings) {
+        for (int d = 1; d <= 3; ++d) {
+            for (quint32 seed = 1; seed <= 5; ++seed) {
+                const Cell cell{op, t, "", {}, d, d, ""};
+                const Summary s =
+                    test::runToSummary(test::cellConfig("natural-ops", cell, d, seed));
+                const QJsonObject json = s.toJson();
+                const QByteArray dump = QJsonDocument(json).toJson(QJsonDocument::Compact);
+                QVERIFY2(json.value("tolerated").isBool(), dump.constData());
+                QVERIFY2(json.value("tolerated").toBool() == tolerated, dump.constData());
+                if (tolerated)
+                    QCOMPARE(s.verdict, Verdict::Duplicated);
+                // The summary reads back the same.
+                Summary back;
+                QString error;
+                QVERIFY2(Summary::fromJson(json, &back, &error), qPrintable(error));
+                QCOMPARE(back.tolerated, tolerated);
+            }
+        }
+    }
+    // Without repeats the one notification is simply exactly once.
+    const Cell once{op, "retry", "", {}, 0, 0, ""};
+    const Summary s = test::runToSummary(test::cellConfig("natural-ops", once, 0, 1));
+    QCOMPARE(s.verdict, Verdict::ExactlyOnce);
+    QVERIFY(!s.tolerated);
 }
 
 QTEST_GUILESS_MAIN(NaturalOpsTest)

@@ -65,6 +65,8 @@ QString crashPointName(CrashPoint c) {
             return Names::tr("long pause past the lease");
         case CrashPoint::AfterPublish:
             return Names::tr("after the relay published");
+        case CrashPoint::DedupStoreLost:
+            return Names::tr("dedup store loses the record");
     }
     return {};
 }

@@ -2,6 +2,7 @@
 
 #include "contrast.h"
 #include "names.h"
+#include "outcometexts.h"
 #include "relativefont.h"
 #include "sqlconnection.h"
 #include "stagehints.h"
@@ -133,7 +134,10 @@ void OutcomePanel::render() {
     // out well, and before any repeat wrote, an excess cannot be a repeat's.
     const bool certain = final_ || (verdict == QLatin1String("duplicated") && repeatsWrote_);
     if (certain) {
-        QString text = final_ ? verdictName(verdict) : tr("so far: %1").arg(verdictName(verdict));
+        // Repeats of an effect the business accepts (SPEC 2, Tolerated effects).
+        const QString name = s.tolerated ? tr("%1\n— accepted cost").arg(verdictName(verdict))
+                                         : verdictName(verdict);
+        QString text = final_ ? name : tr("so far: %1").arg(name);
         // With other variants judged beside it, say which one this is.
         if (!alsoJudged_.isEmpty())
             text = QStringLiteral("%1: %2").arg(s.config.variant, text);
@@ -206,6 +210,12 @@ void OutcomePanel::render() {
     }
     if (final_) {
         for (const QString& why : s.inconsistencies) row(tr("Inconsistent"), why.toHtmlEscaped());
+        // SPEC section 2, Answers: what callers were told that is not so.
+        constexpr int kShownWrong = 5;
+        for (int i = 0; i < s.wrongAnswers.size() && i < kShownWrong; ++i)
+            row(tr("Wrong answer"), wrongAnswerText(s.wrongAnswers[i]).toHtmlEscaped());
+        if (s.wrongAnswers.size() > kShownWrong)
+            row(tr("Wrong answer"), tr("… and %1 more").arg(s.wrongAnswers.size() - kShownWrong));
         if (!s.integrity.isEmpty())
             row(tr("Integrity check"), s.integrity.toHtmlEscaped());
     }
@@ -222,9 +232,10 @@ void OutcomePanel::renderAlerts() {
     for (const AlertRecord& a : summary_->alerts) {
         QString line =
             tr("⚠ ALERT: raised at %1 duplicates of %2 — %3").arg(a.count).arg(a.key, a.message);
-        if (final_ && alertCountsAtEnd_.contains(a.key))
-            line += QLatin1Char(' ') +
-                    tr("(%1 by the end of the run)").arg(alertCountsAtEnd_.value(a.key));
+        // The judge's count of the alert's window, else the alerts table's.
+        const qint64 atEnd = a.finalCount >= 0 ? a.finalCount : alertCountsAtEnd_.value(a.key, -1);
+        if (final_ && atEnd >= 0)
+            line += QLatin1Char(' ') + tr("(%1 by the end of the run)").arg(atEnd);
         lines << line;
     }
     alert_->setText(lines.join('\n'));

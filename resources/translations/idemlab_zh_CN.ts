@@ -762,6 +762,10 @@
         <translation>中继已发出消息，未标记已发送</translation>
     </message>
     <message>
+        <source>dedup store loses the record</source>
+        <translation>去重存储丢失记录</translation>
+    </message>
+    <message>
         <source>success</source>
         <translation>成功</translation>
     </message>
@@ -893,6 +897,14 @@
         <translation>完整性检查</translation>
     </message>
     <message>
+        <source>Wrong answer</source>
+        <translation>答复有误</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 条</translation>
+    </message>
+    <message>
         <source>running… the verdict comes at the end</source>
         <translation>运行中……结论在结束时给出</translation>
     </message>
@@ -915,6 +927,12 @@
     <message>
         <source>(%1 by the end of the run)</source>
         <translation>（运行结束时共 %1 次）</translation>
+    </message>
+    <message>
+        <source>%1
+— accepted cost</source>
+        <translation>%1
+（可接受的代价）</translation>
     </message>
 </context>
 <context>
@@ -1635,6 +1653,41 @@
     <message>
         <source>Queries</source>
         <translation>查询次数</translation>
+    </message>
+</context>
+<context>
+    <name>idem::OutcomeTexts</name>
+    <message>
+        <source>nothing was done</source>
+        <translation>什么也没有做</translation>
+    </message>
+    <message>
+        <source>it was done</source>
+        <translation>已经做了</translation>
+    </message>
+    <message>
+        <source>the changed request was not carried out; the original stands</source>
+        <translation>改过参数的请求并没有执行，原来那笔仍然有效</translation>
+    </message>
+    <message>
+        <source>the changed request was not carried out; nothing was done</source>
+        <translation>改过参数的请求并没有执行，什么也没有做</translation>
+    </message>
+    <message>
+        <source>the result is %1</source>
+        <translation>结果是 %1</translation>
+    </message>
+    <message>
+        <source>it was done: %1</source>
+        <translation>已经做了：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>attempt %1 was told “%2”, but %3</source>
+        <translation>第 %1 次请求收到的应答是“%2”，但实际上%3</translation>
     </message>
 </context>
 </TS>

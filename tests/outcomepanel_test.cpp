@@ -1,0 +1,94 @@
+// The outcome panel as the window shows it, fed with summaries of real runs:
+// a tolerated duplicate reads "accepted cost", wrong answers are listed, an
+// alert shows its count when it fired and at the end.
+#include "outcomepanel.h"
+#include "registry.h"
+#include "runner.h"
+
+#include <QLabel>
+#include <QTest>
+
+#include <functional>
+
+using namespace idem;
+
+namespace {
+
+Summary summaryOf(const QString& scenario, const QString& variant,
+                  const std::function<void(RunConfig&)>& adjust = {}) {
+    const Scenario* s = findScenario(scenario);
+    RunConfig c = defaultConfig(*s);
+    c.variant = variant;
+    if (adjust)
+        adjust(c);
+    const RunResult r = runToEnd(c, *s, RunOptions::untraced());
+    if (!r.ok())
+        qFatal("%s", qPrintable(r.error));
+    return r.summary;
+}
+
+// Everything the panel shows, as plain text.
+QString shownText(const OutcomePanel& panel) {
+    QStringList texts;
+    for (const QLabel* label : panel.findChildren<QLabel*>()) {
+        if (!label->isHidden())
+            texts << label->text();
+    }
+    return texts.join('\n');
+}
+
+}  // namespace
+
+class OutcomePanelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void toleratedDuplicateIsAnAcceptedCost();
+    void wrongAnswersAreListed();
+    void alertShowsBothCounts();
+};
+
+void OutcomePanelTest::toleratedDuplicateIsAnAcceptedCost() {
+    OutcomePanel panel;
+    panel.showSummary(summaryOf("natural-ops", "send-notification"), true);
+    QVERIFY2(panel.verdictText().contains("DUPLICATED"), qPrintable(panel.verdictText()));
+    QVERIFY2(panel.verdictText().contains("accepted cost"), qPrintable(panel.verdictText()));
+    // A duplicate the business does not accept says nothing of the kind.
+    panel.showSummary(summaryOf("natural-ops", "increment"), true);
+    QVERIFY(panel.verdictText().contains("DUPLICATED"));
+    QVERIFY2(!shownText(panel).contains("accepted cost"), qPrintable(shownText(panel)));
+}
+
+void OutcomePanelTest::wrongAnswersAreListed() {
+    OutcomePanel panel;
+    panel.showSummary(
+        summaryOf("stock-deduct", "version", [](RunConfig& c) { c.timing = Timing::Concurrent; }),
+        true);
+    QVERIFY2(panel.verdictText().contains("MISANSWERED"), qPrintable(panel.verdictText()));
+    const QString text = shownText(panel);
+    // "attempt 2 was told “rejected (VERSION_CONFLICT)”, but it was done: DEDUCTED"
+    QVERIFY2(text.contains("rejected (VERSION_CONFLICT)"), qPrintable(text));
+    QVERIFY2(text.contains("but it was done: DEDUCTED"), qPrintable(text));
+    // Every answer right: no such line.
+    panel.showSummary(summaryOf("stock-deduct", "version-from-request",
+                                [](RunConfig& c) { c.timing = Timing::Concurrent; }),
+                      true);
+    QVERIFY2(!shownText(panel).contains("was told"), qPrintable(shownText(panel)));
+}
+
+void OutcomePanelTest::alertShowsBothCounts() {
+    OutcomePanel panel;
+    const Summary s = summaryOf("duplicate-alert", "alerting");
+    QCOMPARE(s.alerts.size(), 1);
+    panel.showSummary(s, true);
+    QVERIFY(panel.alertVisible());
+    const QString text = shownText(panel);
+    // The judge's final count of the window, without the window's help.
+    QVERIFY2(text.contains(QStringLiteral("raised at %1 duplicates").arg(s.alerts.first().count)),
+             qPrintable(text));
+    QVERIFY2(text.contains(
+                 QStringLiteral("(%1 by the end of the run)").arg(s.alerts.first().finalCount)),
+             qPrintable(text));
+}
+
+QTEST_MAIN(OutcomePanelTest)
+#include "outcomepanel_test.moc"

@@ -1,0 +1,13 @@
+// The outcome's sentences in the reader's language: a wrong answer (what an
+// attempt was told, and what the database shows instead).
+#pragma once
+
+#include "summary.h"
+
+#include <QString>
+
+namespace idem {
+
+QString wrongAnswerText(const WrongAnswer& w);
+
+}  // namespace idem
