@@ -18,6 +18,7 @@ AdvisorDialog::AdvisorDialog(QWidget* parent)
     : QDialog(parent),
       form_(new QFormLayout),
       advice_(new QLabel(this)),
+      buttons_(new QDialogButtonBox(QDialogButtonBox::Close, this)),
       open_(new QPushButton(this)) {
     auto* layout = new QVBoxLayout(this);
     // Each question on its own line above its answers: long questions wrap.
@@ -29,10 +30,9 @@ AdvisorDialog::AdvisorDialog(QWidget* parent)
     advice_->setMargin(8);
     advice_->setMinimumHeight(advice_->fontMetrics().height() * 6);
     layout->addWidget(advice_, 1);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    buttons->addButton(open_, QDialogButtonBox::AcceptRole);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    buttons_->addButton(open_, QDialogButtonBox::AcceptRole);
+    layout->addWidget(buttons_);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(open_, &QPushButton::clicked, this, [this] {
         const QJsonObject rule = currentRule();
         emit openScenario(rule.value("scenario").toString(), rule.value("variant").toString());
@@ -57,14 +57,20 @@ AdvisorDialog::AdvisorDialog(QWidget* parent)
 
 QJsonObject AdvisorDialog::currentRule() const {
     const QJsonArray questions = Texts::instance().advisor().value("questions").toArray();
+    QMap<QString, QString> answers;
+    for (int i = 0; i < questions.size(); ++i) {
+        answers.insert(questions[i].toObject().value("id").toString(),
+                       questions_[i]->currentData().toString());
+    }
+    return ruleFor(answers);
+}
+
+QJsonObject AdvisorDialog::ruleFor(const QMap<QString, QString>& answers) {
     for (const QJsonValue& r : Texts::instance().advisor().value("rules").toArray()) {
         const QJsonObject when = r.toObject().value("when").toObject();
         bool matches = true;
-        for (int i = 0; i < questions.size() && matches; ++i) {
-            const QString id = questions[i].toObject().value("id").toString();
-            if (when.contains(id))
-                matches = when.value(id).toString() == questions_[i]->currentData().toString();
-        }
+        for (auto it = when.begin(); it != when.end() && matches; ++it)
+            matches = answers.value(it.key()) == it.value().toString();
         if (matches)
             return r.toObject();
     }
@@ -74,6 +80,8 @@ QJsonObject AdvisorDialog::currentRule() const {
 void AdvisorDialog::rebuild() {
     setWindowTitle(tr("Design advisor — ask these questions first"));
     open_->setText(tr("&Open the matching scenario"));
+    // Qt's own button text is not translated unless Qt's catalogue is loaded.
+    buttons_->button(QDialogButtonBox::Close)->setText(tr("Close"));
     const QJsonArray questions = Texts::instance().advisor().value("questions").toArray();
     for (int i = 0; i < questions.size(); ++i) {
         const QJsonObject q = questions[i].toObject();

@@ -6,8 +6,10 @@
 #include <QDialog>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 
 class QComboBox;
+class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
 class QPushButton;
@@ -20,6 +22,8 @@ public:
     explicit AdvisorDialog(QWidget* parent = nullptr);
     // The advice for the current answers: the first rule whose answers all match.
     QJsonObject currentRule() const;
+    // The same for answers given as question id -> option id.
+    static QJsonObject ruleFor(const QMap<QString, QString>& answers);
     QComboBox* question(int index) const { return questions_.value(index); }
 
 signals:
@@ -36,6 +40,7 @@ private:
     QList<QComboBox*> questions_;
     QList<QLabel*> labels_;
     QLabel* advice_;
+    QDialogButtonBox* buttons_;
     QPushButton* open_;
 };
 

@@ -8,6 +8,10 @@
         <translation>设计顾问——设计时先问这些问题</translation>
     </message>
     <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
         <source>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;Try it:&lt;/b&gt; %2 — %3&lt;/p&gt;</source>
         <translation>&lt;p&gt;%1&lt;/p&gt;&lt;p&gt;&lt;b&gt;动手试试：&lt;/b&gt;%2 — %3&lt;/p&gt;</translation>
     </message>
