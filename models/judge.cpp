@@ -133,18 +133,6 @@ void Run::recordJudgements(const std::vector<IntentJudgement>& judgements) {
         e.fields = {{"verdict", toId(j.verdict)}, {"answered", j.answered}};
         record(std::move(e));
     }
-    // Each answer the database contradicts, as the judge found it.
-    const NameId wrongAnswer = nameId(u"wrong-answer");
-    for (const WrongAnswer& w : summary_.wrongAnswers) {
-        TraceEvent e;
-        e.kind = EventKind::Note;
-        e.note = wrongAnswer;
-        e.actor = judge;
-        e.intent = w.intent;
-        e.attempt = w.attempt;
-        e.fields = {{"told", toId(w.told)}, {"result", w.result}, {"database", w.database}};
-        record(std::move(e));
-    }
 }
 
 bool Run::finish(QString* error) {

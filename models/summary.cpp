@@ -77,7 +77,10 @@ QJsonObject Summary::toJson(int version) const {
                                      {"database", w.database}});
         }
         s.insert("wrong_answers", wrong);
-        s.insert("tolerated", tolerated);
+        // Only when true, like "complete" only when false: a summary
+        // without it reads as not tolerated.
+        if (tolerated)
+            s.insert("tolerated", true);
     }
     if (version >= 2 && !complete)
         s.insert("complete", false);

@@ -147,12 +147,14 @@ void StockDeduct::seed(Setup& setup, int intent) const {
 }
 
 void StockDeduct::plan(Planner& planner, int intent) const {
+    QVariantMap request{
+        {"order_id", orderOf(intent)}, {"sku", skuOf(intent)}, {"qty", kUnitsPerOrder}};
     // The page showed the stock row with its version; every click and every
-    // retry of this order sends what the page showed.
-    planner.fireDefault(intent, {{"order_id", orderOf(intent)},
-                                 {"sku", skuOf(intent)},
-                                 {"qty", kUnitsPerOrder},
-                                 {"version", kInitialVersion}});
+    // retry of this order sends what the page showed. Only the variant that
+    // reads it gets it (the other variants' traces stay as they were).
+    if (planner.config().variant == QLatin1String("version-from-request"))
+        request.insert(QStringLiteral("version"), kInitialVersion);
+    planner.fireDefault(intent, request);
 }
 
 // The CHECK (qty >= 0) is the last line against overselling: when it
