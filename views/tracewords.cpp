@@ -77,6 +77,7 @@ QString guardDecisionName(const QString& decision) {
         {"repeat", QT_TRANSLATE_NOOP("idem::TraceWords", "a repeat")},
         {"empty-rollback", QT_TRANSLATE_NOOP("idem::TraceWords", "empty rollback")},
         {"anti-hanging", QT_TRANSLATE_NOOP("idem::TraceWords", "late Try refused")},
+        {"already-refunded", QT_TRANSLATE_NOOP("idem::TraceWords", "already refunded")},
     };
     return lookUp(words, decision);
 }
@@ -108,6 +109,8 @@ QString paramLabel(const QString& key) {
         {"retention-s", QT_TRANSLATE_NOOP("idem::TraceWords", "Retention (s)")},
         {"threshold", QT_TRANSLATE_NOOP("idem::TraceWords", "Alert threshold")},
         {"queries", QT_TRANSLATE_NOOP("idem::TraceWords", "Queries")},
+        {"late-repeat", QT_TRANSLATE_NOOP("idem::TraceWords", "Late repeat")},
+        {"processing-ms", QT_TRANSLATE_NOOP("idem::TraceWords", "Processing time (ms)")},
     };
     return lookUp(words, key);
 }

@@ -1431,6 +1431,18 @@
         <translation>首次支付失败</translation>
     </message>
     <message>
+        <source>Late repeat</source>
+        <translation>迟到的重复</translation>
+    </message>
+    <message>
+        <source>Processing time (ms)</source>
+        <translation>处理耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>already refunded</source>
+        <translation>已退款</translation>
+    </message>
+    <message>
         <source>Payload of repeats</source>
         <translation>重复请求的参数</translation>
     </message>
