@@ -428,6 +428,8 @@ void MainWindow::setLanguage(const QString& code) {
 
 void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
     applyAppearance(Appearance{dark, presenter, std::clamp(zoomPercent, 50, 300)});
+    // Zoomed in, the diagram is asked to be larger: it scrolls rather than shrink.
+    live_->stateView()->setShrinkToFit(zoomPercent <= 100);
     stage_->apply(presenter);
     QTimer::singleShot(0, stage_, &StageLayout::keepOnScreen);
     if (remember_) {

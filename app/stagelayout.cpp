@@ -53,8 +53,8 @@ void StageLayout::apply(bool presenter) {
 
 void StageLayout::fitOutcome() {
     const int width = window_->width();
-    const int want = presenter_ ? std::max(kOutcomeMinWidth + 20, width * 22 / 100)
-                                : std::max(200, width * 18 / 100);
+    const int want =
+        presenter_ ? std::max(kOutcomeMinWidth, width * 19 / 100) : std::max(200, width * 18 / 100);
     window_->resizeDocks({parts_.outcomeDock}, {want}, Qt::Horizontal);
 }
 

@@ -20,6 +20,8 @@ idem_packages=(
     git clang-format
     # the .deb (dpkg-shlibdeps) and its test (desktop-file-validate, appstreamcli, man)
     dpkg-dev desktop-file-utils appstream man-db
+    # presenter mode on a real X screen (tests/xvfb_presenter.sh)
+    xvfb openbox xdotool x11-utils
 )
 
 idem_install_missing() {

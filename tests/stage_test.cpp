@@ -21,11 +21,13 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFontInfo>
+#include <QGraphicsView>
 #include <QHeaderView>
 #include <QLayout>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -76,6 +78,8 @@ private slots:
     void presenterModeFitsA1280x720Projector();
     void normalModeWorksAt1024x600();
     void diagramTextFollowsPresenterModeAndZoom();
+    void presenterDiagramAndTabsAreWhole_data();
+    void presenterDiagramAndTabsAreWhole();
     void sequenceLabelsAreNeverCut();
     void tableCellsAreWhole();
     void stepCaptionDescribesTheStep();
@@ -184,6 +188,76 @@ void StageTest::diagramTextFollowsPresenterModeAndZoom() {
     w.setTheme(false, false, 80);
     QApplication::processEvents();
     QVERIFY(w.stateView()->textPixelSize() < presenter);
+}
+
+void StageTest::presenterDiagramAndTabsAreWhole_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("en light") << "en" << false;
+    QTest::newRow("zh dark") << "zh" << true;
+}
+
+// In presenter mode at 1280×720 the state diagram is whole in its view (its
+// title and start dot too, not scrolled off the left), shrunk only as far as
+// it must (20 px where the room allows, see above; never below 14 px), and
+// every table tab is whole in the tab bar (no bar scrolled to the last tab).
+void StageTest::presenterDiagramAndTabsAreWhole() {
+    QFETCH(QString, language);
+    QFETCH(bool, dark);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.setTheme(dark, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), QSize(1280, 720));
+    QStringList problems;
+    for (const Scenario* scenario : allScenarios()) {
+        const QString id = scenario->info().id;
+        for (const QString& variant : {QString(), QStringLiteral("none")}) {
+            RunConfig c = defaultConfig(*scenario);
+            if (!variant.isEmpty()) {
+                bool has = false;
+                for (const auto& v : scenario->info().variants) has = has || v.id == variant;
+                if (!has)
+                    continue;
+                c.variant = variant;
+            }
+            QString error;
+            QVERIFY2(w.fire(c, &error), qPrintable(error));
+            w.playback().toEnd();
+            QApplication::processEvents();
+            const QString what = id + QLatin1Char(' ') + c.variant;
+            auto* view = w.stateView()->findChild<QGraphicsView*>();
+            QVERIFY(view);
+            const QRect drawn =
+                view->mapFromScene(w.stateView()->scene()->itemsBoundingRect()).boundingRect();
+            if (!view->viewport()->rect().contains(drawn))
+                problems << (QStringLiteral("%1: diagram %2,%3 %4x%5 in a %6x%7 view")
+                                 .arg(what)
+                                 .arg(drawn.x())
+                                 .arg(drawn.y())
+                                 .arg(drawn.width())
+                                 .arg(drawn.height())
+                                 .arg(view->viewport()->width())
+                                 .arg(view->viewport()->height()));
+            if (w.stateView()->hasMachine() && w.stateView()->textPixelSize() < 14)
+                problems
+                    << (QStringLiteral("%1: %2 px").arg(what).arg(w.stateView()->textPixelSize()));
+            QTabBar* bar = w.liveStage()->tableTabs()->tabBar();
+            for (int i = 0; i < bar->count(); ++i) {
+                if (!bar->isTabVisible(i))
+                    continue;
+                if (!bar->rect().contains(bar->tabRect(i)))
+                    problems << (QStringLiteral("%1: tab \"%2\" at %3..%4 in a %5 px bar")
+                                     .arg(what, bar->tabText(i))
+                                     .arg(bar->tabRect(i).left())
+                                     .arg(bar->tabRect(i).right())
+                                     .arg(bar->width()));
+            }
+        }
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
 }
 
 void StageTest::sequenceLabelsAreNeverCut() {

@@ -10,11 +10,43 @@
 #include "tableview.h"
 
 #include <QEvent>
+#include <QIcon>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace idem {
+
+namespace {
+
+// The guard table's mark on its tab in presenter mode, where "(guard)" would
+// not fit beside the other tabs: a small shield in the highlight colour.
+QIcon guardIcon(const QPalette& palette, int size) {
+    QPixmap pixmap(size * 2, size * 2);
+    pixmap.setDevicePixelRatio(2);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const double w = size, h = size;
+    QPainterPath shield;
+    shield.moveTo(w * 0.5, h * 0.06);
+    shield.lineTo(w * 0.9, h * 0.2);
+    shield.cubicTo(w * 0.9, h * 0.62, w * 0.72, h * 0.82, w * 0.5, h * 0.96);
+    shield.cubicTo(w * 0.28, h * 0.82, w * 0.1, h * 0.62, w * 0.1, h * 0.2);
+    shield.closeSubpath();
+    p.setPen(QPen(palette.color(QPalette::WindowText), size / 12.0));
+    p.setBrush(palette.color(QPalette::Highlight));
+    p.drawPath(shield);
+    return QIcon(pixmap);
+}
+
+}  // namespace
 
 LiveStage::LiveStage(QWidget* parent)
     : QWidget(parent),
@@ -63,6 +95,7 @@ void LiveStage::arrange() {
     QList<int> sizes;
     for (int share : down) sizes << share * 100;
     split_->setSizes(sizes);
+    applyInternals();
     retranslate();
 }
 
@@ -98,9 +131,12 @@ void LiveStage::setShowInternals(bool show) {
 }
 
 void LiveStage::applyInternals() {
+    // In presenter mode a table this variant does not use is left out: the
+    // tabs that matter fit the bar side by side.
     for (DatabaseTableView* v : std::as_const(tables_)) {
-        tableTabs_->setTabVisible(tableTabs_->indexOf(v),
-                                  showInternals_ || !stagehints::isInternalTable(v->table()));
+        const bool shown = (showInternals_ || !stagehints::isInternalTable(v->table())) &&
+                           (!presenter_ || v->exists() || v->table() == effectTable_);
+        tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }
     sequence_->setShowInternals(showInternals_);
     sqlLog_->setShowInternals(showInternals_);
@@ -148,6 +184,8 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     }
     if (reader) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(*reader);
+        if (presenter_)
+            applyInternals();  // which tables this variant uses is known now
         bringChangeToFront(firstLook_);
         firstLook_ = false;
     }
@@ -158,20 +196,58 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
 
 void LiveStage::retranslate() {
     tableTabs_->setAccessibleName(tr("Tables of the run"));
-    if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0)
-        tableTabs_->setTabText(sql, tr("SQL log"));
+    applyTabs();
+}
+
+// Tab labels: in normal mode the table's role in words; in presenter mode
+// short (the guard marked by a shield, the SQL log as "SQL") so that every
+// tab is whole in the bar and the bar never scrolls.
+void LiveStage::applyTabs() {
+    if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0) {
+        tableTabs_->setTabText(sql, presenter_ ? tr("SQL") : tr("SQL log"));
+        tableTabs_->setTabToolTip(sql, presenter_ ? tr("SQL log") : QString());
+    }
+    const int iconSize = tableTabs_->tabBar()->fontMetrics().height() * 3 / 4;
+    tableTabs_->setIconSize(QSize(iconSize, iconSize));
     for (int i = 0; i < tables_.size(); ++i) {
         DatabaseTableView* v = tables_[i];
+        const int tab = tableTabs_->indexOf(v);
         QString text = v->table();
-        if (v == guard_)
-            text = tr("%1 (guard)").arg(text);
-        if (!v->exists())
+        QString tip;
+        if (v == guard_) {
+            tip = tr("%1 (guard)").arg(text);
+            if (!presenter_)
+                text = tip;
+        }
+        if (!v->exists()) {
             text = tr("%1 — not used").arg(text);
-        tableTabs_->setTabText(i, text);
-        tableTabs_->setTabToolTip(
-            i,
-            v->exists() ? QString() : tr("This variant does not use the table %1").arg(v->table()));
+            tip = tr("This variant does not use the table %1").arg(v->table());
+        }
+        tableTabs_->setTabText(tab, text);
+        tableTabs_->setTabIcon(
+            tab, presenter_ && v == guard_ ? guardIcon(palette(), iconSize) : QIcon());
+        tableTabs_->setTabToolTip(tab, presenter_ || !v->exists() ? tip : QString());
     }
+    fitTables();
+}
+
+// In presenter mode the tables take what their tabs need (within bounds)
+// and the state diagram the rest, so it is drawn at full size where it can.
+void LiveStage::fitTables() {
+    if (!presenter_)
+        return;
+    const int total = top_->width() - top_->handleWidth();
+    if (total <= 0)
+        return;
+    QTabBar* bar = tableTabs_->tabBar();
+    const int tabs = bar->sizeHint().width();
+    const int tables = std::clamp(tabs + 4, total * 28 / 100, total * 45 / 100);
+    top_->setSizes({total - tables, tables});
+}
+
+void LiveStage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitTables();
 }
 
 void LiveStage::changeEvent(QEvent* event) {

@@ -52,12 +52,15 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void retranslate();
     void arrange();
     void applyInternals();
     void bringChangeToFront(bool firstLook);
+    void applyTabs();
+    void fitTables();
 
     StateMachineView* state_;
     SequenceView* sequence_;

@@ -30,6 +30,7 @@ namespace {
 
 constexpr double kMaxSpread = 1.8;  // spacing grows with the room up to this many times the least
 constexpr double kMargin = 16;
+constexpr double kLeastMargin = 3;  // when the room is short
 constexpr double kArrowLength = 10;
 constexpr double kArrowWidth = 5;
 constexpr int kTokensListed = 3;  // more intents in one state: a count instead of names
@@ -60,18 +61,24 @@ QPolygonF arrowHead(QPointF tip, QPointF direction) {
     return QPolygonF{{tip, back + n * kArrowWidth, back - n * kArrowWidth}};
 }
 
-// Screen positions for a grid axis's distinct coordinates, given the half
-// size of what sits at each: neighbours `gap` apart, the gaps grown evenly
+// What sits at a grid coordinate reaches this far before and after it.
+struct Reach {
+    double before = 0;
+    double after = 0;
+};
+
+// Screen positions for a grid axis's distinct coordinates, given how far
+// what sits at each reaches: neighbours `gap` apart, the gaps grown evenly
 // (up to kMaxSpread times) when `room` allows.
-QMap<double, double> placeAxis(const QMap<double, double>& half, double gap, double room) {
-    const QList<double> at = half.keys();
+QMap<double, double> placeAxis(const QMap<double, Reach>& reach, double gap, double room) {
+    const QList<double> at = reach.keys();
     QList<double> gaps;
     double tight = 0;
     for (qsizetype i = 1; i < at.size(); ++i) {
-        gaps << half.value(at[i - 1]) + half.value(at[i]) + gap;
+        gaps << reach.value(at[i - 1]).after + reach.value(at[i]).before + gap;
         tight += gaps.last();
     }
-    const double extent = tight + (at.isEmpty() ? 0 : half.first() + half.last());
+    const double extent = tight + (at.isEmpty() ? 0 : reach.first().before + reach.last().after);
     const double grow = tight > 0 ? std::clamp((room - extent) / tight, 0.0, kMaxSpread - 1) : 0;
     QMap<double, double> pos;
     double x = 0;
@@ -120,10 +127,9 @@ StateMachineView::StateMachineView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    // Drawn at the widget's font size, never scaled down to fit: when the
-    // room is too small even for the tightest spacing, the diagram scrolls.
-    view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // Drawn at the widget's font size; only when the room is too small even
+    // for the tightest spacing is it scaled down, to be seen whole.
+    setShrinkToFit(true);
     view_->setFrameShape(QFrame::NoFrame);
     // Redrawn whole at every step: an index would be rebuilt for nothing.
     scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
@@ -229,7 +235,7 @@ void StateMachineView::rebuild() {
     QFont bold = base;
     bold.setBold(true);
     const QFontMetricsF fm(base), fmBold(bold);
-    const double padX = fm.averageCharWidth() * 1.5;
+    const double padX = fm.averageCharWidth();
     const double padY = fm.height() * 0.25;
     double nodeW = 0;
     for (const StateNode& n : std::as_const(machine_->nodes)) {
@@ -246,12 +252,18 @@ void StateMachineView::rebuild() {
         if (e.from == e.to)
             looped.insert(e.from);
     }
-    QMap<double, double> halfW, halfH;
+    QMap<double, Reach> halfW, halfH;
     for (const StateNode& n : std::as_const(machine_->nodes)) {
         const double w = n.id.isEmpty() ? dotR : nodeW / 2;
-        const double h = n.id.isEmpty() ? dotR : nodeH / 2 + (looped.contains(n.id) ? nodeH : 0);
-        halfW[n.x] = std::max(halfW.value(n.x), w);
-        halfH[n.y] = std::max(halfH.value(n.y), h);
+        const double h = n.id.isEmpty() ? dotR : nodeH / 2;
+        // A self-loop stands over the node (under it low in the diagram).
+        const bool loop = looped.contains(n.id);
+        const bool loopUnder = n.y > 1.5;
+        Reach& across = halfW[n.x];
+        across.before = across.after = std::max(across.before, w);
+        Reach& down = halfH[n.y];
+        down.before = std::max(down.before, h + (loop && !loopUnder ? nodeH : 0));
+        down.after = std::max(down.after, h + (loop && loopUnder ? nodeH : 0));
     }
     const QSize port = view_->viewport()->size();
     // Counts sit over the arrows: an arrow as long as a count is wide.
@@ -566,16 +578,39 @@ void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
 }
 
 void StateMachineView::fit() {
-    const QRectF r = scene_->itemsBoundingRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
+    const QRectF drawn = scene_->itemsBoundingRect();
+    const QRectF r = drawn.adjusted(-kMargin, -kMargin, kMargin, kMargin);
     scene_->setSceneRect(r);
     view_->resetTransform();
-    // Too big for the view: keep where the entity is now in sight.
+    // Too big for the view: the margin goes first, then the size, but the
+    // diagram stays whole (title and start included).
+    const QRectF least = drawn.adjusted(-kLeastMargin, -kLeastMargin, kLeastMargin, kLeastMargin);
+    const QSize port = view_->viewport()->size();
+    if (shrinkToFit_ && least.width() > 0 && least.height() > 0 && !port.isEmpty()) {
+        const double scale =
+            std::min({1.0, port.width() / least.width(), port.height() / least.height()});
+        if (scale < 1.0)
+            view_->scale(scale, scale);
+    }
+    // At full size and too big (zoomed in): keep where the entity is now in sight.
     QRectF focus = r;
-    for (QGraphicsItem* item : scene_->items()) {
-        if (item->data(0).toString() == QLatin1String("current"))
-            focus = item->sceneBoundingRect();
+    if (!shrinkToFit_) {
+        for (QGraphicsItem* item : scene_->items()) {
+            if (item->data(0).toString() == QLatin1String("current"))
+                focus = item->sceneBoundingRect();
+        }
     }
     view_->centerOn(focus.center());
+}
+
+void StateMachineView::setShrinkToFit(bool shrink) {
+    const Qt::ScrollBarPolicy bars = shrink ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded;
+    view_->setHorizontalScrollBarPolicy(bars);
+    view_->setVerticalScrollBarPolicy(bars);
+    if (shrink != shrinkToFit_) {
+        shrinkToFit_ = shrink;
+        fit();
+    }
 }
 
 double StateMachineView::textPixelSize() const {

@@ -47,6 +47,9 @@ public:
     QList<QPair<QString, QString>> forbiddenMoves() const;
     // The colour such a move and its legend are drawn in.
     QColor forbiddenColor() const;
+    // Drawn smaller when it does not fit the view (true), or at full size
+    // with scroll bars (false: when zoomed in).
+    void setShrinkToFit(bool shrink);
     // The size of the diagram's text on screen, in pixels.
     double textPixelSize() const;
 
@@ -73,6 +76,7 @@ private:
     QGraphicsScene* scene_;
     QGraphicsView* view_;
     QSize laidOutFor_;
+    bool shrinkToFit_ = true;
     QVariantAnimation* pulse_;
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
 

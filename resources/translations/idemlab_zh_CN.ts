@@ -360,6 +360,10 @@
         <translation>SQL 日志</translation>
     </message>
     <message>
+        <source>SQL</source>
+        <translation>SQL</translation>
+    </message>
+    <message>
         <source>%1 (guard)</source>
         <translation>%1（防重）</translation>
     </message>
