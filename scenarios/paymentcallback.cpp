@@ -315,10 +315,12 @@ Task<Reply> PaymentCallback::payAgain(Attempt& a) const {
 
 Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const {
     const QString order = orderOf(a.intent());
-    const bool moved =
-        conditional
-            ? co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order))
-            : co_await transition(a, order, "*", "FAILED", kFailedAlways, bound(order));
+    // One co_await per statement: g++ 12 miscompiles co_await inside ?: .
+    bool moved = false;
+    if (conditional)
+        moved = co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
+    else
+        moved = co_await transition(a, order, "*", "FAILED", kFailedAlways, bound(order));
     co_return Reply{moved ? Response::Success : Response::Rejected, moved ? "FAILED" : ""};
 }
 
