@@ -241,7 +241,8 @@ void LiveStage::fitTables() {
         return;
     QTabBar* bar = tableTabs_->tabBar();
     const int tabs = bar->sizeHint().width();
-    const int tables = std::clamp(tabs + 4, total * 28 / 100, total * 45 / 100);
+    // Up to a little over half: six tables (outbox and inbox) still fit.
+    const int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     top_->setSizes({total - tables, tables});
 }
 
