@@ -2,6 +2,7 @@
 
 #include "configcheck.h"
 #include "experiment.h"
+#include "narration.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "runner.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QTextStream>
+#include <QTranslator>
 
 #include <atomic>
 #include <csignal>
@@ -209,6 +211,64 @@ int list(const QStringList& args) {
     return Ok;
 }
 
+// --lang: the language of the captions. False with a message for anything
+// but zh and en.
+bool useLanguage(const QString& lang, QString* error) {
+    if (lang == QLatin1String("en"))
+        return true;
+    if (lang != QLatin1String("zh")) {
+        *error = QStringLiteral("unknown --lang \"%1\" (allowed: zh, en)").arg(lang);
+        return false;
+    }
+    static QTranslator translator;
+    if (!translator.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm"))) {
+        *error = QStringLiteral("the Chinese translation is missing from this build");
+        return false;
+    }
+    QCoreApplication::installTranslator(&translator);
+    return true;
+}
+
+// --narrate: steps the run itself and prints the caption of every step that
+// says something, then one line per effect and verdict of the judge.
+RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOptions options) {
+    options.keepTrace = true;
+    RunResult result;
+    auto run = std::make_unique<Run>(config, scenario, std::move(options));
+    Narrator narrator(config.intents);
+    qsizetype told = 0;
+    int line = 0;
+    const auto tell = [&](bool eachAlone) {
+        const QList<TraceEvent>& events = run->trace().events();
+        while (told < events.size()) {
+            const qsizetype upTo = eachAlone ? told + 1 : events.size();
+            const QString caption = narrator.narrate(events, told, upTo);
+            if (!caption.isEmpty()) {
+                out() << QStringLiteral("%1. [%2 ms] %3\n")
+                             .arg(++line, 3)
+                             .arg(events.at(told).tMs)
+                             .arg(caption);
+            }
+            told = upTo;
+        }
+    };
+    QString error;
+    if (run->start(&error)) {
+        tell(false);
+        while (run->step()) tell(false);
+        tell(false);
+        if (!run->finish(&error))
+            result.error = error;
+        tell(true);
+    } else {
+        result.error = error;
+    }
+    out() << Qt::endl;
+    result.failure = run->failure();
+    result.summary = run->summary();
+    return result;
+}
+
 int run(const QStringList& args) {
     QCommandLineParser parser;
     addRunOptions(parser);
@@ -217,6 +277,8 @@ int run(const QStringList& args) {
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
+    parser.addOption({"narrate", "Print a caption for every step of the run, then the summary."});
+    parser.addOption({"lang", "Language of the captions: zh or en (default en).", "LANG", "en"});
     addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("run"), args, &error))
@@ -234,6 +296,8 @@ int run(const QStringList& args) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));
     }
+    if (!useLanguage(parser.value("lang"), &error))
+        return badInput(error);
     // Checked before the run, so that a long run never ends in a path that
     // cannot take its result.
     QList<NamedPath> outputs;
@@ -258,7 +322,9 @@ int run(const QStringList& args) {
     options.sink = parser.isSet("trace") ? &trace : nullptr;
     options.cancel = &interrupted;
     std::signal(SIGINT, onInterrupt);
-    const RunResult result = runToEnd(config, *findScenario(config.scenario), options);
+    const Scenario& scenario = *findScenario(config.scenario);
+    const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options)
+                                                     : runToEnd(config, scenario, options);
     std::signal(SIGINT, SIG_DFL);
     if (!result.ok() && result.failure != RunFailure::Cancelled) {
         trace.cancel();

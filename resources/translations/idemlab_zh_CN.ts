@@ -865,6 +865,533 @@
         <source>MISANSWERED</source>
         <translation>答复有误</translation>
     </message>
+    <message>
+        <source>node A</source>
+        <translation>节点 A</translation>
+    </message>
+    <message>
+        <source>node B</source>
+        <translation>节点 B</translation>
+    </message>
+    <message>
+        <source>observer</source>
+        <translation>观察者</translation>
+    </message>
+    <message>
+        <source>writer</source>
+        <translation>写入者</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Narration</name>
+    <message>
+        <source>the user reads page %1</source>
+        <translation>用户正在看第 %1 页</translation>
+    </message>
+    <message>
+        <source>price and risk checks</source>
+        <translation>价格与风控校验</translation>
+    </message>
+    <message>
+        <source>booking the shipment at the warehouse</source>
+        <translation>向仓库预约发货</translation>
+    </message>
+    <message>
+        <source>waiting for the Try&apos;s answer</source>
+        <translation>等待 Try 的应答</translation>
+    </message>
+    <message>
+        <source>no answer from the coupon service, a timeout</source>
+        <translation>优惠券服务迟迟没有应答，超时</translation>
+    </message>
+    <message>
+        <source>computing the day&apos;s settlement</source>
+        <translation>计算当天的结算</translation>
+    </message>
+    <message>
+        <source>the broker waits for an ack until the visibility timeout</source>
+        <translation>消息中间件等待 ack，直到可见性超时</translation>
+    </message>
+    <message>
+        <source>processing the message</source>
+        <translation>处理这条消息</translation>
+    </message>
+    <message>
+        <source>the risk service is unavailable (503)</source>
+        <translation>风控服务不可用（503）</translation>
+    </message>
+    <message>
+        <source>%1 dies before committing: the database rolls its transaction back, as if it never started.</source>
+        <translation>%1 在提交前崩溃：数据库回滚它的事务，就像它从没开始过。</translation>
+    </message>
+    <message>
+        <source>%1 dies after its guard record was written but before the business step: the record says someone is working on it, and nobody is.</source>
+        <translation>%1 写完防重记录、还没执行业务就崩溃了：记录显示有人在处理，其实没有人。</translation>
+    </message>
+    <message>
+        <source>%1 dies after committing the business change but before marking its guard record done.</source>
+        <translation>%1 提交了业务变更，但在把防重记录标记为完成之前崩溃了。</translation>
+    </message>
+    <message>
+        <source>%1 dies after all its work, before answering: the caller hears nothing and cannot tell whether it worked.</source>
+        <translation>%1 做完了所有工作，却在返回结果前崩溃：调用方什么也没收到，无法判断是否成功。</translation>
+    </message>
+    <message>
+        <source>%1 dies right after acknowledging the message, before processing it: the broker will not deliver it again.</source>
+        <translation>%1 刚 ack 完消息、还没处理就崩溃了：消息中间件不会再投递这条消息。</translation>
+    </message>
+    <message>
+        <source>%1 dies after processing the message, before acknowledging it: the broker will deliver it again.</source>
+        <translation>%1 处理完消息、还没 ack 就崩溃了：消息中间件会再投递一次。</translation>
+    </message>
+    <message>
+        <source>%1 dies after publishing the event, before marking the outbox row sent: it will be published again.</source>
+        <translation>%1 发出事件后、把发件箱记录标记为已发送前崩溃了：这条事件会被再发一次。</translation>
+    </message>
+    <message>
+        <source>%1 dies: %2.</source>
+        <translation>%1 崩溃：%2。</translation>
+    </message>
+    <message>
+        <source>the business effect happened once and every answer agrees with the database.</source>
+        <translation>业务效果只发生了一次，每个应答都与数据库一致。</translation>
+    </message>
+    <message>
+        <source>the business effect happened more than once.</source>
+        <translation>业务效果发生了不止一次。</translation>
+    </message>
+    <message>
+        <source>the database contradicts itself: one part of the change is there, another is not.</source>
+        <translation>数据库自相矛盾：变更的一部分在，另一部分不在。</translation>
+    </message>
+    <message>
+        <source>the business effect never happened, though it should have.</source>
+        <translation>本该发生的业务效果没有发生。</translation>
+    </message>
+    <message>
+        <source>a record is left in progress for good, and every repeat is turned away.</source>
+        <translation>有一条记录永远停在“处理中”，之后的每次重试都被挡在门外。</translation>
+    </message>
+    <message>
+        <source>a caller was told something the database contradicts.</source>
+        <translation>调用方得到的应答与数据库的事实不符。</translation>
+    </message>
+    <message>
+        <source>Verdict for intent %1: %2, %3</source>
+        <translation>意图 %1 的结论：%2，%3</translation>
+    </message>
+    <message>
+        <source>the %1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>intent %1, #%2</source>
+        <translation>意图 %1 的 #%2</translation>
+    </message>
+    <message>
+        <source>Set-up: %1 statements create the tables and the rows the scenario starts from. Nothing has been sent yet.</source>
+        <translation>准备阶段：%1 条语句建好表和场景的初始数据，还没有发出任何请求。</translation>
+    </message>
+    <message>
+        <source>(and %1 more)</source>
+        <translation>（另有 %1 件）</translation>
+    </message>
+    <message>
+        <source>%1: the %2 sends the request to the %3.</source>
+        <translation>%1：%2向%3发出请求。</translation>
+    </message>
+    <message>
+        <source>%1: the %2 got no definite answer in time and sends the request again (retry %3 of at most %4).</source>
+        <translation>%1：%2没有及时得到明确应答，再发一次请求（第 %3 次重试，最多 %4 次）。</translation>
+    </message>
+    <message>
+        <source>%1: the same request reaches the %3 once more, a duplicate from the %2. Cause: %4.</source>
+        <translation>%1：同一个请求又一次到达%3，是来自%2的重复请求。来源：%4。</translation>
+    </message>
+    <message>
+        <source>The %1 got no definite answer in time and tries again.</source>
+        <translation>%1没有及时得到明确应答，准备重试。</translation>
+    </message>
+    <message>
+        <source>%1 waits: another transaction holds the database&apos;s write lock.</source>
+        <translation>%1 在等待：另一个事务持有数据库的写锁。</translation>
+    </message>
+    <message>
+        <source>%1 spends %2 ms outside the database: %3.</source>
+        <translation>%1 在数据库之外花了 %2 毫秒：%3。</translation>
+    </message>
+    <message>
+        <source>%1 freezes for %2 ms (a long garbage-collection pause, a stalled virtual machine) while it still believes it holds its lease.</source>
+        <translation>%1 停顿了 %2 毫秒（长时间的垃圾回收、虚拟机卡顿），而它仍以为自己持有租约。</translation>
+    </message>
+    <message>
+        <source>%1 wakes up after %2 ms and carries on, unaware of the time it lost.</source>
+        <translation>%1 在 %2 毫秒后醒来继续执行，并不知道自己丢了这段时间。</translation>
+    </message>
+    <message>
+        <source>Alert: %1 was seen %2 times. Monitoring cannot stop a duplicate, it only tells someone to look.</source>
+        <translation>告警：%1 出现了 %2 次。监控挡不住重复，只能提醒人去看。</translation>
+    </message>
+    <message>
+        <source>intent %1</source>
+        <translation>意图 %1</translation>
+    </message>
+    <message>
+        <source>The judge counts %1 × %2 for %3, as expected.</source>
+        <translation>裁判统计到%3 的 %2 共 %1 次，符合预期。</translation>
+    </message>
+    <message>
+        <source>The judge counts %1 × %2 for %3 where %4 was expected: %5 too many.</source>
+        <translation>裁判统计到%3 的 %2 共 %1 次，预期 %4 次：多了 %5 次。</translation>
+    </message>
+    <message>
+        <source>The judge counts %1 × %2 for %3 where %4 was expected: %5 missing.</source>
+        <translation>裁判统计到%3 的 %2 共 %1 次，预期 %4 次：少了 %5 次。</translation>
+    </message>
+    <message>
+        <source>Set-up: %1.</source>
+        <translation>准备阶段：%1。</translation>
+    </message>
+    <message>
+        <source>The database rolls back the open transaction of the process that died: nothing it wrote there survives.</source>
+        <translation>数据库回滚了崩溃进程未提交的事务：它在事务里写的内容全部作废。</translation>
+    </message>
+    <message>
+        <source>The database refuses %1&apos;s insert into %2: %3. The unique key stops the repeat, whatever the code above it did.</source>
+        <translation>数据库拒绝了 %1 对 %2 的插入：%3。不管上层代码怎么写，唯一键都能挡住这次重复。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s statement fails: %2.</source>
+        <translation>%1 的语句执行失败：%2。</translation>
+    </message>
+    <message>
+        <source>%1 opens a transaction.</source>
+        <translation>%1 开启事务。</translation>
+    </message>
+    <message>
+        <source>%1 commits: what it wrote is now visible to everyone.</source>
+        <translation>%1 提交事务：它写入的内容现在对所有人可见。</translation>
+    </message>
+    <message>
+        <source>%1 rolls its transaction back: nothing of it stays.</source>
+        <translation>%1 回滚事务：其中的写入全部撤销。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s insert into %2 adds nothing: the row is already there.</source>
+        <translation>%1 向 %2 的插入没有新增任何行：这一行已经存在。</translation>
+    </message>
+    <message>
+        <source>%1 inserts a row into %2.</source>
+        <translation>%1 向 %2 插入一行。</translation>
+    </message>
+    <message>
+        <source>%1 inserts another %2 row for the same request, now %3 of them: nothing checks for a repeat.</source>
+        <translation>%1 为同一个请求又插入了一行 %2，现在共 %3 行：没有任何东西检查重复。</translation>
+    </message>
+    <message>
+        <source>%1 inserts another %2 row for the same request, now %3 of them.</source>
+        <translation>%1 为同一个请求又插入了一行 %2，现在共 %3 行。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s UPDATE of %2 changes no row: its WHERE condition no longer holds.</source>
+        <translation>%1 对 %2 的 UPDATE 没有改到任何行：WHERE 条件已不成立。</translation>
+    </message>
+    <message>
+        <source>%1 updates %2 row(s) of %3.</source>
+        <translation>%1 更新了 %3 的 %2 行。</translation>
+    </message>
+    <message>
+        <source>%1 deletes %2 row(s) from %3.</source>
+        <translation>%1 从 %3 删除了 %2 行。</translation>
+    </message>
+    <message>
+        <source>%1 reads from the database.</source>
+        <translation>%1 读取数据库。</translation>
+    </message>
+    <message>
+        <source>%1 reads %2: no matching row.</source>
+        <translation>%1 查询 %2：没有匹配的行。</translation>
+    </message>
+    <message>
+        <source>%1 reads %2: %3 row(s).</source>
+        <translation>%1 查询 %2：%3 行。</translation>
+    </message>
+    <message>
+        <source>%1 runs %2.</source>
+        <translation>%1 执行 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is the first to claim the request (%2): it may do the work.</source>
+        <translation>%1 第一个认领了这个请求（%2）：由它来执行业务。</translation>
+    </message>
+    <message>
+        <source>The %2 recognises %1 as a repeat: it gets the first result instead of doing the work again.</source>
+        <translation>%2认出 %1 是重复请求：直接返回第一次的结果，不再重复执行。</translation>
+    </message>
+    <message>
+        <source>%1 finds the request still being processed (%2): it is told to ask again later, and does nothing.</source>
+        <translation>%1 发现请求仍在处理中（%2）：它被告知稍后再查，自己什么也不做。</translation>
+    </message>
+    <message>
+        <source>The %2 no longer remembers this request, its retention ran out: %1 looks new.</source>
+        <translation>%2已经不记得这个请求了，保留期已过：%1 看起来像新请求。</translation>
+    </message>
+    <message>
+        <source>%1 takes the request over (%2): the owner&apos;s record is older than the expiry, so the owner is presumed dead.</source>
+        <translation>%1 接管了这个请求（%2）：原持有者的记录已超过过期时间，推定它已经挂了。</translation>
+    </message>
+    <message>
+        <source>Before doing anything, %1 looks in the business table: the work is already there, so it only repairs the guard record.</source>
+        <translation>%1 先回查业务表：业务已经做过了，所以它只补正防重记录。</translation>
+    </message>
+    <message>
+        <source>%1 looks in the business table: the work is not there, so it is safe to do it.</source>
+        <translation>%1 回查业务表：业务还没做过，可以放心执行。</translation>
+    </message>
+    <message>
+        <source>%1 marks its guard record done: every later repeat gets this result.</source>
+        <translation>%1 把防重记录标记为完成：之后的重复请求都会拿到这个结果。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer the owner (%2): another attempt took over, so its update is refused.</source>
+        <translation>%1 已经不是持有者（%2）：另一次尝试接管了，它的更新被拒绝。</translation>
+    </message>
+    <message>
+        <source>%1 finds the work already done (%2) and does not repeat it.</source>
+        <translation>%1 发现业务已经完成（%2），不再重复执行。</translation>
+    </message>
+    <message>
+        <source>The %2 lets %1 through.</source>
+        <translation>%2放行 %1。</translation>
+    </message>
+    <message>
+        <source>The %2 turns %1 away.</source>
+        <translation>%2拒绝了 %1。</translation>
+    </message>
+    <message>
+        <source>%1 acquires the %2.</source>
+        <translation>%1 获取了%2。</translation>
+    </message>
+    <message>
+        <source>%1 finds the %2 held by another process and backs off.</source>
+        <translation>%1 发现%2被另一个进程持有，于是退出。</translation>
+    </message>
+    <message>
+        <source>%1 releases the %2.</source>
+        <translation>%1 释放了%2。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s lease has run out: the %2 now belongs to another process, and its fencing token is stale.</source>
+        <translation>%1 的租约已到期：%2现在属于另一个进程，它手里的防护令牌已经过时。</translation>
+    </message>
+    <message>
+        <source>%1 sets the %2: repeats within its lifetime are turned away.</source>
+        <translation>%1 设置了%2：有效期内的重复请求都会被挡住。</translation>
+    </message>
+    <message>
+        <source>%1 stores its result with the %2: a repeat gets it back.</source>
+        <translation>%1 把结果存到%2：重复请求可以直接拿到。</translation>
+    </message>
+    <message>
+        <source>The %2 expired before %1 stored its result: a repeat arriving now looks new.</source>
+        <translation>%1 还没存下结果，%2就已过期：此时到达的重复请求看起来像新请求。</translation>
+    </message>
+    <message>
+        <source>%1 records the request (%2).</source>
+        <translation>%1 记录下这个请求（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 finds the request already recorded (%2): a repeat.</source>
+        <translation>%1 发现请求已有记录（%2）：这是重复请求。</translation>
+    </message>
+    <message>
+        <source>%1 finds no record (%2) and believes it is the first; between this check and its insert, another attempt can do the same.</source>
+        <translation>%1 没查到记录（%2），以为自己是第一个；但在它查询和插入之间，另一次尝试也可能这样做。</translation>
+    </message>
+    <message>
+        <source>%1 reads the row and its version number (%2).</source>
+        <translation>%1 读取这一行和它的版本号（%2）。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s version no longer matches (%2): someone changed the row since it was read, so its update changes nothing.</source>
+        <translation>%1 的版本号已对不上（%2）：读取之后这一行被别人改过，它的更新不会生效。</translation>
+    </message>
+    <message>
+        <source>%1 finds too little stock left (%2).</source>
+        <translation>%1 发现库存不足（%2）。</translation>
+    </message>
+    <message>
+        <source>The %2 fires: the count of repeats crossed its threshold.</source>
+        <translation>%2触发：重复次数超过了阈值。</translation>
+    </message>
+    <message>
+        <source>The %2 already fired for this key: no second alert.</source>
+        <translation>%2已为这个键告警过：不再重复告警。</translation>
+    </message>
+    <message>
+        <source>The %2 counts %1, still below its threshold.</source>
+        <translation>%2记下 %1，仍未达到阈值。</translation>
+    </message>
+    <message>
+        <source>The %2 sees %1 as an ordinary repeat.</source>
+        <translation>%2把 %1 视为正常的重复。</translation>
+    </message>
+    <message>
+        <source>%1 marks its guard record failed: a retry may claim it again.</source>
+        <translation>%1 把防重记录标记为失败：重试时可以重新认领。</translation>
+    </message>
+    <message>
+        <source>%1 reuses the key with a different payload: refused, a key names one request only.</source>
+        <translation>%1 用同一个键发来不同的参数：被拒绝，一个键只代表一个请求。</translation>
+    </message>
+    <message>
+        <source>The %2 recognises %1 as a repeat and answers as before.</source>
+        <translation>%2认出 %1 是重复请求，按上次的结果应答。</translation>
+    </message>
+    <message>
+        <source>Cancel arrives before any Try: %1 records an empty rollback, so a late Try will be refused.</source>
+        <translation>Cancel 先于 Try 到达：%1 记下一次空回滚，迟到的 Try 将被拒绝。</translation>
+    </message>
+    <message>
+        <source>A late Try arrives after the Cancel: %1 refuses it, so no reservation hangs.</source>
+        <translation>迟到的 Try 在 Cancel 之后到达：%1 拒绝它，这样就不会有资源被悬挂。</translation>
+    </message>
+    <message>
+        <source>%1 finds the refund already made (%2) and does not repeat it.</source>
+        <translation>%1 发现已经退过款（%2），不再重复退款。</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3.</source>
+        <translation>%1，%2：%3。</translation>
+    </message>
+    <message>
+        <source>%1 cannot record %2 as %3: the record exists already (%4).</source>
+        <translation>%1 无法把 %2 记为 %3：记录已经存在（%4）。</translation>
+    </message>
+    <message>
+        <source>%1 tries to take %2 over, but another attempt got there first: its conditional UPDATE changes 0 rows.</source>
+        <translation>%1 想接管 %2，但另一次尝试抢先了一步：它的条件 UPDATE 改到 0 行。</translation>
+    </message>
+    <message>
+        <source>%1 cannot move %2 from %3 to %4: it is %5 now, so the conditional %6 changes 0 rows and the state stays.</source>
+        <translation>%1 无法把 %2 从 %3 改为 %4：它现在是 %5，所以带条件的 %6 改到 0 行，状态保持不变。</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is gone.</source>
+        <translation>%1（%2）不见了。</translation>
+    </message>
+    <message>
+        <source>%1 now holds %2 (%3).</source>
+        <translation>%1 现在持有 %2（%3）。</translation>
+    </message>
+    <message>
+        <source>%1 starts %2 in state %3.</source>
+        <translation>%1 创建 %2，初始状态为 %3。</translation>
+    </message>
+    <message>
+        <source>%1 sets %2 to %3 without looking at its state: it was %3 already, and the change is made a second time.</source>
+        <translation>%1 不看当前状态就把 %2 改为 %3：它本来就是 %3，同样的变更又做了一遍。</translation>
+    </message>
+    <message>
+        <source>%1 sets %2 to %3 without looking at its state (it was %4).</source>
+        <translation>%1 不看当前状态就把 %2 改为 %3（原来是 %4）。</translation>
+    </message>
+    <message>
+        <source>%1 moves %2 from %3 to %4.</source>
+        <translation>%1 把 %2 从 %3 改为 %4。</translation>
+    </message>
+    <message>
+        <source>The %2 gets no answer for %1: it cannot tell whether the request took effect.</source>
+        <translation>%2没有收到 %1 的应答：它无法判断请求是否生效。</translation>
+    </message>
+    <message>
+        <source>%1 answers %2, but the answer is lost on the way: the %3 never learns it.</source>
+        <translation>%1 应答“%2”，但应答在路上丢了：%3 永远收不到。</translation>
+    </message>
+    <message>
+        <source>%1 answers the %2: still in progress, ask again later.</source>
+        <translation>%1 应答%2：仍在处理中，请稍后再查。</translation>
+    </message>
+    <message>
+        <source>%1 answers the %2 with an error%3: nothing was done, a retry is welcome.</source>
+        <translation>%1 向%2返回错误%3：什么也没做，可以重试。</translation>
+    </message>
+    <message>
+        <source>%1 answers the %2: %3.</source>
+        <translation>%1 应答%2：%3。</translation>
+    </message>
+    <message>
+        <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
+        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
+    </message>
+    <message>
+        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
+        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
+    </message>
+    <message>
+        <source>The broker delivers message %1 to the %2.</source>
+        <translation>消息中间件把消息 %1 投递给%2。</translation>
+    </message>
+    <message>
+        <source>The %1 publishes event %2 to the broker.</source>
+        <translation>%1把事件 %2 发布到消息中间件。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s business step fails with a transient error (%2): nothing was written, a retry may succeed.</source>
+        <translation>%1 的业务步骤遇到临时错误（%2）：什么也没写入，重试可能成功。</translation>
+    </message>
+    <message>
+        <source>The dedup store loses the record of %1 (evicted, or lost in a fail-over): the next repeat looks new.</source>
+        <translation>去重存储丢失了 %1 的记录（被淘汰，或在故障切换中丢失）：下一次重复请求看起来像新请求。</translation>
+    </message>
+    <message>
+        <source>%1 calls the %2 (call %3)%4.</source>
+        <translation>%1 调用%2（第 %3 次调用）%4。</translation>
+    </message>
+    <message>
+        <source>, with the key %1</source>
+        <translation>，携带键 %1</translation>
+    </message>
+    <message>
+        <source>The %1 answers call %2: coupon %3.</source>
+        <translation>%1应答第 %2 次调用：优惠券 %3。</translation>
+    </message>
+    <message>
+        <source>The %1 granted coupon %3, but its answer to call %2 is lost: the caller times out and believes nothing happened.</source>
+        <translation>%1已经发放优惠券 %3，但对第 %2 次调用的应答丢了：调用方超时，以为什么都没发生。</translation>
+    </message>
+    <message>
+        <source>The user gets page %1: %2 row(s).</source>
+        <translation>用户拿到第 %1 页：%2 行。</translation>
+    </message>
+    <message>
+        <source>The reader stops after %1 pages, the most it will read.</source>
+        <translation>读到第 %1 页就停下，这是它最多会读的页数。</translation>
+    </message>
+    <message>
+        <source>The user pays again (trade %1): the order goes back to paying.</source>
+        <translation>用户重新支付（交易号 %1）：订单回到支付中。</translation>
+    </message>
+    <message>
+        <source>%1 asks the payment provider for the real status of trade %2 instead of guessing.</source>
+        <translation>%1 不去猜测，而是向支付渠道回查交易 %2 的真实状态。</translation>
+    </message>
+    <message>
+        <source>The provider answers: trade %1 is %2.</source>
+        <translation>支付渠道答复：交易 %1 的状态是 %2。</translation>
+    </message>
+    <message>
+        <source>The state after one application is recorded (%1 row(s)), to compare with the state after all repeats.</source>
+        <translation>记下执行一次之后的状态（%1 行），用来和所有重复执行之后的状态比较。</translation>
+    </message>
+    <message>
+        <source>The coordinator&apos;s Try for %1 is held up in the network.</source>
+        <translation>协调者发给 %1 的 Try 在网络中被耽搁了。</translation>
+    </message>
+    <message>
+        <source>The coordinator stops waiting for the Try of %1 and sends Cancel instead.</source>
+        <translation>协调者不再等待 %1 的 Try，改为发送 Cancel。</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
@@ -941,6 +1468,41 @@
 — accepted cost</source>
         <translation>%1
 （可接受的代价）</translation>
+    </message>
+</context>
+<context>
+    <name>idem::OutcomeTexts</name>
+    <message>
+        <source>nothing was done</source>
+        <translation>什么也没有做</translation>
+    </message>
+    <message>
+        <source>it was done</source>
+        <translation>已经做了</translation>
+    </message>
+    <message>
+        <source>the changed request was not carried out; the original stands</source>
+        <translation>改过参数的请求并没有执行，原来那笔仍然有效</translation>
+    </message>
+    <message>
+        <source>the changed request was not carried out; nothing was done</source>
+        <translation>改过参数的请求并没有执行，什么也没有做</translation>
+    </message>
+    <message>
+        <source>the result is %1</source>
+        <translation>结果是 %1</translation>
+    </message>
+    <message>
+        <source>it was done: %1</source>
+        <translation>已经做了：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>attempt %1 was told “%2”, but %3</source>
+        <translation>第 %1 次请求收到的应答是“%2”，但实际上%3</translation>
     </message>
 </context>
 <context>
@@ -1674,40 +2236,13 @@
         <source>Queries</source>
         <translation>查询次数</translation>
     </message>
-</context>
-<context>
-    <name>idem::OutcomeTexts</name>
     <message>
-        <source>nothing was done</source>
-        <translation>什么也没有做</translation>
+        <source>deduction record</source>
+        <translation>扣减记录</translation>
     </message>
     <message>
-        <source>it was done</source>
-        <translation>已经做了</translation>
-    </message>
-    <message>
-        <source>the changed request was not carried out; the original stands</source>
-        <translation>改过参数的请求并没有执行，原来那笔仍然有效</translation>
-    </message>
-    <message>
-        <source>the changed request was not carried out; nothing was done</source>
-        <translation>改过参数的请求并没有执行，什么也没有做</translation>
-    </message>
-    <message>
-        <source>the result is %1</source>
-        <translation>结果是 %1</translation>
-    </message>
-    <message>
-        <source>it was done: %1</source>
-        <translation>已经做了：%1</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <source>attempt %1 was told “%2”, but %3</source>
-        <translation>第 %1 次请求收到的应答是“%2”，但实际上%3</translation>
+        <source>order status</source>
+        <translation>订单状态</translation>
     </message>
 </context>
 </TS>

@@ -36,6 +36,8 @@ QString guardName(const QString& guard) {
         {"alert-rule", QT_TRANSLATE_NOOP("idem::TraceWords", "alert rule")},
         {"stock-check", QT_TRANSLATE_NOOP("idem::TraceWords", "stock check")},
         {"tcc-log", QT_TRANSLATE_NOOP("idem::TraceWords", "TCC log")},
+        {"deduction-record", QT_TRANSLATE_NOOP("idem::TraceWords", "deduction record")},
+        {"order-status", QT_TRANSLATE_NOOP("idem::TraceWords", "order status")},
     };
     return lookUp(words, guard);
 }

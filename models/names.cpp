@@ -126,6 +126,14 @@ QString actorName(const QString& actor) {
         return Names::tr("TCC coordinator");
     if (actor == QLatin1String("participant"))
         return Names::tr("TCC participant");
+    if (actor == QLatin1String("node-a"))
+        return Names::tr("node A");
+    if (actor == QLatin1String("node-b"))
+        return Names::tr("node B");
+    if (actor == QLatin1String("observer"))
+        return Names::tr("observer");
+    if (actor == QLatin1String("writer"))
+        return Names::tr("writer");
     return actor;
 }
 

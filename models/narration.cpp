@@ -1,0 +1,808 @@
+#include "narration.h"
+
+#include "names.h"
+#include "traceevent.h"
+#include "tracewords.h"
+#include "vocabulary.h"
+
+#include <QMutex>
+#include <QRegularExpression>
+
+namespace idem {
+
+namespace {
+
+// A step that did many things is told by its first few sentences.
+constexpr int kSentencesPerStep = 3;
+
+// SQLite's extended codes for a violated UNIQUE or PRIMARY KEY constraint.
+constexpr int kUniqueViolation = 2067;
+constexpr int kPrimaryKeyViolation = 1555;
+
+QMutex untranslatedLock;
+QSet<QString> untranslatedSources;
+
+// Whether a translation is installed: the names of the vocabulary are always
+// translated when one is.
+bool translating() {
+    return responseName(QStringLiteral("success")) != QLatin1String("success");
+}
+
+qint64 attemptKey(const TraceEvent& e) {
+    return qint64(e.intent) * 1'000'000 + e.attempt;
+}
+
+// The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
+// SELECT … FROM t; empty for anything else.
+QString tableOf(const QString& sql) {
+    static const QRegularExpression pattern(
+        QStringLiteral(
+            R"(^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|SELECT\b.*?\bFROM)\s+(\w+))"),
+        QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch m = pattern.match(sql);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString verbOf(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
+    return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
+}
+
+// Puts `args` in the place of %1, %2 … of `text`; unlike QString::arg, a
+// sentence may leave out any of them (one decision's sentence names the
+// guard, another does not).
+QString fill(const QString& text, std::initializer_list<QString> args) {
+    QString out;
+    out.reserve(text.size() + 32);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (c == QLatin1Char('%') && i + 1 < text.size() && text.at(i + 1).isDigit()) {
+            const qsizetype n = text.at(i + 1).digitValue();
+            if (n >= 1 && n <= qsizetype(args.size())) {
+                out += *(args.begin() + (n - 1));
+                ++i;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+
+QString quoted(const QString& name) {
+    return QStringLiteral("`%1`").arg(name);
+}
+
+}  // namespace
+
+Narrator::Narrator(int intents) : intents_(intents) {}
+
+void Narrator::reset() {
+    attemptKinds_.clear();
+    inserted_.clear();
+    states_.clear();
+    guarded_.clear();
+    lastStatement_.clear();
+    lastRows_.clear();
+    retries_.clear();
+}
+
+QStringList Narrator::untranslated() {
+    QMutexLocker lock(&untranslatedLock);
+    QStringList list(untranslatedSources.begin(), untranslatedSources.end());
+    untranslatedSources.clear();
+    list.sort();
+    return list;
+}
+
+// Every caption template goes through here, so that a test can tell which
+// ones lack a translation.
+#define SAY(source) translated(source)
+
+namespace {
+
+QString translated(const char* source) {
+    const QString text = QCoreApplication::translate("idem::Narration", source);
+    if (text == QLatin1String(source) && translating()) {
+        QMutexLocker lock(&untranslatedLock);
+        untranslatedSources.insert(QString::fromUtf8(source));
+    }
+    return text;
+}
+
+// The scenarios' own words: time spent outside the database, a business error.
+QString scenarioWords(const QString& what) {
+    static const QRegularExpression page(QStringLiteral("^the user reads page (\\d+)$"));
+    if (const QRegularExpressionMatch m = page.match(what); m.hasMatch())
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the user reads page %1"))
+            .arg(m.captured(1));
+    static const QHash<QString, const char*> words{
+        {"price and risk checks", QT_TRANSLATE_NOOP("idem::Narration", "price and risk checks")},
+        {"book the shipment at the warehouse",
+         QT_TRANSLATE_NOOP("idem::Narration", "booking the shipment at the warehouse")},
+        {"waiting for the Try's answer",
+         QT_TRANSLATE_NOOP("idem::Narration", "waiting for the Try's answer")},
+        {"no answer from the coupon service: timeout",
+         QT_TRANSLATE_NOOP("idem::Narration", "no answer from the coupon service, a timeout")},
+        {"compute the day's settlement",
+         QT_TRANSLATE_NOOP("idem::Narration", "computing the day's settlement")},
+        {"visibility timeout: waiting for an ack",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "the broker waits for an ack until the visibility timeout")},
+        {"processing the message", QT_TRANSLATE_NOOP("idem::Narration", "processing the message")},
+        {"risk service unavailable (503)",
+         QT_TRANSLATE_NOOP("idem::Narration", "the risk service is unavailable (503)")},
+    };
+    const char* source = words.value(what);
+    return source ? SAY(source) : what;
+}
+
+QString crashSentence(const QString& who, const QString& point) {
+    static const QHash<QString, const char*> sentences{
+        {"before-commit",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies before committing: the database rolls its transaction back, "
+                           "as if it never started.")},
+        {"after-guard",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies after its guard record was written but before the business "
+                           "step: the record says someone is working on it, and nobody is.")},
+        {"after-business",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies after committing the business change but before marking "
+                           "its guard record done.")},
+        {"before-response",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies after all its work, before answering: the caller hears "
+                           "nothing and cannot tell whether it worked.")},
+        {"after-ack",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies right after acknowledging the message, before processing "
+                           "it: the broker will not deliver it again.")},
+        {"before-ack",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies after processing the message, before acknowledging it: the "
+                           "broker will deliver it again.")},
+        {"after-publish",
+         QT_TRANSLATE_NOOP("idem::Narration",
+                           "%1 dies after publishing the event, before marking the outbox row "
+                           "sent: it will be published again.")},
+    };
+    const char* source = sentences.value(point);
+    if (source)
+        return SAY(source).arg(who);
+    const auto crash = crashPointFromId(point);
+    return SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 dies: %2."))
+        .arg(who, crash ? crashPointName(*crash) : point);
+}
+
+QString verdictSentence(const TraceEvent& e) {
+    const QString verdict = e.fields.text("verdict");
+    static const QHash<QString, const char*> meanings{
+        {"exactly-once", QT_TRANSLATE_NOOP("idem::Narration",
+                                           "the business effect happened once and every answer "
+                                           "agrees with the database.")},
+        {"duplicated",
+         QT_TRANSLATE_NOOP("idem::Narration", "the business effect happened more than once.")},
+        {"inconsistent", QT_TRANSLATE_NOOP("idem::Narration",
+                                           "the database contradicts itself: one part of the "
+                                           "change is there, another is not.")},
+        {"lost", QT_TRANSLATE_NOOP("idem::Narration",
+                                   "the business effect never happened, though it should have.")},
+        {"stuck", QT_TRANSLATE_NOOP("idem::Narration",
+                                    "a record is left in progress for good, and every repeat is "
+                                    "turned away.")},
+        {"misanswered", QT_TRANSLATE_NOOP("idem::Narration",
+                                          "a caller was told something the database "
+                                          "contradicts.")},
+    };
+    const char* meaning = meanings.value(verdict);
+    return SAY(QT_TRANSLATE_NOOP("idem::Narration", "Verdict for intent %1: %2, %3"))
+        .arg(e.intent + 1)
+        .arg(verdictName(verdict), meaning ? SAY(meaning) : QString());
+}
+
+}  // namespace
+
+QString Narrator::who(const TraceEvent& e) const {
+    if (e.attempt <= 0)
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1")).arg(actorName(e.actorName()));
+    if (intents_ > 1)
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, #%2"))
+            .arg(e.intent + 1)
+            .arg(e.attempt);
+    return QStringLiteral("#%1").arg(e.attempt);
+}
+
+QString Narrator::setupCaption(qsizetype statements) const {
+    return SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                 "Set-up: %1 statements create the tables and the rows the "
+                                 "scenario starts from. Nothing has been sent yet."))
+        .arg(statements);
+}
+
+QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to) {
+    QList<Said> said;
+    qsizetype setup = 0;
+    for (qsizetype i = from; i < to && i < events.size(); ++i) {
+        const TraceEvent& e = events.at(i);
+        if (e.isSetup() || (e.attempt == 0 && e.is(EventKind::Transition) && e.intent >= 0 &&
+                            e.actorName() != QLatin1String("judge") && setup > 0)) {
+            say(e);  // remembered (states, rows), told as one sentence
+            ++setup;
+            continue;
+        }
+        said << say(e);
+    }
+    if (said.isEmpty())
+        return setup > 0 ? setupCaption(setup) : QString();
+    int top = 0;
+    for (const Said& s : said) top = std::max(top, s.weight);
+    // A step is told by its most telling events: a statement whose meaning
+    // a guard decision or a state change of the same step says better is
+    // left out.
+    QStringList sentences;
+    int left = 0;
+    for (const Said& s : said) {
+        if (s.text.isEmpty() || s.weight < top)
+            continue;
+        if (sentences.contains(s.text))
+            continue;
+        if (sentences.size() == kSentencesPerStep) {
+            ++left;
+            continue;
+        }
+        sentences << s.text;
+    }
+    if (left > 0)
+        sentences << SAY(QT_TRANSLATE_NOOP("idem::Narration", "(and %1 more)")).arg(left);
+    if (setup > 0)
+        sentences.prepend(setupCaption(setup));
+    return sentences.join(QLatin1Char(' '));
+}
+
+QString Narrator::caption(const TraceEvent& e) {
+    return say(e).text;
+}
+
+Narrator::Said Narrator::say(const TraceEvent& e) {
+    Said said = sayPlain(e);
+    // "the relay opens …": a sentence starts with a capital.
+    if (!said.text.isEmpty() && said.text.front().isLower())
+        said.text.front() = said.text.front().toUpper();
+    return said;
+}
+
+Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
+    const QString w = who(e);
+    switch (e.kind) {
+        case EventKind::Sql:
+            return saySql(e);
+        case EventKind::Guard:
+            guarded_.insert(e.intent);
+            return sayGuard(e);
+        case EventKind::Transition:
+            return sayTransition(e);
+        case EventKind::Response:
+            return sayResponse(e);
+        case EventKind::Note:
+            return sayNote(e);
+        case EventKind::Fire: {
+            const QString kind = e.fields.text("attempt_kind");
+            attemptKinds_.insert(attemptKey(e), kind);
+            const QString sender = actorName(e.fields.text("sender"));
+            const QString receiver = actorName(e.fields.text("receiver"));
+            const auto source = sourceFromId(e.fields.text("source"));
+            const QString why = source ? sourceName(*source) : e.fields.text("source");
+            if (kind == QLatin1String("original"))
+                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                              "%1: the %2 sends the request to the %3."))
+                            .arg(w, sender, receiver),
+                        3};
+            if (kind == QLatin1String("retry")) {
+                const auto [depth, most] = retries_.value(attemptKey(e));
+                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                              "%1: the %2 got no definite answer in time and "
+                                              "sends the request again (retry %3 of at most "
+                                              "%4)."))
+                            .arg(w, sender)
+                            .arg(depth)
+                            .arg(most),
+                        3};
+            }
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1: the same request reaches the %3 once more, a "
+                                          "duplicate from the %2. Cause: %4."))
+                        .arg(w, sender, receiver, why),
+                    3};
+        }
+        case EventKind::Retry:
+            // Told with the attempt it sends (see Fire).
+            retries_.insert(attemptKey(e), {e.fields.number("retry"), e.fields.number("of")});
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The %1 got no definite answer in time and tries "
+                                          "again."))
+                        .arg(actorName(e.actorName())),
+                    1};
+        case EventKind::LockWait:
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 waits: another transaction holds the database's "
+                                          "write lock."))
+                        .arg(w),
+                    2};
+        case EventKind::Work: {
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 spends %2 ms outside the database: %3."))
+                        .arg(w)
+                        .arg(e.fields.number("ms"))
+                        .arg(scenarioWords(e.fields.text("what"))),
+                    2};
+        }
+        case EventKind::Pause:
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 freezes for %2 ms (a long garbage-collection "
+                                          "pause, a stalled virtual machine) while it still "
+                                          "believes it holds its lease."))
+                        .arg(w)
+                        .arg(e.fields.number("ms")),
+                    3};
+        case EventKind::Resume:
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 wakes up after %2 ms and carries on, unaware of "
+                                          "the time it lost."))
+                        .arg(w)
+                        .arg(e.fields.number("paused_ms")),
+                    3};
+        case EventKind::Crash:
+            return {crashSentence(w, e.fields.text("point")), 3};
+        case EventKind::Alert:
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "Alert: %1 was seen %2 times. Monitoring cannot stop a "
+                                          "duplicate, it only tells someone to look."))
+                        .arg(e.fields.text("key"))
+                        .arg(e.fields.number("count")),
+                    3};
+        case EventKind::Effect: {
+            const qint64 count = e.fields.number("count");
+            const qint64 expected = e.fields.number("expected");
+            const QString what = quoted(e.fields.text("effect"));
+            const QString intent =
+                SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1")).arg(e.intent + 1);
+            if (count == expected)
+                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                              "The judge counts %1 × %2 for %3, as expected."))
+                            .arg(count)
+                            .arg(what, intent),
+                        3};
+            if (count > expected)
+                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                              "The judge counts %1 × %2 for %3 where %4 was "
+                                              "expected: %5 too many."))
+                            .arg(count)
+                            .arg(what, intent)
+                            .arg(expected)
+                            .arg(count - expected),
+                        3};
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The judge counts %1 × %2 for %3 where %4 was "
+                                          "expected: %5 missing."))
+                        .arg(count)
+                        .arg(what, intent)
+                        .arg(expected)
+                        .arg(expected - count),
+                    3};
+        }
+        case EventKind::Verdict:
+            return {verdictSentence(e), 3};
+    }
+    return {};
+}
+
+Narrator::Said Narrator::saySql(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString verb = verbOf(e.sql);
+    const QString table = tableOf(e.sql);
+    const qint64 key = attemptKey(e);
+    lastStatement_.insert(key,
+                          verb == QLatin1String("SELECT") ? verb : verb + QLatin1Char(' ') + table);
+    lastRows_.insert(key, e.rows);
+    if (e.isSetup())
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "Set-up: %1.")).arg(verb), 0};
+    if (e.fields.text("cause") == QLatin1String("crash"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The database rolls back the open transaction of the "
+                                      "process that died: nothing it wrote there survives.")),
+                3};
+    if (e.failed()) {
+        if (e.code == kUniqueViolation || e.code == kPrimaryKeyViolation)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The database refuses %1's insert into %2: %3. The "
+                                          "unique key stops the repeat, whatever the code "
+                                          "above it did."))
+                        .arg(w, quoted(table), e.error),
+                    3};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1's statement fails: %2."))
+                    .arg(w, e.errorText()),
+                3};
+    }
+    if (verb == QLatin1String("BEGIN"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 opens a transaction.")).arg(w), 1};
+    if (verb == QLatin1String("COMMIT"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 commits: what it wrote is now visible to everyone."))
+                    .arg(w),
+                1};
+    if (verb == QLatin1String("ROLLBACK"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 rolls its transaction back: nothing of it stays."))
+                    .arg(w),
+                2};
+    if (verb == QLatin1String("INSERT")) {
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1's insert into %2 adds nothing: the row is already "
+                                          "there."))
+                        .arg(w, quoted(table)),
+                    2};
+        const QString slot = QStringLiteral("%1/%2").arg(e.intent).arg(table);
+        const int before = inserted_.value(slot);
+        inserted_.insert(slot, before + int(e.rows));
+        if (before == 0 || e.attempt <= 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts a row into %2."))
+                        .arg(w, quoted(table)),
+                    1};
+        if (!guarded_.contains(e.intent))
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 inserts another %2 row for the same request, now "
+                                          "%3 of them: nothing checks for a repeat."))
+                        .arg(w, quoted(table))
+                        .arg(before + e.rows),
+                    3};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 inserts another %2 row for the same request, now %3 "
+                                      "of them."))
+                    .arg(w, quoted(table))
+                    .arg(before + e.rows),
+                2};
+    }
+    if (verb == QLatin1String("UPDATE")) {
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1's UPDATE of %2 changes no row: its WHERE "
+                                          "condition no longer holds."))
+                        .arg(w, quoted(table)),
+                    2};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 updates %2 row(s) of %3."))
+                    .arg(w)
+                    .arg(e.rows)
+                    .arg(quoted(table)),
+                1};
+    }
+    if (verb == QLatin1String("DELETE"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 deletes %2 row(s) from %3."))
+                    .arg(w)
+                    .arg(e.rows)
+                    .arg(quoted(table)),
+                e.rows > 0 ? 2 : 1};
+    if (verb == QLatin1String("SELECT") || verb == QLatin1String("WITH")) {
+        if (table.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads from the database.")).arg(w),
+                    1};
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads %2: no matching row."))
+                        .arg(w, quoted(table)),
+                    1};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads %2: %3 row(s)."))
+                    .arg(w, quoted(table))
+                    .arg(e.rows),
+                1};
+    }
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 runs %2.")).arg(w, verb), 1};
+}
+
+Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString guard = guardName(e.fields.text("guard"));
+    const QString decision = e.fields.text("decision");
+    static const QHash<QString, const char*> sentences{
+        {"claimed", QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 is the first to claim the request (%2): it may do the "
+                                      "work.")},
+        {"duplicate", QT_TRANSLATE_NOOP("idem::Narration",
+                                        "The %2 recognises %1 as a repeat: it gets the first "
+                                        "result instead of doing the work again.")},
+        {"in-progress", QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 finds the request still being processed (%2): it "
+                                          "is told to ask again later, and does nothing.")},
+        {"retention-expired", QT_TRANSLATE_NOOP("idem::Narration",
+                                                "The %2 no longer remembers this request, its "
+                                                "retention ran out: %1 looks new.")},
+        {"takeover", QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1 takes the request over (%2): the owner's record is "
+                                       "older than the expiry, so the owner is presumed dead.")},
+        {"recheck-found", QT_TRANSLATE_NOOP("idem::Narration",
+                                            "Before doing anything, %1 looks in the business "
+                                            "table: the work is already there, so it only "
+                                            "repairs the guard record.")},
+        {"recheck-not-found", QT_TRANSLATE_NOOP("idem::Narration",
+                                                "%1 looks in the business table: the work is "
+                                                "not there, so it is safe to do it.")},
+        {"marked-success", QT_TRANSLATE_NOOP("idem::Narration",
+                                             "%1 marks its guard record done: every later repeat "
+                                             "gets this result.")},
+        {"not-owner", QT_TRANSLATE_NOOP("idem::Narration",
+                                        "%1 is no longer the owner (%2): another attempt took "
+                                        "over, so its update is refused.")},
+        {"done", QT_TRANSLATE_NOOP("idem::Narration",
+                                   "%1 finds the work already done (%2) and does not repeat it.")},
+        {"accepted", QT_TRANSLATE_NOOP("idem::Narration", "The %2 lets %1 through.")},
+        {"rejected", QT_TRANSLATE_NOOP("idem::Narration", "The %2 turns %1 away.")},
+        {"acquired", QT_TRANSLATE_NOOP("idem::Narration", "%1 acquires the %2.")},
+        {"held", QT_TRANSLATE_NOOP("idem::Narration",
+                                   "%1 finds the %2 held by another process and backs off.")},
+        {"released", QT_TRANSLATE_NOOP("idem::Narration", "%1 releases the %2.")},
+        {"lease-lost", QT_TRANSLATE_NOOP("idem::Narration",
+                                         "%1's lease has run out: the %2 now belongs to another "
+                                         "process, and its fencing token is stale.")},
+        {"set", QT_TRANSLATE_NOOP("idem::Narration",
+                                  "%1 sets the %2: repeats within its lifetime are turned "
+                                  "away.")},
+        {"result-stored", QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 stores its result with the %2: a repeat gets it "
+                                            "back.")},
+        {"expired-before-store", QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "The %2 expired before %1 stored its result: "
+                                                   "a repeat arriving now looks new.")},
+        {"inserted", QT_TRANSLATE_NOOP("idem::Narration", "%1 records the request (%2).")},
+        {"found", QT_TRANSLATE_NOOP("idem::Narration",
+                                    "%1 finds the request already recorded (%2): a repeat.")},
+        {"not-found", QT_TRANSLATE_NOOP("idem::Narration",
+                                        "%1 finds no record (%2) and believes it is the first; "
+                                        "between this check and its insert, another attempt "
+                                        "can do the same.")},
+        {"read",
+         QT_TRANSLATE_NOOP("idem::Narration", "%1 reads the row and its version number (%2).")},
+        {"conflict", QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1's version no longer matches (%2): someone changed the "
+                                       "row since it was read, so its update changes nothing.")},
+        {"out-of-stock",
+         QT_TRANSLATE_NOOP("idem::Narration", "%1 finds too little stock left (%2).")},
+        {"raised", QT_TRANSLATE_NOOP("idem::Narration",
+                                     "The %2 fires: the count of repeats crossed its threshold.")},
+        {"already-raised", QT_TRANSLATE_NOOP("idem::Narration",
+                                             "The %2 already fired for this key: no second "
+                                             "alert.")},
+        {"below-threshold",
+         QT_TRANSLATE_NOOP("idem::Narration", "The %2 counts %1, still below its threshold.")},
+        {"normal-repeat",
+         QT_TRANSLATE_NOOP("idem::Narration", "The %2 sees %1 as an ordinary repeat.")},
+        {"marked-failed", QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 marks its guard record failed: a retry may claim "
+                                            "it again.")},
+        {"key-reused", QT_TRANSLATE_NOOP("idem::Narration",
+                                         "%1 reuses the key with a different payload: refused, "
+                                         "a key names one request only.")},
+        {"repeat", QT_TRANSLATE_NOOP("idem::Narration",
+                                     "The %2 recognises %1 as a repeat and answers as before.")},
+        {"empty-rollback", QT_TRANSLATE_NOOP("idem::Narration",
+                                             "Cancel arrives before any Try: %1 records an empty "
+                                             "rollback, so a late Try will be refused.")},
+        {"anti-hanging", QT_TRANSLATE_NOOP("idem::Narration",
+                                           "A late Try arrives after the Cancel: %1 refuses it, "
+                                           "so no reservation hangs.")},
+        {"already-refunded", QT_TRANSLATE_NOOP("idem::Narration",
+                                               "%1 finds the refund already made (%2) and does "
+                                               "not repeat it.")},
+    };
+    const char* source = sentences.value(decision);
+    if (source)
+        return {fill(SAY(source), {w, guard}), 3};
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1, %2: %3."))
+                .arg(w, guard, guardDecisionName(decision)),
+            3};
+}
+
+Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString entity = e.fields.text("entity");
+    const QString from = e.fields.text("from_state");
+    const QString to = e.fields.text("to_state");
+    const QString before = states_.value(entity);
+    const bool accepted = e.fields.flag("accepted");
+    if (!accepted && from.isEmpty())
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 cannot record %2 as %3: the record exists already (%4)."))
+                    .arg(w, entity, to, before),
+                2};
+    if (!accepted && from == to)
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 tries to take %2 over, but another attempt got there "
+                                      "first: its conditional UPDATE changes 0 rows."))
+                    .arg(w, entity),
+                2};
+    if (!accepted) {
+        const QString statement = lastStatement_.value(attemptKey(e));
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 cannot move %2 from %3 to %4: it is %5 now, so the "
+                                      "conditional %6 changes 0 rows and the state stays."))
+                    .arg(w, entity, from, to, before.isEmpty() ? from : before,
+                         statement.isEmpty() ? QStringLiteral("UPDATE") : statement),
+                3};
+    }
+    if (to.isEmpty()) {
+        states_.remove(entity);
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 (%2) is gone.")).arg(entity, before),
+                3};
+    }
+    states_.insert(entity, to);
+    if (from == to)
+        return {
+            SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 now holds %2 (%3).")).arg(w, entity, to),
+            1};
+    if (from.isEmpty() || (before.isEmpty() && from == QLatin1String("*")))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 starts %2 in state %3."))
+                    .arg(w, entity, to),
+                2};
+    if (from == QLatin1String("*")) {
+        if (before == to)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 sets %2 to %3 without looking at its state: it "
+                                          "was %3 already, and the change is made a second "
+                                          "time."))
+                        .arg(w, entity, to),
+                    3};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 sets %2 to %3 without looking at its state (it was "
+                                      "%4)."))
+                    .arg(w, entity, to, before),
+                3};
+    }
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 moves %2 from %3 to %4."))
+                .arg(w, entity, from, to),
+            3};
+}
+
+Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString receiver = actorName(e.fields.text("receiver"));
+    const QString response = e.fields.text("response");
+    const QString result = e.fields.text("result");
+    const QString answer = result.isEmpty()
+                               ? responseName(response)
+                               : QStringLiteral("%1 (%2)").arg(responseName(response), result);
+    if (response == QLatin1String("none"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The %2 gets no answer for %1: it cannot tell whether the "
+                                      "request took effect."))
+                    .arg(w, receiver),
+                3};
+    if (e.fields.flag("lost"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 answers %2, but the answer is lost on the way: the "
+                                      "%3 never learns it."))
+                    .arg(w, answer, receiver),
+                3};
+    if (response == QLatin1String("in-progress"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 answers the %2: still in progress, ask again later."))
+                    .arg(w, receiver),
+                3};
+    if (response == QLatin1String("error"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 answers the %2 with an error%3: nothing was done, a "
+                                      "retry is welcome."))
+                    .arg(w, receiver,
+                         result.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(result)),
+                3};
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 answers the %2: %3."))
+                .arg(w, receiver, answer),
+            3};
+}
+
+Narrator::Said Narrator::sayNote(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString kind = e.kindId();
+    const Fields& f = e.fields;
+    if (kind == QLatin1String("ack"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The %1 acknowledges message %2: the broker will not "
+                                      "deliver it again."))
+                    .arg(actorName(f.text("sender")), f.text("msg_id")),
+                3};
+    if (kind == QLatin1String("ack-lost"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The ack of message %1 (delivery %2) is lost: the broker "
+                                      "will deliver the message again."))
+                    .arg(f.text("msg_id"), f.text("delivery")),
+                3};
+    if (kind == QLatin1String("deliver"))
+        return {
+            SAY(QT_TRANSLATE_NOOP("idem::Narration", "The broker delivers message %1 to the %2."))
+                .arg(f.text("msg_id"), actorName(f.text("receiver"))),
+            3};
+    if (kind == QLatin1String("publish"))
+        return {
+            SAY(QT_TRANSLATE_NOOP("idem::Narration", "The %1 publishes event %2 to the broker."))
+                .arg(actorName(f.text("sender")), f.text("event_id")),
+            3};
+    if (kind == QLatin1String("business-error"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1's business step fails with a transient error (%2): "
+                                      "nothing was written, a retry may succeed."))
+                    .arg(w, scenarioWords(f.text("error"))),
+                3};
+    if (kind == QLatin1String("dedup-store-lost"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The dedup store loses the record of %1 (evicted, or lost "
+                                      "in a fail-over): the next repeat looks new."))
+                    .arg(f.text("biz_id")),
+                3};
+    if (kind == QLatin1String("downstream-call"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 calls the %2 (call %3)%4."))
+                    .arg(w, actorName(f.text("receiver")), f.text("call"),
+                         f.contains("grant_key")
+                             ? SAY(QT_TRANSLATE_NOOP("idem::Narration", ", with the key %1"))
+                                   .arg(f.text("grant_key"))
+                             : QString()),
+                3};
+    if (kind == QLatin1String("downstream-answer"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The %1 answers call %2: coupon %3."))
+                    .arg(actorName(e.actorName()), f.text("call"), f.text("coupon_id")),
+                3};
+    if (kind == QLatin1String("answer-lost"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The %1 granted coupon %3, but its answer to call %2 is "
+                                      "lost: the caller times out and believes nothing "
+                                      "happened."))
+                    .arg(actorName(e.actorName()), f.text("call"), f.text("coupon_id")),
+                3};
+    if (kind == QLatin1String("page"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The user gets page %1: %2 row(s)."))
+                    .arg(f.text("page"), f.text("rows")),
+                3};
+    if (kind == QLatin1String("gave-up"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The reader stops after %1 pages, the most it will "
+                                      "read."))
+                    .arg(f.text("page")),
+                3};
+    if (kind == QLatin1String("pay-again"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The user pays again (trade %1): the order goes back to "
+                                      "paying."))
+                    .arg(f.text("out_trade_no")),
+                3};
+    if (kind == QLatin1String("provider-query"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 asks the payment provider for the real status of "
+                                      "trade %2 instead of guessing."))
+                    .arg(w, f.text("out_trade_no")),
+                3};
+    if (kind == QLatin1String("provider-answer"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The provider answers: trade %1 is %2."))
+                    .arg(f.text("out_trade_no"), f.text("trade_status")),
+                3};
+    if (kind == QLatin1String("snapshot"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The state after one application is recorded (%1 "
+                                      "row(s)), to compare with the state after all "
+                                      "repeats."))
+                    .arg(f.text("rows")),
+                3};
+    if (kind == QLatin1String("try-held-up"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The coordinator's Try for %1 is held up in the "
+                                      "network."))
+                    .arg(f.text("tx_id")),
+                3};
+    if (kind == QLatin1String("try-timeout"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The coordinator stops waiting for the Try of %1 and "
+                                      "sends Cancel instead."))
+                    .arg(f.text("tx_id")),
+                3};
+    return {};
+}
+
+}  // namespace idem

@@ -1,0 +1,69 @@
+// Captions: for every step of a run, a sentence or two in the application's
+// language saying what happened and why it matters ("#2 inserts another
+// pay_flow row for the same payment: nothing checks for a repeat"). Made from
+// the step's trace events and what the run did before them, never scripted:
+// the window shows them under the diagrams, `run --narrate` prints them, the
+// exports carry them.
+#pragma once
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+namespace idem {
+
+struct TraceEvent;
+
+class Narrator {
+    Q_DECLARE_TR_FUNCTIONS(idem::Narration)
+public:
+    // intents: how many intents the run has (with more than one, attempts are
+    // named with their intent).
+    explicit Narrator(int intents = 1);
+
+    // The caption of one step: events [from, to) of a run whose earlier
+    // events were all fed before, in order. Feeding is what a caption
+    // remembers (states, rows inserted, who was told what); start over with
+    // reset() when the run is rewound.
+    QString narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
+    void reset();
+
+    // One event's caption, after the events before it were fed; feeds it.
+    // Empty only for a kind no caption knows (a test checks there is none).
+    QString caption(const TraceEvent& e);
+
+    // Caption templates that had no translation in the installed language
+    // since the last call (for the test that every caption is translated).
+    static QStringList untranslated();
+
+private:
+    struct Said {
+        QString text;
+        int weight = 0;  // 0 set-up, 1 routine statement, 2 notable, 3 the point of the step
+    };
+    Said say(const TraceEvent& e);
+    Said sayPlain(const TraceEvent& e);
+    Said saySql(const TraceEvent& e);
+    Said sayGuard(const TraceEvent& e);
+    Said sayTransition(const TraceEvent& e);
+    Said sayResponse(const TraceEvent& e);
+    Said sayNote(const TraceEvent& e);
+    QString who(const TraceEvent& e) const;
+    QString setupCaption(qsizetype statements) const;
+
+    int intents_;
+    QHash<qint64, QString> attemptKinds_;   // (intent, attempt) → original, duplicate, retry
+    QHash<QString, int> inserted_;          // "intent/table" → rows inserted so far
+    QHash<QString, QString> states_;        // entity → its state now
+    QSet<int> guarded_;                     // intents some guard has looked at
+    QHash<qint64, QString> lastStatement_;  // (intent, attempt) → its latest statement's head
+    QHash<qint64, qint64> lastRows_;        // ... and the rows it changed
+    QHash<qint64, std::pair<qint64, qint64>> retries_;  // a retry's depth and the most allowed
+};
+
+}  // namespace idem

@@ -1,0 +1,178 @@
+// Every step of every scenario, variant, crash point and timing has a
+// caption, in English and in Chinese, and the captions say what the run did.
+#include "narration.h"
+#include "registry.h"
+#include "run.h"
+#include "testsupport.h"
+#include "traceevent.h"
+
+#include <QRegularExpression>
+#include <QTest>
+#include <QTranslator>
+
+using namespace idem;
+
+namespace {
+
+// The configurations the captions must cover: each scenario's variants ×
+// (no crash and each of the variant's crash points) × every timing, plus one
+// run per non-default value of every scenario parameter.
+QList<RunConfig> everyConfiguration() {
+    QList<RunConfig> configs;
+    for (const Scenario* scenario : allScenarios()) {
+        const ScenarioInfo& info = scenario->info();
+        for (const VariantInfo& v : info.variants) {
+            QList<CrashPoint> crashes{CrashPoint::None};
+            crashes << v.crashPoints;
+            for (CrashPoint crash : crashes) {
+                for (const QString& timing : timingIds()) {
+                    RunConfig c;
+                    c.scenario = info.id;
+                    c.variant = v.id;
+                    c.crash = crash;
+                    c.timing = *timingFromId(timing);
+                    c.duplicates = 2;
+                    configs << c;
+                }
+            }
+            for (const ParamInfo& p : info.params) {
+                for (const QString& value : p.allowed) {
+                    if (value == p.defaultValue)
+                        continue;
+                    RunConfig c;
+                    c.scenario = info.id;
+                    c.variant = v.id;
+                    c.timing = info.defaultTiming;
+                    c.duplicates = 2;
+                    c.params.insert(p.key, value);
+                    configs << c;
+                }
+            }
+        }
+    }
+    return configs;
+}
+
+// Runs `config` step by step; every event's caption and every step's
+// caption, in order.
+struct Told {
+    QStringList events;
+    QStringList steps;
+};
+
+Told tell(const RunConfig& config) {
+    Run run(config, *findScenario(config.scenario));
+    QString error;
+    if (!run.start(&error))
+        qFatal("%s", qPrintable(error));
+    Narrator perEvent(config.intents);
+    Narrator perStep(config.intents);
+    Told told;
+    qsizetype from = 0;
+    const auto step = [&] {
+        const QList<TraceEvent>& events = run.trace().events();
+        for (qsizetype i = from; i < events.size(); ++i) {
+            const QString caption = perEvent.caption(events.at(i));
+            if (caption.isEmpty()) {
+                told.events << QStringLiteral("<no caption for %1 in %2/%3>")
+                                   .arg(events.at(i).kindId(), config.scenario, config.variant);
+            } else {
+                told.events << caption;
+            }
+        }
+        if (from < events.size())
+            told.steps << perStep.narrate(events, from, events.size());
+        from = events.size();
+    };
+    step();
+    while (run.step()) step();
+    test::finish(run);
+    step();
+    return told;
+}
+
+bool anyContains(const QStringList& captions, const QString& text) {
+    for (const QString& c : captions)
+        if (c.contains(text))
+            return true;
+    return false;
+}
+
+}  // namespace
+
+class NarrationTest : public QObject {
+    Q_OBJECT
+private slots:
+    void everyEventHasACaption();
+    void everyCaptionIsTranslated();
+    void captionsSayWhatHappened();
+};
+
+void NarrationTest::everyEventHasACaption() {
+    int runs = 0;
+    qint64 events = 0;
+    for (const RunConfig& config : everyConfiguration()) {
+        const Told told = tell(config);
+        for (const QString& caption : told.events)
+            QVERIFY2(!caption.startsWith(QLatin1Char('<')), qPrintable(caption));
+        for (const QString& caption : told.steps)
+            QVERIFY2(!caption.isEmpty(), qPrintable(config.scenario + "/" + config.variant));
+        ++runs;
+        events += told.events.size();
+    }
+    qInfo("%d runs, %lld events, all captioned", runs, events);
+    QVERIFY(runs > 300);
+}
+
+void NarrationTest::everyCaptionIsTranslated() {
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    QCoreApplication::installTranslator(&zh);
+    Narrator::untranslated();  // forget anything said before
+    static const QRegularExpression chinese(QStringLiteral("[\\x{4e00}-\\x{9fff}]"));
+    for (const RunConfig& config : everyConfiguration()) {
+        const Told told = tell(config);
+        for (const QString& caption : told.steps)
+            QVERIFY2(caption.contains(chinese), qPrintable(caption));
+    }
+    const QStringList missing = Narrator::untranslated();
+    QCoreApplication::removeTranslator(&zh);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1String("\n"))));
+}
+
+void NarrationTest::captionsSayWhatHappened() {
+    RunConfig payment;
+    payment.scenario = QStringLiteral("payment-callback");
+    payment.variant = QStringLiteral("none");
+    payment.timing = Timing::Retry;
+    payment.duplicates = 1;
+    Told told = tell(payment);
+    QVERIFY(anyContains(told.steps,
+                        QStringLiteral("#2 inserts another `pay_flow` row for the same request, "
+                                       "now 2 of them: nothing checks for a repeat.")));
+    QVERIFY(anyContains(told.steps, QStringLiteral("where 1 was expected: 1 too many")));
+
+    payment.variant = QStringLiteral("state-machine");
+    told = tell(payment);
+    QVERIFY2(anyContains(told.steps, QStringLiteral("#2 cannot move")),
+             qPrintable(told.steps.join("\n")));
+    QVERIFY(anyContains(told.steps, QStringLiteral("it is PAID now")));
+    QVERIFY(!anyContains(told.steps, QStringLiteral("too many")));
+
+    RunConfig order;
+    order.scenario = QStringLiteral("order-create");
+    order.variant = QStringLiteral("dedup-table");
+    order.timing = Timing::Retry;
+    order.duplicates = 1;
+    order.crash = CrashPoint::AfterBusiness;
+    order.crashAttempt = 1;
+    told = tell(order);
+    QVERIFY(anyContains(told.steps,
+                        QStringLiteral("#1 dies after committing the business change but before "
+                                       "marking its guard record done.")));
+    QVERIFY(anyContains(told.steps, QStringLiteral("The database rolls back")) ||
+            anyContains(told.steps, QStringLiteral("looks in the business table")));
+}
+
+QTEST_GUILESS_MAIN(NarrationTest)
+#include "narration_test.moc"
