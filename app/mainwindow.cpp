@@ -319,6 +319,7 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
 }
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    narrationStale_ = narrationStale_ || rebuild;
     const Run* run = playback_->run();
     if (!run)
         return;
@@ -349,8 +350,10 @@ void MainWindow::updateCaption() {
         caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
         return;
     }
-    const QString what = StepCaption::describe(run->trace().events(), playback_->lastStepBegin(),
-                                               run->trace().size());
+    const QString what =
+        caption_->narrate(run->trace().events(), playback_->lastStepBegin(), run->trace().size(),
+                          run->config().intents, narrationStale_);
+    narrationStale_ = false;
     QString hint;
     if (playbackBar_->isPlaying()) {
         hint = tr("Space pauses");

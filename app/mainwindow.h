@@ -106,6 +106,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     LiveStage* live_ = nullptr;
     StepCaption* caption_ = nullptr;
+    bool narrationStale_ = true;  // the run was replaced or rewound: narrate from its start
     StageHeader* header_ = nullptr;
     StageLayout* stage_ = nullptr;
     OutcomePanel* outcome_ = nullptr;

@@ -338,9 +338,16 @@ void StageTest::stepCaptionDescribesTheStep() {
     while (!w.playback().atEnd()) {
         w.playback().stepForward();
         QVERIFY(!w.caption()->caption().isEmpty());
-        sawUnique |= w.caption()->caption().contains("INSERT INTO pay_flow → UNIQUE violation");
+        // Narrated: what happened and why it matters.
+        sawUnique |= w.caption()->caption().contains(
+            "The database refuses #2's insert into `pay_flow`: UNIQUE constraint failed");
     }
     QVERIFY(sawUnique);
+    // Back to the start and forward again: told the same way.
+    const QString last = w.caption()->caption();
+    w.playback().reset();
+    w.playback().toEnd();
+    QCOMPARE(w.caption()->caption(), last);
     // The caption's text can be set from outside (narrated captions later).
     w.caption()->setCaption("narrated", "hint");
     QCOMPARE(w.caption()->caption(), QString("narrated"));

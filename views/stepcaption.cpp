@@ -1,6 +1,7 @@
 #include "stepcaption.h"
 
 #include "names.h"
+#include "narration.h"
 #include "relativefont.h"
 #include "sequencesteps.h"
 #include "traceevent.h"
@@ -33,6 +34,8 @@ StepCaption::StepCaption(QWidget* parent)
     setBackgroundRole(QPalette::AlternateBase);
 }
 
+StepCaption::~StepCaption() = default;
+
 void StepCaption::setCaption(const QString& caption, const QString& hint) {
     caption_->setText(caption);
     hint_->setText(hint);
@@ -62,6 +65,28 @@ QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, q
         parts << s.label;
     }
     return parts.join(QStringLiteral(" · "));
+}
+
+QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                             int intents, bool restart) {
+    // The same step asked again (play toggled): told already.
+    if (!restart && narrator_ && from == toldFrom_ && to == toldTo_)
+        return told_;
+    toldFrom_ = from;
+    toldTo_ = to;
+    if (restart || !narrator_ || from < fed_) {
+        narrator_ = std::make_unique<Narrator>(intents);
+        fed_ = 0;
+        told_.clear();
+    }
+    // A step that recorded nothing (time passed): what was told stays.
+    if (from >= to && !told_.isEmpty())
+        return told_;
+    for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
+    const QString caption = narrator_->narrate(events, from, to);
+    fed_ = std::max(fed_, to);
+    told_ = caption.isEmpty() ? describe(events, from, to) : caption;
+    return told_;
 }
 
 }  // namespace idem

@@ -7,16 +7,20 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
 
 namespace idem {
 
+class Narrator;
 struct TraceEvent;
 
 class StepCaption : public QWidget {
     Q_OBJECT
 public:
     explicit StepCaption(QWidget* parent = nullptr);
+    ~StepCaption() override;
     // caption: what happened; hint: what to press (may be empty).
     void setCaption(const QString& caption, const QString& hint = {});
     QString caption() const;
@@ -26,9 +30,22 @@ public:
     // the sequence diagram labels it, joined.
     static QString describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
 
+    // The narrated caption of the step of events [from, to) of a run with
+    // `intents` intents: what happened and why it matters. The narrator
+    // remembers what it was told; `restart` (a new run, a rewind) makes it
+    // start over, and events it has not seen before `from` (a jump) are fed
+    // first.
+    QString narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to, int intents,
+                    bool restart);
+
 private:
     QLabel* caption_;
     QLabel* hint_;
+    std::unique_ptr<Narrator> narrator_;
+    qsizetype fed_ = 0;  // events the narrator has seen
+    QString told_;       // the latest narrated caption, of events [toldFrom_, toldTo_)
+    qsizetype toldFrom_ = -1;
+    qsizetype toldTo_ = -1;
 };
 
 }  // namespace idem
