@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "completion.h"
 #include "idemversion.h"
+#include "lessoncommands.h"
 #include "mainwindow.h"
 #include "shot.h"
 #include "tracecommands.h"
@@ -89,6 +90,8 @@ int main(int argc, char* argv[]) {
         return idem::cli::replay(args);
     if (command == QLatin1String("experiment"))
         return idem::cli::experiment(args);
+    if (command == QLatin1String("lesson"))
+        return idem::cli::lesson(args);
     if (command == QLatin1String("help") || command == QLatin1String("--help") ||
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
@@ -97,7 +100,7 @@ int main(int argc, char* argv[]) {
     if (command == QLatin1String("completion"))
         return idem::cli::completion(args);
     QTextStream(stderr) << "idemlab: unknown command \"" << command
-                        << "\" (allowed: list, run, experiment, replay, export, shot, help)"
+                        << "\" (allowed: list, run, experiment, lesson, replay, export, shot, help)"
                         << Qt::endl;
     return idem::cli::BadInput;
 }

@@ -1,0 +1,128 @@
+#include "lessoncommands.h"
+
+#include "cli.h"
+#include "lessonbook.h"
+#include "usage.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace idem::cli {
+
+namespace {
+
+QTextStream& out() {
+    static QTextStream s(stdout);
+    return s;
+}
+
+int fail(const QString& message, int code) {
+    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
+    return code;
+}
+
+QJsonObject lessonJson(const Lesson& l) {
+    return {{"id", l.id},
+            {"title", QJsonObject{{"zh", l.title.zh}, {"en", l.title.en}}},
+            {"summary", QJsonObject{{"zh", l.summary.zh}, {"en", l.summary.en}}},
+            {"frames", int(l.frames.size())},
+            {"questions", l.questionCount()}};
+}
+
+int listLessons(bool json) {
+    if (const QStringList errors = bundledLessonErrors(); !errors.isEmpty())
+        return fail(QStringLiteral("a bundled lesson does not read: %1").arg(errors.first()),
+                    Failure);
+    if (json) {
+        QJsonArray lessons;
+        for (const Lesson& l : bundledLessons()) lessons.append(lessonJson(l));
+        out() << QJsonDocument(QJsonObject{{"lessons", lessons}}).toJson(QJsonDocument::Compact)
+              << Qt::endl;
+        return Ok;
+    }
+    for (const Lesson& l : bundledLessons()) {
+        out() << QStringLiteral("%1  %2 frames, %3 questions\n    %4\n    %5\n")
+                     .arg(l.id, -24)
+                     .arg(l.frames.size(), 2)
+                     .arg(l.questionCount())
+                     .arg(l.title.en, l.title.zh);
+    }
+    out() << Qt::flush;
+    return Ok;
+}
+
+// One lesson by id or file, or every bundled lesson when none is named.
+int checkLessons(const QStringList& names) {
+    QList<Lesson> lessons;
+    if (names.isEmpty()) {
+        if (const QStringList errors = bundledLessonErrors(); !errors.isEmpty())
+            return fail(errors.first(), BadInput);
+        lessons = bundledLessons();
+    }
+    for (const QString& name : names) {
+        if (const Lesson* bundled = findLesson(name)) {
+            lessons << *bundled;
+            continue;
+        }
+        if (!QFileInfo(name).isFile()) {
+            QStringList ids;
+            for (const Lesson& l : bundledLessons()) ids << l.id;
+            return fail(QStringLiteral("\"%1\" is neither a lesson file nor a lesson id (ids: %2)")
+                            .arg(name, ids.join(", ")),
+                        BadInput);
+        }
+        Lesson lesson;
+        QString error;
+        if (!readLessonFile(name, &lesson, &error))
+            return fail(error, BadInput);
+        lessons << lesson;
+    }
+    int bad = 0;
+    for (const Lesson& l : lessons) {
+        const QStringList problems = checkLesson(l);
+        if (problems.isEmpty()) {
+            out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
+                         .arg(l.id)
+                         .arg(l.frames.size())
+                         .arg(l.questionCount());
+            continue;
+        }
+        ++bad;
+        for (const QString& p : problems)
+            QTextStream(stderr) << "idemlab: lesson " << l.id << ", " << p << Qt::endl;
+    }
+    out() << Qt::flush;
+    return bad == 0 ? Ok : BadInput;
+}
+
+}  // namespace
+
+int lesson(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument("action", "list, or check [FILE|ID]...");
+    parser.addOption({"json", "With list: print the lessons as one JSON object."});
+    addHelpFlag(parser);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(QStringList{QStringLiteral("idemlab lesson")} + args))
+        return fail(parser.errorText(), BadInput);
+    if (printedUsage(parser, QStringLiteral("lesson")))
+        return Ok;
+    const QStringList positional = parser.positionalArguments();
+    const QString action = positional.value(0);
+    if (action == QLatin1String("list")) {
+        if (positional.size() > 1)
+            return fail(QStringLiteral("unexpected argument \"%1\"").arg(positional.at(1)),
+                        BadInput);
+        return listLessons(parser.isSet("json"));
+    }
+    if (action == QLatin1String("check"))
+        return checkLessons(positional.mid(1));
+    return fail(QStringLiteral("unknown lesson action \"%1\" (allowed: list, check)").arg(action),
+                BadInput);
+}
+
+}  // namespace idem::cli

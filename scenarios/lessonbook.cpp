@@ -1,0 +1,239 @@
+#include "lessonbook.h"
+
+#include "configcheck.h"
+#include "registry.h"
+#include "run.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace idem {
+
+namespace {
+
+// A frame's "load": the scenario's defaults with the fields given.
+bool resolveConfig(const QJsonObject& load, RunConfig* out, QString* error) {
+    const QString id = load.value(QLatin1String("scenario")).toString();
+    const Scenario* scenario = findScenario(id);
+    if (!scenario) {
+        QStringList ids;
+        for (const Scenario* s : allScenarios()) ids << s->info().id;
+        *error = QStringLiteral("unknown scenario \"%1\" (allowed: %2)").arg(id, ids.join(", "));
+        return false;
+    }
+    RunConfig c = defaultConfig(*scenario);
+    for (auto it = load.begin(); it != load.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue v = it.value();
+        if (key == QLatin1String("scenario"))
+            continue;
+        if (key == QLatin1String("variant")) {
+            c.variant = v.toString();
+        } else if (key == QLatin1String("timing")) {
+            const auto t = timingFromId(v.toString());
+            if (!t) {
+                *error = QStringLiteral("unknown timing \"%1\" (allowed: %2)")
+                             .arg(v.toString(), timingIds().join(", "));
+                return false;
+            }
+            c.timing = *t;
+        } else if (key == QLatin1String("source")) {
+            const auto s = sourceFromId(v.toString());
+            if (!s) {
+                *error = QStringLiteral("unknown source \"%1\" (allowed: %2)")
+                             .arg(v.toString(), sourceIds().join(", "));
+                return false;
+            }
+            c.source = *s;
+        } else if (key == QLatin1String("crash")) {
+            const auto p = crashPointFromId(v.toString());
+            if (!p) {
+                *error = QStringLiteral("unknown crash point \"%1\" (allowed: none, %2)")
+                             .arg(v.toString(), crashPointIds().join(", "));
+                return false;
+            }
+            c.crash = *p;
+        } else if (key == QLatin1String("params")) {
+            const QJsonObject params = v.toObject();
+            for (auto p = params.begin(); p != params.end(); ++p)
+                c.params.insert(p.key(), p.value().toVariant().toString());
+        } else {
+            bool known = false;
+            for (NumberField field : kNumberFields) {
+                if (jsonKey(field) != key)
+                    continue;
+                known = true;
+                const QString text =
+                    v.isDouble() ? QString::number(v.toDouble(), 'f', 0) : v.toVariant().toString();
+                if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble()))) {
+                    *error = QStringLiteral("%1 must be a whole number").arg(key);
+                    return false;
+                }
+                if (const auto problem = readNumber(field, text, &c)) {
+                    *error = QStringLiteral("%1 = %2 is out of range (allowed: %3 to %4)")
+                                 .arg(key, text)
+                                 .arg(problem->allowed.min)
+                                 .arg(problem->allowed.max);
+                    return false;
+                }
+            }
+            if (!known) {
+                *error = QStringLiteral("unknown field \"%1\"").arg(key);
+                return false;
+            }
+        }
+    }
+    if (const QString problem = checkConfig(c, scenario->info()); !problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    *out = c;
+    return true;
+}
+
+struct Book {
+    QList<Lesson> lessons;
+    QStringList errors;
+};
+
+const Book& book() {
+    static const Book b = [] {
+        Book b;
+        const QDir dir(QStringLiteral(":/lessons"));
+        for (const QString& name :
+             dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            Lesson lesson;
+            QString error;
+            if (readLessonFile(dir.filePath(name), &lesson, &error))
+                b.lessons << lesson;
+            else
+                b.errors << error;
+        }
+        std::stable_sort(b.lessons.begin(), b.lessons.end(),
+                         [](const Lesson& x, const Lesson& y) { return x.order < y.order; });
+        return b;
+    }();
+    return b;
+}
+
+}  // namespace
+
+const QList<Lesson>& bundledLessons() {
+    return book().lessons;
+}
+
+QStringList bundledLessonErrors() {
+    return book().errors;
+}
+
+const Lesson* findLesson(const QString& id) {
+    for (const Lesson& l : bundledLessons())
+        if (l.id == id)
+            return &l;
+    return nullptr;
+}
+
+bool readLessonFile(const QString& path, Lesson* out, QString* error) {
+    QFile file(path);
+    const QString name = path.startsWith(QLatin1Char(':')) ? QFileInfo(path).fileName() : path;
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(name, file.errorString());
+        return false;
+    }
+    QJsonParseError parse;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.read(4 * 1024 * 1024), &parse);
+    if (!doc.isObject()) {
+        *error =
+            QStringLiteral("%1: not a lesson (JSON: %2 at offset %3)")
+                .arg(name, doc.isNull() ? parse.errorString() : QStringLiteral("not an object"))
+                .arg(parse.offset);
+        return false;
+    }
+    QString why;
+    if (!readLesson(doc.object(), resolveConfig, out, &why)) {
+        *error = QStringLiteral("%1: %2").arg(name, why);
+        return false;
+    }
+    return true;
+}
+
+std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
+    for (int i = std::min<int>(frame, lesson.frames.size() - 1); i >= 0; --i)
+        if (lesson.frames.at(i).load)
+            return lesson.frames.at(i).load;
+    return std::nullopt;
+}
+
+QStringList checkLesson(const Lesson& lesson) {
+    QStringList problems;
+    for (int i = 0; i < lesson.frames.size(); ++i) {
+        const LessonFrame& frame = lesson.frames.at(i);
+        const QString where = QStringLiteral("frame %1 (%2)").arg(i + 1).arg(frame.title.en);
+        const std::optional<RunConfig> config = frameConfig(lesson, i);
+        if (!config)
+            continue;  // a frame before any run: only words
+        const Scenario& scenario = *findScenario(config->scenario);
+        if (!frame.highlight.table.isEmpty() &&
+            !scenario.info().tables.contains(frame.highlight.table)) {
+            problems << QStringLiteral(
+                            "%1: highlight.table \"%2\" is not a table of %3 (allowed: %4)")
+                            .arg(where, frame.highlight.table, config->scenario,
+                                 scenario.info().tables.join(", "));
+        }
+        const bool fired = [&] {
+            for (int j = i; j >= 0; --j)
+                if (lesson.frames.at(j).load)
+                    return lesson.frames.at(j).fire;
+            return false;
+        }();
+        if (!fired) {
+            if (frame.pause.kind != PausePoint::Kind::Start)
+                problems
+                    << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
+            continue;
+        }
+        Run run(*config, scenario);
+        QString error;
+        if (!run.start(&error)) {
+            problems << QStringLiteral("%1: the run cannot start: %2").arg(where, error);
+            continue;
+        }
+        if (runToPause(run, frame.pause) < 0) {
+            problems << QStringLiteral("%1: pause at %2 is never reached in %3 / %4")
+                            .arg(where, frame.pause.describe(), config->scenario, config->variant);
+            continue;
+        }
+        if (!frame.question)
+            continue;
+        run.runToEnd();
+        if (!run.finish(&error)) {
+            problems << QStringLiteral("%1: the run failed: %2").arg(where, error);
+            continue;
+        }
+        const QString answer = lessonAnswer(frame.question->answer, run.summary());
+        if (answer.isEmpty()) {
+            problems << QStringLiteral("%1: question.answer \"%2\" has no answer in %3 / %4")
+                            .arg(where, frame.question->answer, config->scenario, config->variant);
+            continue;
+        }
+        bool offered = false;
+        QStringList values;
+        for (const LessonChoice& c : frame.question->choices) {
+            offered = offered || c.value == answer;
+            values << c.value;
+        }
+        if (!offered) {
+            problems << QStringLiteral(
+                            "%1: the run answers %2 = %3, which none of the choices "
+                            "(%4) is")
+                            .arg(where, frame.question->answer, answer, values.join(", "));
+        }
+    }
+    return problems;
+}
+
+}  // namespace idem
