@@ -13,6 +13,7 @@
 #include "firepanel.h"
 #include "idemversion.h"
 #include "keysoverlay.h"
+#include "lessonplayer.h"
 #include "livestage.h"
 #include "paginationview.h"
 #include "playback.h"
@@ -73,6 +74,9 @@ void MainWindow::buildMenus() {
         {"tab-experiment", "view", {QKeySequence(Qt::ALT | Qt::Key_4)}},
         {"tab-next", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageDown)}},
         {"tab-previous", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageUp)}},
+        {"lessons", "lessons", {QKeySequence(Qt::Key_F2)}},
+        {"open-lesson", "lessons", {}},
+        {"leave-lesson", "lessons", {QKeySequence(Qt::SHIFT | Qt::Key_F2)}},
         {"advisor", "help", {QKeySequence(Qt::Key_F1)}},
         {"lang-zh", "view", {}},
         {"lang-en", "view", {}},
@@ -86,7 +90,7 @@ void MainWindow::buildMenus() {
         {"about", "help", {}},
     };
     QMap<QString, QMenu*> menus;
-    for (const char* m : {"file", "run", "view", "help"}) {
+    for (const char* m : {"file", "run", "view", "lessons", "help"}) {
         menus.insert(m, menuBar()->addMenu(QString()));
         menus[m]->setObjectName(QLatin1String(m));
     }
@@ -139,15 +143,32 @@ void MainWindow::buildMenus() {
     connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
     connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
     connect(actions_["fire"], &QAction::triggered, this, &MainWindow::fireFromPanel);
-    connect(actions_["play"], &QAction::triggered, playbackBar_, &PlaybackBar::togglePlay);
+    // In a lesson the remote's keys step through its frames.
+    connect(actions_["play"], &QAction::triggered, this, [this] {
+        if (lessons_->isActive())
+            lessons_->play();
+        else
+            playbackBar_->togglePlay();
+    });
     connect(actions_["step"], &QAction::triggered, this, [this] {
         playbackBar_->pause();
-        playback_->stepForward();
+        if (lessons_->isActive())
+            lessons_->next();
+        else
+            playback_->stepForward();
     });
     connect(actions_["back"], &QAction::triggered, this, [this] {
         playbackBar_->pause();
-        playback_->stepBack();
+        if (lessons_->isActive())
+            lessons_->back();
+        else
+            playback_->stepBack();
     });
+    connect(actions_["lessons"], &QAction::triggered, this, &MainWindow::chooseLesson);
+    connect(actions_["open-lesson"], &QAction::triggered, this, &MainWindow::openLessonFile);
+    connect(actions_["leave-lesson"], &QAction::triggered, lessons_, &LessonPlayer::stop);
+    actions_["leave-lesson"]->setEnabled(false);
+    connect(lessons_, &LessonPlayer::activeChanged, actions_["leave-lesson"], &QAction::setEnabled);
     connect(actions_["reset"], &QAction::triggered, this, [this] {
         playbackBar_->pause();
         playback_->reset();
@@ -215,8 +236,11 @@ void MainWindow::buildMenus() {
 
 void MainWindow::retranslate() {
     setWindowTitle(tr("Idempotency Lab 幂等实验室"));
-    const QMap<QString, QString> menuTitles{
-        {"file", tr("&File")}, {"run", tr("&Run")}, {"view", tr("&View")}, {"help", tr("&Help")}};
+    const QMap<QString, QString> menuTitles{{"file", tr("&File")},
+                                            {"run", tr("&Run")},
+                                            {"view", tr("&View")},
+                                            {"lessons", tr("G&uided lessons")},
+                                            {"help", tr("&Help")}};
     for (QMenu* m : menuBar()->findChildren<QMenu*>()) {
         if (menuTitles.contains(m->objectName()))
             m->setTitle(menuTitles[m->objectName()]);
@@ -261,6 +285,12 @@ void MainWindow::retranslate() {
           tr("The set-up before the first attempt, and the lab's own helpers (an observer "
              "that copies rows, its copies)")}},
         {"about", {tr("A&bout"), {}}},
+        {"lessons",
+         {tr("&Choose a lesson…"),
+          tr("Narrated lessons of the article, driven by Page Down and Page Up (F2)")}},
+        {"open-lesson",
+         {tr("&Open a lesson file…"), tr("A lesson of your own, checked before it opens")}},
+        {"leave-lesson", {tr("&Leave the lesson"), tr("Back to free play (Shift+F2)")}},
         {"advisor",
          {tr("Design &advisor: ask these questions first…"),
           tr("Six questions that pick the techniques for your own case")}},
@@ -302,10 +332,15 @@ void MainWindow::retranslate() {
         tabs_->setAccessibleName(tr("Pages: live run, compare, pagination, experiment"));
     if (auto* outcome = findChild<QWidget*>(QStringLiteral("outcomeScroll")))
         outcome->setAccessibleName(tr("Outcome"));
+    if (auto* lesson = findChild<QWidget*>(QStringLiteral("lessonScroll")))
+        lesson->setAccessibleName(tr("Lesson"));
     // Diagram labels and lane names are drawn in the language of the moment:
     // draw them again now rather than at the next step.
     if (playback_ && playback_->isLoaded())
         showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+    if (lessons_)
+        lessons_->retell();
+    showVerdict();
 }
 
 void MainWindow::openTrace() {

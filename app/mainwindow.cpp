@@ -9,6 +9,9 @@
 #include "explanationview.h"
 #include "firepanel.h"
 #include "keysoverlay.h"
+#include "lessonbook.h"
+#include "lessonpanel.h"
+#include "lessonplayer.h"
 #include "livestage.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
@@ -40,6 +43,7 @@
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QLibraryInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -138,11 +142,21 @@ void MainWindow::buildViews() {
     outcomeScroll->setWidget(outcome_);
     outcomeScroll->setWidgetResizable(true);
     outcomeScroll->setFrameShape(QFrame::NoFrame);
+    // A lesson's narration sits on top while a lesson plays (LessonPlayer).
+    lessonPanel_ = new LessonPanel(this);
+    auto* lessonScroll = new QScrollArea(this);
+    lessonScroll->setObjectName(QStringLiteral("lessonScroll"));
+    lessonScroll->setWidget(lessonPanel_);
+    lessonScroll->setWidgetResizable(true);
+    lessonScroll->setFrameShape(QFrame::NoFrame);
+    lessonScroll->hide();
     auto* right = new QSplitter(Qt::Vertical, this);
+    right->setObjectName(QStringLiteral("rightSplitter"));
+    right->addWidget(lessonScroll);
     right->addWidget(outcomeScroll);
     right->addWidget(explanation_);
     right->setChildrenCollapsible(false);
-    right->setSizes({450, 550});
+    right->setSizes({0, 450, 550});
     auto* rightDock = new QDockWidget(this);
     rightDock->setObjectName(QStringLiteral("outcomeDock"));
     rightDock->setWidget(right);
@@ -192,8 +206,102 @@ void MainWindow::buildViews() {
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);
-    connect(outcome_, &OutcomePanel::verdictShown, header_, &StageHeader::setVerdict);
+    connect(outcome_, &OutcomePanel::verdictShown, this,
+            [this](const QString& text, const QColor& background, const QColor& foreground) {
+                verdictText_ = text;
+                verdictBackground_ = background;
+                verdictForeground_ = foreground;
+                showVerdict();
+            });
+    lessons_ = new LessonPlayer(this, lessonPanel_);
     connect(playbackBar_, &PlaybackBar::playingChanged, this, &MainWindow::updateCaption);
+}
+
+void MainWindow::showVerdict() {
+    if (outcomeWithheld_) {
+        header_->setVerdict(tr("Predict first: the verdict is hidden until the lesson shows it"),
+                            palette().color(QPalette::AlternateBase),
+                            palette().color(QPalette::WindowText));
+        return;
+    }
+    header_->setVerdict(verdictText_, verdictBackground_, verdictForeground_);
+}
+
+void MainWindow::setOutcomeWithheld(bool withheld) {
+    outcomeWithheld_ = withheld;
+    const bool lesson = lessons_ && lessons_->isActive();
+    auto* lessonScroll = findChild<QWidget*>(QStringLiteral("lessonScroll"));
+    auto* outcomeScroll = findChild<QWidget*>(QStringLiteral("outcomeScroll"));
+    auto* right = findChild<QSplitter*>(QStringLiteral("rightSplitter"));
+    // In a lesson the frame's narration explains; the scenario's text waits.
+    lessonScroll->setVisible(lesson);
+    outcomeScroll->setVisible(!withheld);
+    explanation_->setVisible(!lesson);
+    if (lesson) {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("outcomeDock")))
+            dock->show();
+        const int total = std::max(right->height(), 400);
+        const int outcome =
+            withheld ? 0 : std::min(outcome_->sizeHint().height() + 8, total * 40 / 100);
+        right->setSizes({total - outcome, outcome, 0});
+    }
+    stage_->setLessonShown(lesson);
+    showVerdict();
+}
+
+bool MainWindow::startLesson(const QString& idOrPath, int frame, QString* error) {
+    Lesson lesson;
+    if (const Lesson* bundled = findLesson(idOrPath)) {
+        lesson = *bundled;
+    } else if (!readLessonFile(idOrPath, &lesson, error)) {
+        return false;
+    }
+    if (frame < 0 || frame >= lesson.frames.size()) {
+        *error = tr("The lesson %1 has frames 1 to %2.").arg(lesson.id).arg(lesson.frames.size());
+        return false;
+    }
+    showTab(live_);
+    lessons_->start(lesson, frame);
+    return true;
+}
+
+void MainWindow::chooseLesson() {
+    const QList<Lesson>& lessons = bundledLessons();
+    QStringList items;
+    for (const Lesson& l : lessons) {
+        items << tr("%1 — %2 frames, %3 predictions")
+                     .arg(l.title.in(language_))
+                     .arg(l.frames.size())
+                     .arg(l.questionCount());
+    }
+    bool ok = false;
+    const QString item =
+        QInputDialog::getItem(this, tr("Lessons"), tr("Choose a lesson:"), items, 0, false, &ok);
+    if (!ok)
+        return;
+    const Lesson& chosen = lessons.at(items.indexOf(item));
+    QString error;
+    if (!startLesson(chosen.id, 0, &error))
+        showError(tr("Cannot open the lesson"), error);
+}
+
+void MainWindow::openLessonFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(), tr("Lessons (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    Lesson lesson;
+    if (!readLessonFile(path, &lesson, &error)) {
+        showError(tr("Cannot open the lesson"), error);
+        return;
+    }
+    if (const QStringList problems = checkLesson(lesson); !problems.isEmpty()) {
+        showError(tr("Cannot open the lesson"), problems.join(QLatin1Char('\n')));
+        return;
+    }
+    showTab(live_);
+    lessons_->start(lesson, 0);
 }
 
 QWidget* MainWindow::liveView() const {
@@ -355,7 +463,9 @@ void MainWindow::updateCaption() {
                           run->config().intents, narrationStale_);
     narrationStale_ = false;
     QString hint;
-    if (playbackBar_->isPlaying()) {
+    if (lessons_ && lessons_->isActive()) {
+        hint = tr("Page Down: next frame");
+    } else if (playbackBar_->isPlaying()) {
         hint = tr("Space pauses");
     } else if (playback_->atEnd()) {
         hint = tr("the end · Home starts again");

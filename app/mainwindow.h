@@ -5,6 +5,7 @@
 
 #include "runconfig.h"
 
+#include <QColor>
 #include <QMainWindow>
 #include <QMap>
 #include <QTranslator>
@@ -20,6 +21,8 @@ class ExperimentView;
 class ExplanationView;
 class FirePanel;
 class KeysOverlay;
+class LessonPanel;
+class LessonPlayer;
 class LiveStage;
 class OutcomePanel;
 class PaginationView;
@@ -70,6 +73,17 @@ public:
     QWidget* liveView() const;
     PlaybackKeys* keys() const { return keys_; }
     QAction* action(const QString& id) const { return actions_.value(id); }
+    QString language() const { return language_; }
+
+    // Lessons: the player, its panel, and starting one by bundled id or file
+    // path at a frame (0-based). False with a message naming the problem.
+    LessonPlayer* lessonPlayer() const { return lessons_; }
+    LessonPanel* lessonPanel() const { return lessonPanel_; }
+    bool startLesson(const QString& idOrPath, int frame, QString* error);
+    // While a lesson withholds it, the outcome and the verdict are hidden so
+    // that a prediction is a prediction.
+    void setOutcomeWithheld(bool withheld);
+    bool outcomeWithheld() const { return outcomeWithheld_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -87,6 +101,9 @@ private:
     void saveTrace();
     void exportDiagram(bool svg);
     void copyCurrentTableCsv();
+    void chooseLesson();
+    void openLessonFile();
+    void showVerdict();
     void showError(const QString& title, const QString& message);
     // The tab that plays the run: Pagination for pagination, else Live.
     QWidget* playbackTab() const;
@@ -118,6 +135,13 @@ private:
     KeysOverlay* keysOverlay_ = nullptr;
     QMap<QString, QAction*> actions_;
     bool repeatWrote_ = false;  // a repeat has changed the database in the run on screen
+    LessonPanel* lessonPanel_ = nullptr;
+    LessonPlayer* lessons_ = nullptr;
+    bool outcomeWithheld_ = false;
+    // The verdict the outcome last showed, for when it is no longer withheld.
+    QString verdictText_;
+    QColor verdictBackground_;
+    QColor verdictForeground_;
 };
 
 }  // namespace idem

@@ -39,6 +39,9 @@ int shot(const QStringList& args) {
     parser.addOption({"presenter", "Presenter mode (large fonts, high contrast)."});
     parser.addOption({"size", "Window size WxH.", "WxH", "1600x1000"});
     parser.addOption({"step", "Stop at this step instead of the end.", "N"});
+    parser.addOption(
+        {"lesson", "Show a lesson (a bundled id or a lesson file) instead of a run.", "ID"});
+    parser.addOption({"frame", "With --lesson: the frame to show (default 1).", "N"});
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab shot")} + args)) {
         return fail(parser.errorText());
@@ -47,8 +50,20 @@ int shot(const QStringList& args) {
         return Ok;
     RunConfig config;
     QString error;
-    if (!readRunOptions(parser, &config, &error))
+    const bool lesson = parser.isSet("lesson");
+    if (!lesson && !readRunOptions(parser, &config, &error))
         return fail(error);
+    int frame = 1;
+    if (parser.isSet("frame")) {
+        const std::optional<qint64> n = parseWholeNumber(parser.value("frame"));
+        if (!lesson)
+            return fail(QStringLiteral("--frame needs --lesson"));
+        if (!n || *n < 1 || *n > 10'000) {
+            return fail(QStringLiteral("--frame %1 is not a frame number (allowed: 1 to 10000)")
+                            .arg(shownValue(parser.value("frame"))));
+        }
+        frame = int(*n);
+    }
     const QString view =
         parser.value("view").isEmpty() ? QStringLiteral("overview") : parser.value("view");
     if (!MainWindow::viewNames().contains(view)) {
@@ -96,12 +111,17 @@ int shot(const QStringList& args) {
     window.setLanguage(lang);
     window.resize(w, h);
     window.show();
-    if (!window.fire(config, &error))
-        return fail(error);
-    if (step) {
-        window.playback().seek(int(*step));
+    if (lesson) {
+        if (!window.startLesson(parser.value("lesson"), frame - 1, &error))
+            return fail(error);
     } else {
-        window.playback().toEnd();
+        if (!window.fire(config, &error))
+            return fail(error);
+        if (step) {
+            window.playback().seek(int(*step));
+        } else {
+            window.playback().toEnd();
+        }
     }
     QWidget* target = window.viewWidget(view);
     if (!target)

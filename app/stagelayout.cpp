@@ -53,9 +53,19 @@ void StageLayout::apply(bool presenter) {
 
 void StageLayout::fitOutcome() {
     const int width = window_->width();
-    const int want =
+    int want =
         presenter_ ? std::max(kOutcomeMinWidth, width * 19 / 100) : std::max(200, width * 18 / 100);
+    if (lesson_)
+        want = std::max(300, width * 34 / 100);
+    parts_.outcomeDock->widget()->setMinimumWidth(lesson_      ? want
+                                                  : presenter_ ? kOutcomeMinWidth
+                                                               : 0);
     window_->resizeDocks({parts_.outcomeDock}, {want}, Qt::Horizontal);
+}
+
+void StageLayout::setLessonShown(bool shown) {
+    lesson_ = shown;
+    fitOutcome();
 }
 
 void StageLayout::keepOnScreen() {
@@ -78,7 +88,7 @@ void StageLayout::keepOnScreen() {
 }
 
 bool StageLayout::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == window_ && event->type() == QEvent::Resize && presenter_)
+    if (watched == window_ && event->type() == QEvent::Resize && (presenter_ || lesson_))
         QTimer::singleShot(0, this, &StageLayout::fitOutcome);
     return QObject::eventFilter(watched, event);
 }

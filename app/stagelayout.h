@@ -37,6 +37,9 @@ public:
     void keepOnScreen();
     // The narrowest the outcome panel gets in presenter mode.
     static constexpr int kOutcomeMinWidth = 240;
+    // A lesson shows its narration on the right: the side takes a third of
+    // the window in either mode.
+    void setLessonShown(bool shown);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -49,6 +52,7 @@ private:
     bool fullScreen_;
     bool presenter_ = false;
     bool settingsShownBefore_ = true;  // the side panel's state in normal mode
+    bool lesson_ = false;
 };
 
 }  // namespace idem

@@ -142,7 +142,7 @@ bool PausePoint::matches(const TraceEvent& e) const {
         return false;
     for (auto it = event.begin(); it != event.end(); ++it) {
         const QString key = it.key();
-        const QString want = fieldText(it.value().toVariant());
+        QString want = fieldText(it.value().toVariant());
         QString have;
         if (key == QLatin1String("kind"))
             have = e.kindId();
@@ -156,9 +156,11 @@ bool PausePoint::matches(const TraceEvent& e) const {
             have = QString::number(e.rows);
         else if (key == QLatin1String("code") && e.is(EventKind::Sql))
             have = QString::number(e.code);
-        else if (key == QLatin1String("sql") && e.is(EventKind::Sql))
-            have = e.sql.left(want.size());  // a statement's beginning names it
-        else if (const Key k = internKey(key); e.fields.contains(k))
+        else if (key == QLatin1String("sql") && e.is(EventKind::Sql)) {
+            // A statement's beginning names it, whatever its line breaks.
+            want = want.simplified();
+            have = e.sql.simplified().left(want.size());
+        } else if (const Key k = internKey(key); e.fields.contains(k))
             have = fieldText(e.fields.value(k));
         else
             return false;

@@ -350,6 +350,49 @@
     </message>
 </context>
 <context>
+    <name>idem::LessonPanel</name>
+    <message>
+        <source>Frame %1 / %2</source>
+        <translation>第 %1 / %2 帧</translation>
+    </message>
+    <message>
+        <source>table %1</source>
+        <translation>表 %1</translation>
+    </message>
+    <message>
+        <source>state %1</source>
+        <translation>状态 %1</translation>
+    </message>
+    <message>
+        <source>lane “%1”</source>
+        <translation>泳道“%1”</translation>
+    </message>
+    <message>
+        <source>Look at: %1</source>
+        <translation>请看：%1</translation>
+    </message>
+    <message>
+        <source>Page Down: next frame · Page Up: back · Space: play this frame again</source>
+        <translation>Page Down：下一帧 · Page Up：上一帧 · 空格：重放这一帧</translation>
+    </message>
+    <message>
+        <source>Predict: %1</source>
+        <translation>先预测：%1</translation>
+    </message>
+    <message>
+        <source>Let the class answer, then Page Down reveals what the run did</source>
+        <translation>先让大家作答，再按 Page Down 揭晓运行的结果</translation>
+    </message>
+    <message>
+        <source>The run says: %1</source>
+        <translation>运行结果：%1</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+</context>
+<context>
     <name>idem::LiveStage</name>
     <message>
         <source>Tables of the run</source>
@@ -681,6 +724,74 @@
     <message>
         <source>Outcome</source>
         <translation>结果</translation>
+    </message>
+    <message>
+        <source>G&amp;uided lessons</source>
+        <translation>课程(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Choose a lesson…</source>
+        <translation>选择课程(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Narrated lessons of the article, driven by Page Down and Page Up (F2)</source>
+        <translation>按文章讲解的课程，用 Page Down 和 Page Up 翻页（F2）</translation>
+    </message>
+    <message>
+        <source>&amp;Open a lesson file…</source>
+        <translation>打开课程文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>A lesson of your own, checked before it opens</source>
+        <translation>自己编写的课程，打开前先检查</translation>
+    </message>
+    <message>
+        <source>&amp;Leave the lesson</source>
+        <translation>退出课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Back to free play (Shift+F2)</source>
+        <translation>回到自由操作（Shift+F2）</translation>
+    </message>
+    <message>
+        <source>Predict first: the verdict is hidden until the lesson shows it</source>
+        <translation>先预测：课程揭晓之前不显示结论</translation>
+    </message>
+    <message>
+        <source>The lesson %1 has frames 1 to %2.</source>
+        <translation>课程 %1 只有第 1 到第 %2 帧。</translation>
+    </message>
+    <message>
+        <source>%1 — %2 frames, %3 predictions</source>
+        <translation>%1 — %2 帧，%3 道预测题</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Choose a lesson:</source>
+        <translation>选择一门课程：</translation>
+    </message>
+    <message>
+        <source>Cannot open the lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json)</source>
+        <translation>课程文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Page Down: next frame</source>
+        <translation>Page Down：下一帧</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
     </message>
 </context>
 <context>

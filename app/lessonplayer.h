@@ -1,0 +1,60 @@
+// Plays a lesson in the window: each frame loads its configuration (when it
+// has one), runs it to the frame's pause, points at what to look at, and keeps
+// the outcome hidden until a frame reveals it. Page Down goes on (first
+// revealing a prediction's answer, read from the run), Page Up goes back,
+// Space plays the current frame again from the previous pause.
+#pragma once
+
+#include "lesson.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+namespace idem {
+
+class LessonPanel;
+class MainWindow;
+
+class LessonPlayer : public QObject {
+    Q_OBJECT
+public:
+    LessonPlayer(MainWindow* window, LessonPanel* panel);
+
+    void start(const Lesson& lesson, int frame = 0);
+    void stop();
+    bool isActive() const { return active_; }
+    const Lesson& lesson() const { return lesson_; }
+    int frame() const { return frame_; }
+    bool answerShown() const { return answerShown_; }
+    // Where the run stops at frame `frame`; -1 when it has no run.
+    int pausePosition(int frame);
+
+public slots:
+    void next();
+    void back();
+    void play();
+    // The window's language changed: show the frame's words again.
+    void retell();
+
+signals:
+    void activeChanged(bool active);
+
+private:
+    void enterFrame(int frame);
+    void show();
+    void highlight();
+    void playStep();
+
+    MainWindow* window_;
+    LessonPanel* panel_;
+    Lesson lesson_;
+    bool active_ = false;
+    int frame_ = 0;
+    bool answerShown_ = false;
+    QHash<int, int> pauses_;  // frame → playback position
+    QTimer player_;
+    int playTo_ = 0;
+};
+
+}  // namespace idem

@@ -1,0 +1,184 @@
+// A lesson played in the real window with Page Down only, as a teacher with a
+// presentation remote would: at every frame the narration shown, where the
+// run stopped, and whether the outcome is hidden or revealed.
+#include "lessonbook.h"
+#include "lessonpanel.h"
+#include "lessonplayer.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "run.h"
+#include "stageheader.h"
+#include "traceevent.h"
+
+#include <QApplication>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+bool outcomeShown(MainWindow& w) {
+    return w.findChild<QWidget*>(QStringLiteral("outcomeScroll"))->isVisible();
+}
+
+// The events of the step the run stopped at.
+QList<TraceEvent> lastStep(MainWindow& w) {
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    return events.mid(w.playback().lastStepBegin());
+}
+
+}  // namespace
+
+class LessonTest : public QObject {
+    Q_OBJECT
+private slots:
+    void bundledLessonsAreMany();
+    void wholeLessonWithPageDownOnly();
+    void pageUpGoesBackAndLeavingRestoresTheWindow();
+    void chineseLessonInPresenterMode();
+};
+
+void LessonTest::bundledLessonsAreMany() {
+    QVERIFY2(bundledLessonErrors().isEmpty(), qPrintable(bundledLessonErrors().join("\n")));
+    QVERIFY(bundledLessons().size() >= 10);
+    for (const Lesson& l : bundledLessons()) {
+        QVERIFY2(!l.title.zh.isEmpty() && !l.title.en.isEmpty(), qPrintable(l.id));
+        QVERIFY2(l.questionCount() >= 1, qPrintable(l.id));
+    }
+}
+
+void LessonTest::wholeLessonWithPageDownOnly() {
+    MainWindow w(false);
+    w.setLanguage("en");
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const Lesson* lesson = findLesson("unique-key");
+    QVERIFY(lesson);
+    QString error;
+    QVERIFY2(w.startLesson("unique-key", 0, &error), qPrintable(error));
+    LessonPlayer* player = w.lessonPlayer();
+    LessonPanel* panel = w.lessonPanel();
+
+    // Frame 1: words and settings, nothing run yet, the verdict withheld.
+    QCOMPARE(panel->narration(), lesson->frames[0].narration.en);
+    QCOMPARE(panel->position(), QString("Frame 1 / 7"));
+    QCOMPARE(w.playback().position(), 0);
+    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
+
+    // Frame 2: a prediction. The first Page Down reveals the run's answer,
+    // the second goes on.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 1);
+    QCOMPARE(panel->narration(), lesson->frames[1].narration.en);
+    QVERIFY(panel->question().contains("how many times is the merchant credited"));
+    QVERIFY(panel->answerText().isEmpty());
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 1);
+    QVERIFY2(panel->answerText().contains("The run says: three times"),
+             qPrintable(panel->answerText()));
+    QVERIFY(panel->question().contains("✔ C. three times"));
+    QVERIFY(!outcomeShown(w));
+
+    // Frame 3: stopped at the step where attempt #2 inserts its pay_flow row.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 2);
+    QCOMPARE(panel->narration(), lesson->frames[2].narration.en);
+    bool inserted = false;
+    for (const TraceEvent& e : lastStep(w))
+        inserted |= e.attempt == 2 && e.sql.startsWith("INSERT INTO pay_flow");
+    QVERIFY(inserted);
+    QVERIFY(!w.playback().atEnd());
+    QVERIFY(panel->lookAt().contains("pay_flow"));
+    QVERIFY(!outcomeShown(w));
+
+    // Frame 4: the end, revealed: the verdict is the database's.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 3);
+    QVERIFY(w.playback().atEnd());
+    QVERIFY(outcomeShown(w));
+    QVERIFY2(w.stageHeader()->verdictText().contains("DUPLICATED"),
+             qPrintable(w.stageHeader()->verdictText()));
+
+    // Frame 5: a new configuration (unique key), the verdict hidden again.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 4);
+    QCOMPARE(w.playback().config().variant, QString("unique-key"));
+    QCOMPARE(w.playback().position(), 0);
+    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QVERIFY(panel->answerText().contains("exactly once"));
+
+    // Frame 6: the database refuses attempt #2's insert.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 5);
+    bool refused = false;
+    for (const TraceEvent& e : lastStep(w)) refused |= e.attempt == 2 && e.code == 2067;
+    QVERIFY(refused);
+
+    // Frame 7: the end, revealed; Page Down at the last frame stays there.
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 6);
+    QVERIFY(w.playback().atEnd());
+    QVERIFY(outcomeShown(w));
+    QVERIFY(w.stageHeader()->verdictText().contains("EXACTLY ONCE"));
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(player->frame(), 6);
+}
+
+void LessonTest::pageUpGoesBackAndLeavingRestoresTheWindow() {
+    MainWindow w(false);
+    w.setLanguage("en");
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY(w.startLesson("unique-key", 3, &error));
+    QCOMPARE(w.lessonPlayer()->frame(), 3);
+    QVERIFY(w.playback().atEnd());
+    QTest::keyClick(&w, Qt::Key_PageUp);
+    QCOMPARE(w.lessonPlayer()->frame(), 2);
+    QVERIFY(!w.playback().atEnd());
+    QVERIFY(!outcomeShown(w));
+    // Space plays this frame again: from the previous frame's pause to this one.
+    const int pause = w.playback().position();
+    QTest::keyClick(&w, Qt::Key_Space);
+    QTRY_COMPARE_WITH_TIMEOUT(w.playback().position(), pause, 20'000);
+    // Leaving the lesson gives the window back: outcome shown, keys step the run.
+    w.action("leave-lesson")->trigger();
+    QVERIFY(!w.lessonPlayer()->isActive());
+    QVERIFY(outcomeShown(w));
+    const int before = w.playback().position();
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(w.playback().position(), before + 1);
+}
+
+void LessonTest::chineseLessonInPresenterMode() {
+    MainWindow w(false);
+    w.setLanguage("zh");
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY(w.startLesson("unique-key", 1, &error));
+    const Lesson* lesson = findLesson("unique-key");
+    QCOMPARE(w.lessonPanel()->narration(), lesson->frames[1].narration.zh);
+    QVERIFY(w.lessonPanel()->position().contains("第 2 / 7 帧"));
+    QVERIFY(w.stageHeader()->verdictText().startsWith("先预测"));
+    // Switching the language while a lesson plays tells the frame again.
+    w.setLanguage("en");
+    QCOMPARE(w.lessonPanel()->narration(), lesson->frames[1].narration.en);
+    // The panel is whole on a 1280x720 projector: its last line is in the window.
+    QWidget* panel = w.lessonPanel();
+    QVERIFY(panel->isVisible());
+    const auto whole = [&] {
+        return w.rect().contains(QRect(panel->mapTo(&w, QPoint(0, 0)), panel->size()));
+    };
+    QTRY_VERIFY(whole());
+    QVERIFY(panel->width() >= 1280 * 30 / 100);
+}
+
+QTEST_MAIN(LessonTest)
+#include "lesson_test.moc"

@@ -1,0 +1,152 @@
+#include "lessonpanel.h"
+
+#include "lesson.h"
+#include "names.h"
+#include "relativefont.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace idem {
+
+namespace {
+
+QLabel* wrapped(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    return label;
+}
+
+}  // namespace
+
+LessonPanel::LessonPanel(QWidget* parent)
+    : QWidget(parent),
+      lesson_(wrapped(this)),
+      position_(new QLabel(this)),
+      title_(wrapped(this)),
+      narration_(wrapped(this)),
+      lookAt_(wrapped(this)),
+      question_(wrapped(this)),
+      answer_(wrapped(this)),
+      hint_(wrapped(this)) {
+    setObjectName(QStringLiteral("lessonPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->setSpacing(8);
+    lesson_->setForegroundRole(QPalette::PlaceholderText);
+    position_->setForegroundRole(QPalette::PlaceholderText);
+    setRelativeFont(title_, 1.2, true);
+    setRelativeFont(narration_, 1.15);
+    setRelativeFont(question_, 1.1, true);
+    setRelativeFont(answer_, 1.1, true);
+    hint_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(lesson_);
+    layout->addWidget(position_);
+    layout->addWidget(title_);
+    layout->addWidget(narration_);
+    layout->addWidget(lookAt_);
+    layout->addWidget(question_);
+    layout->addWidget(answer_);
+    layout->addStretch(1);
+    layout->addWidget(hint_);
+    clear();
+    retranslate();
+}
+
+void LessonPanel::clear() {
+    for (QLabel* l : {lesson_, position_, title_, narration_, lookAt_, question_, answer_})
+        l->clear();
+    lookAt_->hide();
+    question_->hide();
+    answer_->hide();
+}
+
+void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang,
+                            const QString& answer) {
+    const LessonFrame& frame = lesson.frames.at(index);
+    lesson_->setText(lesson.title.in(lang));
+    position_->setText(tr("Frame %1 / %2").arg(index + 1).arg(lesson.frames.size()));
+    title_->setText(frame.title.in(lang));
+    narration_->setText(frame.narration.in(lang));
+
+    QStringList look;
+    if (!frame.highlight.table.isEmpty())
+        look << tr("table %1").arg(frame.highlight.table);
+    if (!frame.highlight.state.isEmpty())
+        look << tr("state %1").arg(frame.highlight.state);
+    if (!frame.highlight.lane.isEmpty())
+        look << tr("lane “%1”").arg(actorName(frame.highlight.lane));
+    lookAt_->setText(look.isEmpty() ? QString()
+                                    : tr("Look at: %1").arg(look.join(QStringLiteral(" · "))));
+    lookAt_->setVisible(!look.isEmpty());
+
+    if (!frame.question) {
+        question_->hide();
+        answer_->hide();
+        question_->clear();
+        answer_->clear();
+        hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
+        setAccessibleDescription(narration_->text());
+        return;
+    }
+    const LessonQuestion& q = *frame.question;
+    QStringList lines{tr("Predict: %1").arg(q.prompt.in(lang))};
+    for (int i = 0; i < q.choices.size(); ++i) {
+        const bool right = !answer.isEmpty() && q.choices.at(i).value == answer;
+        lines << QStringLiteral("%1 %2. %3")
+                     .arg(right ? QStringLiteral("✔") : QStringLiteral("  "))
+                     .arg(QChar(u'A' + i))
+                     .arg(q.choices.at(i).label.in(lang));
+    }
+    question_->setText(lines.join(QLatin1Char('\n')));
+    question_->show();
+    if (answer.isEmpty()) {
+        answer_->clear();
+        answer_->hide();
+        hint_->setText(tr("Let the class answer, then Page Down reveals what the run did"));
+    } else {
+        QString text = tr("The run says: %1").arg(lessonAnswerLabel(q, answer, lang));
+        if (!q.why.in(lang).isEmpty())
+            text += QLatin1Char('\n') + q.why.in(lang);
+        answer_->setText(text);
+        answer_->show();
+        hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
+    }
+    setAccessibleDescription(narration_->text() + QLatin1Char('\n') + question_->text());
+}
+
+QString LessonPanel::narration() const {
+    return narration_->text();
+}
+
+QString LessonPanel::question() const {
+    return question_->isVisibleTo(this) ? question_->text() : QString();
+}
+
+QString LessonPanel::answerText() const {
+    return answer_->isVisibleTo(this) ? answer_->text() : QString();
+}
+
+QString LessonPanel::position() const {
+    return position_->text();
+}
+
+QString LessonPanel::lookAt() const {
+    return lookAt_->text();
+}
+
+void LessonPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+}
+
+void LessonPanel::retranslate() {
+    setAccessibleName(tr("Lesson"));
+}
+
+}  // namespace idem

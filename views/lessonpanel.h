@@ -1,0 +1,48 @@
+// The lesson on screen: where the class is (lesson, frame k of n), what the
+// teacher says at this frame (large, for the back row), where to look, and a
+// prediction with its choices, then the answer the run gave. The words come
+// from the lesson file; the answer from the run (LessonPlayer).
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+
+namespace idem {
+
+struct Lesson;
+
+class LessonPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonPanel(QWidget* parent = nullptr);
+
+    // Shows `frame` of `lesson` in `lang`. answer: empty while the question
+    // waits for the class, else the run's value (the matching choice is
+    // marked).
+    void showFrame(const Lesson& lesson, int frame, const QString& lang, const QString& answer);
+    void clear();
+
+    QString narration() const;
+    QString question() const;    // prompt and choices as shown; empty without one
+    QString answerText() const;  // empty until revealed
+    QString position() const;    // "Frame 3 / 7"
+    QString lookAt() const;      // "Look at: table pay_flow · lane database"
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+
+    QLabel* lesson_;
+    QLabel* position_;
+    QLabel* title_;
+    QLabel* narration_;
+    QLabel* lookAt_;
+    QLabel* question_;
+    QLabel* answer_;
+    QLabel* hint_;
+};
+
+}  // namespace idem
