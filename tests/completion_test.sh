@@ -38,7 +38,7 @@ expect() {
 "$B" list --json >"$tmp/list.json"
 q() { python3 -c "import json, sys; d = json.load(open('$tmp/list.json')); print(' '.join($1))"; }
 
-expect "subcommands" "list run experiment replay export shot help --help --version" idemlab ""
+expect "subcommands" "list run experiment lesson replay export shot help --help --version" idemlab ""
 expect "subcommands starting with r" "run replay" idemlab r
 expect "scenario ids" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario ""
 expect "scenario ids after --scenario=" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario = ""
