@@ -7,6 +7,7 @@
 #include "sqlconnection.h"
 #include "stagehints.h"
 #include "statusdelegate.h"
+#include "texts.h"
 #include "traceevent.h"
 
 #include <QEvent>
@@ -164,7 +165,13 @@ void OutcomePanel::render() {
         return QStringLiteral("<span style='color:%1'><b>%2</b></span>")
             .arg(readableOn(c, ground).name(), text);
     };
-    row(tr("Variant judged"), s.config.variant.toHtmlEscaped());
+    // The variant as the fire panel names it, its id beside it for the CLI.
+    const QString title = Texts::instance().variantTitle(s.config.scenario, s.config.variant);
+    row(tr("Variant judged"),
+        title.isEmpty() || title == s.config.variant
+            ? s.config.variant.toHtmlEscaped()
+            : QStringLiteral("%1 <tt>(%2)</tt>")
+                  .arg(title.toHtmlEscaped(), s.config.variant.toHtmlEscaped()));
     row(tr("Intents"), QString::number(s.intents));
     row(tr("Attempts"), QString::number(s.attempts));
     const QColor good = verdictColor(QStringLiteral("exactly-once"));
