@@ -146,7 +146,7 @@ void FirePanel::rebuildParams() {
         if (!p.allowed.isEmpty()) {
             auto* box = new QComboBox(this);
             shrinkable(box);
-            for (const QString& v : p.allowed) box->addItem(v, v);
+            for (const QString& v : p.allowed) box->addItem(paramValueName(v), v);
             box->setCurrentIndex(std::max(0, box->findData(p.defaultValue)));
             field = box;
         } else {
@@ -157,7 +157,7 @@ void FirePanel::rebuildParams() {
             field = spin;
         }
         // The key as the command line spells it, beside what it does.
-        field->setToolTip(p.key + QStringLiteral(": ") + p.summary);
+        field->setToolTip(p.key + QStringLiteral(": ") + paramSummary(p.key, p.summary));
         field->setObjectName(QStringLiteral("param-") + p.key);
         form_->addRow(paramLabel(p.key), field);
         params_.insert(p.key, field);
@@ -267,6 +267,11 @@ void FirePanel::retranslate() {
     for (auto it = params_.cbegin(); it != params_.cend(); ++it) {
         if (auto* label = qobject_cast<QLabel*>(form_->labelForField(it.value())))
             label->setText(paramLabel(it.key()));
+        it.value()->setToolTip(it.key() + QStringLiteral(": ") + paramSummary(it.key(), {}));
+        if (auto* box = qobject_cast<QComboBox*>(it.value())) {
+            for (int i = 0; i < box->count(); ++i)
+                box->setItemText(i, paramValueName(box->itemData(i).toString()));
+        }
     }
     fillVariants();
 }

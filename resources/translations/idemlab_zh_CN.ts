@@ -2355,5 +2355,109 @@
         <source>order status</source>
         <translation>订单状态</translation>
     </message>
+    <message>
+        <source>Deletes per page</source>
+        <translation>每页期间删除数</translation>
+    </message>
+    <message>
+        <source>Equal timestamps</source>
+        <translation>相同时间戳</translation>
+    </message>
+    <message>
+        <source>One requestId per order form, or a new one for every click (then repeats look like new orders)</source>
+        <translation>每张下单表单一个 requestId，或者每次点击都生成新的（这时重复请求看起来像新订单）</translation>
+    </message>
+    <message>
+        <source>Changed: every repeat reuses the requestId with a different amount</source>
+        <translation>改过：每次重复都沿用同一个 requestId，但金额不同</translation>
+    </message>
+    <message>
+        <source>On: the first business step fails with a transient error (the risk service answers 503)</source>
+        <translation>开：第一次执行业务时遇到临时错误（风控服务返回 503）</translation>
+    </message>
+    <message>
+        <source>On: a stale FAILED callback arrives after the SUCCESS ones</source>
+        <translation>开：一条过时的 FAILED 回调在 SUCCESS 回调之后才到达</translation>
+    </message>
+    <message>
+        <source>On: the first payment fails; the user pays again under a new trade number and that one succeeds</source>
+        <translation>开：第一次支付失败，用户用新的交易号重新支付并成功</translation>
+    </message>
+    <message>
+        <source>How long the consumer works on a message before it acks; longer than the visibility timeout and the broker delivers it again meanwhile</source>
+        <translation>消费者处理一条消息到 ack 之前花的时间；超过可见性超时，消息中间件会在此期间再投递一次</translation>
+    </message>
+    <message>
+        <source>On: the last repeat of set-status arrives after another write changed the order</source>
+        <translation>开：set-status 的最后一次重复，在另一次写入改过订单之后才到达</translation>
+    </message>
+    <message>
+        <source>Orders in the feed when the user opens the list</source>
+        <translation>用户打开列表时列表里的订单数</translation>
+    </message>
+    <message>
+        <source>Orders per page</source>
+        <translation>每页订单数</translation>
+    </message>
+    <message>
+        <source>New orders inserted while the user reads a page</source>
+        <translation>用户看一页期间新插入的订单数</translation>
+    </message>
+    <message>
+        <source>Orders already seen that are deleted while the user reads a page</source>
+        <translation>用户看一页期间被删除的已看过订单数</translation>
+    </message>
+    <message>
+        <source>On: orders come in groups sharing one created_at, and page boundaries fall inside a group</source>
+        <translation>开：订单成组出现、共用同一个 created_at，分页边界落在组内</translation>
+    </message>
+    <message>
+        <source>How long the cache key lives, in seconds (TTL cache)</source>
+        <translation>缓存键的存活时间，单位秒（TTL 缓存）</translation>
+    </message>
+    <message>
+        <source>How long dedup rows are kept, in seconds (dedup table)</source>
+        <translation>去重记录的保留时间，单位秒（去重表）</translation>
+    </message>
+    <message>
+        <source>More repeats of one key within a minute than this raise an alert</source>
+        <translation>同一个键一分钟内的重复次数超过这个值就告警</translation>
+    </message>
+    <message>
+        <source>Status queries for the same payment within the minute (they never alert)</source>
+        <translation>一分钟内对同一笔支付的状态查询次数（查询永远不告警）</translation>
+    </message>
+    <message>
+        <source>How many more times the coordinator delivers Confirm (a recovery driving the transaction again)</source>
+        <translation>协调者额外投递 Confirm 的次数（故障恢复时重新推进事务）</translation>
+    </message>
+    <message>
+        <source>On: the Try is held up in the network; the coordinator times out and cancels, then the Try arrives</source>
+        <translation>开：Try 在网络中被耽搁，协调者超时后发出 Cancel，之后 Try 才到达</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>one per order form</source>
+        <translation>每张表单一个</translation>
+    </message>
+    <message>
+        <source>a new one per click</source>
+        <translation>每次点击一个新的</translation>
+    </message>
+    <message>
+        <source>the same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>改过</translation>
+    </message>
 </context>
 </TS>
