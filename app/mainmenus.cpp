@@ -86,6 +86,7 @@ void MainWindow::buildMenus() {
         {"zoom-out", "view", {QKeySequence::ZoomOut}},
         {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
         {"internals", "view", {}},
+        {"predict", "view", {QKeySequence(Qt::CTRL | Qt::Key_P)}},
         {"keys", "help", {QKeySequence(Qt::Key_Question)}},
         {"about", "help", {}},
     };
@@ -122,6 +123,7 @@ void MainWindow::buildMenus() {
     }
     actions_["dark"]->setCheckable(true);
     actions_["internals"]->setCheckable(true);
+    actions_["predict"]->setCheckable(true);
     connect(actions_["internals"], &QAction::toggled, this, [this](bool on) {
         live_->setShowInternals(on);
         if (remember_)
@@ -285,6 +287,10 @@ void MainWindow::retranslate() {
           tr("The set-up before the first attempt, and the lab's own helpers (an observer "
              "that copies rows, its copies)")}},
         {"about", {tr("A&bout"), {}}},
+        {"predict",
+         {tr("P&redict first"),
+          tr("Fire asks the class for the verdict first; the outcome stays hidden until the end "
+             "(Ctrl+P)")}},
         {"lessons",
          {tr("&Choose a lesson…"),
           tr("Narrated lessons of the article, driven by Page Down and Page Up (F2)")}},

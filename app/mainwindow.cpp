@@ -13,6 +13,7 @@
 #include "lessonpanel.h"
 #include "lessonplayer.h"
 #include "livestage.h"
+#include "names.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
@@ -373,6 +374,28 @@ void MainWindow::selectScenario(const QString& id) {
 
 void MainWindow::fireFromPanel() {
     QString error;
+    // View → Predict first: the class commits to a verdict before the run.
+    if (actions_.value("predict") && actions_["predict"]->isChecked() &&
+        !(lessons_ && lessons_->isActive())) {
+        QStringList choices;
+        for (const QString& id : verdictIds()) choices << verdictName(id);
+        bool ok = false;
+        QInputDialog ask(this);
+        ask.setObjectName(QStringLiteral("predictDialog"));
+        ask.setWindowTitle(tr("Predict first"));
+        ask.setLabelText(tr("What will the verdict be? The outcome stays hidden until the end."));
+        ask.setComboBoxItems(choices);
+        ok = ask.exec() == QDialog::Accepted;
+        if (!ok)
+            return;
+        prediction_ = verdictIds().value(choices.indexOf(ask.textValue()));
+        predictionOpen_ = true;
+        setOutcomeWithheld(true);
+    } else if (predictionOpen_) {
+        predictionOpen_ = false;
+        prediction_.clear();
+        setOutcomeWithheld(false);
+    }
     if (!fire(firePanel_->config(), &error)) {
         showError(tr("Cannot run this configuration"), error);
         return;
@@ -427,6 +450,11 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
 }
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    // A prediction is answered when the run reaches its end.
+    if (predictionOpen_ && playback_->atEnd()) {
+        predictionOpen_ = false;
+        setOutcomeWithheld(false);
+    }
     narrationStale_ = narrationStale_ || rebuild;
     const Run* run = playback_->run();
     if (!run)
@@ -458,9 +486,20 @@ void MainWindow::updateCaption() {
         caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
         return;
     }
+    QString told;
+    if (!prediction_.isEmpty() && !predictionOpen_ && playback_->atEnd()) {
+        const QString verdict = playback_->finalSummary().verdictId();
+        told = (verdict == prediction_ ? tr("Predicted %1: right.")
+                                       : tr("Predicted %1; the database says %2."))
+                   .arg(verdictName(prediction_), verdictName(verdict)) +
+               QLatin1Char(' ');
+    } else if (predictionOpen_) {
+        told = tr("Predicted %1 — the verdict shows at the end.").arg(verdictName(prediction_)) +
+               QLatin1Char(' ');
+    }
     const QString what =
-        caption_->narrate(run->trace().events(), playback_->lastStepBegin(), run->trace().size(),
-                          run->config().intents, narrationStale_);
+        told + caption_->narrate(run->trace().events(), playback_->lastStepBegin(),
+                                 run->trace().size(), run->config().intents, narrationStale_);
     narrationStale_ = false;
     QString hint;
     if (lessons_ && lessons_->isActive()) {

@@ -138,6 +138,8 @@ private:
     LessonPanel* lessonPanel_ = nullptr;
     LessonPlayer* lessons_ = nullptr;
     bool outcomeWithheld_ = false;
+    QString prediction_;           // the verdict id the class predicted (Predict first)
+    bool predictionOpen_ = false;  // ... and the run has not reached its end yet
     // The verdict the outcome last showed, for when it is no longer withheld.
     QString verdictText_;
     QColor verdictBackground_;

@@ -6,12 +6,16 @@
 #include "lessonplayer.h"
 #include "mainwindow.h"
 #include "playback.h"
+#include "registry.h"
 #include "run.h"
 #include "stageheader.h"
+#include "stepcaption.h"
 #include "traceevent.h"
 
 #include <QApplication>
+#include <QInputDialog>
 #include <QTest>
+#include <QTimer>
 
 using namespace idem;
 
@@ -36,6 +40,7 @@ private slots:
     void wholeLessonWithPageDownOnly();
     void pageUpGoesBackAndLeavingRestoresTheWindow();
     void chineseLessonInPresenterMode();
+    void predictFirstHidesTheOutcomeUntilTheEnd();
 };
 
 void LessonTest::bundledLessonsAreMany() {
@@ -178,6 +183,43 @@ void LessonTest::chineseLessonInPresenterMode() {
     };
     QTRY_VERIFY(whole());
     QVERIFY(panel->width() >= 1280 * 30 / 100);
+}
+
+// View → Predict first: Fire asks for a verdict, the outcome stays hidden
+// while the run plays, and the end compares the prediction with the run.
+void LessonTest::predictFirstHidesTheOutcomeUntilTheEnd() {
+    MainWindow w(false);
+    w.setLanguage("en");
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.variant = "none";
+    QString error;
+    QVERIFY(w.fire(c, &error));  // the fire panel now holds `none`
+    w.action("predict")->setChecked(true);
+    // Answer the question the way a class would: "exactly once" (wrong here).
+    QTimer::singleShot(0, &w, [&w] {
+        auto* ask = w.findChild<QInputDialog*>("predictDialog");
+        QVERIFY(ask);
+        ask->setTextValue(ask->comboBoxItems().first());
+        ask->accept();
+    });
+    w.action("fire")->trigger();
+    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
+    w.action("step")->trigger();
+    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.caption()->caption().startsWith("Predicted EXACTLY ONCE"));
+    w.action("end")->trigger();
+    QVERIFY(outcomeShown(w));
+    QVERIFY(w.stageHeader()->verdictText().contains("DUPLICATED"));
+    QVERIFY2(
+        w.caption()->caption().startsWith("Predicted EXACTLY ONCE; the database says DUPLICATED."),
+        qPrintable(w.caption()->caption()));
+    // Off again: the next Fire shows everything as it runs.
+    w.action("predict")->setChecked(false);
+    w.action("fire")->trigger();
+    QVERIFY(outcomeShown(w));
 }
 
 QTEST_MAIN(LessonTest)

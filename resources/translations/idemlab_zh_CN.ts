@@ -793,6 +793,34 @@
         <source>Lesson</source>
         <translation>课程</translation>
     </message>
+    <message>
+        <source>P&amp;redict first</source>
+        <translation>先预测(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Fire asks the class for the verdict first; the outcome stays hidden until the end (Ctrl+P)</source>
+        <translation>发射前先让大家预测结论；结果在运行结束前都不显示（Ctrl+P）</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>What will the verdict be? The outcome stays hidden until the end.</source>
+        <translation>结论会是什么？结果在运行结束前都不显示。</translation>
+    </message>
+    <message>
+        <source>Predicted %1: right.</source>
+        <translation>预测“%1”：猜对了。</translation>
+    </message>
+    <message>
+        <source>Predicted %1; the database says %2.</source>
+        <translation>预测“%1”；数据库给出的是“%2”。</translation>
+    </message>
+    <message>
+        <source>Predicted %1 — the verdict shows at the end.</source>
+        <translation>已预测“%1”，结论在结束时揭晓。</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
