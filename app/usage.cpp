@@ -34,8 +34,9 @@ const QList<Command>& commands() {
          "summary.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
         {"export", "TRACE --format csv|shiviz|html --out FILE",
-         "Writes a trace as CSV, as a ShiViz log or as a self-contained HTML report with the\n"
-         "configuration, the summary, both diagrams and every event.",
+         "Writes a trace as CSV, as a ShiViz log (several traces: one execution each) or as a\n"
+         "self-contained HTML report with the configuration, the summary, both diagrams and\n"
+         "every event.",
          "0 written, 1 the file could not be written (or --verify refused the trace), 2 bad "
          "input."},
         {"shot", "--scenario S [run options] [--view NAME] --out FILE.png",

@@ -1,6 +1,7 @@
 #include "tracewriters.h"
 
 #include "csv.h"
+#include "exporttext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,15 +14,13 @@
 
 namespace idem {
 
-namespace {
-
 QString paramsText(const QVariantList& params) {
     QStringList parts;
     for (const QVariant& v : params) parts << (v.isNull() ? QStringLiteral("NULL") : v.toString());
     return parts.join(QStringLiteral(", "));
 }
 
-QString dataText(const TraceEvent& e) {
+QString eventDataText(const TraceEvent& e) {
     if (e.fields.isEmpty())
         return {};
     QJsonObject o;
@@ -31,7 +30,7 @@ QString dataText(const TraceEvent& e) {
 }
 
 // One readable line describing an event, for ShiViz and HTML.
-QString describe(const TraceEvent& e) {
+QString describeEvent(const TraceEvent& e) {
     if (e.is(EventKind::Sql)) {
         QString s = e.sql.simplified();
         if (!e.params.isEmpty())
@@ -41,14 +40,10 @@ QString describe(const TraceEvent& e) {
         return s;
     }
     QString s = e.kindId();
-    const QString d = dataText(e);
+    const QString d = eventDataText(e);
     if (!d.isEmpty())
         s += QLatin1Char(' ') + d;
     return s;
-}
-
-QString escape(const QString& s) {
-    return s.toHtmlEscaped();
 }
 
 // ShiViz reads a log line by line (and its "." stops at JavaScript's line
@@ -80,16 +75,10 @@ QString oneLine(const QString& s) {
     return out;
 }
 
-// A ShiViz host is one word before the clock: spaces and line breaks become "_".
-QString hostName(const QString& actor) {
-    QString host = actor;
-    for (QChar& ch : host) {
-        if (ch.isSpace() || ch.category() == QChar::Separator_Line ||
-            ch.category() == QChar::Separator_Paragraph) {
-            ch = QLatin1Char('_');
-        }
-    }
-    return host.isEmpty() ? QStringLiteral("_") : host;
+namespace {
+
+QString escape(const QString& s) {
+    return s.toHtmlEscaped();
 }
 
 }  // namespace
@@ -105,44 +94,10 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
                            csvText(e.actorName()),        csvText(e.kindId()),
                            csvText(e.connectionName()),   csvText(e.sql),
                            csvText(paramsText(e.params)), sql ? QString::number(e.rows) : QString(),
-                           csvText(e.errorText()),        csvText(dataText(e))}
+                           csvText(e.errorText()),        csvText(eventDataText(e))}
                    .join(QLatin1Char(','));
     }
     return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
-}
-
-QByteArray traceToShiViz(const QList<TraceEvent>& events) {
-    // ShiViz's default parser: an event line, then "host {clock}".
-    QMap<QString, QMap<QString, qint64>> clocks;
-    QByteArray out;
-    auto emitLine = [&out, &clocks](const QString& host, const QString& text) {
-        QMap<QString, qint64>& clock = clocks[host];
-        clock[host] += 1;
-        QJsonObject json;
-        for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
-        out += oneLine(text).toUtf8() + '\n' + hostName(host).toUtf8() + ' ' +
-               QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
-    };
-    auto merge = [&clocks](const QString& into, const QString& from) {
-        for (auto it = clocks[from].cbegin(); it != clocks[from].cend(); ++it) {
-            qint64& mine = clocks[into][it.key()];
-            mine = std::max(mine, it.value());
-        }
-    };
-    for (const TraceEvent& e : events) {
-        const QString prefix = QStringLiteral("t=%1 #%2 ").arg(e.tMs).arg(e.attempt);
-        const QString to = e.fields.text("receiver");
-        const QString actor = e.actorName();
-        const bool message =
-            (e.is(EventKind::Fire) || e.is(EventKind::Response)) && !to.isEmpty() && to != actor;
-        emitLine(actor, prefix + describe(e));
-        if (message &&
-            !(e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none"))) {
-            merge(to, actor);
-            emitLine(to, prefix + QStringLiteral("receive %1 from %2").arg(e.kindId(), actor));
-        }
-    }
-    return out;
 }
 
 QByteArray traceToHtml(const Trace::Loaded& trace,
@@ -248,7 +203,7 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                  .arg(e.tMs)
                  .arg(e.intent)
                  .arg(e.attempt)
-                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describe(e)));
+                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describeEvent(e)));
     }
     h += QStringLiteral("</table></body></html>\n");
     return h.toUtf8();

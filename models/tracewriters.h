@@ -1,5 +1,6 @@
 // The trace in other shapes: CSV for spreadsheets, a ShiViz log (so a run
-// opens as a space-time diagram in ShiViz), and a self-contained HTML report.
+// opens as a space-time diagram in ShiViz), a self-contained HTML report, a
+// Jepsen-style history and Chrome trace events (Perfetto).
 #pragma once
 
 #include "trace.h"
@@ -11,9 +12,24 @@
 namespace idem {
 
 QByteArray traceToCsv(const QList<TraceEvent>& events);
-// One line per event and one vector clock per actor; a fire or a response is
-// a message from one actor to another, so the clocks merge there.
+// A ShiViz log that ShiViz's upload reads as is: its default parser regex on
+// the first line, the multi-execution delimiter on the second (empty for one
+// run), then a line per event and a line with its host and vector clock. Each
+// process that handles an attempt is a host ("service#2"), so concurrent
+// attempts are drawn side by side; the database is a host that receives each
+// statement and returns its result; fires, answers, downstream calls and
+// their answers are messages, and an answer that never arrived goes to the
+// host "lost". Several runs become several executions, each under its label.
+struct ShiVizRun {
+    QString label;
+    QList<TraceEvent> events;
+};
 QByteArray traceToShiViz(const QList<TraceEvent>& events);
+QByteArray runsToShiViz(const QList<ShiVizRun>& runs);
+// ShiViz's default parser and the delimiter between executions, as written on
+// the first two lines.
+extern const char* const kShiVizParser;
+extern const char* const kShiVizDelimiter;
 // diagrams: SVG documents to embed (title, svg), may be empty.
 // warning: shown at the top of the report (a summary a re-run does not confirm).
 QByteArray traceToHtml(const Trace::Loaded& trace,

@@ -175,7 +175,16 @@ for f in csv shiviz html; do
     "$B" export "$tmp/r.json" --format $f --out "$tmp/r.$f" >/dev/null 2>&1 && [ -s "$tmp/r.$f" ] && ok || bad "export $f"
 done
 head -1 "$tmp/r.csv" | grep -q '^seq,t_ms,intent,attempt,actor,kind' && ok || bad "csv header"
-grep -q '^service {' "$tmp/r.shiviz" && ok || bad "shiviz clocks"
+# ShiViz: its parser on the first line and an empty delimiter line (the upload
+# reads them), one host per attempt, the database a host of its own.
+[ "$(head -1 "$tmp/r.shiviz")" = '(?<event>.*)\n(?<host>\S*) (?<clock>{.*})' ] && ok || bad "shiviz parser line"
+[ -z "$(sed -n 2p "$tmp/r.shiviz")" ] && ok || bad "shiviz empty delimiter line"
+grep -q '^service#1 {' "$tmp/r.shiviz" && grep -q '^database {' "$tmp/r.shiviz" && ok || bad "shiviz hosts"
+# Several traces: one execution each, under the delimiter, labels unique.
+"$B" export "$tmp/r.json" "$tmp/r.json" --format shiviz --out "$tmp/two.shiviz" >/dev/null 2>&1 && ok || bad "export shiviz of two traces"
+[ "$(sed -n 2p "$tmp/two.shiviz")" = '=== (?<trace>.*) ===' ] && ok || bad "shiviz delimiter line"
+[ "$(grep -c '^=== r.json: order-create/dedup-table' "$tmp/two.shiviz")" -eq 2 ] && grep -q '^=== .* (2) ===$' "$tmp/two.shiviz" && ok || bad "shiviz execution labels"
+expect_bad_input 'takes one trace' export "$tmp/r.json" "$tmp/r.json" --format csv --out "$tmp/x"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
