@@ -9,8 +9,10 @@
 #include "run.h"
 #include "runner.h"
 #include "runoptions.h"
+#include "sequenceexport.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
+#include "texts.h"
 #include "tracewriters.h"
 #include "usage.h"
 
@@ -19,6 +21,7 @@
 #include <QJsonDocument>
 #include <QSet>
 #include <QTextStream>
+#include <QTranslator>
 
 namespace idem::cli {
 
@@ -112,7 +115,9 @@ int replay(const QStringList& args) {
 }
 
 QStringList exportFormats() {
-    return {QStringLiteral("csv"), QStringLiteral("shiviz"), QStringLiteral("html")};
+    return {QStringLiteral("csv"),     QStringLiteral("shiviz"),   QStringLiteral("html"),
+            QStringLiteral("mermaid"), QStringLiteral("plantuml"), QStringLiteral("history"),
+            QStringLiteral("chrome")};
 }
 
 namespace {
@@ -209,6 +214,8 @@ int exportTrace(const QStringList& args) {
     parser.addOption({"format", formatsText() + QLatin1Char('.'), "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
+    parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
+                      QStringLiteral("en")});
     parser.addPositionalArgument(
         "TRACE",
         "A trace saved by `idemlab run --trace` (shiviz: one or more, one execution each).");
@@ -233,6 +240,9 @@ int exportTrace(const QStringList& args) {
                                    "execution each)")
                         .arg(format));
     }
+    const QString lang = parser.value("lang");
+    if (lang != QLatin1String("zh") && lang != QLatin1String("en"))
+        return fail(QStringLiteral("unknown --lang \"%1\" (allowed: zh, en)").arg(lang));
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
     QList<NamedPath> inputs;
@@ -257,12 +267,29 @@ int exportTrace(const QStringList& args) {
         loaded.append(std::move(in));
     }
 
+    // The words of the diagrams and the report in the language asked for.
+    QTranslator translator;
+    if (lang == QLatin1String("zh")) {
+        setCurrentLanguage(Language::Chinese);
+        if (translator.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")))
+            QCoreApplication::installTranslator(&translator);
+    }
     QByteArray bytes;
     const ExportInput& first = loaded.first();
+    const QString title =
+        QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
     if (format == QLatin1String("csv")) {
         bytes = traceToCsv(first.loaded.events);
     } else if (format == QLatin1String("shiviz")) {
         bytes = runsToShiViz(shivizRuns(loaded));
+    } else if (format == QLatin1String("mermaid")) {
+        bytes = traceToMermaid(first.loaded.events, title);
+    } else if (format == QLatin1String("plantuml")) {
+        bytes = traceToPlantUml(first.loaded.events, title);
+    } else if (format == QLatin1String("history")) {
+        bytes = traceToHistory(first.loaded);
+    } else if (format == QLatin1String("chrome")) {
+        bytes = traceToChromeTrace(first.loaded);
     } else {
         bytes = htmlReport(first);
     }

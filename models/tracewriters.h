@@ -30,6 +30,15 @@ QByteArray runsToShiViz(const QList<ShiVizRun>& runs);
 // the first two lines.
 extern const char* const kShiVizParser;
 extern const char* const kShiVizDelimiter;
+// JSON lines, one per operation: an invoke when an attempt is fired, then ok
+// (success), fail (a definite refusal: error carries the response) or info
+// (the caller got no answer: Jepsen's indeterminate outcome). time in
+// nanoseconds of virtual time, process one per attempt.
+QByteArray traceToHistory(const Trace::Loaded& trace);
+// Chrome trace-event JSON for Perfetto and chrome://tracing: one track per
+// actor, virtual milliseconds as microseconds (ts), attempts and work as
+// async spans, every other event an instant with its fields as args.
+QByteArray traceToChromeTrace(const Trace::Loaded& trace);
 // diagrams: SVG documents to embed (title, svg), may be empty.
 // warning: shown at the top of the report (a summary a re-run does not confirm).
 QByteArray traceToHtml(const Trace::Loaded& trace,

@@ -185,6 +185,7 @@ grep -q '^service#1 {' "$tmp/r.shiviz" && grep -q '^database {' "$tmp/r.shiviz" 
 [ "$(sed -n 2p "$tmp/two.shiviz")" = '=== (?<trace>.*) ===' ] && ok || bad "shiviz delimiter line"
 [ "$(grep -c '^=== r.json: order-create/dedup-table' "$tmp/two.shiviz")" -eq 2 ] && grep -q '^=== .* (2) ===$' "$tmp/two.shiviz" && ok || bad "shiviz execution labels"
 expect_bad_input 'takes one trace' export "$tmp/r.json" "$tmp/r.json" --format csv --out "$tmp/x"
+expect_bad_input 'unknown --lang "fr" (allowed: zh, en)' export "$tmp/r.json" --format html --lang fr --out "$tmp/x"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
