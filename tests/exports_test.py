@@ -2,7 +2,8 @@
 """Every export format of every scenario's traces, read back by a real parser:
 jq for the history and the Chrome trace events, PlantUML's own checker and
 Mermaid's own parser where they are installed (skipped, and said so, where
-they are not).
+they are not); and every trace, the golden ones of version 1 too, valid
+against docs/idemlab-trace.schema.json.
 
 Mermaid's parser comes from npm and runs under node with a DOM from jsdom:
     npm install --prefix ~/.cache/idemlab-node mermaid jsdom
@@ -15,7 +16,10 @@ import subprocess
 import sys
 import tempfile
 
+import jsonschema
+
 IDEMLAB = os.environ["IDEMLAB"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 passed = 0
 failed = 0
 
@@ -180,9 +184,36 @@ def check_mermaid(folder, paths):
     ok() if r.returncode == 0 else bad(f"mermaid.parse: {r.stdout}{r.stderr}")
 
 
+def check_schema(paths):
+    schema = json.load(open(os.path.join(ROOT, "docs", "idemlab-trace.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    golden = os.path.join(ROOT, "tests", "golden")
+    for path in paths + sorted(os.path.join(golden, f) for f in os.listdir(golden)):
+        error = jsonschema.exceptions.best_match(validator.iter_errors(json.load(open(path))))
+        ok() if error is None else bad(f"{os.path.basename(path)}: {error.message} at "
+                                       f"{'/'.join(map(str, error.absolute_path))}")
+    # And the schema refuses what a reader refuses.
+    trace = json.load(open(paths[-1]))
+    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql")
+    transition = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "transition")
+    broken = {
+        "a v2 transition with v1's from/to": ("transition", lambda e: e.update(
+            {"from": e.pop("from_state"), "to": e.pop("to_state")})),
+        "an sql event without code": ("sql", lambda e: e.pop("code")),
+        "a text t_ms": ("sql", lambda e: e.update({"t_ms": "5"})),
+        "an intent below -1": ("sql", lambda e: e.update({"intent": -2})),
+    }
+    for what, (kind, change) in broken.items():
+        copy = json.loads(json.dumps(trace))
+        change(copy["events"][sql if kind == "sql" else transition])
+        ok() if not validator.is_valid(copy) else bad(f"the schema accepts {what}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as folder:
         paths = traces(folder)
+        check_schema(paths)
         check_history_and_chrome(folder, paths)
         check_plantuml(folder, paths)
         check_mermaid(folder, paths)
