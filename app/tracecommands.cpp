@@ -2,10 +2,11 @@
 
 #include "cli.h"
 #include "configcheck.h"
-#include "diagramexport.h"
+#include "names.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
+#include "reportdiagrams.h"
 #include "run.h"
 #include "runner.h"
 #include "runoptions.h"
@@ -17,6 +18,7 @@
 #include "usage.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSet>
@@ -183,7 +185,12 @@ QList<ShiVizRun> shivizRuns(const QList<ExportInput>& inputs) {
     return runs;
 }
 
-QByteArray htmlReport(const ExportInput& in) {
+// The report's words that the command adds (diagram titles).
+class ReportWords {
+    Q_DECLARE_TR_FUNCTIONS(idem::cli::ReportWords)
+};
+
+QByteArray htmlReport(const ExportInput& in, const QString& lang) {
     // Draw the two diagrams off screen from the stored events.
     const Scenario& scenario = *findScenario(in.config.scenario);
     Trace trace;
@@ -195,16 +202,24 @@ QByteArray htmlReport(const ExportInput& in) {
     SequenceView sequence;
     sequence.resize(1200, 800);
     sequence.showTrace(trace, trace.size(), trace.size());
-    QList<QPair<QString, QByteArray>> diagrams;
-    QString ignored;
-    const QByteArray stateSvg = sceneToSvg(state.scene(), QStringLiteral("State"), &ignored);
-    if (!stateSvg.isEmpty())
-        diagrams.append({QStringLiteral("State diagram"), stateSvg});
-    const QByteArray sequenceSvg =
-        sceneToSvg(sequence.scene(), QStringLiteral("Sequence"), &ignored);
-    if (!sequenceSvg.isEmpty())
-        diagrams.append({QStringLiteral("Sequence diagram"), sequenceSvg});
-    return traceToHtml(in.loaded, diagrams, in.doubt);
+    QList<ReportDiagram> diagrams;
+    // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
+    // at the page's width, with a heading above it.
+    constexpr double kPageAspect = 1.3;
+    const QList<QByteArray> stateParts =
+        sceneToSvgParts(state.scene(), QStringLiteral("State"), 0, 100);
+    if (!stateParts.isEmpty())
+        diagrams.append({ReportWords::tr("State diagram"), stateParts});
+    const QList<QByteArray> sequenceParts =
+        sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
+                        laneHeaderHeight(sequence.scene()), kPageAspect);
+    if (!sequenceParts.isEmpty())
+        diagrams.append({ReportWords::tr("Sequence diagram"), sequenceParts});
+    ReportOptions options;
+    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    options.verdictText = verdictName(in.loaded.summary.value("verdict").toString());
+    options.warning = in.doubt;
+    return traceToHtml(in.loaded, diagrams, options);
 }
 
 }  // namespace
@@ -291,7 +306,7 @@ int exportTrace(const QStringList& args) {
     } else if (format == QLatin1String("chrome")) {
         bytes = traceToChromeTrace(first.loaded);
     } else {
-        bytes = htmlReport(first);
+        bytes = htmlReport(first, lang);
     }
     if (!writeFileAtomically(parser.value("out"), bytes, &error))
         return fail(error, Failure);

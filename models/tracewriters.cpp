@@ -3,6 +3,7 @@
 #include "csv.h"
 #include "exporttext.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -100,25 +101,58 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
     return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
 }
 
-QByteArray traceToHtml(const Trace::Loaded& trace,
-                       const QList<QPair<QString, QByteArray>>& diagrams, const QString& warning) {
+namespace {
+
+// The report's words, translated under one context.
+class HtmlReport {
+    Q_DECLARE_TR_FUNCTIONS(idem::HtmlReport)
+};
+
+// On screen a page of its own width; on paper every diagram part scaled to
+// the page's width and kept whole, table headers repeated, rows never split.
+constexpr const char* kReportStyle =
+    "body{font-family:sans-serif;margin:2em;max-width:80em}"
+    "table{border-collapse:collapse;font-size:90%}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+    "th{background:#eee}.err{background:#fdd}"
+    ".verdict{font-size:150%;font-weight:bold;padding:.3em .6em;color:#fff;display:inline-block}"
+    ".warning{background:#d63031;color:#fff;padding:.6em;font-weight:bold}"
+    "code{font-family:monospace;white-space:pre-wrap;word-break:break-all}"
+    "figure{margin:0 0 .5em 0}figure svg{display:block;max-width:100%;height:auto}"
+    "@page{size:A4;margin:12mm}"
+    "@media print{"
+    "body{margin:0;max-width:none;font-size:10pt}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "h1,h2{break-after:avoid;page-break-after:avoid}"
+    "figure{break-inside:avoid;page-break-inside:avoid}"
+    "figure svg{width:100%;max-height:265mm}"
+    "table{width:100%}thead{display:table-header-group}"
+    "tr{break-inside:avoid;page-break-inside:avoid}}";
+
+QString headerRow(const QStringList& cells) {
+    QString h = QStringLiteral("<thead><tr>");
+    for (const QString& c : cells) h += QStringLiteral("<th>%1</th>").arg(escape(c));
+    return h + QStringLiteral("</tr></thead><tbody>");
+}
+
+}  // namespace
+
+QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& diagrams,
+                       const ReportOptions& options) {
     const QJsonObject& s = trace.summary;
     QString h;
     h += QStringLiteral(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Idempotency Lab report</title>"
-        "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
-        "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 6px;"
-        "text-align:left;vertical-align:top}th{background:#eee}.err{background:#fdd}"
-        ".verdict{font-size:150%;font-weight:bold;padding:.3em "
-        ".6em;color:#fff;display:inline-block}"
-        "code{font-family:monospace;white-space:pre-wrap}</style></head><body>");
-    h += QStringLiteral("<h1>Idempotency Lab — %1 / %2</h1>")
-             .arg(escape(s.value("scenario").toString()), escape(s.value("variant").toString()));
-    if (!warning.isEmpty()) {
-        h += QStringLiteral(
-                 "<p style='background:#d63031;color:#fff;padding:.6em;font-weight:bold'>"
-                 "This trace cannot be trusted: %1</p>")
-                 .arg(escape(warning));
+             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'><title>%2</title>"
+             "<style>%3</style></head><body>")
+             .arg(escape(options.lang), escape(HtmlReport::tr("Idempotency Lab report")),
+                  QLatin1String(kReportStyle));
+    h += QStringLiteral("<h1>%1</h1>")
+             .arg(escape(HtmlReport::tr("Idempotency Lab — %1 / %2")
+                             .arg(s.value("scenario").toString(), s.value("variant").toString())));
+    if (!options.warning.isEmpty()) {
+        h += QStringLiteral("<p class='warning'>%1</p>")
+                 .arg(escape(
+                     HtmlReport::tr("This trace cannot be trusted: %1").arg(options.warning)));
     }
     const QString verdict = s.value("verdict").toString();
     // The window's colours, one per verdict.
@@ -127,14 +161,15 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         {"misanswered", "#c0396b"},  {"inconsistent", "#e67e22"}, {"duplicated", "#d63031"}};
     const bool tolerated = s.value("tolerated").toBool();
     h += QStringLiteral("<p class='verdict' style='background:%1'>%2%3</p>")
-             .arg(kColours.value(verdict, "#e67e22"), escape(verdict),
-                  tolerated ? QStringLiteral(" — accepted cost") : QString());
+             .arg(kColours.value(verdict, "#e67e22"),
+                  escape(options.verdictText.isEmpty() ? verdict : options.verdictText),
+                  tolerated ? escape(HtmlReport::tr(" — accepted cost")) : QString());
     // What the callers were told that the database contradicts.
     const QJsonArray wrong = s.value("wrong_answers").toArray();
     if (!wrong.isEmpty()) {
-        h += QStringLiteral(
-            "<h2>Wrong answers</h2><table><tr><th>intent</th><th>attempt</th>"
-            "<th>told</th><th>result</th><th>the database shows</th></tr>");
+        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Wrong answers")));
+        h += headerRow({HtmlReport::tr("intent"), HtmlReport::tr("attempt"), HtmlReport::tr("told"),
+                        HtmlReport::tr("result"), HtmlReport::tr("the database shows")});
         for (const QJsonValue& v : wrong) {
             const QJsonObject w = v.toObject();
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
@@ -143,14 +178,14 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                      .arg(escape(w.value("told").toString()), escape(w.value("result").toString()),
                           escape(w.value("database").toString()));
         }
-        h += QStringLiteral("</table>");
+        h += QStringLiteral("</tbody></table>");
     }
     const QJsonArray alerts = s.value("alerts").toArray();
     if (!alerts.isEmpty()) {
-        h += QStringLiteral(
-            "<h2>Alerts</h2><table><tr><th>t (ms)</th><th>key</th>"
-            "<th>count when it fired</th><th>final count</th><th>message</th>"
-            "</tr>");
+        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Alerts")));
+        h += headerRow({HtmlReport::tr("t (ms)"), HtmlReport::tr("key"),
+                        HtmlReport::tr("count when it fired"), HtmlReport::tr("final count"),
+                        HtmlReport::tr("message")});
         for (const QJsonValue& v : alerts) {
             const QJsonObject a = v.toObject();
             const QJsonValue final = a.value("final_count");
@@ -162,9 +197,9 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                                               : QString::number(final.toInteger()),
                           escape(a.value("message").toString()));
         }
-        h += QStringLiteral("</table>");
+        h += QStringLiteral("</tbody></table>");
     }
-    h += QStringLiteral("<h2>Configuration</h2><table>");
+    h += QStringLiteral("<h2>%1</h2><table><tbody>").arg(escape(HtmlReport::tr("Configuration")));
     for (auto it = trace.config.begin(); it != trace.config.end(); ++it) {
         const QString value =
             it.value().isObject()
@@ -173,7 +208,8 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                 : it.value().toVariant().toString();
         h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(escape(it.key()), escape(value));
     }
-    h += QStringLiteral("</table><h2>Summary</h2><table>");
+    h += QStringLiteral("</tbody></table><h2>%1</h2><table><tbody>")
+             .arg(escape(HtmlReport::tr("Summary")));
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString value =
             it.value().isObject() || it.value().isArray()
@@ -183,17 +219,19 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         h += QStringLiteral("<tr><th>%1</th><td><code>%2</code></td></tr>")
                  .arg(escape(it.key()), escape(value.left(4000)));
     }
-    h += QStringLiteral("</table>");
-    for (const auto& [title, svg] : diagrams) {
-        QByteArray body = svg;
-        const qsizetype start = body.indexOf("<svg");
-        if (start > 0)
-            body = body.mid(start);
-        h += QStringLiteral("<h2>%1</h2>").arg(escape(title)) + QString::fromUtf8(body);
+    h += QStringLiteral("</tbody></table>");
+    for (const ReportDiagram& d : diagrams) {
+        h += QStringLiteral("<h2>%1</h2>").arg(escape(d.title));
+        for (const QByteArray& svg : d.parts) {
+            const qsizetype start = svg.indexOf("<svg");
+            h += QStringLiteral("<figure>") + QString::fromUtf8(start > 0 ? svg.mid(start) : svg) +
+                 QStringLiteral("</figure>");
+        }
     }
-    h += QStringLiteral(
-        "<h2>Events</h2><table><tr><th>seq</th><th>t (ms)</th><th>intent</th>"
-        "<th>attempt</th><th>actor</th><th>kind</th><th>what</th></tr>");
+    h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Events")));
+    h += headerRow({HtmlReport::tr("seq"), HtmlReport::tr("t (ms)"), HtmlReport::tr("intent"),
+                    HtmlReport::tr("attempt"), HtmlReport::tr("actor"), HtmlReport::tr("kind"),
+                    HtmlReport::tr("what")});
     for (const TraceEvent& e : trace.events) {
         h += QStringLiteral(
                  "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
@@ -205,7 +243,7 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                  .arg(e.attempt)
                  .arg(escape(e.actorName()), escape(e.kindId()), escape(describeEvent(e)));
     }
-    h += QStringLiteral("</table></body></html>\n");
+    h += QStringLiteral("</tbody></table></body></html>\n");
     return h.toUtf8();
 }
 

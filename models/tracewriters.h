@@ -39,11 +39,22 @@ QByteArray traceToHistory(const Trace::Loaded& trace);
 // actor, virtual milliseconds as microseconds (ts), attempts and work as
 // async spans, every other event an instant with its fields as args.
 QByteArray traceToChromeTrace(const Trace::Loaded& trace);
-// diagrams: SVG documents to embed (title, svg), may be empty.
-// warning: shown at the top of the report (a summary a re-run does not confirm).
-QByteArray traceToHtml(const Trace::Loaded& trace,
-                       const QList<QPair<QString, QByteArray>>& diagrams,
-                       const QString& warning = {});
+// A diagram of the report: one SVG document, or several parts top to bottom
+// (a long sequence diagram cut between rows, the lanes named atop each part).
+struct ReportDiagram {
+    QString title;
+    QList<QByteArray> parts;
+};
+struct ReportOptions {
+    QString lang = QStringLiteral("en");  // the html lang attribute: "en", "zh-CN"
+    QString verdictText = {};             // the verdict as the window names it
+    QString warning = {};                 // shown at the top (a summary a re-run does not confirm)
+};
+// A self-contained HTML report; headings in the language of the installed
+// translator. Printed, each diagram part fits the page's width and stays
+// whole, table headers repeat on every page and no row is split.
+QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& diagrams,
+                       const ReportOptions& options = {});
 
 // Writes bytes through QSaveFile: complete or untouched. A short write (a full
 // disk) is never committed; the message gives the path and the system's words

@@ -187,6 +187,14 @@ grep -q '^service#1 {' "$tmp/r.shiviz" && grep -q '^database {' "$tmp/r.shiviz" 
 expect_bad_input 'takes one trace' export "$tmp/r.json" "$tmp/r.json" --format csv --out "$tmp/x"
 expect_bad_input 'unknown --lang "fr" (allowed: zh, en)' export "$tmp/r.json" --format html --lang fr --out "$tmp/x"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
+# The report in Chinese, and made to print: headers repeated, rows and diagram
+# parts kept whole, a long sequence diagram in parts that each name the lanes.
+"$B" run --scenario order-create --intents 5 --trace "$tmp/five.json" >/dev/null
+"$B" export "$tmp/five.json" --format html --lang zh --out "$tmp/five.html" >/dev/null 2>&1 && ok || bad "export html --lang zh"
+grep -q "<html lang='zh-CN'>" "$tmp/five.html" && grep -q '<h2>配置</h2>' "$tmp/five.html" && grep -q '<h2>时序图</h2>' "$tmp/five.html" && ok || bad "html in Chinese"
+grep -q '<html lang=.en.>' "$tmp/r.html" && grep -q '<h2>Configuration</h2>' "$tmp/r.html" && ok || bad "html in English by default"
+grep -q '@media print' "$tmp/five.html" && grep -q 'thead{display:table-header-group}' "$tmp/five.html" && grep -q '<thead>' "$tmp/five.html" && ok || bad "html print rules"
+[ "$(grep -o '<figure><svg' "$tmp/five.html" | wc -l)" -ge 4 ] && [ "$(grep -o 'viewBox=' "$tmp/five.html" | wc -l)" -ge 4 ] && ok || bad "the sequence diagram in parts"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
 [ $? -eq 1 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"
