@@ -229,6 +229,7 @@ int exportTrace(const QStringList& args) {
     parser.addOption({"format", formatsText() + QLatin1Char('.'), "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
+    parser.addOption({"excel", "csv: start with a UTF-8 byte-order mark for Excel."});
     parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
                       QStringLiteral("en")});
     parser.addPositionalArgument(
@@ -258,6 +259,8 @@ int exportTrace(const QStringList& args) {
     const QString lang = parser.value("lang");
     if (lang != QLatin1String("zh") && lang != QLatin1String("en"))
         return fail(QStringLiteral("unknown --lang \"%1\" (allowed: zh, en)").arg(lang));
+    if (parser.isSet("excel") && format != QLatin1String("csv"))
+        return fail(QStringLiteral("--excel applies to --format csv only"));
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
     QList<NamedPath> inputs;
@@ -294,7 +297,7 @@ int exportTrace(const QStringList& args) {
     const QString title =
         QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
     if (format == QLatin1String("csv")) {
-        bytes = traceToCsv(first.loaded.events);
+        bytes = traceToCsv(first.loaded.events, parser.isSet("excel"));
     } else if (format == QLatin1String("shiviz")) {
         bytes = runsToShiViz(shivizRuns(loaded));
     } else if (format == QLatin1String("mermaid")) {

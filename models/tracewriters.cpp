@@ -84,7 +84,7 @@ QString escape(const QString& s) {
 
 }  // namespace
 
-QByteArray traceToCsv(const QList<TraceEvent>& events) {
+QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
     QStringList lines{
         QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
     for (const TraceEvent& e : events) {
@@ -98,7 +98,8 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
                            csvText(e.errorText()),        csvText(eventDataText(e))}
                    .join(QLatin1Char(','));
     }
-    return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
+    const QByteArray bom = excel ? QByteArray("\xEF\xBB\xBF") : QByteArray();
+    return bom + (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
 }
 
 namespace {

@@ -11,7 +11,11 @@
 
 namespace idem {
 
-QByteArray traceToCsv(const QList<TraceEvent>& events);
+// RFC 4180 CSV, one row per event; numbers stay numbers and text that a
+// spreadsheet would run as a formula is neutralised. excel: starts with a
+// UTF-8 byte-order mark, without which Excel reads UTF-8 (Chinese, "→") as
+// the system's code page.
+QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false);
 // A ShiViz log that ShiViz's upload reads as is: its default parser regex on
 // the first line, the multi-execution delimiter on the second (empty for one
 // run), then a line per event and a line with its host and vector clock. Each

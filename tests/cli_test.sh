@@ -175,6 +175,10 @@ for f in csv shiviz html; do
     "$B" export "$tmp/r.json" --format $f --out "$tmp/r.$f" >/dev/null 2>&1 && [ -s "$tmp/r.$f" ] && ok || bad "export $f"
 done
 head -1 "$tmp/r.csv" | grep -q '^seq,t_ms,intent,attempt,actor,kind' && ok || bad "csv header"
+# --excel: the same rows after a UTF-8 byte-order mark.
+"$B" export "$tmp/r.json" --format csv --excel --out "$tmp/excel.csv" >/dev/null 2>&1 && ok || bad "export csv --excel"
+[ "$(head -c 3 "$tmp/excel.csv" | od -An -tx1 | tr -d ' ')" = "efbbbf" ] && cmp -s <(tail -c +4 "$tmp/excel.csv") "$tmp/r.csv" && ok || bad "csv --excel is the csv after a BOM"
+expect_bad_input '--excel applies to --format csv only' export "$tmp/r.json" --format html --excel --out "$tmp/x"
 # ShiViz: its parser on the first line and an empty delimiter line (the upload
 # reads them), one host per attempt, the database a host of its own.
 [ "$(head -1 "$tmp/r.shiviz")" = '(?<event>.*)\n(?<host>\S*) (?<clock>{.*})' ] && ok || bad "shiviz parser line"
