@@ -172,6 +172,12 @@ def check_mermaid(folder, paths):
                     files.append(out)
                 else:
                     bad(f"{out} is not a sequenceDiagram")
+    # Notes for the guard decisions and the crash, the lost answer as a lost arrow.
+    crash = open(os.path.join(folder, "crash.json.en.mmd"), encoding="utf-8").read()
+    for line in ("Note over p1: #35;1 dedup table: claimed",
+                 "Note over p1: #35;1 ✕ crash: after the business commit",
+                 "p1--xp0: #35;1 no answer (lost)"):
+        ok() if line in crash else bad(f"the crash's Mermaid diagram lacks {line!r}")
     node_dir = os.environ.get("IDEM_NODE_DIR", os.path.expanduser("~/.cache/idemlab-node"))
     modules = os.path.join(node_dir, "node_modules")
     if not shutil.which("node") or not all(
