@@ -2,21 +2,28 @@
 
 #include "cli.h"
 #include "configcheck.h"
-#include "diagramexport.h"
+#include "names.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
+#include "reportdiagrams.h"
 #include "run.h"
 #include "runner.h"
 #include "runoptions.h"
+#include "sequenceexport.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
+#include "texts.h"
 #include "tracewriters.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTextStream>
+#include <QTranslator>
 
 namespace idem::cli {
 
@@ -110,93 +117,199 @@ int replay(const QStringList& args) {
 }
 
 QStringList exportFormats() {
-    return {QStringLiteral("csv"), QStringLiteral("shiviz"), QStringLiteral("html")};
+    return {QStringLiteral("csv"),     QStringLiteral("shiviz"),   QStringLiteral("html"),
+            QStringLiteral("mermaid"), QStringLiteral("plantuml"), QStringLiteral("history"),
+            QStringLiteral("chrome")};
 }
+
+namespace {
+
+// "csv, shiviz or html"
+QString formatsText() {
+    QStringList f = exportFormats();
+    const QString last = f.takeLast();
+    return f.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
+
+}  // namespace
+
+namespace {
+
+// A trace to export, re-judged: doubt says why its summary cannot be trusted
+// (empty: a re-run confirms it).
+struct ExportInput {
+    QString path;
+    Trace::Loaded loaded;
+    RunConfig config;
+    QString doubt;
+};
+
+bool loadForExport(const QString& path, ExportInput* in, QString* error) {
+    in->path = path;
+    if (!loadTrace(path, &in->loaded, &in->config, error))
+        return false;
+    // A report is only as good as its trace: re-judge it, and say so in the
+    // report when the stored summary is not what the run gives.
+    RunOptions rerun = RunOptions::untraced();
+    rerun.formatVersion = in->loaded.version;
+    const RunResult again = runToEnd(in->config, *findScenario(in->config.scenario), rerun);
+    if (!again.ok()) {
+        in->doubt = QStringLiteral("the configuration could not be run again: %1").arg(again.error);
+    } else if (const QString d =
+                   firstDifference(in->loaded.summary, again.summary.toJson(in->loaded.version),
+                                   QStringLiteral("summary"));
+               !d.isEmpty()) {
+        in->doubt = QStringLiteral("the stored summary disagrees with a re-run (%1)").arg(d);
+    } else if (in->loaded.version >= 2 && !in->loaded.digestMatches) {
+        in->doubt = QStringLiteral(
+            "the events were edited after the trace was written (its digest "
+            "does not match)");
+    }
+    return true;
+}
+
+// "a.json: order-create/check-then-insert", unique among the runs.
+QList<ShiVizRun> shivizRuns(const QList<ExportInput>& inputs) {
+    QList<ShiVizRun> runs;
+    QSet<QString> labels;
+    for (const ExportInput& in : inputs) {
+        const QString base =
+            QStringLiteral("%1: %2/%3")
+                .arg(QFileInfo(in.path).fileName(), in.config.scenario, in.config.variant);
+        QString label = base;
+        for (int n = 2; labels.contains(label); ++n)
+            label = QStringLiteral("%1 (%2)").arg(base).arg(n);
+        labels.insert(label);
+        runs.append({label, in.loaded.events});
+    }
+    return runs;
+}
+
+// The report's words that the command adds (diagram titles).
+class ReportWords {
+    Q_DECLARE_TR_FUNCTIONS(idem::cli::ReportWords)
+};
+
+QByteArray htmlReport(const ExportInput& in, const QString& lang) {
+    // Draw the two diagrams off screen from the stored events.
+    const Scenario& scenario = *findScenario(in.config.scenario);
+    Trace trace;
+    for (const TraceEvent& e : in.loaded.events) trace.append(e);
+    StateMachineView state;
+    state.resize(1000, 600);
+    state.setMachine(scenario.info(), in.config.variant);
+    state.showTrace(trace, trace.size(), trace.size());
+    SequenceView sequence;
+    sequence.resize(1200, 800);
+    sequence.showTrace(trace, trace.size(), trace.size());
+    QList<ReportDiagram> diagrams;
+    // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
+    // at the page's width, with a heading above it.
+    constexpr double kPageAspect = 1.3;
+    const QList<QByteArray> stateParts =
+        sceneToSvgParts(state.scene(), QStringLiteral("State"), 0, 100);
+    if (!stateParts.isEmpty())
+        diagrams.append({ReportWords::tr("State diagram"), stateParts});
+    const QList<QByteArray> sequenceParts =
+        sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
+                        laneHeaderHeight(sequence.scene()), kPageAspect);
+    if (!sequenceParts.isEmpty())
+        diagrams.append({ReportWords::tr("Sequence diagram"), sequenceParts});
+    ReportOptions options;
+    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    options.verdictText = verdictName(in.loaded.summary.value("verdict").toString());
+    options.warning = in.doubt;
+    return traceToHtml(in.loaded, diagrams, options);
+}
+
+}  // namespace
 
 int exportTrace(const QStringList& args) {
     QCommandLineParser parser;
-    parser.addOption({"format", "csv, shiviz or html.", "FORMAT"});
+    parser.addOption({"format", formatsText() + QLatin1Char('.'), "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
-    parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
+    parser.addOption({"excel", "csv: start with a UTF-8 byte-order mark for Excel."});
+    parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
+                      QStringLiteral("en")});
+    parser.addPositionalArgument(
+        "TRACE",
+        "A trace saved by `idemlab run --trace` (shiviz: one or more, one execution each).");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab export")} + args)) {
         return fail(parser.errorText());
     }
     if (printedUsage(parser, QStringLiteral("export")))
         return Ok;
-    if (parser.positionalArguments().size() != 1) {
-        return fail(
-            QStringLiteral("usage: idemlab export TRACE --format csv|shiviz|html --out FILE"));
-    }
+    const QStringList paths = parser.positionalArguments();
     const QString format = parser.value("format");
+    if (paths.isEmpty()) {
+        return fail(QStringLiteral("usage: idemlab export TRACE --format %1 --out FILE")
+                        .arg(exportFormats().join(QLatin1Char('|'))));
+    }
     if (!exportFormats().contains(format)) {
         return fail(QStringLiteral("unknown --format \"%1\" (allowed: %2)")
                         .arg(format, exportFormats().join(QStringLiteral(", "))));
     }
+    if (paths.size() > 1 && format != QLatin1String("shiviz")) {
+        return fail(QStringLiteral("--format %1 takes one trace (several: only shiviz, one "
+                                   "execution each)")
+                        .arg(format));
+    }
+    const QString lang = parser.value("lang");
+    if (lang != QLatin1String("zh") && lang != QLatin1String("en"))
+        return fail(QStringLiteral("unknown --lang \"%1\" (allowed: zh, en)").arg(lang));
+    if (parser.isSet("excel") && format != QLatin1String("csv"))
+        return fail(QStringLiteral("--excel applies to --format csv only"));
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
-    const QString input = parser.positionalArguments().first();
-    const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
-                                             {{QStringLiteral("the trace"), input}});
+    QList<NamedPath> inputs;
+    for (const QString& path : paths) inputs.append({QStringLiteral("the trace"), path});
+    const PathProblem problem =
+        checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs);
     if (problem)
         return fail(problem.message, problem.code);
-    Trace::Loaded loaded;
-    RunConfig config;
+    QList<ExportInput> loaded;
     QString error;
-    if (!loadTrace(input, &loaded, &config, &error))
-        return fail(error);
-    // A report is only as good as its trace: re-judge it, and say so in the
-    // report when the stored summary is not what the run gives.
-    QString doubt;
-    RunOptions rerun = RunOptions::untraced();
-    rerun.formatVersion = loaded.version;
-    const RunResult again = runToEnd(config, *findScenario(config.scenario), rerun);
-    if (!again.ok()) {
-        doubt = QStringLiteral("the configuration could not be run again: %1").arg(again.error);
-    } else if (const QString d = firstDifference(
-                   loaded.summary, again.summary.toJson(loaded.version), QStringLiteral("summary"));
-               !d.isEmpty()) {
-        doubt = QStringLiteral("the stored summary disagrees with a re-run (%1)").arg(d);
-    } else if (loaded.version >= 2 && !loaded.digestMatches) {
-        doubt = QStringLiteral(
-            "the events were edited after the trace was written (its digest "
-            "does not match)");
-    }
-    if (!doubt.isEmpty()) {
-        if (parser.isSet("verify"))
-            return fail(QStringLiteral("%1: %2").arg(parser.positionalArguments().first(), doubt),
-                        Failure);
-        QTextStream(stderr) << "idemlab: warning: " << doubt << Qt::endl;
+    for (const QString& path : paths) {
+        ExportInput in;
+        if (!loadForExport(path, &in, &error))
+            return fail(error);
+        if (!in.doubt.isEmpty()) {
+            if (parser.isSet("verify"))
+                return fail(QStringLiteral("%1: %2").arg(path, in.doubt), Failure);
+            QTextStream(stderr) << "idemlab: warning: "
+                                << (paths.size() > 1 ? path + QStringLiteral(": ") : QString())
+                                << in.doubt << Qt::endl;
+        }
+        loaded.append(std::move(in));
     }
 
+    // The words of the diagrams and the report in the language asked for.
+    QTranslator translator;
+    if (lang == QLatin1String("zh")) {
+        setCurrentLanguage(Language::Chinese);
+        if (translator.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")))
+            QCoreApplication::installTranslator(&translator);
+    }
     QByteArray bytes;
+    const ExportInput& first = loaded.first();
+    const QString title =
+        QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
     if (format == QLatin1String("csv")) {
-        bytes = traceToCsv(loaded.events);
+        bytes = traceToCsv(first.loaded.events, parser.isSet("excel"));
     } else if (format == QLatin1String("shiviz")) {
-        bytes = traceToShiViz(loaded.events);
+        bytes = runsToShiViz(shivizRuns(loaded));
+    } else if (format == QLatin1String("mermaid")) {
+        bytes = traceToMermaid(first.loaded.events, title);
+    } else if (format == QLatin1String("plantuml")) {
+        bytes = traceToPlantUml(first.loaded.events, title);
+    } else if (format == QLatin1String("history")) {
+        bytes = traceToHistory(first.loaded);
+    } else if (format == QLatin1String("chrome")) {
+        bytes = traceToChromeTrace(first.loaded);
     } else {
-        // Draw the two diagrams off screen from the stored events.
-        const Scenario& scenario = *findScenario(config.scenario);
-        Trace trace;
-        for (const TraceEvent& e : loaded.events) trace.append(e);
-        StateMachineView state;
-        state.resize(1000, 600);
-        state.setMachine(scenario.info(), config.variant);
-        state.showTrace(trace, trace.size(), trace.size());
-        SequenceView sequence;
-        sequence.resize(1200, 800);
-        sequence.showTrace(trace, trace.size(), trace.size());
-        QList<QPair<QString, QByteArray>> diagrams;
-        QString ignored;
-        const QByteArray stateSvg = sceneToSvg(state.scene(), QStringLiteral("State"), &ignored);
-        if (!stateSvg.isEmpty())
-            diagrams.append({QStringLiteral("State diagram"), stateSvg});
-        const QByteArray sequenceSvg =
-            sceneToSvg(sequence.scene(), QStringLiteral("Sequence"), &ignored);
-        if (!sequenceSvg.isEmpty())
-            diagrams.append({QStringLiteral("Sequence diagram"), sequenceSvg});
-        bytes = traceToHtml(loaded, diagrams, doubt);
+        bytes = htmlReport(first, lang);
     }
     if (!writeFileAtomically(parser.value("out"), bytes, &error))
         return fail(error, Failure);

@@ -33,9 +33,11 @@ const QList<Command>& commands() {
          "Runs the configuration stored in a trace again and compares every event and the\n"
          "summary.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
-        {"export", "TRACE --format csv|shiviz|html --out FILE",
-         "Writes a trace as CSV, as a ShiViz log or as a self-contained HTML report with the\n"
-         "configuration, the summary, both diagrams and every event.",
+        {"export", "TRACE... --format csv|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
+         "Writes a trace as CSV, as a ShiViz log (several traces: one execution each), as a\n"
+         "self-contained HTML report with the configuration, the summary, both diagrams and\n"
+         "every event, as a Mermaid or PlantUML sequence diagram, as a Jepsen-style history\n"
+         "(JSON lines: invoke, ok, fail, info) or as Chrome trace events for Perfetto.",
          "0 written, 1 the file could not be written (or --verify refused the trace), 2 bad "
          "input."},
         {"shot", "--scenario S [run options] [--view NAME] --out FILE.png",

@@ -1,7 +1,9 @@
 #include "tracewriters.h"
 
 #include "csv.h"
+#include "exporttext.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,15 +15,13 @@
 
 namespace idem {
 
-namespace {
-
 QString paramsText(const QVariantList& params) {
     QStringList parts;
     for (const QVariant& v : params) parts << (v.isNull() ? QStringLiteral("NULL") : v.toString());
     return parts.join(QStringLiteral(", "));
 }
 
-QString dataText(const TraceEvent& e) {
+QString eventDataText(const TraceEvent& e) {
     if (e.fields.isEmpty())
         return {};
     QJsonObject o;
@@ -31,7 +31,7 @@ QString dataText(const TraceEvent& e) {
 }
 
 // One readable line describing an event, for ShiViz and HTML.
-QString describe(const TraceEvent& e) {
+QString describeEvent(const TraceEvent& e) {
     if (e.is(EventKind::Sql)) {
         QString s = e.sql.simplified();
         if (!e.params.isEmpty())
@@ -41,14 +41,10 @@ QString describe(const TraceEvent& e) {
         return s;
     }
     QString s = e.kindId();
-    const QString d = dataText(e);
+    const QString d = eventDataText(e);
     if (!d.isEmpty())
         s += QLatin1Char(' ') + d;
     return s;
-}
-
-QString escape(const QString& s) {
-    return s.toHtmlEscaped();
 }
 
 // ShiViz reads a log line by line (and its "." stops at JavaScript's line
@@ -80,21 +76,15 @@ QString oneLine(const QString& s) {
     return out;
 }
 
-// A ShiViz host is one word before the clock: spaces and line breaks become "_".
-QString hostName(const QString& actor) {
-    QString host = actor;
-    for (QChar& ch : host) {
-        if (ch.isSpace() || ch.category() == QChar::Separator_Line ||
-            ch.category() == QChar::Separator_Paragraph) {
-            ch = QLatin1Char('_');
-        }
-    }
-    return host.isEmpty() ? QStringLiteral("_") : host;
+namespace {
+
+QString escape(const QString& s) {
+    return s.toHtmlEscaped();
 }
 
 }  // namespace
 
-QByteArray traceToCsv(const QList<TraceEvent>& events) {
+QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
     QStringList lines{
         QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
     for (const TraceEvent& e : events) {
@@ -105,65 +95,65 @@ QByteArray traceToCsv(const QList<TraceEvent>& events) {
                            csvText(e.actorName()),        csvText(e.kindId()),
                            csvText(e.connectionName()),   csvText(e.sql),
                            csvText(paramsText(e.params)), sql ? QString::number(e.rows) : QString(),
-                           csvText(e.errorText()),        csvText(dataText(e))}
+                           csvText(e.errorText()),        csvText(eventDataText(e))}
                    .join(QLatin1Char(','));
     }
-    return (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
+    const QByteArray bom = excel ? QByteArray("\xEF\xBB\xBF") : QByteArray();
+    return bom + (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
 }
 
-QByteArray traceToShiViz(const QList<TraceEvent>& events) {
-    // ShiViz's default parser: an event line, then "host {clock}".
-    QMap<QString, QMap<QString, qint64>> clocks;
-    QByteArray out;
-    auto emitLine = [&out, &clocks](const QString& host, const QString& text) {
-        QMap<QString, qint64>& clock = clocks[host];
-        clock[host] += 1;
-        QJsonObject json;
-        for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
-        out += oneLine(text).toUtf8() + '\n' + hostName(host).toUtf8() + ' ' +
-               QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
-    };
-    auto merge = [&clocks](const QString& into, const QString& from) {
-        for (auto it = clocks[from].cbegin(); it != clocks[from].cend(); ++it) {
-            qint64& mine = clocks[into][it.key()];
-            mine = std::max(mine, it.value());
-        }
-    };
-    for (const TraceEvent& e : events) {
-        const QString prefix = QStringLiteral("t=%1 #%2 ").arg(e.tMs).arg(e.attempt);
-        const QString to = e.fields.text("receiver");
-        const QString actor = e.actorName();
-        const bool message =
-            (e.is(EventKind::Fire) || e.is(EventKind::Response)) && !to.isEmpty() && to != actor;
-        emitLine(actor, prefix + describe(e));
-        if (message &&
-            !(e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none"))) {
-            merge(to, actor);
-            emitLine(to, prefix + QStringLiteral("receive %1 from %2").arg(e.kindId(), actor));
-        }
-    }
-    return out;
+namespace {
+
+// The report's words, translated under one context.
+class HtmlReport {
+    Q_DECLARE_TR_FUNCTIONS(idem::HtmlReport)
+};
+
+// On screen a page of its own width; on paper every diagram part scaled to
+// the page's width and kept whole, table headers repeated, rows never split.
+constexpr const char* kReportStyle =
+    "body{font-family:sans-serif;margin:2em;max-width:80em}"
+    "table{border-collapse:collapse;font-size:90%}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+    "th{background:#eee}.err{background:#fdd}"
+    ".verdict{font-size:150%;font-weight:bold;padding:.3em .6em;color:#fff;display:inline-block}"
+    ".warning{background:#d63031;color:#fff;padding:.6em;font-weight:bold}"
+    "code{font-family:monospace;white-space:pre-wrap;word-break:break-all}"
+    "figure{margin:0 0 .5em 0}figure svg{display:block;max-width:100%;height:auto}"
+    "@page{size:A4;margin:12mm}"
+    "@media print{"
+    "body{margin:0;max-width:none;font-size:10pt}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "h1,h2{break-after:avoid;page-break-after:avoid}"
+    "figure{break-inside:avoid;page-break-inside:avoid}"
+    "figure svg{width:100%;max-height:265mm}"
+    "table{width:100%}thead{display:table-header-group}"
+    "tr{break-inside:avoid;page-break-inside:avoid}}";
+
+QString headerRow(const QStringList& cells) {
+    QString h = QStringLiteral("<thead><tr>");
+    for (const QString& c : cells) h += QStringLiteral("<th>%1</th>").arg(escape(c));
+    return h + QStringLiteral("</tr></thead><tbody>");
 }
 
-QByteArray traceToHtml(const Trace::Loaded& trace,
-                       const QList<QPair<QString, QByteArray>>& diagrams, const QString& warning) {
+}  // namespace
+
+QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& diagrams,
+                       const ReportOptions& options) {
     const QJsonObject& s = trace.summary;
     QString h;
     h += QStringLiteral(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Idempotency Lab report</title>"
-        "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
-        "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 6px;"
-        "text-align:left;vertical-align:top}th{background:#eee}.err{background:#fdd}"
-        ".verdict{font-size:150%;font-weight:bold;padding:.3em "
-        ".6em;color:#fff;display:inline-block}"
-        "code{font-family:monospace;white-space:pre-wrap}</style></head><body>");
-    h += QStringLiteral("<h1>Idempotency Lab — %1 / %2</h1>")
-             .arg(escape(s.value("scenario").toString()), escape(s.value("variant").toString()));
-    if (!warning.isEmpty()) {
-        h += QStringLiteral(
-                 "<p style='background:#d63031;color:#fff;padding:.6em;font-weight:bold'>"
-                 "This trace cannot be trusted: %1</p>")
-                 .arg(escape(warning));
+             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'><title>%2</title>"
+             "<style>%3</style></head><body>")
+             .arg(escape(options.lang), escape(HtmlReport::tr("Idempotency Lab report")),
+                  QLatin1String(kReportStyle));
+    h += QStringLiteral("<h1>%1</h1>")
+             .arg(escape(HtmlReport::tr("Idempotency Lab — %1 / %2")
+                             .arg(s.value("scenario").toString(), s.value("variant").toString())));
+    if (!options.warning.isEmpty()) {
+        h += QStringLiteral("<p class='warning'>%1</p>")
+                 .arg(escape(
+                     HtmlReport::tr("This trace cannot be trusted: %1").arg(options.warning)));
     }
     const QString verdict = s.value("verdict").toString();
     // The window's colours, one per verdict.
@@ -172,14 +162,15 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         {"misanswered", "#c0396b"},  {"inconsistent", "#e67e22"}, {"duplicated", "#d63031"}};
     const bool tolerated = s.value("tolerated").toBool();
     h += QStringLiteral("<p class='verdict' style='background:%1'>%2%3</p>")
-             .arg(kColours.value(verdict, "#e67e22"), escape(verdict),
-                  tolerated ? QStringLiteral(" — accepted cost") : QString());
+             .arg(kColours.value(verdict, "#e67e22"),
+                  escape(options.verdictText.isEmpty() ? verdict : options.verdictText),
+                  tolerated ? escape(HtmlReport::tr(" — accepted cost")) : QString());
     // What the callers were told that the database contradicts.
     const QJsonArray wrong = s.value("wrong_answers").toArray();
     if (!wrong.isEmpty()) {
-        h += QStringLiteral(
-            "<h2>Wrong answers</h2><table><tr><th>intent</th><th>attempt</th>"
-            "<th>told</th><th>result</th><th>the database shows</th></tr>");
+        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Wrong answers")));
+        h += headerRow({HtmlReport::tr("intent"), HtmlReport::tr("attempt"), HtmlReport::tr("told"),
+                        HtmlReport::tr("result"), HtmlReport::tr("the database shows")});
         for (const QJsonValue& v : wrong) {
             const QJsonObject w = v.toObject();
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
@@ -188,14 +179,14 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                      .arg(escape(w.value("told").toString()), escape(w.value("result").toString()),
                           escape(w.value("database").toString()));
         }
-        h += QStringLiteral("</table>");
+        h += QStringLiteral("</tbody></table>");
     }
     const QJsonArray alerts = s.value("alerts").toArray();
     if (!alerts.isEmpty()) {
-        h += QStringLiteral(
-            "<h2>Alerts</h2><table><tr><th>t (ms)</th><th>key</th>"
-            "<th>count when it fired</th><th>final count</th><th>message</th>"
-            "</tr>");
+        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Alerts")));
+        h += headerRow({HtmlReport::tr("t (ms)"), HtmlReport::tr("key"),
+                        HtmlReport::tr("count when it fired"), HtmlReport::tr("final count"),
+                        HtmlReport::tr("message")});
         for (const QJsonValue& v : alerts) {
             const QJsonObject a = v.toObject();
             const QJsonValue final = a.value("final_count");
@@ -207,9 +198,9 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                                               : QString::number(final.toInteger()),
                           escape(a.value("message").toString()));
         }
-        h += QStringLiteral("</table>");
+        h += QStringLiteral("</tbody></table>");
     }
-    h += QStringLiteral("<h2>Configuration</h2><table>");
+    h += QStringLiteral("<h2>%1</h2><table><tbody>").arg(escape(HtmlReport::tr("Configuration")));
     for (auto it = trace.config.begin(); it != trace.config.end(); ++it) {
         const QString value =
             it.value().isObject()
@@ -218,7 +209,8 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                 : it.value().toVariant().toString();
         h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(escape(it.key()), escape(value));
     }
-    h += QStringLiteral("</table><h2>Summary</h2><table>");
+    h += QStringLiteral("</tbody></table><h2>%1</h2><table><tbody>")
+             .arg(escape(HtmlReport::tr("Summary")));
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString value =
             it.value().isObject() || it.value().isArray()
@@ -228,17 +220,19 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
         h += QStringLiteral("<tr><th>%1</th><td><code>%2</code></td></tr>")
                  .arg(escape(it.key()), escape(value.left(4000)));
     }
-    h += QStringLiteral("</table>");
-    for (const auto& [title, svg] : diagrams) {
-        QByteArray body = svg;
-        const qsizetype start = body.indexOf("<svg");
-        if (start > 0)
-            body = body.mid(start);
-        h += QStringLiteral("<h2>%1</h2>").arg(escape(title)) + QString::fromUtf8(body);
+    h += QStringLiteral("</tbody></table>");
+    for (const ReportDiagram& d : diagrams) {
+        h += QStringLiteral("<h2>%1</h2>").arg(escape(d.title));
+        for (const QByteArray& svg : d.parts) {
+            const qsizetype start = svg.indexOf("<svg");
+            h += QStringLiteral("<figure>") + QString::fromUtf8(start > 0 ? svg.mid(start) : svg) +
+                 QStringLiteral("</figure>");
+        }
     }
-    h += QStringLiteral(
-        "<h2>Events</h2><table><tr><th>seq</th><th>t (ms)</th><th>intent</th>"
-        "<th>attempt</th><th>actor</th><th>kind</th><th>what</th></tr>");
+    h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Events")));
+    h += headerRow({HtmlReport::tr("seq"), HtmlReport::tr("t (ms)"), HtmlReport::tr("intent"),
+                    HtmlReport::tr("attempt"), HtmlReport::tr("actor"), HtmlReport::tr("kind"),
+                    HtmlReport::tr("what")});
     for (const TraceEvent& e : trace.events) {
         h += QStringLiteral(
                  "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
@@ -248,9 +242,9 @@ QByteArray traceToHtml(const Trace::Loaded& trace,
                  .arg(e.tMs)
                  .arg(e.intent)
                  .arg(e.attempt)
-                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describe(e)));
+                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describeEvent(e)));
     }
-    h += QStringLiteral("</table></body></html>\n");
+    h += QStringLiteral("</tbody></table></body></html>\n");
     return h.toUtf8();
 }
 

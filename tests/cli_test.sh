@@ -175,8 +175,30 @@ for f in csv shiviz html; do
     "$B" export "$tmp/r.json" --format $f --out "$tmp/r.$f" >/dev/null 2>&1 && [ -s "$tmp/r.$f" ] && ok || bad "export $f"
 done
 head -1 "$tmp/r.csv" | grep -q '^seq,t_ms,intent,attempt,actor,kind' && ok || bad "csv header"
-grep -q '^service {' "$tmp/r.shiviz" && ok || bad "shiviz clocks"
+# --excel: the same rows after a UTF-8 byte-order mark.
+"$B" export "$tmp/r.json" --format csv --excel --out "$tmp/excel.csv" >/dev/null 2>&1 && ok || bad "export csv --excel"
+[ "$(head -c 3 "$tmp/excel.csv" | od -An -tx1 | tr -d ' ')" = "efbbbf" ] && cmp -s <(tail -c +4 "$tmp/excel.csv") "$tmp/r.csv" && ok || bad "csv --excel is the csv after a BOM"
+expect_bad_input '--excel applies to --format csv only' export "$tmp/r.json" --format html --excel --out "$tmp/x"
+# ShiViz: its parser on the first line and an empty delimiter line (the upload
+# reads them), one host per attempt, the database a host of its own.
+[ "$(head -1 "$tmp/r.shiviz")" = '(?<event>.*)\n(?<host>\S*) (?<clock>{.*})' ] && ok || bad "shiviz parser line"
+[ -z "$(sed -n 2p "$tmp/r.shiviz")" ] && ok || bad "shiviz empty delimiter line"
+grep -q '^service#1 {' "$tmp/r.shiviz" && grep -q '^database {' "$tmp/r.shiviz" && ok || bad "shiviz hosts"
+# Several traces: one execution each, under the delimiter, labels unique.
+"$B" export "$tmp/r.json" "$tmp/r.json" --format shiviz --out "$tmp/two.shiviz" >/dev/null 2>&1 && ok || bad "export shiviz of two traces"
+[ "$(sed -n 2p "$tmp/two.shiviz")" = '=== (?<trace>.*) ===' ] && ok || bad "shiviz delimiter line"
+[ "$(grep -c '^=== r.json: order-create/dedup-table' "$tmp/two.shiviz")" -eq 2 ] && grep -q '^=== .* (2) ===$' "$tmp/two.shiviz" && ok || bad "shiviz execution labels"
+expect_bad_input 'takes one trace' export "$tmp/r.json" "$tmp/r.json" --format csv --out "$tmp/x"
+expect_bad_input 'unknown --lang "fr" (allowed: zh, en)' export "$tmp/r.json" --format html --lang fr --out "$tmp/x"
 grep -q '<svg' "$tmp/r.html" && ok || bad "html diagrams"
+# The report in Chinese, and made to print: headers repeated, rows and diagram
+# parts kept whole, a long sequence diagram in parts that each name the lanes.
+"$B" run --scenario order-create --intents 5 --trace "$tmp/five.json" >/dev/null
+"$B" export "$tmp/five.json" --format html --lang zh --out "$tmp/five.html" >/dev/null 2>&1 && ok || bad "export html --lang zh"
+grep -q "<html lang='zh-CN'>" "$tmp/five.html" && grep -q '<h2>配置</h2>' "$tmp/five.html" && grep -q '<h2>时序图</h2>' "$tmp/five.html" && ok || bad "html in Chinese"
+grep -q '<html lang=.en.>' "$tmp/r.html" && grep -q '<h2>Configuration</h2>' "$tmp/r.html" && ok || bad "html in English by default"
+grep -q '@media print' "$tmp/five.html" && grep -q 'thead{display:table-header-group}' "$tmp/five.html" && grep -q '<thead>' "$tmp/five.html" && ok || bad "html print rules"
+[ "$(grep -o '<figure><svg' "$tmp/five.html" | wc -l)" -ge 4 ] && [ "$(grep -o 'viewBox=' "$tmp/five.html" | wc -l)" -ge 4 ] && ok || bad "the sequence diagram in parts"
 expect_bad_input 'unknown --format "pdf"' export "$tmp/r.json" --format pdf --out "$tmp/x"
 "$B" export "$tmp/r.json" --format csv --out "$tmp/none/x.csv" >/dev/null 2>&1
 [ $? -eq 1 ] && [ ! -e "$tmp/none/x.csv" ] && ok || bad "export to an unwritable path"

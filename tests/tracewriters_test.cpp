@@ -3,14 +3,19 @@
 // stay lines, and files that are complete or untouched, a full disk included.
 #include "tracewriters.h"
 #include "csv.h"
+#include "run.h"
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "tablemodel.h"
+#include "testsupport.h"
 #include "trace.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,6 +40,80 @@ TraceEvent sqlEvent(const QString& sql, const QVariantList& params, qint64 rows,
     return e;
 }
 
+// One ShiViz event: its text, host and vector clock.
+struct ShiVizEvent {
+    QString text;
+    QString host;
+    QMap<QString, qint64> clock;
+};
+
+// The events of a ShiViz log as ShiViz's upload reads it: the parser on the
+// first line, the delimiter (or nothing) on the second, then the log.
+QList<ShiVizEvent> shivizEvents(const QByteArray& log) {
+    QList<QByteArray> lines = log.split('\n');
+    if (lines.size() < 3 || lines[0] != kShiVizParser || !lines[1].isEmpty())
+        return {};
+    lines = lines.mid(2);
+    if (lines.last().isEmpty())
+        lines.removeLast();
+    QList<ShiVizEvent> events;
+    for (qsizetype i = 0; i + 1 < lines.size(); i += 2) {
+        const QByteArray& hostLine = lines[i + 1];
+        const qsizetype space = hostLine.indexOf(' ');
+        ShiVizEvent e{QString::fromUtf8(lines[i]), QString::fromUtf8(hostLine.left(space)), {}};
+        const QJsonObject clock = QJsonDocument::fromJson(hostLine.mid(space + 1)).object();
+        for (auto it = clock.begin(); it != clock.end(); ++it)
+            e.clock.insert(it.key(), it.value().toInteger());
+        events << e;
+    }
+    return events;
+}
+
+// a happened before (or is) b: every entry of a is at most b's.
+bool atMost(const QMap<QString, qint64>& a, const QMap<QString, qint64>& b) {
+    for (auto it = a.cbegin(); it != a.cend(); ++it) {
+        if (it.value() > b.value(it.key()))
+            return false;
+    }
+    return true;
+}
+
+// ShiViz's rules: each host's own entry goes up by one per event; an event
+// whose other entries grew received a message, and its clock is exactly the
+// max of the host's previous clock (own entry + 1) and the clock of an
+// earlier event of another host (the send).
+QString clockProblem(const QList<ShiVizEvent>& events) {
+    QHash<QString, QMap<QString, qint64>> last;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        const ShiVizEvent& e = events[i];
+        QMap<QString, qint64> expected = last.value(e.host);
+        expected[e.host] += 1;
+        if (e.clock.value(e.host) != expected[e.host])
+            return QStringLiteral("event %1 (%2): own entry %3, expected %4")
+                .arg(i)
+                .arg(e.host)
+                .arg(e.clock.value(e.host))
+                .arg(expected[e.host]);
+        if (e.clock != expected) {
+            bool sent = false;
+            for (qsizetype j = 0; j < i && !sent; ++j) {
+                if (events[j].host == e.host)
+                    continue;
+                QMap<QString, qint64> merged = expected;
+                for (auto it = events[j].clock.cbegin(); it != events[j].clock.cend(); ++it)
+                    merged[it.key()] = std::max(merged.value(it.key()), it.value());
+                sent = merged == e.clock;
+            }
+            if (!sent)
+                return QStringLiteral("event %1 (%2): its clock is no merge with a send")
+                    .arg(i)
+                    .arg(e.host);
+        }
+        last[e.host] = e.clock;
+    }
+    return {};
+}
+
 QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(unreadable)");
@@ -52,6 +131,8 @@ private slots:
     void tableCopyKeepsNumbersAndNeutralisesText();
     void sqlLogCopyNeutralisesText();
     void shivizKeepsEveryEventOnItsLines();
+    void shivizShowsTheRaceAsConcurrency();
+    void shivizRunsAreExecutions();
     void fullDiskLeavesTheOldFile();
     void unwritableFolderSaysWhy();
 };
@@ -153,12 +234,70 @@ void TraceWritersTest::shivizKeepsEveryEventOnItsLines() {
     e.fields.set("message", QStringLiteral("a\u2028b"));
     const TraceEvent sql = sqlEvent(QStringLiteral("SELECT ?"), {QStringLiteral("two\nlines")}, 1,
                                     QStringLiteral("line\r\nbreak"));
-    const QList<QByteArray> lines = traceToShiViz({e, sql}).split('\n');
-    QCOMPARE(lines.size(), 5);  // an event line and a host line per event
-    QVERIFY2(lines[0].startsWith("t=0 #0 alert\\nfake-host"), lines[0]);
+    QList<QByteArray> lines = traceToShiViz({e, sql}).split('\n');
+    // The parser and an empty delimiter line, then an event line and a host
+    // line per event (the statement: sent, run by the database, result).
+    QCOMPARE(lines.size(), 2 + 2 * 4 + 1);
+    QCOMPARE(lines[0], QByteArray(kShiVizParser));
+    QCOMPARE(lines[1], QByteArray());
+    lines = lines.mid(2);
+    QVERIFY2(lines[0].startsWith("t=0 alert\\nfake-host"), lines[0]);
     QVERIFY2(lines[0].contains("a\\u2028b"), lines[0]);
     QVERIFY2(lines[1].startsWith("serv_ice_x {"), lines[1]);
-    QVERIFY2(lines[2].contains("two\\nlines") && lines[2].contains("line\\r\\nbreak"), lines[2]);
+    QVERIFY2(lines[2].contains("two\\nlines"), lines[2]);
+    QVERIFY2(lines[4].contains("line\\r\\nbreak"), lines[4]);
+    QVERIFY(lines[5].startsWith("database {"));
+}
+
+void TraceWritersTest::shivizShowsTheRaceAsConcurrency() {
+    // Check-then-insert with three attempts at once: every SELECT finds
+    // nothing before any INSERT.
+    test::Cell cell;
+    cell.variant = QStringLiteral("check-then-insert");
+    cell.timing = QStringLiteral("concurrent");
+    const std::unique_ptr<Run> run = test::finishedRun(QStringLiteral("order-create"), cell, 2, 7);
+    const QList<ShiVizEvent> events = shivizEvents(traceToShiViz(run->trace().events()));
+    QVERIFY(!events.isEmpty());
+    const QString problem = clockProblem(events);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QList<ShiVizEvent> selects;
+    for (const ShiVizEvent& e : events) {
+        if (e.text.contains(QLatin1String("sends on")) && e.text.contains(QLatin1String("SELECT")))
+            selects << e;
+    }
+    QVERIFY2(selects.size() >= 2, qPrintable(QString::number(selects.size())));
+    QVERIFY2(selects[0].host != selects[1].host, qPrintable(selects[0].host));
+    QVERIFY(selects[0].host.startsWith(QLatin1String("service#")));
+    QVERIFY(selects[1].host.startsWith(QLatin1String("service#")));
+    // Concurrent: neither clock is at most the other.
+    QVERIFY(!atMost(selects[0].clock, selects[1].clock));
+    QVERIFY(!atMost(selects[1].clock, selects[0].clock));
+    // The database answers both, and the judge reads the database.
+    QSet<QString> hosts;
+    for (const ShiVizEvent& e : events) hosts.insert(e.host);
+    QVERIFY(hosts.contains(QStringLiteral("database")) && hosts.contains(QStringLiteral("judge")));
+    QVERIFY(events.last().host == QLatin1String("judge") &&
+            events.last().clock.contains(QStringLiteral("database")));
+}
+
+void TraceWritersTest::shivizRunsAreExecutions() {
+    test::Cell cell;
+    cell.variant = QStringLiteral("dedup-no-recheck");
+    cell.timing = QStringLiteral("retry");
+    cell.crash = QStringLiteral("after-business");
+    const std::unique_ptr<Run> run = test::finishedRun(QStringLiteral("order-create"), cell, 2, 7);
+    const QList<TraceEvent>& events = run->trace().events();
+    const QList<QByteArray> lines =
+        runsToShiViz({{QStringLiteral("a"), events}, {QStringLiteral("b"), events}}).split('\n');
+    QCOMPARE(lines[1], QByteArray(kShiVizDelimiter));
+    QCOMPARE(lines[2], QByteArray("=== a ==="));
+    QCOMPARE(lines.count("=== b ==="), 1);
+    // The crash's lost answer is a message to the host "lost".
+    const QByteArray one = traceToShiViz(events);
+    QVERIFY(one.contains("\nlost {"));
+    QVERIFY(one.contains("never arrived at client"));
+    const QString problem = clockProblem(shivizEvents(one));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TraceWritersTest::fullDiskLeavesTheOldFile() {

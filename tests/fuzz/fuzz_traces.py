@@ -179,7 +179,7 @@ def main():
     work = tempfile.mkdtemp(prefix="idemlab-fuzz-")
     keep = args.keep or os.path.join(tempfile.gettempdir(), "idemlab-fuzz-failures")
     rng = random.Random(args.seed)
-    formats = ["csv", "csv", "csv", "shiviz", "html"]
+    formats = ["csv", "csv", "csv", "shiviz", "html", "mermaid", "plantuml", "history", "chrome"]
     failures, codes = [], {}
     deadline = time.monotonic() + args.seconds
     n = 0

@@ -1,0 +1,116 @@
+#include "reportdiagrams.h"
+
+#include <QBuffer>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QSvgGenerator>
+
+#include <algorithm>
+
+namespace idem {
+
+namespace {
+
+constexpr double kMargin = 16;
+
+QColor backgroundOf(QGraphicsScene* scene) {
+    const QBrush b = scene->backgroundBrush();
+    return b.style() == Qt::NoBrush ? QColor(Qt::white) : b.color();
+}
+
+// Where the scene may be cut: heights no item but the lanes' own lines
+// (which run through every row) crosses.
+QList<QPair<double, double>> occupied(QGraphicsScene* scene, double from, double tallest) {
+    QList<QPair<double, double>> spans;
+    for (const QGraphicsItem* item : scene->items()) {
+        const QRectF r = item->sceneBoundingRect();
+        if (r.height() > tallest || r.bottom() <= from)
+            continue;
+        spans.append({r.top(), r.bottom()});
+    }
+    std::sort(spans.begin(), spans.end());
+    QList<QPair<double, double>> merged;
+    for (const auto& s : std::as_const(spans)) {
+        if (!merged.isEmpty() && s.first <= merged.last().second)
+            merged.last().second = std::max(merged.last().second, s.second);
+        else
+            merged.append(s);
+    }
+    return merged;
+}
+
+// The lowest free height in (from, limit], or limit when a row is taller
+// than a whole part.
+double cutBefore(const QList<QPair<double, double>>& busy, double from, double limit) {
+    double best = -1;
+    double free = from;  // the bottom of the busy span before the gap
+    for (const auto& [top, bottom] : busy) {
+        if (top > limit)
+            break;
+        if (top > free && free > from)
+            best = (free + top) / 2;
+        free = std::max(free, bottom);
+    }
+    if (free <= limit && free > from)
+        best = std::max(best, free);
+    return best > from ? best : limit;
+}
+
+QByteArray part(QGraphicsScene* scene, const QString& title, const QRectF& header,
+                const QRectF& rows) {
+    const QSizeF size(rows.width(), header.height() + rows.height());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), size));
+    svg.setTitle(title);
+    QPainter painter(&svg);
+    painter.fillRect(QRectF(QPointF(0, 0), size), backgroundOf(scene));
+    if (!header.isEmpty())
+        scene->render(&painter, QRectF(0, 0, header.width(), header.height()), header);
+    scene->render(&painter, QRectF(0, header.height(), rows.width(), rows.height()), rows);
+    painter.end();
+    return bytes;
+}
+
+}  // namespace
+
+double laneHeaderHeight(QGraphicsScene* scene) {
+    // The lane names are drawn on top of the rows (they stay in sight while
+    // the window scrolls): the items above the others that start at the top.
+    double bottom = 0;
+    for (const QGraphicsItem* item : scene->items()) {
+        const QRectF r = item->sceneBoundingRect();
+        if (item->zValue() >= 5 && r.top() <= 1 && !item->parentItem())
+            bottom = std::max(bottom, r.bottom());
+    }
+    return bottom;
+}
+
+QList<QByteArray> sceneToSvgParts(QGraphicsScene* scene, const QString& title, double headerHeight,
+                                  double maxAspect) {
+    if (!scene || scene->items().isEmpty())
+        return {};
+    const QRectF all = scene->itemsBoundingRect().adjusted(-kMargin, -kMargin, kMargin, kMargin);
+    const double width = all.width();
+    const QRectF header = headerHeight > 0
+                              ? QRectF(all.left(), all.top(), width, headerHeight - all.top())
+                              : QRectF();
+    const double rowsTop = headerHeight > 0 ? headerHeight : all.top();
+    const double room = std::max(width * maxAspect - header.height(), 100.0);
+    const QList<QPair<double, double>> busy = occupied(scene, rowsTop, all.height() * 0.25);
+    QList<QByteArray> parts;
+    for (double top = rowsTop; top < all.bottom() - 1;) {
+        const double limit = top + room;
+        const double bottom = limit >= all.bottom() ? all.bottom() : cutBefore(busy, top, limit);
+        parts.append(part(scene, title, header, QRectF(all.left(), top, width, bottom - top)));
+        top = bottom;
+    }
+    return parts;
+}
+
+}  // namespace idem

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Every export format of every scenario's traces, read back by a real parser:
+jq for the history and the Chrome trace events, PlantUML's own checker and
+Mermaid's own parser where they are installed (skipped, and said so, where
+they are not); and every trace, the golden ones of version 1 too, valid
+against docs/idemlab-trace.schema.json.
+
+Mermaid's parser comes from npm and runs under node with a DOM from jsdom:
+    npm install --prefix ~/.cache/idemlab-node mermaid jsdom
+(IDEM_NODE_DIR names another folder holding node_modules/mermaid and jsdom).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+IDEMLAB = os.environ["IDEMLAB"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+passed = 0
+failed = 0
+
+
+def ok():
+    global passed
+    passed += 1
+
+
+def bad(message):
+    global failed
+    failed += 1
+    print("FAIL:", message)
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+# Traces whose diagrams are also checked in Chinese: each scenario's first
+# variant and the crash (the rest in English only, to keep the test short).
+CHINESE = set()
+
+
+def traces(folder):
+    """A trace of every variant of every scenario, and a crash with a lost answer."""
+    listing = json.loads(run([IDEMLAB, "list", "--json"], check=True).stdout)
+    paths = []
+    for scenario in listing["scenarios"]:
+        CHINESE.add(os.path.join(folder, f"{scenario['id']}-{scenario['variants'][0]['id']}.json"))
+        for variant in scenario["variants"]:
+            path = os.path.join(folder, f"{scenario['id']}-{variant['id']}.json")
+            r = run([IDEMLAB, "run", "--scenario", scenario["id"], "--variant", variant["id"],
+                     "--trace", path])
+            if r.returncode != 0:
+                bad(f"run {scenario['id']}/{variant['id']}: {r.stderr.strip()}")
+                continue
+            paths.append(path)
+    crash = os.path.join(folder, "crash.json")
+    run([IDEMLAB, "run", "--scenario", "order-create", "--variant", "dedup-no-recheck",
+         "--timing", "retry", "--crash", "after-business", "--seed", "7", "--trace", crash],
+        check=True)
+    paths.append(crash)
+    CHINESE.add(crash)
+    return paths
+
+
+def export(trace, fmt, out, *more):
+    r = run([IDEMLAB, "export", trace, "--format", fmt, "--out", out, *more])
+    if r.returncode != 0:
+        bad(f"export {os.path.basename(trace)} --format {fmt}: {r.stderr.strip()}")
+        return False
+    return True
+
+
+def jq(expression, path, *args):
+    return run(["jq", "-e", *args, expression, path])
+
+
+HISTORY = r'''
+  all(.[]; (.type | IN("invoke", "ok", "fail", "info")) and (.process | type == "number")
+           and (.time | type == "number") and (.f | type == "string"))
+  and ([.[].index] == [range(0; length)])
+  and (group_by(.process) | all(.[]; length == 2 and .[0].type == "invoke"
+                                     and .[1].type != "invoke" and .[1].time >= .[0].time))
+  and (map(select(.type == "invoke")) | length) == $attempts
+'''
+
+CHROME = r'''
+  (.traceEvents | type == "array")
+  and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e")) and (.pid | type == "number")
+                          and (.tid | type == "number")
+                          and (.ph == "M" or ((.ts | type == "number") and .ts >= 0)))
+  and ([.traceEvents[] | select(.ph == "M" and .name == "thread_name") | .args.name] | sort)
+      == $actors
+  and ([.traceEvents[] | select(.ph == "b") | .id] | sort)
+      == ([.traceEvents[] | select(.ph == "e") | .id] | sort)
+'''
+
+
+def check_history_and_chrome(folder, paths):
+    for trace in paths:
+        events = json.load(open(trace))["events"]
+        attempts = len({(e["intent"], e["attempt"]) for e in events if e["kind"] == "fire"})
+        actors = sorted({e["actor"] or "database" for e in events})
+        name = os.path.basename(trace)
+        history = os.path.join(folder, name + ".history")
+        if export(trace, "history", history):
+            r = jq(HISTORY, history, "-s", "--argjson", "attempts", str(attempts))
+            ok() if r.returncode == 0 else bad(f"history of {name}: {r.stdout}{r.stderr}")
+        chrome = os.path.join(folder, name + ".chrome.json")
+        if export(trace, "chrome", chrome):
+            r = jq(CHROME, chrome, "--argjson", "actors", json.dumps(actors))
+            ok() if r.returncode == 0 else bad(f"chrome trace of {name}: {r.stdout}{r.stderr}")
+    # The crash's first attempt got no answer: Jepsen's indeterminate info.
+    crash = os.path.join(folder, "crash.json.history")
+    r = jq('[.[] | select(.attempt == 1) | .type] == ["invoke", "info"]', crash, "-s")
+    ok() if r.returncode == 0 else bad("the lost answer is not an info: " + open(crash).read())
+
+
+def check_plantuml(folder, paths):
+    files = []
+    for trace in paths:
+        for lang in ("en", "zh") if trace in CHINESE else ("en",):
+            out = os.path.join(folder, f"{os.path.basename(trace)}.{lang}.puml")
+            if export(trace, "plantuml", out, "--lang", lang):
+                text = open(out, encoding="utf-8").read()
+                if text.startswith("@startuml\n") and text.endswith("@enduml\n"):
+                    ok()
+                    files.append(out)
+                else:
+                    bad(f"{out} is not one @startuml ... @enduml")
+    if not shutil.which("plantuml"):
+        print("SKIP: plantuml is not installed; PlantUML's checker not run")
+        return
+    r = run(["plantuml", "-checkonly", "-failfast2", "-charset", "UTF-8", *files], timeout=600)
+    ok() if r.returncode == 0 else bad(f"plantuml -checkonly: {r.stdout}{r.stderr}")
+
+
+MERMAID = r'''
+import { JSDOM } from 'jsdom';
+import { readFileSync } from 'node:fs';
+const dom = new JSDOM('<!DOCTYPE html><body></body>');
+globalThis.window = dom.window;
+globalThis.document = dom.window.document;
+const { default: mermaid } = await import('mermaid');
+let failures = 0;
+for (const file of process.argv.slice(1)) {
+  try {
+    const r = await mermaid.parse(readFileSync(file, 'utf8'));
+    if (r.diagramType !== 'sequence') throw new Error('not a sequence diagram: ' + r.diagramType);
+  } catch (e) {
+    failures++;
+    console.log(file + ': ' + e.message);
+  }
+}
+process.exit(failures ? 1 : 0);
+'''
+
+
+def check_mermaid(folder, paths):
+    files = []
+    for trace in paths:
+        for lang in ("en", "zh") if trace in CHINESE else ("en",):
+            out = os.path.join(folder, f"{os.path.basename(trace)}.{lang}.mmd")
+            if export(trace, "mermaid", out, "--lang", lang):
+                text = open(out, encoding="utf-8").read()
+                if text.startswith("sequenceDiagram\n"):
+                    ok()
+                    files.append(out)
+                else:
+                    bad(f"{out} is not a sequenceDiagram")
+    # Notes for the guard decisions and the crash, the lost answer as a lost arrow.
+    crash = open(os.path.join(folder, "crash.json.en.mmd"), encoding="utf-8").read()
+    for line in ("Note over p1: #35;1 dedup table: claimed",
+                 "Note over p1: #35;1 ✕ crash: after the business commit",
+                 "p1--xp0: #35;1 no answer (lost)"):
+        ok() if line in crash else bad(f"the crash's Mermaid diagram lacks {line!r}")
+    node_dir = os.environ.get("IDEM_NODE_DIR", os.path.expanduser("~/.cache/idemlab-node"))
+    modules = os.path.join(node_dir, "node_modules")
+    if not shutil.which("node") or not all(
+            os.path.isdir(os.path.join(modules, m)) for m in ("mermaid", "jsdom")):
+        print(f"SKIP: node, mermaid or jsdom missing under {node_dir}; Mermaid's parser not run")
+        return
+    # Evaluated as a module in node_dir, so that its imports find node_modules there.
+    r = run(["node", "--input-type=module", "-e", MERMAID, "--", *files], cwd=node_dir,
+            timeout=600)
+    ok() if r.returncode == 0 else bad(f"mermaid.parse: {r.stdout}{r.stderr}")
+
+
+def check_schema(paths):
+    schema = json.load(open(os.path.join(ROOT, "docs", "idemlab-trace.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    golden = os.path.join(ROOT, "tests", "golden")
+    for path in paths + sorted(os.path.join(golden, f) for f in os.listdir(golden)):
+        error = jsonschema.exceptions.best_match(validator.iter_errors(json.load(open(path))))
+        ok() if error is None else bad(f"{os.path.basename(path)}: {error.message} at "
+                                       f"{'/'.join(map(str, error.absolute_path))}")
+    # And the schema refuses what a reader refuses.
+    trace = json.load(open(paths[-1]))
+    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql")
+    transition = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "transition")
+    broken = {
+        "a v2 transition with v1's from/to": ("transition", lambda e: e.update(
+            {"from": e.pop("from_state"), "to": e.pop("to_state")})),
+        "an sql event without code": ("sql", lambda e: e.pop("code")),
+        "a text t_ms": ("sql", lambda e: e.update({"t_ms": "5"})),
+        "an intent below -1": ("sql", lambda e: e.update({"intent": -2})),
+    }
+    for what, (kind, change) in broken.items():
+        copy = json.loads(json.dumps(trace))
+        change(copy["events"][sql if kind == "sql" else transition])
+        ok() if not validator.is_valid(copy) else bad(f"the schema accepts {what}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as folder:
+        paths = traces(folder)
+        check_schema(paths)
+        check_history_and_chrome(folder, paths)
+        check_plantuml(folder, paths)
+        check_mermaid(folder, paths)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
