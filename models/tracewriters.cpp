@@ -2,6 +2,7 @@
 
 #include "csv.h"
 #include "exporttext.h"
+#include "narration.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -84,9 +85,18 @@ QString escape(const QString& s) {
 
 }  // namespace
 
+// How many intents a run's events speak of (captions name the intent when
+// there are several).
+static int intentCount(const QList<TraceEvent>& events) {
+    int most = 0;
+    for (const TraceEvent& e : events) most = std::max(most, e.intent + 1);
+    return std::max(most, 1);
+}
+
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
-    QStringList lines{
-        QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data")};
+    QStringList lines{QStringLiteral(
+        "seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data,caption")};
+    Narrator narrator(intentCount(events));
     for (const TraceEvent& e : events) {
         const bool sql = e.is(EventKind::Sql);
         lines
@@ -95,7 +105,8 @@ QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
                            csvText(e.actorName()),        csvText(e.kindId()),
                            csvText(e.connectionName()),   csvText(e.sql),
                            csvText(paramsText(e.params)), sql ? QString::number(e.rows) : QString(),
-                           csvText(e.errorText()),        csvText(eventDataText(e))}
+                           csvText(e.errorText()),        csvText(eventDataText(e)),
+                           csvText(narrator.caption(e))}
                    .join(QLatin1Char(','));
     }
     const QByteArray bom = excel ? QByteArray("\xEF\xBB\xBF") : QByteArray();
@@ -232,17 +243,19 @@ QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& d
     h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Events")));
     h += headerRow({HtmlReport::tr("seq"), HtmlReport::tr("t (ms)"), HtmlReport::tr("intent"),
                     HtmlReport::tr("attempt"), HtmlReport::tr("actor"), HtmlReport::tr("kind"),
-                    HtmlReport::tr("what")});
+                    HtmlReport::tr("what happened"), HtmlReport::tr("what")});
+    Narrator narrator(intentCount(trace.events));
     for (const TraceEvent& e : trace.events) {
         h += QStringLiteral(
                  "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
-                 "<td><code>%8</code></td></tr>")
+                 "<td>%8</td><td><code>%9</code></td></tr>")
                  .arg(e.failed() ? QStringLiteral(" class='err'") : QString())
                  .arg(e.seq)
                  .arg(e.tMs)
                  .arg(e.intent)
                  .arg(e.attempt)
-                 .arg(escape(e.actorName()), escape(e.kindId()), escape(describeEvent(e)));
+                 .arg(escape(e.actorName()), escape(e.kindId()), escape(narrator.caption(e)),
+                      escape(describeEvent(e)));
     }
     h += QStringLiteral("</tbody></table></body></html>\n");
     return h.toUtf8();

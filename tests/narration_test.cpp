@@ -5,6 +5,7 @@
 #include "run.h"
 #include "testsupport.h"
 #include "traceevent.h"
+#include "tracewriters.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -91,6 +92,41 @@ Told tell(const RunConfig& config) {
     return told;
 }
 
+// RFC 4180: fields in quotes may hold commas, quotes ("") and line breaks.
+QList<QStringList> csvRows(const QString& text) {
+    QList<QStringList> rows;
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() &&
+                text.at(i + 1) == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            row << field;
+            field.clear();
+        } else if (c == QLatin1Char('\n')) {
+            row << field;
+            field.clear();
+            rows << row;
+            row.clear();
+        } else if (c != QLatin1Char('\r')) {
+            field += c;
+        }
+    }
+    return rows;
+}
+
 bool anyContains(const QStringList& captions, const QString& text) {
     for (const QString& c : captions)
         if (c.contains(text))
@@ -106,6 +142,7 @@ private slots:
     void everyEventHasACaption();
     void everyCaptionIsTranslated();
     void captionsSayWhatHappened();
+    void csvHasACaptionForEveryEvent();
 };
 
 void NarrationTest::everyEventHasACaption() {
@@ -172,6 +209,35 @@ void NarrationTest::captionsSayWhatHappened() {
                                        "marking its guard record done.")));
     QVERIFY(anyContains(told.steps, QStringLiteral("The database rolls back")) ||
             anyContains(told.steps, QStringLiteral("looks in the business table")));
+}
+
+// The CSV export carries the captions: a column of its own, no empty cell
+// (every scenario's recommended variant and its `none`-like first variant).
+void NarrationTest::csvHasACaptionForEveryEvent() {
+    int rows = 0;
+    for (const Scenario* scenario : allScenarios()) {
+        for (const VariantInfo& v :
+             {scenario->info().variants.first(), scenario->info().variants.last()}) {
+            RunConfig c = defaultConfig(*scenario);
+            c.variant = v.id;
+            Run run(c, *scenario);
+            QString error;
+            QVERIFY(run.start(&error));
+            run.runToEnd();
+            QVERIFY(run.finish(&error));
+            const QList<QStringList> table =
+                csvRows(QString::fromUtf8(traceToCsv(run.trace().events())));
+            QVERIFY(table.size() > 1);
+            QCOMPARE(table.first().last(), QString("caption"));
+            for (int i = 1; i < table.size(); ++i) {
+                QCOMPARE(table.at(i).size(), table.first().size());
+                QVERIFY2(!table.at(i).last().trimmed().isEmpty(),
+                         qPrintable(table.at(i).join(QLatin1Char('|'))));
+                ++rows;
+            }
+        }
+    }
+    QVERIFY(rows > 500);
 }
 
 QTEST_GUILESS_MAIN(NarrationTest)

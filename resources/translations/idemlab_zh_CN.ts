@@ -231,6 +231,105 @@
     </message>
 </context>
 <context>
+    <name>idem::HtmlReport</name>
+    <message>
+        <source>Idempotency Lab report</source>
+        <translation>幂等实验室报告</translation>
+    </message>
+    <message>
+        <source>Idempotency Lab — %1 / %2</source>
+        <translation>幂等实验室 — %1 / %2</translation>
+    </message>
+    <message>
+        <source>This trace cannot be trusted: %1</source>
+        <translation>这份运行轨迹不可信：%1</translation>
+    </message>
+    <message>
+        <source> — accepted cost</source>
+        <translation>（可接受的代价）</translation>
+    </message>
+    <message>
+        <source>Wrong answers</source>
+        <translation>错误应答</translation>
+    </message>
+    <message>
+        <source>intent</source>
+        <translation>业务意图</translation>
+    </message>
+    <message>
+        <source>attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>told</source>
+        <translation>告知调用方</translation>
+    </message>
+    <message>
+        <source>result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>the database shows</source>
+        <translation>数据库实际</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>t (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>count when it fired</source>
+        <translation>触发时计数</translation>
+    </message>
+    <message>
+        <source>final count</source>
+        <translation>最终计数</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>seq</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>actor</source>
+        <translation>参与者</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>what</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>what happened</source>
+        <translation>发生了什么</translation>
+    </message>
+</context>
+<context>
     <name>idem::KeysOverlay</name>
     <message>
         <source>Fire: run the fire panel&apos;s settings (from any tab; shows Live)</source>
@@ -2486,101 +2585,6 @@
     <message>
         <source>changed</source>
         <translation>改过</translation>
-    </message>
-</context>
-<context>
-    <name>idem::HtmlReport</name>
-    <message>
-        <source>Idempotency Lab report</source>
-        <translation>幂等实验室报告</translation>
-    </message>
-    <message>
-        <source>Idempotency Lab — %1 / %2</source>
-        <translation>幂等实验室 — %1 / %2</translation>
-    </message>
-    <message>
-        <source>This trace cannot be trusted: %1</source>
-        <translation>这份运行轨迹不可信：%1</translation>
-    </message>
-    <message>
-        <source> — accepted cost</source>
-        <translation>（可接受的代价）</translation>
-    </message>
-    <message>
-        <source>Wrong answers</source>
-        <translation>错误应答</translation>
-    </message>
-    <message>
-        <source>intent</source>
-        <translation>业务意图</translation>
-    </message>
-    <message>
-        <source>attempt</source>
-        <translation>尝试</translation>
-    </message>
-    <message>
-        <source>told</source>
-        <translation>告知调用方</translation>
-    </message>
-    <message>
-        <source>result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>the database shows</source>
-        <translation>数据库实际</translation>
-    </message>
-    <message>
-        <source>Alerts</source>
-        <translation>告警</translation>
-    </message>
-    <message>
-        <source>t (ms)</source>
-        <translation>时间 (ms)</translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>count when it fired</source>
-        <translation>触发时计数</translation>
-    </message>
-    <message>
-        <source>final count</source>
-        <translation>最终计数</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>Configuration</source>
-        <translation>配置</translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation>汇总</translation>
-    </message>
-    <message>
-        <source>Events</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <source>seq</source>
-        <translation>序号</translation>
-    </message>
-    <message>
-        <source>actor</source>
-        <translation>参与者</translation>
-    </message>
-    <message>
-        <source>kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>what</source>
-        <translation>内容</translation>
     </message>
 </context>
 <context>
