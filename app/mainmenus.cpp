@@ -20,6 +20,7 @@
 #include "playbackbar.h"
 #include "registry.h"
 #include "run.h"
+#include "runcontroller.h"
 #include "sequenceview.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
@@ -32,10 +33,12 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
 
 namespace idem {
@@ -64,6 +67,7 @@ void MainWindow::buildMenus() {
         {"back", "run", {QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)}},
         {"reset", "run", {QKeySequence(Qt::Key_Home)}},
         {"end", "run", {QKeySequence(Qt::Key_End)}},
+        {"cancel", "run", {QKeySequence(Qt::Key_Escape)}},
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
         {"autoplay", "run", {}},
@@ -129,7 +133,7 @@ void MainWindow::buildMenus() {
         if (remember_)
             QSettings().setValue(settings::kShowInternals, on);
         if (playback_->isLoaded())
-            showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+            showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
     });
     actions_["autoplay"]->setCheckable(true);
     actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
@@ -177,8 +181,10 @@ void MainWindow::buildMenus() {
     });
     connect(actions_["end"], &QAction::triggered, this, [this] {
         playbackBar_->pause();
-        playback_->toEnd();
+        playback_->requestSeek(playback_->length());
     });
+    connect(actions_["cancel"], &QAction::triggered, jobs_, &RunController::cancel);
+    actions_["cancel"]->setEnabled(false);
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
     connect(actions_["slower"], &QAction::triggered, playbackBar_, &PlaybackBar::slower);
     // Ctrl+K goes to Compare and back to the run on screen.
@@ -263,6 +269,9 @@ void MainWindow::retranslate() {
         {"back", {tr("Step &back"), {}}},
         {"reset", {tr("&Reset"), {}}},
         {"end", {tr("Run to the &end"), {}}},
+        {"cancel",
+         {tr("Stop the &work in progress"),
+          tr("Stop the run being measured, played to a step, compared or saved")}},
         {"faster", {tr("F&aster"), {}}},
         {"slower", {tr("&Slower"), {}}},
         {"autoplay",
@@ -301,6 +310,8 @@ void MainWindow::retranslate() {
          {tr("Design &advisor: ask these questions first…"),
           tr("Six questions that pick the techniques for your own case")}},
     };
+    if (jobs_)
+        jobs_->retranslate();
     for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
         if (QAction* a = actions_.value(it.key())) {
             a->setText(it.value().first);
@@ -343,7 +354,7 @@ void MainWindow::retranslate() {
     // Diagram labels and lane names are drawn in the language of the moment:
     // draw them again now rather than at the next step.
     if (playback_ && playback_->isLoaded())
-        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+        showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
     if (lessons_)
         lessons_->retell();
     showVerdict();
@@ -354,16 +365,30 @@ void MainWindow::openTrace() {
                                                       tr("Idempotency Lab traces (*.json)"));
     if (path.isEmpty())
         return;
-    Trace::Loaded loaded;
-    QString error;
-    RunConfig config;
-    if (!Trace::load(path, &loaded, &error) ||
-        !RunConfig::fromJson(loaded.config, &config, &error)) {
-        showError(tr("Cannot open the trace"), error);
-        return;
-    }
-    if (!fire(config, &error))
-        showError(tr("Cannot replay the trace"), error);
+    jobs_->cancelNow();
+    // A trace can be large: it is read in the background, then fired.
+    struct Opened {
+        RunConfig config;
+        QString error;
+        bool ok = false;
+    };
+    auto opened = std::make_shared<Opened>();
+    jobs_->start(
+        tr("Opening %1").arg(QFileInfo(path).fileName()),
+        [opened, path](RunController::Progress&) {
+            Trace::Loaded loaded;
+            opened->ok = Trace::load(path, &loaded, &opened->error) &&
+                         RunConfig::fromJson(loaded.config, &opened->config, &opened->error);
+        },
+        [this, opened](bool cancelled) {
+            if (cancelled)
+                return;
+            if (!opened->ok) {
+                showError(tr("Cannot open the trace"), opened->error);
+                return;
+            }
+            fireInBackground(opened->config);
+        });
 }
 
 void MainWindow::saveTrace() {
@@ -374,22 +399,58 @@ void MainWindow::saveTrace() {
                                      tr("Idempotency Lab traces (*.json)"));
     if (path.isEmpty())
         return;
-    // The events stream to the file while the configuration runs again.
-    TraceFileWriter trace;
-    QString error;
-    if (!trace.open(path, playback_->config(), &error)) {
-        showError(tr("Cannot save the trace"), error);
+    saveTraceTo(path);
+}
+
+void MainWindow::saveTraceTo(const QString& path) {
+    if (!playback_->isLoaded() || jobs_->isBusy())
         return;
-    }
-    const RunResult run =
-        runToEnd(playback_->config(), *playback_->scenario(), RunOptions::untraced(&trace));
-    if (!run.ok()) {
-        trace.cancel();
-        showError(tr("Cannot save the trace"), run.error);
-        return;
-    }
-    if (!trace.commit(run.summary.toJson(), &error))
-        showError(tr("Cannot save the trace"), error);
+    // The run on screen is played to its end and judged, and its events
+    // written as they are: nothing runs twice.
+    playbackBar_->pause();
+    playbackHeld_ = true;
+    updateEnabled();
+    auto error = std::make_shared<QString>();
+    const int cost = playback_->seekCost(playback_->length());
+    jobs_->start(
+        tr("Saving the trace"),
+        [this, path, error, cost](RunController::Progress& p) {
+            p.total = cost + playback_->eventCount();
+            playback_->advance(playback_->length(), &p.cancel, &p.done);
+            if (p.cancel || !playback_->atEnd() || !playback_->judgeEnd(error.get()))
+                return;
+            TraceFileWriter file;
+            if (!file.open(path, playback_->config(), error.get()))
+                return;
+            const QList<TraceEvent>& events = playback_->run()->trace().events();
+            for (qsizetype i = 0; i < events.size(); ++i) {
+                file.add(events[i]);
+                if ((i & 0xfff) == 0) {
+                    if (p.cancel) {
+                        file.cancel();
+                        return;
+                    }
+                    p.done = cost + i;
+                }
+            }
+            file.commit(playback_->run()->summary().toJson(), error.get());
+        },
+        [this, path, error](bool cancelled) {
+            playbackHeld_ = false;
+            playback_->publish();
+            if (redrawAfterJob_) {
+                redrawAfterJob_ = false;
+                showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
+            }
+            updateEnabled();
+            if (cancelled) {
+                statusBar()->showMessage(tr("Stopped: the trace was not saved."));
+            } else if (!error->isEmpty()) {
+                showError(tr("Cannot save the trace"), *error);
+            } else {
+                statusBar()->showMessage(tr("Saved the trace to %1").arg(path));
+            }
+        });
 }
 
 void MainWindow::exportDiagram(bool svg) {

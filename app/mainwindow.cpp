@@ -21,6 +21,7 @@
 #include "playbackkeys.h"
 #include "registry.h"
 #include "run.h"
+#include "runcontroller.h"
 #include "scenariopicker.h"
 #include "sequenceview.h"
 #include "settings.h"
@@ -42,7 +43,6 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLibraryInfo>
@@ -66,16 +66,35 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     buildViews();
     keys_ = new PlaybackKeys(this);
     keysOverlay_ = new KeysOverlay(this);
+    jobs_ = new RunController(statusBar(), this);
     buildMenus();
+    connect(jobs_, &RunController::busyChanged, this, &MainWindow::jobsChanged);
+    playback_->setLongSeekHandler([this](int target) { seekInBackground(target); });
+    connect(compare_, &CompareView::compareRequested, this, [this] {
+        // A newer comparison replaces one in progress; other work goes first.
+        if (jobs_->isBusy() && !compareRunning_)
+            return;
+        jobs_->cancelNow();
+        const auto runs = compare_->prepare();
+        if (!runs)
+            return;
+        compareRunning_ = true;
+        jobs_->start(
+            tr("Comparing"),
+            [runs](RunController::Progress& p) { CompareView::runBoth(*runs, &p.cancel); },
+            [this, runs](bool) {
+                compareRunning_ = false;
+                compare_->show(runs);
+            });
+    });
     connect(playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
-    connect(playback_, &Playback::rewound, this, [this] {
-        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
-    });
+    connect(playback_, &Playback::rewound, this,
+            [this] { showStep(playback_->lastStepBegin(), playback_->eventCount(), true); });
     connect(playback_, &Playback::loaded, this, [this] {
         live_->setEffectTable(
             stagehints::effectTable(playback_->scenario()->info(), playback_->finalSummary()));
-        showStep(0, playback_->run()->trace().size(), true);
+        showStep(0, playback_->eventCount(), true);
     });
 
     QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
@@ -347,18 +366,30 @@ void MainWindow::stepTab(int by) {
 }
 
 void MainWindow::tabChanged() {
-    if (tabs_->currentWidget() == compare_ && playback_->isLoaded())
-        compare_->compare();
+    if (tabs_->currentWidget() == compare_ && compare_->ranOn().scenario.isEmpty())
+        compare_->requestCompare();
+    updateEnabled();
+}
+
+void MainWindow::updateEnabled() {
     // The playback keys drive the run only where it is on screen: elsewhere
-    // (Compare, Experiment) Space and the arrows belong to the page's own widgets.
-    const bool playing = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
-    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower"}) {
+    // (Compare, Experiment) Space and the arrows belong to the page's own
+    // widgets. While a worker holds the run, they wait.
+    const bool onStage = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
+    const bool playing = onStage && !playbackHeld_;
+    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower", "save"}) {
         if (QAction* a = actions_.value(id))
-            a->setEnabled(playing);
+            a->setEnabled(playing || (id == std::string_view("save") && !playbackHeld_));
     }
     playbackBar_->setEnabled(playing);
     if (!playing)
         playbackBar_->pause();
+    if (QAction* cancel = actions_.value("cancel"))
+        cancel->setEnabled(jobs_->isBusy());
+}
+
+void MainWindow::jobsChanged() {
+    updateEnabled();
 }
 
 void MainWindow::selectScenario(const QString& id) {
@@ -373,7 +404,6 @@ void MainWindow::selectScenario(const QString& id) {
 }
 
 void MainWindow::fireFromPanel() {
-    QString error;
     // View → Predict first: the class commits to a verdict before the run.
     if (actions_.value("predict") && actions_["predict"]->isChecked() &&
         !(lessons_ && lessons_->isActive())) {
@@ -396,12 +426,77 @@ void MainWindow::fireFromPanel() {
         prediction_.clear();
         setOutcomeWithheld(false);
     }
-    if (!fire(firePanel_->config(), &error)) {
-        showError(tr("Cannot run this configuration"), error);
+    fireInBackground(firePanel_->config());
+}
+
+void MainWindow::fireInBackground(const RunConfig& config) {
+    const Scenario* scenario = findScenario(config.scenario);
+    const QString problem = scenario ? checkConfig(config, scenario->info())
+                                     : tr("Unknown scenario %1").arg(config.scenario);
+    if (!problem.isEmpty()) {
+        showError(tr("Cannot run this configuration"), problem);
         return;
     }
-    // Fired from Compare or Experiment: the run is what the room wants to see.
-    showTab(playbackTab());
+    if (!confirmLarge(config)) {
+        statusBar()->showMessage(tr("Not run: the run on screen is unchanged."));
+        return;
+    }
+    // A newer fire replaces whatever was still running.
+    replacing_ = true;
+    jobs_->cancelNow();
+    replacing_ = false;
+    playbackBar_->pause();
+    struct Fired {
+        Playback::Measure measured;
+        std::shared_ptr<PagingRuns> paging;
+    };
+    auto fired = std::make_shared<Fired>();
+    const bool paging = config.scenario == QLatin1String("pagination");
+    jobs_->start(
+        tr("Running %1").arg(FirePanel::describe(config)),
+        [fired, config, scenario, paging](RunController::Progress& p) {
+            fired->measured = Playback::measure(config, *scenario, &p.cancel, &p.done);
+            if (paging && fired->measured.ok)
+                fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
+        },
+        [this, fired, config, scenario](bool cancelled) {
+            if (cancelled || fired->measured.cancelled) {
+                if (!replacing_) {
+                    statusBar()->showMessage(
+                        tr("Stopped before the end: the run on screen is unchanged."));
+                }
+                return;
+            }
+            QString error;
+            if (!fired->measured.ok ||
+                !showFired(config, *scenario, fired->measured, fired->paging.get(), &error)) {
+                showError(tr("Cannot run this configuration"),
+                          fired->measured.ok ? error : fired->measured.error);
+                return;
+            }
+            // Fired from Compare or Experiment: the run is what the room wants to see.
+            showTab(playbackTab());
+        });
+}
+
+bool MainWindow::confirmLarge(const RunConfig& config) {
+    const qint64 cost = estimatedStatements(config);
+    if (cost <= kMaxEstimatedStatements)
+        return true;
+    const QLocale locale;
+    QMessageBox box(
+        QMessageBox::Question, tr("A very large run"),
+        tr("This run is estimated at about %1 SQL statements (%2 intents × %3 "
+           "deliveries × %4 tries × %5 statements), above the limit of %6. It may "
+           "take minutes; Esc stops it. Run it anyway?")
+            .arg(locale.toString(cost), locale.toString(config.intents),
+                 locale.toString(qint64(config.duplicates) + 1),
+                 locale.toString(qint64(config.maxRetries) + 1),
+                 locale.toString(kStatementsPerAttempt), locale.toString(kMaxEstimatedStatements)),
+        QMessageBox::Yes | QMessageBox::No, this);
+    box.setObjectName(QStringLiteral("largeRunQuestion"));
+    box.setDefaultButton(QMessageBox::No);
+    return box.exec() == QMessageBox::Yes;
 }
 
 bool MainWindow::fire(const RunConfig& config, QString* error) {
@@ -415,31 +510,49 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
         *error = problem;
         return false;
     }
+    replacing_ = true;
+    jobs_->cancelNow();
+    replacing_ = false;
+    const Playback::Measure measured = Playback::measure(config, *scenario);
+    if (!measured.ok) {
+        *error = measured.error;
+        return false;
+    }
+    std::shared_ptr<PagingRuns> paging;
+    if (config.scenario == QLatin1String("pagination"))
+        paging = PaginationView::runAll(*scenario, config);
+    const bool shown = showFired(config, *scenario, measured, paging.get(), error);
+    jobs_->finishNow();  // a comparison the fire started, when Compare is on screen
+    return shown;
+}
+
+bool MainWindow::showFired(const RunConfig& config, const Scenario& scenario,
+                           const Playback::Measure& measured, const PagingRuns* paging,
+                           QString* error) {
     if (picker_->currentScenario() != config.scenario) {
         const QSignalBlocker block(picker_);
         picker_->selectScenario(config.scenario);
-        firePanel_->setScenario(*scenario);
+        firePanel_->setScenario(scenario);
     }
     firePanel_->setConfig(config);
     explanation_->showFor(config);
     header_->setSettings(FirePanel::describe(config));
-    live_->setScenario(scenario->info(), config.variant);
-    compare_->setInput(*scenario, config);
-    experiment_->setScenario(*scenario);
-    const bool paging = config.scenario == QLatin1String("pagination");
+    live_->setScenario(scenario.info(), config.variant);
+    compare_->setInput(scenario, config);
+    experiment_->setScenario(scenario);
     // Leaving pagination goes back to Live (hiding the tab first would land
     // on whichever tab Qt picks).
     if (!paging && tabs_->currentWidget() == pagination_)
         tabs_->setCurrentWidget(live_);
-    tabs_->setTabVisible(tabs_->indexOf(pagination_), paging);
+    tabs_->setTabVisible(tabs_->indexOf(pagination_), paging != nullptr);
     if (paging) {
-        pagination_->setInput(*scenario, config);
+        pagination_->show(*paging);
         tabs_->setCurrentWidget(pagination_);
     }
     // Pagination judges three strategies: the outcome lists them all.
     outcome_->setAlsoJudged(paging ? pagination_->verdicts() : QList<QPair<QString, QString>>{});
     playbackBar_->pause();
-    if (!playback_->load(config, *scenario, error))
+    if (!playback_->install(config, scenario, measured, error))
         return false;
     // Something happens at once: the first step is on screen, and with
     // auto-play the run goes on at the chosen pace.
@@ -449,7 +562,42 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
     return true;
 }
 
+void MainWindow::seekInBackground(int target) {
+    if (jobs_->isBusy())
+        return;
+    playbackBar_->pause();
+    const int from = playback_->position();
+    const int cost = playback_->seekCost(target);
+    playbackHeld_ = true;
+    updateEnabled();
+    jobs_->start(
+        target < from ? tr("Going back to step %1").arg(target)
+                      : tr("Going to step %1").arg(target),
+        [this, target, cost](RunController::Progress& p) {
+            p.total = cost;
+            playback_->advance(target, &p.cancel, &p.done);
+        },
+        [this, target](bool cancelled) {
+            playbackHeld_ = false;
+            playback_->publish();
+            if (redrawAfterJob_) {
+                redrawAfterJob_ = false;
+                showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
+            }
+            updateEnabled();
+            if (cancelled && playback_->position() != target) {
+                statusBar()->showMessage(tr("Stopped at step %1 of %2.")
+                                             .arg(playback_->position())
+                                             .arg(playback_->length()));
+            }
+        });
+}
+
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    if (playbackHeld_) {
+        redrawAfterJob_ = true;
+        return;
+    }
     // A prediction is answered when the run reaches its end.
     if (predictionOpen_ && playback_->atEnd()) {
         predictionOpen_ = false;
@@ -481,6 +629,8 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
 }
 
 void MainWindow::updateCaption() {
+    if (playbackHeld_)
+        return;
     const Run* run = playback_->run();
     if (!run) {
         caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
@@ -499,7 +649,7 @@ void MainWindow::updateCaption() {
     }
     const QString what =
         told + caption_->narrate(run->trace().events(), playback_->lastStepBegin(),
-                                 run->trace().size(), run->config().intents, narrationStale_);
+                                 playback_->eventCount(), run->config().intents, narrationStale_);
     narrationStale_ = false;
     QString hint;
     if (lessons_ && lessons_->isActive()) {
@@ -533,11 +683,7 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return new AdvisorDialog(this);
     if (name == QLatin1String("experiment")) {
         tabs_->setCurrentWidget(experiment_);
-        QEventLoop wait;
-        connect(experiment_, &ExperimentView::finished, &wait, &QEventLoop::quit);
-        experiment_->start();
-        if (experiment_->isRunning())
-            wait.exec();
+        experiment_->runNow();
         return experiment_;
     }
     if (name == QLatin1String("pagination")) {
@@ -596,7 +742,7 @@ void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
     }
     // Diagrams pick colours from the palette when they draw.
     if (playback_->isLoaded()) {
-        showStep(playback_->lastStepBegin(), playback_->run()->trace().size(), true);
+        showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
     }
 }
 

@@ -3,6 +3,7 @@
 // the arrangement for a room in StageLayout, the keyboard in PlaybackKeys.
 #pragma once
 
+#include "playback.h"
 #include "runconfig.h"
 
 #include <QColor>
@@ -26,9 +27,11 @@ class LessonPlayer;
 class LiveStage;
 class OutcomePanel;
 class PaginationView;
-class Playback;
+struct PagingRuns;
+class Scenario;
 class PlaybackBar;
 class PlaybackKeys;
+class RunController;
 class ScenarioPicker;
 class SequenceView;
 class SqlLogModel;
@@ -45,8 +48,15 @@ public:
     explicit MainWindow(bool remember = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Loads a configuration as if fired from the panel. False on bad input.
+    // Loads a configuration as if fired from the panel and waits for it
+    // (tests, `idemlab shot`). False on bad input.
     bool fire(const RunConfig& config, QString* error);
+    // Fires from the window: checks the input, asks before a run above the
+    // cost limit, then measures it in the background (Escape cancels).
+    void fireInBackground(const RunConfig& config);
+    // Saves the run on screen as a trace file, in the background.
+    void saveTraceTo(const QString& path);
+    RunController* jobs() const { return jobs_; }
     Playback& playback() const { return *playback_; }
     void setLanguage(const QString& code);  // "zh" or "en"
     void setTheme(bool dark, bool presenter, int zoomPercent);
@@ -105,6 +115,14 @@ private:
     void openLessonFile();
     void showVerdict();
     void showError(const QString& title, const QString& message);
+    // The fired configuration on screen: views set up for it, the run at its first step.
+    bool showFired(const RunConfig& config, const Scenario& scenario,
+                   const Playback::Measure& measured, const PagingRuns* paging, QString* error);
+    // Asks before a run whose estimate is above the cost limit; true to run.
+    bool confirmLarge(const RunConfig& config);
+    void seekInBackground(int target);
+    void jobsChanged();
+    void updateEnabled();
     // The tab that plays the run: Pagination for pagination, else Live.
     QWidget* playbackTab() const;
     void showTab(QWidget* page);
@@ -144,6 +162,12 @@ private:
     QString verdictText_;
     QColor verdictBackground_;
     QColor verdictForeground_;
+    RunController* jobs_ = nullptr;
+    // A worker holds the run: the views wait for it (and redraw after).
+    bool playbackHeld_ = false;
+    bool redrawAfterJob_ = false;
+    bool compareRunning_ = false;
+    bool replacing_ = false;  // a job cancelled to make way for a newer one says nothing
 };
 
 }  // namespace idem

@@ -3,26 +3,55 @@
 #include "run.h"
 #include "sqlconnection.h"
 
+#include <QElapsedTimer>
+
 namespace idem {
+
+Playback::Measure Playback::measure(const RunConfig& config, const Scenario& scenario,
+                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps) {
+    Measure m;
+    RunOptions options = RunOptions::untraced();
+    options.cancel = cancel;
+    Run dry(config, scenario, options);
+    if (!dry.start(&m.error))
+        return m;
+    while (dry.step()) {
+        ++m.steps;
+        if (steps && (m.steps & 0xff) == 0)
+            steps->store(m.steps, std::memory_order_relaxed);
+    }
+    if (steps)
+        steps->store(m.steps, std::memory_order_relaxed);
+    if (dry.failure() == RunFailure::Cancelled) {
+        m.cancelled = true;
+        m.error = dry.failureMessage();
+        return m;
+    }
+    if (!dry.finish(&m.error))
+        return m;
+    m.summary = dry.summary();
+    m.ok = true;
+    return m;
+}
 
 Playback::Playback(QObject* parent) : QObject(parent) {}
 Playback::~Playback() = default;
 
 bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* error) {
-    // A dry run to the end: how many steps there are, and how it ends.
-    Run dry(config, scenario, RunOptions::untraced());
-    if (!dry.start(error))
+    const Measure measured = measure(config, scenario);
+    if (!measured.ok) {
+        *error = measured.error;
         return false;
-    int steps = 0;
-    while (dry.step()) ++steps;
-    if (!dry.finish(error))
-        return false;
-    const Summary summary = dry.summary();
+    }
+    return install(config, scenario, measured, error);
+}
 
+bool Playback::install(const RunConfig& config, const Scenario& scenario, const Measure& measured,
+                       QString* error) {
     config_ = config;
     scenario_ = &scenario;
-    length_ = steps;
-    finalSummary_ = summary;
+    length_ = measured.steps;
+    finalSummary_ = measured.summary;
     if (!rebuild(error))
         return false;
     emit loaded();
@@ -35,12 +64,20 @@ bool Playback::rebuild(QString* error) {
     run_ = std::make_unique<Run>(config_, *scenario_);
     position_ = 0;
     stepBegin_ = 0;
+    judged_ = false;
+    steppedEvents_ = 0;
     if (!run_->start(error)) {
         run_.reset();
         return false;
     }
     reader_ = run_->openReader();
     return true;
+}
+
+qsizetype Playback::eventCount() const {
+    if (!run_)
+        return 0;
+    return judged_ ? steppedEvents_ : run_->trace().size();
 }
 
 qint64 Playback::virtualTime() const {
@@ -71,7 +108,62 @@ void Playback::stepForward() {
 }
 
 void Playback::stepBack() {
-    seek(position_ - 1);
+    requestSeek(position_ - 1);
+}
+
+int Playback::seekCost(int target) const {
+    target = std::clamp(target, 0, length_);
+    return target >= position_ ? target - position_ : target;
+}
+
+void Playback::advance(int target, const std::atomic<bool>* cancel, std::atomic<qint64>* done) {
+    if (!run_)
+        return;
+    target = std::clamp(target, 0, length_);
+    if (pendingFrom_ < 0)
+        pendingFrom_ = eventCount();
+    if (target < position_) {
+        QString error;
+        if (!rebuild(&error))
+            return;
+        pendingRewound_ = true;
+    }
+    qint64 steps = 0;
+    while (position_ < target && !judged_) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            break;
+        stepBegin_ = run_->trace().size();
+        if (!run_->step())
+            break;
+        ++position_;
+        if (done && (++steps & 0xff) == 0)
+            done->store(steps, std::memory_order_relaxed);
+    }
+}
+
+bool Playback::judgeEnd(QString* error) {
+    if (!run_ || !atEnd())
+        return false;
+    if (judged_)
+        return true;
+    if (pendingFrom_ < 0)
+        pendingFrom_ = run_->trace().size();
+    steppedEvents_ = run_->trace().size();
+    judged_ = true;
+    return run_->finish(error);
+}
+
+void Playback::publish() {
+    if (pendingFrom_ < 0 || !run_)
+        return;
+    if (pendingRewound_) {
+        emit rewound();
+    } else if (eventCount() > pendingFrom_) {
+        emit advanced(pendingFrom_, eventCount());
+    }
+    pendingRewound_ = false;
+    pendingFrom_ = -1;
+    emit positionChanged(position_, length_);
 }
 
 void Playback::seek(int target) {
@@ -80,28 +172,39 @@ void Playback::seek(int target) {
     target = std::clamp(target, 0, length_);
     if (target == position_)
         return;
-    if (target > position_) {
-        const qsizetype before = run_->trace().size();
-        while (position_ < target) {
-            stepBegin_ = run_->trace().size();
-            if (!run_->step())
-                break;
-            ++position_;
-        }
-        emit advanced(before, run_->trace().size());
-    } else {
-        QString error;
-        if (!rebuild(&error))
-            return;
-        while (position_ < target) {
-            stepBegin_ = run_->trace().size();
-            if (!run_->step())
-                break;
-            ++position_;
-        }
-        emit rewound();
+    advance(target);
+    publish();
+}
+
+void Playback::requestSeek(int target) {
+    if (!run_)
+        return;
+    target = std::clamp(target, 0, length_);
+    if (target == position_)
+        return;
+    if (longSeek_ && seekCost(target) > kInlineSteps) {
+        longSeek_(target);
+        return;
     }
-    emit positionChanged(position_, length_);
+    seek(target);
+}
+
+void Playback::stepFor(int budgetMs) {
+    if (!run_ || atEnd())
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    pendingFrom_ = eventCount();
+    while (!atEnd() && !judged_) {
+        stepBegin_ = run_->trace().size();
+        if (!run_->step())
+            break;
+        ++position_;
+        // The clock is read every few steps: a step takes microseconds.
+        if ((position_ & 7) == 0 && clock.elapsed() >= budgetMs)
+            break;
+    }
+    publish();
 }
 
 }  // namespace idem

@@ -1,6 +1,11 @@
 // Drives one run step by step for the window: reset, step, step back, seek.
 // Stepping back re-runs the same configuration deterministically up to the
-// previous step (runs are small), so no step needs hand-written undo.
+// previous step, so no step needs hand-written undo.
+//
+// The long parts (the dry run that measures a configuration, a seek over
+// many steps, judging the end for a saved trace) come in two halves: one that
+// may run in a worker thread and emits nothing, and one on the owner's thread
+// that tells the views. While a worker holds the run, nothing else touches it.
 #pragma once
 
 #include "runconfig.h"
@@ -9,6 +14,8 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 
 namespace idem {
@@ -20,12 +27,33 @@ class SqlConnection;
 class Playback : public QObject {
     Q_OBJECT
 public:
+    // A seek that steps more than this many times goes to the long-seek
+    // handler when there is one (about a 60 Hz frame at the largest runs).
+    static constexpr int kInlineSteps = 400;
+
+    // What a dry run to the end found: how many steps, how it ends.
+    struct Measure {
+        bool ok = false;
+        bool cancelled = false;
+        QString error;
+        int steps = 0;
+        Summary summary;
+    };
+    // The dry run alone, touching no Playback: safe in any thread. `steps`
+    // counts as it goes (for a progress bar); `cancel` stops it.
+    static Measure measure(const RunConfig& config, const Scenario& scenario,
+                           const std::atomic<bool>* cancel = nullptr,
+                           std::atomic<qint64>* steps = nullptr);
+
     explicit Playback(QObject* parent = nullptr);
     ~Playback() override;
 
     // Loads a configuration: a dry run measures its length and final summary,
     // then a fresh run waits at step 0. Returns false with a message.
     bool load(const RunConfig& config, const Scenario& scenario, QString* error);
+    // The second half of load, with a measure taken elsewhere.
+    bool install(const RunConfig& config, const Scenario& scenario, const Measure& measured,
+                 QString* error);
     bool isLoaded() const { return run_ != nullptr; }
 
     const RunConfig& config() const { return config_; }
@@ -33,6 +61,9 @@ public:
     const Run* run() const { return run_.get(); }
     // A connection that reads what the run has committed so far.
     SqlConnection* reader() const { return reader_.get(); }
+    // How many of the run's trace events the steps so far recorded (the
+    // judge's events, once judged for a saved trace, are not steps).
+    qsizetype eventCount() const;
 
     int position() const { return position_; }
     // Where the trace events of the latest step begin.
@@ -45,11 +76,37 @@ public:
     // The judge's verdict on the database as it is at this step.
     Summary liveSummary() const;
 
+    // Called instead of stepping inline when a requested seek is long (set
+    // by the window, which runs it in a worker: advance, then publish).
+    void setLongSeekHandler(std::function<void(int target)> handler) {
+        longSeek_ = std::move(handler);
+    }
+    // How many steps reaching `target` costs (a seek back re-runs from 0).
+    int seekCost(int target) const;
+
+    // First half of a seek: steps to `target` (rebuilding first when it is
+    // behind) and emits nothing. Stops early when `cancel` is set; `done`
+    // counts the steps taken. Safe in a worker while nothing else uses this.
+    void advance(int target, const std::atomic<bool>* cancel = nullptr,
+                 std::atomic<qint64>* done = nullptr);
+    // At the end: the judge reads the final database and records its events,
+    // as a saved trace has them. Worker-safe like advance.
+    bool judgeEnd(QString* error);
+    bool judged() const { return judged_; }
+    // Second half: tells the views what advance changed.
+    void publish();
+
 public slots:
     void stepForward();
     void stepBack();
+    // Seeks at once, however long it takes (tests, `idemlab shot`).
     void seek(int position);
-    void reset() { seek(0); }
+    // Seeks from the window's controls: a long seek goes to the handler.
+    void requestSeek(int position);
+    // Steps forward for about `budgetMs` of work, then tells the views once:
+    // playing at "instant" costs the same per tick on any run.
+    void stepFor(int budgetMs);
+    void reset() { requestSeek(0); }
     void toEnd() { seek(length_); }
 
 signals:
@@ -72,6 +129,12 @@ private:
     int length_ = 0;
     qsizetype stepBegin_ = 0;
     Summary finalSummary_;
+    std::function<void(int)> longSeek_;
+    bool judged_ = false;
+    qsizetype steppedEvents_ = 0;  // events before the judge's, once judged
+    // What advance changed, for publish.
+    bool pendingRewound_ = false;
+    qsizetype pendingFrom_ = -1;
 };
 
 }  // namespace idem

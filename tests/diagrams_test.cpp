@@ -12,6 +12,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -108,6 +109,7 @@ private slots:
     void sequenceNamesStatementsAndCrashes();
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
+    void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
     void exportToAnUnwritablePathFailsAndLeavesNoFile();
 };
@@ -253,6 +255,47 @@ void DiagramsTest::stepBackThenForwardGivesTheSameView() {
     QCOMPARE(snapshot(machine.scene()), machineAtEnd);
     QCOMPARE(snapshot(sequence.scene()), sequenceAtEnd);
     QCOMPARE(sequence.arrowCount(), arrowsAtEnd);
+}
+
+// Applying only each step's events gives the picture drawing everything
+// again gives: the same counts and marks on the state diagram, the same rows,
+// labels and arrows on the sequence diagram (whose oldest rows leave at the
+// top; its lanes keep their width while stepping, so a label may wrap at
+// another word).
+void DiagramsTest::steppingDrawsWhatAWholeDrawDoes() {
+    const auto run = finishedRun("order-create", "check-then-insert", {}, "concurrent", 2, 60);
+    QVERIFY(run);
+    const qsizetype end = run->trace().size();
+    QVERIFY(end > SequenceView::kMaxEvents + 100);
+    StateMachineView stepped, whole;
+    stepped.setMachine(run->scenario().info(), run->config().variant);
+    whole.setMachine(run->scenario().info(), run->config().variant);
+    SequenceView steppedSequence, wholeSequence;
+    steppedSequence.resize(900, 600);
+    wholeSequence.resize(900, 600);
+    stepped.showTrace(run->trace(), 1, 0);
+    steppedSequence.showTrace(run->trace(), 1, 0);
+    for (qsizetype at = 1; at < end;) {
+        const qsizetype to = std::min(end, at + 1 + at % 3);  // steps of one to three events
+        stepped.advanceTrace(run->trace(), to, at);
+        steppedSequence.advanceTrace(run->trace(), to, at);
+        if (to % 97 == 0 || to == end) {
+            whole.showTrace(run->trace(), to, at);
+            wholeSequence.showTrace(run->trace(), to, at);
+            QCOMPARE(snapshot(stepped.scene()), snapshot(whole.scene()));
+            const auto unwrapped = [](QStringList lines) {
+                for (QString& line : lines) line.remove(QRegularExpression(QStringLiteral("\\s")));
+                lines.sort();
+                return lines;
+            };
+            QCOMPARE(steppedSequence.labels().join(QString()).remove(QRegularExpression("\\s")),
+                     wholeSequence.labels().join(QString()).remove(QRegularExpression("\\s")));
+            QCOMPARE(steppedSequence.arrowCount(), wholeSequence.arrowCount());
+            QCOMPARE(unwrapped(texts(steppedSequence.scene())).join(QString()),
+                     unwrapped(texts(wholeSequence.scene())).join(QString()));
+        }
+        at = to;
+    }
 }
 
 void DiagramsTest::longRunsDrawOnlyTheLastEvents() {

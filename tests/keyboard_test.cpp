@@ -14,6 +14,7 @@
 #include "playbackbar.h"
 #include "playbackkeys.h"
 #include "registry.h"
+#include "runcontroller.h"
 #include "scenariopicker.h"
 
 #include <QAbstractButton>
@@ -54,6 +55,10 @@ void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
     QWidget* target = QApplication::focusWidget();
     QVERIFY(target);
     QTest::keyClick(target, Qt::Key(k), mods);
+    // A key that starts work in the background (F5, Enter on a scenario, Compare):
+    // its result is on screen before the next check.
+    if (auto* w = qobject_cast<MainWindow*>(target->window()))
+        w->jobs()->finishNow();
 }
 
 void typeText(const QString& text) {

@@ -11,6 +11,7 @@
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
+#include "runcontroller.h"
 #include "sqllogmodel.h"
 #include "stageheader.h"
 #include "statemachineview.h"
@@ -151,6 +152,7 @@ void SignalsTest::compareFollowsTheFiredInput() {
     QString error;
     QVERIFY(w.fire(configOf("payment-callback", ""), &error));
     w.tabs()->setCurrentWidget(w.compareView());
+    w.jobs()->finishNow();  // compared in the background
     CompareView* compare = w.compareView();
     QCOMPARE(compare->ranOn().scenario, QStringLiteral("payment-callback"));
     QCOMPARE(compare->outcome(0)->verdictId(), QStringLiteral("duplicated"));
@@ -168,6 +170,7 @@ void SignalsTest::compareFollowsTheFiredInput() {
     QVERIFY(compare->ranOn().scenario.isEmpty());
     QVERIFY(compare->inputText().contains("3"));
     w.tabs()->setCurrentWidget(compare);
+    w.jobs()->finishNow();
     QCOMPARE(compare->ranOn().duplicates, 3);
     QVERIFY(!compare->outcome(1)->verdictId().isEmpty());
 }

@@ -12,9 +12,18 @@
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMetaMethod>
 #include <QPushButton>
 
 namespace idem {
+
+struct CompareRuns {
+    const Scenario* scenario = nullptr;
+    quint64 generation = 0;
+    RunConfig input;
+    RunConfig configs[2];
+    RunResult sides[2];
+};
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), input_(new QLabel(this)), run_(new QPushButton(this)) {
@@ -30,11 +39,11 @@ CompareView::CompareView(QWidget* parent)
         grid->addWidget(variants_[side], 1, side);
         grid->addWidget(outcomes_[side], 2, side);
         grid->addWidget(tables_[side], 3, side);
-        connect(variants_[side], &QComboBox::activated, this, &CompareView::compare);
+        connect(variants_[side], &QComboBox::activated, this, &CompareView::requestCompare);
     }
     grid->addWidget(run_, 4, 0, 1, 2);
     grid->setRowStretch(3, 1);
-    connect(run_, &QPushButton::clicked, this, &CompareView::compare);
+    connect(run_, &QPushButton::clicked, this, &CompareView::requestCompare);
     retranslate();
 }
 
@@ -42,6 +51,7 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
     const bool sameScenario = scenario_ == &scenario;
     scenario_ = &scenario;
     config_ = config;
+    ++generation_;
     clearSides();
     const ScenarioInfo& info = scenario.info();
     for (int side = 0; side < 2; ++side) {
@@ -64,7 +74,7 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
     }
     retranslate();
     if (isVisible())
-        compare();
+        requestCompare();
 }
 
 void CompareView::clearSides() {
@@ -80,10 +90,28 @@ QString CompareView::inputText() const {
     return input_->text();
 }
 
-void CompareView::compare() {
-    if (!scenario_)
+void CompareView::requestCompare() {
+    if (isSignalConnected(QMetaMethod::fromSignal(&CompareView::compareRequested))) {
+        emit compareRequested();
         return;
-    clearSides();
+    }
+    compare();
+}
+
+void CompareView::compare() {
+    if (const auto runs = prepare()) {
+        runBoth(*runs);
+        show(runs);
+    }
+}
+
+std::shared_ptr<CompareRuns> CompareView::prepare() const {
+    if (!scenario_)
+        return nullptr;
+    auto runs = std::make_shared<CompareRuns>();
+    runs->scenario = scenario_;
+    runs->generation = generation_;
+    runs->input = config_;
     for (int side = 0; side < 2; ++side) {
         RunConfig c = config_;
         c.variant = variants_[side]->currentData().toString();
@@ -91,17 +119,37 @@ void CompareView::compare() {
         const VariantInfo* v = scenario_->info().variant(c.variant);
         if (v && !v->crashPoints.contains(c.crash))
             c.crash = CrashPoint::None;
-        const RunResult run = runToEnd(c, *scenario_, RunOptions::untraced(), true);
+        runs->configs[side] = c;
+    }
+    return runs;
+}
+
+void CompareView::runBoth(CompareRuns& runs, const std::atomic<bool>* cancel) {
+    for (int side = 0; side < 2; ++side) {
+        RunOptions options = RunOptions::untraced();
+        options.cancel = cancel;
+        runs.sides[side] = runToEnd(runs.configs[side], *runs.scenario, options, true);
+    }
+}
+
+void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
+    if (!runs || runs->generation != generation_)
+        return;  // an old comparison: the input changed while it ran
+    clearSides();
+    for (int side = 0; side < 2; ++side) {
+        const RunResult& run = runs->sides[side];
         if (!run.ok()) {
             // Say why on the panel itself rather than leaving it blank.
-            errors_ << run.error;
+            errors_ << (run.failure == RunFailure::Cancelled ? tr("Stopped before the end.")
+                                                             : run.error);
             continue;
         }
         outcomes_[side]->showSummary(run.summary, true);
         const auto reader = run.run->openReader();
         tables_[side]->refresh(*reader);
     }
-    ranOn_ = config_;
+    if (errors_.isEmpty())
+        ranOn_ = runs->input;
     retranslate();
 }
 

@@ -7,6 +7,9 @@
 
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -16,6 +19,9 @@ namespace idem {
 class DatabaseTableView;
 class OutcomePanel;
 class Scenario;
+
+// Both sides' finished runs, computed by CompareView::runBoth.
+struct CompareRuns;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -31,8 +37,23 @@ public:
     OutcomePanel* outcome(int side) const { return outcomes_[side]; }
     DatabaseTableView* table(int side) const { return tables_[side]; }
 
+    // The chosen pair on the fired input, ready to run (nullptr before a fire).
+    std::shared_ptr<CompareRuns> prepare() const;
+    // Runs both sides, each on its own database and connections: safe in a
+    // worker thread; stops early when `cancel` is set.
+    static void runBoth(CompareRuns& runs, const std::atomic<bool>* cancel = nullptr);
+    // Shows what runBoth computed (on the window's thread).
+    void show(const std::shared_ptr<CompareRuns>& runs);
+
 public slots:
+    // Runs both sides now and shows them.
     void compare();
+    // From the page's own controls: a listener to compareRequested runs the
+    // comparison (in the background); without one it runs at once.
+    void requestCompare();
+
+signals:
+    void compareRequested();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -43,6 +64,7 @@ private:
     const Scenario* scenario_ = nullptr;
     RunConfig config_;
     RunConfig ranOn_;
+    quint64 generation_ = 0;  // which input a comparison ran on
     QStringList errors_;
     QLabel* input_;
     QPushButton* run_;

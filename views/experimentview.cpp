@@ -23,7 +23,8 @@ namespace idem {
 
 namespace {
 
-constexpr int kBatch = 10;  // intents per run; each run draws its own input
+constexpr int kBatch = 10;         // intents per run; each run draws its own input
+constexpr int kBarsEveryMs = 250;  // the chart follows the run at most four times a second
 
 }  // namespace
 
@@ -87,23 +88,41 @@ void ExperimentView::setScenario(const Scenario& scenario) {
     renderChart();
 }
 
-void ExperimentView::start() {
-    if (!scenario_ || isRunning())
-        return;
-    QStringList chosen;
+ExperimentPlan ExperimentView::plan() const {
+    ExperimentPlan plan;
     for (int i = 0; i < variants_->count(); ++i) {
         if (variants_->item(i)->checkState() == Qt::Checked) {
-            chosen << variants_->item(i)->data(Qt::UserRole).toString();
+            plan.variants << variants_->item(i)->data(Qt::UserRole).toString();
         }
     }
-    if (chosen.isEmpty())
-        return;
-    results_.clear();
-    ExperimentPlan plan;
-    plan.variants = chosen;
     plan.intentsPerVariant = intents_->value();
     plan.seed = 20261129;
     plan.batch = kBatch;
+    return plan;
+}
+
+void ExperimentView::runNow() {
+    if (!scenario_ || isRunning())
+        return;
+    const ExperimentPlan plan = this->plan();
+    if (plan.variants.isEmpty())
+        return;
+    results_.clear();
+    runExperiment(*scenario_, plan, nullptr,
+                  [this](const QString& variant, const std::array<qint64, kVerdictCount>& counts,
+                         int done, int total) { batchDone(variant, counts, done, total); });
+    updateBars();
+}
+
+void ExperimentView::start() {
+    if (!scenario_ || isRunning())
+        return;
+    const ExperimentPlan plan = this->plan();
+    if (plan.variants.isEmpty())
+        return;
+    results_.clear();
+    updateBars();
+    sinceBars_.start();
     progress_->setRange(0, 0);
     progress_->setValue(0);
     run_->setEnabled(false);
@@ -140,6 +159,7 @@ void ExperimentView::start() {
             return;
         run_->setEnabled(true);
         cancel_->setEnabled(false);
+        updateBars();
         emit finished();
     });
     worker->start(QThread::IdlePriority);
@@ -154,9 +174,10 @@ void ExperimentView::batchDone(const QString& variant,
     }
     progress_->setRange(0, total);
     progress_->setValue(done);
-    // Redraw every few batches and at the end: the chart follows the run.
-    if (done % 5 == 0 || done == total)
-        renderChart();
+    if (!sinceBars_.isValid() || sinceBars_.elapsed() >= kBarsEveryMs || done == total) {
+        updateBars();
+        sinceBars_.start();
+    }
 }
 
 void ExperimentView::cancel() {
@@ -178,35 +199,56 @@ void ExperimentView::stopWorker() {
 void ExperimentView::renderChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Verdicts per variant (random duplicates, timings and crashes)"));
-    auto* series = new QStackedBarSeries(chart);
+    series_ = new QStackedBarSeries(chart);
     QStringList variants;
     for (int i = 0; i < variants_->count(); ++i)
         variants << variants_->item(i)->data(Qt::UserRole).toString();
     for (const QString& verdict : verdictIds()) {
         auto* set = new QBarSet(verdictName(verdict));
-        set->setColor(verdictColor(verdict));
-        for (const QString& v : variants) *set << results_.value(v).value(verdict);
-        series->append(set);
+        for (qsizetype v = 0; v < variants.size(); ++v) *set << 0;
+        series_->append(set);
     }
-    chart->addSeries(series);
+    chart->addSeries(series_);
     auto* x = new QBarCategoryAxis(chart);
     x->append(variants);
-    auto* y = new QValueAxis(chart);
-    y->setLabelFormat(QStringLiteral("%d"));
+    yAxis_ = new QValueAxis(chart);
+    yAxis_->setLabelFormat(QStringLiteral("%d"));
     chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    chart->addAxis(yAxis_, Qt::AlignLeft);
+    series_->attachAxis(x);
+    series_->attachAxis(yAxis_);
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->setTheme(palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark
                                                                         : QChart::ChartThemeLight);
-    for (QBarSet* set : series->barSets()) {
-        set->setColor(verdictColor(verdictIds().value(int(series->barSets().indexOf(set)))));
+    for (QBarSet* set : series_->barSets()) {
+        set->setColor(verdictColor(verdictIds().value(int(series_->barSets().indexOf(set)))));
     }
     chart->setFont(font());
     QChart* old = chart_->chart();
     chart_->setChart(chart);
     delete old;
+    updateBars();
+}
+
+void ExperimentView::updateBars() {
+    if (!series_)
+        return;
+    const QList<QBarSet*> sets = series_->barSets();
+    const QStringList verdicts = verdictIds();
+    qreal peak = 0;
+    for (int i = 0; i < variants_->count(); ++i) {
+        const QMap<QString, int> counts =
+            results_.value(variants_->item(i)->data(Qt::UserRole).toString());
+        qreal stack = 0;
+        for (qsizetype v = 0; v < sets.size() && v < verdicts.size(); ++v) {
+            const qreal value = counts.value(verdicts[v]);
+            if (sets[v]->at(i) != value)
+                sets[v]->replace(i, value);
+            stack += value;
+        }
+        peak = std::max(peak, stack);
+    }
+    yAxis_->setRange(0, std::max<qreal>(peak, 1));
 }
 
 void ExperimentView::retranslate() {

@@ -5,6 +5,7 @@
 
 #include "vocabulary.h"
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
 
@@ -13,6 +14,8 @@
 #include <memory>
 
 class QChartView;
+class QStackedBarSeries;
+class QValueAxis;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -23,6 +26,7 @@ class QThread;
 namespace idem {
 
 class Scenario;
+struct ExperimentPlan;
 
 class ExperimentView : public QWidget {
     Q_OBJECT
@@ -34,6 +38,9 @@ public:
     QMap<QString, QMap<QString, int>> results() const { return results_; }
     bool isRunning() const;
     QSpinBox* intentsBox() const { return intents_; }
+
+    // Runs the experiment in the calling thread and shows it (`idemlab shot`).
+    void runNow();
 
 public slots:
     void start();
@@ -47,7 +54,11 @@ protected:
 
 private:
     void retranslate();
+    // A new chart for the variants (scenario, language, theme); the bars are
+    // then updated in place by updateBars, a few times a second at most.
     void renderChart();
+    void updateBars();
+    ExperimentPlan plan() const;
     void batchDone(const QString& variant, const std::array<qint64, kVerdictCount>& counts,
                    int done, int total);
     void stopWorker();
@@ -60,6 +71,9 @@ private:
     QProgressBar* progress_;
     QLabel* explain_;
     QChartView* chart_;
+    QStackedBarSeries* series_ = nullptr;
+    QValueAxis* yAxis_ = nullptr;
+    QElapsedTimer sinceBars_;
     QThread* worker_ = nullptr;
     std::shared_ptr<std::atomic_bool> stop_;
     quint64 generation_ = 0;

@@ -189,8 +189,14 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
         bringChangeToFront(firstLook_);
         firstLook_ = false;
     }
-    state_->showTrace(run.trace(), to, fresh);
-    sequence_->showTrace(run.trace(), to, fresh);
+    // A step forward draws only its own events; a rebuild draws them all.
+    if (rebuild) {
+        state_->showTrace(run.trace(), to, fresh);
+        sequence_->showTrace(run.trace(), to, fresh);
+    } else {
+        state_->advanceTrace(run.trace(), to, fresh);
+        sequence_->advanceTrace(run.trace(), to, fresh);
+    }
     retranslate();
 }
 

@@ -24,7 +24,24 @@
 
 namespace idem {
 
+struct StrategyRun {
+    QJsonArray pages;
+    QJsonArray plan;
+    QList<QPair<qint64, qint64>> writes;  // inserted, deleted after each page
+    QString verdict;
+    QString error;
+};
+
+struct PagingRuns {
+    StrategyRun strategies[3];
+};
+
 namespace {
+
+const StrategyRun& runOf(const std::shared_ptr<PagingRuns>& runs, int strategy) {
+    static const StrategyRun none;
+    return runs ? runs->strategies[strategy] : none;
+}
 
 QSet<qint64> idSet(const QJsonValue& v) {
     QSet<qint64> ids;
@@ -85,14 +102,22 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
 }
 
 void PaginationView::setInput(const Scenario& scenario, const RunConfig& config) {
+    show(*runAll(scenario, config));
+}
+
+std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
+                                                   const RunConfig& config,
+                                                   const std::atomic<bool>* cancel) {
+    auto all = std::make_shared<PagingRuns>();
     for (int s = 0; s < 3; ++s) {
         RunConfig c = config;
         c.variant = strategies()[s];
-        StrategyRun result;
-        const RunResult run = runToEnd(c, scenario, {}, true);
+        StrategyRun& result = all->strategies[s];
+        RunOptions options;
+        options.cancel = cancel;
+        const RunResult run = runToEnd(c, scenario, options, true);
         if (!run.ok()) {
             result.error = run.error;
-            runs_[s] = result;
             continue;
         }
         result.pages = run.summary.extras.value("pages").toArray();
@@ -113,17 +138,25 @@ void PaginationView::setInput(const Scenario& scenario, const RunConfig& config)
                 deleted += e.rows;
         }
         result.writes << qMakePair(inserted, deleted);
-        runs_[s] = result;
     }
+    return all;
+}
+
+void PaginationView::show(const PagingRuns& runs) {
+    runs_ = std::make_shared<PagingRuns>(runs);
     shown_ = 0;
     render();
+}
+
+int PaginationView::pageCount(int strategy) const {
+    return runs_ ? int(runs_->strategies[strategy].pages.size()) : 0;
 }
 
 QList<QPair<QString, QString>> PaginationView::verdicts() const {
     QList<QPair<QString, QString>> out;
     for (int s = 0; s < 3; ++s) {
-        if (runs_[s].error.isEmpty())
-            out << qMakePair(strategies()[s], runs_[s].verdict);
+        if (runOf(runs_, s).error.isEmpty())
+            out << qMakePair(strategies()[s], runOf(runs_, s).verdict);
     }
     return out;
 }
@@ -137,16 +170,16 @@ void PaginationView::showPages(int pages) {
 
 int PaginationView::duplicatedRows(int strategy) const {
     int n = 0;
-    for (int p = 0; p < std::min<int>(shown_, runs_[strategy].pages.size()); ++p) {
-        n += runs_[strategy].pages[p].toObject().value("duplicates").toArray().size();
+    for (int p = 0; p < std::min<int>(shown_, runOf(runs_, strategy).pages.size()); ++p) {
+        n += runOf(runs_, strategy).pages[p].toObject().value("duplicates").toArray().size();
     }
     return n;
 }
 
 int PaginationView::lostRows(int strategy) const {
     int n = 0;
-    for (int p = 0; p < std::min<int>(shown_, runs_[strategy].pages.size()); ++p) {
-        n += runs_[strategy].pages[p].toObject().value("lost").toArray().size();
+    for (int p = 0; p < std::min<int>(shown_, runOf(runs_, strategy).pages.size()); ++p) {
+        n += runOf(runs_, strategy).pages[p].toObject().value("lost").toArray().size();
     }
     return n;
 }
@@ -160,7 +193,7 @@ void PaginationView::render() {
     const QColor dupRow = rowTint(base, dup), lostRow = rowTint(base, lost);
     const QColor dupText = readableOn(dup, base), lostText = readableOn(lost, base);
     for (int s = 0; s < 3; ++s) {
-        const StrategyRun& run = runs_[s];
+        const StrategyRun& run = runOf(runs_, s);
         QTreeWidget* tree = columns_[s];
         tree->clear();
         tree->setHeaderLabels({tr("Page / row"), tr("Note")});
@@ -232,7 +265,7 @@ void PaginationView::renderChart() {
                                QColor(0x27, 0xae, 0x60)};
     int pages = 0;
     for (int s = 0; s < 3; ++s)
-        pages = std::max(pages, std::min<int>(shown_, runs_[s].pages.size()));
+        pages = std::max(pages, std::min<int>(shown_, runOf(runs_, s).pages.size()));
     qreal peak = 1;
     for (int s = 0; s < 3; ++s) {
         auto* dupSet = new QBarSet(tr("%1 repeated").arg(strategies()[s]));
@@ -240,7 +273,7 @@ void PaginationView::renderChart() {
         dupSet->setColor(colours[s]);
         lostSet->setColor(colours[s].lighter(160));
         for (int p = 0; p < pages; ++p) {
-            const QJsonObject page = runs_[s].pages.at(p).toObject();
+            const QJsonObject page = runOf(runs_, s).pages.at(p).toObject();
             const qreal d = page.value("duplicates").toArray().size();
             const qreal l = page.value("lost").toArray().size();
             *dupSet << d;

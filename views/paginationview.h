@@ -9,6 +9,9 @@
 #include <QJsonArray>
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
+
 class QChartView;
 class QLabel;
 class QPlainTextEdit;
@@ -18,15 +21,23 @@ namespace idem {
 
 class Scenario;
 
+// The three strategies' runs on one input, computed by PaginationView::runAll.
+struct PagingRuns;
+
 class PaginationView : public QWidget {
     Q_OBJECT
 public:
     explicit PaginationView(QWidget* parent = nullptr);
     // Runs the three strategies on this configuration's feed and writes.
     void setInput(const Scenario& scenario, const RunConfig& config);
+    // The same in two halves: the runs (safe in a worker thread, stopped
+    // early when `cancel` is set), then showing them on the window's thread.
+    static std::shared_ptr<PagingRuns> runAll(const Scenario& scenario, const RunConfig& config,
+                                              const std::atomic<bool>* cancel = nullptr);
+    void show(const PagingRuns& runs);
     // Shows pages 1..pages (the pages the run on screen has read so far).
     void showPages(int pages);
-    int pageCount(int strategy) const { return int(runs_[strategy].pages.size()); }
+    int pageCount(int strategy) const;
     int shownPages() const { return shown_; }
     // Each strategy's verdict on the whole feed: variant id → verdict id.
     QList<QPair<QString, QString>> verdicts() const;
@@ -39,17 +50,10 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    struct StrategyRun {
-        QJsonArray pages;
-        QJsonArray plan;
-        QList<QPair<qint64, qint64>> writes;  // inserted, deleted after each page
-        QString verdict;
-        QString error;
-    };
     void render();
     void renderChart();
 
-    StrategyRun runs_[3];
+    std::shared_ptr<PagingRuns> runs_;
     int shown_ = 0;
     QLabel* titles_[3];
     QTreeWidget* columns_[3];

@@ -129,7 +129,7 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     });
     connect(end_, &QToolButton::clicked, this, [this] {
         pause();
-        playback_.toEnd();
+        playback_.requestSeek(playback_.length());
     });
     connect(play_, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
     connect(timer_, &QTimer::timeout, this, &PlaybackBar::tick);
@@ -141,7 +141,7 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     connect(autoPlay_, &QCheckBox::toggled, this, &PlaybackBar::autoPlayChanged);
     connect(scrubber_, &QSlider::valueChanged, this, [this](int v) {
         if (v != playback_.position())
-            playback_.seek(v);
+            playback_.requestSeek(v);
     });
     connect(&playback_, &Playback::positionChanged, this, [this](int position, int length) {
         const QSignalBlocker b(scrubber_);
@@ -209,10 +209,10 @@ void PlaybackBar::slower() {
 }
 
 void PlaybackBar::tick() {
-    // Instant: take big strides, but return to the event loop between them
-    // so the window never freezes on a long run.
+    // Instant: as many steps as fit in a few milliseconds, then back to the
+    // event loop, so a tick costs the same early and late in any run.
     if (stepMs() == 0) {
-        playback_.seek(playback_.position() + 200);
+        playback_.stepFor(kInstantBudgetMs);
     } else {
         playback_.stepForward();
     }

@@ -23,6 +23,8 @@ public:
     // Milliseconds between steps per speed, slow motion first; 0 = instant.
     static constexpr int kSpeeds[] = {2500, 1600, 1000, 400, 0};
     static constexpr int kNormalSpeed = 2;  // about one step a second: a classroom's pace
+    // At "instant", the stepping each tick may take; the views' drawing comes on top.
+    static constexpr int kInstantBudgetMs = 6;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;

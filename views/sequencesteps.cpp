@@ -10,6 +10,9 @@ namespace idem {
 
 namespace {
 
+// How far into a trace build() looks for a second intent (beyond the events it draws).
+constexpr qsizetype kIntentLookAhead = 4096;
+
 using Shape = SequenceStep::Shape;
 using Tone = SequenceStep::Tone;
 
@@ -280,8 +283,14 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
                                          qsizetype upTo, qsizetype freshFrom) {
     QList<SequenceStep> steps;
     upTo = std::min(upTo, events.size());
-    const bool manyIntents = std::any_of(events.cbegin(), events.cend(),
-                                         [](const TraceEvent& e) { return e.intent > 0; });
+    // Whether attempts are tagged with their intent: any intent beyond the
+    // first among the first events (each intent fires early), so that a step
+    // late in a long run does not rescan the trace.
+    const auto head = events.cbegin() + std::min<qsizetype>(events.size(), kIntentLookAhead);
+    const bool manyIntents =
+        std::any_of(events.cbegin(), head, [](const TraceEvent& e) { return e.intent > 0; }) ||
+        std::any_of(events.cbegin() + std::max<qsizetype>(0, from), events.cbegin() + upTo,
+                    [](const TraceEvent& e) { return e.intent > 0; });
     const qsizetype setupEnd = std::min(setupLength(events), upTo);
     for (qsizetype i = std::max<qsizetype>(0, from); i < upTo; ++i) {
         const TraceEvent& e = events[i];
@@ -293,6 +302,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             s.tMs = e.tMs;
             s.fresh = last >= freshFrom;
             s.setup = true;
+            s.event = i;
             QStringList heads, lines;
             QString state;
             for (qsizetype j = i; j <= last; ++j) {
@@ -326,6 +336,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
         s.tMs = e.tMs;
         s.fresh = i >= freshFrom;
+        s.event = i;
         s.tooltip = tooltip(e);
         if (s.from.isEmpty())
             s.from = kDatabase;

@@ -35,7 +35,8 @@ struct SequenceStep {
     bool hourglass = false;  // waits for a lock: an hourglass before the label
     bool counted = false;  // counts in SequenceView::arrowCount (fire, response, retry, downstream)
     bool fresh = false;
-    bool setup = false;  // the set-up before the first attempt (schema, seed rows)
+    qsizetype event = -1;  // the trace event it was drawn from (the first, for the set-up)
+    bool setup = false;    // the set-up before the first attempt (schema, seed rows)
 };
 
 // Turns trace events into steps; static functions only, a class so that its

@@ -181,7 +181,74 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
     }
     lanes_ = SequenceSteps::lanes(steps_);
     empty_ = steps_.isEmpty();
+    drawnUpTo_ = upTo;
     draw();
+}
+
+void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+    upTo = std::min(upTo, trace.size());
+    if (empty_ || !layout_ || upTo < drawnUpTo_ || drawnWidth_ != view_->viewport()->width() ||
+        upTo - drawnUpTo_ > kMaxEvents) {
+        showTrace(trace, upTo, freshFrom);
+        return;
+    }
+    QList<SequenceStep> added = SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom);
+    if (!showInternals_) {
+        added.removeIf([](const SequenceStep& s) {
+            return s.setup || stagehints::isInternalLane(s.from) ||
+                   stagehints::isInternalLane(s.to);
+        });
+    }
+    // New lanes, wider labels or a wider time column: everything moves.
+    const Layout& l = *layout_;
+    const QFontMetricsF fm(l.font), fmBold(l.bold);
+    for (const SequenceStep& s : std::as_const(added)) {
+        const bool lanesKnown = s.shape == SequenceStep::Shape::Banner ||
+                                ((s.from.isEmpty() || lanes_.contains(s.from)) &&
+                                 (s.to.isEmpty() || lanes_.contains(s.to)));
+        if (s.setup || !lanesKnown || laneNeed(s, fm, fmBold, l.lineH) > l.spacing ||
+            fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)) + fm.averageCharWidth() * 2 >
+                l.timeW) {
+            showTrace(trace, upTo, freshFrom);
+            return;
+        }
+    }
+    const DiagramPalette pal = DiagramPalette::from(palette());
+    // The previous step's rows (the last ones) lose their emphasis.
+    qsizetype first = rows_.size();
+    while (first > 0 && rows_[first - 1].step.fresh) --first;
+    double top =
+        rows_.isEmpty() ? l.headerH + l.lineH * 0.4 : rows_.last().top + rows_.last().height;
+    if (first < rows_.size())
+        top = rows_[first].top;
+    for (qsizetype i = first; i < rows_.size(); ++i) {
+        Row& row = rows_[i];
+        removeRow(row);
+        row.step.fresh = false;
+        drawRow(row, top, i > 0 ? rows_[i - 1].step.tMs : -1, pal);
+        top += row.height;
+    }
+    for (const SequenceStep& s : std::as_const(added)) {
+        Row row;
+        row.step = s;
+        drawRow(row, top, rows_.isEmpty() ? -1 : rows_.last().step.tMs, pal);
+        top += row.height;
+        rows_ << row;
+    }
+    // Only the last kMaxEvents events stay drawn.
+    earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
+    while (!rows_.isEmpty() && rows_.first().step.event < earlier_) {
+        removeRow(rows_.first());
+        rows_.removeFirst();
+    }
+    steps_.clear();
+    labels_.clear();
+    for (const Row& row : std::as_const(rows_)) {
+        steps_ << row.step;
+        labels_ << row.lines;
+    }
+    drawnUpTo_ = upTo;
+    placeFrame(pal);
 }
 
 double SequenceView::rowHeight(const SequenceStep& s) const {
@@ -213,6 +280,10 @@ double SequenceView::labelRoom(const SequenceStep& s, const Layout& l) const {
 
 void SequenceView::draw() {
     scene_->clear();
+    rows_.clear();
+    laneLines_.clear();
+    earlierNote_ = nullptr;
+    layout_.reset();
     arrows_ = 0;
     labels_.clear();
     const DiagramPalette pal = DiagramPalette::from(palette());
@@ -241,21 +312,7 @@ void SequenceView::draw() {
         need = std::max(need, fmBold.horizontalAdvance(actorName(lane)) + 28);
     }
     for (const SequenceStep& s : std::as_const(steps_)) {
-        const QFontMetricsF& m = s.fresh ? fmBold : fm;
-        // Arrows carry two lines at most; boxes on one lane three.
-        const int lines = s.shape == Shape::Arrow ? 2 : 3;
-        const QString key = QString::number(int(s.fresh) * 10 + lines) + s.label;
-        if (!narrowest_.contains(key))
-            narrowest_.insert(key, narrowest(s.label, m, lines));
-        const double w = narrowest_.value(key) + 32 + (s.hourglass ? l.lineH : 0);
-        const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
-        if (s.shape == Shape::Arrow && span > 0)
-            need = std::max(need, w / double(span));
-        if (s.shape == Shape::Tag || s.shape == Shape::Cross)
-            need = std::max(need, w);
-        if (s.shape == Shape::Loop || s.shape == Shape::Bar ||
-            (s.shape == Shape::Arrow && span == 0))
-            need = std::max(need, w + kLoopWidth);
+        need = std::max(need, laneNeed(s, fm, fmBold, l.lineH));
         l.timeW = std::max(l.timeW, fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)));
     }
     l.timeW += fm.averageCharWidth() * 2;
@@ -267,48 +324,114 @@ void SequenceView::draw() {
     }
     l.width = l.timeW + l.spacing * double(lanes_.size());
     lanesWidth_ = l.width;
-    // Each label on one line where it fits, else on two.
-    QList<SequenceStep> shown = steps_;
-    for (SequenceStep& s : shown) {
-        s.label = wrapped(s.label, s.fresh ? fmBold : fm, labelRoom(s, l));
-        for (const QString& line : s.label.split(QLatin1Char('\n'))) labels_ << line;
-    }
+    layout_ = std::make_shared<Layout>(l);
 
     double top = l.headerH + l.lineH * 0.4;
-    if (earlier_ > 0) {
-        auto* note = addText(
-            scene_,
-            earlier_ == 1 ? tr("… 1 earlier event") : tr("… %1 earlier events").arg(earlier_),
-            l.font, pal.muted);
-        note->setPos(l.timeW, top + l.lineH * 0.3);
-        top += l.lineH * 1.8;
+    if (earlier_ > 0)
+        top += l.lineH * 1.8;  // room for the note on earlier events
+    for (const SequenceStep& s : std::as_const(steps_)) {
+        Row row;
+        row.step = s;
+        drawRow(row, top, rows_.isEmpty() ? -1 : rows_.last().step.tMs, pal);
+        top += row.height;
+        rows_ << row;
     }
-    qint64 lastTime = -1;
-    for (const SequenceStep& s : std::as_const(shown)) {
-        const double h = rowHeight(s);
-        if (s.fresh) {
-            auto* band = scene_->addRect(0, top, l.width, h, Qt::NoPen,
-                                         DiagramPalette::tint(pal.highlight, pal.dark ? 60 : 38));
-            band->setZValue(-2);
-        }
-        auto* time = addText(scene_, SqlLogModel::formatTime(s.tMs), l.font,
-                             s.tMs == lastTime ? pal.muted : pal.text);
-        time->setPos(fm.averageCharWidth() * 0.5, top + (h - l.lineH) / 2);
-        lastTime = s.tMs;
-        drawStep(s, l, top, h, pal);
-        top += h;
-    }
-    const double bottom = top + l.lineH * 0.6;
-    QPen lanePen(pal.muted, 1, Qt::DashLine);
-    for (double x : std::as_const(l.x))
-        scene_->addLine(x, l.headerH, x, bottom, lanePen)->setZValue(-1);
     drawHeaders(l, pal);
-
     header_->setFixedHeight(int(std::ceil(l.headerH)));
     // Wider than the rows, so the header can follow the rows' scroll bar all the way.
     header_->setSceneRect(0, 0, l.width + 64, l.headerH);
-    view_->setSceneRect(0, l.headerH, l.width, bottom - l.headerH);
+    placeFrame(pal);
     header_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value());
+}
+
+double SequenceView::laneNeed(const SequenceStep& s, const QFontMetricsF& fm,
+                              const QFontMetricsF& fmBold, double lineH) {
+    const QFontMetricsF& m = s.fresh ? fmBold : fm;
+    // Arrows carry two lines at most; boxes on one lane three.
+    const int lines = s.shape == Shape::Arrow ? 2 : 3;
+    const QString key = QString::number(int(s.fresh) * 10 + lines) + s.label;
+    if (!narrowest_.contains(key))
+        narrowest_.insert(key, narrowest(s.label, m, lines));
+    const double w = narrowest_.value(key) + 32 + (s.hourglass ? lineH : 0);
+    const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
+    if (s.shape == Shape::Arrow && span > 0)
+        return w / double(span);
+    if (s.shape == Shape::Tag || s.shape == Shape::Cross)
+        return w;
+    if (s.shape == Shape::Loop || s.shape == Shape::Bar || (s.shape == Shape::Arrow && span == 0))
+        return w + kLoopWidth;
+    return 0;
+}
+
+void SequenceView::drawRow(Row& row, double top, qint64 lastTime, const DiagramPalette& pal) {
+    const Layout& l = *layout_;
+    const QFontMetricsF fm(l.font), fmBold(l.bold);
+    // Each label on one line where it fits, else on two.
+    SequenceStep s = row.step;
+    s.label = wrapped(s.label, s.fresh ? fmBold : fm, labelRoom(s, l));
+    row.lines = s.label.split(QLatin1Char('\n'));
+    labels_ << row.lines;
+    const double h = rowHeight(s);
+    // Drawn on a scratch scene, so that the row's own items are known.
+    QGraphicsScene* main = scene_;
+    scene_ = &scratch_;
+    const int arrowsBefore = arrows_;
+    if (s.fresh) {
+        auto* band = scene_->addRect(0, top, l.width, h, Qt::NoPen,
+                                     DiagramPalette::tint(pal.highlight, pal.dark ? 60 : 38));
+        band->setZValue(-2);
+    }
+    auto* time = addText(scene_, SqlLogModel::formatTime(s.tMs), l.font,
+                         s.tMs == lastTime ? pal.muted : pal.text);
+    time->setPos(fm.averageCharWidth() * 0.5, top + (h - l.lineH) / 2);
+    drawStep(s, l, top, h, pal);
+    scene_ = main;
+    row.items = scratch_.items();
+    row.items.removeIf([](QGraphicsItem* item) { return item->parentItem() != nullptr; });
+    for (QGraphicsItem* item : std::as_const(row.items)) scene_->addItem(item);
+    row.arrows = arrows_ - arrowsBefore;
+    row.top = top;
+    row.height = h;
+}
+
+void SequenceView::removeRow(Row& row) {
+    qDeleteAll(row.items);
+    row.items.clear();
+    arrows_ -= row.arrows;
+    row.arrows = 0;
+}
+
+void SequenceView::placeFrame(const DiagramPalette& pal) {
+    const Layout& l = *layout_;
+    const double firstTop = rows_.isEmpty() ? l.headerH + l.lineH * 0.4 : rows_.first().top;
+    const double bottom =
+        (rows_.isEmpty() ? firstTop : rows_.last().top + rows_.last().height) + l.lineH * 0.6;
+    double sceneTop = firstTop - l.lineH * 0.4;
+    if (earlier_ > 0) {
+        sceneTop -= l.lineH * 1.8;
+        if (!earlierNote_) {
+            earlierNote_ = addText(scene_, QString(), l.font, pal.muted);
+        }
+        earlierNote_->setText(earlier_ == 1 ? tr("… 1 earlier event")
+                                            : tr("… %1 earlier events").arg(earlier_));
+        earlierNote_->setPos(l.timeW, sceneTop + l.lineH * 0.7);
+    } else if (earlierNote_) {
+        delete earlierNote_;
+        earlierNote_ = nullptr;
+    }
+    if (laneLines_.isEmpty()) {
+        QPen lanePen(pal.muted, 1, Qt::DashLine);
+        for (double x : std::as_const(l.x)) {
+            laneLines_ << scene_->addLine(x, sceneTop, x, bottom, lanePen);
+            laneLines_.last()->setZValue(-1);
+        }
+    } else {
+        for (QGraphicsLineItem* line : std::as_const(laneLines_)) {
+            const double x = line->line().x1();
+            line->setLine(x, std::min(sceneTop, l.headerH), x, bottom);
+        }
+    }
+    view_->setSceneRect(0, sceneTop, l.width, bottom - sceneTop);
     view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
 }
 

@@ -6,12 +6,18 @@
 
 #include "sequencesteps.h"
 
+#include <QGraphicsScene>
 #include <QHash>
 #include <QList>
 #include <QStringList>
 #include <QWidget>
 
-class QGraphicsScene;
+#include <memory>
+
+class QFontMetricsF;
+class QGraphicsItem;
+class QGraphicsLineItem;
+class QGraphicsSimpleTextItem;
 class QGraphicsView;
 
 namespace idem {
@@ -31,6 +37,11 @@ public:
     // Draws events [0, upTo) (the last kMaxEvents of them); events in
     // [freshFrom, upTo) are this step's and drawn emphasised.
     void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
+    // The same when events [0, previous upTo) are drawn already: adds the rows
+    // of the events since (and drops those beyond kMaxEvents at the top)
+    // instead of drawing every row again; falls back to showTrace when the
+    // lanes or their widths must change.
+    void advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
     void clear();
     // Show the set-up and the lab's own lanes (an observer): off by default.
     void setShowInternals(bool show);
@@ -49,6 +60,16 @@ protected:
 
 private:
     struct Layout;
+    // One drawn row: its step as built (label unwrapped), where it is, and
+    // the scene items that draw it.
+    struct Row {
+        SequenceStep step;
+        double top = 0;
+        double height = 0;
+        int arrows = 0;
+        QStringList lines;  // its label as drawn
+        QList<QGraphicsItem*> items;
+    };
 
     void draw();
     void drawHeaders(const Layout& l, const DiagramPalette& pal);
@@ -61,6 +82,14 @@ private:
     void drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
                  const QFont& font, const DiagramPalette& pal);
     double rowHeight(const SequenceStep& s) const;
+    // The lane spacing a step needs (its label in two or three lines).
+    double laneNeed(const SequenceStep& s, const QFontMetricsF& fm, const QFontMetricsF& fmBold,
+                    double lineH);
+    // Draws `row` at `top` (its label wrapped to the lanes) and records its items.
+    void drawRow(Row& row, double top, qint64 lastTime, const DiagramPalette& pal);
+    void removeRow(Row& row);
+    // The note on earlier events, the lane lines and the scroll area after rows changed.
+    void placeFrame(const DiagramPalette& pal);
     double labelRoom(const SequenceStep& s, const Layout& l) const;
 
     QGraphicsScene* scene_;
@@ -74,7 +103,13 @@ private:
     bool showInternals_ = false;
     int arrows_ = 0;
     int drawnWidth_ = -1;
-    double lanesWidth_ = 0;             // the width the lanes took when last drawn
+    double lanesWidth_ = 0;           // the width the lanes took when last drawn
+    std::shared_ptr<Layout> layout_;  // as the rows on screen were laid out
+    QList<Row> rows_;
+    QList<QGraphicsLineItem*> laneLines_;
+    QGraphicsSimpleTextItem* earlierNote_ = nullptr;
+    QGraphicsScene scratch_;  // a row is drawn here, then its items move to scene_
+    qsizetype drawnUpTo_ = 0;
     QHash<QString, double> narrowest_;  // a label's least width in its lines, by font  // the
                                         // viewport width the lanes were laid out for
 };

@@ -83,6 +83,10 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);
     h->setSectionResizeMode(SqlLogModel::Params, QHeaderView::Interactive);
     h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
+    // Sized by the rows in sight (the newest), not the first thousand: a step
+    // late in a long run costs what an early one does.
+    h->setResizeContentsPrecision(0);
+    view_->verticalHeader()->setResizeContentsPrecision(0);
     view_->setTextElideMode(Qt::ElideRight);
     view_->viewport()->installEventFilter(this);
     copy_ = new QAction(view_);

@@ -157,6 +157,8 @@ void StateMachineView::setMachine(const ScenarioInfo& info, const QString& varia
     offDiagram_.clear();
     current_.clear();
     entities_.clear();
+    entityState_.clear();
+    applied_ = 0;
     rebuild();
 }
 
@@ -176,20 +178,29 @@ int StateMachineView::rejectedCount(const QString& from, const QString& to) cons
 void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
     accepted_.clear();
     rejected_.clear();
-    freshAccepted_.clear();
-    freshRejected_.clear();
     offDiagram_.clear();
     current_.clear();
     entities_.clear();
+    entityState_.clear();
+    applied_ = 0;
+    advanceTrace(trace, upTo, freshFrom);
+}
+
+void StateMachineView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+    const QList<TraceEvent>& events = trace.events();
+    const qsizetype end = std::min(upTo, events.size());
+    if (end < applied_) {
+        showTrace(trace, upTo, freshFrom);
+        return;
+    }
+    freshAccepted_.clear();
+    freshRejected_.clear();
     QSet<QString> states;
     QSet<Move> allowed;
     for (const StateNode& n : std::as_const(machine_->nodes)) states.insert(n.id);
     for (const StateEdge& e : std::as_const(machine_->edges)) allowed.insert({e.from, e.to});
 
-    QMap<QString, QString> entityState;  // resolves an unconditional ("*") move's source
-    const QList<TraceEvent>& events = trace.events();
-    const qsizetype end = std::min(upTo, events.size());
-    for (qsizetype i = 0; i < end; ++i) {
+    for (qsizetype i = applied_; i < end; ++i) {
         const TraceEvent& e = events[i];
         if (!e.is(EventKind::Transition))
             continue;
@@ -198,13 +209,13 @@ void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype f
         const QString to = e.fields.text("to_state");
         const bool accepted = e.fields.flag("accepted");
         if (from == QLatin1String("*"))
-            from = entityState.value(entity);
+            from = entityState_.value(entity);
         const Move move{from, to};
         (accepted ? accepted_ : rejected_)[move] += 1;
         if (i >= freshFrom)
             (accepted ? freshAccepted_ : freshRejected_).insert(move);
         if (accepted) {
-            entityState[entity] = to;
+            entityState_[entity] = to;
             current_[e.intent] = to;
             entities_[e.intent] = entity;
         }
@@ -213,6 +224,7 @@ void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype f
             offDiagram_ << move;
         }
     }
+    applied_ = end;
     rebuild();
     if (!glows_.isEmpty())
         pulse_->start();

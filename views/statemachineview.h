@@ -35,6 +35,9 @@ public:
     // Draws the state as of events [0, upTo); transitions in [freshFrom, upTo)
     // are this step's and stay marked until the next call.
     void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
+    // The same when events [0, previous upTo) are already drawn: applies only
+    // the events since, so a step costs the same early and late in a long run.
+    void advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
     QGraphicsScene* scene() const { return scene_; }
 
     // False when this variant keeps no state (the view shows a note instead).
@@ -89,7 +92,9 @@ private:
     QSet<Move> freshRejected_;
     QList<Move> offDiagram_;  // moves that happened but the diagram does not allow
     QMap<int, QString> current_;
-    QMap<int, QString> entities_;  // the entity each intent's last move named
+    QMap<int, QString> entities_;         // the entity each intent's last move named
+    QMap<QString, QString> entityState_;  // resolves an unconditional ("*") move's source
+    qsizetype applied_ = 0;               // events [0, applied_) are counted
 };
 
 }  // namespace idem

@@ -38,6 +38,10 @@
         <source>Both ran on the fired input: %1</source>
         <translation>两种方案均以发射的输入运行：%1</translation>
     </message>
+    <message>
+        <source>Stopped before the end.</source>
+        <translation>在结束前已停止。</translation>
+    </message>
 </context>
 <context>
     <name>idem::DatabaseTableView</name>
@@ -669,10 +673,6 @@
         <translation>无法打开轨迹</translation>
     </message>
     <message>
-        <source>Cannot replay the trace</source>
-        <translation>无法回放轨迹</translation>
-    </message>
-    <message>
         <source>Save trace</source>
         <translation>保存轨迹</translation>
     </message>
@@ -919,6 +919,64 @@
     <message>
         <source>Predicted %1 — the verdict shows at the end.</source>
         <translation>已预测“%1”，结论在结束时揭晓。</translation>
+        <source>Stop the &amp;work in progress</source>
+        <translation>停止正在进行的工作(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Stop the run being measured, played to a step, compared or saved</source>
+        <translation>停止正在测算、播放到某一步、对比或保存的运行</translation>
+    </message>
+    <message>
+        <source>Opening %1</source>
+        <translation>正在打开 %1</translation>
+    </message>
+    <message>
+        <source>Saving the trace</source>
+        <translation>正在保存轨迹</translation>
+    </message>
+    <message>
+        <source>Stopped: the trace was not saved.</source>
+        <translation>已停止：轨迹没有保存。</translation>
+    </message>
+    <message>
+        <source>Saved the trace to %1</source>
+        <translation>轨迹已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Comparing</source>
+        <translation>正在对比</translation>
+    </message>
+    <message>
+        <source>Not run: the run on screen is unchanged.</source>
+        <translation>没有运行：屏幕上的运行保持不变。</translation>
+    </message>
+    <message>
+        <source>Running %1</source>
+        <translation>正在运行 %1</translation>
+    </message>
+    <message>
+        <source>Stopped before the end: the run on screen is unchanged.</source>
+        <translation>在结束前已停止：屏幕上的运行保持不变。</translation>
+    </message>
+    <message>
+        <source>A very large run</source>
+        <translation>规模很大的运行</translation>
+    </message>
+    <message>
+        <source>This run is estimated at about %1 SQL statements (%2 intents × %3 deliveries × %4 tries × %5 statements), above the limit of %6. It may take minutes; Esc stops it. Run it anyway?</source>
+        <translation>这次运行估计约有 %1 条 SQL 语句（%2 个意图 × %3 次投递 × %4 次尝试 × %5 条语句），超过了上限 %6。可能要跑好几分钟，按 Esc 可以停止。仍然运行吗？</translation>
+    </message>
+    <message>
+        <source>Going back to step %1</source>
+        <translation>正在退回到第 %1 步</translation>
+    </message>
+    <message>
+        <source>Going to step %1</source>
+        <translation>正在前进到第 %1 步</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1 of %2.</source>
+        <translation>已停在第 %1 步（共 %2 步）。</translation>
     </message>
 </context>
 <context>
@@ -2596,6 +2654,33 @@
     <message>
         <source>Sequence diagram</source>
         <translation>时序图</translation>
+    </message>
+</context>
+<context>
+    <name>idem::RunController</name>
+    <message>
+        <source>Work in progress</source>
+        <translation>正在进行的工作</translation>
+    </message>
+    <message>
+        <source>Progress of the work in progress</source>
+        <translation>正在进行的工作的进度</translation>
+    </message>
+    <message>
+        <source>Cancel (Esc)</source>
+        <translation>取消 (Esc)</translation>
+    </message>
+    <message>
+        <source>Stop the work in progress</source>
+        <translation>停止正在进行的工作</translation>
+    </message>
+    <message>
+        <source>%1 · %2 steps</source>
+        <translation>%1 · 已走 %2 步</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
     </message>
 </context>
 </TS>

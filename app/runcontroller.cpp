@@ -1,0 +1,148 @@
+#include "runcontroller.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace idem {
+
+namespace {
+
+constexpr int kPollMs = 100;
+// A job shorter than this never shows its bar: no flicker on ordinary runs.
+constexpr int kQuietPolls = 2;
+
+}  // namespace
+
+RunController::RunController(QStatusBar* bar, QObject* parent)
+    : QObject(parent),
+      status_(bar),
+      label_(new QLabel(bar)),
+      bar_(new QProgressBar(bar)),
+      cancelButton_(new QPushButton(bar)),
+      poll_(new QTimer(this)) {
+    label_->setObjectName(QStringLiteral("jobLabel"));
+    bar_->setObjectName(QStringLiteral("jobProgress"));
+    cancelButton_->setObjectName(QStringLiteral("jobCancel"));
+    bar_->setMaximumWidth(bar->fontMetrics().averageCharWidth() * 30);
+    bar_->setTextVisible(false);
+    cancelButton_->setFocusPolicy(Qt::NoFocus);  // Escape is the key; the button is for the mouse
+    bar->addPermanentWidget(label_);
+    bar->addPermanentWidget(bar_);
+    bar->addPermanentWidget(cancelButton_);
+    for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),
+                       static_cast<QWidget*>(cancelButton_)})
+        w->hide();
+    retranslate();
+    // The bar takes no room from the stage while nothing runs and nothing is said.
+    bar->hide();
+    connect(bar, &QStatusBar::messageChanged, this, &RunController::updateVisibility);
+    poll_->setInterval(kPollMs);
+    connect(poll_, &QTimer::timeout, this, &RunController::showProgress);
+    connect(cancelButton_, &QPushButton::clicked, this, &RunController::cancel);
+}
+
+RunController::~RunController() {
+    if (worker_) {
+        progress_.cancel = true;
+        worker_->wait();
+        delete worker_;
+        worker_ = nullptr;
+    }
+}
+
+bool RunController::start(const QString& what, Work work, Done done, QThread::Priority priority) {
+    if (worker_)
+        return false;
+    progress_.done = 0;
+    progress_.total = 0;
+    progress_.cancel = false;
+    done_ = std::move(done);
+    what_ = what;
+    polls_ = 0;
+    worker_ = QThread::create([this, work = std::move(work)] { work(progress_); });
+    // Delivered on this thread once the worker has ended; a job delivered
+    // early by finishNow has no worker left to deliver.
+    const quint64 generation = ++generation_;
+    connect(worker_, &QThread::finished, this, [this, generation] {
+        if (generation == generation_ && worker_)
+            deliver();
+    });
+    worker_->start(priority);
+    poll_->start();
+    emit busyChanged(true);
+    return true;
+}
+
+void RunController::retranslate() {
+    label_->setAccessibleName(tr("Work in progress"));
+    bar_->setAccessibleName(tr("Progress of the work in progress"));
+    cancelButton_->setText(tr("Cancel (Esc)"));
+    cancelButton_->setAccessibleName(tr("Stop the work in progress"));
+}
+
+void RunController::showProgress() {
+    if (!worker_ || ++polls_ < kQuietPolls)
+        return;
+    const qint64 total = progress_.total.load();
+    const qint64 done = progress_.done.load();
+    if (total > 0) {
+        // QProgressBar counts in int: scale to per mille.
+        bar_->setRange(0, 1000);
+        bar_->setValue(int(std::clamp<qint64>(done * 1000 / total, 0, 1000)));
+    } else {
+        bar_->setRange(0, 0);
+    }
+    label_->setText(done > 0 ? tr("%1 · %2 steps").arg(what_, QLocale().toString(done)) : what_);
+    cancelButton_->setText(progress_.cancel ? tr("Stopping…") : tr("Cancel (Esc)"));
+    cancelButton_->setEnabled(!progress_.cancel);
+    for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),
+                       static_cast<QWidget*>(cancelButton_)})
+        w->show();
+    updateVisibility();
+}
+
+void RunController::updateVisibility() {
+    status_->setVisible(bar_->isVisibleTo(status_) || !status_->currentMessage().isEmpty());
+}
+
+void RunController::cancel() {
+    if (!worker_)
+        return;
+    progress_.cancel = true;
+    cancelButton_->setText(tr("Stopping…"));
+    cancelButton_->setEnabled(false);
+}
+
+void RunController::deliver() {
+    ++generation_;
+    QThread* worker = worker_;
+    worker_ = nullptr;
+    worker->wait();
+    worker->deleteLater();
+    poll_->stop();
+    for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),
+                       static_cast<QWidget*>(cancelButton_)})
+        w->hide();
+    updateVisibility();
+    Done done = std::move(done_);
+    done_ = nullptr;
+    emit busyChanged(false);
+    if (done)
+        done(progress_.cancel.load());
+}
+
+void RunController::finishNow() {
+    if (worker_)
+        deliver();
+}
+
+void RunController::cancelNow() {
+    cancel();
+    finishNow();
+}
+
+}  // namespace idem

@@ -1,0 +1,79 @@
+// Runs the window's long computations (a fired run's dry run, End and other
+// long seeks, Compare, saving and opening a trace) in a worker thread, one at
+// a time, with a progress bar and Cancel in the status bar: the window keeps
+// painting and answering while they run.
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <functional>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStatusBar;
+class QTimer;
+
+namespace idem {
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    // What a job reports and reads while it runs; both threads touch it.
+    struct Progress {
+        std::atomic<qint64> done{0};
+        std::atomic<qint64> total{0};  // 0: not known (the bar only moves)
+        std::atomic<bool> cancel{false};
+    };
+    using Work = std::function<void(Progress&)>;
+    // Runs on the window's thread after the work; `cancelled` when stopped.
+    using Done = std::function<void(bool cancelled)>;
+
+    // The progress bar and Cancel go into `bar`, hidden while idle.
+    explicit RunController(QStatusBar* bar, QObject* parent = nullptr);
+    ~RunController() override;
+
+    bool isBusy() const { return worker_ != nullptr; }
+    // Starts `work` in a worker thread; false when a job is running already.
+    bool start(const QString& what, Work work, Done done,
+               QThread::Priority priority = QThread::LowPriority);
+    // Waits for the job in progress and delivers its result now, without a
+    // nested event loop (tests, `idemlab shot`, a fresh synchronous fire).
+    void finishNow();
+    // Asks the job to stop, then finishNow.
+    void cancelNow();
+    QProgressBar* progressBar() const { return bar_; }
+    QPushButton* cancelButton() const { return cancelButton_; }
+    QLabel* label() const { return label_; }
+    void retranslate();
+
+public slots:
+    // Asks the job to stop; its Done runs with cancelled = true.
+    void cancel();
+
+signals:
+    void busyChanged(bool busy);
+
+private:
+    void deliver();
+    void showProgress();
+    void updateVisibility();
+
+    QStatusBar* status_;
+    QLabel* label_;
+    QProgressBar* bar_;
+    QPushButton* cancelButton_;
+    QTimer* poll_;
+    QThread* worker_ = nullptr;
+    Progress progress_;
+    Done done_;
+    QString what_;
+    int polls_ = 0;
+    quint64 generation_ = 0;  // a finished() from a job already delivered is ignored
+};
+
+}  // namespace idem

@@ -1,0 +1,199 @@
+// The window never waits: drives the real MainWindow through Fire, End, Play
+// at "instant", Compare, Save trace and the Experiment, at an ordinary size
+// (50 intents x 2 duplicates) and at the fire panel's maximum (50 x 1000),
+// with a 1 ms heartbeat timer on the window's thread, and prints the longest
+// gap between two beats for each (goal: at most 16 ms, one 60 Hz frame).
+//
+//   QT_QPA_PLATFORM=offscreen build/tests/bench/heartbeat_bench [cap-seconds]
+//   (or under Xvfb: xvfb-run -a build/tests/bench/heartbeat_bench)
+//
+// Long interactions are stopped after cap-seconds (default 8) with Cancel,
+// as a person would: the gap is what counts, not the whole run.
+#include "compareview.h"
+#include "experimentview.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "runcontroller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+#include <QTimer>
+
+#include <functional>
+
+using namespace idem;
+
+namespace {
+
+class Heartbeat {
+public:
+    Heartbeat() {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(1);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.nsecsElapsed();
+            longest_ = std::max(longest_, now - last_);
+            last_ = now;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    void restart() {
+        last_ = clock_.nsecsElapsed();
+        longest_ = 0;
+    }
+    double longestMs() const { return double(longest_) / 1e6; }
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0;
+    qint64 longest_ = 0;
+};
+
+struct Result {
+    double gapMs = 0;
+    double tookMs = 0;
+    bool stopped = false;  // cancelled at the cap
+};
+
+// Starts `begin`, keeps the event loop turning until `done` (or the cap,
+// then `stop`), and reports the longest gap between beats meanwhile.
+Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
+                const std::function<bool()>& done, const std::function<void()>& stop) {
+    QTest::qWait(100);  // settle what came before
+    Result r;
+    QElapsedTimer clock;
+    heart.restart();
+    clock.start();
+    begin();
+    while (!done()) {
+        if (clock.elapsed() > capMs && !r.stopped) {
+            r.stopped = true;
+            stop();
+        }
+        QTest::qWait(2);
+    }
+    r.tookMs = double(clock.nsecsElapsed()) / 1e6;
+    QTest::qWait(50);  // what the end brings (the views catching up) counts too
+    r.gapMs = heart.longestMs();
+    return r;
+}
+
+RunConfig sized(int duplicates) {
+    RunConfig c = defaultConfig(*findScenario(QStringLiteral("order-create")));
+    c.intents = 50;
+    c.duplicates = duplicates;
+    return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("idemlab-bench"));
+    const int capMs = (argc > 1 ? std::max(1, QString::fromLocal8Bit(argv[1]).toInt()) : 8) * 1000;
+    QTextStream out(stdout);
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return 1;
+    w.jobs()->finishNow();
+    Heartbeat heart;
+    QTemporaryDir dir;
+    auto idle = [&w] {
+        return !w.jobs()->isBusy();
+    };
+    auto cancel = [&w] {
+        w.jobs()->cancel();
+    };
+
+    out << QStringLiteral("%1 %2 %3\n")
+               .arg(QStringLiteral("interaction"), -22)
+               .arg(QStringLiteral("50 x 2: gap ms (took)"), 26)
+               .arg(QStringLiteral("50 x 1000: gap ms (took)"), 30);
+    out.flush();
+    struct Row {
+        QString name;
+        std::function<Result(int duplicates)> run;
+    };
+    const QList<Row> rows{
+        {QStringLiteral("Fire"),
+         [&](int d) {
+             return interact(
+                 heart, capMs, [&w, d] { w.fireInBackground(sized(d)); }, idle, cancel);
+         }},
+        {QStringLiteral("End"),
+         [&](int) {
+             return interact(
+                 heart, capMs, [&w] { w.action("end")->trigger(); },
+                 [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
+         }},
+        {QStringLiteral("Play at instant"),
+         [&](int) {
+             w.playback().reset();
+             w.playbackBar()->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
+             return interact(
+                 heart, capMs, [&w] { w.playbackBar()->play(); },
+                 [&w] { return !w.playbackBar()->isPlaying(); },
+                 [&w] { w.playbackBar()->pause(); });
+         }},
+        {QStringLiteral("Compare"),
+         [&](int) {
+             const Result r = interact(
+                 heart, capMs, [&w] { w.tabs()->setCurrentWidget(w.compareView()); }, idle, cancel);
+             w.tabs()->setCurrentWidget(w.liveView());
+             return r;
+         }},
+        {QStringLiteral("Save trace"),
+         [&](int) {
+             w.playback().reset();
+             return interact(
+                 heart, capMs, [&] { w.saveTraceTo(dir.filePath(QStringLiteral("t.json"))); }, idle,
+                 cancel);
+         }},
+        {QStringLiteral("Experiment"),
+         [&](int d) {
+             ExperimentView* e = w.experimentView();
+             w.tabs()->setCurrentWidget(e);
+             e->intentsBox()->setValue(d > 2 ? e->intentsBox()->maximum() : 300);
+             const Result r = interact(
+                 heart, capMs, [e] { e->start(); }, [e] { return !e->isRunning(); },
+                 [e] { e->cancel(); });
+             w.tabs()->setCurrentWidget(w.liveView());
+             return r;
+         }},
+    };
+    QList<Result> ordinary, largest;
+    // Each size runs through every interaction in turn (Fire loads the run
+    // the others use).
+    for (int size = 0; size < 2; ++size) {
+        const int duplicates = size == 0 ? 2 : 1000;
+        for (const Row& row : rows) (size == 0 ? ordinary : largest) << row.run(duplicates);
+    }
+    auto cell = [](const Result& r) {
+        return QStringLiteral("%1 (%2 ms%3)")
+            .arg(r.gapMs, 0, 'f', 1)
+            .arg(r.tookMs, 0, 'f', 0)
+            .arg(r.stopped ? QStringLiteral(", stopped") : QString());
+    };
+    double worst = 0;
+    for (int i = 0; i < rows.size(); ++i) {
+        out << QStringLiteral("%1 %2 %3\n")
+                   .arg(rows[i].name, -22)
+                   .arg(cell(ordinary[i]), 26)
+                   .arg(cell(largest[i]), 30);
+        worst = std::max({worst, ordinary[i].gapMs, largest[i].gapMs});
+    }
+    out << QStringLiteral("longest gap overall: %1 ms (goal: 16 ms)\n").arg(worst, 0, 'f', 1);
+    return 0;
+}

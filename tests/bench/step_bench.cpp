@@ -1,0 +1,124 @@
+// What one step costs in the real window early and late in the largest run
+// the fire panel allows (50 intents x 1000 duplicates): the views apply only
+// the step's events, so the two figures should be the same.
+//
+//   QT_QPA_PLATFORM=offscreen build/tests/bench/step_bench [steps-per-sample]
+#include "livestage.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "registry.h"
+#include "run.h"
+#include "sequenceview.h"
+#include "sqlconnection.h"
+#include "statemachineview.h"
+#include "tableview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTextStream>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+using namespace idem;
+
+namespace {
+
+struct Sample {
+    double medianMs = 0;
+    double worstMs = 0;
+};
+
+// Steps `count` times from where the run is, each step drawn as on screen.
+Sample stepCost(MainWindow& w, int count) {
+    std::vector<double> ms;
+    for (int i = 0; i < count && !w.playback().atEnd(); ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        w.playback().stepForward();
+        QApplication::processEvents();  // paint what the step changed
+        ms.push_back(double(clock.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms.empty() ? 0 : ms[ms.size() / 2], ms.empty() ? 0 : ms.back()};
+}
+
+// Where a step's time goes: each view's update alone, as showStep calls it.
+void breakdown(MainWindow& w, QTextStream& out) {
+    const Run& run = *w.playback().run();
+    const qsizetype to = w.playback().eventCount();
+    const qsizetype from = w.playback().lastStepBegin();
+    auto time = [&out](const char* what, const std::function<void()>& f) {
+        QElapsedTimer clock;
+        clock.start();
+        f();
+        out << QStringLiteral("    %1 %2 ms\n")
+                   .arg(QLatin1String(what), -28)
+                   .arg(double(clock.nsecsElapsed()) / 1e6, 8, 'f', 2);
+    };
+    time("judge now (outcome)", [&] { w.playback().liveSummary(); });
+    time("tables refresh", [&] {
+        for (DatabaseTableView* t : w.liveStage()->tables()) t->refresh(*w.playback().reader());
+    });
+    time("state diagram (redrawn whole)", [&] { w.stateView()->showTrace(run.trace(), to, from); });
+    time("sequence diagram (redrawn whole)",
+         [&] { w.sequenceView()->showTrace(run.trace(), to, from); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("idemlab-bench"));
+    const int count = argc > 1 ? std::max(1, QString::fromLocal8Bit(argv[1]).toInt()) : 50;
+    QTextStream out(stdout);
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario(QStringLiteral("order-create")));
+    c.intents = 50;
+    c.duplicates = 1000;
+    QString error;
+    QElapsedTimer clock;
+    clock.start();
+    if (!w.fire(c, &error)) {
+        out << "cannot fire: " << error << "\n";
+        return 1;
+    }
+    out << "order-create, 50 intents x 1000 duplicates: " << w.playback().length()
+        << " steps (fired in " << clock.elapsed() << " ms)\n";
+    w.playback().seek(10);
+    QApplication::processEvents();
+    const Sample early = stepCost(w, count);
+    breakdown(w, out);
+    // Past the first 400 events the sequence diagram holds its most rows:
+    // from here on a step should cost the same anywhere.
+    w.playback().seek(2000);
+    QApplication::processEvents();
+    const Sample full = stepCost(w, count);
+    const int late = std::min(300'000, w.playback().length() - count - 1);
+    clock.restart();
+    w.playback().seek(late);
+    QApplication::processEvents();
+    out << "seek to " << late << " took " << clock.elapsed() << " ms\n";
+    const Sample lateCost = stepCost(w, count);
+    breakdown(w, out);
+    out << QStringLiteral("%1 %2 %3\n")
+               .arg("position", 10)
+               .arg("median ms", 12)
+               .arg("worst ms", 12);
+    out << QStringLiteral("%1 %2 %3\n")
+               .arg(10, 10)
+               .arg(early.medianMs, 12, 'f', 2)
+               .arg(early.worstMs, 12, 'f', 2);
+    out << QStringLiteral("%1 %2 %3\n")
+               .arg(2000, 10)
+               .arg(full.medianMs, 12, 'f', 2)
+               .arg(full.worstMs, 12, 'f', 2);
+    out << QStringLiteral("%1 %2 %3\n")
+               .arg(late, 10)
+               .arg(lateCost.medianMs, 12, 'f', 2)
+               .arg(lateCost.worstMs, 12, 'f', 2);
+    return 0;
+}

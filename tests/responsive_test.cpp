@@ -1,0 +1,248 @@
+// The window never waits: long work runs in the background with a progress
+// bar and Cancel, the event loop keeps turning meanwhile, Escape stops the
+// work and leaves a usable window, and a run above the cost limit is asked
+// about first.
+#include "configcheck.h"
+#include "experimentview.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "run.h"
+#include "runcontroller.h"
+#include "runner.h"
+#include "trace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace idem;
+
+namespace {
+
+// Counts the ticks of a 1 ms timer and the longest gap between two.
+struct Heartbeat {
+    QTimer timer;
+    QElapsedTimer clock;
+    qint64 last = 0;
+    qint64 longest = 0;
+    int beats = 0;
+    Heartbeat() {
+        timer.setInterval(1);
+        timer.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&timer, &QTimer::timeout, [this] {
+            const qint64 now = clock.elapsed();
+            longest = std::max(longest, now - last);
+            last = now;
+            ++beats;
+        });
+        clock.start();
+        timer.start();
+    }
+};
+
+RunConfig config(const QString& scenario, int intents, int duplicates) {
+    RunConfig c = defaultConfig(*findScenario(scenario));
+    c.intents = intents;
+    c.duplicates = duplicates;
+    return c;
+}
+
+}  // namespace
+
+class ResponsiveTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt();
+    void escapeStopsALongSeekWhereItGot();
+    void aRunAboveTheCostLimitIsAskedAboutFirst();
+    void saveTraceWritesTheRunOnScreen();
+    void theExperimentChartIsUpdatedInPlace();
+};
+
+void ResponsiveTest::aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 3, 1), &error), qPrintable(error));
+    const RunConfig before = w.playback().config();
+    // The fire panel's maximum: 50 intents, 1000 duplicates each (seconds of work).
+    w.fireInBackground(config("order-create", 50, 1000));
+    QVERIFY(w.jobs()->isBusy());
+    Heartbeat heart;
+    QTest::qWait(1000);
+    QVERIFY(w.jobs()->isBusy());
+    // The event loop kept turning: many beats, none held up for long (the
+    // bounds are loose for a busy test machine; tests/bench measures).
+    QVERIFY2(heart.beats > 50, qPrintable(QString::number(heart.beats)));
+    QVERIFY2(heart.longest < 500, qPrintable(QString::number(heart.longest)));
+    QVERIFY(w.jobs()->progressBar()->isVisible());
+    QVERIFY(w.jobs()->cancelButton()->isVisible());
+    QVERIFY(w.action("cancel")->isEnabled());
+    QTest::keyClick(&w, Qt::Key_Escape);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 5000);
+    // The run on screen is the one before, and the window says why.
+    QCOMPARE(w.playback().config().duplicates, before.duplicates);
+    QVERIFY2(w.statusBar()->currentMessage().contains("Stopped"),
+             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY(!w.jobs()->progressBar()->isVisible());
+    QVERIFY(!w.action("cancel")->isEnabled());
+    QVERIFY(w.action("step")->isEnabled());
+    // Usable again: a step, and a fresh fire.
+    const int at = w.playback().position();
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(w.playback().position(), at + 1);
+    w.fireInBackground(config("order-create", 2, 1));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 10000);
+    QCOMPARE(w.playback().config().intents, 2);
+    QCOMPARE(w.playback().position(), 1);
+}
+
+void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    const int length = w.playback().length();
+    QVERIFY2(length > 20 * Playback::kInlineSteps, qPrintable(QString::number(length)));
+    QTest::keyClick(&w, Qt::Key_End);
+    QVERIFY(w.jobs()->isBusy());
+    // While the worker holds the run, the playback controls wait.
+    QVERIFY(!w.action("step")->isEnabled());
+    QVERIFY(!w.playbackBar()->isEnabled());
+    Heartbeat heart;
+    QTest::qWait(150);
+    QTest::keyClick(&w, Qt::Key_Escape);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 5000);
+    QVERIFY2(heart.beats > 10, qPrintable(QString::number(heart.beats)));
+    const int at = w.playback().position();
+    QVERIFY2(at > 1 && at < length, qPrintable(QString::number(at)));
+    QVERIFY2(w.statusBar()->currentMessage().contains(QString::number(at)),
+             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY(w.action("step")->isEnabled());
+    QVERIFY(w.playbackBar()->isEnabled());
+    // The views show where it stopped, and stepping goes on from there.
+    QCOMPARE(w.playback().eventCount(), w.playback().run()->trace().size());
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(w.playback().position(), at + 1);
+    // End again, left to finish.
+    QTest::keyClick(&w, Qt::Key_End);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QVERIFY(w.playback().atEnd());
+}
+
+void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
+    MainWindow w(false);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 3, 1), &error), qPrintable(error));
+    // Above the limit through the retries (quick to plan, long to run).
+    RunConfig large = config("order-create", 2000, 100);
+    large.maxRetries = kMaxRetries;
+    QVERIFY(estimatedStatements(large) > kMaxEstimatedStatements);
+    QString asked;
+    auto answer = [&asked](QMessageBox::StandardButton button) {
+        QTimer::singleShot(0, [&asked, button] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            QCOMPARE(box->objectName(), QStringLiteral("largeRunQuestion"));
+            asked = box->text();
+            box->button(button)->click();
+        });
+    };
+    answer(QMessageBox::No);
+    w.fireInBackground(large);
+    QVERIFY2(asked.contains(QLocale().toString(kMaxEstimatedStatements)), qPrintable(asked));
+    QVERIFY2(!w.jobs()->isBusy(), qPrintable(w.jobs()->label()->text()));
+    QCOMPARE(w.playback().config().intents, 3);
+    QVERIFY(w.statusBar()->currentMessage().contains("Not run"));
+    // Yes runs it, in the background, and it can still be stopped.
+    asked.clear();
+    answer(QMessageBox::Yes);
+    w.fireInBackground(large);
+    QVERIFY(!asked.isEmpty());
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 5000);
+    QCOMPARE(w.playback().config().intents, 3);
+    // Under the limit nothing is asked.
+    w.fireInBackground(config("order-create", 4, 1));
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->finishNow();
+    QCOMPARE(w.playback().config().intents, 4);
+}
+
+void ResponsiveTest::saveTraceWritesTheRunOnScreen() {
+    MainWindow w(false);
+    w.show();
+    QString error;
+    const RunConfig c = config("payment-callback", 4, 2);
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().stepForward();
+    const qsizetype shown = w.playback().eventCount();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("trace.json");
+    w.saveTraceTo(path);
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->finishNow();
+    QVERIFY2(w.statusBar()->currentMessage().contains("Saved"),
+             qPrintable(w.statusBar()->currentMessage()));
+    // The run on screen went to its end; its judged events are not steps.
+    QVERIFY(w.playback().atEnd());
+    QVERIFY(w.playback().eventCount() > shown);
+    QVERIFY(w.playback().run()->trace().size() > w.playback().eventCount());
+    // Byte for byte what a fresh run streams to a file (as --trace does).
+    const QString again = dir.filePath("again.json");
+    TraceFileWriter writer;
+    QVERIFY2(writer.open(again, c, &error), qPrintable(error));
+    const RunResult run = runToEnd(c, *findScenario(c.scenario), RunOptions::untraced(&writer));
+    QVERIFY(run.ok());
+    QVERIFY2(writer.commit(run.summary.toJson(), &error), qPrintable(error));
+    QFile saved(path), fresh(again);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(fresh.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), fresh.readAll());
+    // Stepping back still works after the save.
+    w.playback().stepBack();
+    QCOMPARE(w.playback().position(), w.playback().length() - 1);
+}
+
+void ResponsiveTest::theExperimentChartIsUpdatedInPlace() {
+    MainWindow w(false);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 3, 1), &error), qPrintable(error));
+    ExperimentView* experiment = w.experimentView();
+    auto* view = experiment->findChild<QChartView*>();
+    QVERIFY(view);
+    QChart* chart = view->chart();
+    experiment->intentsBox()->setValue(50);
+    QSignalSpy finished(experiment, &ExperimentView::finished);
+    experiment->start();
+    QVERIFY(finished.wait(120'000));
+    QCOMPARE(view->chart(), chart);
+    QVERIFY(!experiment->results().isEmpty());
+}
+
+QTEST_MAIN(ResponsiveTest)
+#include "responsive_test.moc"
