@@ -63,6 +63,12 @@ namespace idem {
 MainWindow::MainWindow(bool remember, QWidget* parent)
     : QMainWindow(parent), remember_(remember), playback_(new Playback(this)) {
     setObjectName(QStringLiteral("MainWindow"));
+    // The language first: every widget is built in it, and nothing needs
+    // telling again (no LanguageChange to every widget at start-up).
+    QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
+    if (remember_)
+        language = QSettings().value(settings::kLanguage, language).toString();
+    installLanguage(language);
     buildViews();
     keys_ = new PlaybackKeys(this);
     keysOverlay_ = new KeysOverlay(this);
@@ -97,7 +103,6 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
         showStep(0, playback_->eventCount(), true);
     });
 
-    QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
     Appearance look;
     QString scenario = allScenarios().first()->info().id;
     if (remember_) {
@@ -109,7 +114,6 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
             move(screen.center() - rect().center());
         }
         restoreState(s.value(settings::kWindowState).toByteArray());
-        language = s.value(settings::kLanguage, language).toString();
         look.dark = s.value(settings::kDark, false).toBool();
         look.presenter = s.value(settings::kPresenter, false).toBool();
         look.zoomPercent = s.value(settings::kZoom, 100).toInt();
@@ -123,7 +127,9 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
                 [](bool on) { QSettings().setValue(settings::kAutoPlay, on); });
     }
     setTheme(look.dark, look.presenter, look.zoomPercent);
-    setLanguage(language);
+    retranslate();
+    actions_["lang-zh"]->setChecked(language_ == QLatin1String("zh"));
+    actions_["lang-en"]->setChecked(language_ == QLatin1String("en"));
     if (!findScenario(scenario))
         scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
@@ -698,7 +704,7 @@ QWidget* MainWindow::viewWidget(const QString& name) {
     return nullptr;
 }
 
-void MainWindow::setLanguage(const QString& code) {
+void MainWindow::installLanguage(const QString& code) {
     language_ = code == QLatin1String("zh") ? QStringLiteral("zh") : QStringLiteral("en");
     setCurrentLanguage(language_ == QLatin1String("zh") ? Language::Chinese : Language::English);
     QApplication::removeTranslator(&translator_);
@@ -712,6 +718,10 @@ void MainWindow::setLanguage(const QString& code) {
             QApplication::installTranslator(&qtTranslator_);
         }
     }
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    installLanguage(code);
     if (remember_)
         QSettings().setValue(settings::kLanguage, language_);
     // Installing a translator sends LanguageChange to every widget; with none

@@ -103,6 +103,8 @@ private:
     void buildViews();
     void buildMenus();
     void retranslate();
+    // Sets the language and installs its translators, telling no widget.
+    void installLanguage(const QString& code);
     void selectScenario(const QString& id);
     void fireFromPanel();
     void showStep(qsizetype from, qsizetype to, bool rebuild);

@@ -189,7 +189,7 @@ void Playback::requestSeek(int target) {
     seek(target);
 }
 
-void Playback::stepFor(int budgetMs) {
+void Playback::stepFor(int budgetMs, qsizetype maxEvents) {
     if (!run_ || atEnd())
         return;
     QElapsedTimer clock;
@@ -200,6 +200,8 @@ void Playback::stepFor(int budgetMs) {
         if (!run_->step())
             break;
         ++position_;
+        if (run_->trace().size() - pendingFrom_ >= maxEvents)
+            break;
         // The clock is read every few steps: a step takes microseconds.
         if ((position_ & 7) == 0 && clock.elapsed() >= budgetMs)
             break;

@@ -30,6 +30,8 @@ public:
     // A seek that steps more than this many times goes to the long-seek
     // handler when there is one (about a 60 Hz frame at the largest runs).
     static constexpr int kInlineSteps = 400;
+    // The most events one stepFor tick adds (the views draw them in the same tick).
+    static constexpr qsizetype kTickEvents = 200;
 
     // What a dry run to the end found: how many steps, how it ends.
     struct Measure {
@@ -103,9 +105,10 @@ public slots:
     void seek(int position);
     // Seeks from the window's controls: a long seek goes to the handler.
     void requestSeek(int position);
-    // Steps forward for about `budgetMs` of work, then tells the views once:
+    // Steps forward for about `budgetMs` of work (and at most `maxEvents`
+    // new events, which the views then draw), then tells the views once:
     // playing at "instant" costs the same per tick on any run.
-    void stepFor(int budgetMs);
+    void stepFor(int budgetMs, qsizetype maxEvents = kTickEvents);
     void reset() { requestSeek(0); }
     void toEnd() { seek(length_); }
 

@@ -197,6 +197,12 @@ void ExperimentView::stopWorker() {
 }
 
 void ExperimentView::renderChart() {
+    // A hidden page builds no chart (start-up stays quick); it is built when shown.
+    if (!isVisible()) {
+        chartStale_ = true;
+        return;
+    }
+    chartStale_ = false;
     auto* chart = new QChart;
     chart->setTitle(tr("Verdicts per variant (random duplicates, timings and crashes)"));
     series_ = new QStackedBarSeries(chart);
@@ -265,6 +271,12 @@ void ExperimentView::retranslate() {
     intents_->setAccessibleName(tr("Intents per variant"));
     chart_->setAccessibleName(tr("Verdicts per variant"));
     renderChart();
+}
+
+void ExperimentView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (chartStale_)
+        renderChart();
 }
 
 void ExperimentView::changeEvent(QEvent* event) {

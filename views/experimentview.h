@@ -51,6 +51,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void retranslate();
@@ -74,6 +75,7 @@ private:
     QStackedBarSeries* series_ = nullptr;
     QValueAxis* yAxis_ = nullptr;
     QElapsedTimer sinceBars_;
+    bool chartStale_ = true;  // the chart is built when the page is first shown
     QThread* worker_ = nullptr;
     std::shared_ptr<std::atomic_bool> stop_;
     quint64 generation_ = 0;

@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QIcon>
@@ -212,7 +213,15 @@ void PlaybackBar::tick() {
     // Instant: as many steps as fit in a few milliseconds, then back to the
     // event loop, so a tick costs the same early and late in any run.
     if (stepMs() == 0) {
-        playback_.stepFor(kInstantBudgetMs);
+        QElapsedTimer clock;
+        clock.start();
+        playback_.stepFor(kInstantBudgetMs, tickEvents_);
+        // Fewer events next time when drawing them took long, more when cheap.
+        const qint64 took = std::max<qint64>(1, clock.elapsed());
+        if (took > kTickTargetMs)
+            tickEvents_ = std::max<qsizetype>(1, tickEvents_ * kTickTargetMs / took);
+        else if (took < kTickTargetMs / 2)
+            tickEvents_ = std::min<qsizetype>(Playback::kTickEvents * 10, tickEvents_ * 2);
     } else {
         playback_.stepForward();
     }

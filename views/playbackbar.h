@@ -23,8 +23,10 @@ public:
     // Milliseconds between steps per speed, slow motion first; 0 = instant.
     static constexpr int kSpeeds[] = {2500, 1600, 1000, 400, 0};
     static constexpr int kNormalSpeed = 2;  // about one step a second: a classroom's pace
-    // At "instant", the stepping each tick may take; the views' drawing comes on top.
+    // At "instant", the stepping each tick may take, and what a whole tick
+    // (the views' drawing included) should take: the events per tick adapt.
     static constexpr int kInstantBudgetMs = 6;
+    static constexpr int kTickTargetMs = 12;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;
@@ -69,6 +71,7 @@ private:
     QCheckBox* autoPlay_;
     QSlider* scrubber_;
     QLabel* status_;
+    qsizetype tickEvents_ = 50;  // events per tick at "instant", adapted to what drawing costs
 };
 
 }  // namespace idem
