@@ -133,8 +133,24 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     if (!findScenario(scenario))
         scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
+    // The first scenario's panel and texts now; its run right after the
+    // window's first paint (see event()).
+    firstFirePending_ = true;
     selectScenario(scenario);
     tabChanged();
+}
+
+bool MainWindow::event(QEvent* event) {
+    const bool done = QMainWindow::event(event);
+    if (event->type() == QEvent::Paint && firstFirePending_) {
+        firstFirePending_ = false;
+        QTimer::singleShot(0, this, [this] {
+            // Unless something was fired meanwhile.
+            if (!playback_->isLoaded() && !jobs_->isBusy())
+                fireFromPanel();
+        });
+    }
+    return done;
 }
 
 MainWindow::~MainWindow() = default;
@@ -406,6 +422,9 @@ void MainWindow::selectScenario(const QString& id) {
     explanation_->showFor(firePanel_->config());
     if (remember_)
         QSettings().setValue(settings::kScenario, id);
+    if (firstFirePending_ && !isVisible())
+        return;  // the constructor's choice: it runs after the first paint
+    firstFirePending_ = false;
     fireFromPanel();
 }
 

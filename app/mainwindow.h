@@ -96,6 +96,7 @@ public:
     bool outcomeWithheld() const { return outcomeWithheld_; }
 
 protected:
+    bool event(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
 
@@ -169,7 +170,9 @@ private:
     bool playbackHeld_ = false;
     bool redrawAfterJob_ = false;
     bool compareRunning_ = false;
-    bool replacing_ = false;  // a job cancelled to make way for a newer one says nothing
+    bool replacing_ = false;
+    bool firstFirePending_ = false;  // the first scenario runs after the first paint  // a job
+                                     // cancelled to make way for a newer one says nothing
 };
 
 }  // namespace idem

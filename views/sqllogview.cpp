@@ -83,6 +83,8 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     h->setSectionResizeMode(SqlLogModel::Statement, QHeaderView::Stretch);
     h->setSectionResizeMode(SqlLogModel::Params, QHeaderView::Interactive);
     h->setSectionResizeMode(SqlLogModel::Error, QHeaderView::Interactive);
+    // Times grow down the log: the newest is the widest (fitColumns).
+    h->setSectionResizeMode(SqlLogModel::Time, QHeaderView::Interactive);
     // Sized by the rows in sight (the newest), not the first thousand: a step
     // late in a long run costs what an early one does.
     h->setResizeContentsPrecision(0);
@@ -105,6 +107,14 @@ void SqlLogView::setShowInternals(bool show) {
 }
 
 void SqlLogView::fitColumns() {
+    const int rows = model_.rowCount();
+    const QString newest =
+        rows > 0 ? model_.data(model_.index(rows - 1, SqlLogModel::Time)).toString() : QString();
+    const int margin =
+        2 * (view_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view_) + 1);
+    view_->setColumnWidth(SqlLogModel::Time,
+                          std::max(view_->horizontalHeader()->sectionSizeHint(SqlLogModel::Time),
+                                   view_->fontMetrics().horizontalAdvance(newest) + margin + 8));
     const int most = view_->viewport()->width() / 5;
     for (int column : {int(SqlLogModel::Params), int(SqlLogModel::Error)}) {
         const int header = view_->horizontalHeader()->sectionSizeHint(column);

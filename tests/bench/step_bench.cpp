@@ -76,26 +76,6 @@ int main(int argc, char** argv) {
     MainWindow w(false);
     w.resize(1280, 720);
     w.show();
-    if (qEnvironmentVariableIsSet("TICKS")) {
-        RunConfig o = defaultConfig(*findScenario(QStringLiteral("order-create")));
-        o.intents = 50;
-        QString e;
-        w.fire(o, &e);
-        w.playback().reset();
-        QApplication::processEvents();
-        while (!w.playback().atEnd()) {
-            QElapsedTimer t;
-            t.start();
-            const qsizetype before = w.playback().eventCount();
-            w.playback().stepFor(6);
-            const double a = double(t.nsecsElapsed()) / 1e6;
-            QApplication::processEvents();
-            out << "tick at " << w.playback().position() << " +"
-                << (w.playback().eventCount() - before) << " events: " << a << " ms, with paint "
-                << double(t.nsecsElapsed()) / 1e6 << "\n";
-        }
-        return 0;
-    }
     RunConfig c = defaultConfig(*findScenario(QStringLiteral("order-create")));
     c.intents = 50;
     c.duplicates = 1000;
