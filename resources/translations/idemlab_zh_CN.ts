@@ -917,8 +917,6 @@
         <translation>预测“%1”；数据库给出的是“%2”。</translation>
     </message>
     <message>
-        <source>Predicted %1 — the verdict shows at the end.</source>
-        <translation>已预测“%1”，结论在结束时揭晓。</translation>
         <source>Stop the &amp;work in progress</source>
         <translation>停止正在进行的工作(&amp;W)</translation>
     </message>
@@ -977,6 +975,10 @@
     <message>
         <source>Stopped at step %1 of %2.</source>
         <translation>已停在第 %1 步（共 %2 步）。</translation>
+    </message>
+    <message>
+        <source>Predicted %1 — the verdict shows at the end.</source>
+        <translation>已预测“%1”，结论在结束时揭晓。</translation>
     </message>
 </context>
 <context>
@@ -1974,6 +1976,33 @@
     </message>
 </context>
 <context>
+    <name>idem::RunController</name>
+    <message>
+        <source>Work in progress</source>
+        <translation>正在进行的工作</translation>
+    </message>
+    <message>
+        <source>Progress of the work in progress</source>
+        <translation>正在进行的工作的进度</translation>
+    </message>
+    <message>
+        <source>Cancel (Esc)</source>
+        <translation>取消 (Esc)</translation>
+    </message>
+    <message>
+        <source>Stop the work in progress</source>
+        <translation>停止正在进行的工作</translation>
+    </message>
+    <message>
+        <source>%1 · %2 steps</source>
+        <translation>%1 · 已走 %2 步</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+</context>
+<context>
     <name>idem::ScenarioPicker</name>
     <message>
         <source>How to choose, by scenario (常见场景怎么选)</source>
@@ -2654,33 +2683,6 @@
     <message>
         <source>Sequence diagram</source>
         <translation>时序图</translation>
-    </message>
-</context>
-<context>
-    <name>idem::RunController</name>
-    <message>
-        <source>Work in progress</source>
-        <translation>正在进行的工作</translation>
-    </message>
-    <message>
-        <source>Progress of the work in progress</source>
-        <translation>正在进行的工作的进度</translation>
-    </message>
-    <message>
-        <source>Cancel (Esc)</source>
-        <translation>取消 (Esc)</translation>
-    </message>
-    <message>
-        <source>Stop the work in progress</source>
-        <translation>停止正在进行的工作</translation>
-    </message>
-    <message>
-        <source>%1 · %2 steps</source>
-        <translation>%1 · 已走 %2 步</translation>
-    </message>
-    <message>
-        <source>Stopping…</source>
-        <translation>正在停止…</translation>
     </message>
 </context>
 </TS>
