@@ -24,6 +24,7 @@
 #include "sequenceview.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
+#include "stepcaption.h"
 #include "tableview.h"
 #include "trace.h"
 
@@ -417,6 +418,10 @@ void MainWindow::saveTraceTo(const QString& path) {
         [this, path, error, cost](RunController::Progress& p) {
             p.total = cost + playback_->eventCount();
             playback_->advance(playback_->length(), &p.cancel, &p.done);
+            if (!narrationStale_) {
+                caption_->catchUp(playback_->run()->trace().events(), playback_->lastStepBegin(),
+                                  playback_->config().intents);
+            }
             if (p.cancel || !playback_->atEnd() || !playback_->judgeEnd(error.get()))
                 return;
             TraceFileWriter file;

@@ -601,10 +601,18 @@ void MainWindow::seekInBackground(int target) {
         [this, target, cost](RunController::Progress& p) {
             p.total = cost;
             playback_->advance(target, &p.cancel, &p.done);
+            // The caption's narrator reads every earlier event: here, not
+            // on the window's thread after (unless the views start over).
+            if (!narrationStale_) {
+                caption_->catchUp(playback_->run()->trace().events(), playback_->lastStepBegin(),
+                                  playback_->config().intents);
+            }
         },
         [this, target](bool cancelled) {
             playbackHeld_ = false;
+            narratorCaughtUp_ = !narrationStale_;
             playback_->publish();
+            narratorCaughtUp_ = false;
             if (redrawAfterJob_) {
                 redrawAfterJob_ = false;
                 showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
@@ -619,6 +627,8 @@ void MainWindow::seekInBackground(int target) {
 }
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    // After a long seek the narrator was brought up to date in the worker.
+    narrationStale_ = narrationStale_ || (rebuild && !narratorCaughtUp_);
     if (playbackHeld_) {
         redrawAfterJob_ = true;
         return;
@@ -628,7 +638,6 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
         predictionOpen_ = false;
         setOutcomeWithheld(false);
     }
-    narrationStale_ = narrationStale_ || rebuild;
     const Run* run = playback_->run();
     if (!run)
         return;

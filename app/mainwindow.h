@@ -169,6 +169,7 @@ private:
     // A worker holds the run: the views wait for it (and redraw after).
     bool playbackHeld_ = false;
     bool redrawAfterJob_ = false;
+    bool narratorCaughtUp_ = false;  // a long seek fed the caption's narrator in its worker
     bool compareRunning_ = false;
     bool replacing_ = false;
     bool firstFirePending_ = false;  // the first scenario runs after the first paint  // a job

@@ -89,4 +89,13 @@ QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qs
     return told_;
 }
 
+void StepCaption::catchUp(const QList<TraceEvent>& events, qsizetype upTo, int intents) {
+    if (!narrator_ || upTo < fed_) {
+        narrator_ = std::make_unique<Narrator>(intents);
+        fed_ = 0;
+        told_.clear();
+    }
+    for (; fed_ < upTo && fed_ < events.size(); ++fed_) narrator_->caption(events.at(fed_));
+}
+
 }  // namespace idem

@@ -37,6 +37,10 @@ public:
     // first.
     QString narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to, int intents,
                     bool restart);
+    // Feeds the narrator events [its last, upTo) without telling them, so that
+    // the next narrate from upTo is quick. A long seek does this in its
+    // worker, while nothing else uses the caption's narrator.
+    void catchUp(const QList<TraceEvent>& events, qsizetype upTo, int intents);
 
 private:
     QLabel* caption_;
