@@ -81,6 +81,8 @@ private slots:
     void presenterDiagramAndTabsAreWhole_data();
     void presenterDiagramAndTabsAreWhole();
     void sequenceLabelsAreNeverCut();
+    void sequenceLanesFitEveryCrashPoint_data();
+    void sequenceLanesFitEveryCrashPoint();
     void tableCellsAreWhole();
     void stepCaptionDescribesTheStep();
     void theEffectTableIsInFront_data();
@@ -199,8 +201,10 @@ void StageTest::presenterDiagramAndTabsAreWhole_data() {
 
 // In presenter mode at 1280×720 the state diagram is whole in its view (its
 // title and start dot too, not scrolled off the left), shrunk only as far as
-// it must (20 px where the room allows, see above; never below 14 px), and
-// every table tab is whole in the tab bar (no bar scrolled to the last tab).
+// it must (20 px where the room allows, see above; never below 14 px),
+// every lane of the sequence diagram is in sight (the database lane of the
+// outbox's six included), and every table tab is whole in the tab bar (no
+// bar scrolled to the last tab).
 void StageTest::presenterDiagramAndTabsAreWhole() {
     QFETCH(QString, language);
     QFETCH(bool, dark);
@@ -244,6 +248,10 @@ void StageTest::presenterDiagramAndTabsAreWhole() {
             if (w.stateView()->hasMachine() && w.stateView()->textPixelSize() < 14)
                 problems
                     << (QStringLiteral("%1: %2 px").arg(what).arg(w.stateView()->textPixelSize()));
+            // Every lane of the sequence diagram in sight, five or six of them included.
+            if (!w.sequenceView()->allLanesInSight())
+                problems << (QStringLiteral("%1: lanes %2 not all in sight")
+                                 .arg(what, w.sequenceView()->lanes().join(QLatin1Char(','))));
             QTabBar* bar = w.liveStage()->tableTabs()->tabBar();
             for (int i = 0; i < bar->count(); ++i) {
                 if (!bar->isTabVisible(i))
@@ -281,6 +289,54 @@ void StageTest::sequenceLabelsAreNeverCut() {
         QVERIFY(w.sequenceView()->lanes().contains("database"));
         QVERIFY2(w.sequenceView()->allLanesInSight(), scenario);
     }
+}
+
+void StageTest::sequenceLanesFitEveryCrashPoint_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << "en";
+    QTest::newRow("zh") << "zh";
+}
+
+// Every variant at every crash point, in presenter mode at 1280×720: every
+// lane in sight and no label cut, whatever the crash's caption says (a
+// Chinese one has no spaces to break at).
+void StageTest::sequenceLanesFitEveryCrashPoint() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), QSize(1280, 720));
+    QStringList problems;
+    int runs = 0;
+    for (const Scenario* scenario : allScenarios()) {
+        for (const auto& variant : scenario->info().variants) {
+            QList<CrashPoint> crashes{CrashPoint::None};
+            crashes << variant.crashPoints;
+            for (CrashPoint crash : std::as_const(crashes)) {
+                RunConfig c = defaultConfig(*scenario);
+                c.variant = variant.id;
+                c.crash = crash;
+                QString error;
+                if (!w.fire(c, &error))
+                    continue;  // a combination the configuration check refuses
+                ++runs;
+                w.playback().toEnd();
+                QApplication::processEvents();
+                const QString what =
+                    QStringLiteral("%1 %2 %3").arg(scenario->info().id, variant.id, toId(crash));
+                if (!w.sequenceView()->allLanesInSight())
+                    problems << what + QStringLiteral(": lanes not all in sight");
+                for (const QString& line : w.sequenceView()->labels())
+                    if (line.endsWith(QStringLiteral("…")))
+                        problems << what + QStringLiteral(": cut label ") + line;
+            }
+        }
+    }
+    QVERIFY(runs > 100);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
 }
 
 void StageTest::tableCellsAreWhole() {

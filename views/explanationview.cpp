@@ -3,6 +3,10 @@
 #include "texts.h"
 
 #include <QEvent>
+#include <QFontInfo>
+#include <QResizeEvent>
+#include <QScrollBar>
+#include <QTextDocument>
 
 namespace idem {
 
@@ -14,6 +18,34 @@ QString paragraphs(const QString& text) {
     }
     return html;
 }
+
+// The scenario's title: a paragraph in a size of its own.
+constexpr char kTitle[] =
+    "<p style=\"font-size:%1px; font-weight:700; margin-top:10px; margin-bottom:10px\">%2</p>";
+
+// The pixel size at which a heading's longest word fits `width` (at most
+// `scale` times the body font, at least the body font): a narrow dock
+// shrinks a heading rather than breaking "Transactional" in the middle.
+// Measured by laying the word out as the document will (a paragraph, as
+// Qt's rich text keeps an <h2>'s own size whatever its style says).
+int headingPixels(const QString& text, const QFont& body, double scale, double width) {
+    const int bodyPx = body.pixelSize() > 0 ? body.pixelSize() : QFontInfo(body).pixelSize();
+    QString longest;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        if (word.size() > longest.size())
+            longest = word;
+    int px = int(bodyPx * scale);
+    QTextDocument scratch;
+    scratch.setDefaultFont(body);
+    scratch.setDocumentMargin(0);
+    for (; px > bodyPx; --px) {
+        scratch.setHtml(QString::fromLatin1(kTitle).arg(px).arg(longest.toHtmlEscaped()));
+        if (scratch.idealWidth() <= width)
+            break;
+    }
+    return px;
+}
+
 }  // namespace
 
 ExplanationView::ExplanationView(QWidget* parent) : QTextBrowser(parent) {
@@ -33,7 +65,16 @@ void ExplanationView::render() {
         setHtml(tr("<p>Pick a scenario on the left.</p>"));
         return;
     }
-    QString html = QStringLiteral("<h2>%1</h2>").arg(t.get(id, "title").toHtmlEscaped());
+    // The room a line has: the widget less its frame, a scroll bar (whether
+    // shown or not, so that one coming and going changes nothing) and the
+    // document's margins.
+    const double room = width() - 2 * frameWidth() - verticalScrollBar()->sizeHint().width() -
+                        2 * document()->documentMargin() - 4;
+    renderedWidth_ = width();
+    const QString title = t.get(id, "title");
+    QString html = QString::fromLatin1(kTitle)
+                       .arg(headingPixels(title, font(), 1.5, room))
+                       .arg(title.toHtmlEscaped());
     html += QStringLiteral("<p><i>%1 — %2</i></p>")
                 .arg(t.get(id, "technique").toHtmlEscaped(), t.get(id, "reason").toHtmlEscaped());
     html += paragraphs(t.get(id, "business"));
@@ -55,6 +96,16 @@ void ExplanationView::render() {
     html += QStringLiteral("<h3>%1</h3>").arg(tr("What to watch"));
     html += paragraphs(t.get(id, "watch"));
     setHtml(html);
+}
+
+void ExplanationView::resizeEvent(QResizeEvent* event) {
+    QTextBrowser::resizeEvent(event);
+    // The heading's size follows the widget's width.
+    if (!config_.scenario.isEmpty() && width() != renderedWidth_) {
+        const int scroll = verticalScrollBar()->value();
+        render();
+        verticalScrollBar()->setValue(scroll);
+    }
 }
 
 void ExplanationView::changeEvent(QEvent* event) {

@@ -17,10 +17,12 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void render();
     RunConfig config_;
+    int renderedWidth_ = -1;  // the viewport width the headings were sized for
 };
 
 }  // namespace idem

@@ -15,6 +15,7 @@
 #include <QMap>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QTextBoundaryFinder>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -56,19 +57,75 @@ QGraphicsSimpleTextItem* addText(QGraphicsScene* scene, const QString& text, con
     return item;
 }
 
-// A label in lines no wider than `width`, broken between words (the words
-// of a label are short: a statement's head, an arrow, a count). Nothing is
-// cut: a word wider than that stands on a line of its own.
+// The pieces a label may break between: where the Unicode line-breaking
+// rules allow (between words, between Chinese characters but not before a
+// closing mark), and after a state change's arrow ("PENDING→" "SENT"); a
+// lone "·" stays at the end of its line and a lone "…" at the start of the
+// next ("SELECT" "… FROM jobs"), so that no line ends as if it were cut.
+// Each piece says whether a space joins it to the one before.
+struct Piece {
+    QString text;
+    bool spaced = true;
+};
+
+QList<Piece> pieces(const QString& text) {
+    QList<Piece> all;
+    QTextBoundaryFinder breaks(QTextBoundaryFinder::Line, text);
+    qsizetype start = 0;
+    bool afterSpace = false;
+    QString held;  // a lone "…", waiting for the word it leads into
+    bool heldSpaced = false;
+    for (qsizetype end = breaks.toNextBoundary(); end > 0; end = breaks.toNextBoundary()) {
+        const QString segment = text.mid(start, end - start);
+        start = end;
+        QString word = segment.trimmed();
+        if (word.isEmpty()) {
+            afterSpace = true;
+            continue;
+        }
+        bool spaced = afterSpace;
+        afterSpace = segment.back().isSpace();
+        if (word == QStringLiteral("\u2026")) {
+            held = afterSpace ? QStringLiteral("\u2026 ") : word;
+            heldSpaced = spaced;
+            continue;
+        }
+        if (!held.isEmpty()) {
+            word = held + word;
+            spaced = heldSpaced;
+            held.clear();
+        }
+        const qsizetype arrow = word.indexOf(QChar(0x2192));
+        if (word == QStringLiteral("\u00b7") && !all.isEmpty()) {
+            all.last().text += spaced ? QStringLiteral(" \u00b7") : QStringLiteral("\u00b7");
+        } else if (arrow > 0 && arrow + 1 < word.size()) {
+            all.append({word.left(arrow + 1), spaced});
+            all.append({word.mid(arrow + 1), false});
+        } else {
+            all.append({word, spaced});
+        }
+    }
+    if (!held.isEmpty())
+        all.append({held.trimmed(), heldSpaced});
+    return all;
+}
+
+// A label in lines no wider than `width`, broken between words or after a
+// state change's arrow (the words of a label are short: a statement's head,
+// an arrow, a count). Nothing is cut: a word wider than that stands on a
+// line of its own.
 QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
     if (fm.horizontalAdvance(text) <= width)
         return text;
     QStringList lines;
     QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    for (const Piece& piece : pieces(text)) {
+        const QString longer =
+            line.isEmpty() ? piece.text
+                           : line + (piece.spaced ? QStringLiteral(" ") : QString()) + piece.text;
         if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
             lines << line;
-            line = word;
+            line = piece.text;
         } else {
             line = longer;
         }
@@ -80,8 +137,7 @@ QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
 // The least width at which the label takes at most `lines` lines.
 double narrowest(const QString& text, const QFontMetricsF& fm, int lines) {
     double low = 0;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        low = std::max(low, fm.horizontalAdvance(word));
+    for (const Piece& piece : pieces(text)) low = std::max(low, fm.horizontalAdvance(piece.text));
     double high = std::max(low, fm.horizontalAdvance(text));
     while (high - low > 2) {
         const double mid = (low + high) / 2;
@@ -98,6 +154,17 @@ double widest(const QString& text, const QFontMetricsF& fm) {
     for (const QString& line : text.split(QLatin1Char('\n')))
         w = std::max(w, fm.horizontalAdvance(line));
     return w;
+}
+
+// The spacing a lane name needs: on one line, or on two when labels may take
+// extra lines ("outbox relay" over two lines).
+double laneNameNeed(const QString& name, const QFontMetricsF& fmBold, int extraLines) {
+    return narrowest(name, fmBold, extraLines > 0 ? 2 : 1) + 28;
+}
+
+// How many lines a lane name takes at `spacing`.
+int laneNameLines(const QString& name, const QFontMetricsF& fmBold, double spacing) {
+    return int(wrapped(name, fmBold, spacing - 28).count(QLatin1Char('\n'))) + 1;
 }
 
 // An hourglass drawn as a shape: Debian's default fonts have no ⌛ glyph.
@@ -133,6 +200,7 @@ struct SequenceView::Layout {
     double spacing = 0;
     double headerH = 0;
     double width = 0;
+    int extraLines = 0;       // lines each label may take beyond two (arrows) or three (boxes)
     QMap<QString, double> x;  // lane centres
 };
 
@@ -206,7 +274,7 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         const bool lanesKnown = s.shape == SequenceStep::Shape::Banner ||
                                 ((s.from.isEmpty() || lanes_.contains(s.from)) &&
                                  (s.to.isEmpty() || lanes_.contains(s.to)));
-        if (s.setup || !lanesKnown || laneNeed(s, fm, fmBold, l.lineH) > l.spacing ||
+        if (s.setup || !lanesKnown || laneNeed(s, fm, fmBold, l.lineH, l.extraLines) > l.spacing ||
             fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)) + fm.averageCharWidth() * 2 >
                 l.timeW) {
             showTrace(trace, upTo, freshFrom);
@@ -306,19 +374,31 @@ void SequenceView::draw() {
     }
 
     // Lanes as wide as their labels need when each label may take two lines;
-    // wider when the window has the room (then labels keep to one line).
-    double need = fm.averageCharWidth() * 14;
-    for (const QString& lane : std::as_const(lanes_)) {
-        need = std::max(need, fmBold.horizontalAdvance(actorName(lane)) + 28);
-    }
-    for (const SequenceStep& s : std::as_const(steps_)) {
-        need = std::max(need, laneNeed(s, fm, fmBold, l.lineH));
+    // wider when the window has the room (then labels keep to one line). When
+    // the lanes would not fit the view (five or six lanes on a projector),
+    // labels and lane names take more lines instead, so that every lane stays
+    // in sight without a sideways scroll.
+    for (const SequenceStep& s : std::as_const(steps_))
         l.timeW = std::max(l.timeW, fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)));
-    }
     l.timeW += fm.averageCharWidth() * 2;
     drawnWidth_ = view_->viewport()->width();
     const double room = (drawnWidth_ - l.timeW - 4) / double(lanes_.size());
+    double need = 0;
+    for (int extra = 0; extra <= kMaxExtraLines; ++extra) {
+        need = fm.averageCharWidth() * (extra == 0 ? 14 : 10);
+        for (const QString& lane : std::as_const(lanes_))
+            need = std::max(need, laneNameNeed(actorName(lane), fmBold, extra));
+        for (const SequenceStep& s : std::as_const(steps_))
+            need = std::max(need, laneNeed(s, fm, fmBold, l.lineH, extra));
+        l.extraLines = extra;
+        if (need <= room)
+            break;
+    }
     l.spacing = std::max(need, room);
+    for (const QString& lane : std::as_const(lanes_)) {
+        const int lines = laneNameLines(actorName(lane), fmBold, l.spacing);
+        l.headerH = std::max(l.headerH, l.lineH * (1.4 + lines));
+    }
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
         l.x.insert(lanes_[i], l.timeW + l.spacing * (double(i) + 0.5));
     }
@@ -345,15 +425,20 @@ void SequenceView::draw() {
 }
 
 double SequenceView::laneNeed(const SequenceStep& s, const QFontMetricsF& fm,
-                              const QFontMetricsF& fmBold, double lineH) {
+                              const QFontMetricsF& fmBold, double lineH, int extraLines) {
     const QFontMetricsF& m = s.fresh ? fmBold : fm;
-    // Arrows carry two lines at most; boxes on one lane three.
-    const int lines = s.shape == Shape::Arrow ? 2 : 3;
+    // Arrows carry two lines; boxes on one lane three (more when lanes are short of room).
+    const int lines = (s.shape == Shape::Arrow ? 2 : 3) + extraLines;
     const QString key = QString::number(int(s.fresh) * 10 + lines) + s.label;
     if (!narrowest_.contains(key))
         narrowest_.insert(key, narrowest(s.label, m, lines));
     const double w = narrowest_.value(key) + 32 + (s.hourglass ? lineH : 0);
     const qsizetype span = std::abs(lanes_.indexOf(s.to) - lanes_.indexOf(s.from));
+    // As a last resort an arrow's label may reach a little past the two
+    // lifelines it joins: its row holds nothing else, and the scene has half
+    // a lane to spare at either end.
+    if (s.shape == Shape::Arrow && span > 0 && extraLines == kMaxExtraLines)
+        return (w - 24) / (double(span) + 0.4);
     if (s.shape == Shape::Arrow && span > 0)
         return w / double(span);
     if (s.shape == Shape::Tag || s.shape == Shape::Cross)
@@ -438,10 +523,10 @@ void SequenceView::placeFrame(const DiagramPalette& pal) {
 void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
     auto* strip = scene_->addRect(0, 0, l.width, l.headerH, Qt::NoPen, pal.background);
     strip->setZValue(5);
-    const double boxH = l.lineH * 1.5;
     for (const QString& lane : std::as_const(lanes_)) {
-        const QString name = actorName(lane);
-        const double w = QFontMetricsF(l.bold).horizontalAdvance(name) + 20;
+        const QString name = wrapped(actorName(lane), QFontMetricsF(l.bold), l.spacing - 28);
+        const double w = widest(name, QFontMetricsF(l.bold)) + 20;
+        const double boxH = l.lineH * (0.5 + double(name.count(QLatin1Char('\n')) + 1));
         const double x = l.x.value(lane);
         QPainterPath box;
         box.addRoundedRect(QRectF(x - w / 2, (l.headerH - boxH) / 2, w, boxH), 5, 5);

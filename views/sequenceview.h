@@ -84,7 +84,9 @@ private:
     double rowHeight(const SequenceStep& s) const;
     // The lane spacing a step needs (its label in two or three lines).
     double laneNeed(const SequenceStep& s, const QFontMetricsF& fm, const QFontMetricsF& fmBold,
-                    double lineH);
+                    double lineH, int extraLines);
+    // How many more lines a label may take when the lanes do not fit otherwise.
+    static constexpr int kMaxExtraLines = 3;
     // Draws `row` at `top` (its label wrapped to the lanes) and records its items.
     void drawRow(Row& row, double top, qint64 lastTime, const DiagramPalette& pal);
     void removeRow(Row& row);
@@ -110,8 +112,7 @@ private:
     QGraphicsSimpleTextItem* earlierNote_ = nullptr;
     QGraphicsScene scratch_;  // a row is drawn here, then its items move to scene_
     qsizetype drawnUpTo_ = 0;
-    QHash<QString, double> narrowest_;  // a label's least width in its lines, by font  // the
-                                        // viewport width the lanes were laid out for
+    QHash<QString, double> narrowest_;  // a label's least width in its lines, by font
 };
 
 }  // namespace idem
