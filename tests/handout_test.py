@@ -31,8 +31,8 @@ def check(ok, what):
         print("FAIL:", what)
 
 
-def run(*args):
-    return subprocess.run([IDEMLAB, *args], capture_output=True, text=True, timeout=300)
+def run(*args, env=None):
+    return subprocess.run([IDEMLAB, *args], capture_output=True, text=True, timeout=300, env=env)
 
 
 def lesson_file(lesson_id):
@@ -268,11 +268,27 @@ def bad_input(work):
     check(not os.path.exists(os.path.join(work, "x.html")), "bad input wrote a file")
 
 
+def default_language(work):
+    """Without --lang: Chinese when the system speaks it, as the window picks."""
+    for locale, want in (("zh_CN.UTF-8", "zh-CN"), ("C.UTF-8", "en"), ("en_US.UTF-8", "en")):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("LC_ALL", "LC_MESSAGES", "LANGUAGE")}
+        env["LANG"] = locale
+        out = os.path.join(work, "default.html")
+        r = run("lesson", "export", "unique-key", "--format", "html", "--out", out, env=env)
+        page = Page()
+        with open(out, encoding="utf-8") as f:
+            page.feed(f.read())
+        check(r.returncode == 0 and page.html_lang == want,
+              f"LANG={locale}: exit {r.returncode}, lang {page.html_lang!r} (want {want})")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         for lesson_id in LESSON_IDS:
             for lang in ("en", "zh"):
                 export_and_check(lesson_id, lang, work)
+        default_language(work)
         bad_input(work)
     if failures:
         print(f"{len(failures)} failed")
