@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "idemversion.h"
+#include "lessonbook.h"
 #include "mainwindow.h"
 #include "registry.h"
 #include "tracecommands.h"
@@ -22,14 +23,16 @@ struct Option {
 };
 
 // The long options that `idemlab COMMAND --help` lists: asking the program
-// itself keeps the completion and the parsers from drifting apart.
-bool readOptions(const QString& command, QList<Option>* options, QString* error) {
+// itself keeps the completion and the parsers from drifting apart. command:
+// the words before --help ("lesson export").
+bool readOptions(const QStringList& command, QList<Option>* options, QString* error) {
     QProcess help;
-    help.start(QCoreApplication::applicationFilePath(), {command, QStringLiteral("--help")});
+    help.start(QCoreApplication::applicationFilePath(), command + QStringList{"--help"});
     if (!help.waitForFinished(60'000) || help.exitStatus() != QProcess::NormalExit ||
         help.exitCode() != Ok) {
         *error = QStringLiteral("`idemlab %1 --help` failed: %2")
-                     .arg(command, QString::fromLocal8Bit(help.readAllStandardError()).trimmed());
+                     .arg(command.join(QLatin1Char(' ')),
+                          QString::fromLocal8Bit(help.readAllStandardError()).trimmed());
         return false;
     }
     // Qt's help puts each option at two spaces; wrapped descriptions are
@@ -43,7 +46,8 @@ bool readOptions(const QString& command, QList<Option>* options, QString* error)
         options->append({m.captured(1), m.captured(2)});
     }
     if (options->isEmpty()) {
-        *error = QStringLiteral("`idemlab %1 --help` lists no options").arg(command);
+        *error = QStringLiteral("`idemlab %1 --help` lists no options")
+                     .arg(command.join(QLatin1Char(' ')));
         return false;
     }
     return true;
@@ -84,11 +88,20 @@ int completion(const QStringList& args) {
     QStringList all;  // every word the script offers, checked once
     QString options, kinds;
     QStringList commandNames;
+    // Each subcommand's options; `lesson export` has its own, under the name
+    // the script gives it.
+    QList<QPair<QString, QStringList>> optionSets;
     for (const Command& c : commands()) {
-        const QString name = QLatin1String(c.name);
-        commandNames << name;
+        commandNames << QLatin1String(c.name);
+        optionSets.append({QLatin1String(c.name), {QLatin1String(c.name)}});
+    }
+    optionSets.append({QStringLiteral("lesson-export"), {"lesson", "export"}});
+    const QStringList lessonActions{"list", "check", "export"};
+    QStringList lessonIds;
+    for (const Lesson& l : bundledLessons()) lessonIds << l.id;
+    for (const auto& [name, words] : optionSets) {
         QList<Option> list;
-        if (!readOptions(name, &list, &error)) {
+        if (!readOptions(words, &list, &error)) {
             QTextStream(stderr) << "idemlab: " << error << Qt::endl;
             return Failure;
         }
@@ -137,7 +150,7 @@ int completion(const QStringList& args) {
         all << ids << sourceList << paramKeys;
     }
     all << scenarioIds << timingIds() << sourceIds() << crashPointIds() << verdictIds()
-        << MainWindow::viewNames() << exportFormats() << commandNames;
+        << MainWindow::viewNames() << exportFormats() << commandNames << lessonActions << lessonIds;
     if (!plain(all, &error)) {
         QTextStream(stderr) << "idemlab: " << error << Qt::endl;
         return Failure;
@@ -161,7 +174,8 @@ int completion(const QStringList& args) {
         << kinds
         << "    esac\n"
            "}\n\n"
-           "# The values of option $1; $2 is the chosen scenario, $3 the chosen variant.\n"
+           "# The values of option $1; $2 is the chosen scenario, $3 the chosen variant,\n"
+           "# $4 the subcommand.\n"
            "_idemlab_values() {\n"
            "    case \"$1\" in\n"
         << arm(QStringLiteral("--scenario"), scenarioIds, 8)
@@ -183,7 +197,11 @@ int completion(const QStringList& args) {
         << arm(QStringLiteral("--timing"), timingIds(), 8)
         << arm(QStringLiteral("--expect"), verdictIds(), 8)
         << arm(QStringLiteral("--view"), MainWindow::viewNames(), 8)
-        << arm(QStringLiteral("--format"), exportFormats(), 8)
+        << "        --format)\n"
+           "            case \"$4\" in\n"
+        << arm(QStringLiteral("lesson-export"), {QStringLiteral("html")}, 16)
+        << arm(QStringLiteral("*"), exportFormats(), 16) << "            esac ;;\n"
+        << arm(QStringLiteral("--lang"), {QStringLiteral("zh"), QStringLiteral("en")}, 8)
         << "    esac\n"
            "}\n\n"
            "_idemlab() {\n"
@@ -195,6 +213,16 @@ int completion(const QStringList& args) {
         << commandNames.join(' ')
         << " help --help --version\" -- \"$cur\")\n"
            "        return 0\n"
+           "    fi\n"
+           "    # lesson: its action first; lesson export has options of its own.\n"
+           "    if [ \"$subcommand\" = lesson ]; then\n"
+           "        if [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; then\n"
+           "            mapfile -t COMPREPLY < <(compgen -W \""
+        << lessonActions.join(' ')
+        << "\" -- \"$cur\")\n"
+           "            return 0\n"
+           "        fi\n"
+           "        [ \"${COMP_WORDS[2]}\" = export ] && subcommand=lesson-export\n"
            "    fi\n"
            "    # bash splits --option=value at the '='.\n"
            "    for ((i = 2; i < ${#COMP_WORDS[@]} - 1; i++)); do\n"
@@ -214,7 +242,7 @@ int completion(const QStringList& args) {
            "            return 0 ;;\n"
            "        value)\n"
            "            mapfile -t COMPREPLY < <(compgen -W \"$(_idemlab_values \"$option\" "
-           "\"$scenario\" \"$variant\")\" -- \"$cur\")\n"
+           "\"$scenario\" \"$variant\" \"$subcommand\")\" -- \"$cur\")\n"
            "            # --param key=: the value follows without a space.\n"
            "            [[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null\n"
            "            return 0 ;;\n"
@@ -228,6 +256,13 @@ int completion(const QStringList& args) {
            "        replay | export)\n"
            "            compopt -o filenames 2>/dev/null\n"
            "            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
+           "        lesson | lesson-export)\n"
+           "            # A bundled lesson's id or a lesson file.\n"
+           "            [ \"${COMP_WORDS[2]}\" = list ] && return 0\n"
+           "            compopt -o filenames 2>/dev/null\n"
+           "            mapfile -t COMPREPLY < <(compgen -W \""
+        << lessonIds.join(' ')
+        << "\" -- \"$cur\"; compgen -f -- \"$cur\") ;;\n"
            "    esac\n"
            "    return 0\n"
            "}\n\n"

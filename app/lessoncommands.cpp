@@ -55,8 +55,26 @@ int listLessons(bool json) {
     return Ok;
 }
 
+// What a question asks and the answer its run gives, for --json.
+QJsonObject questionJson(const Lesson& l, int frame, const QString& answer) {
+    const LessonQuestion& q = *l.frames.at(frame).question;
+    QJsonObject o{{"frame", frame + 1},
+                  {"asks", q.answer},
+                  {"prompt", QJsonObject{{"zh", q.prompt.zh}, {"en", q.prompt.en}}}};
+    if (answer.isEmpty()) {
+        o.insert("answer", QJsonValue::Null);
+        return o;
+    }
+    o.insert("answer", answer);
+    o.insert("label", QJsonObject{{"zh", lessonAnswerLabel(q, answer, QStringLiteral("zh"))},
+                                  {"en", lessonAnswerLabel(q, answer, QStringLiteral("en"))}});
+    return o;
+}
+
 // One lesson by id or file, or every bundled lesson when none is named.
-int checkLessons(const QStringList& names) {
+// json: one object with each lesson's problems and each question's answer
+// read from the run.
+int checkLessons(const QStringList& names, bool json) {
     QList<Lesson> lessons;
     if (names.isEmpty()) {
         if (const QStringList errors = bundledLessonErrors(); !errors.isEmpty())
@@ -64,47 +82,74 @@ int checkLessons(const QStringList& names) {
         lessons = bundledLessons();
     }
     for (const QString& name : names) {
-        if (const Lesson* bundled = findLesson(name)) {
-            lessons << *bundled;
-            continue;
-        }
-        if (!QFileInfo(name).isFile()) {
-            QStringList ids;
-            for (const Lesson& l : bundledLessons()) ids << l.id;
-            return fail(QStringLiteral("\"%1\" is neither a lesson file nor a lesson id (ids: %2)")
-                            .arg(name, ids.join(", ")),
-                        BadInput);
-        }
         Lesson lesson;
         QString error;
-        if (!readLessonFile(name, &lesson, &error))
+        if (!namedLesson(name, &lesson, &error))
             return fail(error, BadInput);
         lessons << lesson;
     }
     int bad = 0;
+    QJsonArray checked;
     for (const Lesson& l : lessons) {
-        const QStringList problems = checkLesson(l);
+        QStringList problems;
+        QJsonArray questions;
+        for (int i = 0; i < l.frames.size(); ++i) {
+            const FrameCheck frame = checkFrame(l, i);
+            problems << frame.problems;
+            if (l.frames.at(i).question)
+                questions.append(questionJson(l, i, frame.answer));
+        }
+        if (json) {
+            checked.append(QJsonObject{{"id", l.id},
+                                       {"ok", problems.isEmpty()},
+                                       {"frames", int(l.frames.size())},
+                                       {"problems", QJsonArray::fromStringList(problems)},
+                                       {"questions", questions}});
+        }
         if (problems.isEmpty()) {
-            out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
-                         .arg(l.id)
-                         .arg(l.frames.size())
-                         .arg(l.questionCount());
+            if (!json) {
+                out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
+                             .arg(l.id)
+                             .arg(l.frames.size())
+                             .arg(l.questionCount());
+            }
             continue;
         }
         ++bad;
         for (const QString& p : problems)
             QTextStream(stderr) << "idemlab: lesson " << l.id << ", " << p << Qt::endl;
     }
+    if (json)
+        out() << QJsonDocument(QJsonObject{{"lessons", checked}}).toJson(QJsonDocument::Compact)
+              << Qt::endl;
     out() << Qt::flush;
     return bad == 0 ? Ok : BadInput;
 }
 
 }  // namespace
 
+bool namedLesson(const QString& name, Lesson* out, QString* error) {
+    if (const Lesson* bundled = findLesson(name)) {
+        *out = *bundled;
+        return true;
+    }
+    if (!QFileInfo(name).isFile()) {
+        QStringList ids;
+        for (const Lesson& l : bundledLessons()) ids << l.id;
+        *error = QStringLiteral("\"%1\" is neither a lesson file nor a lesson id (ids: %2)")
+                     .arg(name, ids.join(", "));
+        return false;
+    }
+    return readLessonFile(name, out, error);
+}
+
 int lesson(const QStringList& args) {
     QCommandLineParser parser;
-    parser.addPositionalArgument("action", "list, or check [FILE|ID]...");
-    parser.addOption({"json", "With list: print the lessons as one JSON object."});
+    parser.addPositionalArgument(
+        "action", "list, check [FILE|ID]..., or export ID|FILE (see lesson export --help)");
+    parser.addOption({"json",
+                      "With list: the lessons as one JSON object; with check: each lesson's "
+                      "problems and each question's answer read from the run."});
     addHelpFlag(parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!parser.parse(QStringList{QStringLiteral("idemlab lesson")} + args))
@@ -120,9 +165,12 @@ int lesson(const QStringList& args) {
         return listLessons(parser.isSet("json"));
     }
     if (action == QLatin1String("check"))
-        return checkLessons(positional.mid(1));
-    return fail(QStringLiteral("unknown lesson action \"%1\" (allowed: list, check)").arg(action),
-                BadInput);
+        return checkLessons(positional.mid(1), parser.isSet("json"));
+    if (action == QLatin1String("export"))
+        return fail(QStringLiteral("lesson export takes its options after \"export\""), BadInput);
+    return fail(
+        QStringLiteral("unknown lesson action \"%1\" (allowed: list, check, export)").arg(action),
+        BadInput);
 }
 
 }  // namespace idem::cli

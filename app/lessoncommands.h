@@ -1,10 +1,19 @@
-// `idemlab lesson list | check`: the lessons without the window.
+// `idemlab lesson list | check | export`: the lessons without the window.
 #pragma once
 
 #include <QStringList>
 
+namespace idem {
+struct Lesson;
+}
+
 namespace idem::cli {
 
 int lesson(const QStringList& args);
+
+// A bundled lesson by its id, or a lesson file. False with the message
+// `lesson check` gives (an unknown id lists the bundled ones; a file that
+// does not read names the frame and the field).
+bool namedLesson(const QString& name, Lesson* out, QString* error);
 
 }  // namespace idem::cli

@@ -4,6 +4,7 @@
 #include "completion.h"
 #include "idemversion.h"
 #include "lessoncommands.h"
+#include "lessonhandout.h"
 #include "mainwindow.h"
 #include "shot.h"
 #include "tracecommands.h"
@@ -19,7 +20,7 @@
 
 namespace {
 
-enum class Gui { Window, Shot, Export };
+enum class Gui { Window, Shot, Export, LessonExport };
 
 // Off screen, the platform plugin reports window-manager hints it cannot
 // honour; they say nothing about the command, so they are dropped.
@@ -30,7 +31,7 @@ void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QSt
 }
 
 int withGui(int argc, char* argv[], Gui mode) {
-    // A screenshot or a report is drawn off screen.
+    // A screenshot, a report or a hand-out is drawn off screen.
     if (mode != Gui::Window) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -59,6 +60,8 @@ int withGui(int argc, char* argv[], Gui mode) {
         return idem::cli::shot(args);
     if (mode == Gui::Export)
         return idem::cli::exportTrace(args);
+    if (mode == Gui::LessonExport)
+        return idem::cli::lessonExport(args.mid(1));
     idem::MainWindow window;
     window.show();
     return app.exec();
@@ -77,6 +80,9 @@ int main(int argc, char* argv[]) {
         return withGui(argc, argv, Gui::Shot);
     if (command == QLatin1String("export"))
         return withGui(argc, argv, Gui::Export);
+    // A lesson's hand-out draws its diagrams off screen.
+    if (command == QLatin1String("lesson") && argc > 2 && qstrcmp(argv[2], "export") == 0)
+        return withGui(argc, argv, Gui::LessonExport);
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));

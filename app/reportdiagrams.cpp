@@ -1,6 +1,11 @@
 #include "reportdiagrams.h"
 
+#include "scenario.h"
+#include "sequenceview.h"
+#include "statemachineview.h"
+
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QPainter>
@@ -9,6 +14,15 @@
 #include <algorithm>
 
 namespace idem {
+
+namespace cli {
+
+// The report's words for the diagrams (their titles).
+class ReportWords {
+    Q_DECLARE_TR_FUNCTIONS(idem::cli::ReportWords)
+};
+
+}  // namespace cli
 
 namespace {
 
@@ -111,6 +125,33 @@ QList<QByteArray> sceneToSvgParts(QGraphicsScene* scene, const QString& title, d
         top = bottom;
     }
     return parts;
+}
+
+QList<ReportDiagram> RunDiagrams::drawn() const {
+    QList<ReportDiagram> diagrams;
+    for (const ReportDiagram* d : {&state, &sequence})
+        if (!d->parts.isEmpty())
+            diagrams.append(*d);
+    return diagrams;
+}
+
+RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
+                        qsizetype upTo, qsizetype freshFrom) {
+    StateMachineView state;
+    state.resize(1000, 600);
+    state.setMachine(info, variant);
+    state.showTrace(trace, upTo, freshFrom);
+    SequenceView sequence;
+    sequence.resize(1200, 800);
+    sequence.showTrace(trace, upTo, freshFrom);
+    // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
+    // at the page's width, with a heading above it.
+    constexpr double kPageAspect = 1.3;
+    return {{cli::ReportWords::tr("State diagram"),
+             sceneToSvgParts(state.scene(), QStringLiteral("State"), 0, 100)},
+            {cli::ReportWords::tr("Sequence diagram"),
+             sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
+                             laneHeaderHeight(sequence.scene()), kPageAspect)}};
 }
 
 }  // namespace idem

@@ -2,6 +2,8 @@
 // allows, each starting with the lane names, and cut only between rows.
 #pragma once
 
+#include "tracewriters.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -9,6 +11,8 @@
 class QGraphicsScene;
 
 namespace idem {
+
+struct ScenarioInfo;
 
 // SVG documents of the scene in order, each with a viewBox (it scales to the
 // page's width) and at most maxAspect times as tall as wide. headerHeight:
@@ -19,5 +23,19 @@ QList<QByteArray> sceneToSvgParts(QGraphicsScene* scene, const QString& title, d
 // The height of the band at the top of a sequence diagram's scene that holds
 // the lane names: the items drawn above every row.
 double laneHeaderHeight(QGraphicsScene* scene);
+
+// The state and the sequence diagram of a run as the window draws them at
+// the moment events [0, upTo) have happened, the events from freshFrom on
+// being the current step's; drawn off screen and cut for the printed page,
+// titled in the language of the installed translator. A diagram with
+// nothing to draw has no parts.
+struct RunDiagrams {
+    ReportDiagram state;
+    ReportDiagram sequence;
+    // The diagrams that have parts, the state diagram first.
+    QList<ReportDiagram> drawn() const;
+};
+RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
+                        qsizetype upTo, qsizetype freshFrom);
 
 }  // namespace idem

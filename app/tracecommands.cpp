@@ -11,8 +11,6 @@
 #include "runner.h"
 #include "runoptions.h"
 #include "sequenceexport.h"
-#include "sequenceview.h"
-#include "statemachineview.h"
 #include "texts.h"
 #include "tracewriters.h"
 #include "usage.h"
@@ -185,36 +183,13 @@ QList<ShiVizRun> shivizRuns(const QList<ExportInput>& inputs) {
     return runs;
 }
 
-// The report's words that the command adds (diagram titles).
-class ReportWords {
-    Q_DECLARE_TR_FUNCTIONS(idem::cli::ReportWords)
-};
-
 QByteArray htmlReport(const ExportInput& in, const QString& lang) {
     // Draw the two diagrams off screen from the stored events.
     const Scenario& scenario = *findScenario(in.config.scenario);
     Trace trace;
     for (const TraceEvent& e : in.loaded.events) trace.append(e);
-    StateMachineView state;
-    state.resize(1000, 600);
-    state.setMachine(scenario.info(), in.config.variant);
-    state.showTrace(trace, trace.size(), trace.size());
-    SequenceView sequence;
-    sequence.resize(1200, 800);
-    sequence.showTrace(trace, trace.size(), trace.size());
-    QList<ReportDiagram> diagrams;
-    // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
-    // at the page's width, with a heading above it.
-    constexpr double kPageAspect = 1.3;
-    const QList<QByteArray> stateParts =
-        sceneToSvgParts(state.scene(), QStringLiteral("State"), 0, 100);
-    if (!stateParts.isEmpty())
-        diagrams.append({ReportWords::tr("State diagram"), stateParts});
-    const QList<QByteArray> sequenceParts =
-        sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
-                        laneHeaderHeight(sequence.scene()), kPageAspect);
-    if (!sequenceParts.isEmpty())
-        diagrams.append({ReportWords::tr("Sequence diagram"), sequenceParts});
+    const QList<ReportDiagram> diagrams =
+        runDiagrams(scenario.info(), in.config.variant, trace, trace.size(), trace.size()).drawn();
     ReportOptions options;
     options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
     options.verdictText = verdictName(in.loaded.summary.value("verdict").toString());

@@ -23,12 +23,15 @@ const QList<Command>& commands() {
          "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
          "point, and prints the intents per verdict for each variant.",
          "0 ran, 2 bad input, 130 stopped by Ctrl+C."},
-        {"lesson", "list [--json] | check [FILE|ID]...",
-         "Lists the lessons that come with the program, or checks lessons: every frame's run\n"
+        {"lesson",
+         "list [--json] | check [--json] [FILE|ID]... | export ID|FILE --format html [--lang "
+         "zh|en] --out FILE",
+         "Lists the lessons that come with the program, checks lessons (every frame's run\n"
          "reaches its pause and every question's answer, read from the run, is one of its\n"
-         "choices.",
-         "0 listed or every lesson holds, 1 a bundled lesson does not read, 2 bad input or a "
-         "lesson that does not hold."},
+         "choices), or writes a lesson as a self-contained HTML hand-out: each frame's words,\n"
+         "settings, diagrams at its pause and question, the answers on a last page.",
+         "0 listed, every lesson holds or the hand-out was written, 1 a bundled lesson does not "
+         "read or the file could not be written, 2 bad input or a lesson that does not hold."},
         {"replay", "TRACE",
          "Runs the configuration stored in a trace again and compares every event and the\n"
          "summary.",

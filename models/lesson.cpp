@@ -286,23 +286,34 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
     return true;
 }
 
-int runToPause(Run& run, const PausePoint& pause) {
+int runToPause(Run& run, const PausePoint& pause, qsizetype* lastStepBegin) {
+    if (lastStepBegin)
+        *lastStepBegin = 0;
+    // One step, remembering where its events begin.
+    const auto step = [&] {
+        const qsizetype before = run.trace().size();
+        if (!run.step())
+            return false;
+        if (lastStepBegin)
+            *lastStepBegin = before;
+        return true;
+    };
     int steps = 0;
     switch (pause.kind) {
         case PausePoint::Kind::Start:
             return 0;
         case PausePoint::Kind::Step:
-            while (steps < pause.step && run.step()) ++steps;
+            while (steps < pause.step && step()) ++steps;
             return steps == pause.step ? steps : -1;
         case PausePoint::Kind::End:
-            while (run.step()) ++steps;
+            while (step()) ++steps;
             return steps;
         case PausePoint::Kind::Event: {
             qsizetype seen = run.trace().size();
             for (qsizetype i = 0; i < seen; ++i)
                 if (pause.matches(run.trace().events().at(i)))
                     return 0;
-            while (run.step()) {
+            while (step()) {
                 ++steps;
                 const QList<TraceEvent>& events = run.trace().events();
                 for (; seen < events.size(); ++seen)

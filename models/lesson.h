@@ -117,6 +117,8 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
 // Steps `run` (started) until `pause` holds; returns the number of steps
 // taken, or -1 when the run ended without it (an End pause always holds).
 // An Event pause stops after the step that recorded the event.
-int runToPause(Run& run, const PausePoint& pause);
+// lastStepBegin (when given): where the trace events of the last step taken
+// begin, as the window's playback counts them (0 when no step was taken).
+int runToPause(Run& run, const PausePoint& pause, qsizetype* lastStepBegin = nullptr);
 
 }  // namespace idem

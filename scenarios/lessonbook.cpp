@@ -168,71 +168,80 @@ std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
     return std::nullopt;
 }
 
+FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause) {
+    FrameCheck check;
+    QStringList& problems = check.problems;
+    const LessonFrame& frame = lesson.frames.at(i);
+    const QString where = QStringLiteral("frame %1 (%2)").arg(i + 1).arg(frame.title.en);
+    const std::optional<RunConfig> config = frameConfig(lesson, i);
+    if (!config)
+        return check;  // a frame before any run: only words
+    const Scenario& scenario = *findScenario(config->scenario);
+    if (!frame.highlight.table.isEmpty() &&
+        !scenario.info().tables.contains(frame.highlight.table)) {
+        problems << QStringLiteral("%1: highlight.table \"%2\" is not a table of %3 (allowed: %4)")
+                        .arg(where, frame.highlight.table, config->scenario,
+                             scenario.info().tables.join(", "));
+    }
+    const bool fired = [&] {
+        for (int j = i; j >= 0; --j)
+            if (lesson.frames.at(j).load)
+                return lesson.frames.at(j).fire;
+        return false;
+    }();
+    if (!fired) {
+        if (frame.pause.kind != PausePoint::Kind::Start)
+            problems << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
+        return check;
+    }
+    Run run(*config, scenario);
+    QString error;
+    if (!run.start(&error)) {
+        problems << QStringLiteral("%1: the run cannot start: %2").arg(where, error);
+        return check;
+    }
+    qsizetype lastStepBegin = 0;
+    if (runToPause(run, frame.pause, &lastStepBegin) < 0) {
+        problems << QStringLiteral("%1: pause at %2 is never reached in %3 / %4")
+                        .arg(where, frame.pause.describe(), config->scenario, config->variant);
+        return check;
+    }
+    check.paused = true;
+    if (atPause)
+        atPause(run, lastStepBegin);
+    if (!frame.question)
+        return check;
+    run.runToEnd();
+    if (!run.finish(&error)) {
+        problems << QStringLiteral("%1: the run failed: %2").arg(where, error);
+        return check;
+    }
+    const QString answer = lessonAnswer(frame.question->answer, run.summary());
+    if (answer.isEmpty()) {
+        problems << QStringLiteral("%1: question.answer \"%2\" has no answer in %3 / %4")
+                        .arg(where, frame.question->answer, config->scenario, config->variant);
+        return check;
+    }
+    bool offered = false;
+    QStringList values;
+    for (const LessonChoice& c : frame.question->choices) {
+        offered = offered || c.value == answer;
+        values << c.value;
+    }
+    if (!offered) {
+        problems << QStringLiteral(
+                        "%1: the run answers %2 = %3, which none of the choices "
+                        "(%4) is")
+                        .arg(where, frame.question->answer, answer, values.join(", "));
+        return check;
+    }
+    check.answer = answer;
+    return check;
+}
+
 QStringList checkLesson(const Lesson& lesson) {
     QStringList problems;
-    for (int i = 0; i < lesson.frames.size(); ++i) {
-        const LessonFrame& frame = lesson.frames.at(i);
-        const QString where = QStringLiteral("frame %1 (%2)").arg(i + 1).arg(frame.title.en);
-        const std::optional<RunConfig> config = frameConfig(lesson, i);
-        if (!config)
-            continue;  // a frame before any run: only words
-        const Scenario& scenario = *findScenario(config->scenario);
-        if (!frame.highlight.table.isEmpty() &&
-            !scenario.info().tables.contains(frame.highlight.table)) {
-            problems << QStringLiteral(
-                            "%1: highlight.table \"%2\" is not a table of %3 (allowed: %4)")
-                            .arg(where, frame.highlight.table, config->scenario,
-                                 scenario.info().tables.join(", "));
-        }
-        const bool fired = [&] {
-            for (int j = i; j >= 0; --j)
-                if (lesson.frames.at(j).load)
-                    return lesson.frames.at(j).fire;
-            return false;
-        }();
-        if (!fired) {
-            if (frame.pause.kind != PausePoint::Kind::Start)
-                problems
-                    << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
-            continue;
-        }
-        Run run(*config, scenario);
-        QString error;
-        if (!run.start(&error)) {
-            problems << QStringLiteral("%1: the run cannot start: %2").arg(where, error);
-            continue;
-        }
-        if (runToPause(run, frame.pause) < 0) {
-            problems << QStringLiteral("%1: pause at %2 is never reached in %3 / %4")
-                            .arg(where, frame.pause.describe(), config->scenario, config->variant);
-            continue;
-        }
-        if (!frame.question)
-            continue;
-        run.runToEnd();
-        if (!run.finish(&error)) {
-            problems << QStringLiteral("%1: the run failed: %2").arg(where, error);
-            continue;
-        }
-        const QString answer = lessonAnswer(frame.question->answer, run.summary());
-        if (answer.isEmpty()) {
-            problems << QStringLiteral("%1: question.answer \"%2\" has no answer in %3 / %4")
-                            .arg(where, frame.question->answer, config->scenario, config->variant);
-            continue;
-        }
-        bool offered = false;
-        QStringList values;
-        for (const LessonChoice& c : frame.question->choices) {
-            offered = offered || c.value == answer;
-            values << c.value;
-        }
-        if (!offered) {
-            problems << QStringLiteral(
-                            "%1: the run answers %2 = %3, which none of the choices "
-                            "(%4) is")
-                            .arg(where, frame.question->answer, answer, values.join(", "));
-        }
-    }
+    for (int i = 0; i < lesson.frames.size(); ++i) problems << checkFrame(lesson, i).problems;
     return problems;
 }
 

@@ -63,9 +63,23 @@ expect "params of order-create" "$(q '[p["key"] + "=" for s in d["scenarios"] if
 expect "verdicts" "$(q 'd["verdicts"]')" idemlab run --scenario order-create --expect ""
 expect "export formats" "chrome csv history html mermaid plantuml shiviz" idemlab export t.json --format ""
 expect "a number has no completion" "" idemlab run --scenario order-create --duplicates ""
+expect "languages" "en zh" idemlab export t.json --lang ""
+
+# Lessons: the action, then a bundled lesson's id (or a file); lesson export's
+# own options and values.
+"$B" lesson list --json >"$tmp/lessons.json"
+ids=$(python3 -c "import json; print(' '.join(l['id'] for l in json.load(open('$tmp/lessons.json'))['lessons']))")
+expect "lesson actions" "list check export" idemlab lesson ""
+expect "lesson ids to export" "$(printf '%s\n' $ids | grep '^unique')" idemlab lesson export unique
+expect "lesson ids to check" "$(printf '%s\n' $ids | grep '^desig')" idemlab lesson check desig
+"$B" lesson export --help >"$tmp/help" 2>/dev/null
+expect "options of lesson export" "$(grep -oE '^  (-\w, )?--[a-z-]+' "$tmp/help" | grep -oE -- '--[a-z-]+$')" \
+    idemlab lesson export unique-key --
+expect "lesson export formats" "html" idemlab lesson export unique-key --format ""
+expect "lesson export languages" "en zh" idemlab lesson export unique-key --lang ""
 
 # Options: every one that --help lists, and nothing else.
-for c in list run replay export shot; do
+for c in list run lesson replay export shot; do
     "$B" $c --help >"$tmp/help" 2>/dev/null
     expect "options of $c" "$(grep -oE '^  (-\w, )?--[a-z-]+' "$tmp/help" | grep -oE -- '--[a-z-]+$')" idemlab $c --
 done
@@ -76,6 +90,8 @@ mkdir "$tmp/files" && touch "$tmp/files/trace.json" "$tmp/files/other.txt"
 expect "replay a trace" "$tmp/files/trace.json" idemlab replay "$tmp/files/tr"
 expect "--trace FILE" "$tmp/files/other.txt" idemlab run --scenario order-create --trace "$tmp/files/o"
 expect "shot --out FILE" "$tmp/files/other.txt $tmp/files/trace.json" idemlab shot --out "$tmp/files/"
+expect "lesson export --out FILE" "$tmp/files/other.txt" idemlab lesson export unique-key --out "$tmp/files/o"
+expect "a lesson file to export" "$tmp/files/trace.json" idemlab lesson export "$tmp/files/t"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

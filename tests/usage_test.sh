@@ -16,7 +16,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "idemlab $VERSION" ] && [ ! -s "$tmp/err" ] && ok ||
     bad "--version printed '$(cat "$tmp/out")' (want 'idemlab $VERSION')"
 
-commands="list run replay export shot"
+commands="list run lesson replay export shot"
 for h in --help help -h; do
     "$B" $h >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -57,6 +57,18 @@ done
 grep -q -- "--json" "$tmp/list" && ok || bad "list --help lacks --json"
 grep -q -- "--format" "$tmp/export" && grep -q -- "--out" "$tmp/export" && ok || bad "export --help lacks --format or --out"
 grep -q TRACE "$tmp/replay" && ok || bad "replay --help lacks TRACE"
+# lesson export: its own options, each in the man page.
+"$B" lesson export --help >"$tmp/lesson-export" 2>"$tmp/err"
+[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && head -1 "$tmp/lesson-export" | grep -q "^Usage: idemlab lesson .*export ID|FILE" && ok ||
+    bad "lesson export --help: $(head -1 "$tmp/lesson-export") $(cat "$tmp/err")"
+for o in format lang out; do
+    grep -q -- "--$o" "$tmp/lesson-export" && ok || bad "lesson export --help lacks --$o"
+done
+for o in $(grep -oE '^  (-\w, )?--[a-z-]+' "$tmp/lesson-export" | grep -oE -- '--[a-z-]+$'); do
+    grep -qF -- "$(echo "$o" | sed 's/-/\\-/g')" "$MAN" && ok || bad "man page lacks $o (lesson export)"
+done
+grep -q -- "--json" "$tmp/lesson" && ok || bad "lesson --help lacks --json"
+grep -qF 'lesson export' "$MAN" && ok || bad "man page lacks lesson export"
 
 # The man page names every id the program accepts, and the exit codes.
 "$B" list --json >"$tmp/list.json"

@@ -231,6 +231,11 @@ QString FirePanel::describe(const RunConfig& c, bool withVariant) {
     QStringList parts{title.isEmpty() ? c.scenario : title};
     if (withVariant)
         parts << variant;
+    return (parts << settingsText(c)).join(QStringLiteral(" · "));
+}
+
+QString FirePanel::settingsText(const RunConfig& c) {
+    QStringList parts;
     parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
     parts << (c.crash == CrashPoint::None
                   ? crashPointName(c.crash)

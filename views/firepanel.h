@@ -29,6 +29,9 @@ public:
     // The settings in one line: scenario · variant · duplicates · source ·
     // timing · crash · seed (and the params that differ from their defaults).
     static QString describe(const RunConfig& config, bool withVariant = true);
+    // The same without the scenario and the variant: duplicates · source ·
+    // timing · crash · params · seed.
+    static QString settingsText(const RunConfig& config);
     QPushButton* fireButton() const { return fire_; }
     QComboBox* variantBox() const { return variant_; }
     QComboBox* crashBox() const { return crash_; }

@@ -73,16 +73,8 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     title_->setText(frame.title.in(lang));
     narration_->setText(frame.narration.in(lang));
 
-    QStringList look;
-    if (!frame.highlight.table.isEmpty())
-        look << tr("table %1").arg(frame.highlight.table);
-    if (!frame.highlight.state.isEmpty())
-        look << tr("state %1").arg(frame.highlight.state);
-    if (!frame.highlight.lane.isEmpty())
-        look << tr("lane “%1”").arg(actorName(frame.highlight.lane));
-    lookAt_->setText(look.isEmpty() ? QString()
-                                    : tr("Look at: %1").arg(look.join(QStringLiteral(" · "))));
-    lookAt_->setVisible(!look.isEmpty());
+    lookAt_->setText(lookAtText(frame.highlight));
+    lookAt_->setVisible(!lookAt_->text().isEmpty());
 
     if (!frame.question) {
         question_->hide();
@@ -117,6 +109,17 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
         hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
     }
     setAccessibleDescription(narration_->text() + QLatin1Char('\n') + question_->text());
+}
+
+QString LessonPanel::lookAtText(const LessonHighlight& highlight) {
+    QStringList look;
+    if (!highlight.table.isEmpty())
+        look << tr("table %1").arg(highlight.table);
+    if (!highlight.state.isEmpty())
+        look << tr("state %1").arg(highlight.state);
+    if (!highlight.lane.isEmpty())
+        look << tr("lane “%1”").arg(actorName(highlight.lane));
+    return look.isEmpty() ? QString() : tr("Look at: %1").arg(look.join(QStringLiteral(" · ")));
 }
 
 QString LessonPanel::narration() const {

@@ -11,6 +11,7 @@ class QLabel;
 namespace idem {
 
 struct Lesson;
+struct LessonHighlight;
 
 class LessonPanel : public QWidget {
     Q_OBJECT
@@ -28,6 +29,10 @@ public:
     QString answerText() const;  // empty until revealed
     QString position() const;    // "Frame 3 / 7"
     QString lookAt() const;      // "Look at: table pay_flow · lane database"
+
+    // Where a frame points, in the installed language ("Look at: table
+    // pay_flow · lane “database”"); empty when it points nowhere.
+    static QString lookAtText(const LessonHighlight& highlight);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -453,6 +453,131 @@
     </message>
 </context>
 <context>
+    <name>idem::LessonHandout</name>
+    <message>
+        <source>before the first step</source>
+        <translation>第一步之前</translation>
+    </message>
+    <message>
+        <source>after step %1</source>
+        <translation>第 %1 步之后</translation>
+    </message>
+    <message>
+        <source>at the end of the run</source>
+        <translation>运行结束时</translation>
+    </message>
+    <message>
+        <source>after the step that records the first “%1” event</source>
+        <translation>记录第一个“%1”事件的那一步之后</translation>
+    </message>
+    <message>
+        <source>after the step that records the first “%1” event with %2</source>
+        <translation>记录第一个“%1”事件（%2）的那一步之后</translation>
+    </message>
+    <message>
+        <source>%1 ms between attempts</source>
+        <translation>两次尝试间隔 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>at most %1 retries</source>
+        <translation>最多重试 %1 次</translation>
+    </message>
+    <message>
+        <source>in-progress expiry %1 ms</source>
+        <translation>处理中状态 %1 毫秒后过期</translation>
+    </message>
+    <message>
+        <source>dedup records kept %1 ms</source>
+        <translation>去重记录保留 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>cache TTL %1 ms</source>
+        <translation>缓存 TTL %1 毫秒</translation>
+    </message>
+    <message>
+        <source>lock lease %1 ms</source>
+        <translation>锁租约 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>visibility timeout %1 ms</source>
+        <translation>可见性超时 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 (recommended)</source>
+        <translation>%1（推荐）</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>the run of frame %1 goes on</source>
+        <translation>接着第 %1 帧的运行</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停于</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n part(s) of this diagram are left out: the last %1 lead to the pause.</source>
+        <translation>
+            <numerusform>此图的前 %n 部分从略：最后 %1 部分通向暂停处。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>At the pause:</source>
+        <translation>暂停时：</translation>
+    </message>
+    <message>
+        <source>Frame %1 / %2</source>
+        <translation>第 %1 / %2 帧</translation>
+    </message>
+    <message>
+        <source>The run is loaded but not fired yet: the class sees only its settings.</source>
+        <translation>运行已载入但尚未发射：全班只看到它的设置。</translation>
+    </message>
+    <message>
+        <source>Predict:</source>
+        <translation>先预测：</translation>
+    </message>
+    <message>
+        <source>Your answer: ______</source>
+        <translation>你的答案：______</translation>
+    </message>
+    <message>
+        <source>%1 — hand-out</source>
+        <translation>%1 — 讲义</translation>
+    </message>
+    <message>
+        <source>Idempotency Lab %1 · lesson %2 · %3 frames · %4 questions</source>
+        <translation>幂等实验室 %1 · 课程 %2 · %3 帧 · %4 道题</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>答案</translation>
+    </message>
+    <message>
+        <source>Read from the runs, as the lesson reveals them.</source>
+        <translation>答案读自真实的运行，与课程揭晓时相同。</translation>
+    </message>
+    <message>
+        <source>Frame %1:</source>
+        <translation>第 %1 帧：</translation>
+    </message>
+</context>
+<context>
     <name>idem::LessonPanel</name>
     <message>
         <source>Frame %1 / %2</source>

@@ -1,0 +1,403 @@
+#include "lessonhandout.h"
+
+#include "cli.h"
+#include "configcheck.h"
+#include "firepanel.h"
+#include "idemversion.h"
+#include "lessonbook.h"
+#include "lessoncommands.h"
+#include "lessonpanel.h"
+#include "outputpaths.h"
+#include "registry.h"
+#include "reportdiagrams.h"
+#include "run.h"
+#include "stepcaption.h"
+#include "texts.h"
+#include "tracewriters.h"
+#include "usage.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QHash>
+#include <QLocale>
+#include <QTextStream>
+#include <QTranslator>
+
+namespace idem {
+
+namespace {
+
+// The hand-out's own words, translated under one context.
+class LessonHandout {
+    Q_DECLARE_TR_FUNCTIONS(idem::LessonHandout)
+};
+
+QString escape(const QString& s) {
+    return s.toHtmlEscaped();
+}
+
+// A lesson's text as paragraphs: its line breaks are the author's.
+QString paragraphs(const QString& text) {
+    QString h;
+    for (const QString& p : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        h += QStringLiteral("<p>%1</p>").arg(escape(p));
+    return h;
+}
+
+// On screen a column of reading width; on paper each diagram at the page's
+// width and kept whole, a frame's words and its question never split, the
+// answers on a page of their own.
+constexpr const char* kStyle =
+    "body{font-family:sans-serif;margin:2em auto;max-width:60em;padding:0 1em;line-height:1.45;"
+    "color:#222}"
+    "h1{font-size:170%;margin-bottom:.2em}.summary{font-size:110%}.meta{color:#666}"
+    "section.frame{border-top:2px solid #bbb;margin-top:1.6em;padding-top:.6em}"
+    "h2 .number{color:#666;font-weight:normal;margin-right:.6em}"
+    ".narration p{margin:.4em 0}"
+    "dl.config{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em;"
+    "background:#f4f4f4;padding:.5em .8em;margin:.6em 0}"
+    "dl.config dt{font-weight:bold}dl.config dd{margin:0}"
+    "code{font-family:monospace;font-size:90%}"
+    ".caption{border-left:4px solid #4a7fb5;background:#eef4fa;padding:.3em .7em}"
+    ".look{font-style:italic}.note{color:#555;font-style:italic}"
+    "figure{margin:.6em 0}figcaption{font-weight:bold;margin-bottom:.3em}"
+    "figure svg{display:block;max-width:100%;height:auto;border:1px solid #ddd}"
+    ".question{border:1px solid #888;padding:.4em .9em;margin-top:.8em}"
+    ".question ol{margin:.3em 0}.blank{color:#666}"
+    "section.answers{break-before:page;page-break-before:always;margin-top:2em}"
+    ".answers li{margin:.3em 0}.why{color:#444}"
+    "@page{size:A4;margin:12mm}"
+    "@media print{"
+    "body{margin:0;max-width:none;padding:0;font-size:10pt}"
+    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+    "h1,h2,figcaption{break-after:avoid;page-break-after:avoid}"
+    ".intro,figure,.question,.answers li{break-inside:avoid;page-break-inside:avoid}"
+    "figure svg{width:100%;max-height:240mm;border:none}}";
+
+// Where the frame's run stops, in words.
+QString pauseText(const PausePoint& pause) {
+    switch (pause.kind) {
+        case PausePoint::Kind::Start:
+            return LessonHandout::tr("before the first step");
+        case PausePoint::Kind::Step:
+            return LessonHandout::tr("after step %1").arg(pause.step);
+        case PausePoint::Kind::End:
+            return LessonHandout::tr("at the end of the run");
+        case PausePoint::Kind::Event: {
+            QStringList fields;
+            for (auto it = pause.event.begin(); it != pause.event.end(); ++it) {
+                if (it.key() != QLatin1String("kind"))
+                    fields << QStringLiteral("%1 %2").arg(it.key(),
+                                                          it.value().toVariant().toString());
+            }
+            const QString kind = pause.event.value(QLatin1String("kind")).toString();
+            return fields.isEmpty()
+                       ? LessonHandout::tr("after the step that records the first “%1” event")
+                             .arg(kind)
+                       : LessonHandout::tr(
+                             "after the step that records the first “%1” event "
+                             "with %2")
+                             .arg(kind, fields.join(QStringLiteral(", ")));
+        }
+    }
+    return {};
+}
+
+// The numbers the fire panel's line leaves out, when a lesson sets them.
+struct NumberWords {
+    NumberField field;
+    const char* text;
+};
+constexpr NumberWords kNumberWords[] = {
+    {NumberField::IntervalMs, QT_TRANSLATE_NOOP("idem::LessonHandout", "%1 ms between attempts")},
+    {NumberField::MaxRetries, QT_TRANSLATE_NOOP("idem::LessonHandout", "at most %1 retries")},
+    {NumberField::ExpiryMs, QT_TRANSLATE_NOOP("idem::LessonHandout", "in-progress expiry %1 ms")},
+    {NumberField::RetentionMs,
+     QT_TRANSLATE_NOOP("idem::LessonHandout", "dedup records kept %1 ms")},
+    {NumberField::TtlMs, QT_TRANSLATE_NOOP("idem::LessonHandout", "cache TTL %1 ms")},
+    {NumberField::LeaseMs, QT_TRANSLATE_NOOP("idem::LessonHandout", "lock lease %1 ms")},
+    {NumberField::VisibilityMs,
+     QT_TRANSLATE_NOOP("idem::LessonHandout", "visibility timeout %1 ms")},
+};
+
+// The settings in words: the fire panel's line, and the numbers that differ
+// from the scenario's defaults.
+QString settingsText(const RunConfig& config, const Scenario& scenario) {
+    QStringList parts{FirePanel::settingsText(config)};
+    const RunConfig defaults = defaultConfig(scenario);
+    for (const NumberWords& w : kNumberWords) {
+        const qint64 value = numberOf(config, w.field);
+        if (value != numberOf(defaults, w.field))
+            parts << LessonHandout::tr(w.text).arg(value);
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString variantText(const RunConfig& config, const Scenario& scenario) {
+    QString title = Texts::instance().variantTitle(config.scenario, config.variant);
+    if (title.isEmpty())
+        title = config.variant;
+    const VariantInfo* v = scenario.info().variant(config.variant);
+    if (v && v->recommended)
+        title = LessonHandout::tr("%1 (recommended)").arg(title);
+    return QStringLiteral("%1 <code>%2</code>").arg(escape(title), escape(config.variant));
+}
+
+QString configBlock(const Lesson& lesson, int frame) {
+    const LessonFrame& f = lesson.frames.at(frame);
+    const std::optional<RunConfig> config = frameConfig(lesson, frame);
+    if (!config)
+        return {};
+    QString h = QStringLiteral("<dl class='config'>");
+    const auto row = [&h](const QString& term, const QString& html) {
+        h += QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(escape(term), html);
+    };
+    if (f.load) {
+        const Scenario& scenario = *findScenario(config->scenario);
+        QString title = Texts::instance().get(config->scenario, QStringLiteral("title"));
+        if (title.isEmpty())
+            title = config->scenario;
+        row(LessonHandout::tr("Scenario"),
+            QStringLiteral("%1 <code>%2</code>").arg(escape(title), escape(config->scenario)));
+        row(LessonHandout::tr("Variant"), variantText(*config, scenario));
+        row(LessonHandout::tr("Settings"), escape(settingsText(*config, scenario)));
+    } else {
+        int loaded = frame;
+        while (loaded > 0 && !lesson.frames.at(loaded).load) --loaded;
+        row(LessonHandout::tr("Run"),
+            escape(LessonHandout::tr("the run of frame %1 goes on").arg(loaded + 1)));
+    }
+    row(LessonHandout::tr("Pause"), escape(pauseText(f.pause)));
+    return h + QStringLiteral("</dl>");
+}
+
+// A long run's sequence diagram runs over many pages; the hand-out keeps
+// the parts nearest the pause (the window too shows the newest rows).
+constexpr qsizetype kMostSequenceParts = 3;
+
+QString diagramsHtml(const RunDiagrams& diagrams) {
+    QString h;
+    const std::pair<const char*, const ReportDiagram*> shown[] = {{"state", &diagrams.state},
+                                                                  {"sequence", &diagrams.sequence}};
+    for (const auto& [kind, d] : shown) {
+        const bool sequence = d == &diagrams.sequence;
+        const qsizetype left =
+            sequence ? std::max<qsizetype>(0, d->parts.size() - kMostSequenceParts) : 0;
+        for (qsizetype i = left; i < d->parts.size(); ++i) {
+            const QByteArray& svg = d->parts.at(i);
+            const qsizetype start = svg.indexOf("<svg");
+            h += QStringLiteral("<figure class='diagram %1'>").arg(QLatin1String(kind));
+            if (i == left) {
+                h += QStringLiteral("<figcaption>%1</figcaption>").arg(escape(d->title));
+                if (left > 0) {
+                    h += QStringLiteral("<p class='note'>%1</p>")
+                             .arg(escape(
+                                 LessonHandout::tr("The first %n part(s) of this diagram are "
+                                                   "left out: the last %1 lead to the pause.",
+                                                   nullptr, int(left))
+                                     .arg(kMostSequenceParts)));
+                }
+            }
+            h += QString::fromUtf8(start > 0 ? svg.mid(start) : svg) + QStringLiteral("</figure>");
+        }
+    }
+    return h;
+}
+
+QString choiceLetter(int index) {
+    return QString(QChar(u'A' + index));
+}
+
+}  // namespace
+
+QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems) {
+    problems->clear();
+    const int frames = int(lesson.frames.size());
+    QString body;
+    QHash<int, QString> answers;  // frame → the run's value
+    for (int i = 0; i < frames; ++i) {
+        const LessonFrame& f = lesson.frames.at(i);
+        QString pauseHtml;
+        const FrameCheck check =
+            checkFrame(lesson, i, [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
+                const qsizetype upTo = run.trace().size();
+                StepCaption caption;
+                const QString said = caption.narrate(run.trace().events(), lastStepBegin, upTo,
+                                                     run.config().intents, true);
+                if (!said.isEmpty()) {
+                    pauseHtml += QStringLiteral("<p class='caption'><strong>%1</strong> %2</p>")
+                                     .arg(escape(LessonHandout::tr("At the pause:")), escape(said));
+                }
+                pauseHtml += diagramsHtml(runDiagrams(run.scenario().info(), run.config().variant,
+                                                      run.trace(), upTo, lastStepBegin));
+            });
+        *problems << check.problems;
+        if (f.question)
+            answers.insert(i, check.answer);
+        body += QStringLiteral("<section class='frame' id='frame-%1' data-frame='%1'>").arg(i + 1);
+        body += QStringLiteral("<div class='intro'><h2><span class='number'>%1</span>%2</h2>")
+                    .arg(escape(LessonHandout::tr("Frame %1 / %2").arg(i + 1).arg(frames)),
+                         escape(f.title.in(lang)));
+        body +=
+            QStringLiteral("<div class='narration'>%1</div>").arg(paragraphs(f.narration.in(lang)));
+        body += configBlock(lesson, i);
+        if (const QString look = LessonPanel::lookAtText(f.highlight); !look.isEmpty())
+            body += QStringLiteral("<p class='look'>%1</p>").arg(escape(look));
+        body += QStringLiteral("</div>");
+        if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {
+            body += QStringLiteral("<p class='note'>%1</p>")
+                        .arg(escape(LessonHandout::tr(
+                            "The run is loaded but not fired yet: the class sees only "
+                            "its settings.")));
+        }
+        body += pauseHtml;
+        if (f.question) {
+            const LessonQuestion& q = *f.question;
+            body +=
+                QStringLiteral("<div class='question'><p><strong>%1</strong> %2</p><ol type='A'>")
+                    .arg(escape(LessonHandout::tr("Predict:")), escape(q.prompt.in(lang)));
+            for (const LessonChoice& c : q.choices)
+                body += QStringLiteral("<li>%1</li>").arg(escape(c.label.in(lang)));
+            body += QStringLiteral("</ol><p class='blank'>%1</p></div>")
+                        .arg(escape(LessonHandout::tr("Your answer: ______")));
+        }
+        body += QStringLiteral("</section>");
+    }
+    if (!problems->isEmpty())
+        return {};
+
+    QString h;
+    const QString htmlLang =
+        lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    h += QStringLiteral(
+             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>"
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+             "<title>%2</title><style>%3</style></head><body>")
+             .arg(htmlLang, escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
+                  QLatin1String(kStyle));
+    h += QStringLiteral(
+             "<header><h1>%1</h1><div class='summary'>%2</div><p class='meta'>%3</p>"
+             "</header>")
+             .arg(escape(lesson.title.in(lang)), paragraphs(lesson.summary.in(lang)),
+                  escape(LessonHandout::tr("Idempotency Lab %1 · lesson %2 · %3 frames · "
+                                           "%4 questions")
+                             .arg(QLatin1String(kVersion), lesson.id)
+                             .arg(frames)
+                             .arg(lesson.questionCount())));
+    h += body;
+    if (!answers.isEmpty()) {
+        h += QStringLiteral("<section class='answers' id='answers'><h2>%1</h2><p>%2</p><ul>")
+                 .arg(escape(LessonHandout::tr("Answers")),
+                      escape(LessonHandout::tr("Read from the runs, as the lesson reveals them.")));
+        for (int i = 0; i < frames; ++i) {
+            if (!answers.contains(i))
+                continue;
+            const LessonQuestion& q = *lesson.frames.at(i).question;
+            const QString value = answers.value(i);
+            int chosen = -1;
+            for (int c = 0; c < q.choices.size(); ++c)
+                if (q.choices.at(c).value == value)
+                    chosen = c;
+            const QString label = lessonAnswerLabel(q, value, lang);
+            h += QStringLiteral(
+                     "<li data-frame='%1' data-answer='%2'><strong>%3</strong> %4 → "
+                     "<strong class='answer'>%5</strong>")
+                     .arg(i + 1)
+                     .arg(escape(value), escape(LessonHandout::tr("Frame %1:").arg(i + 1)),
+                          escape(q.prompt.in(lang)),
+                          escape(chosen >= 0
+                                     ? QStringLiteral("%1. %2").arg(choiceLetter(chosen), label)
+                                     : label));
+            if (const QString why = q.why.in(lang); !why.isEmpty())
+                h += QStringLiteral(" <span class='why'>%1</span>").arg(escape(why));
+            h += QStringLiteral("</li>");
+        }
+        h += QStringLiteral("</ul></section>");
+    }
+    h += QStringLiteral("</body></html>\n");
+    return h.toUtf8();
+}
+
+}  // namespace idem
+
+namespace idem::cli {
+
+namespace {
+
+int fail(const QString& message, int code = BadInput) {
+    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
+    return code;
+}
+
+// The window's choice: Chinese when the system speaks it, else English.
+QString systemLanguage() {
+    return QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh")
+                                                            : QStringLiteral("en");
+}
+
+}  // namespace
+
+int lessonExport(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addOption(
+        {"format", "html: a page to print or send, answers on its last page.", "FORMAT"});
+    parser.addOption({"lang",
+                      "zh or en: the language of the hand-out (default: the system's, as the "
+                      "window picks it).",
+                      "LANG"});
+    parser.addOption({"out", "File to write.", "FILE"});
+    parser.addPositionalArgument("ID|FILE", "A bundled lesson (see lesson list) or a lesson file.");
+    addHelpFlag(parser);
+    if (!parser.parse(QStringList{QStringLiteral("idemlab lesson export")} + args))
+        return fail(parser.errorText());
+    if (printedUsage(parser, QStringLiteral("lesson")))
+        return Ok;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(
+            QStringLiteral("usage: idemlab lesson export ID|FILE --format html --out FILE"));
+    if (!parser.isSet("format"))
+        return fail(QStringLiteral("--format FORMAT is required (allowed: html)"));
+    if (parser.value("format") != QLatin1String("html"))
+        return fail(
+            QStringLiteral("unknown --format \"%1\" (allowed: html)").arg(parser.value("format")));
+    const QString lang = parser.isSet("lang") ? parser.value("lang") : systemLanguage();
+    if (lang != QLatin1String("zh") && lang != QLatin1String("en"))
+        return fail(QStringLiteral("unknown --lang \"%1\" (allowed: zh, en)").arg(lang));
+    if (!parser.isSet("out"))
+        return fail(QStringLiteral("--out FILE is required"));
+    const QString name = positional.first();
+    Lesson lesson;
+    QString error;
+    if (!namedLesson(name, &lesson, &error))
+        return fail(error);
+    QList<NamedPath> inputs;
+    if (QFileInfo::exists(name))
+        inputs.append({QStringLiteral("the lesson"), name});
+    if (const PathProblem problem =
+            checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs))
+        return fail(problem.message, problem.code);
+
+    // The hand-out's words, the diagrams' and the captions' in the language asked for.
+    QTranslator translator;
+    setCurrentLanguage(lang == QLatin1String("zh") ? Language::Chinese : Language::English);
+    if (lang == QLatin1String("zh")) {
+        if (!translator.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")))
+            return fail(QStringLiteral("the Chinese translation is missing from this build"),
+                        Failure);
+        QCoreApplication::installTranslator(&translator);
+    }
+    QStringList problems;
+    const QByteArray html = lessonToHtml(lesson, lang, &problems);
+    if (!problems.isEmpty()) {
+        for (const QString& p : problems)
+            QTextStream(stderr) << "idemlab: lesson " << lesson.id << ", " << p << Qt::endl;
+        return BadInput;
+    }
+    if (!writeFileAtomically(parser.value("out"), html, &error))
+        return fail(error, Failure);
+    return Ok;
+}
+
+}  // namespace idem::cli
