@@ -20,8 +20,7 @@ QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answ
         // An attempt that asked for one of several operations is held
         // against what the database says of that operation.
         const auto op = intentTruth.operations.constFind(a.operation);
-        const AnswerTruth& truth =
-            op != intentTruth.operations.cend() ? op.value() : intentTruth;
+        const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
         if (!truth.checked)
             continue;
         QString database;
@@ -35,8 +34,7 @@ QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answ
             }
         } else if (a.response == Response::Success) {
             if (!truth.happened) {
-                database =
-                    truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
+                database = truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
             } else if (!truth.result.isEmpty() && a.result != truth.result) {
                 database = QStringLiteral("the result is %1").arg(truth.result);
             }

@@ -476,9 +476,11 @@ std::vector<AnswerTruth> Tcc::answerTruthOfAll(Reader& db, int intents) const {
         // The Confirm takes them; with a log, its success names the record's
         // status.
         t.operations.insert(
-            kConfirm, AnswerTruth{true, s.debits > 0,
+            kConfirm, AnswerTruth{true,
+                                  s.debits > 0,
                                   logged && s.log == QLatin1String("CONFIRMED") ? s.log : QString(),
-                                  shows, {}});
+                                  shows,
+                                  {}});
         // The Cancel ends the transaction with nothing held and nothing
         // taken; with a log, the record says CANCELLED.
         const bool released =

@@ -156,8 +156,8 @@ void OutboxTest::publishFirstWithoutRetriesButARepeatIsDuplicated() {
         // The duplicate (attempt 2) numbered the order that exists.
         QCOMPARE(reader.query(QStringLiteral("SELECT order_no FROM orders")).value().toString(),
                  QStringLiteral("O20250001-2"));
-        QCOMPARE(reader.count(QStringLiteral(
-                     "SELECT COUNT(*) FROM points WHERE order_no = 'O20250001-1'")),
+        QCOMPARE(reader.count(
+                     QStringLiteral("SELECT COUNT(*) FROM points WHERE order_no = 'O20250001-1'")),
                  1);
     }
 }
@@ -208,10 +208,14 @@ void OutboxTest::answersNameTheOrderThatExists() {
     // the order is unique per request id, so whatever goes wrong goes wrong
     // in the points, which no caller is told about.
     const QList<QPair<const char*, const char*>> configs{
-        {"dual-write", ""},       {"dual-write", "after-business"},
-        {"publish-first", ""},    {"publish-first", "before-commit"},
-        {"outbox", ""},           {"outbox", "after-business"},
-        {"outbox", "after-publish"}, {"outbox-inbox", "after-publish"},
+        {"dual-write", ""},
+        {"dual-write", "after-business"},
+        {"publish-first", ""},
+        {"publish-first", "before-commit"},
+        {"outbox", ""},
+        {"outbox", "after-business"},
+        {"outbox", "after-publish"},
+        {"outbox-inbox", "after-publish"},
     };
     for (const auto& [variant, crash] : configs) {
         for (int d = 0; d <= 3; ++d) {
