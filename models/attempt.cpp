@@ -15,7 +15,8 @@ Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
       arrivedAt_(run.now()),
       retryDepth_(spec.retryDepth),
       counted_(spec.counted),
-      changedPayload_(spec.changedPayload) {}
+      changedPayload_(spec.changedPayload),
+      operation_(spec.operation) {}
 
 const RunConfig& Attempt::config() const {
     return run_.config();

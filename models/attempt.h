@@ -42,6 +42,7 @@ public:
     const QVariantMap& payload() const { return payload_; }
     int retryDepth() const { return retryDepth_; }
     bool changedPayload() const { return changedPayload_; }
+    const QString& operation() const { return operation_; }
     bool counted() const { return counted_; }
     const RunConfig& config() const;
     // The variant this run serves (its handler, its crash points).
@@ -136,6 +137,7 @@ private:
     int retryDepth_;
     bool counted_;
     bool changedPayload_;
+    QString operation_;
 };
 
 }  // namespace idem

@@ -35,6 +35,10 @@ struct AttemptSpec {
     // stale callback, a client that reused a key with changed parameters):
     // a success for it pretends the changed request was done (SPEC, Answers).
     bool changedPayload = false;
+    // What the attempt asks for when one intent's attempts ask for different
+    // things (TCC's Try, Confirm, Cancel); empty: the intent's one request.
+    // Its answer is held against that operation's truth (SPEC, Answers).
+    QString operation;
 };
 
 class Planner {

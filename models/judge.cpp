@@ -14,11 +14,15 @@ namespace {
 // SPEC section 2, Answers: a repeat gets the first result. Every definite
 // answer is held against what the database shows.
 QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answers,
-                                const AnswerTruth& truth) {
+                                const AnswerTruth& intentTruth) {
     QList<WrongAnswer> wrong;
-    if (!truth.checked)
-        return wrong;
     for (const Run::Answer& a : answers) {
+        // An attempt that asked for one of several operations is held
+        // against what the database says of that operation.
+        const auto op = intentTruth.operations.constFind(a.operation);
+        const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
+        if (!truth.checked)
+            continue;
         QString database;
         if (a.changedPayload) {
             // A changed request under the same key was not done: only a
@@ -29,13 +33,18 @@ QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answ
                                                    : QStringLiteral("nothing was done"));
             }
         } else if (a.response == Response::Success) {
-            if (!truth.happened)
-                database = QStringLiteral("nothing was done");
-            else if (!truth.result.isEmpty() && a.result != truth.result)
+            if (!truth.happened) {
+                database = truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
+            } else if (!truth.result.isEmpty() && a.result != truth.result) {
                 database = QStringLiteral("the result is %1").arg(truth.result);
+            }
         } else if (a.response == Response::Rejected && truth.happened) {
-            database = truth.result.isEmpty() ? QStringLiteral("it was done")
-                                              : QStringLiteral("it was done: %1").arg(truth.result);
+            if (!truth.shows.isEmpty())
+                database = truth.shows;
+            else if (truth.result.isEmpty())
+                database = QStringLiteral("it was done");
+            else
+                database = QStringLiteral("it was done: %1").arg(truth.result);
         }
         if (!database.isEmpty())
             wrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};

@@ -721,6 +721,12 @@ Narrator::Said Narrator::sayNote(const TraceEvent& e) {
             SAY(QT_TRANSLATE_NOOP("idem::Narration", "The broker delivers message %1 to the %2."))
                 .arg(f.text("msg_id"), actorName(f.text("receiver"))),
             3};
+    if (kind == QLatin1String("redeliver"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "No ack for message %1 within the visibility timeout: the "
+                                      "broker delivers it to the %2 again (delivery %3)."))
+                    .arg(f.text("msg_id"), actorName(f.text("receiver")), f.text("delivery")),
+                3};
     if (kind == QLatin1String("publish"))
         return {
             SAY(QT_TRANSLATE_NOOP("idem::Narration", "The %1 publishes event %2 to the broker."))

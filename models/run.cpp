@@ -489,7 +489,8 @@ void Run::finishAttempt(Process& p, Response response, const QString& result,
         recordFor(a, EventKind::Response, std::move(data));
         IntentState& state = intents_[std::size_t(a.intent())];
         ++state.responses[std::size_t(response)];
-        state.answers.push_back(Answer{a.number(), response, result, a.changedPayload()});
+        state.answers.push_back(
+            Answer{a.number(), response, result, a.changedPayload(), a.operation()});
         if (isDefinite(response))
             state.answered = true;
         maybeRetry(a, response);
@@ -527,6 +528,7 @@ void Run::maybeRetry(const Attempt& a, Response response) {
     retry.kind = QStringLiteral("retry");
     retry.payload = a.payload();
     retry.changedPayload = a.changedPayload();
+    retry.operation = a.operation();
     fire(retry);
 }
 

@@ -66,6 +66,7 @@ public:
         Response response = Response::None;
         QString result;
         bool changedPayload = false;
+        QString operation;  // empty: the intent's one request
     };
     Run(const RunConfig& config, const Scenario& scenario, RunOptions options = {});
     ~Run();

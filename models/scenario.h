@@ -111,6 +111,13 @@ struct AnswerTruth {
     bool checked = false;
     bool happened = false;
     QString result;
+    // What the database shows, in the words a wrong answer is listed with;
+    // empty: the judge says it ("nothing was done", "it was done").
+    QString shows{};
+    // An intent whose attempts ask for different things (TCC's Try, Confirm,
+    // Cancel): each operation's own truth, by the attempt's operation. An
+    // answer to an operation not listed here is held against the fields above.
+    QMap<QString, AnswerTruth> operations{};
 };
 
 // One intent's outcome as the judge reads it.

@@ -104,6 +104,7 @@ QString paramLabel(const QString& key) {
         {"business-error", QT_TRANSLATE_NOOP("idem::TraceWords", "Business step fails")},
         {"confirm-retries", QT_TRANSLATE_NOOP("idem::TraceWords", "Extra Confirms")},
         {"cancel-before-try", QT_TRANSLATE_NOOP("idem::TraceWords", "Cancel before Try")},
+        {"redeliveries", QT_TRANSLATE_NOOP("idem::TraceWords", "Broker redeliveries")},
         {"rows", QT_TRANSLATE_NOOP("idem::TraceWords", "Rows in the feed")},
         {"page-size", QT_TRANSLATE_NOOP("idem::TraceWords", "Page size")},
         {"inserts-per-page", QT_TRANSLATE_NOOP("idem::TraceWords", "Inserts per page")},
@@ -173,6 +174,11 @@ QString paramSummary(const QString& key, const QString& fallback) {
                                                 "On: the Try is held up in the network; the "
                                                 "coordinator times out and cancels, then the Try "
                                                 "arrives")},
+        {"redeliveries", QT_TRANSLATE_NOOP("idem::TraceWords",
+                                           "How many more times the broker delivers each "
+                                           "message: the consumer's acks are lost, and after the "
+                                           "visibility timeout it delivers again (at least "
+                                           "once)")},
     };
     const char* source = words.value(key);
     return source ? QCoreApplication::translate("idem::TraceWords", source) : fallback;

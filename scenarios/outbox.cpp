@@ -15,6 +15,7 @@ const QString kRelay = QStringLiteral("relay");
 const QString kBroker = QStringLiteral("broker");
 const QString kConsumer = QStringLiteral("consumer");
 const QString kEventType = QStringLiteral("OrderCreated");
+const QString kRedeliveries = QStringLiteral("redeliveries");
 // A message takes this long from its sender to the broker, and from the
 // broker to the consumer.
 constexpr qint64 kNetworkMs = 5;
@@ -70,9 +71,16 @@ const QString kStoreMessage = QStringLiteral(
 VALUES (?, ?, ?, ?, ?, 'READY', ?)
 RETURNING msg_id)");
 const QString kDeliver = QStringLiteral(R"(UPDATE broker
-SET status = 'DELIVERED'
+SET status = 'DELIVERED', deliveries = deliveries + 1
 WHERE msg_id = ?
   AND status = 'READY')");
+// At least once: a message delivered and not acked within the visibility
+// timeout is delivered again.
+const QString kRedeliver = QStringLiteral(R"(UPDATE broker
+SET deliveries = deliveries + 1
+WHERE msg_id = ?
+  AND status = 'DELIVERED'
+RETURNING deliveries)");
 
 // --- the points service (the consumer) --------------------------------------
 const QString kAwardPoints =
@@ -91,6 +99,9 @@ FROM orders
 GROUP BY user_id)");
 const QString kPointsPerUser = QStringLiteral(R"(SELECT user_id, COUNT(*)
 FROM points
+GROUP BY user_id)");
+const QString kOrderPerUser = QStringLiteral(R"(SELECT user_id, COUNT(*), MIN(order_no)
+FROM orders
 GROUP BY user_id)");
 const QString kPhantomPoints = QStringLiteral(R"(SELECT p.user_id, p.order_no
 FROM points p
@@ -144,6 +155,10 @@ struct OrderCreated {
 qint64 messageIdOf(const Attempt& a) {
     return a.payload().value(QStringLiteral("msg_id")).toLongLong();
 }
+// Which delivery of its message this is: 1, then 2, 3 ... for redeliveries.
+int deliveryOf(const Attempt& a) {
+    return a.payload().value(QStringLiteral("delivery")).toInt();
+}
 
 // Sends the event to the broker. The broker is another system: once the
 // message is on its way, no rollback of the sender's calls it back.
@@ -171,9 +186,47 @@ Task<UniqueInsert> createOrder(Attempt& a, QString orderNo) {
         bound(requestId));
 }
 
-// The consumer's ack goes back to the broker.
-Task<Reply> ack(Attempt& a, QString orderNo) {
+// The broker hands the message to the consumer, and, when redeliveries
+// are asked for, looks again after the visibility timeout.
+void deliver(Attempt& a, const QVariantMap& message, int delivery, int redeliveries) {
+    AttemptSpec s;
+    s.intent = a.intent();
+    s.at = a.now() + kNetworkMs;
+    s.caller = kBroker;
+    s.actor = kConsumer;
+    s.kind = QStringLiteral("delivery");
+    s.counted = false;
+    s.payload = message;
+    s.payload.insert(QStringLiteral("delivery"), delivery);
+    a.fire(s);
+    if (redeliveries == 0)
+        return;
+    AttemptSpec check;
+    check.intent = a.intent();
+    check.at = a.now() + a.config().visibilityMs;
+    check.caller = kBroker;
+    check.actor = kBroker;
+    check.kind = QStringLiteral("visibility-timeout");
+    check.counted = false;
+    check.payload = message;
+    check.payload.insert(QStringLiteral("delivery"), delivery);
+    a.fire(check);
+}
+
+// The consumer's ack goes back to the broker. With --param redeliveries=N
+// the acks of a message's first N deliveries never arrive (a consumer that
+// restarts before its ack is sent, a connection reset): the broker, having
+// heard nothing, delivers the message again.
+Task<Reply> ack(Attempt& a, QString orderNo, int redeliveries) {
     const qint64 msgId = messageIdOf(a);
+    if (deliveryOf(a) <= redeliveries) {
+        a.note(QStringLiteral("ack-lost"), {{"sender", kConsumer},
+                                            {"receiver", kBroker},
+                                            {"msg_id", msgId},
+                                            {"delivery", deliveryOf(a)},
+                                            {"lost", true}});
+        co_return Reply{Response::Success, orderNo};
+    }
     a.note(QStringLiteral("ack"),
            {{"sender", kConsumer}, {"receiver", kBroker}, {"msg_id", msgId}});
     co_await a.sql(kAck, a.now(), msgId);
@@ -211,6 +264,7 @@ Outbox::Outbox() {
     user_id      INTEGER NOT NULL,
     amount       INTEGER NOT NULL,
     status       TEXT    NOT NULL CHECK (status IN ('READY', 'DELIVERED', 'ACKED')),
+    deliveries   INTEGER NOT NULL DEFAULT 0,
     published_at INTEGER NOT NULL,
     acked_at     INTEGER
 ))"),
@@ -252,6 +306,16 @@ Outbox::Outbox() {
     };
     info_.sources = {Source::GatewayRetry, Source::DoubleClick};
     info_.defaultTiming = Timing::Retry;
+    info_.params = {
+        {kRedeliveries,
+         "0",
+         {},
+         0,
+         10,
+         "the broker delivers each message this many more times: the consumer's acks of its "
+         "first N deliveries are lost, and after the visibility timeout the broker delivers "
+         "again"},
+    };
     info_.defaultDuplicates = 1;
     info_.tables = {"outbox", "orders", "broker", "points", "inbox"};
     info_.guardTable = "outbox";
@@ -284,6 +348,8 @@ void Outbox::plan(Planner& planner, int intent) const {
 Task<Reply> Outbox::handle(Attempt& a) const {
     if (a.actor() == kRelay)
         return relayPass(a);
+    if (a.actor() == kBroker && a.kind() == QLatin1String("visibility-timeout"))
+        return brokerRedelivers(a);
     if (a.actor() == kBroker)
         return brokerDelivers(a);
     return a.variant().handle(a);
@@ -382,23 +448,39 @@ Task<Reply> Outbox::brokerDelivers(Attempt& a) const {
                                        {"receiver", kConsumer},
                                        {"msg_id", msgId},
                                        {"event_id", event.eventId}});
-    AttemptSpec s;
-    s.intent = a.intent();
-    s.at = a.now() + kNetworkMs;
-    s.caller = kBroker;
-    s.actor = kConsumer;
-    s.kind = QStringLiteral("delivery");
-    s.counted = false;
-    s.payload = a.payload();
-    s.payload.insert(QStringLiteral("msg_id"), msgId);
-    a.fire(s);
+    QVariantMap message = a.payload();
+    message.insert(QStringLiteral("msg_id"), msgId);
+    deliver(a, message, 1, redeliveries(a.config()));
     co_return Reply{};
+}
+
+// The visibility timeout of one delivery ends: a message still not acked
+// goes to the consumer again; an acked one is done.
+Task<Reply> Outbox::brokerRedelivers(Attempt& a) const {
+    const qint64 msgId = messageIdOf(a);
+    const SqlResult again = co_await a.sql(kRedeliver, msgId);
+    if (again.empty())
+        co_return Reply{};
+    const int delivery = again.value().toInt();
+    a.note(QStringLiteral("redeliver"), {{"sender", kBroker},
+                                         {"receiver", kConsumer},
+                                         {"msg_id", msgId},
+                                         {"event_id", OrderCreated::from(a.payload()).eventId},
+                                         {"delivery", delivery}});
+    QVariantMap message = a.payload();
+    message.remove(QStringLiteral("delivery"));
+    deliver(a, message, delivery, redeliveries(a.config()));
+    co_return Reply{};
+}
+
+int Outbox::redeliveries(const RunConfig& config) const {
+    return info_.paramValue(config, kRedeliveries).toInt();
 }
 
 Task<Reply> Outbox::awardPoints(Attempt& a) const {
     const OrderCreated event = OrderCreated::from(a.payload());
     co_await a.sql(kAwardPoints, event.userId, event.orderNo, event.eventId, event.amount, a.now());
-    co_return co_await ack(a, event.orderNo);
+    co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
 }
 
 // The inbox: the event id is recorded in the same transaction as the points,
@@ -410,11 +492,11 @@ Task<Reply> Outbox::awardPointsOnce(Attempt& a) const {
         a, event.eventId, kRecordInInbox, bound(event.eventId, a.now()), QString(), QVariantList());
     if (!first.inserted) {
         co_await a.rollback();
-        co_return co_await ack(a, event.orderNo);
+        co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
     }
     co_await a.sql(kAwardPoints, event.userId, event.orderNo, event.eventId, event.amount, a.now());
     co_await a.commit();
-    co_return co_await ack(a, event.orderNo);
+    co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
 }
 
 // --- the judge ------------------------------------------------------------------
@@ -459,12 +541,34 @@ std::vector<QString> Outbox::inconsistenciesOfAll(Reader& db, int intents) const
     return all;
 }
 
+std::vector<AnswerTruth> Outbox::answerTruthOfAll(Reader& db, int intents) const {
+    std::vector<AnswerTruth> all(static_cast<std::size_t>(intents));
+    for (int i = 0; i < intents; ++i) {
+        all[std::size_t(i)] = AnswerTruth{
+            true, false, {}, QStringLiteral("no order exists for %1").arg(requestIdOf(i)), {}};
+    }
+    for (const QVariantList& row : db.query(kOrderPerUser).data) {
+        const int intent = intentOfUser(row[0].toLongLong());
+        if (intent < 0 || intent >= intents)
+            continue;
+        AnswerTruth& t = all[std::size_t(intent)];
+        t.happened = true;
+        t.shows.clear();
+        // request_id is UNIQUE: one order at most, and a success names it.
+        if (row[1].toLongLong() == 1)
+            t.result = row[2].toString();
+    }
+    return all;
+}
+
 void Outbox::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
+       COALESCE(SUM(deliveries), 0),
        COALESCE(SUM(status = 'ACKED'), 0)
 FROM broker)"));
     summary.insert("broker", QJsonObject{{"messages", b.value(0, 0).toLongLong()},
-                                         {"acked", b.value(0, 1).toLongLong()}});
+                                         {"deliveries", b.value(0, 1).toLongLong()},
+                                         {"acked", b.value(0, 2).toLongLong()}});
 }
 
 }  // namespace idem

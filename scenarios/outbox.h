@@ -24,7 +24,11 @@ public:
     // Points awarded for an order that does not exist (a phantom event).
     QString inconsistency(Reader& db, int intent) const override;
     std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const override;
-    // "broker": how many messages were published, and how many acked.
+    // A create request told success must name the order that exists for its
+    // request id; there is at most one (request_id is UNIQUE).
+    std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const override;
+    // "broker": how many messages were published, delivered (redeliveries
+    // included) and acked.
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 
 private:
@@ -35,6 +39,9 @@ private:
     // The relay, the broker and the two consumers.
     Task<Reply> relayPass(Attempt& a) const;
     Task<Reply> brokerDelivers(Attempt& a) const;
+    Task<Reply> brokerRedelivers(Attempt& a) const;
+    // --param redeliveries: how many more times each message is delivered.
+    int redeliveries(const RunConfig& config) const;
     Task<Reply> awardPoints(Attempt& a) const;
     Task<Reply> awardPointsOnce(Attempt& a) const;
 

@@ -80,6 +80,12 @@ GROUP BY user_id)");
 const QString kStillFrozen = QStringLiteral(R"(SELECT user_id, frozen
 FROM accounts
 WHERE frozen <> 0)");
+const QString kLogPerUser = QStringLiteral("SELECT user_id, status FROM tcc_log");
+
+bool hasLog(Reader& db) {
+    return db.count(QStringLiteral(
+               "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'tcc_log'")) > 0;
+}
 
 qint64 userOf(int intent) {
     return 70001 + intent;
@@ -120,6 +126,7 @@ AttemptSpec call(int intent, const QString& op, int number, qint64 at, const QSt
     s.actor = kParticipant;
     s.kind = kind;
     s.payload = {{"op", op}, {"tx_id", txOf(intent)}};
+    s.operation = op;
     return s;
 }
 
@@ -420,14 +427,76 @@ std::vector<QString> Tcc::inconsistenciesOfAll(Reader& db, int intents) const {
     return all;
 }
 
+std::vector<AnswerTruth> Tcc::answerTruthOfAll(Reader& db, int intents) const {
+    struct State {
+        qint64 debits = 0;
+        qint64 frozen = 0;
+        QString log;  // empty: no record (or no log at all)
+    };
+    std::vector<State> states(static_cast<std::size_t>(intents));
+    auto stateOf = [&](const QVariant& user) -> State* {
+        const int intent = intentOfUser(user.toLongLong());
+        return intent >= 0 && intent < intents ? &states[std::size_t(intent)] : nullptr;
+    };
+    for (const QVariantList& row : db.query(kDebitsPerUser).data) {
+        if (State* s = stateOf(row[0]))
+            s->debits = row[1].toLongLong();
+    }
+    for (const QVariantList& row : db.query(kStillFrozen).data) {
+        if (State* s = stateOf(row[0]))
+            s->frozen = row[1].toLongLong();
+    }
+    const bool logged = hasLog(db);
+    if (logged) {
+        for (const QVariantList& row : db.query(kLogPerUser).data) {
+            if (State* s = stateOf(row[0]))
+                s->log = row[1].toString();
+        }
+    }
+    std::vector<AnswerTruth> all(static_cast<std::size_t>(intents));
+    for (int i = 0; i < intents; ++i) {
+        const State& s = states[std::size_t(i)];
+        const QString tx = txOf(i);
+        // What the database holds for the transaction, in one phrase.
+        QString shows;
+        if (s.debits == 1)
+            shows = QStringLiteral("%1 was debited").arg(tx);
+        else if (s.debits > 1)
+            shows = QStringLiteral("%1 was debited %2 times").arg(tx).arg(s.debits);
+        else if (s.frozen > 0)
+            shows = QStringLiteral("%1 still frozen for %2").arg(s.frozen).arg(tx);
+        else
+            shows = QStringLiteral("nothing frozen or debited for %1").arg(tx);
+        if (!s.log.isEmpty())
+            shows += QStringLiteral("; tcc_log says %1").arg(s.log);
+        AnswerTruth& t = all[std::size_t(i)];
+        // The Try reserves the funds: they are still held, or the Confirm
+        // took them.
+        t.operations.insert(kTry, AnswerTruth{true, s.debits > 0 || s.frozen > 0, {}, shows, {}});
+        // The Confirm takes them; with a log, its success names the record's
+        // status.
+        t.operations.insert(
+            kConfirm, AnswerTruth{true,
+                                  s.debits > 0,
+                                  logged && s.log == QLatin1String("CONFIRMED") ? s.log : QString(),
+                                  shows,
+                                  {}});
+        // The Cancel ends the transaction with nothing held and nothing
+        // taken; with a log, the record says CANCELLED.
+        const bool released =
+            s.debits == 0 && s.frozen == 0 && (!logged || s.log == QLatin1String("CANCELLED"));
+        t.operations.insert(kCancel,
+                            AnswerTruth{true, released, released ? s.log : QString(), shows, {}});
+    }
+    return all;
+}
+
 void Tcc::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     const SqlResult frozen =
         db.query(QStringLiteral("SELECT COALESCE(SUM(frozen), 0) FROM accounts"));
     summary.insert("accounts", QJsonObject{{"frozen", frozen.value().toLongLong()}});
-    if (db.count(QStringLiteral(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'tcc_log'")) == 0) {
+    if (!hasLog(db))
         return;
-    }
     const SqlResult log = db.query(QStringLiteral(R"(SELECT status, COUNT(*)
 FROM tcc_log
 GROUP BY status

@@ -28,6 +28,10 @@ public:
     // Funds still frozen at the end: no phase will ever release them.
     QString inconsistency(Reader& db, int intent) const override;
     std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const override;
+    // Each phase's answers against the accounts, the debits and tcc_log: a
+    // Try told success reserved the funds, a Confirm told success debited
+    // them, a Cancel told success left nothing held and nothing taken.
+    std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const override;
     // "accounts": what is still frozen; "tcc_log": the records per status.
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;
 

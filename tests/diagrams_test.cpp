@@ -107,6 +107,7 @@ private slots:
     void sequenceDrawsOneArrowPerFireResponseAndRetry_data();
     void sequenceDrawsOneArrowPerFireResponseAndRetry();
     void sequenceNamesStatementsAndCrashes();
+    void sequenceShowsTheBrokerRedelivering();
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
     void steppingDrawsWhatAWholeDrawDoes();
@@ -230,6 +231,33 @@ void DiagramsTest::sequenceNamesStatementsAndCrashes() {
     QVERIFY(shown.contains(QString::fromUtf8("#1 original")));
     QVERIFY(std::any_of(shown.cbegin(), shown.cend(),
                         [](const QString& t) { return t.startsWith("#1 INSERT INTO dedup"); }));
+}
+
+void DiagramsTest::sequenceShowsTheBrokerRedelivering() {
+    // Each lost ack is a broken arrow from the consumer to the broker; each
+    // redelivery an arrow from the broker to the consumer.
+    const auto run = finishedRun("outbox", "outbox-inbox", {{"redeliveries", "2"}}, "retry", 1);
+    QVERIFY(run);
+    const QList<TraceEvent>& events = run->trace().events();
+    const QList<SequenceStep> steps = SequenceSteps::build(events, 0, events.size(), events.size());
+    int redelivered = 0, lostAcks = 0, acks = 0;
+    for (const SequenceStep& s : steps) {
+        if (s.shape != SequenceStep::Shape::Arrow)
+            continue;
+        if (s.label == "redeliver" && s.from == "broker" && s.to == "consumer")
+            ++redelivered;
+        if (s.label == "ack-lost" && s.from == "consumer" && s.to == "broker" && s.lost &&
+            s.dashed) {
+            ++lostAcks;
+        }
+        if (s.label == "ack" && s.from == "consumer" && s.to == "broker" && !s.lost)
+            ++acks;
+    }
+    QCOMPARE(redelivered, 2);
+    QCOMPARE(lostAcks, 2);
+    QCOMPARE(acks, 1);
+    const QStringList lanes = SequenceSteps::lanes(steps);
+    QVERIFY(lanes.indexOf("broker") >= 0 && lanes.indexOf("broker") < lanes.indexOf("consumer"));
 }
 
 void DiagramsTest::stepBackThenForwardGivesTheSameView() {

@@ -17,7 +17,8 @@ namespace {
 
 // The configurations the captions must cover: each scenario's variants ×
 // (no crash and each of the variant's crash points) × every timing, plus one
-// run per non-default value of every scenario parameter.
+// run per non-default value of every scenario parameter (for a numeric one,
+// the next value above its default).
 QList<RunConfig> everyConfiguration() {
     QList<RunConfig> configs;
     for (const Scenario* scenario : allScenarios()) {
@@ -37,7 +38,11 @@ QList<RunConfig> everyConfiguration() {
                 }
             }
             for (const ParamInfo& p : info.params) {
-                for (const QString& value : p.allowed) {
+                QStringList values = p.allowed;
+                const qint64 next = p.defaultValue.toLongLong() + 1;
+                if (values.isEmpty() && next <= p.max)
+                    values << QString::number(next);
+                for (const QString& value : values) {
                     if (value == p.defaultValue)
                         continue;
                     RunConfig c;

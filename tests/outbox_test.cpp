@@ -1,7 +1,8 @@
-// Every cell of SPEC section 3's outbox table (seeds 1-5, duplicates 1-3),
-// and what the tables and the trace must show: the relay's second publish
-// after an after-publish crash, the inbox refusing it, the phantom event of
-// publish-first, the event dual-write never sends.
+// Every cell of SPEC section 3's outbox table (seeds 1-20, duplicates 1-3),
+// with and without the broker's redeliveries, and what the tables and the
+// trace must show: the relay's second publish after an after-publish crash,
+// the inbox refusing it, the phantom event of publish-first, the event
+// dual-write never sends, the answers held against the orders.
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
@@ -17,8 +18,9 @@ namespace {
 
 using test::finishedRun;
 
-RunConfig config(const QString& variant, const QString& crash, int duplicates, quint32 seed) {
-    Cell cell{variant, "retry", crash, {}, duplicates, duplicates, {}};
+RunConfig config(const QString& variant, const QString& crash, int duplicates, quint32 seed,
+                 const QStringList& params = {}) {
+    Cell cell{variant, "retry", crash, params, duplicates, duplicates, {}};
     return test::cellConfig(QStringLiteral("outbox"), cell, duplicates, seed);
 }
 
@@ -38,7 +40,12 @@ class OutboxTest : public QObject {
 private slots:
     void truthTable_data();
     void truthTable() { test::checkCellRow(); }
+    void redeliveryTable_data();
+    void redeliveryTable() { test::checkCellRow(); }
     void publishFirstWithoutRetriesLeavesPointsForNoOrder();
+    void publishFirstWithoutRetriesButARepeatIsDuplicated();
+    void brokerRedeliversWhatWasNotAcked();
+    void answersNameTheOrderThatExists();
     void relayPublishesAgainAfterDyingBeforeMarkingSent();
     void inboxRefusesTheSecondDelivery();
     void dualWriteNeverPublishesAfterTheCrash();
@@ -74,13 +81,45 @@ void OutboxTest::truthTable_data() {
                 cells << Cell{r.variant, "retry", point, {}, 1, 3, expected};
         }
     }
-    test::addCellRows("outbox", cells);
+    test::addCellRows("outbox", cells, 20);
+}
+
+// --param redeliveries=N: every message is delivered N more times. Only the
+// inbox absorbs the broker's repeats; a crash changes nothing about that.
+void OutboxTest::redeliveryTable_data() {
+    struct Row {
+        const char* variant;
+        const char* crash;
+        const char* expected;
+    };
+    const Row rows[] = {
+        {"dual-write", "", "duplicated"},
+        {"dual-write", "after-business", "lost"},  // nothing published: nothing to redeliver
+        {"publish-first", "", "duplicated"},
+        {"publish-first", "before-commit", "duplicated"},
+        {"outbox", "", "duplicated"},
+        {"outbox", "after-business", "duplicated"},
+        {"outbox", "after-publish", "duplicated"},
+        {"outbox-inbox", "", "exactly-once"},
+        {"outbox-inbox", "after-business", "exactly-once"},
+        {"outbox-inbox", "after-publish", "exactly-once"},
+    };
+    QList<Cell> cells;
+    for (const Row& r : rows) {
+        for (const char* n : {"redeliveries=1", "redeliveries=3"}) {
+            cells << Cell{r.variant, "retry", r.crash, {n}, 1, 3, r.expected};
+            if (!*r.crash) {
+                cells << Cell{r.variant, "concurrent", "", {n}, 1, 3, r.expected, "double-click"};
+            }
+        }
+    }
+    test::addCellRows("outbox", cells, 20);
 }
 
 void OutboxTest::publishFirstWithoutRetriesLeavesPointsForNoOrder() {
     // SPEC: "with --max-retries 0: inconsistent". A duplicate request would
     // create the order as a retry does, so this cell has none.
-    for (quint32 seed = 1; seed <= 5; ++seed) {
+    for (quint32 seed = 1; seed <= 20; ++seed) {
         RunConfig c = config("publish-first", "before-commit", 0, seed);
         c.maxRetries = 0;
         auto run = finishedRun(c);
@@ -89,7 +128,128 @@ void OutboxTest::publishFirstWithoutRetriesLeavesPointsForNoOrder() {
         QCOMPARE(run->summary().effects.value("orders"), 0);
         QCOMPARE(run->summary().effects.value("points"), 1);
         QVERIFY(run->summary().integrity == QLatin1String("ok"));
+        // The only attempt crashed: nobody was told anything.
+        QCOMPARE(run->summary().responseCount(Response::None), 1);
+        QVERIFY(run->summary().wrongAnswers.isEmpty());
     }
+}
+
+void OutboxTest::publishFirstWithoutRetriesButARepeatIsDuplicated() {
+    // Without retries, a duplicate request still comes: it finds no order
+    // (the first one rolled back), creates it and publishes again, as a
+    // retry would. The phantom's points stay, the real order gets its own.
+    for (quint32 seed = 1; seed <= 20; ++seed) {
+        RunConfig c = config("publish-first", "before-commit", 1, seed);
+        c.maxRetries = 0;
+        auto run = finishedRun(c);
+        QVERIFY(run);
+        const Summary& s = run->summary();
+        QCOMPARE(s.verdictId(), QStringLiteral("duplicated"));
+        QCOMPARE(s.effects.value("orders"), 1);
+        QCOMPARE(s.effects.value("points"), 2);
+        QCOMPARE(s.inconsistencies.size(), 1);  // the phantom's points, outranked
+        QCOMPARE(s.responseCount(Response::None), 1);
+        QCOMPARE(s.responseCount(Response::Success), 1);
+        QVERIFY(s.wrongAnswers.isEmpty());
+        auto db = run->openReader();
+        Reader reader(*db);
+        // The duplicate (attempt 2) numbered the order that exists.
+        QCOMPARE(reader.query(QStringLiteral("SELECT order_no FROM orders")).value().toString(),
+                 QStringLiteral("O20250001-2"));
+        QCOMPARE(reader.count(
+                     QStringLiteral("SELECT COUNT(*) FROM points WHERE order_no = 'O20250001-1'")),
+                 1);
+    }
+}
+
+void OutboxTest::brokerRedeliversWhatWasNotAcked() {
+    for (const char* variant : {"outbox", "outbox-inbox"}) {
+        for (quint32 seed = 1; seed <= 3; ++seed) {
+            auto run = finishedRun(config(variant, "", 1, seed, {"redeliveries=2"}));
+            QVERIFY(run);
+            QCOMPARE(notes(*run, "deliver", QStringLiteral("broker")), 1);
+            QCOMPARE(notes(*run, "redeliver", QStringLiteral("broker")), 2);
+            QCOMPARE(notes(*run, "ack-lost", QStringLiteral("consumer")), 2);
+            QCOMPARE(notes(*run, "ack", QStringLiteral("consumer")), 1);
+            // Each redelivery waits out the visibility timeout of the one before.
+            qint64 last = -1;
+            for (const TraceEvent& e : run->trace().events()) {
+                if (!e.is(EventKind::Note) || e.kindId() != QLatin1String("redeliver"))
+                    continue;
+                if (last >= 0)
+                    QVERIFY(e.tMs - last >= run->config().visibilityMs);
+                last = e.tMs;
+            }
+            auto db = run->openReader();
+            Reader reader(*db);
+            const SqlResult b =
+                reader.query(QStringLiteral("SELECT status, deliveries, event_id FROM broker"));
+            QCOMPARE(b.data.size(), 1);
+            QCOMPARE(b.value(0, 0).toString(), QStringLiteral("ACKED"));
+            QCOMPARE(b.value(0, 1).toInt(), 3);
+            const bool inbox = QLatin1String(variant) == QLatin1String("outbox-inbox");
+            QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM points")), inbox ? 1 : 3);
+            QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(DISTINCT event_id) FROM points")),
+                     1);
+            QCOMPARE(run->summary().extras.value("broker").toObject().value("deliveries").toInt(),
+                     3);
+        }
+    }
+    // Without the param the broker delivers once and sets no timer.
+    auto run = finishedRun(config("outbox", "", 1, 1));
+    QVERIFY(run);
+    QCOMPARE(notes(*run, "redeliver", QStringLiteral("broker")), 0);
+    QCOMPARE(notes(*run, "ack-lost", QStringLiteral("consumer")), 0);
+}
+
+void OutboxTest::answersNameTheOrderThatExists() {
+    // Every create request told success names the one order of its request
+    // id; the crashed ones were told nothing. No variant answers wrongly:
+    // the order is unique per request id, so whatever goes wrong goes wrong
+    // in the points, which no caller is told about.
+    const QList<QPair<const char*, const char*>> configs{
+        {"dual-write", ""},
+        {"dual-write", "after-business"},
+        {"publish-first", ""},
+        {"publish-first", "before-commit"},
+        {"outbox", ""},
+        {"outbox", "after-business"},
+        {"outbox", "after-publish"},
+        {"outbox-inbox", "after-publish"},
+    };
+    for (const auto& [variant, crash] : configs) {
+        for (int d = 0; d <= 3; ++d) {
+            for (quint32 seed = 1; seed <= 20; ++seed) {
+                auto run = finishedRun(config(variant, crash, d, seed, {"redeliveries=1"}));
+                QVERIFY(run);
+                auto db = run->openReader();
+                Reader reader(*db);
+                const QString order =
+                    reader.query(QStringLiteral("SELECT order_no FROM orders")).value().toString();
+                QVERIFY(!order.isEmpty());
+                const std::vector<AnswerTruth> truth =
+                    findScenario(QStringLiteral("outbox"))->answerTruthOfAll(reader, 1);
+                QVERIFY(truth[0].checked && truth[0].happened);
+                QCOMPARE(truth[0].result, order);
+                for (const TraceEvent& e : run->trace().events()) {
+                    if (e.is(EventKind::Response) && e.fields.text("response") == "success")
+                        QCOMPARE(e.fields.text("result"), order);
+                }
+                QVERIFY(run->summary().wrongAnswers.isEmpty());
+            }
+        }
+    }
+    // No order at all: a success would be wrong, and the judge has the words.
+    RunConfig c = config("publish-first", "before-commit", 0, 1);
+    c.maxRetries = 0;
+    auto run = finishedRun(c);
+    QVERIFY(run);
+    auto db = run->openReader();
+    Reader reader(*db);
+    const std::vector<AnswerTruth> truth =
+        findScenario(QStringLiteral("outbox"))->answerTruthOfAll(reader, 1);
+    QVERIFY(truth[0].checked && !truth[0].happened);
+    QCOMPARE(truth[0].shows, QStringLiteral("no order exists for req-1"));
 }
 
 void OutboxTest::relayPublishesAgainAfterDyingBeforeMarkingSent() {

@@ -1,12 +1,14 @@
-// Every cell of SPEC section 3's tcc table (seeds 1-5, duplicates 1-3, every
+// Every cell of SPEC section 3's tcc table (seeds 1-20, duplicates 1-3, every
 // timing), and what the log and the accounts must show: the empty rollback
-// recorded as CANCELLED, the late Try refused, nothing left frozen.
+// recorded as CANCELLED, the late Try refused, nothing left frozen; and each
+// phase's answer held against them.
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace idem;
@@ -41,6 +43,8 @@ private slots:
     void naiveLateTryFreezesForGood();
     void repeatedConfirmAnswersTheSameResult();
     void cancelBeforeTryArrivesInThatOrder();
+    void naiveCancelIsToldDoneWhileTheLateTryHolds();
+    void everyPhaseIsAnsweredTruly();
 };
 
 void TccTest::truthTable_data() {
@@ -68,7 +72,7 @@ void TccTest::truthTable_data() {
     // A Cancel that comes alone is still an empty rollback for naive.
     cells << Cell{"naive", "retry", "", {"cancel-before-try=1"}, 0, 0, "inconsistent"};
     cells << Cell{"tcc-log", "retry", "", {"cancel-before-try=1"}, 0, 0, "exactly-once"};
-    test::addCellRows("tcc", cells);
+    test::addCellRows("tcc", cells, 20);
 }
 
 void TccTest::emptyRollbackThenAntiHanging() {
@@ -130,6 +134,77 @@ void TccTest::cancelBeforeTryArrivesInThatOrder() {
             arrivals << e.fields.value("payload").toMap().value("op").toString();
     }
     QCOMPARE(arrivals, (QStringList{"Cancel", "Cancel", "Try"}));
+}
+
+void TccTest::naiveCancelIsToldDoneWhileTheLateTryHolds() {
+    // The naive Cancel finds nothing frozen and answers success; the late
+    // Try then freezes the funds. The coordinator believes the transaction
+    // rolled back while the account holds the money: every Cancel's answer
+    // is wrong. The intent is inconsistent, which outranks misanswered.
+    for (quint32 seed = 1; seed <= 20; ++seed) {
+        for (int d = 0; d <= 3; ++d) {
+            auto run = finishedRun(config("naive", {"cancel-before-try=1"}, d, seed));
+            QVERIFY(run);
+            const Summary& s = run->summary();
+            QCOMPARE(s.verdictId(), QStringLiteral("inconsistent"));
+            QCOMPARE(s.wrongAnswers.size(), d + 1);
+            QList<int> attempts;
+            for (const WrongAnswer& w : s.wrongAnswers) {
+                QCOMPARE(w.told, Response::Success);
+                QCOMPARE(w.result, QStringLiteral("nothing frozen"));
+                QCOMPARE(w.database, QStringLiteral("300 still frozen for tx-1"));
+                attempts << w.attempt;
+            }
+            std::sort(attempts.begin(), attempts.end());
+            for (int k = 0; k <= d; ++k) QCOMPARE(attempts[k], 2 + k);  // the Cancels, not the Try
+            // With the log, the same arrivals are all answered truly.
+            auto logged = finishedRun(config("tcc-log", {"cancel-before-try=1"}, d, seed));
+            QVERIFY(logged);
+            QVERIFY(logged->summary().wrongAnswers.isEmpty());
+        }
+    }
+}
+
+void TccTest::everyPhaseIsAnsweredTruly() {
+    // Each phase's truth, read back from a finished run: what the Try, the
+    // Confirm and the Cancel may be told, and in the log's words.
+    const Scenario* tcc = findScenario(QStringLiteral("tcc"));
+    {
+        auto run = finishedRun(config("tcc-log", {"confirm-retries=1"}, 1, 1));
+        QVERIFY(run);
+        auto db = run->openReader();
+        Reader reader(*db);
+        const AnswerTruth t = tcc->answerTruthOfAll(reader, 1)[0];
+        QVERIFY(t.operations.value("Try").checked && t.operations.value("Try").happened);
+        QVERIFY(t.operations.value("Confirm").happened);
+        QCOMPARE(t.operations.value("Confirm").result, QStringLiteral("CONFIRMED"));
+        QVERIFY(!t.operations.value("Cancel").happened);
+        QCOMPARE(t.operations.value("Cancel").shows,
+                 QStringLiteral("tx-1 was debited; tcc_log says CONFIRMED"));
+        QVERIFY(run->summary().wrongAnswers.isEmpty());
+    }
+    {
+        auto run = finishedRun(config("tcc-log", {"cancel-before-try=1"}, 1, 1));
+        QVERIFY(run);
+        auto db = run->openReader();
+        Reader reader(*db);
+        const AnswerTruth t = tcc->answerTruthOfAll(reader, 1)[0];
+        QVERIFY(!t.operations.value("Try").happened);  // the late Try's refusal is true
+        QVERIFY(!t.operations.value("Confirm").happened);
+        QVERIFY(t.operations.value("Cancel").happened);
+        QCOMPARE(t.operations.value("Cancel").result, QStringLiteral("CANCELLED"));
+    }
+    // Repeated naive Confirms debit again each time, and each is told so
+    // truly: the harm is the duplicate debit, not a false answer.
+    for (quint32 seed = 1; seed <= 20; ++seed) {
+        for (int d = 0; d <= 3; ++d) {
+            for (const char* variant : {"naive", "tcc-log"}) {
+                auto run = finishedRun(config(variant, {"confirm-retries=1"}, d, seed));
+                QVERIFY(run);
+                QVERIFY(run->summary().wrongAnswers.isEmpty());
+            }
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TccTest)

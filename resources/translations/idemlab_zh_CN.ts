@@ -1815,6 +1815,10 @@
         <source>The coordinator stops waiting for the Try of %1 and sends Cancel instead.</source>
         <translation>协调者不再等待 %1 的 Try，改为发送 Cancel。</translation>
     </message>
+    <message>
+        <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
+        <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
@@ -2797,6 +2801,14 @@
     <message>
         <source>changed</source>
         <translation>改过</translation>
+    </message>
+    <message>
+        <source>Broker redeliveries</source>
+        <translation>消息中间件重投次数</translation>
+    </message>
+    <message>
+        <source>How many more times the broker delivers each message: the consumer&apos;s acks are lost, and after the visibility timeout it delivers again (at least once)</source>
+        <translation>消息中间件把每条消息多投递几次：消费者的 ack 丢在路上，过了可见性超时就再投递一次（至少一次投递）</translation>
     </message>
 </context>
 <context>
