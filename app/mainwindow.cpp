@@ -372,8 +372,21 @@ QWidget* MainWindow::playbackTab() const {
 }
 
 void MainWindow::showTab(QWidget* page) {
-    if (tabs_->isTabVisible(tabs_->indexOf(page)))
-        tabs_->setCurrentWidget(page);
+    if (!tabs_->isTabVisible(tabs_->indexOf(page)))
+        return;
+    tabs_->setCurrentWidget(page);
+    // A page chosen from the keyboard takes the focus (its first control), so
+    // that Tab, Enter and Space act on it next; the live run needs none, its
+    // playback keys act from anywhere.
+    if (page == live_ || page->isAncestorOf(QApplication::focusWidget()))
+        return;
+    QWidget* w = page;
+    do {
+        w = w->nextInFocusChain();
+    } while (w != page && !(page->isAncestorOf(w) && w->isVisible() && w->isEnabled() &&
+                            (w->focusPolicy() & Qt::TabFocus)));
+    if (w != page)
+        w->setFocus(Qt::ShortcutFocusReason);
 }
 
 void MainWindow::stepTab(int by) {

@@ -22,8 +22,10 @@ idem_packages=(
     git clang-format
     # the .deb (dpkg-shlibdeps) and its test (desktop-file-validate, appstreamcli, man)
     dpkg-dev desktop-file-utils appstream man-db
-    # presenter mode on a real X screen (tests/xvfb_presenter.sh)
-    xvfb openbox xdotool x11-utils
+    # presenter mode on a real X screen (tests/xvfb_presenter.sh), and the
+    # README's tour with the keyboard alone, read back through the
+    # accessibility tree (tests/keyboard_tour.py)
+    xvfb openbox xdotool x11-utils dbus-x11 at-spi2-core python3-pyatspi
 )
 
 idem_install_missing() {
