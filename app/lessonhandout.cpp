@@ -202,6 +202,11 @@ QString diagramsHtml(const RunDiagrams& diagrams) {
             h += QString::fromUtf8(start > 0 ? svg.mid(start) : svg) + QStringLiteral("</figure>");
         }
     }
+    if (diagrams.sequence.parts.isEmpty()) {
+        h += QStringLiteral("<p class='note nothing-sent'>%1</p>")
+                 .arg(escape(LessonHandout::tr("No request has been sent yet at this pause: the "
+                                               "sequence diagram begins with the first one.")));
+    }
     return h;
 }
 

@@ -150,8 +150,12 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
     return {{cli::ReportWords::tr("State diagram"),
              sceneToSvgParts(state.scene(), QStringLiteral("State"), 0, 100)},
             {cli::ReportWords::tr("Sequence diagram"),
-             sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
-                             laneHeaderHeight(sequence.scene()), kPageAspect)}};
+             // Before the first request there is nothing to draw (only the
+             // window's "fire a run" hint, which means nothing on paper).
+             sequence.lanes().isEmpty()
+                 ? QList<QByteArray>{}
+                 : sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
+                                   laneHeaderHeight(sequence.scene()), kPageAspect)}};
 }
 
 }  // namespace idem

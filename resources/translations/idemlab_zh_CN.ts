@@ -576,6 +576,10 @@
         <source>Frame %1:</source>
         <translation>第 %1 帧：</translation>
     </message>
+    <message>
+        <source>No request has been sent yet at this pause: the sequence diagram begins with the first one.</source>
+        <translation>停在这里时还没有发出任何请求：时序图从第一个请求开始画。</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPanel</name>
