@@ -134,7 +134,9 @@ int shot(const QStringList& args) {
         target->resize(w, h);
         target->show();
     }
-    QApplication::processEvents();
+    // A few passes, so that work a layout change queued for the next turn of
+    // the event loop (rows fitted to the final column widths) is in the picture.
+    for (int pass = 0; pass < 4; ++pass) QApplication::processEvents();
     const QImage image = target->grab().toImage();
     QByteArray png;
     QBuffer buffer(&png);

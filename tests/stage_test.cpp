@@ -7,6 +7,7 @@
 #include "outcomepanel.h"
 #include "playback.h"
 #include "registry.h"
+#include "scenariopicker.h"
 #include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
@@ -30,7 +31,9 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
+#include <QTextLayout>
 
 using namespace idem;
 
@@ -84,6 +87,8 @@ private slots:
     void sequenceLanesFitEveryCrashPoint_data();
     void sequenceLanesFitEveryCrashPoint();
     void tableCellsAreWhole();
+    void pickerRowsAreWhole_data();
+    void pickerRowsAreWhole();
     void stepCaptionDescribesTheStep();
     void theEffectTableIsInFront_data();
     void theEffectTableIsInFront();
@@ -337,6 +342,67 @@ void StageTest::sequenceLanesFitEveryCrashPoint() {
     }
     QVERIFY(runs > 100);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+}
+
+void StageTest::pickerRowsAreWhole_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("presenter");
+    for (const char* language : {"en", "zh"}) {
+        QTest::addRow("%s 1280x720", language) << language << QSize(1280, 720) << false;
+        QTest::addRow("%s 1920x1080", language) << language << QSize(1920, 1080) << false;
+        QTest::addRow("%s 1920x1080 presenter", language) << language << QSize(1920, 1080) << true;
+    }
+}
+
+// Every row of the scenario picker is as tall as its wrapped text, group
+// headings included ("Naturally idempotent operations (天然幂等)" on two lines).
+void StageTest::pickerRowsAreWhole() {
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    QFETCH(bool, presenter);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.setTheme(false, presenter, 100);
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), size);
+    if (presenter)
+        QTest::mouseClick(w.stageHeader()->expandButton(), Qt::LeftButton);
+    QTest::qWait(50);
+    QTableWidget* table = w.picker()->table();
+    QStringList cut;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QTableWidgetItem* item = table->item(row, 0);
+        if (!item)
+            continue;
+        int width = 0;
+        for (int c = 0; c < table->columnSpan(row, 0); ++c)
+            if (!table->isColumnHidden(c))
+                width += table->columnWidth(c);
+        // The text laid out line by line as the delegate draws it (a few
+        // pixels of margin each side), each line as tall as its fonts.
+        QTextLayout layout(item->text(), item->font());
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        double height = 0;
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width - 8);
+            height += line.height();
+        }
+        layout.endLayout();
+        const int need = int(height);
+        if (need > table->rowHeight(row))
+            cut << QStringLiteral("%1: needs %2 px, has %3 (width %4)")
+                       .arg(item->text())
+                       .arg(need)
+                       .arg(table->rowHeight(row))
+                       .arg(width);
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
 }
 
 void StageTest::tableCellsAreWhole() {

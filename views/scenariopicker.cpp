@@ -8,14 +8,34 @@
 #include <QKeyEvent>
 #include <QSignalBlocker>
 #include <QTableWidget>
+#include <QTextLayout>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace idem {
 
 namespace {
 constexpr int kIdRole = Qt::UserRole;
+
+// The height of `text` wrapped at `width`, each line as tall as the fonts
+// drawing it (a Chinese line in the CJK fallback is taller than a Latin one).
+int wrappedHeight(const QString& text, const QFont& font, int width) {
+    QTextLayout layout(text, font);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    qreal height = 0;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        height += line.height();
+    }
+    layout.endLayout();
+    return int(std::ceil(height));
 }
+}  // namespace
 
 ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QTableWidget(this)) {
     auto* layout = new QVBoxLayout(this);
@@ -34,13 +54,14 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QT
     h->setSectionResizeMode(0, QHeaderView::Interactive);
     h->setSectionResizeMode(1, QHeaderView::Stretch);
     h->setSectionResizeMode(2, QHeaderView::Stretch);
-    connect(h, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
+    connect(h, &QHeaderView::sectionResized, table_, [this] { fitRows(); });
     // Arrows only move the highlight; a click or Enter loads the scenario, so
     // that browsing the list (or tabbing through it) never throws a run away.
     table_->setTabKeyNavigation(false);
     connect(table_, &QTableWidget::clicked, this,
             [this](const QModelIndex& index) { choose(index.row()); });
     table_->installEventFilter(this);
+    table_->viewport()->installEventFilter(this);
     rebuild();
 }
 
@@ -93,7 +114,7 @@ void ScenarioPicker::rebuild() {
     table_->resizeColumnToContents(0);
     table_->setColumnWidth(0,
                            std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 16));
-    table_->resizeRowsToContents();
+    fitRows();
     if (!current.isEmpty())
         selectScenario(current);
 }
@@ -123,7 +144,27 @@ void ScenarioPicker::setCompact(bool compact) {
     h->setSectionResizeMode(0, compact ? QHeaderView::Stretch : QHeaderView::Interactive);
     if (!compact)
         rebuild();
+    fitRows();
+}
+
+void ScenarioPicker::fitRows() {
     table_->resizeRowsToContents();
+    // The delegate measures a wrapped row with its own font's line height; a
+    // line in Chinese is drawn in the (taller) CJK fallback font, so a
+    // heading whose second line is "(天然幂等)" would be cut. Laid out here
+    // as it is drawn, line by line, the fallback's height included.
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (!item)
+            continue;
+        int width = 0;
+        for (int c = 0; c < table_->columnSpan(row, 0); ++c)
+            if (!table_->isColumnHidden(c))
+                width += table_->columnWidth(c);
+        const int need = wrappedHeight(item->text(), item->font(), width - 8) + 4;
+        if (need > table_->rowHeight(row))
+            table_->setRowHeight(row, need);
+    }
 }
 
 void ScenarioPicker::choose(int row) {
@@ -137,6 +178,9 @@ QColor ScenarioPicker::headerBackground(const QPalette& palette) {
 }
 
 bool ScenarioPicker::eventFilter(QObject* watched, QEvent* event) {
+    // The viewport widens when the scroll bar goes: the stretched column with it.
+    if (watched == table_->viewport() && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, table_, [this] { fitRows(); });
     if (watched == table_ && event->type() == QEvent::KeyPress) {
         const int key = static_cast<QKeyEvent*>(event)->key();
         if (key == Qt::Key_Return || key == Qt::Key_Enter) {
@@ -158,7 +202,7 @@ void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     setCompact(width() < fontMetrics().averageCharWidth() * 48);
     // After the header has given the stretched columns their new widths.
-    QTimer::singleShot(0, table_, [this] { table_->resizeRowsToContents(); });
+    QTimer::singleShot(0, table_, [this] { fitRows(); });
 }
 
 }  // namespace idem

@@ -36,6 +36,8 @@ protected:
 private:
     void rebuild();
     void choose(int row);
+    // Rows as tall as their wrapped text (headings included).
+    void fitRows();
     void setCompact(bool compact);
     bool compact_ = false;
     QTableWidget* table_;
