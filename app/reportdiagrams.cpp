@@ -81,6 +81,10 @@ QByteArray part(QGraphicsScene* scene, const QString& title, const QRectF& heade
     svg.setOutputDevice(&buffer);
     svg.setSize(size.toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), size));
+    // The scene's coordinates are the screen's pixels (96 per inch): at the
+    // generator's default 72 the text is written a quarter too small for the
+    // places its words were laid out at, and runs of words drift apart.
+    svg.setResolution(96);
     svg.setTitle(title);
     QPainter painter(&svg);
     painter.fillRect(QRectF(QPointF(0, 0), size), backgroundOf(scene));

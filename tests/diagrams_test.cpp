@@ -113,6 +113,7 @@ private slots:
     void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
     void exportToAnUnwritablePathFailsAndLeavesNoFile();
+    void svgTextHasTheSizeItWasLaidOutAt();
 };
 
 void DiagramsTest::stateMachineShowsPaidAndTheRejectedLateFailure() {
@@ -394,6 +395,30 @@ void DiagramsTest::exportToAnUnwritablePathFailsAndLeavesNoFile() {
     QVERIFY(!exportScenePng(&empty, dir.filePath("empty.png"), &error));
     QVERIFY(error.contains("empty"));
     QVERIFY(!QFile::exists(dir.filePath("empty.png")));
+}
+
+// The SVG's text is as large as the scene drew it: a 9 pt font is 12 px on
+// the screen the scene was laid out for, so the SVG says 12, not 9 (at 9
+// the words of a mixed Chinese and Latin label drifted apart).
+void DiagramsTest::svgTextHasTheSizeItWasLaidOutAt() {
+    QGraphicsScene scene;
+    QFont points = scene.font();
+    points.setPointSize(9);
+    scene.addSimpleText(QStringLiteral("#2 重复 · SUCCESS"), points);
+    QFont pixels = scene.font();
+    pixels.setPixelSize(20);
+    scene.addSimpleText(QStringLiteral("PAID 支付成功"), pixels)->setPos(0, 40);
+    QString error;
+    const QString svg = QString::fromUtf8(sceneToSvg(&scene, QStringLiteral("t"), &error));
+    QVERIFY2(!svg.isEmpty(), qPrintable(error));
+    QSet<QString> sizes;
+    const QRegularExpression size(QStringLiteral("<text[^>]*font-size=\"([0-9.]+)\""));
+    for (auto m = size.globalMatch(svg); m.hasNext();) sizes.insert(m.next().captured(1));
+    QVERIFY2(sizes.contains(QStringLiteral("12")),
+             qPrintable(QStringList(sizes.values()).join(',')));
+    QVERIFY2(sizes.contains(QStringLiteral("20")),
+             qPrintable(QStringList(sizes.values()).join(',')));
+    QVERIFY(!sizes.contains(QStringLiteral("9")));
 }
 
 QTEST_MAIN(DiagramsTest)

@@ -108,6 +108,10 @@ QByteArray sceneToSvg(QGraphicsScene* scene, const QString& title, QString* erro
     svg.setOutputDevice(&buffer);
     svg.setSize(source.size().toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+    // The scene's coordinates are the screen's pixels (96 per inch): at the
+    // generator's default 72 the text is written a quarter too small for the
+    // places its words were laid out at, and runs of words drift apart.
+    svg.setResolution(96);
     svg.setTitle(title);
     svg.setDescription(DiagramExport::tr("Exported from Idempotency Lab"));
     {

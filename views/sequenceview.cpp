@@ -383,8 +383,11 @@ void SequenceView::draw() {
     l.timeW += fm.averageCharWidth() * 2;
     drawnWidth_ = view_->viewport()->width();
     const double room = (drawnWidth_ - l.timeW - 4) / double(lanes_.size());
+    // Only a diagram on screen is squeezed: one drawn for a file (a report,
+    // a hand-out) takes the width its labels need on two or three lines.
+    const int mostExtra = isVisible() ? kMaxExtraLines : 0;
     double need = 0;
-    for (int extra = 0; extra <= kMaxExtraLines; ++extra) {
+    for (int extra = 0; extra <= mostExtra; ++extra) {
         need = fm.averageCharWidth() * (extra == 0 ? 14 : 10);
         for (const QString& lane : std::as_const(lanes_))
             need = std::max(need, laneNameNeed(actorName(lane), fmBold, extra));
@@ -437,7 +440,7 @@ double SequenceView::laneNeed(const SequenceStep& s, const QFontMetricsF& fm,
     // As a last resort an arrow's label may reach a little past the two
     // lifelines it joins: its row holds nothing else, and the scene has half
     // a lane to spare at either end.
-    if (s.shape == Shape::Arrow && span > 0 && extraLines == kMaxExtraLines)
+    if (s.shape == Shape::Arrow && span > 0 && extraLines == kMaxExtraLines && isVisible())
         return (w - 24) / (double(span) + 0.4);
     if (s.shape == Shape::Arrow && span > 0)
         return w / double(span);
