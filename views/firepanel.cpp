@@ -242,8 +242,9 @@ QString FirePanel::settingsText(const RunConfig& c) {
                   : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));
     if (c.intents > 1)
         parts << tr("intents: %1").arg(c.intents);
+    // Parameters in the window's words ("late FAILED callback: on", "迟到的失败回调：开").
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it)
-        parts << it.key() + QLatin1Char('=') + it.value();
+        parts << tr("%1: %2").arg(paramLabel(it.key()), paramValueName(it.value()));
     parts << tr("seed %1").arg(c.seed);
     return parts.join(QStringLiteral(" · "));
 }

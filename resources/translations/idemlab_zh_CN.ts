@@ -233,6 +233,10 @@
         <source>intents: %1</source>
         <translation>业务意图 %1 个</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
