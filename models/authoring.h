@@ -41,6 +41,10 @@ struct AttemptSpec {
     QString operation;
 };
 
+// A scenario's plan() may depend on the configuration, intentStart() and
+// random() only: the run calls it twice per intent, once at the start to count
+// what it fires and draws, once when the run comes near the intent's first
+// attempt, and both calls must fire the same attempts.
 class Planner {
 public:
     explicit Planner(Run& run) : run_(run) {}

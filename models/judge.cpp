@@ -66,10 +66,11 @@ bool onlyTolerated(const IntentJudgement& j, const QStringList& tolerated) {
 }  // namespace
 
 Summary Run::judgeNow(Reader& reader) const {
-    return judgeAll(reader, nullptr);
+    return judgeAll(reader, {});
 }
 
-Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) const {
+Summary Run::judgeAll(Reader& reader,
+                      const std::function<void(int, const IntentJudgement&)>& judged) const {
     Summary s;
     s.config = config_;
     s.intents = int(intents_.size());
@@ -90,8 +91,7 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
         j.inconsistency = inconsistencies[std::size_t(i)];
         j.answered = intents_[std::size_t(i)].answered;
         j.verdict = scenario_.judge(j);
-        const QList<WrongAnswer> wrong =
-            wrongAnswers(i, intents_[std::size_t(i)].answers, truths[std::size_t(i)]);
+        const QList<WrongAnswer> wrong = wrongAnswers(i, answersOf(i), truths[std::size_t(i)]);
         if (!wrong.isEmpty())
             j.verdict = std::max(j.verdict, Verdict::Misanswered);
         j.tolerated = variant_ && onlyTolerated(j, variant_->toleratedEffects);
@@ -114,34 +114,32 @@ Summary Run::judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) 
         ++s.verdicts[std::size_t(j.verdict)];
         const auto& responses = intents_[std::size_t(i)].responses;
         for (std::size_t r = 0; r < responses.size(); ++r) s.responses[r] += responses[r];
-        if (judgements)
-            judgements->push_back(std::move(j));
+        if (judged)
+            judged(i, j);
     }
     s.tolerated = s.verdict == Verdict::Duplicated && allTolerated;
     return s;
 }
 
-void Run::recordJudgements(const std::vector<IntentJudgement>& judgements) {
+void Run::recordJudgement(int intent, const IntentJudgement& j) {
+    if (!tracing())
+        return;
     const NameId judge = nameId(u"judge");
-    for (int i = 0; i < int(judgements.size()); ++i) {
-        const IntentJudgement& j = judgements[std::size_t(i)];
-        for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it) {
-            TraceEvent e;
-            e.kind = EventKind::Effect;
-            e.actor = judge;
-            e.intent = i;
-            e.fields = {{"effect", it.key()},
-                        {"count", it.value()},
-                        {"expected", j.expected.value(it.key())}};
-            record(std::move(e));
-        }
+    for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it) {
         TraceEvent e;
-        e.kind = EventKind::Verdict;
+        e.kind = EventKind::Effect;
         e.actor = judge;
-        e.intent = i;
-        e.fields = {{"verdict", toId(j.verdict)}, {"answered", j.answered}};
+        e.intent = intent;
+        e.fields = {
+            {"effect", it.key()}, {"count", it.value()}, {"expected", j.expected.value(it.key())}};
         record(std::move(e));
     }
+    TraceEvent e;
+    e.kind = EventKind::Verdict;
+    e.actor = judge;
+    e.intent = intent;
+    e.fields = {{"verdict", toId(j.verdict)}, {"answered", j.answered}};
+    record(std::move(e));
 }
 
 bool Run::finish(QString* error) {
@@ -159,9 +157,8 @@ bool Run::finish(QString* error) {
     try {
         auto connection = openReader();
         Reader reader(*connection);
-        std::vector<IntentJudgement> judgements;
-        summary_ = judgeAll(reader, &judgements);
-        recordJudgements(judgements);
+        summary_ = judgeAll(
+            reader, [this](int intent, const IntentJudgement& j) { recordJudgement(intent, j); });
         const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
         summary_.integrity = integrity.value().toString();
         QJsonObject extras;

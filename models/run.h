@@ -68,17 +68,24 @@ public:
         bool changedPayload = false;
         QString operation;  // empty: the intent's one request
     };
+    // The answers intent `intent` got so far, in the order they were given.
+    std::vector<Answer> answersOf(int intent) const;
     Run(const RunConfig& config, const Scenario& scenario, RunOptions options = {});
     ~Run();
     Run(const Run&) = delete;
     Run& operator=(const Run&) = delete;
 
-    // Creates the database, its schema and seed rows, and plans the attempts.
+    // Creates the database, its schema and seed rows, and counts what the
+    // plan draws; an intent's attempts are planned when the scheduler comes
+    // near its first one (see planDue). Cancelled while counting: true, and
+    // failure() says Cancelled, as when a step is cancelled.
     bool start(QString* error);
     // Runs the next scheduled event; false when nothing is left, the run
     // failed (a full disk) or was cancelled.
     bool step();
-    bool atEnd() const { return queue_.empty() || failure_ != RunFailure::None; }
+    bool atEnd() const {
+        return (queue_.empty() && planned_ >= int(intents_.size())) || failure_ != RunFailure::None;
+    }
     // Steps to the end, honouring the cancellation flag.
     void runToEnd();
     // Judges the final database, records effect and verdict events, and (with
@@ -109,6 +116,10 @@ public:
     // --- for Attempt, Planner and Setup -----------------------------------
     void schedule(qint64 at, std::function<void()> action);
     void fire(AttemptSpec spec);
+    // Planner::fire and Planner::random: counted while start() counts the
+    // plan, scheduled when an intent is planned.
+    void planFire(AttemptSpec spec);
+    quint32 planRandom(quint32 bound);
     void record(TraceEvent event);
     void recordFor(const Attempt& a, EventKind kind, Fields fields);
     quint32 random(quint32 bound);
@@ -140,11 +151,26 @@ private:
     };
     struct IntentState {
         qint64 start = 0;
+        // No attempt of this intent or a later one fires before this instant
+        // (the earliest planned fire of each, the minimum from here on).
+        qint64 planDue = 0;
         int nextNumber = 1;
         bool answered = false;
         std::array<qint64, kResponseCount> responses{};
-        std::vector<Answer> answers;
+        qint32 firstAnswer = -1;  // into answers_, chained by AnswerRecord::next
+        qint32 lastAnswer = -1;
     };
+    // An Answer kept small: a run keeps one per counted attempt until the
+    // judge has read them. Texts live once in textArena_.
+    struct AnswerRecord {
+        qint32 attempt = 0;
+        qint32 next = -1;       // the intent's next answer
+        quint32 result = 0;     // index into textStart_
+        quint16 operation = 0;  // index into operations_; 0: none
+        quint8 response = quint8(Response::None);
+        bool changedPayload = false;
+    };
+    enum class Planning { Counting, Firing };
 
     Process& processOf(const Attempt& a);
     void startAttempt(const AttemptSpec& spec, int number);
@@ -158,11 +184,20 @@ private:
     SqlConnection* acquireConnection();
     void releaseConnection(Process& p, bool close);
     void transactionEnded(SqlConnection* connection);
-    Summary judgeAll(Reader& reader, std::vector<IntentJudgement>* judgements) const;
-    void recordJudgements(const std::vector<IntentJudgement>& judgements);
+    // Each intent's judgement goes to `judged` (when given) as soon as it is
+    // made, so that no run keeps them all.
+    Summary judgeAll(Reader& reader,
+                     const std::function<void(int, const IntentJudgement&)>& judged) const;
+    void recordJudgement(int intent, const IntentJudgement& j);
     void traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
                   const QVariantList& params, const SqlResult& r, const char* cause = nullptr);
     void fail(RunFailure failure, const QString& message);
+    void countPlan();
+    void planDueIntents();
+    void scheduleFire(AttemptSpec spec, qint64 at, qint64 seq);
+    void keepAnswer(const Attempt& a, Response response, const QString& result);
+    quint32 keepText(const QString& text);
+    QString textAt(quint32 index) const;
     static qint16 connectionNumber(const SqlConnection& c);
 
     RunConfig config_;
@@ -186,6 +221,20 @@ private:
     std::unordered_map<const Attempt*, std::unique_ptr<Process>> processes_;
     qint64 countedAttempts_ = 0;
     std::vector<IntentState> intents_;
+    // Lazy planning. start() runs every intent's plan once with its fires
+    // only counted (Planning::Counting), drawing from rng_ exactly as an
+    // eager plan did; planRng_ is rng_ as it was before, so the plans made
+    // later, intent by intent (Planning::Firing), draw the same numbers, and
+    // their fires get the sequence numbers an eager plan gave them.
+    Planning planning_ = Planning::Counting;
+    std::mt19937 planRng_;
+    int planned_ = 0;         // intents planned so far, in order
+    int planningIntent_ = 0;  // the intent whose plan is being counted
+    qint64 planSeq_ = 0;      // the next planned fire's sequence number
+    std::vector<AnswerRecord> answers_;
+    std::vector<char16_t> textArena_;
+    std::vector<quint32> textStart_{0, 0};  // text 0 is the empty one
+    QStringList operations_{QString()};
     QList<AlertRecord> alerts_;
     Trace trace_;
     Summary summary_;

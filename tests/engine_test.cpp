@@ -7,9 +7,14 @@
 #include "sqlconnection.h"
 #include "testsupport.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace idem;
 using idem::test::Cell;
@@ -23,6 +28,8 @@ private slots:
     void manyIntentsAreJudgedOneByOne();
     void dbFileIsKeptForInspection();
     void dbPathThatIsADirectoryIsRefused();
+    void answersAreKeptAsTheyWereGiven();
+    void planningIsCancelled();
 };
 
 void EngineTest::busyDatabaseParksTheProcess() {
@@ -132,6 +139,74 @@ void EngineTest::dbPathThatIsADirectoryIsRefused() {
                                  *findScenario("order-create"), RunOptions::keptAt(dir.path()));
     QCOMPARE(r.failure, RunFailure::BadInput);
     QVERIFY2(r.error.contains("folder"), qPrintable(r.error));
+}
+
+// The judge reads every attempt's answer from the run's compact store: each
+// intent's answers, in order, are the response events the trace recorded.
+void EngineTest::answersAreKeptAsTheyWereGiven() {
+    const QList<std::pair<QString, Cell>> cells{
+        {"order-create", {"dedup-table", "concurrent", "", {}, 3, 3, ""}},
+        {"order-create", {"check-then-insert", "retry", "before-response", {}, 2, 2, ""}},
+        {"tcc", {"", "concurrent", "", {}, 2, 2, ""}},
+    };
+    for (const auto& [scenarioId, cell] : cells) {
+        RunConfig c = test::cellConfig(scenarioId, cell, cell.minDuplicates, 3);
+        if (c.variant.isEmpty())
+            c.variant = findScenario(scenarioId)->info().recommendedVariant();
+        c.intents = 4;
+        const RunResult r = runToEnd(c, *findScenario(scenarioId), {}, true);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        std::vector<std::vector<Run::Answer>> told(std::size_t(c.intents));
+        for (const TraceEvent& e : r.run->trace().events()) {
+            if (e.kind != EventKind::Response)
+                continue;
+            told[std::size_t(e.intent)].push_back(
+                Run::Answer{e.attempt,
+                            *responseFromId(e.fields.text("response")),
+                            e.fields.text("result"),
+                            false,
+                            {}});
+        }
+        int answers = 0;
+        for (int i = 0; i < c.intents; ++i) {
+            const std::vector<Run::Answer> kept = r.run->answersOf(i);
+            QCOMPARE(kept.size(), told[std::size_t(i)].size());
+            for (std::size_t k = 0; k < kept.size(); ++k) {
+                QCOMPARE(kept[k].attempt, told[std::size_t(i)][k].attempt);
+                QCOMPARE(kept[k].response, told[std::size_t(i)][k].response);
+                QCOMPARE(kept[k].result, told[std::size_t(i)][k].result);
+                ++answers;
+            }
+        }
+        QVERIFY2(answers > c.intents, qPrintable(scenarioId));
+    }
+}
+
+// A very large plan is counted at the start; Escape or Ctrl+C stops the
+// counting too, not only the steps after it.
+void EngineTest::planningIsCancelled() {
+    Cell cell{"dedup-table", "concurrent", "", {}, 1000, 1000, ""};
+    RunConfig c = test::cellConfig("order-create", cell, 1000, 1);
+    c.intents = 20'000;
+    std::atomic<bool> cancel = false;
+    RunOptions options = RunOptions::untraced();
+    options.cancel = &cancel;
+    Run run(c, *findScenario("order-create"), options);
+    std::thread stopper([&cancel] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel = true;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    QString error;
+    const bool started = run.start(&error);
+    const qint64 ms = clock.elapsed();
+    stopper.join();
+    QVERIFY2(started, qPrintable(error));
+    QCOMPARE(run.failure(), RunFailure::Cancelled);
+    QVERIFY(run.atEnd());
+    QVERIFY(!run.step());
+    QVERIFY2(ms < 10'000, qPrintable(QString::number(ms)));
 }
 
 QTEST_GUILESS_MAIN(EngineTest)
