@@ -346,6 +346,11 @@ void MainWindow::openLessonFile() {
     lessons_->start(lesson, 0);
 }
 
+PaginationView* MainWindow::paginationView() const {
+    pagination_->build();
+    return pagination_;
+}
+
 QWidget* MainWindow::liveView() const {
     return live_;
 }
@@ -722,7 +727,7 @@ QWidget* MainWindow::viewWidget(const QString& name) {
     }
     if (name == QLatin1String("pagination")) {
         tabs_->setCurrentWidget(pagination_);
-        return pagination_;
+        return paginationView();
     }
     if (name == QLatin1String("compare")) {
         tabs_->setCurrentWidget(compare_);

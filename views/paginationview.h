@@ -48,17 +48,24 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+public:
+    // The page's widgets are built when it is first shown (start-up builds
+    // none of them); this builds them now (tests reading the columns).
+    void build();
 
 private:
+    void retranslate();
     void render();
     void renderChart();
 
     std::shared_ptr<PagingRuns> runs_;
     int shown_ = 0;
-    QLabel* titles_[3];
-    QTreeWidget* columns_[3];
-    QPlainTextEdit* plans_[3];
-    QChartView* chart_;
+    QLabel* titles_[3] = {};  // nullptr until built
+    QTreeWidget* columns_[3] = {};
+    QPlainTextEdit* plans_[3] = {};
+    QChartView* chart_ = nullptr;
 };
 
 }  // namespace idem

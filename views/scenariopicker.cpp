@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -34,7 +35,7 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QT
     h->setSectionResizeMode(0, QHeaderView::Interactive);
     h->setSectionResizeMode(1, QHeaderView::Stretch);
     h->setSectionResizeMode(2, QHeaderView::Stretch);
-    connect(h, &QHeaderView::sectionResized, table_, [this] { table_->resizeRowsToContents(); });
+    connect(h, &QHeaderView::sectionResized, this, &ScenarioPicker::fitRowsSoon);
     // Arrows only move the highlight; a click or Enter loads the scenario, so
     // that browsing the list (or tabbing through it) never throws a run away.
     table_->setTabKeyNavigation(false);
@@ -90,10 +91,18 @@ void ScenarioPicker::rebuild() {
             }
         }
     }
-    table_->resizeColumnToContents(0);
-    table_->setColumnWidth(0,
-                           std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 16));
-    table_->resizeRowsToContents();
+    // The names' column as wide as its widest name, at most 16 characters
+    // (a name on one line; the wrapped rows are laid out only when shown).
+    const QFontMetrics fm(table_->font());
+    int widest = 0;
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (item && item->flags() != Qt::NoItemFlags)
+            widest = std::max(widest, fm.horizontalAdvance(item->text()));
+    }
+    const int padding = 2 * (table_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 4);
+    table_->setColumnWidth(0, std::min(widest + padding, fm.averageCharWidth() * 16));
+    fitRows();
     if (!current.isEmpty())
         selectScenario(current);
 }
@@ -123,7 +132,7 @@ void ScenarioPicker::setCompact(bool compact) {
     h->setSectionResizeMode(0, compact ? QHeaderView::Stretch : QHeaderView::Interactive);
     if (!compact)
         rebuild();
-    table_->resizeRowsToContents();
+    fitRows();
 }
 
 void ScenarioPicker::choose(int row) {
@@ -157,8 +166,32 @@ void ScenarioPicker::changeEvent(QEvent* event) {
 void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     setCompact(width() < fontMetrics().averageCharWidth() * 48);
-    // After the header has given the stretched columns their new widths.
-    QTimer::singleShot(0, table_, [this] { table_->resizeRowsToContents(); });
+    fitRowsSoon();
+}
+
+void ScenarioPicker::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (rowsStale_)
+        fitRows();
+}
+
+void ScenarioPicker::fitRows() {
+    if (!isVisible()) {
+        rowsStale_ = true;
+        return;
+    }
+    rowsStale_ = false;
+    table_->resizeRowsToContents();
+}
+
+void ScenarioPicker::fitRowsSoon() {
+    if (fitPending_)
+        return;
+    fitPending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        fitPending_ = false;
+        fitRows();
+    });
 }
 
 }  // namespace idem
