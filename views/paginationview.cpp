@@ -188,6 +188,13 @@ void PaginationView::showPages(int pages) {
     render();
 }
 
+void PaginationView::followRun(const QList<TraceEvent>& events, qsizetype upTo) {
+    int pages = 0;
+    for (qsizetype i = 0; i < upTo && i < events.size(); ++i)
+        pages += events[i].kindId() == QLatin1String("page");
+    showPages(pages);
+}
+
 int PaginationView::duplicatedRows(int strategy) const {
     int n = 0;
     for (int p = 0; p < std::min<int>(shown_, runOf(runs_, strategy).pages.size()); ++p) {

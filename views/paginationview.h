@@ -20,6 +20,7 @@ class QTreeWidget;
 namespace idem {
 
 class Scenario;
+struct TraceEvent;
 
 // The three strategies' runs on one input, computed by PaginationView::runAll.
 struct PagingRuns;
@@ -37,6 +38,8 @@ public:
     void show(const PagingRuns& runs);
     // Shows pages 1..pages (the pages the run on screen has read so far).
     void showPages(int pages);
+    // Shows the pages that events [0, upTo) of the run on screen have read.
+    void followRun(const QList<TraceEvent>& events, qsizetype upTo);
     int pageCount(int strategy) const;
     int shownPages() const { return shown_; }
     // Each strategy's verdict on the whole feed: variant id → verdict id.
