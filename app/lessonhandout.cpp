@@ -228,6 +228,7 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             checkFrame(lesson, i, [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 StepCaption caption;
+                caption.setAskKeys(run.scenario().info().askKeys);
                 const QString said = caption.narrate(run.trace().events(), lastStepBegin, upTo,
                                                      run.config().intents, true);
                 if (!said.isEmpty()) {

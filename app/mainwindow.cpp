@@ -346,6 +346,11 @@ void MainWindow::openLessonFile() {
     lessons_->start(lesson, 0);
 }
 
+PaginationView* MainWindow::paginationView() const {
+    pagination_->build();
+    return pagination_;
+}
+
 QWidget* MainWindow::liveView() const {
     return live_;
 }
@@ -489,7 +494,7 @@ void MainWindow::fireInBackground(const RunConfig& config) {
         std::shared_ptr<PagingRuns> paging;
     };
     auto fired = std::make_shared<Fired>();
-    const bool paging = config.scenario == QLatin1String("pagination");
+    const bool paging = scenario->info().stage == ScenarioInfo::Stage::Paging;
     jobs_->start(
         tr("Running %1").arg(FirePanel::describe(config)),
         [fired, config, scenario, paging](RunController::Progress& p) {
@@ -557,7 +562,7 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
         return false;
     }
     std::shared_ptr<PagingRuns> paging;
-    if (config.scenario == QLatin1String("pagination"))
+    if (scenario->info().stage == ScenarioInfo::Stage::Paging)
         paging = PaginationView::runAll(*scenario, config);
     const bool shown = showFired(config, *scenario, measured, paging.get(), error);
     jobs_->finishNow();  // a comparison the fire started, when Compare is on screen
@@ -576,6 +581,7 @@ bool MainWindow::showFired(const RunConfig& config, const Scenario& scenario,
     explanation_->showFor(config);
     header_->setSettings(FirePanel::describe(config));
     live_->setScenario(scenario.info(), config.variant);
+    caption_->setAskKeys(scenario.info().askKeys);
     compare_->setInput(scenario, config);
     experiment_->setScenario(scenario);
     // Leaving pagination goes back to Live (hiding the tab first would land
@@ -657,12 +663,8 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_->lastStepBegin());
     live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
-    if (tabs_->isTabVisible(tabs_->indexOf(pagination_))) {
-        int pages = 0;
-        for (qsizetype i = 0; i < to; ++i)
-            pages += run->trace().events()[i].kindId() == QLatin1String("page");
-        pagination_->showPages(pages);
-    }
+    if (tabs_->isTabVisible(tabs_->indexOf(pagination_)))
+        pagination_->followRun(run->trace().events(), to);
     if (rebuild)
         repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to);
     else
@@ -735,7 +737,7 @@ QWidget* MainWindow::viewWidget(const QString& name) {
     }
     if (name == QLatin1String("pagination")) {
         tabs_->setCurrentWidget(pagination_);
-        return pagination_;
+        return paginationView();
     }
     if (name == QLatin1String("compare")) {
         tabs_->setCurrentWidget(compare_);

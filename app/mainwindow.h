@@ -74,8 +74,11 @@ public:
     SequenceView* sequenceView() const;
     SqlLogModel* sqlLog() const;
     OutcomePanel* outcome() const { return outcome_; }
+    // The Compare and Pagination pages build their widgets when first shown;
+    // paginationView() builds them now if that has not happened yet (Compare
+    // builds its own when its outcomes or tables are asked for).
     CompareView* compareView() const { return compare_; }
-    PaginationView* paginationView() const { return pagination_; }
+    PaginationView* paginationView() const;
     ExperimentView* experimentView() const { return experiment_; }
     StepCaption* caption() const { return caption_; }
     StageHeader* stageHeader() const { return header_; }

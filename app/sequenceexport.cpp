@@ -1,5 +1,6 @@
 #include "sequenceexport.h"
 
+#include "scenario.h"
 #include "sequencesteps.h"
 #include "trace.h"
 
@@ -108,9 +109,13 @@ const Syntax kPlantUml{
 };
 
 // The steps of the window's sequence diagram, written in one syntax.
-QStringList diagramLines(const QList<TraceEvent>& events, const Syntax& syntax) {
-    const QList<SequenceStep> steps = SequenceSteps::build(events, 0, events.size(), events.size());
-    const QStringList lanes = SequenceSteps::lanes(steps);
+QStringList diagramLines(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
+                         const Syntax& syntax) {
+    const QStringList askKeys = scenario ? scenario->askKeys : QStringList();
+    const QList<SequenceStep> steps =
+        SequenceSteps::build(events, 0, events.size(), events.size(), askKeys);
+    const QStringList lanes =
+        SequenceSteps::lanes(steps, scenario ? scenario->lanes : QStringList());
     QHash<QString, QString> alias;
     QStringList lines;
     for (qsizetype i = 0; i < lanes.size(); ++i) {
@@ -150,19 +155,21 @@ QStringList diagramLines(const QList<TraceEvent>& events, const Syntax& syntax) 
 
 }  // namespace
 
-QByteArray traceToMermaid(const QList<TraceEvent>& events, const QString& title) {
+QByteArray traceToMermaid(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
+                          const QString& title) {
     QStringList lines{QStringLiteral("sequenceDiagram")};
     if (!title.isEmpty())
         lines << QStringLiteral("    title ") + mermaidText(title);
-    lines << diagramLines(events, kMermaid);
+    lines << diagramLines(events, scenario, kMermaid);
     return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
 }
 
-QByteArray traceToPlantUml(const QList<TraceEvent>& events, const QString& title) {
+QByteArray traceToPlantUml(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
+                           const QString& title) {
     QStringList lines{QStringLiteral("@startuml")};
     if (!title.isEmpty())
         lines << QStringLiteral("title ") + plantUmlText(title);
-    lines << diagramLines(events, kPlantUml) << QStringLiteral("@enduml");
+    lines << diagramLines(events, scenario, kPlantUml) << QStringLiteral("@enduml");
     return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
 }
 

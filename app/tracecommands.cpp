@@ -275,10 +275,12 @@ int exportTrace(const QStringList& args) {
         bytes = traceToCsv(first.loaded.events, parser.isSet("excel"));
     } else if (format == QLatin1String("shiviz")) {
         bytes = runsToShiViz(shivizRuns(loaded));
-    } else if (format == QLatin1String("mermaid")) {
-        bytes = traceToMermaid(first.loaded.events, title);
-    } else if (format == QLatin1String("plantuml")) {
-        bytes = traceToPlantUml(first.loaded.events, title);
+    } else if (format == QLatin1String("mermaid") || format == QLatin1String("plantuml")) {
+        const Scenario* scenario = findScenario(first.config.scenario);
+        const ScenarioInfo* info = scenario ? &scenario->info() : nullptr;
+        bytes = format == QLatin1String("mermaid")
+                    ? traceToMermaid(first.loaded.events, info, title)
+                    : traceToPlantUml(first.loaded.events, info, title);
     } else if (format == QLatin1String("history")) {
         bytes = traceToHistory(first.loaded);
     } else if (format == QLatin1String("chrome")) {

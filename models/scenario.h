@@ -96,6 +96,23 @@ struct ScenarioInfo {
     QStringList effectNames;    // what the judge counts
     bool callerRetries = true;  // the source retries an attempt that got no definite answer
     StateMachineInfo stateMachine;
+    // The sequence diagram's lanes in the order a reader expects: who sends,
+    // who serves, who stores. The database always comes last; a lane not
+    // named here follows these, in the order it first appears.
+    QStringList lanes{};
+    // Payload keys that change what an attempt asks for (a SUCCESS or a late
+    // FAILED callback, TCC's Try / Confirm / Cancel): their values are shown
+    // on the attempt's arrow and in the step's caption; every other key only
+    // in the arrow's tooltip.
+    QStringList askKeys{};
+    // The table that holds the business effect, shown first on the stage
+    // (empty: none in particular). A scenario whose effect moves between
+    // tables names the run's in its summary ("table").
+    QString effectTable{};
+    // The page that plays a run: the live stage, or the paging strategies
+    // side by side (a read scenario whose variants page the same feed).
+    enum class Stage { Live, Paging };
+    Stage stage = Stage::Live;
 
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;

@@ -76,6 +76,8 @@ Downstream::Downstream() {
     info_.defaultTiming = Timing::Retry;
     info_.tables = {"dedup", "coupon_grants"};
     info_.guardTable = "dedup";
+    info_.lanes = {"gateway", "service", "downstream"};
+    info_.effectTable = "coupon_grants";
     info_.effectNames = {"coupons"};
     // The entry's dedup record; the coupon service keeps no state of its own.
     info_.stateMachine = {

@@ -85,6 +85,9 @@ DuplicateAlert::DuplicateAlert() {
     };
     info_.tables = {"payments", "duplicate_log", "alerts"};
     info_.guardTable = "payments";
+    info_.lanes = {"client", "gateway", "service"};
+    info_.askKeys = {"operation"};
+    info_.effectTable = "payments";
     info_.effectNames = {"charges"};
 }
 

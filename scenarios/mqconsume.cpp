@@ -180,6 +180,8 @@ MqConsume::MqConsume() {
                      "than --visibility-ms and the broker delivers it again meanwhile"}};
     info_.tables = {"coupons", "broker", "consumed_messages"};
     info_.guardTable = "coupons";
+    info_.lanes = {"broker", "consumer"};
+    info_.effectTable = "coupons";
     info_.effectNames = {"coupons"};
     // The broker, not a caller, delivers again what was not acked.
     info_.callerRetries = false;

@@ -221,6 +221,8 @@ NaturalOps::NaturalOps() {
                      0,
                      "1: set-status's last repeat arrives after another write changed the order"}};
     info_.tables = {"orders", "accounts", "notifications", "snapshots"};
+    info_.lanes = {"client", "gateway", "provider", "scheduler", "service", "broker", "observer"};
+    info_.effectTable = "orders";
     info_.effectNames = {kChanged};
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (

@@ -182,6 +182,8 @@ OrderCreate::OrderCreate() {
     };
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
+    info_.lanes = {"client", "gateway", "service"};
+    info_.effectTable = "orders";
     info_.effectNames = {"orders"};
     info_.stateMachine = {"dedup record",
                           {{"", "", 0, 1},

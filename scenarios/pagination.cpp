@@ -171,6 +171,9 @@ Pagination::Pagination() {
          "1: orders come in groups sharing one created_at; page boundaries fall inside groups"},
     };
     info_.tables = {"orders", "page_reads", "feed_at_start", "scroll_ends"};
+    info_.lanes = {"client", "service", "writer"};
+    info_.effectTable = "orders";
+    info_.stage = ScenarioInfo::Stage::Paging;
     info_.effectNames = {"shown_twice", "missed"};
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (

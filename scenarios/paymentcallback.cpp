@@ -222,6 +222,9 @@ PaymentCallback::PaymentCallback() {
                      "a new trade number and that payment succeeds"}};
     info_.tables = {"orders", "pay_flow", "ledger", "provider_payments"};
     info_.guardTable = "pay_flow";
+    info_.lanes = {"client", "provider", "service"};
+    info_.askKeys = {"trade_status"};
+    info_.effectTable = "ledger";
     info_.effectNames = {"credits"};
     info_.stateMachine = {"order",
                           {{"", "", 0, 1},

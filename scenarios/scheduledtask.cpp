@@ -108,6 +108,8 @@ ScheduledTask::ScheduledTask() {
     info_.defaultDuplicates = 1;  // two nodes: A fires the original, B the duplicate
     info_.tables = {"job_runs", "locks", "payouts", "sales"};
     info_.guardTable = "job_runs";
+    info_.lanes = {"scheduler", "node-a", "node-b"};
+    info_.effectTable = "payouts";
     info_.effectNames = {"payouts"};
     info_.stateMachine = {
         "job run",

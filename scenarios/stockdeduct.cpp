@@ -129,6 +129,8 @@ StockDeduct::StockDeduct() {
     info_.defaultTiming = Timing::Retry;
     info_.tables = {"orders", "stock", "deductions"};
     info_.guardTable = "orders";
+    info_.lanes = {"client", "gateway", "service"};
+    info_.effectTable = "stock";
     info_.effectNames = {"units"};
     info_.stateMachine = {
         "order",

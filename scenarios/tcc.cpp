@@ -207,6 +207,8 @@ Tcc::Tcc() {
     };
     info_.tables = {"tcc_log", "accounts", "debits"};
     info_.guardTable = "tcc_log";
+    info_.lanes = {"coordinator", "participant"};
+    info_.askKeys = {"op"};
     info_.effectNames = {"debits"};
     info_.stateMachine = {"tcc_log record",
                           {{"", "", 0, 1.2},

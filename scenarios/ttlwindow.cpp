@@ -80,6 +80,8 @@ TtlWindow::TtlWindow() {
     };
     info_.tables = {"ttl_keys", "dedup", "points_ledger"};
     info_.guardTable = "ttl_keys";
+    info_.lanes = {"gateway", "service", "broker"};
+    info_.effectTable = "points_ledger";
     info_.effectNames = {"points"};
     info_.stateMachine = {
         "dedup record",

@@ -108,6 +108,8 @@ private slots:
     void sequenceDrawsOneArrowPerFireResponseAndRetry();
     void sequenceNamesStatementsAndCrashes();
     void sequenceShowsTheBrokerRedelivering();
+    void everyLaneDrawnIsDeclared();
+    void arrowsShowTheDeclaredPayload();
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
     void steppingDrawsWhatAWholeDrawDoes();
@@ -240,7 +242,9 @@ void DiagramsTest::sequenceShowsTheBrokerRedelivering() {
     const auto run = finishedRun("outbox", "outbox-inbox", {{"redeliveries", "2"}}, "retry", 1);
     QVERIFY(run);
     const QList<TraceEvent>& events = run->trace().events();
-    const QList<SequenceStep> steps = SequenceSteps::build(events, 0, events.size(), events.size());
+    const ScenarioInfo& outbox = run->scenario().info();
+    const QList<SequenceStep> steps =
+        SequenceSteps::build(events, 0, events.size(), events.size(), outbox.askKeys);
     int redelivered = 0, lostAcks = 0, acks = 0;
     for (const SequenceStep& s : steps) {
         if (s.shape != SequenceStep::Shape::Arrow)
@@ -257,8 +261,68 @@ void DiagramsTest::sequenceShowsTheBrokerRedelivering() {
     QCOMPARE(redelivered, 2);
     QCOMPARE(lostAcks, 2);
     QCOMPARE(acks, 1);
-    const QStringList lanes = SequenceSteps::lanes(steps);
+    const QStringList lanes = SequenceSteps::lanes(steps, outbox.lanes);
     QVERIFY(lanes.indexOf("broker") >= 0 && lanes.indexOf("broker") < lanes.indexOf("consumer"));
+}
+
+void DiagramsTest::everyLaneDrawnIsDeclared() {
+    // Each scenario names its lanes (ScenarioInfo::lanes): every variant from
+    // every source draws only those and the database, in the declared order.
+    for (const Scenario* s : allScenarios()) {
+        const ScenarioInfo& info = s->info();
+        QVERIFY2(!info.lanes.isEmpty(), qPrintable(info.id));
+        for (const VariantInfo& v : info.variants) {
+            for (const Source source : info.sources) {
+                RunConfig c = defaultConfig(*s);
+                c.variant = v.id;
+                c.source = source;
+                c.intents = 2;
+                c.seed = 3;
+                Run run(c, *s);
+                QString error;
+                QVERIFY2(run.start(&error), qPrintable(error));
+                run.runToEnd();
+                QVERIFY2(run.finish(&error), qPrintable(error));
+                const QList<TraceEvent>& events = run.trace().events();
+                const QList<SequenceStep> steps =
+                    SequenceSteps::build(events, 0, events.size(), events.size(), info.askKeys);
+                QStringList lanes = SequenceSteps::lanes(steps, info.lanes);
+                const QString where = info.id + " / " + v.id + " / " + toId(source);
+                QVERIFY2(lanes.size() > 1 && lanes.takeLast() == "database", qPrintable(where));
+                qsizetype last = -1;
+                for (const QString& lane : std::as_const(lanes)) {
+                    const qsizetype at = info.lanes.indexOf(lane);
+                    QVERIFY2(at > last, qPrintable(where + ": lane " + lane));
+                    last = at;
+                }
+            }
+        }
+    }
+}
+
+void DiagramsTest::arrowsShowTheDeclaredPayload() {
+    // Payment callbacks declare trade_status: the late FAILED callback says so
+    // on its arrow; without the declaration the arrow names the attempt only.
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    const QList<TraceEvent>& events = run->trace().events();
+    const QStringList askKeys = run->scenario().info().askKeys;
+    QCOMPARE(askKeys, QStringList{"trade_status"});
+    auto fireLabels = [&](const QStringList& keys) {
+        QStringList labels;
+        for (const SequenceStep& s :
+             SequenceSteps::build(events, 0, events.size(), events.size(), keys)) {
+            if (s.shape == SequenceStep::Shape::Arrow && s.counted && s.tooltip.startsWith("fire"))
+                labels << s.label;
+        }
+        return labels;
+    };
+    const QStringList declared = fireLabels(askKeys);
+    QVERIFY(!declared.isEmpty());
+    QVERIFY2(declared.filter(QStringLiteral(" · FAILED")).size() == 1,
+             qPrintable(declared.join('|')));
+    QVERIFY(declared.filter(QStringLiteral(" · SUCCESS")).size() >= 1);
+    QVERIFY(fireLabels({}).filter(QStringLiteral(" · ")).isEmpty());
 }
 
 void DiagramsTest::stepBackThenForwardGivesTheSameView() {

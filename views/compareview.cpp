@@ -25,8 +25,13 @@ struct CompareRuns {
     RunResult sides[2];
 };
 
-CompareView::CompareView(QWidget* parent)
-    : QWidget(parent), input_(new QLabel(this)), run_(new QPushButton(this)) {
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {}
+
+void CompareView::build() {
+    if (input_)
+        return;
+    input_ = new QLabel(this);
+    run_ = new QPushButton(this);
     auto* grid = new QGridLayout(this);
     input_->setWordWrap(true);
     grid->addWidget(input_, 0, 0, 1, 2);
@@ -44,7 +49,24 @@ CompareView::CompareView(QWidget* parent)
     grid->addWidget(run_, 4, 0, 1, 2);
     grid->setRowStretch(3, 1);
     connect(run_, &QPushButton::clicked, this, &CompareView::requestCompare);
+    if (scenario_)
+        fillVariants(false);
     retranslate();
+}
+
+OutcomePanel* CompareView::outcome(int side) {
+    build();
+    return outcomes_[side];
+}
+
+DatabaseTableView* CompareView::table(int side) {
+    build();
+    return tables_[side];
+}
+
+void CompareView::showEvent(QShowEvent* event) {
+    build();
+    QWidget::showEvent(event);
 }
 
 void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
@@ -53,7 +75,16 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
     config_ = config;
     ++generation_;
     clearSides();
-    const ScenarioInfo& info = scenario.info();
+    if (!input_)
+        return;  // built with these when first shown
+    fillVariants(sameScenario);
+    retranslate();
+    if (isVisible())
+        requestCompare();
+}
+
+void CompareView::fillVariants(bool sameScenario) {
+    const ScenarioInfo& info = scenario_->info();
     for (int side = 0; side < 2; ++side) {
         const QString keep = variants_[side]->currentData().toString();
         variants_[side]->clear();
@@ -72,21 +103,19 @@ void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
         variants_[side]->setCurrentIndex(std::max(0, index));
         tables_[side]->setTable(info.guardTable.isEmpty() ? info.tables.value(0) : info.guardTable);
     }
-    retranslate();
-    if (isVisible())
-        requestCompare();
 }
 
 void CompareView::clearSides() {
     ranOn_ = RunConfig{};
     errors_.clear();
-    for (int side = 0; side < 2; ++side) {
+    for (int side = 0; side < 2 && input_; ++side) {
         outcomes_[side]->clear();
         tables_[side]->clear();
     }
 }
 
-QString CompareView::inputText() const {
+QString CompareView::inputText() {
+    build();
     return input_->text();
 }
 
@@ -105,9 +134,10 @@ void CompareView::compare() {
     }
 }
 
-std::shared_ptr<CompareRuns> CompareView::prepare() const {
+std::shared_ptr<CompareRuns> CompareView::prepare() {
     if (!scenario_)
         return nullptr;
+    build();
     auto runs = std::make_shared<CompareRuns>();
     runs->scenario = scenario_;
     runs->generation = generation_;
@@ -135,6 +165,7 @@ void CompareView::runBoth(CompareRuns& runs, const std::atomic<bool>* cancel) {
 void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
     if (!runs || runs->generation != generation_)
         return;  // an old comparison: the input changed while it ran
+    build();
     clearSides();
     for (int side = 0; side < 2; ++side) {
         const RunResult& run = runs->sides[side];
@@ -154,6 +185,8 @@ void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
 }
 
 void CompareView::retranslate() {
+    if (!input_)
+        return;
     run_->setText(tr("Run &both on the same input"));
     if (!scenario_) {
         input_->setText(tr("Fire a scenario first; then compare two of its variants here."));

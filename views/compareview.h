@@ -33,12 +33,14 @@ public:
     void setInput(const Scenario& scenario, const RunConfig& config);
     // The input both sides last ran on (empty config before any run).
     const RunConfig& ranOn() const { return ranOn_; }
-    QString inputText() const;
-    OutcomePanel* outcome(int side) const { return outcomes_[side]; }
-    DatabaseTableView* table(int side) const { return tables_[side]; }
+    QString inputText();
+    // The page's widgets are built when it is first shown (start-up builds
+    // none of them); these build them now when asked first.
+    OutcomePanel* outcome(int side);
+    DatabaseTableView* table(int side);
 
     // The chosen pair on the fired input, ready to run (nullptr before a fire).
-    std::shared_ptr<CompareRuns> prepare() const;
+    std::shared_ptr<CompareRuns> prepare();
     // Runs both sides, each on its own database and connections: safe in a
     // worker thread; stops early when `cancel` is set.
     static void runBoth(CompareRuns& runs, const std::atomic<bool>* cancel = nullptr);
@@ -57,8 +59,13 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void build();
+    // Offers the scenario's variants on both sides (keeping the chosen pair
+    // when the scenario is the same).
+    void fillVariants(bool sameScenario);
     void retranslate();
     void clearSides();
     const Scenario* scenario_ = nullptr;
@@ -66,11 +73,11 @@ private:
     RunConfig ranOn_;
     quint64 generation_ = 0;  // which input a comparison ran on
     QStringList errors_;
-    QLabel* input_;
-    QPushButton* run_;
-    QComboBox* variants_[2];
-    OutcomePanel* outcomes_[2];
-    DatabaseTableView* tables_[2];
+    QLabel* input_ = nullptr;  // nullptr until built
+    QPushButton* run_ = nullptr;
+    QComboBox* variants_[2] = {};
+    OutcomePanel* outcomes_[2] = {};
+    DatabaseTableView* tables_[2] = {};
 };
 
 }  // namespace idem

@@ -51,6 +51,7 @@ int headingPixels(const QString& text, const QFont& body, double scale, double w
 ExplanationView::ExplanationView(QWidget* parent) : QTextBrowser(parent) {
     setOpenExternalLinks(false);
     setTabChangesFocus(true);
+    setAccessibleName(tr("Explanation"));
 }
 
 void ExplanationView::showFor(const RunConfig& config) {
@@ -59,6 +60,11 @@ void ExplanationView::showFor(const RunConfig& config) {
 }
 
 void ExplanationView::render() {
+    if (!isVisible()) {
+        stale_ = true;
+        return;
+    }
+    stale_ = false;
     const Texts& t = Texts::instance();
     const QString id = config_.scenario;
     if (id.isEmpty()) {
@@ -106,6 +112,12 @@ void ExplanationView::resizeEvent(QResizeEvent* event) {
         render();
         verticalScrollBar()->setValue(scroll);
     }
+}
+
+void ExplanationView::showEvent(QShowEvent* event) {
+    if (stale_)
+        render();
+    QTextBrowser::showEvent(event);
 }
 
 void ExplanationView::changeEvent(QEvent* event) {

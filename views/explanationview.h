@@ -18,10 +18,14 @@ public:
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    // Lays the text out for the widget's width; a hidden view waits until it
+    // is shown (at the width it is shown at).
     void render();
     RunConfig config_;
+    bool stale_ = false;
     int renderedWidth_ = -1;  // the viewport width the headings were sized for
 };
 

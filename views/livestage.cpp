@@ -103,6 +103,7 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
     effectTable_.clear();
     firstLook_ = true;
     state_->setMachine(info, variant);
+    sequence_->setCast(info.lanes, info.askKeys);
     tableTabs_->clear();
     qDeleteAll(tables_);
     tables_.clear();

@@ -57,7 +57,12 @@ QString idList(const QJsonArray& ids) {
 
 }  // namespace
 
-PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QChartView(this)) {
+PaginationView::PaginationView(QWidget* parent) : QWidget(parent) {}
+
+void PaginationView::build() {
+    if (chart_)
+        return;
+    chart_ = new QChartView(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     auto* columnsBox = new QWidget(split);
     auto* grid = new QGridLayout(columnsBox);
@@ -99,6 +104,21 @@ PaginationView::PaginationView(QWidget* parent) : QWidget(parent), chart_(new QC
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+    retranslate();
+    render();
+}
+
+void PaginationView::showEvent(QShowEvent* event) {
+    build();
+    QWidget::showEvent(event);
+}
+
+void PaginationView::retranslate() {
+    chart_->setAccessibleName(tr("Rows shown twice and skipped per page"));
+    for (int s = 0; s < 3; ++s) {
+        columns_[s]->setAccessibleName(tr("Pages read with %1").arg(strategies()[s]));
+        plans_[s]->setAccessibleName(tr("Query plan of %1").arg(strategies()[s]));
+    }
 }
 
 void PaginationView::setInput(const Scenario& scenario, const RunConfig& config) {
@@ -168,6 +188,13 @@ void PaginationView::showPages(int pages) {
     render();
 }
 
+void PaginationView::followRun(const QList<TraceEvent>& events, qsizetype upTo) {
+    int pages = 0;
+    for (qsizetype i = 0; i < upTo && i < events.size(); ++i)
+        pages += events[i].kindId() == QLatin1String("page");
+    showPages(pages);
+}
+
 int PaginationView::duplicatedRows(int strategy) const {
     int n = 0;
     for (int p = 0; p < std::min<int>(shown_, runOf(runs_, strategy).pages.size()); ++p) {
@@ -185,6 +212,8 @@ int PaginationView::lostRows(int strategy) const {
 }
 
 void PaginationView::render() {
+    if (!chart_)
+        return;  // drawn when built
     const QColor dup = verdictColor(QStringLiteral("duplicated"));
     const QColor lost = verdictColor(QStringLiteral("lost"));
     // Marked rows keep the theme's text on a thin tint of the mark, and
@@ -308,17 +337,16 @@ void PaginationView::renderChart() {
 }
 
 void PaginationView::changeEvent(QEvent* event) {
+    if (!chart_) {
+        QWidget::changeEvent(event);
+        return;
+    }
     if (event->type() == QEvent::FontChange) {
         for (QPlainTextEdit* plan : plans_)
             plan->setMaximumHeight(plan->fontMetrics().height() * 5);
     }
-    if (event->type() == QEvent::LanguageChange) {
-        chart_->setAccessibleName(tr("Rows shown twice and skipped per page"));
-        for (int s = 0; s < 3; ++s) {
-            columns_[s]->setAccessibleName(tr("Pages read with %1").arg(strategies()[s]));
-            plans_[s]->setAccessibleName(tr("Query plan of %1").arg(strategies()[s]));
-        }
-    }
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         render();
     QWidget::changeEvent(event);

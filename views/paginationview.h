@@ -20,6 +20,7 @@ class QTreeWidget;
 namespace idem {
 
 class Scenario;
+struct TraceEvent;
 
 // The three strategies' runs on one input, computed by PaginationView::runAll.
 struct PagingRuns;
@@ -37,6 +38,8 @@ public:
     void show(const PagingRuns& runs);
     // Shows pages 1..pages (the pages the run on screen has read so far).
     void showPages(int pages);
+    // Shows the pages that events [0, upTo) of the run on screen have read.
+    void followRun(const QList<TraceEvent>& events, qsizetype upTo);
     int pageCount(int strategy) const;
     int shownPages() const { return shown_; }
     // Each strategy's verdict on the whole feed: variant id → verdict id.
@@ -48,17 +51,24 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+public:
+    // The page's widgets are built when it is first shown (start-up builds
+    // none of them); this builds them now (tests reading the columns).
+    void build();
 
 private:
+    void retranslate();
     void render();
     void renderChart();
 
     std::shared_ptr<PagingRuns> runs_;
     int shown_ = 0;
-    QLabel* titles_[3];
-    QTreeWidget* columns_[3];
-    QPlainTextEdit* plans_[3];
-    QChartView* chart_;
+    QLabel* titles_[3] = {};  // nullptr until built
+    QTreeWidget* columns_[3] = {};
+    QPlainTextEdit* plans_[3] = {};
+    QChartView* chart_ = nullptr;
 };
 
 }  // namespace idem

@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QTextLayout>
 #include <QTimer>
@@ -54,7 +55,7 @@ ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QT
     h->setSectionResizeMode(0, QHeaderView::Interactive);
     h->setSectionResizeMode(1, QHeaderView::Stretch);
     h->setSectionResizeMode(2, QHeaderView::Stretch);
-    connect(h, &QHeaderView::sectionResized, table_, [this] { fitRows(); });
+    connect(h, &QHeaderView::sectionResized, this, &ScenarioPicker::fitRowsSoon);
     // Arrows only move the highlight; a click or Enter loads the scenario, so
     // that browsing the list (or tabbing through it) never throws a run away.
     table_->setTabKeyNavigation(false);
@@ -111,9 +112,17 @@ void ScenarioPicker::rebuild() {
             }
         }
     }
-    table_->resizeColumnToContents(0);
-    table_->setColumnWidth(0,
-                           std::min(table_->columnWidth(0), fontMetrics().averageCharWidth() * 16));
+    // The names' column as wide as its widest name, at most 16 characters
+    // (a name on one line; the wrapped rows are laid out only when shown).
+    const QFontMetrics fm(table_->font());
+    int widest = 0;
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (item && item->flags() != Qt::NoItemFlags)
+            widest = std::max(widest, fm.horizontalAdvance(item->text()));
+    }
+    const int padding = 2 * (table_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 4);
+    table_->setColumnWidth(0, std::min(widest + padding, fm.averageCharWidth() * 16));
     fitRows();
     if (!current.isEmpty())
         selectScenario(current);
@@ -147,26 +156,6 @@ void ScenarioPicker::setCompact(bool compact) {
     fitRows();
 }
 
-void ScenarioPicker::fitRows() {
-    table_->resizeRowsToContents();
-    // The delegate measures a wrapped row with its own font's line height; a
-    // line in Chinese is drawn in the (taller) CJK fallback font, so a
-    // heading whose second line is "(天然幂等)" would be cut. Laid out here
-    // as it is drawn, line by line, the fallback's height included.
-    for (int row = 0; row < table_->rowCount(); ++row) {
-        const QTableWidgetItem* item = table_->item(row, 0);
-        if (!item)
-            continue;
-        int width = 0;
-        for (int c = 0; c < table_->columnSpan(row, 0); ++c)
-            if (!table_->isColumnHidden(c))
-                width += table_->columnWidth(c);
-        const int need = wrappedHeight(item->text(), item->font(), width - 8) + 4;
-        if (need > table_->rowHeight(row))
-            table_->setRowHeight(row, need);
-    }
-}
-
 void ScenarioPicker::choose(int row) {
     const QTableWidgetItem* item = table_->item(row, 0);
     if (item && !item->data(kIdRole).toString().isEmpty())
@@ -180,7 +169,7 @@ QColor ScenarioPicker::headerBackground(const QPalette& palette) {
 bool ScenarioPicker::eventFilter(QObject* watched, QEvent* event) {
     // The viewport widens when the scroll bar goes: the stretched column with it.
     if (watched == table_->viewport() && event->type() == QEvent::Resize)
-        QTimer::singleShot(0, table_, [this] { fitRows(); });
+        fitRowsSoon();
     if (watched == table_ && event->type() == QEvent::KeyPress) {
         const int key = static_cast<QKeyEvent*>(event)->key();
         if (key == Qt::Key_Return || key == Qt::Key_Enter) {
@@ -201,8 +190,48 @@ void ScenarioPicker::changeEvent(QEvent* event) {
 void ScenarioPicker::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     setCompact(width() < fontMetrics().averageCharWidth() * 48);
-    // After the header has given the stretched columns their new widths.
-    QTimer::singleShot(0, table_, [this] { fitRows(); });
+    fitRowsSoon();
+}
+
+void ScenarioPicker::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (rowsStale_)
+        fitRows();
+}
+
+void ScenarioPicker::fitRows() {
+    if (!isVisible()) {
+        rowsStale_ = true;
+        return;
+    }
+    rowsStale_ = false;
+    table_->resizeRowsToContents();
+    // The delegate measures a wrapped row with its own font's line height; a
+    // line in Chinese is drawn in the (taller) CJK fallback font, so a
+    // heading whose second line is "(天然幂等)" would be cut. Laid out here
+    // as it is drawn, line by line, the fallback's height included.
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const QTableWidgetItem* item = table_->item(row, 0);
+        if (!item)
+            continue;
+        int width = 0;
+        for (int c = 0; c < table_->columnSpan(row, 0); ++c)
+            if (!table_->isColumnHidden(c))
+                width += table_->columnWidth(c);
+        const int need = wrappedHeight(item->text(), item->font(), width - 8) + 4;
+        if (need > table_->rowHeight(row))
+            table_->setRowHeight(row, need);
+    }
+}
+
+void ScenarioPicker::fitRowsSoon() {
+    if (fitPending_)
+        return;
+    fitPending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        fitPending_ = false;
+        fitRows();
+    });
 }
 
 }  // namespace idem

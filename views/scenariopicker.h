@@ -32,14 +32,22 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void rebuild();
     void choose(int row);
-    // Rows as tall as their wrapped text (headings included).
-    void fitRows();
     void setCompact(bool compact);
+    // Fits the rows' heights to their wrapped text, headings and Chinese
+    // lines included: now when the list is on
+    // screen, else when it is first shown (laying text out is costly, and a
+    // hidden list's widths are not yet its own).
+    void fitRows();
+    // The same once, after the header has settled the columns' widths.
+    void fitRowsSoon();
     bool compact_ = false;
+    bool rowsStale_ = true;
+    bool fitPending_ = false;
     QTableWidget* table_;
 };
 

@@ -16,17 +16,7 @@ constexpr qsizetype kIntentLookAhead = 4096;
 using Shape = SequenceStep::Shape;
 using Tone = SequenceStep::Tone;
 
-// Lanes in the order a reader expects: who sends, who serves, who stores.
-const QStringList kLaneOrder{
-    "client",  "gateway",     "provider", "producer",   "scheduler", "coordinator",
-    "service", "participant", "relay",    "broker",     "consumer",  "node-a",
-    "node-b",  "writer",      "reader",   "downstream",
-};
 const QString kDatabase = QStringLiteral("database");
-
-// Payload keys that change what an attempt asks for (a SUCCESS or a late
-// FAILED callback): shown on the fire arrow, every other key in its tooltip.
-const QStringList kAskKeys{"trade_status", "status", "op", "operation"};
 
 bool isSetupSql(const TraceEvent& e) {
     return e.isSetup();
@@ -185,7 +175,8 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     return s;
 }
 
-SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
+SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
+                                 const QStringList& askKeys) {
     const Fields& d = e.fields;
     auto text = [&](const char* key) {
         return d.text(key);
@@ -202,7 +193,7 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
         s.label =
             attemptTag(e, manyIntents) + QLatin1Char(' ') + attemptKindName(text("attempt_kind"));
         const QVariantMap payload = d.value("payload").toMap();
-        for (const QString& key : kAskKeys) {
+        for (const QString& key : askKeys) {
             if (payload.contains(key))
                 s.label += QStringLiteral(" · ") + payload.value(key).toString();
         }
@@ -280,7 +271,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents) {
 }
 
 QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizetype from,
-                                         qsizetype upTo, qsizetype freshFrom) {
+                                         qsizetype upTo, qsizetype freshFrom,
+                                         const QStringList& askKeys) {
     QList<SequenceStep> steps;
     upTo = std::min(upTo, events.size());
     // Whether attempts are tagged with their intent: any intent beyond the
@@ -329,7 +321,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             i = last;
             continue;
         }
-        SequenceStep s = step(e, manyIntents);
+        SequenceStep s = step(e, manyIntents, askKeys);
         const bool tagged =
             e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
         if (e.attempt > 0 && !tagged)
@@ -345,7 +337,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
     return steps;
 }
 
-QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps) {
+QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps, const QStringList& order) {
     QStringList used;
     for (const SequenceStep& s : steps) {
         if (s.shape == Shape::Banner)
@@ -356,12 +348,12 @@ QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps) {
         }
     }
     QStringList lanes;
-    for (const QString& known : kLaneOrder) {
-        if (used.contains(known))
+    for (const QString& known : order) {
+        if (used.contains(known) && known != kDatabase)
             lanes << known;
     }
     for (const QString& other : std::as_const(used)) {
-        if (!kLaneOrder.contains(other) && other != kDatabase)
+        if (!order.contains(other) && other != kDatabase)
             lanes << other;
     }
     if (used.contains(kDatabase))

@@ -45,17 +45,22 @@ class SequenceSteps {
     Q_DECLARE_TR_FUNCTIONS(idem::SequenceSteps)
 public:
     // The steps for events [from, upTo); events at or after freshFrom are
-    // marked fresh. Consecutive set-up statements become one step.
+    // marked fresh. Consecutive set-up statements become one step. An
+    // attempt's arrow shows the values of the payload keys in `askKeys`
+    // (the scenario's ScenarioInfo::askKeys).
     static QList<SequenceStep> build(const QList<TraceEvent>& events, qsizetype from,
-                                     qsizetype upTo, qsizetype freshFrom);
-    // The lanes the steps use, callers first and the database last.
-    static QStringList lanes(const QList<SequenceStep>& steps);
+                                     qsizetype upTo, qsizetype freshFrom,
+                                     const QStringList& askKeys);
+    // The lanes the steps use: those named in `order` (the scenario's
+    // ScenarioInfo::lanes) in that order, then any other in the order it
+    // first appears, the database last.
+    static QStringList lanes(const QList<SequenceStep>& steps, const QStringList& order);
     // The first words of a statement, enough to recognise it: "INSERT INTO
     // orders", "UPDATE orders", "SELECT … FROM dedup", "BEGIN IMMEDIATE".
     static QString statementHead(const QString& sql);
 
 private:
-    static SequenceStep step(const TraceEvent& e, bool manyIntents);
+    static SequenceStep step(const TraceEvent& e, bool manyIntents, const QStringList& askKeys);
     static SequenceStep sqlStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
     static QString tooltip(const TraceEvent& e);

@@ -225,6 +225,11 @@ SequenceView::SequenceView(QWidget* parent)
     draw();
 }
 
+void SequenceView::setCast(const QStringList& laneOrder, const QStringList& askKeys) {
+    laneOrder_ = laneOrder;
+    askKeys_ = askKeys;
+}
+
 void SequenceView::setShowInternals(bool show) {
     showInternals_ = show;
 }
@@ -240,14 +245,14 @@ void SequenceView::clear() {
 void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
     upTo = std::min(upTo, trace.size());
     earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
-    steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom);
+    steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom, askKeys_);
     if (!showInternals_) {
         steps_.removeIf([](const SequenceStep& s) {
             return s.setup || stagehints::isInternalLane(s.from) ||
                    stagehints::isInternalLane(s.to);
         });
     }
-    lanes_ = SequenceSteps::lanes(steps_);
+    lanes_ = SequenceSteps::lanes(steps_, laneOrder_);
     empty_ = steps_.isEmpty();
     drawnUpTo_ = upTo;
     draw();
@@ -260,7 +265,8 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         showTrace(trace, upTo, freshFrom);
         return;
     }
-    QList<SequenceStep> added = SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom);
+    QList<SequenceStep> added =
+        SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom, askKeys_);
     if (!showInternals_) {
         added.removeIf([](const SequenceStep& s) {
             return s.setup || stagehints::isInternalLane(s.from) ||

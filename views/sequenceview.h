@@ -34,6 +34,11 @@ public:
 
     explicit SequenceView(QWidget* parent = nullptr);
 
+    // What the scenario declares about its diagram: the order of its lanes
+    // and the payload keys its attempts' arrows show (ScenarioInfo::lanes,
+    // ::askKeys). Applies from the next drawing.
+    void setCast(const QStringList& laneOrder, const QStringList& askKeys);
+
     // Draws events [0, upTo) (the last kMaxEvents of them); events in
     // [freshFrom, upTo) are this step's and drawn emphasised.
     void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
@@ -98,6 +103,8 @@ private:
     QGraphicsView* header_;  // the lane names, kept in sight while the rows scroll
     QGraphicsView* view_;
     QList<SequenceStep> steps_;
+    QStringList laneOrder_;
+    QStringList askKeys_;
     QStringList lanes_;
     QStringList labels_;
     qsizetype earlier_ = 0;  // events left out before the first drawn row

@@ -3,8 +3,6 @@
 #include "scenario.h"
 #include "summary.h"
 
-#include <QHash>
-
 namespace idem::stagehints {
 
 QString effectTable(const ScenarioInfo& info, const Summary& finalSummary) {
@@ -12,15 +10,7 @@ QString effectTable(const ScenarioInfo& info, const Summary& finalSummary) {
     const QString named = finalSummary.extras.value(QStringLiteral("table")).toString();
     if (!named.isEmpty() && info.tables.contains(named))
         return named;
-    static const QHash<QString, QString> tables{
-        {"order-create", "orders"},      {"payment-callback", "ledger"},
-        {"mq-consume", "coupons"},       {"stock-deduct", "stock"},
-        {"scheduled-task", "payouts"},   {"natural-ops", "orders"},
-        {"pagination", "orders"},        {"downstream", "coupon_grants"},
-        {"ttl-window", "points_ledger"}, {"duplicate-alert", "payments"},
-    };
-    const QString table = tables.value(info.id);
-    return info.tables.contains(table) ? table : QString();
+    return info.tables.contains(info.effectTable) ? info.effectTable : QString();
 }
 
 bool isInternalLane(const QString& actor) {

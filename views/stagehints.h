@@ -1,9 +1,7 @@
-// What the stage needs to know about a scenario that ScenarioInfo does not
-// declare yet: the table that holds the business effect (shown first), and
-// the lanes and tables that are the lab's own instruments (an observer that
-// copies rows, the copies) rather than the system under study, hidden unless
-// asked for. One place, to move into the scenario declarations when they
-// gain these fields.
+// What the stage makes of a scenario's declarations: the table that holds
+// this run's business effect (shown first), and the lanes and tables that
+// are the lab's own instruments (an observer that copies rows, the copies)
+// rather than the system under study, hidden unless asked for.
 #pragma once
 
 #include <QString>

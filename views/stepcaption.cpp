@@ -51,11 +51,12 @@ QString StepCaption::hint() const {
     return hint_->text();
 }
 
-QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to) {
+QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                              const QStringList& askKeys) {
     // A step that recorded nothing (time passed): say what happened last.
     if (from >= to && to > 0)
         from = to - 1;
-    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from);
+    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, askKeys);
     QStringList parts;
     for (const SequenceStep& s : steps) {
         if (parts.size() == kStepsNamed) {
@@ -85,7 +86,7 @@ QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qs
     for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
     const QString caption = narrator_->narrate(events, from, to);
     fed_ = std::max(fed_, to);
-    told_ = caption.isEmpty() ? describe(events, from, to) : caption;
+    told_ = caption.isEmpty() ? describe(events, from, to, askKeys_) : caption;
     return told_;
 }
 

@@ -27,8 +27,11 @@ public:
     QString hint() const;
 
     // A plain description of events [from, to) of a run: each one's words as
-    // the sequence diagram labels it, joined.
-    static QString describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
+    // the sequence diagram labels it (showing the payload keys `askKeys`), joined.
+    static QString describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                            const QStringList& askKeys);
+    // The payload keys the run's scenario shows on an attempt (ScenarioInfo::askKeys).
+    void setAskKeys(const QStringList& askKeys) { askKeys_ = askKeys; }
 
     // The narrated caption of the step of events [from, to) of a run with
     // `intents` intents: what happened and why it matters. The narrator
@@ -45,6 +48,7 @@ public:
 private:
     QLabel* caption_;
     QLabel* hint_;
+    QStringList askKeys_;
     std::unique_ptr<Narrator> narrator_;
     qsizetype fed_ = 0;  // events the narrator has seen
     QString told_;       // the latest narrated caption, of events [toldFrom_, toldTo_)
