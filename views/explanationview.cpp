@@ -71,16 +71,9 @@ void ExplanationView::render() {
         setHtml(tr("<p>Pick a scenario on the left.</p>"));
         return;
     }
-    // The room a line has: the widget less its frame, a scroll bar (whether
-    // shown or not, so that one coming and going changes nothing) and the
-    // document's margins.
-    const double room = width() - 2 * frameWidth() - verticalScrollBar()->sizeHint().width() -
-                        2 * document()->documentMargin() - 4;
-    renderedWidth_ = width();
     const QString title = t.get(id, "title");
-    QString html = QString::fromLatin1(kTitle)
-                       .arg(headingPixels(title, font(), 1.5, room))
-                       .arg(title.toHtmlEscaped());
+    headingPx_ = titlePixels();
+    QString html = QString::fromLatin1(kTitle).arg(headingPx_).arg(title.toHtmlEscaped());
     html += QStringLiteral("<p><i>%1 — %2</i></p>")
                 .arg(t.get(id, "technique").toHtmlEscaped(), t.get(id, "reason").toHtmlEscaped());
     html += paragraphs(t.get(id, "business"));
@@ -104,10 +97,20 @@ void ExplanationView::render() {
     setHtml(html);
 }
 
+int ExplanationView::titlePixels() const {
+    // The room a line has: the widget less its frame, a scroll bar (whether
+    // shown or not, so that one coming and going changes nothing) and the
+    // document's margins.
+    const double room = width() - 2 * frameWidth() - verticalScrollBar()->sizeHint().width() -
+                        2 * document()->documentMargin() - 4;
+    return headingPixels(Texts::instance().get(config_.scenario, "title"), font(), 1.5, room);
+}
+
 void ExplanationView::resizeEvent(QResizeEvent* event) {
     QTextBrowser::resizeEvent(event);
-    // The heading's size follows the widget's width.
-    if (!config_.scenario.isEmpty() && width() != renderedWidth_) {
+    // The title's size follows the width; the text is laid out again only
+    // when that size changes (not at every step of a splitter's drag).
+    if (!config_.scenario.isEmpty() && isVisible() && titlePixels() != headingPx_) {
         const int scroll = verticalScrollBar()->value();
         render();
         verticalScrollBar()->setValue(scroll);

@@ -26,7 +26,9 @@ private:
     void render();
     RunConfig config_;
     bool stale_ = false;
-    int renderedWidth_ = -1;  // the viewport width the headings were sized for
+    // The title's pixel size at the widget's width, and the one it was drawn at.
+    int titlePixels() const;
+    int headingPx_ = -1;
 };
 
 }  // namespace idem
