@@ -189,28 +189,24 @@ Task<UniqueInsert> createOrder(Attempt& a, QString orderNo) {
 // The broker hands the message to the consumer, and, when redeliveries
 // are asked for, looks again after the visibility timeout.
 void deliver(Attempt& a, const QVariantMap& message, int delivery, int redeliveries) {
-    AttemptSpec s;
-    s.intent = a.intent();
-    s.at = a.now() + kNetworkMs;
-    s.caller = kBroker;
-    s.actor = kConsumer;
-    s.kind = QStringLiteral("delivery");
-    s.counted = false;
-    s.payload = message;
-    s.payload.insert(QStringLiteral("delivery"), delivery);
-    a.fire(s);
-    if (redeliveries == 0)
-        return;
-    AttemptSpec check;
-    check.intent = a.intent();
-    check.at = a.now() + a.config().visibilityMs;
-    check.caller = kBroker;
-    check.actor = kBroker;
-    check.kind = QStringLiteral("visibility-timeout");
-    check.counted = false;
-    check.payload = message;
-    check.payload.insert(QStringLiteral("delivery"), delivery);
-    a.fire(check);
+    // A message of the broker's, for `actor` at `at`, naming its delivery.
+    auto fromBroker = [&](auto at, const QString& actor, const QString& kind) {
+        AttemptSpec s;
+        s.intent = a.intent();
+        s.at = at;
+        s.caller = kBroker;
+        s.actor = actor;
+        s.kind = kind;
+        s.counted = false;
+        s.payload = message;
+        s.payload.insert(QStringLiteral("delivery"), delivery);
+        a.fire(s);
+    };
+    fromBroker(a.now() + kNetworkMs, kConsumer, QStringLiteral("delivery"));
+    if (redeliveries > 0) {
+        fromBroker(a.now() + a.config().visibilityMs, kBroker,
+                   QStringLiteral("visibility-timeout"));
+    }
 }
 
 // The consumer's ack goes back to the broker. With --param redeliveries=N
