@@ -242,8 +242,8 @@ void MainWindow::buildViews() {
     bar->addWidget(playbackBar_);
     addToolBar(Qt::BottomToolBarArea, bar);
 
-    stage_ = new StageLayout(this, {headerBar, header_, leftDock, rightDock, outcome_, live_},
-                             remember_);
+    stage_ = new StageLayout(
+        this, {headerBar, header_, leftDock, rightDock, outcome_, live_, tabs_}, remember_);
 
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);

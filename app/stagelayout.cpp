@@ -9,6 +9,7 @@
 #include <QEvent>
 #include <QMainWindow>
 #include <QScreen>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 
@@ -32,6 +33,10 @@ void StageLayout::apply(bool presenter) {
     parts_.headerBar->setVisible(presenter);
     parts_.outcome->setVerdictVisible(!presenter);
     parts_.live->setPresenter(presenter);
+    // Beside the page tabs, which leave most of their row empty.
+    QWidget* line = parts_.header->settingsLine();
+    parts_.pages->setCornerWidget(presenter ? line : nullptr, Qt::TopRightCorner);
+    line->setVisible(presenter);
     if (presenter) {
         settingsShownBefore_ = parts_.settingsDock->isVisible() || !window_->isVisible();
         parts_.settingsDock->hide();

@@ -9,6 +9,7 @@
 
 class QDockWidget;
 class QMainWindow;
+class QTabWidget;
 class QToolBar;
 
 namespace idem {
@@ -27,6 +28,7 @@ public:
         QDockWidget* outcomeDock;
         OutcomePanel* outcome;
         LiveStage* live;
+        QTabWidget* pages;  // Live, Compare, ...: the settings line sits beside their tabs
     };
     // fullScreen: a window a person looks at (not `idemlab shot`, not a test).
     StageLayout(QMainWindow* window, const Parts& parts, bool fullScreen);

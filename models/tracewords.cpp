@@ -88,6 +88,7 @@ QString entityName(const QString& what) {
     static const QHash<QString, const char*> words{
         {"dedup record", QT_TRANSLATE_NOOP("idem::TraceWords", "dedup record")},
         {"order", QT_TRANSLATE_NOOP("idem::TraceWords", "order")},
+        {"message", QT_TRANSLATE_NOOP("idem::TraceWords", "message")},
         {"job run", QT_TRANSLATE_NOOP("idem::TraceWords", "job run")},
         {"outbox row", QT_TRANSLATE_NOOP("idem::TraceWords", "outbox row")},
         {"tcc_log record", QT_TRANSLATE_NOOP("idem::TraceWords", "tcc_log record")},

@@ -7,6 +7,7 @@
 #include "registry.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
+#include "tracewords.h"
 
 #include <QApplication>
 #include <QFormLayout>
@@ -55,6 +56,7 @@ private slots:
     void diagramsAndParamsSpeakChinese_data();
     void diagramsAndParamsSpeakChinese();
     void aLanguageSwitchRedrawsAtOnce();
+    void everyDiagramTitleHasAChineseName();
 };
 
 void ChineseTest::diagramsAndParamsSpeakChinese_data() {
@@ -95,6 +97,23 @@ void ChineseTest::aLanguageSwitchRedrawsAtOnce() {
     const QStringList left =
         english(sceneTexts(w.stateView()->scene()) + sceneTexts(w.sequenceView()->scene()));
     QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(" | "))));
+}
+
+// What each state diagram is about (its title) in Chinese, for every scenario.
+void ChineseTest::everyDiagramTitleHasAChineseName() {
+    MainWindow w(false);
+    w.setLanguage("zh");
+    const QRegularExpression han(QStringLiteral("\\p{Han}"));
+    int machines = 0;
+    for (const Scenario* scenario : allScenarios()) {
+        const QString what = scenario->info().stateMachine.what;
+        if (scenario->info().stateMachine.nodes.isEmpty())
+            continue;
+        ++machines;
+        QVERIFY2(han.match(entityName(what)).hasMatch(),
+                 qPrintable(scenario->info().id + QStringLiteral(": ") + entityName(what)));
+    }
+    QVERIFY(machines >= 6);
 }
 
 QTEST_MAIN(ChineseTest)

@@ -1,5 +1,6 @@
 #include "livestage.h"
 
+#include "relativefont.h"
 #include "run.h"
 #include "scenario.h"
 #include "sequenceview.h"
@@ -46,13 +47,35 @@ QIcon guardIcon(const QPalette& palette, int size) {
     return QIcon(pixmap);
 }
 
+// Table tabs that, when they do not all fit, shorten the others and keep the
+// one in front whole (its table is the one on show; every tab's tooltip has
+// the whole name).
+class TableTabBar : public QTabBar {
+public:
+    using QTabBar::QTabBar;
+
+protected:
+    QSize minimumTabSizeHint(int index) const override {
+        return index == currentIndex() ? tabSizeHint(index) : QTabBar::minimumTabSizeHint(index);
+    }
+};
+
+class TableTabs : public QTabWidget {
+public:
+    explicit TableTabs(QWidget* parent) : QTabWidget(parent) {
+        setTabBar(new TableTabBar(this));
+        // Sizes follow the tab in front: laid out again when it changes.
+        connect(this, &QTabWidget::currentChanged, this, [this] { tabBar()->updateGeometry(); });
+    }
+};
+
 }  // namespace
 
 LiveStage::LiveStage(QWidget* parent)
     : QWidget(parent),
       state_(new StateMachineView(this)),
       sequence_(new SequenceView(this)),
-      tableTabs_(new QTabWidget(this)),
+      tableTabs_(new TableTabs(this)),
       sqlLogModel_(new SqlLogModel(this)),
       sqlLog_(new SqlLogView(*sqlLogModel_, this)),
       top_(new QSplitter(Qt::Horizontal)),
@@ -61,6 +84,7 @@ LiveStage::LiveStage(QWidget* parent)
     tableTabs_->setObjectName(QStringLiteral("tableTabs"));
     tableTabs_->setDocumentMode(true);
     top_->addWidget(state_);
+    connect(state_, &StateMachineView::fullSizeWidthChanged, this, &LiveStage::fitTables);
     top_->addWidget(tableTabs_);
     split_->addWidget(top_);
     split_->addWidget(sequence_);
@@ -86,6 +110,13 @@ void LiveStage::arrange() {
     } else {
         split_->addWidget(sqlLog_);
     }
+    // In presenter mode the table names a step smaller than the tables and
+    // diagrams, so that five or six tabs leave the state diagram its room.
+    setRelativeFont(tableTabs_->tabBar(), presenter_ ? 0.85 : 1.0);
+    // Six tables do not fit whole beside a diagram at 20 px: the tabs not in
+    // front end in … there (normal mode scrolls them instead).
+    tableTabs_->tabBar()->setElideMode(presenter_ ? Qt::ElideRight : Qt::ElideNone);
+    tableTabs_->tabBar()->setUsesScrollButtons(!presenter_);
     // Shares of the room; the splitters keep them as the window resizes.
     const QList<int> across = presenter_ ? QList<int>{62, 38} : QList<int>{50, 50};
     const QList<int> down = presenter_ ? QList<int>{60, 40} : QList<int>{36, 40, 24};
@@ -207,8 +238,8 @@ void LiveStage::retranslate() {
 }
 
 // Tab labels: in normal mode the table's role in words; in presenter mode
-// short (the guard marked by a shield, the SQL log as "SQL") so that every
-// tab is whole in the bar and the bar never scrolls.
+// short (the guard marked by a shield, the SQL log as "SQL"), each with its
+// whole name in its tooltip, as the bar never scrolls there.
 void LiveStage::applyTabs() {
     if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0) {
         tableTabs_->setTabText(sql, presenter_ ? tr("SQL") : tr("SQL log"));
@@ -233,6 +264,8 @@ void LiveStage::applyTabs() {
         tableTabs_->setTabText(tab, text);
         tableTabs_->setTabIcon(
             tab, presenter_ && v == guard_ ? guardIcon(palette(), iconSize) : QIcon());
+        if (presenter_ && tip.isEmpty())
+            tip = v->table();
         tableTabs_->setTabToolTip(tab, presenter_ || !v->exists() ? tip : QString());
     }
     fitTables();
@@ -248,8 +281,12 @@ void LiveStage::fitTables() {
         return;
     QTabBar* bar = tableTabs_->tabBar();
     const int tabs = bar->sizeHint().width();
-    // Up to a little over half: six tables (outbox and inbox) still fit.
-    const int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
+    // Up to a little over half (six tables whole), but never so much that
+    // the state diagram is drawn smaller than full size: then the tabs not
+    // in front are shortened.
+    int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
+    if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
+        tables = std::max(total * 28 / 100, total - diagram);
     top_->setSizes({total - tables, tables});
 }
 

@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace idem {
@@ -47,13 +49,30 @@ protected:
     }
 };
 
+// The settings line beside the page tabs: it asks for the width the tabs
+// leave in their row (QTabWidget gives a corner widget the width it asks for,
+// the tabs' own included).
+class CornerLine : public QWidget {
+public:
+    using QWidget::QWidget;
+    QSize sizeHint() const override {
+        QSize size = QWidget::sizeHint();
+        if (auto* pages = qobject_cast<QTabWidget*>(parentWidget())) {
+            const int tabs = pages->tabBar()->sizeHint().width();
+            size.setWidth(std::max(minimumSizeHint().width(), pages->width() - tabs - 4));
+        }
+        return size;
+    }
+};
+
 }  // namespace
 
 StageHeader::StageHeader(QWidget* parent)
     : QWidget(parent),
       verdict_(new Banner(this)),
-      settings_(new OneLine(this)),
-      expand_(new QPushButton(this)) {
+      line_(new CornerLine(this)),
+      settings_(new OneLine(line_)),
+      expand_(new QPushButton(line_)) {
     setObjectName(QStringLiteral("stageHeader"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -63,8 +82,9 @@ StageHeader::StageHeader(QWidget* parent)
     verdict_->setMargin(2);
     setRelativeFont(verdict_, 1.25, true);
     layout->addWidget(verdict_);
-    auto* row = new QHBoxLayout;
-    row->setContentsMargins(4, 0, 4, 0);
+    line_->setObjectName(QStringLiteral("settingsLine"));
+    auto* row = new QHBoxLayout(line_);
+    row->setContentsMargins(8, 0, 4, 0);
     expand_->setCheckable(true);
     settings_->setTextFormat(Qt::PlainText);
     settings_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -72,7 +92,7 @@ StageHeader::StageHeader(QWidget* parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     row->addWidget(expand_);
     row->addWidget(settings_, 1);
-    layout->addLayout(row);
+    line_->hide();
     connect(expand_, &QPushButton::toggled, this, [this](bool on) {
         retranslate();
         emit expandToggled(on);

@@ -1,6 +1,8 @@
 // The top of the classroom stage (presenter mode): the verdict as a banner
 // across the window, and the fire panel's settings folded into one line that
-// a button unfolds into the side panel again.
+// a button unfolds into the side panel again. The line is a widget of its
+// own, placed beside the page tabs: one row of the screen saved for the
+// diagrams.
 #pragma once
 
 #include <QWidget>
@@ -20,6 +22,8 @@ public:
     QString verdictText() const;
     QString settingsText() const;
     QPushButton* expandButton() const { return expand_; }
+    // The button and the folded settings, on one line.
+    QWidget* settingsLine() const { return line_; }
 
 signals:
     void expandToggled(bool expanded);
@@ -30,6 +34,7 @@ protected:
 private:
     void retranslate();
     QLabel* verdict_;
+    QWidget* line_;
     QLabel* settings_;
     QPushButton* expand_;
 };

@@ -242,19 +242,60 @@ void StateMachineView::rebuild() {
         fit();
         return;
     }
+    // A state's name and its Chinese name one above the other, or side by
+    // side where that draws the diagram larger: a short, wide view (the
+    // stage of a projector) holds a flat diagram better. Chosen again only
+    // when the room, the font or the machine changes, never between steps.
+    const QFontInfo px(font());
+    const QString room = QStringLiteral("%1x%2 %3 %4 %5")
+                             .arg(view_->viewport()->width())
+                             .arg(view_->viewport()->height())
+                             .arg(px.pixelSize())
+                             .arg(variant_, machine_->what);
+    if (room != arrangedFor_) {
+        arrangedFor_ = room;
+        sideBySide_ = false;
+        draw(pal);
+        const double stacked = fitScale();
+        if (stacked < 1.0) {
+            scene_->clear();
+            sideBySide_ = true;
+            draw(pal);
+            if (fitScale() > stacked * 1.02) {
+                fit();
+                return;
+            }
+            scene_->clear();
+            sideBySide_ = false;
+            draw(pal);
+        }
+        fit();
+        return;
+    }
+    draw(pal);
+    fit();
+}
 
+void StateMachineView::draw(const DiagramPalette& pal) {
     const QFont base = font();
     QFont bold = base;
     bold.setBold(true);
     const QFontMetricsF fm(base), fmBold(bold);
-    const double padX = fm.averageCharWidth();
+    const double padX = fm.averageCharWidth() * 0.8;
     const double padY = fm.height() * 0.25;
-    double nodeW = 0;
+    const double between = fm.averageCharWidth() * 1.2;  // the two names side by side
+    // Every node of a grid column as wide as the column's widest.
+    auto labelWidth = [&](const StateNode& n) {
+        const double id = fmBold.horizontalAdvance(n.id), zh = fm.horizontalAdvance(n.zh);
+        return sideBySide_ ? id + between + zh : std::max(id, zh);
+    };
+    QMap<double, double> columnW;
     for (const StateNode& n : std::as_const(machine_->nodes)) {
-        nodeW = std::max({nodeW, fmBold.horizontalAdvance(n.id), fm.horizontalAdvance(n.zh)});
+        if (!n.id.isEmpty())
+            columnW[n.x] = std::max(columnW.value(n.x), labelWidth(n) + 2 * padX);
     }
-    nodeW += 2 * padX;
-    const double nodeH = fmBold.height() + fm.height() + 2 * padY;
+    const double nodeH = sideBySide_ ? std::max(fmBold.height(), fm.height()) + 2 * padY
+                                     : fmBold.height() + fm.height() + 2 * padY;
     const double dotR = fm.height() * 0.35;
     // The grid's columns and rows in order, as close as the nodes, the
     // counts over the arrows and the self-loops allow; spread out when the
@@ -266,7 +307,7 @@ void StateMachineView::rebuild() {
     }
     QMap<double, Reach> halfW, halfH;
     for (const StateNode& n : std::as_const(machine_->nodes)) {
-        const double w = n.id.isEmpty() ? dotR : nodeW / 2;
+        const double w = n.id.isEmpty() ? dotR : columnW.value(n.x) / 2;
         const double h = n.id.isEmpty() ? dotR : nodeH / 2;
         // A self-loop stands over the node (under it low in the diagram).
         const bool loop = looped.contains(n.id);
@@ -279,12 +320,12 @@ void StateMachineView::rebuild() {
     }
     const QSize port = view_->viewport()->size();
     // Counts sit over the arrows: an arrow as long as a count is wide.
-    const double arrow = fm.horizontalAdvance(QStringLiteral("✓9 ✗9")) + padX;
+    const double arrow = fm.horizontalAdvance(QStringLiteral("✓9 ✗9")) + padX * 0.5;
     // The room less what stands out of the grid: the token badges, the counts.
     const QMap<double, double> xs =
         placeAxis(halfW, arrow, port.width() - 2 * kMargin - 2 * fm.height());
     const QMap<double, double> ys =
-        placeAxis(halfH, fm.height(), port.height() - 2 * kMargin - 4 * fm.height());
+        placeAxis(halfH, fm.height() * 0.8, port.height() - 2 * kMargin - 4 * fm.height());
 
     QMap<QString, NodeBox> boxes;
     QMap<QString, QList<int>> tokens;
@@ -301,6 +342,7 @@ void StateMachineView::rebuild() {
             boxes.insert(n.id, box);
             continue;
         }
+        const double nodeW = columnW.value(n.x);
         box.rect = QRectF(c.x() - nodeW / 2, c.y() - nodeH / 2, nodeW, nodeH);
         const bool isCurrent = tokens.contains(n.id);
         QPainterPath shape;
@@ -312,9 +354,16 @@ void StateMachineView::rebuild() {
         if (isCurrent)
             node->setData(0, QStringLiteral("current"));
         auto* id = addText(scene_, n.id, bold, pal.text, node);
-        id->setPos(c.x() - id->boundingRect().width() / 2, box.rect.top() + padY);
         auto* zh = addText(scene_, n.zh, base, pal.text, node);
-        zh->setPos(c.x() - zh->boundingRect().width() / 2, id->pos().y() + fmBold.height());
+        const QSizeF idSize = id->boundingRect().size(), zhSize = zh->boundingRect().size();
+        if (sideBySide_) {
+            const double left = c.x() - (idSize.width() + between + zhSize.width()) / 2;
+            id->setPos(left, c.y() - idSize.height() / 2);
+            zh->setPos(left + idSize.width() + between, c.y() - zhSize.height() / 2);
+        } else {
+            id->setPos(c.x() - idSize.width() / 2, box.rect.top() + padY);
+            zh->setPos(c.x() - zhSize.width() / 2, id->pos().y() + fmBold.height());
+        }
         boxes.insert(n.id, box);
         if (isCurrent)
             drawTokens(box, tokens.value(n.id), pal);
@@ -338,10 +387,43 @@ void StateMachineView::rebuild() {
     } else if (!entities_.isEmpty()) {
         caption += QStringLiteral(" · ") + tr("%1 entities").arg(entities_.size());
     }
+    // Each in a corner of the diagram where nothing is drawn (the room a
+    // loop or a branch leaves), else outside it: every line saved draws the
+    // diagram larger.
     auto* title = addText(scene_, caption, bold, pal.muted);
-    title->setPos(drawn.left(), drawn.top() - fmBold.height() * 1.8);
-    drawLegend(QPointF(drawn.left(), drawn.bottom() + fm.height() * 0.6), pal);
-    fit();
+    const QSizeF titleSize = title->boundingRect().size();
+    tuck({title}, {drawn.topLeft(), {drawn.right() - titleSize.width(), drawn.top()}},
+         QPointF(drawn.left(), drawn.top() - fmBold.height() * 1.8));
+    const QList<QGraphicsItem*> legend = drawLegend(QPointF(0, 0), pal);
+    if (!legend.isEmpty()) {
+        QRectF r;
+        for (const QGraphicsItem* item : legend) r |= item->sceneBoundingRect();
+        const double bottom = drawn.bottom() - r.height();
+        tuck(legend, {{drawn.left(), bottom}, {drawn.right() - r.width(), bottom}},
+             QPointF(drawn.left(), drawn.bottom() + fm.height() * 0.6));
+    }
+}
+
+// Moves `items` so that their top left is at the first of `corners` where
+// nothing else is drawn, or at `outside` when every corner is taken.
+void StateMachineView::tuck(const QList<QGraphicsItem*>& items, const QList<QPointF>& corners,
+                            QPointF outside) {
+    QRectF bounds;
+    for (const QGraphicsItem* item : items) bounds |= item->sceneBoundingRect();
+    const double gap = QFontMetricsF(font()).height() * 0.3;
+    QPointF to = outside;
+    for (const QPointF& corner : corners) {
+        const QRectF wanted = QRectF(corner, bounds.size()).adjusted(-gap, -gap, gap, gap);
+        const QList<QGraphicsItem*> there = scene_->items(wanted, Qt::IntersectsItemShape);
+        if (std::all_of(there.cbegin(), there.cend(), [&](QGraphicsItem* item) {
+                return items.contains(item->topLevelItem());
+            })) {
+            to = corner;
+            break;
+        }
+    }
+    const QPointF by = to - bounds.topLeft();
+    for (QGraphicsItem* item : items) item->moveBy(by.x(), by.y());
 }
 
 void StateMachineView::drawNote(const DiagramPalette& pal) {
@@ -359,10 +441,10 @@ void StateMachineView::drawNote(const DiagramPalette& pal) {
     scene_->addItem(note);
 }
 
-// Under the diagram, one line per kind of move off the diagram that
-// happened: a dashed sample in its colour and what it means, bold and as
-// large as the rest of the text, to be read from the back of a room.
-void StateMachineView::drawLegend(QPointF at, const DiagramPalette& pal) {
+// One line per kind of move off the diagram that happened: a dashed sample
+// in its colour and what it means, bold and as large as the rest of the
+// text, to be read from the back of a room. Its items, for the caller to place.
+QList<QGraphicsItem*> StateMachineView::drawLegend(QPointF at, const DiagramPalette& pal) {
     QFont bold = font();
     bold.setBold(true);
     const QFontMetricsF fm(bold);
@@ -371,21 +453,25 @@ void StateMachineView::drawLegend(QPointF at, const DiagramPalette& pal) {
         (accepted_.value(m) > 0 ? forbidden : refused) = true;
     }
     const QList<QPair<QColor, QString>> lines{
-        {forbidden ? pal.forbidden : QColor(), tr("accepted although the diagram forbids it")},
-        {refused ? pal.rejected : QColor(), tr("refused: not a move of the diagram")},
+        {forbidden ? pal.forbidden : QColor(), tr("forbidden, yet accepted")},
+        {refused ? pal.rejected : QColor(), tr("refused: not in the diagram")},
     };
+    QList<QGraphicsItem*> drawn;
     double y = at.y();
     for (const auto& [color, text] : lines) {
         if (!color.isValid())
             continue;
         const double mid = y + fm.height() / 2;
         QPen pen(color, 2.6, Qt::DashLine);
-        scene_->addLine(at.x(), mid, at.x() + fm.height() * 2, mid, pen)->setData(0, text);
+        auto* sample = scene_->addLine(at.x(), mid, at.x() + fm.height() * 2, mid, pen);
+        sample->setData(0, text);
         auto* label = addText(scene_, text, bold, color);
         label->setPos(at.x() + fm.height() * 2.5, y);
         label->setData(0, QStringLiteral("legend"));
+        drawn << sample << label;
         y += fm.height() * 1.3;
     }
+    return drawn;
 }
 
 QList<QPair<QString, QString>> StateMachineView::forbiddenMoves() const {
@@ -432,7 +518,7 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         const QRectF& r = a.rect;
         const double up = a.y > 1.5 ? -1 : 1;
         const double edgeY = up > 0 ? r.top() : r.bottom();
-        const double reach = r.height() * 0.9 * up;
+        const double reach = r.height() * 0.75 * up;
         // An arch whose ends stand upright, so the arrow points straight in.
         const QPointF start(r.center().x() - r.width() * 0.22, edgeY);
         tip = QPointF(r.center().x() + r.width() * 0.22, edgeY);
@@ -589,20 +675,33 @@ void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
                   (r.height() - label->boundingRect().height()) / 2);
 }
 
-void StateMachineView::fit() {
-    const QRectF drawn = scene_->itemsBoundingRect();
-    const QRectF r = drawn.adjusted(-kMargin, -kMargin, kMargin, kMargin);
-    scene_->setSceneRect(r);
-    view_->resetTransform();
+double StateMachineView::fitScale() const {
     // Too big for the view: the margin goes first, then the size, but the
     // diagram stays whole (title and start included).
+    const QRectF drawn = scene_->itemsBoundingRect();
     const QRectF least = drawn.adjusted(-kLeastMargin, -kLeastMargin, kLeastMargin, kLeastMargin);
     const QSize port = view_->viewport()->size();
-    if (shrinkToFit_ && least.width() > 0 && least.height() > 0 && !port.isEmpty()) {
-        const double scale =
-            std::min({1.0, port.width() / least.width(), port.height() / least.height()});
-        if (scale < 1.0)
-            view_->scale(scale, scale);
+    if (!shrinkToFit_ || least.width() <= 0 || least.height() <= 0 || port.isEmpty())
+        return 1.0;
+    return std::min({1.0, port.width() / least.width(), port.height() / least.height()});
+}
+
+void StateMachineView::fit() {
+    const QRectF drawn = scene_->itemsBoundingRect();
+    // The margin the view has room for, down to the least.
+    const QSize port = view_->viewport()->size();
+    const double mx = std::clamp((port.width() - drawn.width()) / 2, kLeastMargin, kMargin);
+    const double my = std::clamp((port.height() - drawn.height()) / 2, kLeastMargin, kMargin);
+    const QRectF r = drawn.adjusted(-mx, -my, mx, my);
+    scene_->setSceneRect(r);
+    view_->resetTransform();
+    const double scale = fitScale();
+    if (scale < 1.0)
+        view_->scale(scale, scale);
+    const int full = hasMachine() ? int(std::ceil(drawn.width() + 2 * kLeastMargin)) : 0;
+    if (full != fullSizeWidth_) {
+        fullSizeWidth_ = full;
+        emit fullSizeWidthChanged();
     }
     // At full size and too big (zoomed in): keep where the entity is now in sight.
     QRectF focus = r;

@@ -55,6 +55,11 @@ public:
     void setShrinkToFit(bool shrink);
     // The size of the diagram's text on screen, in pixels.
     double textPixelSize() const;
+    // How wide the view must be to draw the diagram at full size.
+    int fullSizeWidth() const { return fullSizeWidth_; }
+
+signals:
+    void fullSizeWidthChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -65,11 +70,14 @@ private:
     struct NodeBox;
 
     void rebuild();
+    void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
+    double fitScale() const;               // how much fit() shrinks the scene
     void drawNote(const DiagramPalette& pal);
     enum class EdgeKind { Allowed, Forbidden, Refused };
     void drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes, EdgeKind kind,
                   const DiagramPalette& pal);
-    void drawLegend(QPointF at, const DiagramPalette& pal);
+    QList<QGraphicsItem*> drawLegend(QPointF at, const DiagramPalette& pal);
+    void tuck(const QList<QGraphicsItem*>& items, const QList<QPointF>& corners, QPointF outside);
     void drawCount(const Move& move, QPointF at, const DiagramPalette& pal);
     void drawEdgeName(const Move& move, QPointF from, QPointF out, bool beyondCount,
                       const DiagramPalette& pal);
@@ -79,6 +87,9 @@ private:
     QGraphicsScene* scene_;
     QGraphicsView* view_;
     QSize laidOutFor_;
+    QString arrangedFor_;      // the room sideBySide_ was chosen for
+    bool sideBySide_ = false;  // a state's two names on one line
+    int fullSizeWidth_ = 0;
     bool shrinkToFit_ = true;
     QVariantAnimation* pulse_;
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_

@@ -2408,12 +2408,12 @@
         <translation>实体当前处于此状态的业务意图：%1</translation>
     </message>
     <message>
-        <source>accepted although the diagram forbids it</source>
+        <source>forbidden, yet accepted</source>
         <translation>状态图不允许，却被接受</translation>
     </message>
     <message>
-        <source>refused: not a move of the diagram</source>
-        <translation>被拒绝：不是状态图中的迁移</translation>
+        <source>refused: not in the diagram</source>
+        <translation>被拒绝：状态图中没有</translation>
     </message>
     <message>
         <source>State diagram</source>
@@ -2817,6 +2817,10 @@
     <message>
         <source>How many more times the broker delivers each message: the consumer&apos;s acks are lost, and after the visibility timeout it delivers again (at least once)</source>
         <translation>消息中间件把每条消息多投递几次：消费者的 ack 丢在路上，过了可见性超时就再投递一次（至少一次投递）</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
