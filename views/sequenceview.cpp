@@ -110,6 +110,40 @@ QList<Piece> pieces(const QString& text) {
     return all;
 }
 
+// A label's pieces with their widths, each measured once: breaking it into
+// lines is then sums, however many widths are tried.
+struct Measured {
+    QList<Piece> pieces;
+    QList<double> widths;
+    double space = 0;
+};
+
+Measured measure(const QString& text, const QFontMetricsF& fm) {
+    Measured m;
+    m.pieces = pieces(text);
+    m.space = fm.horizontalAdvance(QLatin1Char(' '));
+    for (const Piece& piece : std::as_const(m.pieces)) m.widths << fm.horizontalAdvance(piece.text);
+    return m;
+}
+
+// Where lines begin (indexes of pieces) when no line is wider than `width`.
+QList<qsizetype> breaks(const Measured& m, double width) {
+    QList<qsizetype> starts{0};
+    double line = 0;
+    for (qsizetype i = 0; i < m.pieces.size(); ++i) {
+        const double longer = i == starts.last()
+                                  ? m.widths[i]
+                                  : line + (m.pieces[i].spaced ? m.space : 0) + m.widths[i];
+        if (i > starts.last() && longer > width) {
+            starts << i;
+            line = m.widths[i];
+        } else {
+            line = longer;
+        }
+    }
+    return starts;
+}
+
 // A label in lines no wider than `width`, broken between words or after a
 // state change's arrow (the words of a label are short: a statement's head,
 // an arrow, a count). Nothing is cut: a word wider than that stands on a
@@ -117,31 +151,36 @@ QList<Piece> pieces(const QString& text) {
 QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
     if (fm.horizontalAdvance(text) <= width)
         return text;
+    const Measured m = measure(text, fm);
+    const QList<qsizetype> starts = breaks(m, width);
     QStringList lines;
-    QString line;
-    for (const Piece& piece : pieces(text)) {
-        const QString longer =
-            line.isEmpty() ? piece.text
-                           : line + (piece.spaced ? QStringLiteral(" ") : QString()) + piece.text;
-        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = piece.text;
-        } else {
-            line = longer;
+    for (qsizetype l = 0; l < starts.size(); ++l) {
+        const qsizetype end = l + 1 < starts.size() ? starts[l + 1] : m.pieces.size();
+        QString line;
+        for (qsizetype i = starts[l]; i < end; ++i) {
+            if (i > starts[l] && m.pieces[i].spaced)
+                line += QLatin1Char(' ');
+            line += m.pieces[i].text;
         }
+        lines << line;
     }
-    lines << line;
     return lines.join(QLatin1Char('\n'));
 }
 
 // The least width at which the label takes at most `lines` lines.
 double narrowest(const QString& text, const QFontMetricsF& fm, int lines) {
+    const double whole = fm.horizontalAdvance(text);
+    const Measured m = measure(text, fm);
     double low = 0;
-    for (const Piece& piece : pieces(text)) low = std::max(low, fm.horizontalAdvance(piece.text));
-    double high = std::max(low, fm.horizontalAdvance(text));
+    for (double w : std::as_const(m.widths)) low = std::max(low, w);
+    double high = std::max(low, whole);
+    // wrapped() keeps a label that fits whole on one line.
+    auto fits = [&](double width) {
+        return width >= whole || breaks(m, width).size() <= lines;
+    };
     while (high - low > 2) {
         const double mid = (low + high) / 2;
-        if (wrapped(text, fm, mid).count(QLatin1Char('\n')) < lines)
+        if (fits(mid))
             high = mid;
         else
             low = mid;
@@ -217,6 +256,9 @@ SequenceView::SequenceView(QWidget* parent)
     header_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     header_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     header_->setFocusPolicy(Qt::NoFocus);
+    // The rows' width never depends on whether they overflow: a scroll bar
+    // that came and went would resize the viewport and draw every row again.
+    view_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     // Redrawn whole at every step: an index would be rebuilt for nothing.
     scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
     view_->viewport()->installEventFilter(this);

@@ -30,7 +30,7 @@ class SequenceView : public QWidget {
 public:
     // Rows drawn at most; earlier events are summed up in one note, so that a
     // run of thousands of events stays responsive.
-    static constexpr qsizetype kMaxEvents = 400;
+    static constexpr qsizetype kMaxEvents = 160;
 
     explicit SequenceView(QWidget* parent = nullptr);
 
