@@ -52,24 +52,32 @@ bool Playback::install(const RunConfig& config, const Scenario& scenario, const 
     scenario_ = &scenario;
     length_ = measured.steps;
     finalSummary_ = measured.summary;
-    if (!rebuild(error))
+    if (!rebuild(error)) {
+        // No run of the configuration before stays behind.
+        reader_.reset();
+        run_.reset();
         return false;
+    }
     emit loaded();
     emit positionChanged(position_, length_);
     return true;
 }
 
-bool Playback::rebuild(QString* error) {
+bool Playback::rebuild(QString* error, const std::atomic<bool>* cancel) {
+    // Started beside the run on screen, which stays as it was when the start
+    // fails or is stopped (planning the largest runs takes seconds).
+    auto fresh = std::make_unique<Run>(config_, *scenario_);
+    fresh->setCancel(cancel);
+    const bool started = fresh->start(error);
+    fresh->setCancel(nullptr);
+    if (!started || fresh->failure() == RunFailure::Cancelled)
+        return false;
     reader_.reset();
-    run_ = std::make_unique<Run>(config_, *scenario_);
+    run_ = std::move(fresh);
     position_ = 0;
     stepBegin_ = 0;
     judged_ = false;
     steppedEvents_ = 0;
-    if (!run_->start(error)) {
-        run_.reset();
-        return false;
-    }
     reader_ = run_->openReader();
     return true;
 }
@@ -124,7 +132,7 @@ void Playback::advance(int target, const std::atomic<bool>* cancel, std::atomic<
         pendingFrom_ = eventCount();
     if (target < position_) {
         QString error;
-        if (!rebuild(&error))
+        if (!rebuild(&error, cancel))
             return;
         pendingRewound_ = true;
     }

@@ -122,7 +122,9 @@ signals:
     void positionChanged(int position, int length);
 
 private:
-    bool rebuild(QString* error);
+    // A fresh run at step 0 in place of the one on screen; false (and the
+    // run on screen unchanged) when it cannot start or `cancel` stops it.
+    bool rebuild(QString* error, const std::atomic<bool>* cancel = nullptr);
 
     RunConfig config_;
     const Scenario* scenario_ = nullptr;

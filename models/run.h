@@ -80,6 +80,10 @@ public:
     // near its first one (see planDue). Cancelled while counting: true, and
     // failure() says Cancelled, as when a step is cancelled.
     bool start(QString* error);
+    // The flag that stops the run (RunOptions::cancel): one job's, set for
+    // that job and cleared after it, so that the run never reads a flag
+    // that is gone.
+    void setCancel(const std::atomic<bool>* cancel) { options_.cancel = cancel; }
     // Runs the next scheduled event; false when nothing is left, the run
     // failed (a full disk) or was cancelled.
     bool step();

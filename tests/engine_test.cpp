@@ -1,5 +1,6 @@
 // The engine itself: SQLite's own locking, crashes that roll back, many
 // intents in one run, and the database left whole after every crash point.
+#include "playback.h"
 #include "registry.h"
 #include "run.h"
 #include "rundatabase.h"
@@ -30,6 +31,7 @@ private slots:
     void dbPathThatIsADirectoryIsRefused();
     void answersAreKeptAsTheyWereGiven();
     void planningIsCancelled();
+    void aSeekBackStoppedKeepsTheRunOnScreen();
 };
 
 void EngineTest::busyDatabaseParksTheProcess() {
@@ -207,6 +209,34 @@ void EngineTest::planningIsCancelled() {
     QVERIFY(run.atEnd());
     QVERIFY(!run.step());
     QVERIFY2(ms < 10'000, qPrintable(QString::number(ms)));
+}
+
+// Escape during a seek back (which starts the run again from step 0, and
+// plans it first) leaves the run that was on screen where it was, not a
+// fresh run at step 0 nor none at all.
+void EngineTest::aSeekBackStoppedKeepsTheRunOnScreen() {
+    Playback playback;
+    QString error;
+    QVERIFY2(playback.load(defaultConfig(*findScenario("order-create")),
+                           *findScenario("order-create"), &error),
+             qPrintable(error));
+    playback.seek(6);
+    QCOMPARE(playback.position(), 6);
+    const Run* onScreen = playback.run();
+    const qsizetype events = playback.eventCount();
+    const std::atomic<bool> stopped = true;
+    playback.advance(2, &stopped);
+    QCOMPARE(playback.run(), onScreen);
+    QCOMPARE(playback.position(), 6);
+    QCOMPARE(playback.eventCount(), events);
+    playback.publish();
+    playback.stepForward();
+    QCOMPARE(playback.position(), 7);
+    // Not stopped, the same seek goes back.
+    playback.advance(2);
+    playback.publish();
+    QCOMPARE(playback.position(), 2);
+    QVERIFY(playback.run() != nullptr);
 }
 
 QTEST_GUILESS_MAIN(EngineTest)
