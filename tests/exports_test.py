@@ -2,7 +2,7 @@
 """Every export format of every scenario's traces, read back by a real parser:
 jq for the history and the Chrome trace events, PlantUML's own checker and
 Mermaid's own parser where they are installed (skipped, and said so, where
-they are not); and every trace, the golden ones of version 1 too, valid
+they are not); every trace, the golden ones of versions 1 and 2 too, valid
 against docs/idemlab-trace.schema.json.
 
 Mermaid's parser comes from npm and runs under node with a DOM from jsdom:
@@ -201,12 +201,17 @@ def check_schema(paths):
                                        f"{'/'.join(map(str, error.absolute_path))}")
     # And the schema refuses what a reader refuses.
     trace = json.load(open(paths[-1]))
-    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql")
+    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql"
+               and "rows_changed" in e)
     transition = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "transition")
     broken = {
         "a v2 transition with v1's from/to": ("transition", lambda e: e.update(
             {"from": e.pop("from_state"), "to": e.pop("to_state")})),
         "an sql event without code": ("sql", lambda e: e.pop("code")),
+        "a v3 sql event with v2's rows": ("sql", lambda e: e.update(
+            {"rows": e.pop("rows_changed")})),
+        "an sql event with both counts": ("sql", lambda e: e.update({"rows_returned": 0})),
+        "a negative count": ("sql", lambda e: e.update({"rows_changed": -1})),
         "a text t_ms": ("sql", lambda e: e.update({"t_ms": "5"})),
         "an intent below -1": ("sql", lambda e: e.update({"intent": -2})),
     }
