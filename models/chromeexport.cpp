@@ -22,7 +22,8 @@ QJsonObject eventArgs(const TraceEvent& e) {
         args.insert("connection", e.connectionName());
         args.insert("sql", e.sql);
         args.insert("params", paramsText(e.params));
-        args.insert("rows", e.rows);
+        if (const char* key = e.rowsKey())
+            args.insert(QLatin1String(key), e.rows);
         if (e.failed())
             args.insert("error", e.errorText());
     }

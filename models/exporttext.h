@@ -8,9 +8,12 @@
 
 namespace idem {
 
-// "SELECT id FROM orders WHERE request_id = ? [req-1] → 0 rows", or the kind
-// and its fields as compact JSON ("guard {"decision":"claimed"}").
+// "SELECT id FROM orders WHERE request_id = ? [req-1] → 0 rows returned", or
+// the kind and its fields as compact JSON ("guard {"decision":"claimed"}").
 QString describeEvent(const TraceEvent& e);
+// An sql event's count named for what it counts: "1 row returned", "0 rows
+// changed"; empty for a statement with no count of its own (BEGIN, COMMIT).
+QString rowsText(const TraceEvent& e);
 // The fields of an event but sql as compact JSON; empty when it has none.
 QString eventDataText(const TraceEvent& e);
 // A statement's bound values as one text: "req-1, 10001, NULL".

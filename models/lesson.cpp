@@ -152,7 +152,10 @@ bool PausePoint::matches(const TraceEvent& e) const {
             have = QString::number(e.intent + 1);
         else if (key == QLatin1String("actor"))
             have = e.actorName();
-        else if (key == QLatin1String("rows") && e.is(EventKind::Sql))
+        else if (const char* rows = e.rowsKey(); rows && key == QLatin1String(rows))
+            have = QString::number(e.rows);
+        else if (key == QLatin1String("rows") && e.is(EventKind::Sql) &&
+                 e.counts != RowCount::None)  // the name before trace version 3
             have = QString::number(e.rows);
         else if (key == QLatin1String("code") && e.is(EventKind::Sql))
             have = QString::number(e.code);

@@ -46,7 +46,7 @@ struct PausePoint {
     // Event: "kind" (an event kind id such as "guard", "transition",
     // "effect", or a scenario's note such as "provider-query"), optionally
     // "attempt", "actor" and any of the event's own fields ("decision",
-    // "accepted", "to_state", "response", "rows", "code" …), all of which
+    // "accepted", "to_state", "response", "rows_changed", "code" …), all of which
     // must be equal.
     QJsonObject event;
 

@@ -84,7 +84,6 @@ void Narrator::reset() {
     states_.clear();
     guarded_.clear();
     lastStatement_.clear();
-    lastRows_.clear();
     retries_.clear();
 }
 
@@ -406,7 +405,6 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
     const qint64 key = attemptKey(e);
     lastStatement_.insert(key,
                           verb == QLatin1String("SELECT") ? verb : verb + QLatin1Char(' ') + table);
-    lastRows_.insert(key, e.rows);
     if (e.isSetup())
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "Set-up: %1.")).arg(verb), 0};
     if (e.fields.text("cause") == QLatin1String("crash"))

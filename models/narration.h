@@ -62,7 +62,6 @@ private:
     QHash<QString, QString> states_;        // entity → its state now
     QSet<int> guarded_;                     // intents some guard has looked at
     QHash<qint64, QString> lastStatement_;  // (intent, attempt) → its latest statement's head
-    QHash<qint64, qint64> lastRows_;        // ... and the rows it changed
     QHash<qint64, std::pair<qint64, qint64>> retries_;  // a retry's depth and the most allowed
 };
 

@@ -80,6 +80,7 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
         e.sql = sql;
         e.params = params;
         e.rows = r.ok ? r.rows : 0;
+        e.counts = r.counts;
         e.code = r.code;
         e.error = r.message;
         e.fields.set("phase", QStringLiteral("setup"));
@@ -514,6 +515,7 @@ void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
     e.sql = sql;
     e.params = params;
     e.rows = r.ok ? r.rows : 0;
+    e.counts = r.counts;
     e.code = r.code;
     e.error = r.message;
     if (cause)

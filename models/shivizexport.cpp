@@ -43,7 +43,10 @@ QString statementText(const TraceEvent& e) {
 }
 
 QString resultText(const TraceEvent& e) {
-    return e.failed() ? e.errorText() : QStringLiteral("%1 rows").arg(e.rows);
+    if (e.failed())
+        return e.errorText();
+    const QString rows = rowsText(e);
+    return rows.isEmpty() ? QStringLiteral("ok") : rows;
 }
 
 // One run as ShiViz lines: a clock per host, merged where a message arrives.

@@ -15,36 +15,49 @@ static_assert(sqlite::Busy == SQLITE_BUSY && sqlite::Constraint == SQLITE_CONSTR
               sqlite::ConstraintCheck == SQLITE_CONSTRAINT_CHECK && sqlite::Full == SQLITE_FULL &&
               sqlite::IoErr == SQLITE_IOERR);
 
+// The authorizer's actions of the statement being prepared, one bit per
+// action code; watching: exec is preparing one (re-preparations after a
+// schema change and the connection's own pragmas pass unwatched).
+struct StatementActions {
+    bool watching = false;
+    quint64 actions = 0;
+};
+
 // Prepared statements, found first by the address of the SQL text: the
 // scenarios' statements are constants, so the same text arrives with the same
 // address every time. The entry keeps a copy of the string, which keeps that
 // address alive and unique to this text. Texts built on the fly fall back to a
-// lookup by content.
+// lookup by content. Each statement keeps what its count of rows counts.
 struct SqlConnection::Statements {
+    struct Prepared {
+        sqlite3_stmt* statement = nullptr;
+        RowCount counts = RowCount::None;
+    };
     struct Entry {
         QString text;
-        sqlite3_stmt* statement = nullptr;
+        Prepared prepared;
     };
     std::unordered_map<const QChar*, Entry> byAddress;
-    QHash<QString, sqlite3_stmt*> byText;
+    QHash<QString, Prepared> byText;
+    StatementActions preparing;
 
     ~Statements() {
-        for (sqlite3_stmt* s : std::as_const(byText)) sqlite3_finalize(s);
+        for (const Prepared& p : std::as_const(byText)) sqlite3_finalize(p.statement);
     }
 
-    sqlite3_stmt* find(const QString& sql) const {
+    Prepared find(const QString& sql) const {
         const auto it = byAddress.find(sql.constData());
         if (it != byAddress.end() && it->second.text.size() == sql.size())
-            return it->second.statement;
-        return byText.value(sql, nullptr);
+            return it->second.prepared;
+        return byText.value(sql);
     }
-    void remember(const QString& sql, sqlite3_stmt* s) {
+    void remember(const QString& sql, Prepared p) {
         // Texts built on the fly would each add an address: forget those now
         // and then; the statements themselves stay in byText.
         if (byAddress.size() > 4096)
             byAddress.clear();
-        byAddress[sql.constData()] = Entry{sql, s};
-        byText.insert(sql, s);
+        byAddress[sql.constData()] = Entry{sql, p};
+        byText.insert(sql, p);
     }
 };
 
@@ -101,6 +114,36 @@ QVariant columnValue(sqlite3_stmt* s, int column) {
     }
 }
 
+// SQLite's authorizer, called for every action of a statement while it is
+// prepared; the statement's own actions (not a trigger's or a view's) are
+// noted while exec prepares one.
+int noteAction(void* data, int action, const char*, const char*, const char*, const char* inner) {
+    auto* seen = static_cast<StatementActions*>(data);
+    if (seen->watching && inner == nullptr && action >= 0 && action < 64)
+        seen->actions |= quint64(1) << action;
+    return SQLITE_OK;
+}
+
+constexpr quint64 bit(int action) {
+    return quint64(1) << action;
+}
+
+// What the count of a statement with these result columns and authorizer
+// actions counts. Changes are counted for INSERT, UPDATE and DELETE only
+// (sqlite3_changes); a statement that also does anything else (a schema
+// change writes sqlite_schema; BEGIN, COMMIT, SAVEPOINT, PRAGMA, ATTACH)
+// has no count of its own.
+RowCount countOf(int columns, quint64 actions) {
+    if (columns > 0)
+        return RowCount::Returned;
+    constexpr quint64 writes = bit(SQLITE_INSERT) | bit(SQLITE_UPDATE) | bit(SQLITE_DELETE);
+    constexpr quint64 alongside =
+        bit(SQLITE_READ) | bit(SQLITE_SELECT) | bit(SQLITE_FUNCTION) | bit(SQLITE_RECURSIVE);
+    if ((actions & writes) != 0 && (actions & ~(writes | alongside)) == 0)
+        return RowCount::Changed;
+    return RowCount::None;
+}
+
 SqlResult failure(sqlite3* db, int code) {
     SqlResult r;
     r.ok = false;
@@ -133,6 +176,8 @@ SqlConnection::SqlConnection(const QString& path, const QString& traceId)
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 0);
+    // Before any statement is prepared: setting an authorizer expires those.
+    sqlite3_set_authorizer(db_, noteAction, &statements_->preparing);
     // The simulation never loses power: skip fsync so that large runs stay fast.
     sqlite3_exec(db_, "PRAGMA synchronous = OFF", nullptr, nullptr, nullptr);
 }
@@ -150,14 +195,21 @@ bool SqlConnection::inTransaction() const {
 SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
     if (!db_)
         return failure(nullptr, SQLITE_CANTOPEN);
-    sqlite3_stmt* s = statements_->find(sql);
-    if (!s) {
-        const int rc = sqlite3_prepare16_v3(db_, sql.utf16(), int(sql.size() * sizeof(QChar)),
-                                            SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+    Statements::Prepared prepared = statements_->find(sql);
+    if (!prepared.statement) {
+        StatementActions& seen = statements_->preparing;
+        seen.watching = true;
+        seen.actions = 0;
+        const int rc =
+            sqlite3_prepare16_v3(db_, sql.utf16(), int(sql.size() * sizeof(QChar)),
+                                 SQLITE_PREPARE_PERSISTENT, &prepared.statement, nullptr);
+        seen.watching = false;
         if (rc != SQLITE_OK)
             return failure(db_, sqlite3_extended_errcode(db_));
-        statements_->remember(sql, s);
+        prepared.counts = countOf(sqlite3_column_count(prepared.statement), seen.actions);
+        statements_->remember(sql, prepared);
     }
+    sqlite3_stmt* s = prepared.statement;
     const int expected = sqlite3_bind_parameter_count(s);
     std::vector<QByteArray> texts;
     texts.reserve(std::size_t(expected));
@@ -179,6 +231,7 @@ SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
     if (rc != SQLITE_DONE) {
         const int code = sqlite3_extended_errcode(db_);
         result = failure(db_, code == SQLITE_OK ? rc : code);
+        result.counts = prepared.counts;
         sqlite3_reset(s);
         sqlite3_clear_bindings(s);
         return result;
@@ -186,9 +239,11 @@ SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
     sqlite3_reset(s);
     // The bound texts go with this call: no binding may outlive them.
     sqlite3_clear_bindings(s);
-    // A read reports the rows it returned; anything else what the last
-    // change on this connection touched (SQLite's own count).
+    // A statement that returns rows reports how many; anything else what the
+    // last change on this connection touched (SQLite's own count, which is
+    // the statement's own only when it counts changes).
     result.rows = columns > 0 ? result.data.size() : sqlite3_changes64(db_);
+    result.counts = prepared.counts;
     return result;
 }
 

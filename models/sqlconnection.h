@@ -39,12 +39,25 @@ QVariantList bound(Values&&... values) {
     return QVariantList{QVariant(std::forward<Values>(values))...};
 }
 
+// What a statement's count of rows counts, as SQLite knows the prepared
+// statement (its result columns and the actions its authorizer saw).
+enum class RowCount : quint8 {
+    None,      // no count of its own: transaction control (BEGIN, COMMIT, SAVEPOINT ...),
+               // schema, a pragma that answers nothing
+    Returned,  // it returns rows (SELECT, ... RETURNING, a pragma's answer): how many
+    Changed,   // INSERT, UPDATE or DELETE: the rows it changed (sqlite3_changes)
+};
+
 struct SqlResult {
     bool ok = true;
-    qint64 rows = 0;           // rows returned by a read; else rows changed (sqlite3_changes)
-    QList<QVariantList> data;  // the rows a read returned
-    int code = sqlite::Ok;     // SQLite's extended result code
-    QString message;           // SQLite's message; empty when ok
+    // Rows returned by a statement that returns rows; else SQLite's count of
+    // changes (sqlite3_changes), which after a statement that changes nothing
+    // itself (BEGIN, COMMIT) is still the previous statement's.
+    qint64 rows = 0;
+    RowCount counts = RowCount::None;  // what `rows` means
+    QList<QVariantList> data;          // the rows a read returned
+    int code = sqlite::Ok;             // SQLite's extended result code
+    QString message;                   // SQLite's message; empty when ok
 
     bool isBusy() const { return sqlite::primary(code) == sqlite::Busy; }
     bool isConstraint() const { return sqlite::primary(code) == sqlite::Constraint; }

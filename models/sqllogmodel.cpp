@@ -10,15 +10,6 @@ bool logged(const TraceEvent& e) {
 }
 }  // namespace
 
-bool SqlLogModel::isTransactionControl(const QString& sql) {
-    const QString verb = sql.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty).trimmed();
-    for (const char* control : {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}) {
-        if (verb.compare(QLatin1String(control), Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    return false;
-}
-
 SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
@@ -106,9 +97,15 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Params:
             return formatParams(e.params);
         case Rows:
-            // SQLite's change count after BEGIN or COMMIT is the previous
-            // statement's: it says nothing about the transaction itself.
-            return wait || isTransactionControl(e.sql) ? QVariant() : QVariant(e.rows);
+            // BEGIN, COMMIT and the like have no count of their own.
+            if (wait || e.counts == RowCount::None)
+                return {};
+            if (role == Qt::ToolTipRole) {
+                return e.counts == RowCount::Returned ? tr("rows returned: %1").arg(e.rows)
+                                                      : tr("rows changed: %1").arg(e.rows);
+            }
+            return e.counts == RowCount::Returned ? tr("%1 returned").arg(e.rows)
+                                                  : tr("%1 changed").arg(e.rows);
         case Error:
             return e.errorText();
         default:
@@ -140,12 +137,16 @@ QVariant SqlLogModel::headerData(int section, Qt::Orientation orientation, int r
 }
 
 QString SqlLogModel::toCsv() const {
-    QStringList lines{QStringLiteral("t_ms,attempt,connection,sql,params,rows,error")};
+    QStringList lines{
+        QStringLiteral("t_ms,attempt,connection,sql,params,rows_returned,rows_changed,error")};
+    auto count = [](const TraceEvent& e, RowCount counts) {
+        return e.counts == counts ? QString::number(e.rows) : QString();
+    };
     for (const TraceEvent& e : rows_) {
         lines << QStringList{QString::number(e.tMs),          QString::number(e.attempt),
                              csvText(e.connectionName()),     csvText(e.sql),
-                             csvText(formatParams(e.params)), QString::number(e.rows),
-                             csvText(e.errorText())}
+                             csvText(formatParams(e.params)), count(e, RowCount::Returned),
+                             count(e, RowCount::Changed),     csvText(e.errorText())}
                      .join(QLatin1Char(','));
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");

@@ -1,5 +1,5 @@
-// The SQL log: every statement the run executed (text, bound values, rows
-// affected or returned, SQLite's error) and every lock wait, in order.
+// The SQL log: every statement the run executed (text, bound values, the rows
+// it returned or changed, SQLite's error) and every lock wait, in order.
 #pragma once
 
 #include "trace.h"
@@ -32,8 +32,6 @@ public:
     QString toCsv() const;
 
     static QString formatParams(const QVariantList& params);
-    // BEGIN, COMMIT, ROLLBACK and the like: statements with no rows of their own.
-    static bool isTransactionControl(const QString& sql);
     static QString formatTime(qint64 ms);
 
 private:

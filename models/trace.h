@@ -32,10 +32,12 @@ public:
 class Trace : public TraceSink {
 public:
     static constexpr const char* kFormat = "idemlab-trace";
-    // Version 2 names each field once (a message's sender and receiver, a
-    // transition's from_state and to_state) and adds SQLite's result code;
-    // version 1 traces are still read.
-    static constexpr int kVersion = 2;
+    // Version 3 says what an sql event's number counts (rows_returned,
+    // rows_changed, or neither on BEGIN, COMMIT ...); version 2 named each
+    // other field once (a message's sender and receiver, a transition's
+    // from_state and to_state) and added SQLite's result code. Versions 1 and
+    // 2 are still read.
+    static constexpr int kVersion = kTraceVersion;
 
     void add(const TraceEvent& event) override { events_.append(event); }
     void append(TraceEvent event) { events_.append(std::move(event)); }

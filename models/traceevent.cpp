@@ -7,6 +7,7 @@
 #include <QMutex>
 #include <QSet>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -145,6 +146,20 @@ bool TraceEvent::isSetup() const {
     return kind == EventKind::Sql && fields.text("phase") == QLatin1String("setup");
 }
 
+const char* TraceEvent::rowsKey() const {
+    if (kind != EventKind::Sql)
+        return nullptr;
+    switch (counts) {
+        case RowCount::Returned:
+            return "rows_returned";
+        case RowCount::Changed:
+            return "rows_changed";
+        case RowCount::None:
+            break;
+    }
+    return nullptr;
+}
+
 QByteArray TraceEvent::toJsonBytes() const {
     QByteArray out;
     out.reserve(kind == EventKind::Sql ? 256 + sql.size() : 160);
@@ -173,8 +188,12 @@ QByteArray TraceEvent::toJsonBytes() const {
         json::appendString(out, sql);
         out += ",\"params\":";
         json::appendValue(out, params);
-        out += ",\"rows\":";
-        json::appendInteger(out, rows);
+        if (const char* key = rowsKey()) {
+            out += ",\"";
+            out += key;
+            out += "\":";
+            json::appendInteger(out, rows);
+        }
         out += ",\"code\":";
         json::appendInteger(out, code);
         out += ",\"error\":";
@@ -230,7 +249,73 @@ QString v2Name(EventKind kind, const QString& v1) {
 }
 
 const QStringList kCommonKeys{"seq", "t_ms", "intent", "attempt", "actor", "kind"};
-const QStringList kSqlKeys{"connection", "sql", "params", "rows", "code", "error"};
+// An sql event's own fields, before version 3 and from it on.
+const QStringList kSqlKeysV2{"connection", "sql", "params", "rows", "code", "error"};
+const QStringList kSqlKeys{"connection",   "sql",  "params", "rows_returned",
+                           "rows_changed", "code", "error"};
+
+// The words of a statement outside parentheses, quotes and comments, in
+// capitals: "WITH", "N", "AS", "INSERT", "INTO" ... for a WITH ... INSERT.
+QStringList outerWords(QStringView sql) {
+    QStringList words;
+    int depth = 0;
+    const qsizetype n = sql.size();
+    for (qsizetype i = 0; i < n;) {
+        const QChar c = sql[i];
+        const QChar next = i + 1 < n ? sql[i + 1] : QChar();
+        if (c == QLatin1Char('-') && next == QLatin1Char('-')) {
+            while (i < n && sql[i] != QLatin1Char('\n')) ++i;
+        } else if (c == QLatin1Char('/') && next == QLatin1Char('*')) {
+            const qsizetype end = sql.indexOf(QLatin1String("*/"), i + 2);
+            i = end < 0 ? n : end + 2;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"') || c == QLatin1Char('`') ||
+                   c == QLatin1Char('[')) {
+            const QChar close = c == QLatin1Char('[') ? QLatin1Char(']') : c;
+            const qsizetype end = sql.indexOf(close, i + 1);
+            i = end < 0 ? n : end + 1;  // a doubled quote is two quoted pieces: no word
+        } else if (c == QLatin1Char('(')) {
+            ++depth;
+            ++i;
+        } else if (c == QLatin1Char(')')) {
+            depth = std::max(0, depth - 1);
+            ++i;
+        } else if (c.isLetter() || c == QLatin1Char('_')) {
+            const qsizetype start = i;
+            while (i < n && (sql[i].isLetterOrNumber() || sql[i] == QLatin1Char('_'))) ++i;
+            if (depth == 0)
+                words << sql.mid(start, i - start).toString().toUpper();
+        } else {
+            ++i;
+        }
+    }
+    return words;
+}
+
+// What an sql event's "rows" counts in a trace of version 1 or 2, which wrote
+// only the number: read from the statement's words, all such a trace says.
+// A pragma counts the rows it answered, if any.
+RowCount countOfStatement(QStringView sql, qint64 rows) {
+    const QStringList words = outerWords(sql);
+    if (words.isEmpty())
+        return RowCount::None;
+    if (words.contains(QLatin1String("RETURNING")))
+        return RowCount::Returned;
+    static const QStringList verbs{"SELECT", "VALUES", "INSERT", "REPLACE", "UPDATE", "DELETE"};
+    QString verb = words.first();
+    if (verb == QLatin1String("WITH")) {
+        const auto it = std::find_if(words.cbegin() + 1, words.cend(),
+                                     [](const QString& w) { return verbs.contains(w); });
+        verb = it == words.cend() ? QString() : *it;
+    }
+    if (verb == QLatin1String("SELECT") || verb == QLatin1String("VALUES"))
+        return RowCount::Returned;
+    if (verbs.contains(verb))
+        return RowCount::Changed;
+    if (verb == QLatin1String("PRAGMA") && rows > 0)
+        return RowCount::Returned;
+    return RowCount::None;
+}
+
 const QStringList kFireKeys{"from", "to", "attempt_kind", "source"};
 
 // A whole number that fits the field, or false with a message.
@@ -277,7 +362,10 @@ QJsonObject TraceEvent::toJson(int version) const {
         o.insert("connection", connectionName());
         o.insert("sql", sql);
         o.insert("params", p);
-        o.insert("rows", rows);
+        if (version <= 2)
+            o.insert("rows", rows);
+        else if (const char* key = rowsKey())
+            o.insert(QLatin1String(key), rows);
         if (version >= 2)
             o.insert("code", code);
         o.insert("error", code == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(errorText()));
@@ -318,10 +406,11 @@ bool TraceEvent::fromJson(const QJsonObject& json, int version, TraceEvent* out,
             QStringLiteral("the trace names more actors and event kinds than %1").arg(kMaxNames);
         return false;
     }
+    const QStringList& sqlKeys = version <= 2 ? kSqlKeysV2 : kSqlKeys;
     QVariantMap payload;
     for (auto it = json.begin(); it != json.end(); ++it) {
         const QString& key = it.key();
-        if (kCommonKeys.contains(key) || (e.kind == EventKind::Sql && kSqlKeys.contains(key)))
+        if (kCommonKeys.contains(key) || (e.kind == EventKind::Sql && sqlKeys.contains(key)))
             continue;
         if (version == 1 && e.kind == EventKind::Fire && !kFireKeys.contains(key)) {
             payload.insert(key, it.value().toVariant());
@@ -344,9 +433,32 @@ bool TraceEvent::fromJson(const QJsonObject& json, int version, TraceEvent* out,
         e.connection = connection.isEmpty() ? qint16(-1) : qint16(c);
         e.sql = json.value("sql").toString();
         e.params = json.value("params").toArray().toVariantList();
-        if (!integerField(json, "rows", std::numeric_limits<qint64>::min(),
-                          std::numeric_limits<qint64>::max(), &e.rows, error))
-            return false;
+        if (version <= 2) {
+            if (!integerField(json, "rows", std::numeric_limits<qint64>::min(),
+                              std::numeric_limits<qint64>::max(), &e.rows, error))
+                return false;
+            e.counts = countOfStatement(e.sql, e.rows);
+        } else {
+            if (json.contains(QLatin1String("rows"))) {
+                *error = QStringLiteral(
+                    "an sql event of version 3 names its count rows_returned or "
+                    "rows_changed, not rows");
+                return false;
+            }
+            const bool returned = json.contains(QLatin1String("rows_returned"));
+            const bool changed = json.contains(QLatin1String("rows_changed"));
+            if (returned && changed) {
+                *error = QStringLiteral(
+                    "an sql event has both rows_returned and rows_changed: a statement "
+                    "either returns rows or changes them");
+                return false;
+            }
+            if ((returned || changed) &&
+                !integerField(json, returned ? "rows_returned" : "rows_changed", 0,
+                              std::numeric_limits<qint64>::max(), &e.rows, error))
+                return false;
+            e.counts = returned ? RowCount::Returned : changed ? RowCount::Changed : RowCount::None;
+        }
         const QJsonValue err = json.value("error");
         if (!err.isNull() && !err.isString()) {
             *error = QStringLiteral("an sql event's error must be null or text");

@@ -3,6 +3,8 @@
 // short list of (static key, value). JSON exists only when an event is written.
 #pragma once
 
+#include "sqlconnection.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QVariant>
@@ -13,6 +15,9 @@
 #include <vector>
 
 namespace idem {
+
+// The trace format version this program writes (see Trace).
+constexpr int kTraceVersion = 3;
 
 enum class EventKind : quint8 {
     Fire,        // an attempt is sent: sender → receiver
@@ -89,11 +94,15 @@ struct TraceEvent {
     NameId actor = 0;
     NameId note = 0;  // a Note's own kind name
     EventKind kind = EventKind::Note;
+    RowCount counts = RowCount::None;  // sql events: what `rows` counts
 
     // sql events
     qint16 connection = -1;  // c0, c1 ...; -1: none
-    qint64 rows = 0;         // rows returned by a read, else SQLite's count of changes
-    int code = 0;            // SQLite's extended result code; 0: ok
+    // The rows the statement returned or changed (see counts). A statement
+    // with no count of its own (BEGIN, COMMIT) keeps SQLite's count of changes
+    // as it stood, the previous statement's, which version 2 wrote as "rows".
+    qint64 rows = 0;
+    int code = 0;  // SQLite's extended result code; 0: ok
     QString sql;
     QString error;  // SQLite's message; empty: no error
     QVariantList params;
@@ -109,12 +118,15 @@ struct TraceEvent {
     // "UNIQUE constraint failed: orders.request_id (2067)"; empty when ok.
     QString errorText() const;
     bool isSetup() const;  // a set-up statement, before the first attempt
+    // An sql event's count as version 3 names it: "rows_returned",
+    // "rows_changed", or null when the statement has no count of its own.
+    const char* rowsKey() const;
 
-    // This event as the trace format writes it: version 2 (compact JSON
-    // bytes, fields in a fixed order), or as an object of either version, so
-    // that a version 1 trace can be compared with a fresh run.
+    // This event as the trace format writes it: the current version (compact
+    // JSON bytes, fields in a fixed order), or as an object of any version,
+    // so that an older trace can be compared with a fresh run.
     QByteArray toJsonBytes() const;
-    QJsonObject toJson(int version = 2) const;
+    QJsonObject toJson(int version = kTraceVersion) const;
     // Reads an event of a trace of the given version; false with a message
     // naming the bad field.
     static bool fromJson(const QJsonObject& json, int version, TraceEvent* out, QString* error);

@@ -31,14 +31,32 @@ QString eventDataText(const TraceEvent& e) {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
+QString rowsText(const TraceEvent& e) {
+    if (!e.is(EventKind::Sql))
+        return {};
+    switch (e.counts) {
+        case RowCount::Returned:
+            return e.rows == 1 ? QStringLiteral("1 row returned")
+                               : QStringLiteral("%1 rows returned").arg(e.rows);
+        case RowCount::Changed:
+            return e.rows == 1 ? QStringLiteral("1 row changed")
+                               : QStringLiteral("%1 rows changed").arg(e.rows);
+        case RowCount::None:
+            break;
+    }
+    return {};
+}
+
 // One readable line describing an event, for ShiViz and HTML.
 QString describeEvent(const TraceEvent& e) {
     if (e.is(EventKind::Sql)) {
         QString s = e.sql.simplified();
         if (!e.params.isEmpty())
             s += QStringLiteral(" [%1]").arg(paramsText(e.params));
-        s += !e.failed() ? QStringLiteral(" → %1 rows").arg(e.rows)
-                         : QStringLiteral(" → ") + e.errorText();
+        if (e.failed())
+            s += QStringLiteral(" → ") + e.errorText();
+        else if (const QString rows = rowsText(e); !rows.isEmpty())
+            s += QStringLiteral(" → ") + rows;
         return s;
     }
     QString s = e.kindId();
@@ -93,21 +111,25 @@ static int intentCount(const QList<TraceEvent>& events) {
     return std::max(most, 1);
 }
 
+// A CSV cell for one of the two counts: the number when the event has that kind of count.
+static QString countCell(const TraceEvent& e, RowCount counts) {
+    return e.is(EventKind::Sql) && e.counts == counts ? QString::number(e.rows) : QString();
+}
+
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
-    QStringList lines{QStringLiteral(
-        "seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows,error,data,caption")};
+    QStringList lines{
+        QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
+                       "rows_changed,error,data,caption")};
     Narrator narrator(intentCount(events));
     for (const TraceEvent& e : events) {
-        const bool sql = e.is(EventKind::Sql);
-        lines
-            << QStringList{QString::number(e.seq),        QString::number(e.tMs),
-                           QString::number(e.intent),     QString::number(e.attempt),
-                           csvText(e.actorName()),        csvText(e.kindId()),
-                           csvText(e.connectionName()),   csvText(e.sql),
-                           csvText(paramsText(e.params)), sql ? QString::number(e.rows) : QString(),
-                           csvText(e.errorText()),        csvText(eventDataText(e)),
-                           csvText(narrator.caption(e))}
-                   .join(QLatin1Char(','));
+        lines << QStringList{QString::number(e.seq),          QString::number(e.tMs),
+                             QString::number(e.intent),       QString::number(e.attempt),
+                             csvText(e.actorName()),          csvText(e.kindId()),
+                             csvText(e.connectionName()),     csvText(e.sql),
+                             csvText(paramsText(e.params)),   countCell(e, RowCount::Returned),
+                             countCell(e, RowCount::Changed), csvText(e.errorText()),
+                             csvText(eventDataText(e)),       csvText(narrator.caption(e))}
+                     .join(QLatin1Char(','));
     }
     const QByteArray bom = excel ? QByteArray("\xEF\xBB\xBF") : QByteArray();
     return bom + (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();

@@ -113,7 +113,7 @@ cmp -s "$tmp/a.json" "$tmp/b.json" && ok || bad "traces differ"
 python3 - "$tmp/a.json" <<'PY' && ok || bad "trace format"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "idemlab-trace" and d["version"] == 2
+assert d["format"] == "idemlab-trace" and d["version"] == 3
 assert d["config"]["scenario"] == "payment-callback"
 kinds = {e["kind"] for e in d["events"]}
 assert {"fire", "sql", "response", "transition", "effect"} <= kinds, kinds
@@ -121,8 +121,12 @@ for e in d["events"]:
     for k in ["seq", "t_ms", "attempt", "actor", "kind"]:
         assert k in e
     if e["kind"] == "sql":
-        for k in ["connection", "sql", "params", "rows", "error"]:
+        for k in ["connection", "sql", "params", "code", "error"]:
             assert k in e
+        # one count, named for what it counts; none on BEGIN and COMMIT
+        assert "rows" not in e and not ("rows_returned" in e and "rows_changed" in e), e
+        if e["sql"].split()[0] in ("BEGIN", "COMMIT", "ROLLBACK"):
+            assert "rows_returned" not in e and "rows_changed" not in e, e
 PY
 # An unwritable trace path is an error, not a half-written file.
 "$B" run --scenario order-create --trace "$tmp/no/such/dir/t.json" >/dev/null 2>"$tmp/err"
@@ -163,11 +167,12 @@ PY
 # replay: identical for an untouched trace; a changed one differs; a damaged one is bad input.
 "$B" run --scenario order-create --variant dedup-table --timing retry --crash after-guard --trace "$tmp/r.json" >/dev/null
 "$B" replay "$tmp/r.json" >/dev/null && ok || bad "replay of an untouched trace"
-sed 's/"rows":1,/"rows":7,/' "$tmp/r.json" > "$tmp/r2.json"
-"$B" replay "$tmp/r2.json" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "replay of a changed trace should exit 1"
+sed 's/"rows_returned":1,/"rows_returned":7,/' "$tmp/r.json" > "$tmp/r2.json"
+"$B" replay "$tmp/r2.json" >"$tmp/r2.out" 2>&1; [ $? -eq 1 ] && ok || bad "replay of a changed trace should exit 1"
+grep -qx 'differs at event 1, rows_returned: stored 7, replay 1' "$tmp/r2.out" && ok || bad "replay names the changed count: $(cat "$tmp/r2.out")"
 head -c 300 "$tmp/r.json" > "$tmp/cut.json"
 expect_bad_input 'truncated' replay "$tmp/cut.json"
-sed 's/"version":2/"version":9/' "$tmp/r.json" > "$tmp/new.json"
+sed 's/"version":3/"version":9/' "$tmp/r.json" > "$tmp/new.json"
 expect_bad_input 'newer than this program reads' replay "$tmp/new.json"
 
 # export: csv, shiviz and html, each a whole file; bad format and unwritable path refused.

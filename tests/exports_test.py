@@ -2,8 +2,9 @@
 """Every export format of every scenario's traces, read back by a real parser:
 jq for the history and the Chrome trace events, PlantUML's own checker and
 Mermaid's own parser where they are installed (skipped, and said so, where
-they are not); and every trace, the golden ones of version 1 too, valid
-against docs/idemlab-trace.schema.json.
+they are not); every trace, the golden ones of versions 1 and 2 too, valid
+against docs/idemlab-trace.schema.json; and the golden traces of every
+version exported in every format, the CSV's counts named for what they count.
 
 Mermaid's parser comes from npm and runs under node with a DOM from jsdom:
     npm install --prefix ~/.cache/idemlab-node mermaid jsdom
@@ -12,6 +13,8 @@ IDEM_THIRD_PARTY_PARSERS=0 skips PlantUML's and Mermaid's parsers (the
 sanitizer stage of CI, whose first stage already ran them on the same files):
 every export is still made and checked here.
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -211,12 +214,17 @@ def check_schema(paths):
                                        f"{'/'.join(map(str, error.absolute_path))}")
     # And the schema refuses what a reader refuses.
     trace = json.load(open(paths[-1]))
-    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql")
+    sql = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "sql"
+               and "rows_changed" in e)
     transition = next(i for i, e in enumerate(trace["events"]) if e["kind"] == "transition")
     broken = {
         "a v2 transition with v1's from/to": ("transition", lambda e: e.update(
             {"from": e.pop("from_state"), "to": e.pop("to_state")})),
         "an sql event without code": ("sql", lambda e: e.pop("code")),
+        "a v3 sql event with v2's rows": ("sql", lambda e: e.update(
+            {"rows": e.pop("rows_changed")})),
+        "an sql event with both counts": ("sql", lambda e: e.update({"rows_returned": 0})),
+        "a negative count": ("sql", lambda e: e.update({"rows_changed": -1})),
         "a text t_ms": ("sql", lambda e: e.update({"t_ms": "5"})),
         "an intent below -1": ("sql", lambda e: e.update({"intent": -2})),
     }
@@ -226,10 +234,47 @@ def check_schema(paths):
         ok() if not validator.is_valid(copy) else bad(f"the schema accepts {what}")
 
 
+CONTROL = ("BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+def check_golden_exports(folder):
+    """Traces of every version export in every format; the CSV gives a count
+    only where the statement has one, in the column that says what it counts."""
+    golden = os.path.join(ROOT, "tests", "golden")
+    for name in sorted(os.listdir(golden)):
+        trace = os.path.join(golden, name)
+        for fmt in ("csv", "html", "shiviz", "mermaid", "plantuml", "history", "chrome"):
+            out = os.path.join(folder, f"golden-{name}.{fmt}")
+            if export(trace, fmt, out):
+                ok() if os.path.getsize(out) > 0 else bad(f"{name} exported as an empty {fmt}")
+        stored = [e for e in json.load(open(trace))["events"] if e["kind"] == "sql"]
+        rows = [r for r in csv.DictReader(io.StringIO(
+            open(os.path.join(folder, f"golden-{name}.csv"), encoding="utf-8", newline="").read()))
+            if r["kind"] == "sql"]
+        if len(rows) != len(stored) or "rows" in (rows[0] if rows else {}):
+            bad(f"{name}: the CSV's sql rows and columns {list(rows[0]) if rows else []}")
+            continue
+        for e, r in zip(stored, rows):
+            verb = e["sql"].split()[0].upper()
+            count = e.get("rows", e.get("rows_returned", e.get("rows_changed")))
+            if verb in CONTROL:
+                want = ("", "")
+            elif verb == "SELECT" or "RETURNING" in e["sql"] or "rows_returned" in e:
+                want = (str(count), "")
+            elif verb in ("INSERT", "UPDATE", "DELETE"):
+                want = ("", str(count))
+            else:
+                continue
+            got = (r["rows_returned"], r["rows_changed"])
+            ok() if got == want else bad(f"{name} seq {e['seq']} {verb}: CSV counts {got}, "
+                                         f"expected {want}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as folder:
         paths = traces(folder)
         check_schema(paths)
+        check_golden_exports(folder)
         check_history_and_chrome(folder, paths)
         check_plantuml(folder, paths)
         check_mermaid(folder, paths)

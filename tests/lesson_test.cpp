@@ -1,6 +1,7 @@
 // A lesson played in the real window with Page Down only, as a teacher with a
 // presentation remote would: at every frame the narration shown, where the
 // run stopped, and whether the outcome is hidden or revealed.
+#include "lesson.h"
 #include "lessonbook.h"
 #include "lessonpanel.h"
 #include "lessonplayer.h"
@@ -41,7 +42,41 @@ private slots:
     void pageUpGoesBackAndLeavingRestoresTheWindow();
     void chineseLessonInPresenterMode();
     void predictFirstHidesTheOutcomeUntilTheEnd();
+    void aPauseNamesTheCountItWaitsFor();
 };
+
+// A frame may stop at a statement by its count, named as the trace names it:
+// rows_changed waits for a write, rows_returned for a read, and the older
+// rows for either, never for BEGIN (whose change count is not its own).
+void LessonTest::aPauseNamesTheCountItWaitsFor() {
+    auto statement = [](const char* sql, RowCount counts) {
+        TraceEvent e;
+        e.kind = EventKind::Sql;
+        e.attempt = 2;
+        e.sql = QString::fromLatin1(sql);
+        e.counts = counts;
+        e.rows = 0;
+        return e;
+    };
+    const TraceEvent begin = statement("BEGIN IMMEDIATE", RowCount::None);
+    const TraceEvent update = statement("UPDATE orders SET status = 'PAID'", RowCount::Changed);
+    const TraceEvent select = statement("SELECT status FROM orders", RowCount::Returned);
+    auto pause = [](const char* key) {
+        PausePoint p;
+        p.kind = PausePoint::Kind::Event;
+        p.event = QJsonObject{{"kind", "sql"}, {QLatin1String(key), 0}};
+        return p;
+    };
+    QVERIFY(pause("rows_changed").matches(update));
+    QVERIFY(!pause("rows_changed").matches(select));
+    QVERIFY(!pause("rows_changed").matches(begin));
+    QVERIFY(pause("rows_returned").matches(select));
+    QVERIFY(!pause("rows_returned").matches(update));
+    QVERIFY(!pause("rows_returned").matches(begin));
+    QVERIFY(pause("rows").matches(update));
+    QVERIFY(pause("rows").matches(select));
+    QVERIFY(!pause("rows").matches(begin));
+}
 
 void LessonTest::bundledLessonsAreMany() {
     QVERIFY2(bundledLessonErrors().isEmpty(), qPrintable(bundledLessonErrors().join("\n")));

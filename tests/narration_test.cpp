@@ -217,9 +217,10 @@ void NarrationTest::captionsSayWhatHappened() {
 }
 
 // The CSV export carries the captions: a column of its own, no empty cell
-// (every scenario's recommended variant and its `none`-like first variant).
+// (every scenario's recommended variant and its `none`-like first variant);
+// and an sql row's count in one of two columns, neither for BEGIN or COMMIT.
 void NarrationTest::csvHasACaptionForEveryEvent() {
-    int rows = 0;
+    int rows = 0, control = 0;
     for (const Scenario* scenario : allScenarios()) {
         for (const VariantInfo& v :
              {scenario->info().variants.first(), scenario->info().variants.last()}) {
@@ -234,15 +235,28 @@ void NarrationTest::csvHasACaptionForEveryEvent() {
                 csvRows(QString::fromUtf8(traceToCsv(run.trace().events())));
             QVERIFY(table.size() > 1);
             QCOMPARE(table.first().last(), QString("caption"));
+            const qsizetype sql = table.first().indexOf("sql");
+            const qsizetype returned = table.first().indexOf("rows_returned");
+            const qsizetype changed = table.first().indexOf("rows_changed");
+            QVERIFY(sql > 0 && returned > 0 && changed > 0 && !table.first().contains("rows"));
             for (int i = 1; i < table.size(); ++i) {
-                QCOMPARE(table.at(i).size(), table.first().size());
-                QVERIFY2(!table.at(i).last().trimmed().isEmpty(),
-                         qPrintable(table.at(i).join(QLatin1Char('|'))));
+                const QStringList& row = table.at(i);
+                QCOMPARE(row.size(), table.first().size());
+                QVERIFY2(!row.last().trimmed().isEmpty(), qPrintable(row.join(QLatin1Char('|'))));
+                QVERIFY2(row.at(returned).isEmpty() || row.at(changed).isEmpty(),
+                         qPrintable(row.join(QLatin1Char('|'))));
+                if (row.at(sql).startsWith(QLatin1String("BEGIN")) ||
+                    row.at(sql).startsWith(QLatin1String("COMMIT"))) {
+                    QVERIFY2(row.at(returned).isEmpty() && row.at(changed).isEmpty(),
+                             qPrintable(row.join(QLatin1Char('|'))));
+                    ++control;
+                }
                 ++rows;
             }
         }
     }
     QVERIFY(rows > 500);
+    QVERIFY(control > 20);
 }
 
 QTEST_GUILESS_MAIN(NarrationTest)

@@ -1,8 +1,10 @@
 // What leaves the program as a file or the clipboard: CSV that a spreadsheet
-// opens without running formulas (numbers still numbers), ShiViz lines that
-// stay lines, and files that are complete or untouched, a full disk included.
+// opens without running formulas (numbers still numbers), counts named for
+// what they count, ShiViz lines that stay lines, and files that are complete
+// or untouched, a full disk included.
 #include "tracewriters.h"
 #include "csv.h"
+#include "exporttext.h"
 #include "run.h"
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
@@ -12,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -24,7 +27,7 @@ using namespace idem;
 namespace {
 
 TraceEvent sqlEvent(const QString& sql, const QVariantList& params, qint64 rows,
-                    const QString& error) {
+                    const QString& error, RowCount counts = RowCount::Returned) {
     TraceEvent e;
     e.seq = 1;
     e.intent = -1;
@@ -35,6 +38,7 @@ TraceEvent sqlEvent(const QString& sql, const QVariantList& params, qint64 rows,
     e.sql = sql;
     e.params = params;
     e.rows = rows;
+    e.counts = counts;
     e.error = error;
     e.code = error.isEmpty() ? 0 : 1;
     return e;
@@ -130,6 +134,7 @@ private slots:
     void traceCsvNeutralisesText();
     void tableCopyKeepsNumbersAndNeutralisesText();
     void sqlLogCopyNeutralisesText();
+    void countsAreNamedForWhatTheyCount();
     void shivizKeepsEveryEventOnItsLines();
     void shivizShowsTheRaceAsConcurrency();
     void shivizRunsAreExecutions();
@@ -187,15 +192,16 @@ void TraceWritersTest::traceCsvNeutralisesText() {
     fire.actor = nameId(u"=HYPERLINK(\"http://x\")");
     fire.kind = EventKind::Note;
     fire.note = nameId(u"+fire");
-    const TraceEvent sql = sqlEvent(QStringLiteral("UPDATE stock SET qty = qty - 1"),
-                                    {-3, QStringLiteral("=1+1")}, -1, QStringLiteral("@error"));
+    const TraceEvent sql =
+        sqlEvent(QStringLiteral("UPDATE stock SET qty = qty - 1"), {-3, QStringLiteral("=1+1")}, -1,
+                 QStringLiteral("@error"), RowCount::Changed);
     const QList<QByteArray> lines = traceToCsv({fire, sql}).split('\n');
     QCOMPARE(lines.size(), 4);  // header, two events, the empty rest after the last CRLF
     QVERIFY2(lines[1].contains("\"'=HYPERLINK(\"\"http://x\"\")\",'+fire,"), lines[1]);
-    // The params cell is text ("-3, =1+1"); rows -1 and intent -1 stay numbers.
+    // The params cell is text ("-3, =1+1"); rows_changed -1 and intent -1 stay numbers.
     QVERIFY2(lines[2].startsWith("1,0,-1,1,service,sql,c1,UPDATE stock SET qty = qty - 1,"),
              lines[2]);
-    QVERIFY2(lines[2].contains("\"'-3, =1+1\",-1,'@error (1),"), lines[2]);
+    QVERIFY2(lines[2].contains("\"'-3, =1+1\",,-1,'@error (1),"), lines[2]);
 }
 
 void TraceWritersTest::tableCopyKeepsNumbersAndNeutralisesText() {
@@ -221,8 +227,79 @@ void TraceWritersTest::sqlLogCopyNeutralisesText() {
     SqlLogModel model;
     model.rebuild(trace);
     const QString csv = model.toCsv();
-    QVERIFY2(csv.contains(QStringLiteral("\"'-- comment\nSELECT 1\",'@x',-1,'=cmd (1)\r\n")),
+    QVERIFY2(csv.contains(QStringLiteral("\"'-- comment\nSELECT 1\",'@x',-1,,'=cmd (1)\r\n")),
              qPrintable(csv));
+}
+
+// A statement's count goes where its name says what it counts: a read's rows
+// returned, a write's rows changed, and nothing for BEGIN or COMMIT (whose
+// count, SQLite's change count as it stood, is the previous statement's).
+static QList<TraceEvent> countedEvents() {
+    QList<TraceEvent> events{
+        sqlEvent(QStringLiteral("BEGIN IMMEDIATE"), {}, 4, {}, RowCount::None),
+        sqlEvent(QStringLiteral("SELECT id FROM orders"), {}, 2, {}, RowCount::Returned),
+        sqlEvent(QStringLiteral("UPDATE orders SET status = 'PAID'"), {}, 3, {}, RowCount::Changed),
+        sqlEvent(QStringLiteral("COMMIT"), {}, 3, {}, RowCount::None)};
+    for (qsizetype i = 0; i < events.size(); ++i) events[i].seq = i + 1;
+    return events;
+}
+
+void TraceWritersTest::countsAreNamedForWhatTheyCount() {
+    const QList<TraceEvent> events = countedEvents();
+    const QList<QByteArray> csv = traceToCsv(events).split('\n');
+    QVERIFY2(csv[0].startsWith("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,"
+                               "rows_returned,rows_changed,error,"),
+             csv[0]);
+    QVERIFY2(csv[1].startsWith("1,0,-1,1,service,sql,c1,BEGIN IMMEDIATE,,,,,"), csv[1]);
+    QVERIFY2(csv[2].startsWith("2,0,-1,1,service,sql,c1,SELECT id FROM orders,,2,,,"), csv[2]);
+    QVERIFY2(csv[3].startsWith("3,0,-1,1,service,sql,c1,UPDATE orders SET status = 'PAID',,,3,,"),
+             csv[3]);
+    QVERIFY2(csv[4].startsWith("4,0,-1,1,service,sql,c1,COMMIT,,,,,"), csv[4]);
+
+    Trace trace;
+    for (const TraceEvent& e : events) trace.append(e);
+    SqlLogModel log;
+    log.rebuild(trace);
+    QCOMPARE(log.toCsv(), QStringLiteral("t_ms,attempt,connection,sql,params,rows_returned,"
+                                         "rows_changed,error\r\n"
+                                         "0,1,c1,BEGIN IMMEDIATE,,,,\r\n"
+                                         "0,1,c1,SELECT id FROM orders,,2,,\r\n"
+                                         "0,1,c1,UPDATE orders SET status = 'PAID',,,3,\r\n"
+                                         "0,1,c1,COMMIT,,,,\r\n"));
+    QVERIFY(!log.index(0, SqlLogModel::Rows).data().isValid());
+    QCOMPARE(log.index(1, SqlLogModel::Rows).data().toString(), QStringLiteral("2 returned"));
+    QCOMPARE(log.index(2, SqlLogModel::Rows).data().toString(), QStringLiteral("3 changed"));
+    QVERIFY(!log.index(3, SqlLogModel::Rows).data().isValid());
+
+    QCOMPARE(describeEvent(events[0]), QStringLiteral("BEGIN IMMEDIATE"));
+    QCOMPARE(describeEvent(events[1]), QStringLiteral("SELECT id FROM orders → 2 rows returned"));
+    QCOMPARE(describeEvent(events[2]),
+             QStringLiteral("UPDATE orders SET status = 'PAID' → 3 rows changed"));
+
+    Trace::Loaded loaded;
+    loaded.events = events;
+    const QJsonArray chrome =
+        QJsonDocument::fromJson(traceToChromeTrace(loaded)).object().value("traceEvents").toArray();
+    QMap<QString, QJsonObject> args;  // statement → its args
+    for (const QJsonValue& v : chrome) {
+        const QJsonObject a = v.toObject().value("args").toObject();
+        if (a.contains("sql"))
+            args.insert(a.value("sql").toString(), a);
+    }
+    QCOMPARE(args.size(), 4);
+    for (const QJsonObject& a : std::as_const(args)) QVERIFY(!a.contains("rows"));
+    QVERIFY(!args["BEGIN IMMEDIATE"].contains("rows_returned"));
+    QVERIFY(!args["BEGIN IMMEDIATE"].contains("rows_changed"));
+    QCOMPARE(args["SELECT id FROM orders"].value("rows_returned").toInt(), 2);
+    QVERIFY(!args["SELECT id FROM orders"].contains("rows_changed"));
+    QCOMPARE(args["UPDATE orders SET status = 'PAID'"].value("rows_changed").toInt(), 3);
+    QVERIFY(!args["COMMIT"].contains("rows_changed"));
+
+    const QByteArray shiviz = traceToShiViz(events);
+    QVERIFY2(shiviz.contains("gets 2 rows returned"), shiviz.constData());
+    QVERIFY2(shiviz.contains("gets 3 rows changed"), shiviz.constData());
+    QVERIFY2(shiviz.contains("COMMIT → ok"), shiviz.constData());
+    QVERIFY(!shiviz.contains("4 rows"));
 }
 
 void TraceWritersTest::shivizKeepsEveryEventOnItsLines() {

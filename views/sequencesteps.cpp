@@ -112,8 +112,10 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
             lines << tr("values: %1").arg(SqlLogModel::formatParams(e.params));
         if (e.failed())
             lines << tr("error: %1").arg(e.errorText());
-        else if (!SqlLogModel::isTransactionControl(e.sql))
-            lines << tr("rows: %1").arg(e.rows);
+        else if (e.counts == RowCount::Returned)
+            lines << tr("rows returned: %1").arg(e.rows);
+        else if (e.counts == RowCount::Changed)
+            lines << tr("rows changed: %1").arg(e.rows);
     }
     for (const Field& f : e.fields) {
         lines << QLatin1String(f.key.name) + QStringLiteral(": ") + f.value.toString();
@@ -127,9 +129,8 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
     s.from = e.actorName();
     s.to = kDatabase;
     const QString head = statementHead(e.sql);
-    const QString verb = head.section(QLatin1Char(' '), 0, 0);
-    const bool control = verb == QLatin1String("BEGIN") || verb == QLatin1String("COMMIT") ||
-                         verb == QLatin1String("ROLLBACK");
+    // BEGIN, COMMIT, ROLLBACK: no count of their own.
+    const bool control = e.counts == RowCount::None;
     const QString cause = e.fields.text("cause");
     if (e.failed() && sqlite::primary(e.code) == sqlite::Busy) {
         s.tone = Tone::Warn;
@@ -143,6 +144,8 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
         s.tone = cause.isEmpty() ? Tone::Muted : Tone::Bad;
         s.label = cause == QLatin1String("crash") ? tr("%1 (crash)").arg(head) : head;
     } else {
+        // The verb says what the count is (a SELECT's rows returned, an
+        // UPDATE's rows changed): the label stays short enough for the lanes.
         s.label =
             head + QStringLiteral(" → ") + (e.rows == 1 ? tr("1 row") : tr("%1 rows").arg(e.rows));
     }

@@ -2205,10 +2205,6 @@
         <translation>参数：%1</translation>
     </message>
     <message>
-        <source>rows: %1</source>
-        <translation>行数：%1</translation>
-    </message>
-    <message>
         <source>error: %1</source>
         <translation>错误：%1</translation>
     </message>
@@ -2288,6 +2284,14 @@
         <source>… and %1 more</source>
         <translation>……另有 %1 项</translation>
     </message>
+    <message>
+        <source>rows returned: %1</source>
+        <translation>返回行数：%1</translation>
+    </message>
+    <message>
+        <source>rows changed: %1</source>
+        <translation>改动行数：%1</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -2345,6 +2349,22 @@
     <message>
         <source>Error</source>
         <translation>错误</translation>
+    </message>
+    <message>
+        <source>rows returned: %1</source>
+        <translation>返回行数：%1</translation>
+    </message>
+    <message>
+        <source>rows changed: %1</source>
+        <translation>改动行数：%1</translation>
+    </message>
+    <message>
+        <source>%1 returned</source>
+        <translation>返回 %1</translation>
+    </message>
+    <message>
+        <source>%1 changed</source>
+        <translation>改动 %1</translation>
     </message>
 </context>
 <context>
