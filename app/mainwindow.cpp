@@ -665,10 +665,13 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_)))
         pagination_->followRun(run->trace().events(), to);
-    if (rebuild)
-        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to);
-    else
-        repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(run->trace().events(), from, to);
+    const QStringList& internalLanes = run->scenario().info().internalLanes;
+    if (rebuild) {
+        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to, internalLanes);
+    } else {
+        repeatWrote_ = repeatWrote_ ||
+                       OutcomePanel::repeatWrote(run->trace().events(), from, to, internalLanes);
+    }
     const bool end = playback_->atEnd();
     const Summary& summary = end ? playback_->finalSummary() : playback_->liveSummary();
     outcome_->showSummary(summary, end, repeatWrote_);

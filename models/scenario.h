@@ -113,6 +113,12 @@ struct ScenarioInfo {
     // side by side (a read scenario whose variants page the same feed).
     enum class Stage { Live, Paging };
     Stage stage = Stage::Live;
+    // The lab's own instruments rather than the system under study: the
+    // lanes of processes that only record what happened (a process copying
+    // rows to compare later), and the tables of such copies and of the
+    // lab's bookkeeping. The stage hides them unless internals are shown.
+    QStringList internalLanes{};
+    QStringList internalTables{};
 
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;

@@ -174,6 +174,9 @@ Pagination::Pagination() {
     info_.lanes = {"client", "service", "writer"};
     info_.effectTable = "orders";
     info_.stage = ScenarioInfo::Stage::Paging;
+    // The feed as it was when paging began and where each reader stopped:
+    // the judge's records, not the shop's.
+    info_.internalTables = {"feed_at_start", "scroll_ends"};
     info_.effectNames = {"shown_twice", "missed"};
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
