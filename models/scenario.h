@@ -120,9 +120,16 @@ struct ScenarioInfo {
     QStringList internalLanes{};
     QStringList internalTables{};
 
+    // The variant the recommended one is compared with (Compare's left
+    // side): no protection, or the weaker approach the lesson starts from.
+    // Empty: none in particular (every variant is a case of its own).
+    QString baseline{};
+
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;
     QString recommendedVariant() const;
+    // The declared baseline, else the first variant.
+    QString baselineVariant() const;
     // The param's value in this run, or its default.
     QString paramValue(const RunConfig& config, const QString& key) const;
 };

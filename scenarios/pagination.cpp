@@ -172,6 +172,7 @@ Pagination::Pagination() {
     };
     info_.tables = {"orders", "page_reads", "feed_at_start", "scroll_ends"};
     info_.lanes = {"client", "service", "writer"};
+    info_.baseline = "offset";
     info_.effectTable = "orders";
     info_.stage = ScenarioInfo::Stage::Paging;
     // The feed as it was when paging began and where each reader stopped:

@@ -105,6 +105,7 @@ private slots:
     void stepBackThenForwardGivesTheSameView();
     void paymentStateMachineShowsRejectedFailure();
     void compareShowsBothOutcomes();
+    void compareStartsWithTheDeclaredPair();
     void paginationViewHighlightsDuplicates();
     void languageSwitchesWhileRunning();
     void qtDialogsFollowTheLanguage();
@@ -224,6 +225,35 @@ void WindowTest::compareShowsBothOutcomes() {
     QCOMPARE(w.compareView()->outcome(1)->verdictId(), QStringLiteral("exactly-once"));
     QCOMPARE(w.compareView()->table(1)->model()->rowCount(), 1);  // one pay_flow row
     QCOMPARE(w.compareView()->table(0)->model()->rowCount(), 3);  // three without the key
+}
+
+void WindowTest::compareStartsWithTheDeclaredPair() {
+    // Left the scenario's baseline, right its recommended variant, whatever
+    // the fired variant and whatever the variants are called.
+    for (const Scenario* s : allScenarios()) {
+        const ScenarioInfo& info = s->info();
+        if (!info.baseline.isEmpty()) {
+            QVERIFY2(info.variant(info.baseline), qPrintable(info.id));
+            QVERIFY2(info.baseline != info.recommendedVariant(), qPrintable(info.id));
+        }
+        CompareView view;
+        RunConfig c = defaultConfig(*s);
+        c.variant = info.variants.last().id;
+        view.setInput(*s, c);
+        view.outcome(0);  // builds the page
+        const QList<QComboBox*> sides = view.findChildren<QComboBox*>();
+        QCOMPARE(sides.size(), 2);
+        QCOMPARE(sides[0]->currentData().toString(), info.baselineVariant());
+        QCOMPARE(sides[1]->currentData().toString(), info.recommendedVariant());
+    }
+    // A scenario that declares none starts from its first variant.
+    ScenarioInfo none;
+    none.variants = {VariantInfo{.id = "a"}, VariantInfo{.id = "b", .recommended = true}};
+    QCOMPARE(none.baselineVariant(), QStringLiteral("a"));
+    none.baseline = "b";
+    QCOMPARE(none.baselineVariant(), QStringLiteral("b"));
+    none.baseline = "missing";
+    QCOMPARE(none.baselineVariant(), QStringLiteral("a"));
 }
 
 void WindowTest::paginationViewHighlightsDuplicates() {
