@@ -1827,6 +1827,10 @@
         <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
         <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
     </message>
+    <message>
+        <source>While the user reads page %1, other users add %2 order(s) and delete %3 the user has seen.</source>
+        <translation>用户阅读第 %1 页期间，其他用户新增了 %2 条订单，并删除了 %3 条用户看过的订单。</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
