@@ -37,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace idem;
 
@@ -107,6 +108,7 @@ private slots:
     void compareShowsBothOutcomes();
     void compareStartsWithTheDeclaredPair();
     void paginationViewHighlightsDuplicates();
+    void paginationViewShowsTheWritesAfterEachPage();
     void languageSwitchesWhileRunning();
     void qtDialogsFollowTheLanguage();
     void aboutShowsTheVersion();
@@ -273,6 +275,40 @@ void WindowTest::paginationViewHighlightsDuplicates() {
     QVERIFY(w.paginationView()->duplicatedRows(0) > 0);  // offset
     QCOMPARE(w.paginationView()->duplicatedRows(1), 0);  // cursor
     QCOMPARE(w.paginationView()->duplicatedRows(2), 0);  // keyset
+}
+
+void WindowTest::paginationViewShowsTheWritesAfterEachPage() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("pagination"));
+    c.params.insert("deletes-per-page", "2");
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    PaginationView* view = w.paginationView();
+    // One column per variant the scenario declares, in its order.
+    QStringList variants;
+    for (const VariantInfo& v : findScenario("pagination")->info().variants) variants << v.id;
+    QCOMPARE(view->strategies(), variants);
+    const QList<QTreeWidget*> columns = view->findChildren<QTreeWidget*>();
+    QCOMPARE(columns.size(), variants.size());
+    for (QTreeWidget* column : columns) {
+        // Page 1, what the others wrote meanwhile, page 2 ...: a line between
+        // every two pages, and one after the last page with rows when the
+        // reader went on to find an empty one.
+        QStringList shape;
+        for (int i = 0; i < column->topLevelItemCount(); ++i) {
+            const QString text = column->topLevelItem(i)->text(0);
+            shape << (text.startsWith("Page ") ? "page" : text);
+        }
+        const auto pages = shape.count("page");
+        QVERIFY2(pages >= 2 && shape.size() >= 2 * pages - 1 && shape.size() <= 2 * pages,
+                 qPrintable(shape.join(" | ")));
+        for (int i = 0; i < shape.size(); ++i) {
+            QCOMPARE(shape[i], i % 2 == 0 ? QStringLiteral("page")
+                                          : QStringLiteral("writer: +3 new, −2 deleted"));
+        }
+    }
 }
 
 void WindowTest::languageSwitchesWhileRunning() {
