@@ -474,7 +474,8 @@ void MainWindow::fireFromPanel() {
 
 void MainWindow::fireInBackground(const RunConfig& config) {
     const Scenario* scenario = findScenario(config.scenario);
-    const QString problem = scenario ? checkConfig(config, scenario->info())
+    // In the window's words: the fire panel's labels, not the command line's options.
+    const QString problem = scenario ? FirePanel::problemText(config, scenario->info())
                                      : tr("Unknown scenario %1").arg(config.scenario);
     if (!problem.isEmpty()) {
         showError(tr("Cannot run this configuration"), problem);
@@ -548,7 +549,7 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
         *error = tr("Unknown scenario %1").arg(config.scenario);
         return false;
     }
-    const QString problem = checkConfig(config, scenario->info());
+    const QString problem = FirePanel::problemText(config, scenario->info());
     if (!problem.isEmpty()) {
         *error = problem;
         return false;

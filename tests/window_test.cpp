@@ -6,6 +6,7 @@
 #include "firepanel.h"
 #include "idemversion.h"
 #include "mainwindow.h"
+#include "names.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
@@ -20,6 +21,7 @@
 #include "tablemodel.h"
 #include "tableview.h"
 #include "trace.h"
+#include "tracewords.h"
 
 #include "stepcaption.h"
 
@@ -33,6 +35,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -113,6 +116,7 @@ private slots:
     void qtDialogsFollowTheLanguage();
     void aboutShowsTheVersion();
     void badConfigurationIsRefused();
+    void configProblemsNameThePanelsFields();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
     void fireShowsTheFirstStepAndWhatToPress();
@@ -360,7 +364,56 @@ void WindowTest::badConfigurationIsRefused() {
     c.crash = CrashPoint::AfterGuard;
     QString error;
     QVERIFY(!w.fire(c, &error));
-    QVERIFY2(error.contains("after-guard"), qPrintable(error));
+    // The crash point and the variant by the names the panel shows them.
+    QVERIFY2(error.contains(crashPointName(CrashPoint::AfterGuard)), qPrintable(error));
+    QVERIFY2(error.contains(crashPointName(CrashPoint::BeforeResponse)), qPrintable(error));
+    QVERIFY2(!error.contains("after-guard"), qPrintable(error));
+}
+
+void WindowTest::configProblemsNameThePanelsFields() {
+    MainWindow w(false);
+    w.show();
+    const auto refusal = [&w](const RunConfig& c) {
+        // The path an opened trace takes, and the one lessons and shots take.
+        w.statusBar()->clearMessage();
+        w.fireInBackground(c);
+        const QString shown = w.statusBar()->currentMessage();
+        QString error;
+        if (w.fire(c, &error))
+            return QStringLiteral("(ran)");
+        if (shown != error)
+            return QStringLiteral("(not the same: %1 / %2)").arg(shown, error);
+        return error;
+    };
+    RunConfig tooMany = defaultConfig(*findScenario("order-create"));
+    tooMany.duplicates = 5000;
+    RunConfig badRows = defaultConfig(*findScenario("pagination"));
+    badRows.params.insert("rows", "abc");
+    RunConfig noSuchVariant = defaultConfig(*findScenario("order-create"));
+    noSuchVariant.variant = "magic";
+    RunConfig noSuchValue = defaultConfig(*findScenario("order-create"));
+    noSuchValue.params.insert("request-id", "random");
+
+    QCOMPARE(refusal(tooMany),
+             QStringLiteral("Duplicates 5000 is out of range (allowed 0 to 1000)"));
+    QCOMPARE(refusal(badRows),
+             QStringLiteral("Rows in the feed abc is not a whole number (allowed 1 to 10000)"));
+    QString text = refusal(noSuchVariant);
+    QVERIFY2(text.startsWith("Order creation has no variant “magic”"), qPrintable(text));
+    QVERIFY2(!text.contains("order-create") && !text.contains("--"), qPrintable(text));
+    text = refusal(noSuchValue);
+    QVERIFY2(!text.contains("--param") && !text.contains("request-id"), qPrintable(text));
+    QVERIFY2(text.contains(paramLabel("request-id")) && text.contains("random"), qPrintable(text));
+
+    w.setLanguage("zh");
+    QCOMPARE(refusal(tooMany), QStringLiteral("重复次数 5000 超出范围（允许 0 到 1000）"));
+    QCOMPARE(refusal(badRows), QStringLiteral("列表总行数 abc 不是整数（允许 1 到 10000）"));
+    text = refusal(noSuchVariant);
+    QVERIFY2(text.contains("没有方案“magic”") && !text.contains("order-create"), qPrintable(text));
+    text = refusal(noSuchValue);
+    QVERIFY2(text.contains(paramLabel("request-id")) && !text.contains("request-id"),
+             qPrintable(text));
+    w.setLanguage("en");
 }
 
 void WindowTest::advisorOpensTheMatchingScenario() {
