@@ -404,6 +404,16 @@ void WindowTest::configProblemsNameThePanelsFields() {
     text = refusal(noSuchValue);
     QVERIFY2(!text.contains("--param") && !text.contains("request-id"), qPrintable(text));
     QVERIFY2(text.contains(paramLabel("request-id")) && text.contains("random"), qPrintable(text));
+    // Nothing to choose from: the panel's only choice, or no settings at all.
+    RunConfig noCrashHere = defaultConfig(*findScenario("natural-ops"));
+    noCrashHere.crash = CrashPoint::AfterGuard;
+    text = refusal(noCrashHere);
+    QVERIFY2(text.endsWith("(it offers: " + crashPointName(CrashPoint::None) + ")"),
+             qPrintable(text));
+    RunConfig noSettings = defaultConfig(*findScenario("stock-deduct"));
+    noSettings.params.insert("colour", "red");
+    text = refusal(noSettings);
+    QVERIFY2(text.startsWith("Stock deduction has no settings of its own"), qPrintable(text));
 
     w.setLanguage("zh");
     QCOMPARE(refusal(tooMany), QStringLiteral("重复次数 5000 超出范围（允许 0 到 1000）"));

@@ -98,7 +98,7 @@ QString numberFieldName(NumberField field) {
 }
 
 QString listed(const QStringList& names) {
-    return names.isEmpty() ? FirePanel::tr("none") : names.join(FirePanel::tr(", "));
+    return names.join(FirePanel::tr(", "));
 }
 
 QString variantName(const ScenarioInfo& info, const QString& variant) {
@@ -135,11 +135,17 @@ QString choiceProblemText(const ChoiceProblem& p, const RunConfig& c, const Scen
                 .arg(sourceName(*sourceFromId(p.value)), scenario, listed(names));
         }
         case ChoiceProblem::Kind::CrashPoint:
+            // A variant without crash points offers only the panel's "no crash".
+            names << crashPointName(CrashPoint::None);
             for (const QString& id : p.allowed) names << crashPointName(*crashPointFromId(id));
-            return FirePanel::tr("%1 has no crash point “%2” (its crash points: %3)")
+            return FirePanel::tr("%1 has no crash point “%2” (it offers: %3)")
                 .arg(variantName(info, c.variant), crashPointName(*crashPointFromId(p.value)),
                      listed(names));
         case ChoiceProblem::Kind::Param:
+            if (p.allowed.isEmpty()) {
+                return FirePanel::tr("%1 has no settings of its own; “%2” is not one")
+                    .arg(scenario, p.value);
+            }
             for (const QString& key : p.allowed) names << paramLabel(key);
             return FirePanel::tr("%1 has no setting “%2” (its settings: %3)")
                 .arg(scenario, p.value, listed(names));
@@ -207,8 +213,9 @@ FirePanel::FirePanel(QWidget* parent)
     outer->addWidget(fire_);
     connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
-    connect(crash_, &QComboBox::currentIndexChanged, this,
-            [this] { crashAttempt_->setEnabled(crash_->currentData().toString() != "none"); });
+    connect(crash_, &QComboBox::currentIndexChanged, this, [this] {
+        crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
+    });
     retranslate();
 }
 
@@ -253,13 +260,13 @@ void FirePanel::fillCrashPoints() {
     const QString current = crash_->currentData().toString();
     const QSignalBlocker b(crash_);
     crash_->clear();
-    crash_->addItem(crashPointName(CrashPoint::None), QStringLiteral("none"));
+    crash_->addItem(crashPointName(CrashPoint::None), toId(CrashPoint::None));
     if (const VariantInfo* v = scenario_->info().variant(variant_->currentData().toString())) {
         for (CrashPoint p : v->crashPoints) crash_->addItem(crashPointName(p), toId(p));
     }
     const int i = crash_->findData(current);
     crash_->setCurrentIndex(i >= 0 ? i : 0);
-    crashAttempt_->setEnabled(crash_->currentData().toString() != "none");
+    crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
 }
 
 void FirePanel::rebuildParams() {

@@ -250,10 +250,6 @@
         <translation>可见性超时（毫秒）</translation>
     </message>
     <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -272,10 +268,6 @@
     <message>
         <source>%1 does not occur in %2 (its sources: %3)</source>
         <translation>%2中不会出现%1（可选重复来源：%3）</translation>
-    </message>
-    <message>
-        <source>%1 has no crash point “%2” (its crash points: %3)</source>
-        <translation>%1没有崩溃点“%2”（可选崩溃点：%3）</translation>
     </message>
     <message>
         <source>%1 has no setting “%2” (its settings: %3)</source>
@@ -300,6 +292,14 @@
     <message>
         <source>Cache TTL (ms)</source>
         <translation>缓存 TTL（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 has no crash point “%2” (it offers: %3)</source>
+        <translation>%1没有崩溃点“%2”（可选：%3）</translation>
+    </message>
+    <message>
+        <source>%1 has no settings of its own; “%2” is not one</source>
+        <translation>%1没有自己的设置项，因此没有“%2”</translation>
     </message>
 </context>
 <context>
