@@ -192,7 +192,7 @@ int list(const QStringList& args) {
             out() << "  " << (v.recommended ? "* " : "  ") << v.id.leftJustified(20) << v.summary
                   << "\n"
                   << QString(24, ' ') << "crash points: "
-                  << (points.isEmpty() ? QStringLiteral("none") : points.join(", ")) << "\n";
+                  << (points.isEmpty() ? toId(CrashPoint::None) : points.join(", ")) << "\n";
             if (!v.toleratedEffects.isEmpty()) {
                 out() << QString(24, ' ')
                       << "repeats accepted (tolerated): " << v.toleratedEffects.join(", ") << "\n";

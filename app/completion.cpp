@@ -66,7 +66,7 @@ bool plain(const QStringList& words, QString* error) {
 }
 
 QStringList idsOf(const QList<CrashPoint>& points) {
-    QStringList ids{QStringLiteral("none")};
+    QStringList ids{toId(CrashPoint::None)};
     for (CrashPoint p : points) ids << toId(p);
     return ids;
 }
@@ -189,7 +189,8 @@ int completion(const QStringList& args) {
         << "            esac ;;\n"
            "        --crash)\n"
            "            case \"$2/$3\" in\n"
-        << crashes << arm(QStringLiteral("*"), QStringList{"none"} + crashPointIds(), 16)
+        << crashes
+        << arm(QStringLiteral("*"), QStringList{toId(CrashPoint::None)} + crashPointIds(), 16)
         << "            esac ;;\n"
            "        --param)\n"
            "            case \"$2\" in\n"

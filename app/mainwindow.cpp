@@ -474,7 +474,8 @@ void MainWindow::fireFromPanel() {
 
 void MainWindow::fireInBackground(const RunConfig& config) {
     const Scenario* scenario = findScenario(config.scenario);
-    const QString problem = scenario ? checkConfig(config, scenario->info())
+    // In the window's words: the fire panel's labels, not the command line's options.
+    const QString problem = scenario ? FirePanel::problemText(config, scenario->info())
                                      : tr("Unknown scenario %1").arg(config.scenario);
     if (!problem.isEmpty()) {
         showError(tr("Cannot run this configuration"), problem);
@@ -548,7 +549,7 @@ bool MainWindow::fire(const RunConfig& config, QString* error) {
         *error = tr("Unknown scenario %1").arg(config.scenario);
         return false;
     }
-    const QString problem = checkConfig(config, scenario->info());
+    const QString problem = FirePanel::problemText(config, scenario->info());
     if (!problem.isEmpty()) {
         *error = problem;
         return false;
@@ -665,10 +666,13 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
     live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_)))
         pagination_->followRun(run->trace().events(), to);
-    if (rebuild)
-        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to);
-    else
-        repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(run->trace().events(), from, to);
+    const QStringList& internalLanes = run->scenario().info().internalLanes;
+    if (rebuild) {
+        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to, internalLanes);
+    } else {
+        repeatWrote_ = repeatWrote_ ||
+                       OutcomePanel::repeatWrote(run->trace().events(), from, to, internalLanes);
+    }
     const bool end = playback_->atEnd();
     const Summary& summary = end ? playback_->finalSummary() : playback_->liveSummary();
     outcome_->showSummary(summary, end, repeatWrote_);

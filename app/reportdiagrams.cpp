@@ -147,7 +147,7 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
     state.showTrace(trace, upTo, freshFrom);
     SequenceView sequence;
     sequence.resize(1200, 800);
-    sequence.setCast(info.lanes, info.askKeys);
+    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
     sequence.showTrace(trace, upTo, freshFrom);
     // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
     // at the page's width, with a heading above it.

@@ -206,42 +206,63 @@ std::optional<NumberProblem> checkNumbers(const RunConfig& c, const ScenarioInfo
     return std::nullopt;
 }
 
-QString checkChoices(const RunConfig& c, const ScenarioInfo& info) {
+std::optional<ChoiceProblem> findChoiceProblem(const RunConfig& c, const ScenarioInfo& info) {
+    using Kind = ChoiceProblem::Kind;
     const VariantInfo* variant = info.variant(c.variant);
     if (!variant) {
         QStringList ids;
         for (const VariantInfo& v : info.variants) ids << v.id;
-        return QStringLiteral("unknown variant \"%1\" for scenario %2 (allowed: %3)")
-            .arg(c.variant, info.id, ids.join(QStringLiteral(", ")));
+        return ChoiceProblem{Kind::Variant, c.variant, {}, ids};
     }
     if (!info.sources.contains(c.source)) {
         QStringList ids;
         for (Source s : info.sources) ids << toId(s);
-        return QStringLiteral("source %1 does not occur in scenario %2 (allowed: %3)")
-            .arg(toId(c.source), info.id, ids.join(QStringLiteral(", ")));
+        return ChoiceProblem{Kind::Source, toId(c.source), {}, ids};
     }
     if (c.crash != CrashPoint::None && !variant->crashPoints.contains(c.crash)) {
         QStringList ids;
         for (CrashPoint p : variant->crashPoints) ids << toId(p);
-        return QStringLiteral("crash point %1 does not exist in %2/%3 (allowed: %4)")
-            .arg(toId(c.crash), info.id, variant->id,
-                 ids.isEmpty() ? QStringLiteral("none") : ids.join(QStringLiteral(", ")));
+        return ChoiceProblem{Kind::CrashPoint, toId(c.crash), {}, ids};
     }
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it) {
         const ParamInfo* p = info.param(it.key());
         if (!p) {
             QStringList keys;
             for (const ParamInfo& known : info.params) keys << known.key;
+            return ChoiceProblem{Kind::Param, it.key(), {}, keys};
+        }
+        if (!p->allowed.isEmpty() && !p->allowed.contains(it.value()))
+            return ChoiceProblem{Kind::ParamValue, it.value(), it.key(), p->allowed};
+    }
+    return std::nullopt;
+}
+
+QString optionMessage(const ChoiceProblem& p, const RunConfig& c, const ScenarioInfo& info) {
+    const QString allowed = p.allowed.join(QStringLiteral(", "));
+    const QString allowedOrNone = p.allowed.isEmpty() ? QStringLiteral("none") : allowed;
+    switch (p.kind) {
+        case ChoiceProblem::Kind::Variant:
+            return QStringLiteral("unknown variant \"%1\" for scenario %2 (allowed: %3)")
+                .arg(p.value, info.id, allowed);
+        case ChoiceProblem::Kind::Source:
+            return QStringLiteral("source %1 does not occur in scenario %2 (allowed: %3)")
+                .arg(p.value, info.id, allowed);
+        case ChoiceProblem::Kind::CrashPoint:
+            return QStringLiteral("crash point %1 does not exist in %2/%3 (allowed: %4)")
+                .arg(p.value, info.id, c.variant, allowedOrNone);
+        case ChoiceProblem::Kind::Param:
             return QStringLiteral("unknown --param %1 for scenario %2 (allowed: %3)")
-                .arg(it.key(), info.id,
-                     keys.isEmpty() ? QStringLiteral("none") : keys.join(QStringLiteral(", ")));
-        }
-        if (!p->allowed.isEmpty() && !p->allowed.contains(it.value())) {
+                .arg(p.value, info.id, allowedOrNone);
+        case ChoiceProblem::Kind::ParamValue:
             return QStringLiteral("--param %1=%2 is not allowed (allowed: %3)")
-                .arg(it.key(), shownValue(it.value()), p->allowed.join(QStringLiteral(", ")));
-        }
+                .arg(p.param, shownValue(p.value), allowed);
     }
     return {};
+}
+
+QString checkChoices(const RunConfig& c, const ScenarioInfo& info) {
+    const std::optional<ChoiceProblem> problem = findChoiceProblem(c, info);
+    return problem ? optionMessage(*problem, c, info) : QString();
 }
 
 QString shownValue(const QString& value) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -83,8 +84,23 @@ std::optional<NumberProblem> readNumber(NumberField field, const QString& text, 
 // The first number of `config` (scenario parameters included) that is out of
 // range or not a whole number; nullopt when all are allowed.
 std::optional<NumberProblem> checkNumbers(const RunConfig& config, const ScenarioInfo& info);
-// A variant, source, crash point or parameter the scenario does not have, as
-// one line naming the bad value and the allowed ones; empty when all exist.
+// A variant, source, crash point, parameter or parameter value the scenario
+// does not have: which, the value as given, and the ones it has. Like
+// NumberProblem, each caller phrases it in its own words.
+struct ChoiceProblem {
+    enum class Kind { Variant, Source, CrashPoint, Param, ParamValue };
+    Kind kind = Kind::Variant;
+    QString value;        // the id, key or value as given (a source, crash point: its id)
+    QString param{};      // ParamValue: the parameter's key
+    QStringList allowed;  // the ids, keys or values there are (may be empty)
+};
+// The first choice of `config` that `info` does not have, in the order
+// variant, source, crash point (the variant's), parameters.
+std::optional<ChoiceProblem> findChoiceProblem(const RunConfig& config, const ScenarioInfo& info);
+// "unknown variant \"x\" for scenario order-create (allowed: none, ...)".
+QString optionMessage(const ChoiceProblem& problem, const RunConfig& config,
+                      const ScenarioInfo& info);
+// findChoiceProblem phrased with option names; empty when all exist.
 QString checkChoices(const RunConfig& config, const ScenarioInfo& info);
 
 // "--duplicates 5000 is out of range (allowed: 0 to 1000)",

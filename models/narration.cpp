@@ -771,6 +771,12 @@ Narrator::Said Narrator::sayNote(const TraceEvent& e) {
                                       "read."))
                     .arg(f.text("page")),
                 3};
+    if (kind == QLatin1String("feed-changed"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "While the user reads page %1, other users add %2 "
+                                      "order(s) and delete %3 the user has seen."))
+                    .arg(f.text("after_page"), f.text("inserted"), f.text("deleted")),
+                3};
     if (kind == QLatin1String("pay-again"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "The user pays again (trade %1): the order goes back to "

@@ -30,6 +30,12 @@ QString ScenarioInfo::recommendedVariant() const {
     return variants.isEmpty() ? QString() : variants.first().id;
 }
 
+QString ScenarioInfo::baselineVariant() const {
+    if (variant(baseline))
+        return baseline;
+    return variants.isEmpty() ? QString() : variants.first().id;
+}
+
 QString ScenarioInfo::paramValue(const RunConfig& config, const QString& key) const {
     if (config.params.contains(key))
         return config.params.value(key);

@@ -113,10 +113,23 @@ struct ScenarioInfo {
     // side by side (a read scenario whose variants page the same feed).
     enum class Stage { Live, Paging };
     Stage stage = Stage::Live;
+    // The lab's own instruments rather than the system under study: the
+    // lanes of processes that only record what happened (a process copying
+    // rows to compare later), and the tables of such copies and of the
+    // lab's bookkeeping. The stage hides them unless internals are shown.
+    QStringList internalLanes{};
+    QStringList internalTables{};
+
+    // The variant the recommended one is compared with (Compare's left
+    // side): no protection, or the weaker approach the lesson starts from.
+    // Empty: none in particular (every variant is a case of its own).
+    QString baseline{};
 
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;
     QString recommendedVariant() const;
+    // The declared baseline, else the first variant.
+    QString baselineVariant() const;
     // The param's value in this run, or its default.
     QString paramValue(const RunConfig& config, const QString& key) const;
 };

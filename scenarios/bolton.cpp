@@ -104,6 +104,7 @@ VALUES (?, ?, ?, 'PAID'))"),
     info_.tables = {"dedup", "orders", "refunds"};
     info_.guardTable = "dedup";
     info_.lanes = {"client", "gateway", "service"};
+    info_.baseline = "dedup-layer-only";
     info_.effectNames = {"refunds"};
     info_.stateMachine = {"order",
                           {{"", "", 0, 1}, {"PAID", "已支付", 2, 1}, {"REFUNDED", "已退款", 4, 1}},

@@ -77,6 +77,7 @@ Downstream::Downstream() {
     info_.tables = {"dedup", "coupon_grants"};
     info_.guardTable = "dedup";
     info_.lanes = {"gateway", "service", "downstream"};
+    info_.baseline = "entry-only";
     info_.effectTable = "coupon_grants";
     info_.effectNames = {"coupons"};
     // The entry's dedup record; the coupon service keeps no state of its own.

@@ -86,6 +86,7 @@ DuplicateAlert::DuplicateAlert() {
     info_.tables = {"payments", "duplicate_log", "alerts"};
     info_.guardTable = "payments";
     info_.lanes = {"client", "gateway", "service"};
+    info_.baseline = "silent";
     info_.askKeys = {"operation"};
     info_.effectTable = "payments";
     info_.effectNames = {"charges"};

@@ -181,6 +181,7 @@ MqConsume::MqConsume() {
     info_.tables = {"coupons", "broker", "consumed_messages"};
     info_.guardTable = "coupons";
     info_.lanes = {"broker", "consumer"};
+    info_.baseline = "none";
     info_.effectTable = "coupons";
     info_.effectNames = {"coupons"};
     // The broker, not a caller, delivers again what was not acked.

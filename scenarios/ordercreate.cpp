@@ -183,6 +183,7 @@ OrderCreate::OrderCreate() {
     info_.tables = {"dedup", "orders"};
     info_.guardTable = "dedup";
     info_.lanes = {"client", "gateway", "service"};
+    info_.baseline = "none";
     info_.effectTable = "orders";
     info_.effectNames = {"orders"};
     info_.stateMachine = {"dedup record",

@@ -316,6 +316,7 @@ Outbox::Outbox() {
     info_.tables = {"outbox", "orders", "broker", "points", "inbox"};
     info_.guardTable = "outbox";
     info_.lanes = {"client", "gateway", "service", "relay", "broker", "consumer"};
+    info_.baseline = "dual-write";
     info_.effectNames = {"orders", "points"};
     info_.stateMachine = {"outbox row",
                           {{"", "", 0, 1}, {"PENDING", "待发送", 2, 1}, {"SENT", "已发送", 5, 1}},

@@ -172,8 +172,12 @@ Pagination::Pagination() {
     };
     info_.tables = {"orders", "page_reads", "feed_at_start", "scroll_ends"};
     info_.lanes = {"client", "service", "writer"};
+    info_.baseline = "offset";
     info_.effectTable = "orders";
     info_.stage = ScenarioInfo::Stage::Paging;
+    // The feed as it was when paging began and where each reader stopped:
+    // the judge's records, not the shop's.
+    info_.internalTables = {"feed_at_start", "scroll_ends"};
     info_.effectNames = {"shown_twice", "missed"};
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
@@ -286,14 +290,25 @@ Task<SqlResult> Pagination::readPage(Attempt& a, const Strategy& strategy, int p
 Task<Reply> Pagination::writeBetweenPages(Attempt& a) const {
     const FeedShape feed = shapeOf(info_, a.config());
     const int afterPage = a.payload().value(QStringLiteral("after_page")).toInt();
+    qint64 inserted = 0;
+    qint64 deleted = 0;
     co_await a.begin();
     for (int k = 0; k < feed.inserts; ++k) {
         // New orders are newer than everything in the feed.
-        co_await a.sql(kInsertOrder, 100 + (afterPage * 7 + k) * 13 % 900, kEpochMs + a.now());
+        const SqlResult added =
+            co_await a.sql(kInsertOrder, 100 + (afterPage * 7 + k) * 13 % 900, kEpochMs + a.now());
+        inserted += added.rows;
     }
-    if (feed.deletes > 0)
-        co_await a.sql(kDeleteSeen, readerOf(a.intent()), feed.deletes);
+    if (feed.deletes > 0) {
+        const SqlResult removed = co_await a.sql(kDeleteSeen, readerOf(a.intent()), feed.deletes);
+        deleted = removed.rows;
+    }
     co_await a.commit();
+    // What the others did to the feed, for the views that show it beside the pages.
+    a.note(QStringLiteral("feed-changed"), {{"reader", readerOf(a.intent())},
+                                            {"after_page", afterPage},
+                                            {"inserted", inserted},
+                                            {"deleted", deleted}});
     co_return Reply{Response::Success, {}};
 }
 

@@ -223,6 +223,7 @@ PaymentCallback::PaymentCallback() {
     info_.tables = {"orders", "pay_flow", "ledger", "provider_payments"};
     info_.guardTable = "pay_flow";
     info_.lanes = {"client", "provider", "service"};
+    info_.baseline = "none";
     info_.askKeys = {"trade_status"};
     info_.effectTable = "ledger";
     info_.effectNames = {"credits"};

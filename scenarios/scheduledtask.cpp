@@ -109,6 +109,7 @@ ScheduledTask::ScheduledTask() {
     info_.tables = {"job_runs", "locks", "payouts", "sales"};
     info_.guardTable = "job_runs";
     info_.lanes = {"scheduler", "node-a", "node-b"};
+    info_.baseline = "none";
     info_.effectTable = "payouts";
     info_.effectNames = {"payouts"};
     info_.stateMachine = {

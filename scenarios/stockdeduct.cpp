@@ -130,6 +130,7 @@ StockDeduct::StockDeduct() {
     info_.tables = {"orders", "stock", "deductions"};
     info_.guardTable = "orders";
     info_.lanes = {"client", "gateway", "service"};
+    info_.baseline = "none";
     info_.effectTable = "stock";
     info_.effectNames = {"units"};
     info_.stateMachine = {

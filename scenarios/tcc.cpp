@@ -208,6 +208,7 @@ Tcc::Tcc() {
     info_.tables = {"tcc_log", "accounts", "debits"};
     info_.guardTable = "tcc_log";
     info_.lanes = {"coordinator", "participant"};
+    info_.baseline = "naive";
     info_.askKeys = {"op"};
     info_.effectNames = {"debits"};
     info_.stateMachine = {"tcc_log record",

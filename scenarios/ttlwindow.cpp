@@ -81,6 +81,7 @@ TtlWindow::TtlWindow() {
     info_.tables = {"ttl_keys", "dedup", "points_ledger"};
     info_.guardTable = "ttl_keys";
     info_.lanes = {"gateway", "service", "broker"};
+    info_.baseline = "ttl-cache";
     info_.effectTable = "points_ledger";
     info_.effectNames = {"points"};
     info_.stateMachine = {

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <functional>
 #include <limits>
 
 using namespace idem;
@@ -49,6 +50,7 @@ private slots:
     void optionsQuoteTheTypedValue();
     void paramsAreWholeNumbersInRange();
     void hugeFieldsDoNotOverflowTheCheck();
+    void choiceProblemsSayWhichChoiceAndWhatThereIs();
     void traceConfigNumbersAreChecked_data();
     void traceConfigNumbersAreChecked();
     void everyAcceptedConfigReadsBack();
@@ -162,6 +164,46 @@ void ConfigCheckTest::paramsAreWholeNumbersInRange() {
              QStringLiteral("--param rows=10001 is out of range (allowed: 1 to 10000)"));
     c.params[QStringLiteral("rows")] = QStringLiteral("10000");
     QCOMPARE(checkConfig(c, info), QString());
+}
+
+void ConfigCheckTest::choiceProblemsSayWhichChoiceAndWhatThereIs() {
+    using Kind = ChoiceProblem::Kind;
+    const ScenarioInfo& info = findScenario("order-create")->info();
+    const auto problem = [&info](const std::function<void(RunConfig&)>& change) {
+        RunConfig c = orderCreate();
+        change(c);
+        return findChoiceProblem(c, info);
+    };
+    QVERIFY(!problem([](RunConfig&) {}));
+
+    auto p = problem([](RunConfig& c) { c.variant = "magic"; });
+    QVERIFY(p && p->kind == Kind::Variant && p->value == "magic");
+    QCOMPARE(p->allowed.size(), info.variants.size());
+
+    p = problem([](RunConfig& c) { c.source = Source::MqRedelivery; });
+    QVERIFY(p && p->kind == Kind::Source && p->value == "mq-redelivery");
+    QCOMPARE(p->allowed, QStringList({"double-click", "gateway-retry"}));
+
+    p = problem([](RunConfig& c) {
+        c.variant = "unique-key";
+        c.crash = CrashPoint::AfterGuard;
+    });
+    QVERIFY(p && p->kind == Kind::CrashPoint && p->value == "after-guard");
+    QCOMPARE(p->allowed, QStringList{"before-response"});
+
+    p = problem([](RunConfig& c) { c.params.insert("colour", "red"); });
+    QVERIFY(p && p->kind == Kind::Param && p->value == "colour");
+    QVERIFY(p->allowed.contains("request-id"));
+
+    p = problem([](RunConfig& c) { c.params.insert("request-id", "random"); });
+    QVERIFY(p && p->kind == Kind::ParamValue && p->param == "request-id" && p->value == "random");
+    QCOMPARE(p->allowed, QStringList({"per-intent", "per-click"}));
+    // The command line's words for it.
+    RunConfig c = orderCreate();
+    c.params.insert("request-id", "random");
+    QCOMPARE(checkChoices(c, info),
+             QStringLiteral("--param request-id=random is not allowed (allowed: per-intent, "
+                            "per-click)"));
 }
 
 void ConfigCheckTest::hugeFieldsDoNotOverflowTheCheck() {

@@ -69,6 +69,7 @@ private slots:
     void pagesAccountForEveryRowOfTheStartFeed();
     void offsetRepeatsTheInsertedCountOnEveryPage();
     void writerUsesItsOwnConnection();
+    void writerNotesWhatItChanged();
     void queryPlanSeeksTheIndexForCursorAndKeyset();
     void badParamsAreRefused();
 };
@@ -262,6 +263,35 @@ void PaginationTest::writerUsesItsOwnConnection() {
     QCOMPARE(feed.value("deleted").toInteger(), qint64(deletes));
     QVERIFY(deletes > 0);
     QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
+}
+
+void PaginationTest::writerNotesWhatItChanged() {
+    // The writer's notes (what the pagination view shows between pages) add
+    // up to what the database says changed, each after the page it follows.
+    for (const char* variant : {"offset", "cursor", "keyset"}) {
+        const auto run = runToEnd(pagingConfig(variant, {"deletes-per-page=2"}, 20, 4));
+        qint64 inserted = 0, deleted = 0;
+        int notes = 0, lastPage = 0;
+        for (const TraceEvent& e : run->trace().events()) {
+            if (e.kindId() == QLatin1String("page"))
+                lastPage = int(e.fields.number("page"));
+            if (e.kindId() != QLatin1String("feed-changed"))
+                continue;
+            ++notes;
+            QCOMPARE(e.actorName(), QStringLiteral("writer"));
+            QCOMPARE(e.fields.number("reader"), 1);
+            QCOMPARE(e.fields.number("after_page"), qint64(lastPage));
+            QCOMPARE(e.fields.number("inserted"), 3);
+            inserted += e.fields.number("inserted");
+            deleted += e.fields.number("deleted");
+        }
+        // After every page but the last.
+        QCOMPARE(notes, lastPage - 1);
+        const QJsonObject feed = run->summary().extras.value("feed").toObject();
+        QCOMPARE(inserted, feed.value("inserted").toInteger());
+        QCOMPARE(deleted, feed.value("deleted").toInteger());
+        QVERIFY(deleted > 0);
+    }
 }
 
 void PaginationTest::queryPlanSeeksTheIndexForCursorAndKeyset() {

@@ -94,6 +94,7 @@ private slots:
     void theEffectTableIsInFront();
     void theTableAStepChangedComesToFront();
     void theLabsInternalsAreHiddenUnlessAskedFor();
+    void internalsAreDeclaredLanesAndTables();
 };
 
 void StageTest::presenterModeFitsA1280x720Projector_data() {
@@ -597,6 +598,29 @@ void StageTest::theLabsInternalsAreHiddenUnlessAskedFor() {
     QVERIFY(w.sequenceView()->labels().join(" ").contains("set-up"));
     internals->trigger();
     QVERIFY(!w.sequenceView()->lanes().contains("observer"));
+
+    // What is internal is the scenario's declaration: pagination's records of
+    // the feed at the start and of where the reader stopped.
+    QVERIFY(w.fire(defaultConfig(*findScenario("pagination")), &error));
+    QVERIFY(tabShown("page_reads"));
+    QVERIFY(!tabShown("feed_at_start"));
+    QVERIFY(!tabShown("scroll_ends"));
+    internals->trigger();
+    QVERIFY(tabShown("feed_at_start"));
+    internals->trigger();
+}
+
+void StageTest::internalsAreDeclaredLanesAndTables() {
+    for (const Scenario* s : allScenarios()) {
+        const ScenarioInfo& info = s->info();
+        for (const QString& lane : info.internalLanes)
+            QVERIFY2(info.lanes.contains(lane), qPrintable(info.id + " " + lane));
+        for (const QString& table : info.internalTables) {
+            QVERIFY2(info.tables.contains(table), qPrintable(info.id + " " + table));
+            QVERIFY2(table != info.guardTable && table != info.effectTable,
+                     qPrintable(info.id + " " + table));
+        }
+    }
 }
 
 QTEST_MAIN(StageTest)

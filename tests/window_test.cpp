@@ -6,6 +6,7 @@
 #include "firepanel.h"
 #include "idemversion.h"
 #include "mainwindow.h"
+#include "names.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playback.h"
@@ -20,6 +21,7 @@
 #include "tablemodel.h"
 #include "tableview.h"
 #include "trace.h"
+#include "tracewords.h"
 
 #include "stepcaption.h"
 
@@ -33,10 +35,12 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace idem;
 
@@ -105,11 +109,14 @@ private slots:
     void stepBackThenForwardGivesTheSameView();
     void paymentStateMachineShowsRejectedFailure();
     void compareShowsBothOutcomes();
+    void compareStartsWithTheDeclaredPair();
     void paginationViewHighlightsDuplicates();
+    void paginationViewShowsTheWritesAfterEachPage();
     void languageSwitchesWhileRunning();
     void qtDialogsFollowTheLanguage();
     void aboutShowsTheVersion();
     void badConfigurationIsRefused();
+    void configProblemsNameThePanelsFields();
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
     void fireShowsTheFirstStepAndWhatToPress();
@@ -226,6 +233,35 @@ void WindowTest::compareShowsBothOutcomes() {
     QCOMPARE(w.compareView()->table(0)->model()->rowCount(), 3);  // three without the key
 }
 
+void WindowTest::compareStartsWithTheDeclaredPair() {
+    // Left the scenario's baseline, right its recommended variant, whatever
+    // the fired variant and whatever the variants are called.
+    for (const Scenario* s : allScenarios()) {
+        const ScenarioInfo& info = s->info();
+        if (!info.baseline.isEmpty()) {
+            QVERIFY2(info.variant(info.baseline), qPrintable(info.id));
+            QVERIFY2(info.baseline != info.recommendedVariant(), qPrintable(info.id));
+        }
+        CompareView view;
+        RunConfig c = defaultConfig(*s);
+        c.variant = info.variants.last().id;
+        view.setInput(*s, c);
+        view.outcome(0);  // builds the page
+        const QList<QComboBox*> sides = view.findChildren<QComboBox*>();
+        QCOMPARE(sides.size(), 2);
+        QCOMPARE(sides[0]->currentData().toString(), info.baselineVariant());
+        QCOMPARE(sides[1]->currentData().toString(), info.recommendedVariant());
+    }
+    // A scenario that declares none starts from its first variant.
+    ScenarioInfo none;
+    none.variants = {VariantInfo{.id = "a"}, VariantInfo{.id = "b", .recommended = true}};
+    QCOMPARE(none.baselineVariant(), QStringLiteral("a"));
+    none.baseline = "b";
+    QCOMPARE(none.baselineVariant(), QStringLiteral("b"));
+    none.baseline = "missing";
+    QCOMPARE(none.baselineVariant(), QStringLiteral("a"));
+}
+
 void WindowTest::paginationViewHighlightsDuplicates() {
     MainWindow w(false);
     w.show();
@@ -243,6 +279,40 @@ void WindowTest::paginationViewHighlightsDuplicates() {
     QVERIFY(w.paginationView()->duplicatedRows(0) > 0);  // offset
     QCOMPARE(w.paginationView()->duplicatedRows(1), 0);  // cursor
     QCOMPARE(w.paginationView()->duplicatedRows(2), 0);  // keyset
+}
+
+void WindowTest::paginationViewShowsTheWritesAfterEachPage() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("pagination"));
+    c.params.insert("deletes-per-page", "2");
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    PaginationView* view = w.paginationView();
+    // One column per variant the scenario declares, in its order.
+    QStringList variants;
+    for (const VariantInfo& v : findScenario("pagination")->info().variants) variants << v.id;
+    QCOMPARE(view->strategies(), variants);
+    const QList<QTreeWidget*> columns = view->findChildren<QTreeWidget*>();
+    QCOMPARE(columns.size(), variants.size());
+    for (QTreeWidget* column : columns) {
+        // Page 1, what the others wrote meanwhile, page 2 ...: a line between
+        // every two pages, and one after the last page with rows when the
+        // reader went on to find an empty one.
+        QStringList shape;
+        for (int i = 0; i < column->topLevelItemCount(); ++i) {
+            const QString text = column->topLevelItem(i)->text(0);
+            shape << (text.startsWith("Page ") ? "page" : text);
+        }
+        const auto pages = shape.count("page");
+        QVERIFY2(pages >= 2 && shape.size() >= 2 * pages - 1 && shape.size() <= 2 * pages,
+                 qPrintable(shape.join(" | ")));
+        for (int i = 0; i < shape.size(); ++i) {
+            QCOMPARE(shape[i], i % 2 == 0 ? QStringLiteral("page")
+                                          : QStringLiteral("writer: +3 new, −2 deleted"));
+        }
+    }
 }
 
 void WindowTest::languageSwitchesWhileRunning() {
@@ -294,7 +364,66 @@ void WindowTest::badConfigurationIsRefused() {
     c.crash = CrashPoint::AfterGuard;
     QString error;
     QVERIFY(!w.fire(c, &error));
-    QVERIFY2(error.contains("after-guard"), qPrintable(error));
+    // The crash point and the variant by the names the panel shows them.
+    QVERIFY2(error.contains(crashPointName(CrashPoint::AfterGuard)), qPrintable(error));
+    QVERIFY2(error.contains(crashPointName(CrashPoint::BeforeResponse)), qPrintable(error));
+    QVERIFY2(!error.contains("after-guard"), qPrintable(error));
+}
+
+void WindowTest::configProblemsNameThePanelsFields() {
+    MainWindow w(false);
+    w.show();
+    const auto refusal = [&w](const RunConfig& c) {
+        // The path an opened trace takes, and the one lessons and shots take.
+        w.statusBar()->clearMessage();
+        w.fireInBackground(c);
+        const QString shown = w.statusBar()->currentMessage();
+        QString error;
+        if (w.fire(c, &error))
+            return QStringLiteral("(ran)");
+        if (shown != error)
+            return QStringLiteral("(not the same: %1 / %2)").arg(shown, error);
+        return error;
+    };
+    RunConfig tooMany = defaultConfig(*findScenario("order-create"));
+    tooMany.duplicates = 5000;
+    RunConfig badRows = defaultConfig(*findScenario("pagination"));
+    badRows.params.insert("rows", "abc");
+    RunConfig noSuchVariant = defaultConfig(*findScenario("order-create"));
+    noSuchVariant.variant = "magic";
+    RunConfig noSuchValue = defaultConfig(*findScenario("order-create"));
+    noSuchValue.params.insert("request-id", "random");
+
+    QCOMPARE(refusal(tooMany),
+             QStringLiteral("Duplicates 5000 is out of range (allowed 0 to 1000)"));
+    QCOMPARE(refusal(badRows),
+             QStringLiteral("Rows in the feed abc is not a whole number (allowed 1 to 10000)"));
+    QString text = refusal(noSuchVariant);
+    QVERIFY2(text.startsWith("Order creation has no variant “magic”"), qPrintable(text));
+    QVERIFY2(!text.contains("order-create") && !text.contains("--"), qPrintable(text));
+    text = refusal(noSuchValue);
+    QVERIFY2(!text.contains("--param") && !text.contains("request-id"), qPrintable(text));
+    QVERIFY2(text.contains(paramLabel("request-id")) && text.contains("random"), qPrintable(text));
+    // Nothing to choose from: the panel's only choice, or no settings at all.
+    RunConfig noCrashHere = defaultConfig(*findScenario("natural-ops"));
+    noCrashHere.crash = CrashPoint::AfterGuard;
+    text = refusal(noCrashHere);
+    QVERIFY2(text.endsWith("(it offers: " + crashPointName(CrashPoint::None) + ")"),
+             qPrintable(text));
+    RunConfig noSettings = defaultConfig(*findScenario("stock-deduct"));
+    noSettings.params.insert("colour", "red");
+    text = refusal(noSettings);
+    QVERIFY2(text.startsWith("Stock deduction has no settings of its own"), qPrintable(text));
+
+    w.setLanguage("zh");
+    QCOMPARE(refusal(tooMany), QStringLiteral("重复次数 5000 超出范围（允许 0 到 1000）"));
+    QCOMPARE(refusal(badRows), QStringLiteral("列表总行数 abc 不是整数（允许 1 到 10000）"));
+    text = refusal(noSuchVariant);
+    QVERIFY2(text.contains("没有方案“magic”") && !text.contains("order-create"), qPrintable(text));
+    text = refusal(noSuchValue);
+    QVERIFY2(text.contains(paramLabel("request-id")) && !text.contains("request-id"),
+             qPrintable(text));
+    w.setLanguage("en");
 }
 
 void WindowTest::advisorOpensTheMatchingScenario() {

@@ -94,10 +94,8 @@ void CompareView::fillVariants(bool sameScenario) {
         }
         int index = sameScenario ? variants_[side]->findData(keep) : -1;
         if (index < 0) {
-            // Left: the unguarded variant (or the first); right: the recommended one.
-            const QString want = side == 0 ? (info.variant("none") ? QStringLiteral("none")
-                                                                   : info.variants.first().id)
-                                           : info.recommendedVariant();
+            // Left: the scenario's baseline; right: its recommended variant.
+            const QString want = side == 0 ? info.baselineVariant() : info.recommendedVariant();
             index = variants_[side]->findData(want);
         }
         variants_[side]->setCurrentIndex(std::max(0, index));

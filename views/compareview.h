@@ -1,6 +1,6 @@
 // Compare: the same input under two variants side by side (by default the
-// unguarded one against the recommended one), with both outcomes and both
-// guard tables as the runs left them.
+// scenario's baseline against its recommended variant), with both outcomes
+// and both guard tables as the runs left them.
 #pragma once
 
 #include "runconfig.h"

@@ -8,10 +8,12 @@
 #include "tracewords.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -22,6 +24,137 @@ namespace {
 void shrinkable(QComboBox* box) {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->setMinimumContentsLength(8);
+}
+
+// The panel's rows, in order: their labels, with the keyboard mnemonic.
+enum Row {
+    VariantRow,
+    DuplicatesRow,
+    SourceRow,
+    TimingRow,
+    CrashRow,
+    CrashAttemptRow,
+    SeedRow,
+    IntentsRow
+};
+constexpr int kRows = 8;
+const char* const kRowLabels[kRows] = {
+    QT_TRANSLATE_NOOP("idem::FirePanel", "Varia&nt"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "&Duplicates"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "S&ource"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "&Timing"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "&Crash point"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "Crash &attempt"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "S&eed"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "&Intents"),
+};
+
+QString rowLabel(Row row) {
+    return QCoreApplication::translate("idem::FirePanel", kRowLabels[row]);
+}
+
+// A label as a sentence names it: without its mnemonic, "&Duplicates" →
+// "Duplicates", "重复次数(&D)" → "重复次数"; "&&" stays a single "&".
+QString withoutMnemonic(const QString& label) {
+    static const QRegularExpression bracketed(QStringLiteral("\\s*[(（]&[^&][)）]"));
+    QString text = label;
+    text.remove(bracketed);
+    QString out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == QLatin1Char('&') && i + 1 < text.size())
+            ++i;  // "&x" → "x", "&&" → "&"
+        out += text[i];
+    }
+    return out;
+}
+
+// The name of a number field: the panel's label where the panel has one.
+QString numberFieldName(NumberField field) {
+    switch (field) {
+        case NumberField::Duplicates:
+            return withoutMnemonic(rowLabel(DuplicatesRow));
+        case NumberField::CrashAttempt:
+            return withoutMnemonic(rowLabel(CrashAttemptRow));
+        case NumberField::Seed:
+            return withoutMnemonic(rowLabel(SeedRow));
+        case NumberField::Intents:
+            return withoutMnemonic(rowLabel(IntentsRow));
+        case NumberField::MaxRetries:
+            return FirePanel::tr("Retries at most");
+        case NumberField::IntervalMs:
+            return FirePanel::tr("Interval between attempts (ms)");
+        case NumberField::ExpiryMs:
+            return FirePanel::tr("In-progress expiry (ms)");
+        case NumberField::RetentionMs:
+            return FirePanel::tr("Dedup record retention (ms)");
+        case NumberField::TtlMs:
+            return FirePanel::tr("Cache TTL (ms)");
+        case NumberField::LeaseMs:
+            return FirePanel::tr("Lock lease (ms)");
+        case NumberField::VisibilityMs:
+            return FirePanel::tr("Visibility timeout (ms)");
+    }
+    return {};
+}
+
+QString listed(const QStringList& names) {
+    return names.join(FirePanel::tr(", "));
+}
+
+QString variantName(const ScenarioInfo& info, const QString& variant) {
+    const QString title = Texts::instance().variantTitle(info.id, variant);
+    return title.isEmpty() ? variant : title;
+}
+
+QString numberProblemText(const NumberProblem& p) {
+    QString field = p.param ? paramLabel(p.field) : QString();
+    if (!p.param) {
+        for (NumberField f : kNumberFields) {
+            if (optionName(f) == p.field)
+                field = numberFieldName(f);
+        }
+    }
+    const QString text = p.kind == NumberProblem::Kind::NotWholeNumber
+                             ? FirePanel::tr("%1 %2 is not a whole number (allowed %3 to %4)")
+                             : FirePanel::tr("%1 %2 is out of range (allowed %3 to %4)");
+    return text.arg(field, shownValue(p.value)).arg(p.allowed.min).arg(p.allowed.max);
+}
+
+QString choiceProblemText(const ChoiceProblem& p, const RunConfig& c, const ScenarioInfo& info) {
+    const QString title = Texts::instance().get(info.id, QStringLiteral("title"));
+    const QString scenario = title.isEmpty() ? info.id : title;
+    QStringList names;
+    switch (p.kind) {
+        case ChoiceProblem::Kind::Variant:
+            for (const QString& id : p.allowed) names << variantName(info, id);
+            return FirePanel::tr("%1 has no variant “%2” (its variants: %3)")
+                .arg(scenario, p.value, listed(names));
+        case ChoiceProblem::Kind::Source: {
+            for (const QString& id : p.allowed) names << sourceName(*sourceFromId(id));
+            return FirePanel::tr("%1 does not occur in %2 (its sources: %3)")
+                .arg(sourceName(*sourceFromId(p.value)), scenario, listed(names));
+        }
+        case ChoiceProblem::Kind::CrashPoint:
+            // A variant without crash points offers only the panel's "no crash".
+            names << crashPointName(CrashPoint::None);
+            for (const QString& id : p.allowed) names << crashPointName(*crashPointFromId(id));
+            return FirePanel::tr("%1 has no crash point “%2” (it offers: %3)")
+                .arg(variantName(info, c.variant), crashPointName(*crashPointFromId(p.value)),
+                     listed(names));
+        case ChoiceProblem::Kind::Param:
+            if (p.allowed.isEmpty()) {
+                return FirePanel::tr("%1 has no settings of its own; “%2” is not one")
+                    .arg(scenario, p.value);
+            }
+            for (const QString& key : p.allowed) names << paramLabel(key);
+            return FirePanel::tr("%1 has no setting “%2” (its settings: %3)")
+                .arg(scenario, p.value, listed(names));
+        case ChoiceProblem::Kind::ParamValue:
+            for (const QString& value : p.allowed) names << paramValueName(value);
+            return FirePanel::tr("%1 cannot be %2 (allowed: %3)")
+                .arg(paramLabel(p.param), shownValue(p.value), listed(names));
+    }
+    return {};
 }
 }  // namespace
 
@@ -80,8 +213,9 @@ FirePanel::FirePanel(QWidget* parent)
     outer->addWidget(fire_);
     connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
-    connect(crash_, &QComboBox::currentIndexChanged, this,
-            [this] { crashAttempt_->setEnabled(crash_->currentData().toString() != "none"); });
+    connect(crash_, &QComboBox::currentIndexChanged, this, [this] {
+        crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
+    });
     retranslate();
 }
 
@@ -126,13 +260,13 @@ void FirePanel::fillCrashPoints() {
     const QString current = crash_->currentData().toString();
     const QSignalBlocker b(crash_);
     crash_->clear();
-    crash_->addItem(crashPointName(CrashPoint::None), QStringLiteral("none"));
+    crash_->addItem(crashPointName(CrashPoint::None), toId(CrashPoint::None));
     if (const VariantInfo* v = scenario_->info().variant(variant_->currentData().toString())) {
         for (CrashPoint p : v->crashPoints) crash_->addItem(crashPointName(p), toId(p));
     }
     const int i = crash_->findData(current);
     crash_->setCurrentIndex(i >= 0 ? i : 0);
-    crashAttempt_->setEnabled(crash_->currentData().toString() != "none");
+    crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
 }
 
 void FirePanel::rebuildParams() {
@@ -249,12 +383,16 @@ QString FirePanel::settingsText(const RunConfig& c) {
     return parts.join(QStringLiteral(" · "));
 }
 
+QString FirePanel::problemText(const RunConfig& config, const ScenarioInfo& info) {
+    if (const std::optional<ChoiceProblem> p = findChoiceProblem(config, info))
+        return choiceProblemText(*p, config, info);
+    if (const std::optional<NumberProblem> p = checkNumbers(config, info))
+        return numberProblemText(*p);
+    return {};
+}
+
 void FirePanel::retranslate() {
-    const char* names[] = {QT_TR_NOOP("Varia&nt"),     QT_TR_NOOP("&Duplicates"),
-                           QT_TR_NOOP("S&ource"),      QT_TR_NOOP("&Timing"),
-                           QT_TR_NOOP("&Crash point"), QT_TR_NOOP("Crash &attempt"),
-                           QT_TR_NOOP("S&eed"),        QT_TR_NOOP("&Intents")};
-    for (int i = 0; i < 8; ++i) labels_[i]->setText(tr(names[i]));
+    for (int i = 0; i < kRows; ++i) labels_[i]->setText(rowLabel(Row(i)));
     fire_->setText(tr("Fire! 发射"));
     fire_->setToolTip(tr("Run the scenario with these settings (F5)"));
     duplicates_->setToolTip(tr("How many more times the same intent arrives"));

@@ -17,6 +17,7 @@ class QSpinBox;
 namespace idem {
 
 class Scenario;
+struct ScenarioInfo;
 
 class FirePanel : public QWidget {
     Q_OBJECT
@@ -32,6 +33,12 @@ public:
     // The same without the scenario and the variant: duplicates · source ·
     // timing · crash · params · seed.
     static QString settingsText(const RunConfig& config);
+    // What keeps `config` from running, in the window's words: the panel's
+    // field labels and the names it shows for variants, sources, crash
+    // points and parameters, translated ("Duplicates 5000 is out of range
+    // (allowed 0 to 1000)"); empty when it can run. The command line says
+    // the same with its options (checkConfig).
+    static QString problemText(const RunConfig& config, const ScenarioInfo& info);
     QPushButton* fireButton() const { return fire_; }
     QComboBox* variantBox() const { return variant_; }
     QComboBox* crashBox() const { return crash_; }

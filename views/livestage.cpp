@@ -6,7 +6,6 @@
 #include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
-#include "stagehints.h"
 #include "statemachineview.h"
 #include "tableview.h"
 
@@ -134,7 +133,9 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
     effectTable_.clear();
     firstLook_ = true;
     state_->setMachine(info, variant);
-    sequence_->setCast(info.lanes, info.askKeys);
+    sequence_->setCast(info.lanes, info.askKeys, info.internalLanes);
+    sqlLog_->setInternalLanes(info.internalLanes);
+    internalTables_ = info.internalTables;
     tableTabs_->clear();
     qDeleteAll(tables_);
     tables_.clear();
@@ -166,7 +167,7 @@ void LiveStage::applyInternals() {
     // In presenter mode a table this variant does not use is left out: the
     // tabs that matter fit the bar side by side.
     for (DatabaseTableView* v : std::as_const(tables_)) {
-        const bool shown = (showInternals_ || !stagehints::isInternalTable(v->table())) &&
+        const bool shown = (showInternals_ || !internalTables_.contains(v->table())) &&
                            (!presenter_ || v->exists() || v->table() == effectTable_);
         tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }

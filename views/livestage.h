@@ -69,6 +69,7 @@ private:
     QList<DatabaseTableView*> tables_;
     QString guardName_;
     QString effectTable_;
+    QStringList internalTables_;  // ScenarioInfo::internalTables
     bool showInternals_ = false;
     bool firstLook_ = true;  // the first showing of a configuration
     SqlLogModel* sqlLogModel_;

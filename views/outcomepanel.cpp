@@ -5,7 +5,6 @@
 #include "outcometexts.h"
 #include "relativefont.h"
 #include "sqlconnection.h"
-#include "stagehints.h"
 #include "statusdelegate.h"
 #include "texts.h"
 #include "traceevent.h"
@@ -46,11 +45,12 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     render();
 }
 
-bool OutcomePanel::repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to) {
+bool OutcomePanel::repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                               const QStringList& internalLanes) {
     for (qsizetype i = std::max<qsizetype>(from, 0); i < std::min(to, events.size()); ++i) {
         const TraceEvent& e = events[i];
         if (!e.is(EventKind::Sql) || e.attempt < 2 || e.failed() || e.rows <= 0 ||
-            stagehints::isInternalLane(e.actorName())) {
+            internalLanes.contains(e.actorName())) {
             continue;
         }
         const QString verb = e.sql.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);

@@ -32,8 +32,10 @@ public:
     // The alerts' counts in the run's database at its end: key → count.
     void setAlertCountsAtEnd(const QMap<QString, qint64>& counts);
     // Whether events [from, to) hold a repeat's write: a statement of an
-    // attempt after the first (not the lab's own) that changed rows.
-    static bool repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
+    // attempt after the first that changed rows, the lab's own instruments'
+    // (the scenario's internalLanes) left out.
+    static bool repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                            const QStringList& internalLanes);
     // The count of each alert's key in the run's alerts table (empty without one).
     static QMap<QString, qint64> alertCounts(SqlConnection& db);
     QString verdictText() const;

@@ -25,22 +25,45 @@
 namespace idem {
 
 struct StrategyRun {
+    QString variant;
     QJsonArray pages;
     QJsonArray plan;
-    QList<QPair<qint64, qint64>> writes;  // inserted, deleted after each page
+    // What the other users did while a reader read a page, as the scenario
+    // noted it ("feed-changed"): (reader, page) → (inserted, deleted).
+    QMap<QPair<qint64, qint64>, QPair<qint64, qint64>> writes;
     QString verdict;
     QString error;
 };
 
 struct PagingRuns {
-    StrategyRun strategies[3];
+    QList<StrategyRun> strategies;  // one per variant, in the scenario's order
 };
 
 namespace {
 
 const StrategyRun& runOf(const std::shared_ptr<PagingRuns>& runs, int strategy) {
     static const StrategyRun none;
-    return runs ? runs->strategies[strategy] : none;
+    return runs && strategy >= 0 && strategy < runs->strategies.size() ? runs->strategies[strategy]
+                                                                       : none;
+}
+
+int runCount(const std::shared_ptr<PagingRuns>& runs) {
+    return runs ? int(runs->strategies.size()) : 0;
+}
+
+// The strategies in the scenario's order, its baseline first and its
+// recommended one last: red through amber to green.
+QColor strategyColour(int strategy, int strategies) {
+    const QColor red(0xd6, 0x30, 0x31), amber(0xf0, 0xa2, 0x02), green(0x27, 0xae, 0x60);
+    const double t = strategies > 1 ? double(strategy) / (strategies - 1) : 0.0;
+    const QColor& from = t <= 0.5 ? red : amber;
+    const QColor& to = t <= 0.5 ? amber : green;
+    const double u = t <= 0.5 ? t * 2 : t * 2 - 1;
+    auto mix = [u](int a, int b) {
+        return int(std::lround(a + (b - a) * u));
+    };
+    return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()),
+                  mix(from.blue(), to.blue()));
 }
 
 QSet<qint64> idSet(const QJsonValue& v) {
@@ -65,35 +88,9 @@ void PaginationView::build() {
     chart_ = new QChartView(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     auto* columnsBox = new QWidget(split);
-    auto* grid = new QGridLayout(columnsBox);
-    grid->setContentsMargins(0, 0, 0, 0);
-    for (int s = 0; s < 3; ++s) {
-        titles_[s] = new QLabel(columnsBox);
-        titles_[s]->setAlignment(Qt::AlignCenter);
-        titles_[s]->setWordWrap(true);
-        QFont f = titles_[s]->font();
-        f.setBold(true);
-        titles_[s]->setFont(f);
-        columns_[s] = new QTreeWidget(columnsBox);
-        columns_[s]->setColumnCount(2);
-        columns_[s]->setRootIsDecorated(true);
-        columns_[s]->setTabKeyNavigation(false);
-        columns_[s]->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-        columns_[s]->header()->setStretchLastSection(true);
-        // A plan line is long and has few spaces: it wraps anywhere rather
-        // than making three columns wider than a projector.
-        plans_[s] = new QPlainTextEdit(columnsBox);
-        plans_[s]->setReadOnly(true);
-        plans_[s]->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-        plans_[s]->setFrameShape(QFrame::NoFrame);
-        plans_[s]->setTabChangesFocus(true);
-        plans_[s]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
-        plans_[s]->setMaximumHeight(plans_[s]->fontMetrics().height() * 5);
-        grid->addWidget(titles_[s], 0, s);
-        grid->addWidget(columns_[s], 1, s);
-        grid->addWidget(plans_[s], 2, s);
-    }
-    grid->setRowStretch(1, 1);
+    grid_ = new QGridLayout(columnsBox);
+    grid_->setContentsMargins(0, 0, 0, 0);
+    grid_->setRowStretch(1, 1);
     chart_->setRenderHint(QPainter::Antialiasing);
     chart_->setFocusPolicy(Qt::NoFocus);  // nothing to operate: Tab passes it by
     chart_->setMinimumHeight(180);
@@ -113,12 +110,58 @@ void PaginationView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
 }
 
+void PaginationView::fitColumns(int count) {
+    QWidget* box = grid_->parentWidget();
+    while (columns_.size() > count) {
+        const Column c = columns_.takeLast();
+        delete c.title;
+        delete c.pages;
+        delete c.plan;
+    }
+    while (columns_.size() < count) {
+        const int s = int(columns_.size());
+        Column c;
+        c.title = new QLabel(box);
+        c.title->setAlignment(Qt::AlignCenter);
+        c.title->setWordWrap(true);
+        QFont f = c.title->font();
+        f.setBold(true);
+        c.title->setFont(f);
+        c.pages = new QTreeWidget(box);
+        c.pages->setColumnCount(2);
+        c.pages->setRootIsDecorated(true);
+        c.pages->setTabKeyNavigation(false);
+        c.pages->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        c.pages->header()->setStretchLastSection(true);
+        // A plan line is long and has few spaces: it wraps anywhere rather
+        // than making the columns wider than a projector.
+        c.plan = new QPlainTextEdit(box);
+        c.plan->setReadOnly(true);
+        c.plan->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        c.plan->setFrameShape(QFrame::NoFrame);
+        c.plan->setTabChangesFocus(true);
+        c.plan->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Maximum);
+        c.plan->setMaximumHeight(c.plan->fontMetrics().height() * 5);
+        grid_->addWidget(c.title, 0, s);
+        grid_->addWidget(c.pages, 1, s);
+        grid_->addWidget(c.plan, 2, s);
+        columns_ << c;
+    }
+}
+
 void PaginationView::retranslate() {
     chart_->setAccessibleName(tr("Rows shown twice and skipped per page"));
-    for (int s = 0; s < 3; ++s) {
-        columns_[s]->setAccessibleName(tr("Pages read with %1").arg(strategies()[s]));
-        plans_[s]->setAccessibleName(tr("Query plan of %1").arg(strategies()[s]));
+    const QStringList names = strategies();
+    for (int s = 0; s < columns_.size(); ++s) {
+        columns_[s].pages->setAccessibleName(tr("Pages read with %1").arg(names.value(s)));
+        columns_[s].plan->setAccessibleName(tr("Query plan of %1").arg(names.value(s)));
     }
+}
+
+QStringList PaginationView::strategies() const {
+    QStringList ids;
+    for (int s = 0; s < runCount(runs_); ++s) ids << runs_->strategies[s].variant;
+    return ids;
 }
 
 void PaginationView::setInput(const Scenario& scenario, const RunConfig& config) {
@@ -129,10 +172,12 @@ std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
                                                    const RunConfig& config,
                                                    const std::atomic<bool>* cancel) {
     auto all = std::make_shared<PagingRuns>();
-    for (int s = 0; s < 3; ++s) {
+    for (const VariantInfo& variant : scenario.info().variants) {
         RunConfig c = config;
-        c.variant = strategies()[s];
-        StrategyRun& result = all->strategies[s];
+        c.variant = variant.id;
+        all->strategies << StrategyRun{};
+        StrategyRun& result = all->strategies.last();
+        result.variant = variant.id;
         RunOptions options;
         options.cancel = cancel;
         const RunResult run = runToEnd(c, scenario, options, true);
@@ -143,21 +188,15 @@ std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
         result.pages = run.summary.extras.value("pages").toArray();
         result.plan = run.summary.extras.value("query_plan").toArray();
         result.verdict = toId(run.summary.verdict);
-        // What the writer did after each page, read from the trace.
-        qint64 inserted = 0, deleted = 0;
+        // What the other users did after each page, as the scenario noted it.
         for (const TraceEvent& e : run.run->trace().events()) {
-            if (e.kindId() == QLatin1String("page") && e.fields.number("page") > 1) {
-                result.writes << qMakePair(inserted, deleted);
-                inserted = deleted = 0;
-            }
-            if (!e.is(EventKind::Sql) || e.actorName() != QLatin1String("writer"))
+            if (e.kindId() != QLatin1String("feed-changed"))
                 continue;
-            if (e.sql.startsWith(QLatin1String("INSERT INTO orders")))
-                inserted += e.rows;
-            if (e.sql.startsWith(QLatin1String("DELETE FROM orders")))
-                deleted += e.rows;
+            auto& [inserted, deleted] =
+                result.writes[qMakePair(e.fields.number("reader"), e.fields.number("after_page"))];
+            inserted += e.fields.number("inserted");
+            deleted += e.fields.number("deleted");
         }
-        result.writes << qMakePair(inserted, deleted);
     }
     return all;
 }
@@ -169,14 +208,14 @@ void PaginationView::show(const PagingRuns& runs) {
 }
 
 int PaginationView::pageCount(int strategy) const {
-    return runs_ ? int(runs_->strategies[strategy].pages.size()) : 0;
+    return int(runOf(runs_, strategy).pages.size());
 }
 
 QList<QPair<QString, QString>> PaginationView::verdicts() const {
     QList<QPair<QString, QString>> out;
-    for (int s = 0; s < 3; ++s) {
+    for (int s = 0; s < runCount(runs_); ++s) {
         if (runOf(runs_, s).error.isEmpty())
-            out << qMakePair(strategies()[s], runOf(runs_, s).verdict);
+            out << qMakePair(runOf(runs_, s).variant, runOf(runs_, s).verdict);
     }
     return out;
 }
@@ -221,9 +260,10 @@ void PaginationView::render() {
     const QColor base = palette().color(QPalette::Base);
     const QColor dupRow = rowTint(base, dup), lostRow = rowTint(base, lost);
     const QColor dupText = readableOn(dup, base), lostText = readableOn(lost, base);
-    for (int s = 0; s < 3; ++s) {
+    fitColumns(runCount(runs_));
+    for (int s = 0; s < columns_.size(); ++s) {
         const StrategyRun& run = runOf(runs_, s);
-        QTreeWidget* tree = columns_[s];
+        QTreeWidget* tree = columns_[s].pages;
         tree->clear();
         tree->setHeaderLabels({tr("Page / row"), tr("Note")});
         const int pages = std::min<int>(shown_, run.pages.size());
@@ -260,8 +300,10 @@ void PaginationView::render() {
                 gap->setBackground(1, lostRow);
                 gap->setFirstColumnSpanned(true);
             }
-            if (p + 1 < run.writes.size()) {
-                const auto [ins, del] = run.writes[p + 1];
+            const auto written = run.writes.constFind(
+                qMakePair(page.value("reader").toInteger(), page.value("page").toInteger()));
+            if (written != run.writes.cend()) {
+                const auto [ins, del] = *written;
                 if (ins > 0 || del > 0) {
                     auto* w = new QTreeWidgetItem(
                         tree, {tr("writer: +%1 new, −%2 deleted").arg(ins).arg(del)});
@@ -274,15 +316,17 @@ void PaginationView::render() {
             item->setExpanded(p == pages - 1 || !duplicates.isEmpty() || !lostIds.isEmpty());
         }
         tree->scrollToBottom();
-        const QString name = strategies()[s];
-        titles_[s]->setText(
+        const QString name = run.variant;
+        columns_[s].title->setText(
             run.error.isEmpty()
                 ? tr("%1 — %2 repeated, %3 skipped").arg(name).arg(dupTotal).arg(lostTotal)
                 : tr("%1 — %2").arg(name, run.error));
         QStringList plan;
         for (const QJsonValue& row : run.plan) plan << row.toObject().value("detail").toString();
-        plans_[s]->setPlainText(tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
+        columns_[s].plan->setPlainText(
+            tr("EXPLAIN QUERY PLAN (page 2 on):\n%1").arg(plan.join('\n')));
     }
+    retranslate();  // the columns' accessible names follow their strategies
     renderChart();
 }
 
@@ -290,17 +334,16 @@ void PaginationView::renderChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Rows shown twice (solid) and skipped (light) per page"));
     auto* series = new QBarSeries(chart);
-    const QColor colours[3] = {QColor(0xd6, 0x30, 0x31), QColor(0xf0, 0xa2, 0x02),
-                               QColor(0x27, 0xae, 0x60)};
+    const int strategies = runCount(runs_);
     int pages = 0;
-    for (int s = 0; s < 3; ++s)
+    for (int s = 0; s < strategies; ++s)
         pages = std::max(pages, std::min<int>(shown_, runOf(runs_, s).pages.size()));
     qreal peak = 1;
-    for (int s = 0; s < 3; ++s) {
-        auto* dupSet = new QBarSet(tr("%1 repeated").arg(strategies()[s]));
-        auto* lostSet = new QBarSet(tr("%1 skipped").arg(strategies()[s]));
-        dupSet->setColor(colours[s]);
-        lostSet->setColor(colours[s].lighter(160));
+    for (int s = 0; s < strategies; ++s) {
+        auto* dupSet = new QBarSet(tr("%1 repeated").arg(runOf(runs_, s).variant));
+        auto* lostSet = new QBarSet(tr("%1 skipped").arg(runOf(runs_, s).variant));
+        dupSet->setColor(strategyColour(s, strategies));
+        lostSet->setColor(strategyColour(s, strategies).lighter(160));
         for (int p = 0; p < pages; ++p) {
             const QJsonObject page = runOf(runs_, s).pages.at(p).toObject();
             const qreal d = page.value("duplicates").toArray().size();
@@ -327,7 +370,8 @@ void PaginationView::renderChart() {
     chart->setTheme(palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark
                                                                         : QChart::ChartThemeLight);
     for (int i = 0; i < series->count(); ++i) {
-        series->barSets()[i]->setColor(i % 2 == 0 ? colours[i / 2] : colours[i / 2].lighter(160));
+        const QColor colour = strategyColour(i / 2, strategies);
+        series->barSets()[i]->setColor(i % 2 == 0 ? colour : colour.lighter(160));
     }
     chart->setFont(font());
     chart->legend()->setFont(font());
@@ -342,8 +386,8 @@ void PaginationView::changeEvent(QEvent* event) {
         return;
     }
     if (event->type() == QEvent::FontChange) {
-        for (QPlainTextEdit* plan : plans_)
-            plan->setMaximumHeight(plan->fontMetrics().height() * 5);
+        for (const Column& c : std::as_const(columns_))
+            c.plan->setMaximumHeight(c.plan->fontMetrics().height() * 5);
     }
     if (event->type() == QEvent::LanguageChange)
         retranslate();

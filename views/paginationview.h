@@ -1,7 +1,8 @@
-// Read idempotency side by side: offset, cursor and keyset paging the same
-// feed under the same concurrent writes, page by page in step with playback,
-// with duplicated and lost rows highlighted, each query's plan, and a chart
-// of duplicates and losses per page.
+// Read idempotency side by side: each paging strategy the scenario declares
+// as a variant (offset, cursor, keyset) reading the same feed under the same
+// concurrent writes, page by page in step with playback, with duplicated and
+// lost rows highlighted, what the other users changed between pages, each
+// query's plan, and a chart of duplicates and losses per page.
 #pragma once
 
 #include "runconfig.h"
@@ -13,6 +14,7 @@
 #include <memory>
 
 class QChartView;
+class QGridLayout;
 class QLabel;
 class QPlainTextEdit;
 class QTreeWidget;
@@ -22,14 +24,14 @@ namespace idem {
 class Scenario;
 struct TraceEvent;
 
-// The three strategies' runs on one input, computed by PaginationView::runAll.
+// The strategies' runs on one input, computed by PaginationView::runAll.
 struct PagingRuns;
 
 class PaginationView : public QWidget {
     Q_OBJECT
 public:
     explicit PaginationView(QWidget* parent = nullptr);
-    // Runs the three strategies on this configuration's feed and writes.
+    // Runs every variant of the scenario on this configuration's feed and writes.
     void setInput(const Scenario& scenario, const RunConfig& config);
     // The same in two halves: the runs (safe in a worker thread, stopped
     // early when `cancel` is set), then showing them on the window's thread.
@@ -40,6 +42,9 @@ public:
     void showPages(int pages);
     // Shows the pages that events [0, upTo) of the run on screen have read.
     void followRun(const QList<TraceEvent>& events, qsizetype upTo);
+    // The strategies shown, in the scenario's order (variant ids; empty
+    // before a run), and their pages.
+    QStringList strategies() const;
     int pageCount(int strategy) const;
     int shownPages() const { return shown_; }
     // Each strategy's verdict on the whole feed: variant id → verdict id.
@@ -47,7 +52,6 @@ public:
     // Rows highlighted as duplicated / lost in a column (for tests).
     int duplicatedRows(int strategy) const;
     int lostRows(int strategy) const;
-    static QStringList strategies() { return {"offset", "cursor", "keyset"}; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -59,16 +63,22 @@ public:
     void build();
 
 private:
+    struct Column {
+        QLabel* title = nullptr;
+        QTreeWidget* pages = nullptr;
+        QPlainTextEdit* plan = nullptr;
+    };
+    // One column per strategy run: added or removed to match.
+    void fitColumns(int count);
     void retranslate();
     void render();
     void renderChart();
 
     std::shared_ptr<PagingRuns> runs_;
     int shown_ = 0;
-    QLabel* titles_[3] = {};  // nullptr until built
-    QTreeWidget* columns_[3] = {};
-    QPlainTextEdit* plans_[3] = {};
-    QChartView* chart_ = nullptr;
+    QChartView* chart_ = nullptr;  // nullptr until built
+    QGridLayout* grid_ = nullptr;
+    QList<Column> columns_;
 };
 
 }  // namespace idem

@@ -163,14 +163,14 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     s.label = responseName(response);
     if (!result.isEmpty())
         s.label += QStringLiteral(" · ") + result;
-    if (response == QLatin1String("success")) {
+    if (response == toId(Response::Success)) {
         s.tone = Tone::Good;
-    } else if (response == QLatin1String("in-progress")) {
+    } else if (response == toId(Response::InProgress)) {
         s.tone = Tone::Warn;
     } else {
         s.tone = Tone::Bad;
     }
-    if (e.fields.flag("lost") || response == QLatin1String("none")) {
+    if (e.fields.flag("lost") || response == toId(Response::None)) {
         s.lost = true;
         s.dashed = true;
         s.label = tr("no answer (lost)");

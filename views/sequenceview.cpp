@@ -3,7 +3,6 @@
 #include "diagrampalette.h"
 #include "names.h"
 #include "sqllogmodel.h"
-#include "stagehints.h"
 #include "trace.h"
 
 #include <QEvent>
@@ -267,9 +266,11 @@ SequenceView::SequenceView(QWidget* parent)
     draw();
 }
 
-void SequenceView::setCast(const QStringList& laneOrder, const QStringList& askKeys) {
+void SequenceView::setCast(const QStringList& laneOrder, const QStringList& askKeys,
+                           const QStringList& internalLanes) {
     laneOrder_ = laneOrder;
     askKeys_ = askKeys;
+    internalLanes_ = internalLanes;
 }
 
 void SequenceView::setShowInternals(bool show) {
@@ -289,9 +290,8 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
     earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
     steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom, askKeys_);
     if (!showInternals_) {
-        steps_.removeIf([](const SequenceStep& s) {
-            return s.setup || stagehints::isInternalLane(s.from) ||
-                   stagehints::isInternalLane(s.to);
+        steps_.removeIf([this](const SequenceStep& s) {
+            return s.setup || internalLanes_.contains(s.from) || internalLanes_.contains(s.to);
         });
     }
     lanes_ = SequenceSteps::lanes(steps_, laneOrder_);
@@ -310,9 +310,8 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
     QList<SequenceStep> added =
         SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom, askKeys_);
     if (!showInternals_) {
-        added.removeIf([](const SequenceStep& s) {
-            return s.setup || stagehints::isInternalLane(s.from) ||
-                   stagehints::isInternalLane(s.to);
+        added.removeIf([this](const SequenceStep& s) {
+            return s.setup || internalLanes_.contains(s.from) || internalLanes_.contains(s.to);
         });
     }
     // New lanes, wider labels or a wider time column: everything moves.

@@ -34,10 +34,13 @@ public:
 
     explicit SequenceView(QWidget* parent = nullptr);
 
-    // What the scenario declares about its diagram: the order of its lanes
-    // and the payload keys its attempts' arrows show (ScenarioInfo::lanes,
-    // ::askKeys). Applies from the next drawing.
-    void setCast(const QStringList& laneOrder, const QStringList& askKeys);
+    // What the scenario declares about its diagram: the order of its lanes,
+    // the payload keys its attempts' arrows show and the lanes of the lab's
+    // own instruments, left out unless internals are shown
+    // (ScenarioInfo::lanes, ::askKeys, ::internalLanes). Applies from the
+    // next drawing.
+    void setCast(const QStringList& laneOrder, const QStringList& askKeys,
+                 const QStringList& internalLanes);
 
     // Draws events [0, upTo) (the last kMaxEvents of them); events in
     // [freshFrom, upTo) are this step's and drawn emphasised.
@@ -105,6 +108,7 @@ private:
     QList<SequenceStep> steps_;
     QStringList laneOrder_;
     QStringList askKeys_;
+    QStringList internalLanes_;
     QStringList lanes_;
     QStringList labels_;
     qsizetype earlier_ = 0;  // events left out before the first drawn row

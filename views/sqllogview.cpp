@@ -2,7 +2,6 @@
 
 #include "contrast.h"
 #include "sqllogmodel.h"
-#include "stagehints.h"
 
 #include <QAction>
 #include <QApplication>
@@ -45,16 +44,21 @@ public:
         show_ = show;
         invalidateFilter();
     }
+    void setInternalLanes(const QStringList& lanes) {
+        lanes_ = lanes;
+        invalidateFilter();
+    }
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
         return show_ ||
-               !stagehints::isInternalLane(
+               !lanes_.contains(
                    sourceModel()->index(row, 0, parent).data(SqlLogModel::ActorRole).toString());
     }
 
 private:
     bool show_ = false;
+    QStringList lanes_;
 };
 
 }  // namespace
@@ -100,6 +104,10 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
     connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
     connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
+}
+
+void SqlLogView::setInternalLanes(const QStringList& lanes) {
+    static_cast<InternalsFilter*>(shown_)->setInternalLanes(lanes);
 }
 
 void SqlLogView::setShowInternals(bool show) {

@@ -17,7 +17,9 @@ class SqlLogView : public QWidget {
 public:
     explicit SqlLogView(SqlLogModel& model, QWidget* parent = nullptr);
     QTableView* view() const { return view_; }
-    // Show the statements of the lab's own instruments (an observer's copies).
+    // The lanes of the lab's own instruments (ScenarioInfo::internalLanes):
+    // their statements are left out unless internals are shown.
+    void setInternalLanes(const QStringList& lanes);
     void setShowInternals(bool show);
 
 public slots:

@@ -13,13 +13,4 @@ QString effectTable(const ScenarioInfo& info, const Summary& finalSummary) {
     return info.tables.contains(info.effectTable) ? info.effectTable : QString();
 }
 
-bool isInternalLane(const QString& actor) {
-    return actor == QLatin1String("observer");
-}
-
-bool isInternalTable(const QString& table) {
-    return table == QLatin1String("snapshots") || table == QLatin1String("feed_at_start") ||
-           table == QLatin1String("scroll_ends");
-}
-
 }  // namespace idem::stagehints

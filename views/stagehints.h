@@ -1,11 +1,10 @@
 // What the stage makes of a scenario's declarations: the table that holds
-// this run's business effect (shown first), and the lanes and tables that
-// are the lab's own instruments (an observer that copies rows, the copies)
-// rather than the system under study, hidden unless asked for.
+// this run's business effect, shown first. (The lanes and tables that are
+// the lab's own instruments are declared in ScenarioInfo::internalLanes and
+// ::internalTables.)
 #pragma once
 
 #include <QString>
-#include <QStringList>
 
 namespace idem {
 
@@ -17,8 +16,6 @@ namespace stagehints {
 // The effect's table for this run (natural ops: the table its operation
 // works on, from the run's summary); empty when unknown.
 QString effectTable(const ScenarioInfo& info, const Summary& finalSummary);
-bool isInternalLane(const QString& actor);
-bool isInternalTable(const QString& table);
 
 }  // namespace stagehints
 }  // namespace idem

@@ -237,6 +237,70 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>Retries at most</source>
+        <translation>最多重试次数</translation>
+    </message>
+    <message>
+        <source>Lock lease (ms)</source>
+        <translation>锁租约（毫秒）</translation>
+    </message>
+    <message>
+        <source>Visibility timeout (ms)</source>
+        <translation>可见性超时（毫秒）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>%1 %2 is not a whole number (allowed %3 to %4)</source>
+        <translation>%1 %2 不是整数（允许 %3 到 %4）</translation>
+    </message>
+    <message>
+        <source>%1 %2 is out of range (allowed %3 to %4)</source>
+        <translation>%1 %2 超出范围（允许 %3 到 %4）</translation>
+    </message>
+    <message>
+        <source>%1 has no variant “%2” (its variants: %3)</source>
+        <translation>%1没有方案“%2”（可选方案：%3）</translation>
+    </message>
+    <message>
+        <source>%1 does not occur in %2 (its sources: %3)</source>
+        <translation>%2中不会出现%1（可选重复来源：%3）</translation>
+    </message>
+    <message>
+        <source>%1 has no setting “%2” (its settings: %3)</source>
+        <translation>%1没有设置项“%2”（可选设置项：%3）</translation>
+    </message>
+    <message>
+        <source>%1 cannot be %2 (allowed: %3)</source>
+        <translation>%1不能是 %2（允许：%3）</translation>
+    </message>
+    <message>
+        <source>Interval between attempts (ms)</source>
+        <translation>尝试间隔（毫秒）</translation>
+    </message>
+    <message>
+        <source>In-progress expiry (ms)</source>
+        <translation>处理中状态过期时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>Dedup record retention (ms)</source>
+        <translation>防重记录保留期（毫秒）</translation>
+    </message>
+    <message>
+        <source>Cache TTL (ms)</source>
+        <translation>缓存 TTL（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 has no crash point “%2” (it offers: %3)</source>
+        <translation>%1没有崩溃点“%2”（可选：%3）</translation>
+    </message>
+    <message>
+        <source>%1 has no settings of its own; “%2” is not one</source>
+        <translation>%1没有自己的设置项，因此没有“%2”</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -1826,6 +1890,10 @@
     <message>
         <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
         <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
+    </message>
+    <message>
+        <source>While the user reads page %1, other users add %2 order(s) and delete %3 the user has seen.</source>
+        <translation>用户阅读第 %1 页期间，其他用户新增了 %2 条订单，并删除了 %3 条用户看过的订单。</translation>
     </message>
 </context>
 <context>
