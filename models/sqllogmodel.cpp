@@ -8,6 +8,30 @@ namespace {
 bool logged(const TraceEvent& e) {
     return e.is(EventKind::Sql) || e.is(EventKind::LockWait);
 }
+
+// The parts of an event a row of the log shows. A statement's own fields
+// (phase, cause) stay behind: copying them would allocate for every row, and
+// a run of 50 x 1000 logs 300,000 rows at once when it jumps to its end.
+TraceEvent logRow(const TraceEvent& e) {
+    if (e.is(EventKind::LockWait))
+        return e;  // its connection and holder are fields
+    TraceEvent row;
+    row.seq = e.seq;
+    row.tMs = e.tMs;
+    row.intent = e.intent;
+    row.attempt = e.attempt;
+    row.actor = e.actor;
+    row.note = e.note;
+    row.kind = e.kind;
+    row.connection = e.connection;
+    row.rows = e.rows;
+    row.code = e.code;
+    row.counts = e.counts;
+    row.sql = e.sql;
+    row.error = e.error;
+    row.params = e.params;
+    return row;
+}
 }  // namespace
 
 SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -16,12 +40,12 @@ void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
     QList<TraceEvent> fresh;
     for (qsizetype i = from; i < to && i < trace.size(); ++i) {
         if (logged(trace.events()[i]))
-            fresh << trace.events()[i];
+            fresh << logRow(trace.events()[i]);
     }
     if (fresh.isEmpty())
         return;
     beginInsertRows({}, int(rows_.size()), int(rows_.size() + fresh.size()) - 1);
-    rows_ << fresh;
+    rows_.append(std::move(fresh));
     endInsertRows();
 }
 
@@ -30,7 +54,7 @@ void SqlLogModel::rebuild(const Trace& trace) {
     rows_.clear();
     for (const TraceEvent& e : trace.events()) {
         if (logged(e))
-            rows_ << e;
+            rows_ << logRow(e);
     }
     endResetModel();
 }
