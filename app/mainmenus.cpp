@@ -333,10 +333,17 @@ void MainWindow::retranslate() {
             d->setWindowTitle(tr("Outcome and explanation"));
         // Qt names its own title buttons once, in the language of that moment.
         for (QAbstractButton* b : d->findChildren<QAbstractButton*>()) {
-            if (b->objectName() == QLatin1String("qt_dockwidget_closebutton"))
+            // Their descriptions in Qt's own words and translations.
+            if (b->objectName() == QLatin1String("qt_dockwidget_closebutton")) {
                 b->setAccessibleName(tr("Close the panel %1").arg(d->windowTitle()));
-            if (b->objectName() == QLatin1String("qt_dockwidget_floatbutton"))
+                b->setAccessibleDescription(
+                    QCoreApplication::translate("QDockWidget", "Closes the dock widget"));
+            }
+            if (b->objectName() == QLatin1String("qt_dockwidget_floatbutton")) {
                 b->setAccessibleName(tr("Detach or re-attach the panel %1").arg(d->windowTitle()));
+                b->setAccessibleDescription(QCoreApplication::translate(
+                    "QDockWidget", "Undocks and re-attaches the dock widget"));
+            }
         }
     }
     // The » buttons Qt shows when a bar has no room for all it holds.

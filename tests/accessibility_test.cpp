@@ -13,9 +13,11 @@
 #include <QAccessible>
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -96,6 +98,7 @@ private slots:
     void everyControlHasAName_data();
     void everyControlHasAName();
     void namesFollowTheLanguage();
+    void qtsDockButtonsFollowTheLanguage();
 };
 
 void AccessibilityTest::everyControlHasAName_data() {
@@ -162,6 +165,36 @@ void AccessibilityTest::namesFollowTheLanguage() {
     for (const QString& m : std::as_const(same)) qWarning("not translated: %s", qPrintable(m));
     QVERIFY2(same.isEmpty(),
              qPrintable(QStringLiteral("%1 names not translated").arg(same.size())));
+}
+
+// The float and close buttons Qt puts on each dock, named and described in
+// the language chosen later too (Qt's own translations).
+void AccessibilityTest::qtsDockButtonsFollowTheLanguage() {
+    MainWindow w(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setLanguage("en");
+    w.setLanguage("zh");
+    int buttons = 0;
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
+        for (const char* object : {"qt_dockwidget_floatbutton", "qt_dockwidget_closebutton"}) {
+            auto* button = dock->findChild<QAbstractButton*>(QLatin1String(object));
+            if (!button)
+                continue;
+            ++buttons;
+            const QRegularExpression han(QStringLiteral("\\p{Han}"));
+            QVERIFY2(han.match(button->accessibleName()).hasMatch(),
+                     qPrintable(button->accessibleName()));
+            QVERIFY2(han.match(button->accessibleDescription()).hasMatch(),
+                     qPrintable(button->accessibleDescription()));
+        }
+    }
+    QVERIFY(buttons >= 4);
+    w.setLanguage("en");
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
+        if (auto* b = dock->findChild<QAbstractButton*>("qt_dockwidget_closebutton"))
+            QCOMPARE(b->accessibleDescription(), QStringLiteral("Closes the dock widget"));
+    }
 }
 
 QTEST_MAIN(AccessibilityTest)
