@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>QDockWidget</name>
+    <message>
+        <source>Closes the dock widget</source>
+        <translation>关闭这个面板</translation>
+    </message>
+    <message>
+        <source>Undocks and re-attaches the dock widget</source>
+        <translation>让这个面板浮出窗口，或停靠回原处</translation>
+    </message>
+</context>
+<context>
     <name>idem::AdvisorDialog</name>
     <message>
         <source>Design advisor — ask these questions first</source>
