@@ -150,6 +150,7 @@ StateMachineView::~StateMachineView() = default;
 void StateMachineView::setMachine(const ScenarioInfo& info, const QString& variant) {
     *machine_ = info.stateMachine;
     variant_ = variant;
+    arrangedFor_.clear();  // another machine: its arrangement is chosen afresh
     accepted_.clear();
     rejected_.clear();
     freshAccepted_.clear();
