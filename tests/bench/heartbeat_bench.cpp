@@ -1,15 +1,18 @@
-// The window never waits: drives the real MainWindow through Fire, End, Play
-// at "instant", Compare, Save trace and the Experiment, at an ordinary size
+// The window never waits: drives the real MainWindow through Fire, End, Home
+// (back from the end), Play at "instant", Compare, Save trace and the
+// Experiment, at an ordinary size
 // (50 intents x 2 duplicates) and at the fire panel's maximum (50 x 1000),
 // with a 1 ms heartbeat timer on the window's thread, and prints the longest
 // gap between two beats for each (goal: at most 16 ms, one 60 Hz frame).
 //
-//   QT_QPA_PLATFORM=offscreen build/tests/bench/heartbeat_bench [cap-seconds]
+//   QT_QPA_PLATFORM=offscreen build/tests/bench/heartbeat_bench [cap-seconds] [--why]
+//       [--only INTERACTION,...]
 //   (or under Xvfb: xvfb-run -a build/tests/bench/heartbeat_bench)
 //
 // Playing and the Experiment are stopped after cap-seconds (default 8), as a
 // person would: the gap is what counts, not the whole run. Fire, End, Compare
-// and Save trace run to their end.
+// and Save trace run to their end. With --why, each interaction also lists
+// the events (type and receiver) that filled its longest gap.
 #include "compareview.h"
 #include "experimentview.h"
 #include "mainwindow.h"
@@ -28,11 +31,63 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <algorithm>
 #include <functional>
 
 using namespace idem;
 
 namespace {
+
+// Times every event the window's thread delivers from its event loop (the
+// outermost notify only): with --why, what filled the longest gap between
+// two beats is listed, event by event.
+class TimedApp : public QApplication {
+public:
+    using QApplication::QApplication;
+    struct Slow {
+        double ms = 0;
+        QString what;
+    };
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (depth_ > 0 || !watching_)
+            return QApplication::notify(receiver, event);
+        ++depth_;
+        QElapsedTimer clock;
+        clock.start();
+        const QEvent::Type type = event->type();
+        const QObject* owner = receiver->parent();
+        const char* ownerName = owner ? owner->metaObject()->className() : "";
+        const char* name = receiver->metaObject()->className();
+        const bool result = QApplication::notify(receiver, event);
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        --depth_;
+        if (ms >= 0.5) {
+            sinceBeat_ << Slow{ms, QStringLiteral("event %1 to %2%3%4")
+                                       .arg(int(type))
+                                       .arg(QLatin1String(name))
+                                       .arg(owner ? QStringLiteral(" in ") : QString())
+                                       .arg(QLatin1String(ownerName))};
+        }
+        return result;
+    }
+    // A beat: the events since the last one filled the gap.
+    void beat(bool longest) {
+        if (longest)
+            gap_ = sinceBeat_;
+        sinceBeat_.clear();
+    }
+    void watch(bool on) {
+        watching_ = on;
+        sinceBeat_.clear();
+        gap_.clear();
+    }
+    const QList<Slow>& longestGap() const { return gap_; }
+
+private:
+    int depth_ = 0;
+    bool watching_ = false;
+    QList<Slow> sinceBeat_, gap_;
+};
 
 class Heartbeat {
 public:
@@ -41,8 +96,10 @@ public:
         timer_.setInterval(1);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
             const qint64 now = clock_.nsecsElapsed();
+            const bool longest = now - last_ > longest_;
             longest_ = std::max(longest_, now - last_);
             last_ = now;
+            static_cast<TimedApp*>(QCoreApplication::instance())->beat(longest);
         });
         clock_.start();
         timer_.start();
@@ -64,6 +121,7 @@ struct Result {
     double gapMs = 0;
     double tookMs = 0;
     bool stopped = false;  // cancelled at the cap
+    QList<TimedApp::Slow> slowest;
 };
 
 // Starts `begin`, keeps the event loop turning until `done` (or the cap,
@@ -75,6 +133,8 @@ Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
     QTest::qWait(100);  // settle what came before
     Result r;
     QElapsedTimer clock;
+    auto* app = static_cast<TimedApp*>(QCoreApplication::instance());
+    app->watch(true);
     heart.restart();
     clock.start();
     begin();
@@ -88,6 +148,8 @@ Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
     r.tookMs = double(clock.nsecsElapsed()) / 1e6;
     QTest::qWait(50);  // what the end brings (the views catching up) counts too
     r.gapMs = heart.longestMs();
+    r.slowest = app->longestGap();
+    app->watch(false);
     return r;
 }
 
@@ -101,9 +163,19 @@ RunConfig sized(int duplicates) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    TimedApp app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("idemlab-bench"));
-    const int capMs = (argc > 1 ? std::max(1, QString::fromLocal8Bit(argv[1]).toInt()) : 8) * 1000;
+    QStringList args = QCoreApplication::arguments().mid(1);
+    const bool why = args.removeAll(QStringLiteral("--why")) > 0;
+    // --only NAME[,NAME...]: measure those interactions alone (Fire still
+    // loads the run first).
+    QStringList only;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--only"));
+        at >= 0 && at + 1 < args.size()) {
+        only = args.takeAt(at + 1).split(QLatin1Char(','));
+        args.removeAt(at);
+    }
+    const int capMs = (args.isEmpty() ? 8 : std::max(1, args.first().toInt())) * 1000;
     QTextStream out(stdout);
     MainWindow w(false);
     w.resize(1280, 720);
@@ -141,9 +213,16 @@ int main(int argc, char** argv) {
                  heart, kNoCap, [&w] { w.action("end")->trigger(); },
                  [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
          }},
+        {QStringLiteral("Home (from the end)"),
+         [&](int) {
+             return interact(
+                 heart, kNoCap, [&w] { w.action("reset")->trigger(); },
+                 [&w] { return !w.jobs()->isBusy() && w.playback().position() == 0; }, cancel);
+         }},
         {QStringLiteral("Play at instant"),
          [&](int) {
              w.playback().reset();
+             while (w.jobs()->isBusy()) QTest::qWait(5);  // back from the end in a worker
              w.playbackBar()->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
              return interact(
                  heart, capMs, [&w] { w.playbackBar()->play(); },
@@ -161,6 +240,7 @@ int main(int argc, char** argv) {
         {QStringLiteral("Save trace"),
          [&](int) {
              w.playback().reset();
+             while (w.jobs()->isBusy()) QTest::qWait(5);  // back from the end in a worker
              return interact(
                  heart, kNoCap, [&] { w.saveTraceTo(dir.filePath(QStringLiteral("t.json"))); },
                  idle, cancel);
@@ -182,7 +262,14 @@ int main(int argc, char** argv) {
     // the others use).
     for (int size = 0; size < 2; ++size) {
         const int duplicates = size == 0 ? 2 : 1000;
-        for (const Row& row : rows) (size == 0 ? ordinary : largest) << row.run(duplicates);
+        for (const Row& row : rows) {
+            const bool wanted =
+                only.isEmpty() || row.name == QLatin1String("Fire") ||
+                std::any_of(only.cbegin(), only.cend(), [&row](const QString& name) {
+                    return row.name.startsWith(name, Qt::CaseInsensitive);
+                });
+            (size == 0 ? ordinary : largest) << (wanted ? row.run(duplicates) : Result{});
+        }
     }
     auto cell = [](const Result& r) {
         return QStringLiteral("%1 (%2 ms%3)")
@@ -197,6 +284,13 @@ int main(int argc, char** argv) {
                    .arg(cell(ordinary[i]), 26)
                    .arg(cell(largest[i]), 30);
         worst = std::max({worst, ordinary[i].gapMs, largest[i].gapMs});
+        if (why) {
+            for (const Result* r : {&ordinary[i], &largest[i]}) {
+                for (const TimedApp::Slow& s : r->slowest)
+                    out << QStringLiteral("    %1 ms  %2\n").arg(s.ms, 6, 'f', 1).arg(s.what);
+                out << QStringLiteral("    --\n");
+            }
+        }
     }
     out << QStringLiteral("longest gap overall: %1 ms (goal: 16 ms)\n").arg(worst, 0, 'f', 1);
     return 0;
