@@ -190,7 +190,11 @@ void Playback::requestSeek(int target) {
     target = std::clamp(target, 0, length_);
     if (target == position_)
         return;
-    if (longSeek_ && seekCost(target) > kInlineSteps) {
+    // A seek back also lets go of the run so far: far into a long run, its
+    // hundreds of thousands of events take a while to free.
+    const bool longWay =
+        seekCost(target) > kInlineSteps || (target < position_ && position_ > kInlineSteps);
+    if (longSeek_ && longWay) {
         longSeek_(target);
         return;
     }
@@ -210,8 +214,9 @@ void Playback::stepFor(int budgetMs, qsizetype maxEvents) {
         ++position_;
         if (run_->trace().size() - pendingFrom_ >= maxEvents)
             break;
-        // The clock is read every few steps: a step takes microseconds.
-        if ((position_ & 7) == 0 && clock.elapsed() >= budgetMs)
+        // The clock is read after every step: one that opens a connection
+        // or commits can take a millisecond.
+        if (clock.nsecsElapsed() >= qint64(budgetMs) * 1'000'000)
             break;
     }
     publish();

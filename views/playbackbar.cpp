@@ -136,7 +136,7 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     connect(timer_, &QTimer::timeout, this, &PlaybackBar::tick);
     connect(speed_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (timer_->isActive())
-            timer_->start(stepMs());
+            timer_->start(tickMs());
         emit speedChanged(index);
     });
     connect(autoPlay_, &QCheckBox::toggled, this, &PlaybackBar::autoPlayChanged);
@@ -188,7 +188,13 @@ void PlaybackBar::play() {
         return;
     if (playback_.atEnd())
         playback_.reset();
-    timer_->start(stepMs());
+    // Going back from the end of a long run is a worker's job, and the bar
+    // waits for it (disabled): the playing starts when it is done.
+    if (!isEnabled()) {
+        playWhenEnabled_ = true;
+        return;
+    }
+    timer_->start(tickMs());
     paintIcons();
     emit playingChanged(true);
 }
@@ -210,6 +216,10 @@ void PlaybackBar::slower() {
 }
 
 void PlaybackBar::tick() {
+    if (!isEnabled()) {  // a worker holds the run
+        pause();
+        return;
+    }
     // Instant: as many steps as fit in a few milliseconds, then back to the
     // event loop, so a tick costs the same early and late in any run.
     if (stepMs() == 0) {
@@ -274,6 +284,14 @@ void PlaybackBar::retranslate() {
 }
 
 void PlaybackBar::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::EnabledChange && isEnabled() && playWhenEnabled_) {
+        playWhenEnabled_ = false;
+        // Not when the way back was cancelled: the run is still at its end.
+        QTimer::singleShot(0, this, [this] {
+            if (isEnabled() && !playback_.atEnd())
+                play();
+        });
+    }
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)

@@ -23,10 +23,12 @@ public:
     // Milliseconds between steps per speed, slow motion first; 0 = instant.
     static constexpr int kSpeeds[] = {2500, 1600, 1000, 400, 0};
     static constexpr int kNormalSpeed = 2;  // about one step a second: a classroom's pace
-    // At "instant", the stepping each tick may take, and what a whole tick
-    // (the views' drawing included) should take: the events per tick adapt.
-    static constexpr int kInstantBudgetMs = 6;
-    static constexpr int kTickTargetMs = 12;
+    // At "instant" a tick comes once a frame (60 Hz), so the window paints
+    // between two ticks; the stepping each tick may take, and what a whole
+    // tick (the views' drawing included) should take: the events per tick adapt.
+    static constexpr int kInstantTickMs = 16;
+    static constexpr int kInstantBudgetMs = 3;
+    static constexpr int kTickTargetMs = 7;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;
@@ -35,6 +37,8 @@ public:
     QCheckBox* autoPlayBox() const { return autoPlay_; }
     int speedIndex() const;
     int stepMs() const { return kSpeeds[speedIndex()]; }
+    // How often the play timer fires at the chosen speed.
+    int tickMs() const { return stepMs() == 0 ? kInstantTickMs : stepMs(); }
     bool autoPlay() const;
 
 signals:
@@ -71,7 +75,8 @@ private:
     QCheckBox* autoPlay_;
     QSlider* scrubber_;
     QLabel* status_;
-    qsizetype tickEvents_ = 50;  // events per tick at "instant", adapted to what drawing costs
+    bool playWhenEnabled_ = false;  // Play was pressed while a worker held the run
+    qsizetype tickEvents_ = 50;     // events per tick at "instant", adapted to what drawing costs
 };
 
 }  // namespace idem
