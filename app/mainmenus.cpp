@@ -420,15 +420,13 @@ void MainWindow::saveTraceTo(const QString& path) {
     updateEnabled();
     auto error = std::make_shared<QString>();
     const int cost = playback_->seekCost(playback_->length());
+    auto views = std::make_shared<LiveStage::CatchUp>(live_->prepareCatchUp());
     jobs_->start(
         tr("Saving the trace"),
-        [this, path, error, cost](RunController::Progress& p) {
+        [this, path, error, cost, views](RunController::Progress& p) {
             p.total = cost + playback_->eventCount();
             playback_->advance(playback_->length(), &p.cancel, &p.done);
-            if (!narrationStale_) {
-                caption_->catchUp(playback_->run()->trace().events(), playback_->lastStepBegin(),
-                                  playback_->config().intents);
-            }
+            catchUpInWorker(*views);
             if (p.cancel || !playback_->atEnd() || !playback_->judgeEnd(error.get()))
                 return;
             TraceFileWriter file;
@@ -447,9 +445,8 @@ void MainWindow::saveTraceTo(const QString& path) {
             }
             file.commit(playback_->run()->summary().toJson(), error.get());
         },
-        [this, path, error](bool cancelled) {
-            playbackHeld_ = false;
-            playback_->publish();
+        [this, path, error, views](bool cancelled) {
+            publishFromWorker(views);
             if (redrawAfterJob_) {
                 redrawAfterJob_ = false;
                 showStep(playback_->lastStepBegin(), playback_->eventCount(), true);

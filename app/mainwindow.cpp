@@ -615,24 +615,17 @@ void MainWindow::seekInBackground(int target) {
     const int cost = playback_->seekCost(target);
     playbackHeld_ = true;
     updateEnabled();
+    auto views = std::make_shared<LiveStage::CatchUp>(live_->prepareCatchUp());
     jobs_->start(
         target < from ? tr("Going back to step %1").arg(target)
                       : tr("Going to step %1").arg(target),
-        [this, target, cost](RunController::Progress& p) {
+        [this, target, cost, views](RunController::Progress& p) {
             p.total = cost;
             playback_->advance(target, &p.cancel, &p.done);
-            // The caption's narrator reads every earlier event: here, not
-            // on the window's thread after (unless the views start over).
-            if (!narrationStale_) {
-                caption_->catchUp(playback_->run()->trace().events(), playback_->lastStepBegin(),
-                                  playback_->config().intents);
-            }
+            catchUpInWorker(*views);
         },
-        [this, target](bool cancelled) {
-            playbackHeld_ = false;
-            narratorCaughtUp_ = !narrationStale_;
-            playback_->publish();
-            narratorCaughtUp_ = false;
+        [this, target, views](bool cancelled) {
+            publishFromWorker(views);
             if (redrawAfterJob_) {
                 redrawAfterJob_ = false;
                 showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
@@ -644,6 +637,29 @@ void MainWindow::seekInBackground(int target) {
                                              .arg(playback_->length()));
             }
         });
+}
+
+void MainWindow::catchUpInWorker(LiveStage::CatchUp& views) {
+    const Run* run = playback_->run();
+    const qsizetype from = playback_->pendingFrom();
+    if (!run || from < 0)
+        return;
+    const QList<TraceEvent>& events = run->trace().events();
+    // The caption's narrator reads every earlier event: here, not on the
+    // window's thread after (unless the views start over).
+    if (!narrationStale_)
+        caption_->catchUp(events, playback_->lastStepBegin(), playback_->config().intents);
+    views.take(events, from, playback_->eventCount(), std::max(from, playback_->lastStepBegin()),
+               playback_->pendingRewound());
+}
+
+void MainWindow::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views) {
+    playbackHeld_ = false;
+    narratorCaughtUp_ = !narrationStale_;
+    viewsCaughtUp_ = views.get();
+    playback_->publish();
+    viewsCaughtUp_ = nullptr;
+    narratorCaughtUp_ = false;
 }
 
 void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
@@ -663,7 +679,7 @@ void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
         return;
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_->lastStepBegin());
-    live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild);
+    live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild, viewsCaughtUp_);
     if (tabs_->isTabVisible(tabs_->indexOf(pagination_)))
         pagination_->followRun(run->trace().events(), to);
     const QStringList& internalLanes = run->scenario().info().internalLanes;

@@ -3,6 +3,7 @@
 // the arrangement for a room in StageLayout, the keyboard in PlaybackKeys.
 #pragma once
 
+#include "livestage.h"
 #include "playback.h"
 #include "runconfig.h"
 
@@ -10,6 +11,8 @@
 #include <QMainWindow>
 #include <QMap>
 #include <QTranslator>
+
+#include <memory>
 
 class QAction;
 class QTabWidget;
@@ -24,7 +27,6 @@ class FirePanel;
 class KeysOverlay;
 class LessonPanel;
 class LessonPlayer;
-class LiveStage;
 class OutcomePanel;
 class PaginationView;
 struct PagingRuns;
@@ -127,6 +129,12 @@ private:
     // Asks before a run whose estimate is above the cost limit; true to run.
     bool confirmLarge(const RunConfig& config);
     void seekInBackground(int target);
+    // In a long seek's worker, after Playback::advance: what the caption and
+    // the views take in from the new events, so that the window's thread
+    // only hands it over when the work is done.
+    void catchUpInWorker(LiveStage::CatchUp& views);
+    // Hands over what a worker's advance changed (Playback::publish).
+    void publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views);
     void jobsChanged();
     void updateEnabled();
     // The tab that plays the run: Pagination for pagination, else Live.
@@ -173,6 +181,7 @@ private:
     bool playbackHeld_ = false;
     bool redrawAfterJob_ = false;
     bool narratorCaughtUp_ = false;  // a long seek fed the caption's narrator in its worker
+    LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views
     bool compareRunning_ = false;
     bool replacing_ = false;
     bool firstFirePending_ = false;  // the first scenario runs after the first paint  // a job

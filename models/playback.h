@@ -97,6 +97,10 @@ public:
     bool judged() const { return judged_; }
     // Second half: tells the views what advance changed.
     void publish();
+    // What publish will tell: the first new event (-1: nothing to tell), and
+    // whether the run was rebuilt (then the views take in all its events).
+    qsizetype pendingFrom() const { return pendingRewound_ ? 0 : pendingFrom_; }
+    bool pendingRewound() const { return pendingRewound_; }
 
 public slots:
     void stepForward();

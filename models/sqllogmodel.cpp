@@ -2,6 +2,10 @@
 
 #include "csv.h"
 
+#include <QThreadPool>
+
+#include <algorithm>
+
 namespace idem {
 
 namespace {
@@ -36,31 +40,76 @@ TraceEvent logRow(const TraceEvent& e) {
 
 SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
-    QList<TraceEvent> fresh;
-    for (qsizetype i = from; i < to && i < trace.size(); ++i) {
-        if (logged(trace.events()[i]))
-            fresh << logRow(trace.events()[i]);
+QList<TraceEvent> SqlLogModel::rowsOf(const QList<TraceEvent>& events, qsizetype from,
+                                      qsizetype to) {
+    QList<TraceEvent> rows;
+    for (qsizetype i = std::max<qsizetype>(0, from); i < to && i < events.size(); ++i) {
+        if (logged(events[i]))
+            rows << logRow(events[i]);
     }
-    if (fresh.isEmpty())
-        return;
-    beginInsertRows({}, int(rows_.size()), int(rows_.size() + fresh.size()) - 1);
-    rows_.append(std::move(fresh));
-    endInsertRows();
+    return rows;
+}
+
+void SqlLogModel::append(const Trace& trace, qsizetype from, qsizetype to) {
+    appendRows(rowsOf(trace.events(), from, to));
 }
 
 void SqlLogModel::rebuild(const Trace& trace) {
+    resetRows(rowsOf(trace.events(), 0, trace.size()));
+}
+
+void SqlLogModel::appendRows(QList<TraceEvent> rows) {
+    if (rows.isEmpty())
+        return;
+    const qsizetype count = ends_.empty() ? 0 : ends_.back();
+    beginInsertRows({}, int(count), int(count + rows.size()) - 1);
+    // A step's few rows join the last piece; a long seek's come as a piece of their own.
+    constexpr qsizetype kPiece = 4096;
+    const qsizetype added = rows.size();
+    if (!chunks_.empty() && added < kPiece && chunks_.back().size() < kPiece) {
+        chunks_.back().append(std::move(rows));
+        ends_.back() += added;
+    } else {
+        chunks_.push_back(std::move(rows));
+        ends_.push_back(count + added);
+    }
+    endInsertRows();
+}
+
+void SqlLogModel::resetRows(QList<TraceEvent> rows) {
     beginResetModel();
-    rows_.clear();
-    for (const TraceEvent& e : trace.events()) {
-        if (logged(e))
-            rows_ << logRow(e);
+    dropRows();
+    if (!rows.isEmpty()) {
+        ends_.push_back(rows.size());
+        chunks_.push_back(std::move(rows));
     }
     endResetModel();
 }
 
+// A log of a long run holds hundreds of thousands of rows: they are let go
+// of in a pool thread, not on the window's.
+void SqlLogModel::dropRows() {
+    const qsizetype count = ends_.empty() ? 0 : ends_.back();
+    ends_.clear();
+    if (count < 10'000) {
+        chunks_.clear();
+        return;
+    }
+    // The pool thread owns them from here: no reference stays behind to be
+    // the last one let go of here.
+    auto* old = new std::vector<QList<TraceEvent>>(std::move(chunks_));
+    chunks_.clear();
+    QThreadPool::globalInstance()->start([old] { delete old; });
+}
+
+const TraceEvent& SqlLogModel::row(int i) const {
+    const auto piece = std::upper_bound(ends_.begin(), ends_.end(), qsizetype(i));
+    const std::size_t c = std::size_t(piece - ends_.begin());
+    return chunks_[c][i - (c == 0 ? 0 : ends_[c - 1])];
+}
+
 int SqlLogModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(rows_.size());
+    return parent.isValid() || ends_.empty() ? 0 : int(ends_.back());
 }
 
 int SqlLogModel::columnCount(const QModelIndex& parent) const {
@@ -94,9 +143,9 @@ QString SqlLogModel::formatTime(qint64 ms) {
 }
 
 QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rows_.size())
+    if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const TraceEvent& e = rows_[index.row()];
+    const TraceEvent& e = row(index.row());
     const bool wait = e.is(EventKind::LockWait);
     if (role == KindRole)
         return e.kindId();
@@ -166,12 +215,14 @@ QString SqlLogModel::toCsv() const {
     auto count = [](const TraceEvent& e, RowCount counts) {
         return e.counts == counts ? QString::number(e.rows) : QString();
     };
-    for (const TraceEvent& e : rows_) {
-        lines << QStringList{QString::number(e.tMs),          QString::number(e.attempt),
-                             csvText(e.connectionName()),     csvText(e.sql),
-                             csvText(formatParams(e.params)), count(e, RowCount::Returned),
-                             count(e, RowCount::Changed),     csvText(e.errorText())}
-                     .join(QLatin1Char(','));
+    for (const QList<TraceEvent>& piece : chunks_) {
+        for (const TraceEvent& e : piece) {
+            lines << QStringList{QString::number(e.tMs),          QString::number(e.attempt),
+                                 csvText(e.connectionName()),     csvText(e.sql),
+                                 csvText(formatParams(e.params)), count(e, RowCount::Returned),
+                                 count(e, RowCount::Changed),     csvText(e.errorText())}
+                         .join(QLatin1Char(','));
+        }
     }
     return lines.join(QLatin1String("\r\n")) + QLatin1String("\r\n");
 }

@@ -7,6 +7,8 @@
 #include <QAbstractTableModel>
 #include <QList>
 
+#include <vector>
+
 namespace idem {
 
 class SqlLogModel : public QAbstractTableModel {
@@ -23,6 +25,11 @@ public:
     // Appends the log-worthy events among trace events [from, to).
     void append(const Trace& trace, qsizetype from, qsizetype to);
     void rebuild(const Trace& trace);
+    // The rows events [from, to) add, touching no model: a worker builds
+    // them over a long seek, and the window hands them over in one piece.
+    static QList<TraceEvent> rowsOf(const QList<TraceEvent>& events, qsizetype from, qsizetype to);
+    void appendRows(QList<TraceEvent> rows);
+    void resetRows(QList<TraceEvent> rows);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,12 +37,20 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
     QString toCsv() const;
+    // Who ran the statement of a row, as a small id.
+    NameId actorAt(int row) const { return this->row(row).actor; }
 
     static QString formatParams(const QVariantList& params);
     static QString formatTime(qint64 ms);
 
 private:
-    QList<TraceEvent> rows_;
+    const TraceEvent& row(int i) const;
+    void dropRows();
+
+    // The rows in order, in pieces: a long seek's rows are handed over as
+    // one piece, without moving each row into place on the window's thread.
+    std::vector<QList<TraceEvent>> chunks_;
+    std::vector<qsizetype> ends_;  // rows in chunks_[0..i]
 };
 
 }  // namespace idem

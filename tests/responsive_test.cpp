@@ -4,6 +4,7 @@
 // about first.
 #include "configcheck.h"
 #include "experimentview.h"
+#include "livestage.h"
 #include "mainwindow.h"
 #include "playback.h"
 #include "playbackbar.h"
@@ -11,6 +12,10 @@
 #include "run.h"
 #include "runcontroller.h"
 #include "runner.h"
+#include "scenario.h"
+#include "sqllogmodel.h"
+#include "statemachineview.h"
+#include "statetally.h"
 #include "trace.h"
 
 #include <QAction>
@@ -54,6 +59,38 @@ struct Heartbeat {
     }
 };
 
+// What the SQL log and the state diagram show when they took in the run's
+// events one step at a time: its statements and lock waits, and the moves
+// counted over the whole trace so far.
+qsizetype loggedRows(const Playback& playback) {
+    const QList<TraceEvent>& events = playback.run()->trace().events();
+    qsizetype rows = 0;
+    for (qsizetype i = 0; i < playback.eventCount(); ++i)
+        rows += events[i].is(EventKind::Sql) || events[i].is(EventKind::LockWait);
+    return rows;
+}
+
+// Every move's counts on the diagram equal those of a tally over [0, eventCount).
+bool stateMatchesTrace(const MainWindow& w, QString* why) {
+    StateTally expected;
+    expected.setMachine(w.playback().scenario()->info().stateMachine);
+    expected.advance(w.playback().run()->trace().events(), w.playback().eventCount(), 0);
+    const StateTally& shown = w.liveStage()->stateView()->tally();
+    for (const StateEdge& e : w.playback().scenario()->info().stateMachine.edges) {
+        if (shown.accepted({e.from, e.to}) != expected.accepted({e.from, e.to}) ||
+            shown.rejected({e.from, e.to}) != expected.rejected({e.from, e.to})) {
+            *why = QStringLiteral("%1 -> %2: shown %3/%4, trace %5/%6")
+                       .arg(e.from, e.to)
+                       .arg(shown.accepted({e.from, e.to}))
+                       .arg(shown.rejected({e.from, e.to}))
+                       .arg(expected.accepted({e.from, e.to}))
+                       .arg(expected.rejected({e.from, e.to}));
+            return false;
+        }
+    }
+    return shown.applied() == w.playback().eventCount() && shown.current() == expected.current();
+}
+
 RunConfig config(const QString& scenario, int intents, int duplicates) {
     RunConfig c = defaultConfig(*findScenario(scenario));
     c.intents = intents;
@@ -69,6 +106,8 @@ private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
     void aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt();
     void escapeStopsALongSeekWhereItGot();
+    void aLongSeekShowsWhatStepByStepWould();
+    void theSqlLogKeepsItsRowsInOrderInPieces();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
     void theExperimentChartIsUpdatedInPlace();
@@ -151,6 +190,91 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
     QTest::keyClick(&w, Qt::Key_End);
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
     QVERIFY(w.playback().atEnd());
+}
+
+// End, Home and End again go to a worker, which also counts for the views
+// (the SQL log's rows, the state diagram's moves): the window only hands
+// them over. What they show must be what stepping one step at a time shows.
+void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    QVERIFY(w.playback().length() > 4 * Playback::kInlineSteps);
+    for (int i = 0; i < 5; ++i) QTest::keyClick(&w, Qt::Key_Right);
+    const SqlLogModel* log = w.liveStage()->sqlLogModel();
+    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QString why;
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+
+    QTest::keyClick(&w, Qt::Key_End);
+    QVERIFY(w.jobs()->isBusy());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QVERIFY(w.playback().atEnd());
+    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QVERIFY(log->rowCount() > 10'000);
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+    // The last row is the run's last statement.
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    qsizetype last = w.playback().eventCount() - 1;
+    while (!events[last].is(EventKind::Sql) && !events[last].is(EventKind::LockWait)) --last;
+    QCOMPARE(log->data(log->index(log->rowCount() - 1, SqlLogModel::Statement), Qt::ToolTipRole)
+                 .toString(),
+             events[last].sql);
+
+    // Home from far into a long run lets go of it in the worker too.
+    QTest::keyClick(&w, Qt::Key_Home);
+    QVERIFY(w.jobs()->isBusy());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QCOMPARE(w.playback().position(), 0);
+    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+
+    // Play at the end goes back in the worker, then plays from the start.
+    QTest::keyClick(&w, Qt::Key_End);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && w.playback().atEnd(), 60000);
+    w.playbackBar()->play();
+    QVERIFY(w.jobs()->isBusy());
+    QVERIFY(!w.playbackBar()->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.playbackBar()->isPlaying() && w.playback().position() > 0, 5000);
+    w.playbackBar()->pause();
+    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+}
+
+// The log keeps its rows in pieces (a long seek's in one): every row is where
+// a single list would have it, and a reset starts over.
+void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
+    Trace trace;
+    for (int i = 0; i < 30'000; ++i) {
+        TraceEvent e;
+        e.seq = i;
+        e.kind = i % 3 == 2 ? EventKind::Work : EventKind::Sql;
+        e.sql = QStringLiteral("SELECT %1").arg(i);
+        trace.add(e);
+    }
+    const QList<TraceEvent> all = SqlLogModel::rowsOf(trace.events(), 0, trace.size());
+    QCOMPARE(all.size(), 20'000);
+    SqlLogModel model;
+    // Steps of a few events, then a long seek's 24,000, then steps again.
+    qsizetype at = 0;
+    for (; at < 3'000; at += 7) model.append(trace, at, at + 7);
+    model.appendRows(SqlLogModel::rowsOf(trace.events(), at, at + 24'000));
+    at += 24'000;
+    for (; at < trace.size(); at += 5) model.append(trace, at, at + 5);
+    QCOMPARE(model.rowCount(), all.size());
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.data(model.index(row, SqlLogModel::Statement)).toString() != all[row].sql)
+            QFAIL(qPrintable(QStringLiteral("row %1").arg(row)));
+    }
+    QCOMPARE(model.toCsv().count(QLatin1String("\r\n")), all.size() + 1);
+    model.resetRows(SqlLogModel::rowsOf(trace.events(), 0, 30));
+    QCOMPARE(model.rowCount(), 20);
+    QCOMPARE(model.data(model.index(19, SqlLogModel::Statement)).toString(),
+             QStringLiteral("SELECT 28"));
 }
 
 void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {

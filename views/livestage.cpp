@@ -208,9 +208,38 @@ void LiveStage::bringChangeToFront(bool firstLook) {
         tableTabs_->setCurrentWidget(front);
 }
 
-void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                         qsizetype fresh, bool rebuild) {
+void LiveStage::CatchUp::take(const QList<TraceEvent>& events, qsizetype begin, qsizetype end,
+                              qsizetype fresh, bool rebuild) {
     if (rebuild) {
+        tally.clear();
+        begin = 0;
+    } else if (tally.applied() != begin) {
+        return;  // the views are elsewhere: they count for themselves
+    }
+    logRows = SqlLogModel::rowsOf(events, begin, end);
+    tally.advance(events, end, fresh);
+    from = begin;
+    to = end;
+    rebuilt = rebuild;
+}
+
+LiveStage::CatchUp LiveStage::prepareCatchUp() const {
+    CatchUp c;
+    c.tally = state_->tally();
+    return c;
+}
+
+void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
+                         qsizetype fresh, bool rebuild, CatchUp* ready) {
+    const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
+                        (rebuild || ready->from == from);
+    if (caught) {
+        if (rebuild) {
+            sqlLogModel_->resetRows(std::move(ready->logRows));
+        } else {
+            sqlLogModel_->appendRows(std::move(ready->logRows));
+        }
+    } else if (rebuild) {
         sqlLogModel_->rebuild(run.trace());
     } else {
         sqlLogModel_->append(run.trace(), from, to);
@@ -223,7 +252,14 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
         firstLook_ = false;
     }
     // A step forward draws only its own events; a rebuild draws them all.
-    if (rebuild) {
+    if (caught) {
+        state_->showTally(std::move(ready->tally));
+        if (rebuild) {
+            sequence_->showTrace(run.trace(), to, fresh);
+        } else {
+            sequence_->advanceTrace(run.trace(), to, fresh);
+        }
+    } else if (rebuild) {
         state_->showTrace(run.trace(), to, fresh);
         sequence_->showTrace(run.trace(), to, fresh);
     } else {

@@ -3,6 +3,8 @@
 // the trace events of each step.
 #pragma once
 
+#include "statetally.h"
+
 #include <QList>
 #include <QWidget>
 
@@ -34,10 +36,27 @@ public:
     bool showsInternals() const { return showInternals_; }
     // The table in front: the effect's at first, then whichever the last step changed.
     DatabaseTableView* frontTable() const;
+    // The heavy half of showing a long seek, built off the window's thread:
+    // the SQL log's new rows and the state diagram's counts. Made on the
+    // window's thread by prepareCatchUp, filled in a worker, handed to showStep.
+    struct CatchUp {
+        StateTally tally;
+        QList<TraceEvent> logRows;
+        qsizetype from = -1;  // the events taken in: [from, to); -1 when none
+        qsizetype to = -1;
+        bool rebuilt = false;
+        // Worker-safe: takes in events [from, to) of the run (all of [0, to)
+        // when it was rebuilt); those from `fresh` on are the latest step's.
+        void take(const QList<TraceEvent>& events, qsizetype from, qsizetype to, qsizetype fresh,
+                  bool rebuilt);
+    };
+    // Copies what the views have counted so far, for a worker to go on from.
+    CatchUp prepareCatchUp() const;
     // Trace events [from, to) are new ([0, to) when rebuild); events from
-    // `fresh` on belong to the latest step and are marked.
+    // `fresh` on belong to the latest step and are marked. `ready`, when it
+    // took in the same events, saves counting them again.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                  qsizetype fresh, bool rebuild);
+                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr);
     // Presenter mode: the diagrams get the room, the SQL log becomes the
     // tables' last tab.
     void setPresenter(bool presenter);

@@ -151,15 +151,7 @@ void StateMachineView::setMachine(const ScenarioInfo& info, const QString& varia
     *machine_ = info.stateMachine;
     variant_ = variant;
     arrangedFor_.clear();  // another machine: its arrangement is chosen afresh
-    accepted_.clear();
-    rejected_.clear();
-    freshAccepted_.clear();
-    freshRejected_.clear();
-    offDiagram_.clear();
-    current_.clear();
-    entities_.clear();
-    entityState_.clear();
-    applied_ = 0;
+    tally_.setMachine(*machine_);
     rebuild();
 }
 
@@ -169,63 +161,29 @@ bool StateMachineView::hasMachine() const {
 }
 
 int StateMachineView::acceptedCount(const QString& from, const QString& to) const {
-    return accepted_.value({from, to});
+    return tally_.accepted({from, to});
 }
 
 int StateMachineView::rejectedCount(const QString& from, const QString& to) const {
-    return rejected_.value({from, to});
+    return tally_.rejected({from, to});
 }
 
 void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
-    accepted_.clear();
-    rejected_.clear();
-    offDiagram_.clear();
-    current_.clear();
-    entities_.clear();
-    entityState_.clear();
-    applied_ = 0;
+    tally_.clear();
     advanceTrace(trace, upTo, freshFrom);
 }
 
 void StateMachineView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
-    const QList<TraceEvent>& events = trace.events();
-    const qsizetype end = std::min(upTo, events.size());
-    if (end < applied_) {
-        showTrace(trace, upTo, freshFrom);
-        return;
-    }
-    freshAccepted_.clear();
-    freshRejected_.clear();
-    QSet<QString> states;
-    QSet<Move> allowed;
-    for (const StateNode& n : std::as_const(machine_->nodes)) states.insert(n.id);
-    for (const StateEdge& e : std::as_const(machine_->edges)) allowed.insert({e.from, e.to});
+    tally_.advance(trace.events(), upTo, freshFrom);
+    redraw();
+}
 
-    for (qsizetype i = applied_; i < end; ++i) {
-        const TraceEvent& e = events[i];
-        if (!e.is(EventKind::Transition))
-            continue;
-        const QString entity = e.fields.text("entity");
-        QString from = e.fields.text("from_state");
-        const QString to = e.fields.text("to_state");
-        const bool accepted = e.fields.flag("accepted");
-        if (from == QLatin1String("*"))
-            from = entityState_.value(entity);
-        const Move move{from, to};
-        (accepted ? accepted_ : rejected_)[move] += 1;
-        if (i >= freshFrom)
-            (accepted ? freshAccepted_ : freshRejected_).insert(move);
-        if (accepted) {
-            entityState_[entity] = to;
-            current_[e.intent] = to;
-            entities_[e.intent] = entity;
-        }
-        if (!allowed.contains(move) && states.contains(from) && states.contains(to) &&
-            !offDiagram_.contains(move)) {
-            offDiagram_ << move;
-        }
-    }
-    applied_ = end;
+void StateMachineView::showTally(StateTally tally) {
+    tally_ = std::move(tally);
+    redraw();
+}
+
+void StateMachineView::redraw() {
     rebuild();
     if (!glows_.isEmpty())
         pulse_->start();
@@ -330,7 +288,8 @@ void StateMachineView::draw(const DiagramPalette& pal) {
 
     QMap<QString, NodeBox> boxes;
     QMap<QString, QList<int>> tokens;
-    for (auto it = current_.cbegin(); it != current_.cend(); ++it) tokens[it.value()] << it.key();
+    const QMap<int, QString>& current = tally_.current();
+    for (auto it = current.cbegin(); it != current.cend(); ++it) tokens[it.value()] << it.key();
     for (const StateNode& n : std::as_const(machine_->nodes)) {
         const QPointF c(xs.value(n.x), ys.value(n.y));
         NodeBox box;
@@ -372,21 +331,22 @@ void StateMachineView::draw(const DiagramPalette& pal) {
     for (const StateEdge& e : std::as_const(machine_->edges)) {
         drawEdge({e.from, e.to}, boxes, EdgeKind::Allowed, pal);
     }
-    for (const Move& m : std::as_const(offDiagram_)) {
-        drawEdge(m, boxes, accepted_.value(m) > 0 ? EdgeKind::Forbidden : EdgeKind::Refused, pal);
+    for (const Move& m : tally_.offDiagram()) {
+        drawEdge(m, boxes, tally_.accepted(m) > 0 ? EdgeKind::Forbidden : EdgeKind::Refused, pal);
     }
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
     const QRectF drawn = scene_->itemsBoundingRect();
     QString caption = entityName(machine_->what);
-    if (!entities_.isEmpty() && entities_.size() <= kTokensListed) {
+    const QMap<int, QString>& entities = tally_.entities();
+    if (!entities.isEmpty() && entities.size() <= kTokensListed) {
         QStringList names;
-        for (auto it = entities_.cbegin(); it != entities_.cend(); ++it) {
+        for (auto it = entities.cbegin(); it != entities.cend(); ++it) {
             names << QStringLiteral("#%1 %2").arg(it.key() + 1).arg(it.value());
         }
         caption += QStringLiteral(" · ") + names.join(QStringLiteral(", "));
-    } else if (!entities_.isEmpty()) {
-        caption += QStringLiteral(" · ") + tr("%1 entities").arg(entities_.size());
+    } else if (!entities.isEmpty()) {
+        caption += QStringLiteral(" · ") + tr("%1 entities").arg(entities.size());
     }
     // Each in a corner of the diagram where nothing is drawn (the room a
     // loop or a branch leaves), else outside it: every line saved draws the
@@ -450,8 +410,8 @@ QList<QGraphicsItem*> StateMachineView::drawLegend(QPointF at, const DiagramPale
     bold.setBold(true);
     const QFontMetricsF fm(bold);
     bool forbidden = false, refused = false;
-    for (const Move& m : std::as_const(offDiagram_)) {
-        (accepted_.value(m) > 0 ? forbidden : refused) = true;
+    for (const Move& m : tally_.offDiagram()) {
+        (tally_.accepted(m) > 0 ? forbidden : refused) = true;
     }
     const QList<QPair<QColor, QString>> lines{
         {forbidden ? pal.forbidden : QColor(), tr("forbidden, yet accepted")},
@@ -477,8 +437,8 @@ QList<QGraphicsItem*> StateMachineView::drawLegend(QPointF at, const DiagramPale
 
 QList<QPair<QString, QString>> StateMachineView::forbiddenMoves() const {
     QList<QPair<QString, QString>> moves;
-    for (const Move& m : offDiagram_) {
-        if (accepted_.value(m) > 0)
+    for (const Move& m : tally_.offDiagram()) {
+        if (tally_.accepted(m) > 0)
             moves << m;
     }
     return moves;
@@ -494,8 +454,8 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         return;
     const NodeBox& a = boxes[move.first];
     const NodeBox& b = boxes[move.second];
-    const bool freshOk = freshAccepted_.contains(move);
-    const bool freshBad = freshRejected_.contains(move);
+    const bool freshOk = tally_.freshAccepted(move);
+    const bool freshBad = tally_.freshRejected(move);
     const bool offDiagram = kind != EdgeKind::Allowed;
     QColor color = kind == EdgeKind::Refused ? pal.rejected : pal.nodeBorder;
     if (freshBad)
@@ -609,8 +569,8 @@ void StateMachineView::drawEdgeName(const Move& move, QPointF from, QPointF out,
 }
 
 void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPalette& pal) {
-    const int ok = accepted_.value(move);
-    const int bad = rejected_.value(move);
+    const int ok = tally_.accepted(move);
+    const int bad = tally_.rejected(move);
     if (ok == 0 && bad == 0)
         return;
     const QFontMetricsF fm(font());
@@ -624,10 +584,10 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
     QList<Part> parts;
     if (ok > 0)
         parts << Part{QStringLiteral("✓%1").arg(ok),
-                      offDiagram_.contains(move) ? pal.forbidden : pal.accepted,
-                      freshAccepted_.contains(move)};
+                      tally_.offDiagram().contains(move) ? pal.forbidden : pal.accepted,
+                      tally_.freshAccepted(move)};
     if (bad > 0)
-        parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, freshRejected_.contains(move)};
+        parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, tally_.freshRejected(move)};
 
     auto* box = scene_->addPath(QPainterPath());
     box->setZValue(3);
@@ -644,8 +604,8 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
     bg.addRoundedRect(back, 4, 4);
     box->setPath(bg);
     box->setBrush(pal.background);
-    const bool isFresh = freshAccepted_.contains(move) || freshRejected_.contains(move);
-    box->setPen(isFresh ? QPen(freshRejected_.contains(move) ? pal.rejected : pal.accepted, 1.2)
+    const bool isFresh = tally_.freshAccepted(move) || tally_.freshRejected(move);
+    box->setPen(isFresh ? QPen(tally_.freshRejected(move) ? pal.rejected : pal.accepted, 1.2)
                         : QPen(Qt::NoPen));
     box->setPos(at - textRect.center());
     box->setToolTip(tr("%1 → %2: accepted %3 times, rejected %4 times")

@@ -3,6 +3,8 @@
 // the moves of the current step flashing green (accepted) or red (rejected).
 #pragma once
 
+#include "statetally.h"
+
 #include <QList>
 #include <QMap>
 #include <QPair>
@@ -43,7 +45,11 @@ public:
     // False when this variant keeps no state (the view shows a note instead).
     bool hasMachine() const;
     // The state the intent's entity is in: its last accepted move; "" before any.
-    QString currentState(int intent) const { return current_.value(intent); }
+    QString currentState(int intent) const { return tally_.current().value(intent); }
+    // What the view draws: a copy may be brought up to date elsewhere (a
+    // worker, over a long seek) and handed back with showTally.
+    const StateTally& tally() const { return tally_; }
+    void showTally(StateTally tally);
     int acceptedCount(const QString& from, const QString& to) const;
     int rejectedCount(const QString& from, const QString& to) const;
     // Moves the database accepted although the diagram forbids them.
@@ -66,10 +72,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    using Move = QPair<QString, QString>;  // from, to
+    using Move = StateTally::Move;
     struct NodeBox;
 
     void rebuild();
+    void redraw();                         // rebuild, and the latest step's moves pulse
     void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
     double fitScale() const;               // how much fit() shrinks the scene
     void drawNote(const DiagramPalette& pal);
@@ -97,15 +104,7 @@ private:
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
     std::unique_ptr<StateMachineInfo> machine_;
     QString variant_;
-    QMap<Move, int> accepted_;
-    QMap<Move, int> rejected_;
-    QSet<Move> freshAccepted_;
-    QSet<Move> freshRejected_;
-    QList<Move> offDiagram_;  // moves that happened but the diagram does not allow
-    QMap<int, QString> current_;
-    QMap<int, QString> entities_;         // the entity each intent's last move named
-    QMap<QString, QString> entityState_;  // resolves an unconditional ("*") move's source
-    qsizetype applied_ = 0;               // events [0, applied_) are counted
+    StateTally tally_;
 };
 
 }  // namespace idem
