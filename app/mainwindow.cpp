@@ -499,7 +499,7 @@ void MainWindow::fireInBackground(const RunConfig& config) {
     jobs_->start(
         tr("Running %1").arg(FirePanel::describe(config)),
         [fired, config, scenario, paging](RunController::Progress& p) {
-            fired->measured = Playback::measure(config, *scenario, &p.cancel, &p.done);
+            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done);
             if (paging && fired->measured.ok)
                 fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
         },
@@ -512,8 +512,10 @@ void MainWindow::fireInBackground(const RunConfig& config) {
                 return;
             }
             QString error;
-            if (!fired->measured.ok ||
-                !showFired(config, *scenario, fired->measured, fired->paging.get(), &error)) {
+            const bool shown = fired->measured.ok && showFired(config, *scenario, fired->measured,
+                                                               fired->paging.get(), &error);
+            fired->measured.ready.reset();  // Playback holds it now, or nobody does
+            if (!shown) {
                 showError(tr("Cannot run this configuration"),
                           fired->measured.ok ? error : fired->measured.error);
                 return;

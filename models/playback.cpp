@@ -4,6 +4,9 @@
 #include "sqlconnection.h"
 
 #include <QElapsedTimer>
+#include <QThreadPool>
+
+#include <utility>
 
 namespace idem {
 
@@ -34,6 +37,27 @@ Playback::Measure Playback::measure(const RunConfig& config, const Scenario& sce
     return m;
 }
 
+Playback::Measure Playback::prepare(const RunConfig& config, const Scenario& scenario,
+                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps) {
+    Measure m = measure(config, scenario, cancel, steps);
+    if (!m.ok)
+        return m;
+    auto run = std::make_shared<Run>(config, scenario);
+    run->setCancel(cancel);
+    const bool started = run->start(&m.error);
+    run->setCancel(nullptr);
+    if (run->failure() == RunFailure::Cancelled) {
+        m.ok = false;
+        m.cancelled = true;
+        m.error = run->failureMessage();
+    } else if (!started) {
+        m.ok = false;
+    } else {
+        m.ready = std::move(run);
+    }
+    return m;
+}
+
 Playback::Playback(QObject* parent) : QObject(parent) {}
 Playback::~Playback() = default;
 
@@ -52,7 +76,16 @@ bool Playback::install(const RunConfig& config, const Scenario& scenario, const 
     scenario_ = &scenario;
     length_ = measured.steps;
     finalSummary_ = measured.summary;
-    if (!rebuild(error)) {
+    // Taken once: a second install of the same measure starts its own run.
+    if (measured.ready && measured.ready.use_count() == 1) {
+        reader_.reset();
+        replaceRun(measured.ready);
+        position_ = 0;
+        stepBegin_ = 0;
+        judged_ = false;
+        steppedEvents_ = 0;
+        reader_ = run_->openReader();
+    } else if (!rebuild(error)) {
         // No run of the configuration before stays behind.
         reader_.reset();
         run_.reset();
@@ -73,13 +106,22 @@ bool Playback::rebuild(QString* error, const std::atomic<bool>* cancel) {
     if (!started || fresh->failure() == RunFailure::Cancelled)
         return false;
     reader_.reset();
-    run_ = std::move(fresh);
+    replaceRun(std::move(fresh));
     position_ = 0;
     stepBegin_ = 0;
     judged_ = false;
     steppedEvents_ = 0;
     reader_ = run_->openReader();
     return true;
+}
+
+void Playback::replaceRun(std::shared_ptr<Run> run) {
+    std::shared_ptr<Run> old = std::exchange(run_, std::move(run));
+    // Hundreds of thousands of events take a frame or more to free.
+    if (old && old->trace().size() > 20'000) {
+        auto* going = new std::shared_ptr<Run>(std::move(old));
+        QThreadPool::globalInstance()->start([going] { delete going; });
+    }
 }
 
 qsizetype Playback::eventCount() const {

@@ -40,10 +40,19 @@ public:
         QString error;
         int steps = 0;
         Summary summary;
+        // From prepare: a run of the configuration started beside the dry
+        // run and waiting at step 0, which install takes as it is.
+        std::shared_ptr<Run> ready;
     };
     // The dry run alone, touching no Playback: safe in any thread. `steps`
     // counts as it goes (for a progress bar); `cancel` stops it.
     static Measure measure(const RunConfig& config, const Scenario& scenario,
+                           const std::atomic<bool>* cancel = nullptr,
+                           std::atomic<qint64>* steps = nullptr);
+
+    // The dry run, and a run started for install to take: both in the
+    // caller's thread, so a window's worker leaves its thread nothing to plan.
+    static Measure prepare(const RunConfig& config, const Scenario& scenario,
                            const std::atomic<bool>* cancel = nullptr,
                            std::atomic<qint64>* steps = nullptr);
 
@@ -132,7 +141,10 @@ private:
 
     RunConfig config_;
     const Scenario* scenario_ = nullptr;
-    std::unique_ptr<Run> run_;
+    // In place of a run that goes: a long one is let go of in a pool thread.
+    void replaceRun(std::shared_ptr<Run> run);
+
+    std::shared_ptr<Run> run_;
     std::unique_ptr<SqlConnection> reader_;
     int position_ = 0;
     int length_ = 0;
