@@ -285,9 +285,10 @@ void SequenceView::clear() {
     draw();
 }
 
-void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+void SequenceView::showLast(const Trace& trace, qsizetype upTo, qsizetype freshFrom,
+                            qsizetype events) {
     upTo = std::min(upTo, trace.size());
-    earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
+    earlier_ = std::max<qsizetype>(0, upTo - std::clamp<qsizetype>(events, 1, kMaxEvents));
     steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom, askKeys_);
     if (!showInternals_) {
         steps_.removeIf([this](const SequenceStep& s) {
@@ -302,8 +303,11 @@ void SequenceView::showTrace(const Trace& trace, qsizetype upTo, qsizetype fresh
 
 void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
     upTo = std::min(upTo, trace.size());
-    if (empty_ || !layout_ || upTo < drawnUpTo_ || drawnWidth_ != view_->viewport()->width() ||
-        upTo - drawnUpTo_ > kMaxEvents) {
+    if (upTo - drawnUpTo_ > kMaxEvents) {
+        showLast(trace, upTo, freshFrom, kLeapEvents);
+        return;
+    }
+    if (empty_ || !layout_ || upTo < drawnUpTo_ || drawnWidth_ != view_->viewport()->width()) {
         showTrace(trace, upTo, freshFrom);
         return;
     }
@@ -351,7 +355,8 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         rows_ << row;
     }
     // Only the last kMaxEvents events stay drawn.
-    earlier_ = std::max<qsizetype>(0, upTo - kMaxEvents);
+    // (After a leap the rows begin later still: those events stay left out.)
+    earlier_ = std::max<qsizetype>(earlier_, upTo - kMaxEvents);
     while (!rows_.isEmpty() && rows_.first().step.event < earlier_) {
         removeRow(rows_.first());
         rows_.removeFirst();

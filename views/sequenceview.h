@@ -31,6 +31,10 @@ public:
     // Rows drawn at most; earlier events are summed up in one note, so that a
     // run of thousands of events stays responsive.
     static constexpr qsizetype kMaxEvents = 160;
+    // After a leap over more than that (End, a long seek), the last events
+    // only: the rows a view holds and some, drawn within a frame. Rows
+    // added by later steps fill the rest up to kMaxEvents.
+    static constexpr qsizetype kLeapEvents = 48;
 
     explicit SequenceView(QWidget* parent = nullptr);
 
@@ -44,13 +48,17 @@ public:
 
     // Draws events [0, upTo) (the last kMaxEvents of them); events in
     // [freshFrom, upTo) are this step's and drawn emphasised.
-    void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
+    void showTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
+        showLast(trace, upTo, freshFrom, kMaxEvents);
+    }
     // The same when events [0, previous upTo) are drawn already: adds the rows
     // of the events since (and drops those beyond kMaxEvents at the top)
     // instead of drawing every row again; falls back to showTrace when the
     // lanes or their widths must change.
     void advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom);
     void clear();
+    // Draws the last `events` of events [0, upTo).
+    void showLast(const Trace& trace, qsizetype upTo, qsizetype freshFrom, qsizetype events);
     // Show the set-up and the lab's own lanes (an observer): off by default.
     void setShowInternals(bool show);
     QGraphicsScene* scene() const { return scene_; }

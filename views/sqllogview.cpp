@@ -53,6 +53,11 @@ public:
     }
 
 protected:
+public:
+    // Whether it hides anything now.
+    bool hides() const { return !show_ && !lanes_.isEmpty(); }
+
+protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
         if (show_ || lanes_.isEmpty() || parent.isValid())
             return true;
@@ -75,13 +80,28 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
     shown_->setSourceModel(&model_);
-    view_->setModel(shown_);
+    view_->setModel(&model_);
     view_->setItemDelegate(new LogDelegate(view_));
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->setVisible(false);
     view_->setWordWrap(false);
     view_->setTabKeyNavigation(false);
+    setColumnModes();
+    view_->setTextElideMode(Qt::ElideRight);
+    view_->viewport()->installEventFilter(this);
+    copy_ = new QAction(view_);
+    connect(copy_, &QAction::triggered, this, &SqlLogView::copyCsv);
+    view_->addAction(copy_);
+    retranslate();
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(&model_, &QAbstractItemModel::rowsInserted, view_, &QTableView::scrollToBottom);
+    connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
+    connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
+    connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
+}
+
+void SqlLogView::setColumnModes() {
     // Times, attempts, connections and row counts whole; the statement takes
     // the rest. Values and errors as wide as they need up to a fifth of the
     // width each (longer ones end in … with the full text in the tooltip).
@@ -96,25 +116,31 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     // late in a long run costs what an early one does.
     h->setResizeContentsPrecision(0);
     view_->verticalHeader()->setResizeContentsPrecision(0);
-    view_->setTextElideMode(Qt::ElideRight);
-    view_->viewport()->installEventFilter(this);
-    copy_ = new QAction(view_);
-    connect(copy_, &QAction::triggered, this, &SqlLogView::copyCsv);
-    view_->addAction(copy_);
-    retranslate();
-    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(&model_, &QAbstractItemModel::rowsInserted, view_, &QTableView::scrollToBottom);
-    connect(&model_, &QAbstractItemModel::modelReset, view_, &QTableView::scrollToBottom);
-    connect(&model_, &QAbstractItemModel::rowsInserted, this, &SqlLogView::fitColumns);
-    connect(&model_, &QAbstractItemModel::modelReset, this, &SqlLogView::fitColumns);
 }
 
 void SqlLogView::setInternalLanes(const QStringList& lanes) {
     static_cast<InternalsFilter*>(shown_)->setInternalLanes(lanes);
+    placeFilter();
 }
 
 void SqlLogView::setShowInternals(bool show) {
     static_cast<InternalsFilter*>(shown_)->setShowInternals(show);
+    placeFilter();
+}
+
+// The filter stands between the log and the table only while it hides
+// something: every row the log takes in passes through it, and a long
+// seek hands over 300,000 at once.
+void SqlLogView::placeFilter() {
+    QAbstractItemModel* wanted = static_cast<InternalsFilter*>(shown_)->hides()
+                                     ? static_cast<QAbstractItemModel*>(shown_)
+                                     : &model_;
+    if (view_->model() == wanted)
+        return;
+    view_->setModel(wanted);
+    setColumnModes();
+    fitColumns();
+    view_->scrollToBottom();
 }
 
 void SqlLogView::fitColumns() {

@@ -31,6 +31,8 @@ protected:
 
 private:
     void fitColumns();
+    void setColumnModes();
+    void placeFilter();
     void retranslate();
     SqlLogModel& model_;
     QSortFilterProxyModel* shown_;
