@@ -192,7 +192,10 @@ QByteArray htmlReport(const ExportInput& in, const QString& lang) {
         runDiagrams(scenario.info(), in.config.variant, trace, trace.size(), trace.size()).drawn();
     ReportOptions options;
     options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
-    options.verdictText = verdictName(in.loaded.summary.value("verdict").toString());
+    Summary summary;
+    QString ignored;  // the trace was checked when it was read
+    if (Summary::fromJson(in.loaded.summary, &summary, &ignored))
+        options.verdictText = verdictName(summary.verdictId());
     options.warning = in.doubt;
     return traceToHtml(in.loaded, diagrams, options);
 }
