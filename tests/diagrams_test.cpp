@@ -403,6 +403,32 @@ void DiagramsTest::longRunsDrawOnlyTheLastEvents() {
         return t.contains(QString::number(earlier)) && t.contains("earlier");
     }));
     QVERIFY(view.arrowCount() < arrowEvents(run->trace()));
+
+    // A leap over more than kMaxEvents (End) draws only the last
+    // kLeapEvents; the steps after it add rows, and the note keeps counting
+    // what is not drawn.
+    const qsizetype size = run->trace().size();
+    QVERIFY(size > 2 * SequenceView::kMaxEvents + 20);
+    auto notes = [](const SequenceView& v) {
+        QStringList found;
+        for (const QString& t : texts(v.scene())) {
+            if (t.contains("earlier"))
+                found << t;
+        }
+        return found;
+    };
+    SequenceView leaping;
+    leaping.showTrace(run->trace(), 10, 0);
+    const qsizetype leapTo = size - 20;
+    leaping.advanceTrace(run->trace(), leapTo, leapTo - 3);
+    const qsizetype left = leapTo - SequenceView::kLeapEvents;
+    QVERIFY2(notes(leaping).join(' ').contains(QString::number(left)),
+             qPrintable(notes(leaping).join(' ')));
+    for (qsizetype at = leapTo + 1; at <= size; ++at)
+        leaping.advanceTrace(run->trace(), at, at - 1);
+    QVERIFY2(notes(leaping).join(' ').contains(QString::number(left)),
+             qPrintable(notes(leaping).join(' ')));
+    QVERIFY(leaping.arrowCount() < view.arrowCount() + 1);
 }
 
 void DiagramsTest::exportWritesPngAndSvg() {
