@@ -61,29 +61,55 @@ void SqlLogModel::rebuild(const Trace& trace) {
 void SqlLogModel::appendRows(QList<TraceEvent> rows) {
     if (rows.isEmpty())
         return;
-    const qsizetype count = ends_.empty() ? 0 : ends_.back();
-    beginInsertRows({}, int(count), int(count + rows.size()) - 1);
-    // A step's few rows join the last piece; a long seek's come as a piece of their own.
-    constexpr qsizetype kPiece = 4096;
+    const qsizetype count = totalRows();
     const qsizetype added = rows.size();
-    if (!chunks_.empty() && added < kPiece && chunks_.back().size() < kPiece) {
-        chunks_.back().append(std::move(rows));
-        ends_.back() += added;
+    const qsizetype first = std::max<qsizetype>(0, count + added - kShownRows);
+    const qsizetype before = first_;
+    auto store = [&] {
+        // A step's few rows join the last piece; a long seek's come as a piece of their own.
+        constexpr qsizetype kPiece = 4096;
+        if (!chunks_.empty() && added < kPiece && chunks_.back().size() < kPiece) {
+            chunks_.back().append(std::move(rows));
+            ends_.back() += added;
+        } else {
+            chunks_.push_back(std::move(rows));
+            ends_.push_back(count + added);
+        }
+    };
+    if (first - first_ >= kShownRows / 2) {
+        // Most of what is shown changes: the table starts over.
+        beginResetModel();
+        store();
+        first_ = first;
+        endResetModel();
     } else {
-        chunks_.push_back(std::move(rows));
-        ends_.push_back(count + added);
+        // The earliest rows shown give way to the newest.
+        if (first > first_) {
+            beginRemoveRows({}, 0, int(first - first_) - 1);
+            first_ = first;
+            endRemoveRows();
+        }
+        const int shown = int(count - first_);
+        beginInsertRows({}, shown, shown + int(added) - 1);
+        store();
+        endInsertRows();
     }
-    endInsertRows();
+    if (first_ != before)
+        emit leftOutChanged(first_);
 }
 
 void SqlLogModel::resetRows(QList<TraceEvent> rows) {
+    const qsizetype before = first_;
     beginResetModel();
     dropRows();
+    first_ = std::max<qsizetype>(0, rows.size() - kShownRows);
     if (!rows.isEmpty()) {
         ends_.push_back(rows.size());
         chunks_.push_back(std::move(rows));
     }
     endResetModel();
+    if (first_ != before)
+        emit leftOutChanged(first_);
 }
 
 // A log of a long run holds hundreds of thousands of rows: they are let go
@@ -102,14 +128,14 @@ void SqlLogModel::dropRows() {
     QThreadPool::globalInstance()->start([old] { delete old; });
 }
 
-const TraceEvent& SqlLogModel::row(int i) const {
-    const auto piece = std::upper_bound(ends_.begin(), ends_.end(), qsizetype(i));
+const TraceEvent& SqlLogModel::stored(qsizetype i) const {
+    const auto piece = std::upper_bound(ends_.begin(), ends_.end(), i);
     const std::size_t c = std::size_t(piece - ends_.begin());
     return chunks_[c][i - (c == 0 ? 0 : ends_[c - 1])];
 }
 
 int SqlLogModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || ends_.empty() ? 0 : int(ends_.back());
+    return parent.isValid() ? 0 : int(totalRows() - first_);
 }
 
 int SqlLogModel::columnCount(const QModelIndex& parent) const {

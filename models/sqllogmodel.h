@@ -20,6 +20,12 @@ public:
     static constexpr int FailedRole = Qt::UserRole + 1;
     static constexpr int ActorRole = Qt::UserRole + 2;  // who ran it ("service", "observer" ...)
 
+    // The rows a table shows at most: the latest statements. A table keeps
+    // a record of every row it shows, and 300,000 at once (the end of the
+    // largest run) would take it longer than a frame to take in. Every row
+    // stays in the model (toCsv has them all).
+    static constexpr qsizetype kShownRows = 50'000;
+
     explicit SqlLogModel(QObject* parent = nullptr);
 
     // Appends the log-worthy events among trace events [from, to).
@@ -36,6 +42,10 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+    // Every statement and lock wait so far, shown or not.
+    qsizetype totalRows() const { return ends_.empty() ? 0 : ends_.back(); }
+    // The earliest rows the table leaves out (all but the last kShownRows).
+    qsizetype leftOut() const { return first_; }
     QString toCsv() const;
     // Who ran the statement of a row, as a small id.
     NameId actorAt(int row) const { return this->row(row).actor; }
@@ -43,14 +53,19 @@ public:
     static QString formatParams(const QVariantList& params);
     static QString formatTime(qint64 ms);
 
+signals:
+    void leftOutChanged(qsizetype leftOut);
+
 private:
-    const TraceEvent& row(int i) const;
+    const TraceEvent& row(int i) const { return stored(first_ + i); }
+    const TraceEvent& stored(qsizetype i) const;
     void dropRows();
 
     // The rows in order, in pieces: a long seek's rows are handed over as
     // one piece, without moving each row into place on the window's thread.
     std::vector<QList<TraceEvent>> chunks_;
     std::vector<qsizetype> ends_;  // rows in chunks_[0..i]
+    qsizetype first_ = 0;          // the first row shown
 };
 
 }  // namespace idem

@@ -213,8 +213,9 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     QVERIFY(w.jobs()->isBusy());
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
     QVERIFY(w.playback().atEnd());
-    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
-    QVERIFY(log->rowCount() > 10'000);
+    QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+    QVERIFY(log->totalRows() > 10'000);
+    QCOMPARE(log->rowCount(), std::min(log->totalRows(), SqlLogModel::kShownRows));
     QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
     // The last row is the run's last statement.
     const QList<TraceEvent>& events = w.playback().run()->trace().events();
@@ -230,6 +231,7 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
     QCOMPARE(w.playback().position(), 0);
     QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QCOMPARE(log->leftOut(), 0);
     QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
 
     // Play at the end goes back in the worker, then plays from the start.
@@ -271,6 +273,37 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
             QFAIL(qPrintable(QStringLiteral("row %1").arg(row)));
     }
     QCOMPARE(model.toCsv().count(QLatin1String("\r\n")), all.size() + 1);
+    QCOMPARE(model.leftOut(), 0);
+    // A table lists the latest kShownRows: steps past them push the
+    // earliest out, a long seek starts the table over; the model keeps all.
+    Trace longer;
+    for (int i = 0; i < 3 * SqlLogModel::kShownRows; ++i) {
+        TraceEvent e;
+        e.kind = EventKind::Sql;
+        e.sql = QStringLiteral("SELECT %1").arg(i);
+        longer.add(e);
+    }
+    SqlLogModel window;
+    QSignalSpy leftOut(&window, &SqlLogModel::leftOutChanged);
+    const qsizetype steps = SqlLogModel::kShownRows - 10;
+    for (qsizetype i = 0; i < steps; i += 1000) window.append(longer, i, std::min(steps, i + 1000));
+    QCOMPARE(window.leftOut(), 0);
+    window.append(longer, steps, steps + 25);  // 15 pushed out
+    QCOMPARE(window.leftOut(), 15);
+    QCOMPARE(window.rowCount(), int(SqlLogModel::kShownRows));
+    QCOMPARE(window.data(window.index(0, SqlLogModel::Statement)).toString(),
+             QStringLiteral("SELECT 15"));
+    window.appendRows(SqlLogModel::rowsOf(longer.events(), steps + 25, longer.size()));
+    QCOMPARE(window.totalRows(), longer.size());
+    QCOMPARE(window.rowCount(), int(SqlLogModel::kShownRows));
+    QCOMPARE(window.leftOut(), longer.size() - SqlLogModel::kShownRows);
+    QCOMPARE(window.data(window.index(window.rowCount() - 1, SqlLogModel::Statement)).toString(),
+             longer.events().last().sql);
+    QCOMPARE(window.data(window.index(0, SqlLogModel::Statement)).toString(),
+             longer.events()[longer.size() - SqlLogModel::kShownRows].sql);
+    QCOMPARE(leftOut.size(), 2);
+    QCOMPARE(window.toCsv().count(QLatin1String("\r\n")), longer.size() + 1);
+
     model.resetRows(SqlLogModel::rowsOf(trace.events(), 0, 30));
     QCOMPARE(model.rowCount(), 20);
     QCOMPARE(model.data(model.index(19, SqlLogModel::Statement)).toString(),

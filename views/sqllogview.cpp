@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QSortFilterProxyModel>
 #include <QStyle>
@@ -78,7 +80,14 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
       view_(new QTableView(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    leftOut_ = new QLabel(this);
+    leftOut_->setWordWrap(true);
+    leftOut_->setContentsMargins(6, 2, 6, 2);
+    leftOut_->hide();
+    layout->addWidget(leftOut_);
     layout->addWidget(view_);
+    connect(&model_, &SqlLogModel::leftOutChanged, this, &SqlLogView::showLeftOut);
     shown_->setSourceModel(&model_);
     view_->setModel(&model_);
     view_->setItemDelegate(new LogDelegate(view_));
@@ -166,7 +175,20 @@ bool SqlLogView::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+// The table lists the latest statements only; where the rest are.
+void SqlLogView::showLeftOut() {
+    const qsizetype out = model_.leftOut();
+    leftOut_->setVisible(out > 0);
+    if (out > 0) {
+        leftOut_->setText(tr("The latest %1 statements are listed; the %2 before them are in the "
+                             "saved trace and in Copy SQL log as CSV.")
+                              .arg(QLocale().toString(SqlLogModel::kShownRows))
+                              .arg(QLocale().toString(out)));
+    }
+}
+
 void SqlLogView::retranslate() {
+    showLeftOut();
     copy_->setText(tr("Copy SQL log as CSV"));
     view_->setAccessibleName(tr("SQL log"));
 }

@@ -6,6 +6,7 @@
 
 class QAction;
 class QSortFilterProxyModel;
+class QLabel;
 class QTableView;
 
 namespace idem {
@@ -31,12 +32,14 @@ protected:
 
 private:
     void fitColumns();
+    void showLeftOut();
     void setColumnModes();
     void placeFilter();
     void retranslate();
     SqlLogModel& model_;
     QSortFilterProxyModel* shown_;
     QTableView* view_;
+    QLabel* leftOut_;
     QAction* copy_ = nullptr;
 };
 

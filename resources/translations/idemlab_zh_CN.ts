@@ -2456,6 +2456,10 @@
         <source>SQL log</source>
         <translation>SQL 日志</translation>
     </message>
+    <message>
+        <source>The latest %1 statements are listed; the %2 before them are in the saved trace and in Copy SQL log as CSV.</source>
+        <translation>这里列出最近的 %1 条语句；更早的 %2 条在保存的轨迹里，也在“复制 SQL 日志为 CSV”里。</translation>
+    </message>
 </context>
 <context>
     <name>idem::StageHeader</name>
