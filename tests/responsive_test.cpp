@@ -3,6 +3,7 @@
 // work and leaves a usable window, and a run above the cost limit is asked
 // about first.
 #include "configcheck.h"
+#include "experiment.h"
 #include "experimentview.h"
 #include "livestage.h"
 #include "mainwindow.h"
@@ -111,6 +112,8 @@ private slots:
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
     void theExperimentChartIsUpdatedInPlace();
+    void theExperimentRunsWithoutAWindowAndStops();
+    void aScenarioChosenMidExperimentShowsOnlyItsOwnResults();
 };
 
 void ResponsiveTest::aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt() {
@@ -401,6 +404,86 @@ void ResponsiveTest::theExperimentChartIsUpdatedInPlace() {
     QVERIFY(finished.wait(120'000));
     QCOMPARE(view->chart(), chart);
     QVERIFY(!experiment->results().isEmpty());
+}
+
+// The experiment's runner lives in models/: it runs headless, reports each
+// batch, counts every intent once, and stops at the batch in progress.
+void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
+    const Scenario& scenario = *findScenario("order-create");
+    ExperimentPlan plan;
+    plan.variants = {"none", "dedup-table"};
+    plan.intentsPerVariant = 30;
+    plan.batch = 10;
+    int batches = 0;
+    const std::vector<ExperimentTally> whole = runExperiment(
+        scenario, plan, nullptr,
+        [&batches](const QString&, const std::array<qint64, kVerdictCount>&, int done, int total) {
+            ++batches;
+            QCOMPARE(total, 6);
+            QCOMPARE(done, batches);
+        });
+    QCOMPARE(batches, 6);
+    QCOMPARE(whole.size(), std::size_t(2));
+    for (const ExperimentTally& t : whole) {
+        qint64 sum = 0;
+        for (qint64 n : t.verdicts) sum += n;
+        QCOMPARE(t.intents, 30);
+        QCOMPARE(sum, 30);
+    }
+    for (const ExperimentTally& t : whole) {
+        if (t.variant == QLatin1String("dedup-table"))
+            QCOMPARE(t.verdicts[std::size_t(Verdict::ExactlyOnce)], 30);
+    }
+    // Stopped after its second batch: the first two batches' counts only.
+    std::atomic<bool> stop{false};
+    int seen = 0;
+    const std::vector<ExperimentTally> stopped =
+        runExperiment(scenario, plan, &stop,
+                      [&](const QString&, const std::array<qint64, kVerdictCount>&, int done, int) {
+                          seen = done;
+                          if (done == 2)
+                              stop = true;
+                      });
+    QCOMPARE(seen, 2);
+    qint64 counted = 0;
+    for (const ExperimentTally& t : stopped) counted += t.intents;
+    QCOMPARE(counted, 20);
+}
+
+// Another scenario chosen while the experiment runs: the old scenario's
+// batches still on their way are dropped, and the chart holds only what the
+// new scenario's experiment counts.
+void ResponsiveTest::aScenarioChosenMidExperimentShowsOnlyItsOwnResults() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 2, 1), &error), qPrintable(error));
+    ExperimentView* e = w.experimentView();
+    w.tabs()->setCurrentWidget(e);
+    e->intentsBox()->setValue(e->intentsBox()->maximum());
+    e->start();
+    QVERIFY(e->isRunning());
+    QTest::qWait(300);  // batches of order-create are arriving
+    QVERIFY2(w.fire(config("payment-callback", 2, 1), &error), qPrintable(error));
+    QVERIFY(!e->isRunning());
+    QTest::qWait(300);  // whatever the old worker queued is delivered by now
+    QVERIFY2(e->results().isEmpty(), qPrintable(QStringList(e->results().keys()).join(' ')));
+    e->intentsBox()->setValue(20);
+    QSignalSpy finished(e, &ExperimentView::finished);
+    e->start();
+    QVERIFY(finished.wait(120'000));
+    QStringList variants;
+    for (const VariantInfo& v : findScenario("payment-callback")->info().variants) variants << v.id;
+    const auto results = e->results();
+    QVERIFY(!results.isEmpty());
+    for (auto it = results.cbegin(); it != results.cend(); ++it) {
+        QVERIFY2(variants.contains(it.key()), qPrintable(it.key()));
+        int sum = 0;
+        for (int n : it.value()) sum += n;
+        QCOMPARE(sum, 20);
+    }
 }
 
 QTEST_MAIN(ResponsiveTest)
