@@ -257,6 +257,11 @@ void MainWindow::buildViews() {
             });
     lessons_ = new LessonPlayer(this, lessonPanel_);
     connect(playbackBar_, &PlaybackBar::playingChanged, this, &MainWindow::updateCaption);
+    auto fastPlay = [this] {
+        live_->setFastPlay(playbackBar_->isPlaying() && playbackBar_->stepMs() == 0);
+    };
+    connect(playbackBar_, &PlaybackBar::playingChanged, this, fastPlay);
+    connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);
 }
 
 void MainWindow::showVerdict() {

@@ -112,6 +112,7 @@ private slots:
     void arrowsShowTheDeclaredPayload();
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
+    void aRedrawIntervalHoldsDrawingsBackButNotTheCounts();
     void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
     void exportToAnUnwritablePathFailsAndLeavesNoFile();
@@ -429,6 +430,32 @@ void DiagramsTest::longRunsDrawOnlyTheLastEvents() {
     QVERIFY2(notes(leaping).join(' ').contains(QString::number(left)),
              qPrintable(notes(leaping).join(' ')));
     QVERIFY(leaping.arrowCount() < view.arrowCount() + 1);
+}
+
+// Playing at "instant" the state diagram is drawn a few times a second: the
+// counts are up to date at once, the drawing follows within the interval,
+// and at once when the interval is lifted (the playing stops).
+void DiagramsTest::aRedrawIntervalHoldsDrawingsBackButNotTheCounts() {
+    const auto run = finishedRun("order-create", "dedup-table", {}, "concurrent", 2, 20);
+    QVERIFY(run);
+    StateMachineView view;
+    view.setMachine(run->scenario().info(), run->config().variant);
+    const qsizetype size = run->trace().size();
+    view.showTrace(run->trace(), size / 4, 0);
+    const QStringList early = snapshot(view.scene());
+    view.setRedrawInterval(60'000);
+    // Drawn a moment ago: these wait.
+    view.advanceTrace(run->trace(), size / 2, size / 4);
+    view.advanceTrace(run->trace(), size, size / 2);
+    QCOMPARE(snapshot(view.scene()), early);
+    QCOMPARE(view.tally().applied(), size);
+    QVERIFY(view.hasMachine());
+    view.setRedrawInterval(0);
+    QVERIFY(snapshot(view.scene()) != early);
+    StateMachineView whole;
+    whole.setMachine(run->scenario().info(), run->config().variant);
+    whole.showTrace(run->trace(), size, size / 2);
+    QCOMPARE(texts(view.scene()), texts(whole.scene()));
 }
 
 void DiagramsTest::exportWritesPngAndSvg() {

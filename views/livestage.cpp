@@ -269,6 +269,10 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     retranslate();
 }
 
+void LiveStage::setFastPlay(bool fast) {
+    state_->setRedrawInterval(fast ? 150 : 0);
+}
+
 void LiveStage::retranslate() {
     tableTabs_->setAccessibleName(tr("Tables of the run"));
     applyTabs();

@@ -57,6 +57,9 @@ public:
     // took in the same events, saves counting them again.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
                   qsizetype fresh, bool rebuild, CatchUp* ready = nullptr);
+    // Playing at "instant": the state diagram is drawn a few times a second,
+    // not every frame (its counts change faster than anyone reads them).
+    void setFastPlay(bool fast);
     // Presenter mode: the diagrams get the room, the SQL log becomes the
     // tables' last tab.
     void setPresenter(bool presenter);

@@ -18,6 +18,7 @@
 #include <QResizeEvent>
 #include <QTextDocument>
 #include <QTextOption>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QVariantAnimation>
 #include <QtMath>
@@ -122,10 +123,14 @@ StateMachineView::StateMachineView(QWidget* parent)
       scene_(new QGraphicsScene(this)),
       view_(new QGraphicsView(scene_, this)),
       pulse_(new QVariantAnimation(this)),
+      redrawLater_(new QTimer(this)),
       machine_(std::make_unique<StateMachineInfo>()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
+    redrawLater_->setSingleShot(true);
+    redrawLater_->setInterval(0);
+    connect(redrawLater_, &QTimer::timeout, this, &StateMachineView::drawNow);
     view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     // Drawn at the widget's font size; only when the room is too small even
     // for the tightest spacing is it scaled down, to be seen whole.
@@ -184,9 +189,28 @@ void StateMachineView::showTally(StateTally tally) {
 }
 
 void StateMachineView::redraw() {
+    const int interval = redrawLater_->interval();
+    if (interval > 0 && lastDrawn_.isValid() && lastDrawn_.elapsed() < interval) {
+        if (!redrawLater_->isActive())
+            redrawLater_->start();
+        return;
+    }
+    drawNow();
+}
+
+void StateMachineView::drawNow() {
+    redrawLater_->stop();
+    lastDrawn_.start();
     rebuild();
     if (!glows_.isEmpty())
         pulse_->start();
+}
+
+void StateMachineView::setRedrawInterval(int ms) {
+    redrawLater_->setInterval(std::max(0, ms));
+    // Back to drawing every step: what was held back is drawn now.
+    if (ms <= 0 && redrawLater_->isActive())
+        drawNow();
 }
 
 void StateMachineView::rebuild() {

@@ -5,6 +5,7 @@
 
 #include "statetally.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QMap>
 #include <QPair>
@@ -18,6 +19,7 @@
 class QGraphicsItem;
 class QGraphicsScene;
 class QGraphicsView;
+class QTimer;
 class QVariantAnimation;
 
 namespace idem {
@@ -61,6 +63,10 @@ public:
     void setShrinkToFit(bool shrink);
     // The size of the diagram's text on screen, in pixels.
     double textPixelSize() const;
+    // At most one drawing every `ms` (0: each step drawn at once). Playing
+    // at "instant" the counts change every frame, faster than anyone reads
+    // them; drawing the diagram again each frame costs the window a frame.
+    void setRedrawInterval(int ms);
     // How wide the view must be to draw the diagram at full size.
     int fullSizeWidth() const { return fullSizeWidth_; }
 
@@ -76,7 +82,8 @@ private:
     struct NodeBox;
 
     void rebuild();
-    void redraw();                         // rebuild, and the latest step's moves pulse
+    void redraw();                         // drawNow, or later within the redraw interval
+    void drawNow();                        // rebuild, and the latest step's moves pulse
     void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
     double fitScale() const;               // how much fit() shrinks the scene
     void drawNote(const DiagramPalette& pal);
@@ -99,6 +106,8 @@ private:
     int fullSizeWidth_ = 0;
     bool shrinkToFit_ = true;
     QVariantAnimation* pulse_;
+    QTimer* redrawLater_;  // a drawing held back by the redraw interval
+    QElapsedTimer lastDrawn_;
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
 
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
