@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
@@ -146,7 +147,9 @@ void SqlLogView::placeFilter() {
                                      : &model_;
     if (view_->model() == wanted)
         return;
+    QItemSelectionModel* old = view_->selectionModel();  // not the view's to delete
     view_->setModel(wanted);
+    delete old;
     setColumnModes();
     fitColumns();
     view_->scrollToBottom();
