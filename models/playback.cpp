@@ -2,9 +2,9 @@
 
 #include "run.h"
 #include "sqlconnection.h"
+#include "sweeper.h"
 
 #include <QElapsedTimer>
-#include <QThreadPool>
 
 #include <utility>
 
@@ -58,7 +58,7 @@ Playback::Measure Playback::prepare(const RunConfig& config, const Scenario& sce
     return m;
 }
 
-Playback::Playback(QObject* parent) : QObject(parent) {}
+Playback::Playback(QObject* parent) : QObject(parent), sweeper_(new Sweeper(this)) {}
 Playback::~Playback() = default;
 
 bool Playback::load(const RunConfig& config, const Scenario& scenario, QString* error) {
@@ -118,10 +118,8 @@ bool Playback::rebuild(QString* error, const std::atomic<bool>* cancel) {
 void Playback::replaceRun(std::shared_ptr<Run> run) {
     std::shared_ptr<Run> old = std::exchange(run_, std::move(run));
     // Hundreds of thousands of events take a frame or more to free.
-    if (old && old->trace().size() > 20'000) {
-        auto* going = new std::shared_ptr<Run>(std::move(old));
-        QThreadPool::globalInstance()->start([going] { delete going; });
-    }
+    if (old && old->trace().size() > 20'000)
+        sweeper_->take(std::move(old));
 }
 
 qsizetype Playback::eventCount() const {

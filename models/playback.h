@@ -23,6 +23,7 @@ namespace idem {
 class Run;
 class Scenario;
 class SqlConnection;
+class Sweeper;
 
 class Playback : public QObject {
     Q_OBJECT
@@ -141,8 +142,10 @@ private:
 
     RunConfig config_;
     const Scenario* scenario_ = nullptr;
-    // In place of a run that goes: a long one is let go of in a pool thread.
+    // In place of a run that goes: a long one is let go of a slice at a
+    // time, between frames (sweeper.h).
     void replaceRun(std::shared_ptr<Run> run);
+    Sweeper* sweeper_;
 
     std::shared_ptr<Run> run_;
     std::unique_ptr<SqlConnection> reader_;

@@ -104,6 +104,9 @@ public:
     const Scenario& scenario() const { return scenario_; }
     const VariantInfo& variant() const { return *variant_; }
     const Trace& trace() const { return trace_; }
+    // Lets go of up to `n` of the latest events; false when none were left
+    // (a run on its way out is freed a slice at a time: sweeper.h).
+    bool dropLastEvents(qsizetype n) { return trace_.dropLast(n); }
     qint64 now() const { return now_; }
     qint64 eventCount() const { return nextEventSeq_ - 1; }
     RunFailure failure() const { return failure_; }

@@ -1,8 +1,7 @@
 #include "sqllogmodel.h"
 
 #include "csv.h"
-
-#include <QThreadPool>
+#include "sweeper.h"
 
 #include <algorithm>
 
@@ -38,7 +37,8 @@ TraceEvent logRow(const TraceEvent& e) {
 }
 }  // namespace
 
-SqlLogModel::SqlLogModel(QObject* parent) : QAbstractTableModel(parent) {}
+SqlLogModel::SqlLogModel(QObject* parent)
+    : QAbstractTableModel(parent), sweeper_(new Sweeper(this)) {}
 
 QList<TraceEvent> SqlLogModel::rowsOf(const QList<TraceEvent>& events, qsizetype from,
                                       qsizetype to) {
@@ -113,19 +113,13 @@ void SqlLogModel::resetRows(QList<TraceEvent> rows) {
 }
 
 // A log of a long run holds hundreds of thousands of rows: they are let go
-// of in a pool thread, not on the window's.
+// of a slice at a time, between frames (sweeper.h).
 void SqlLogModel::dropRows() {
-    const qsizetype count = ends_.empty() ? 0 : ends_.back();
+    const qsizetype count = totalRows();
     ends_.clear();
-    if (count < 10'000) {
-        chunks_.clear();
-        return;
-    }
-    // The pool thread owns them from here: no reference stays behind to be
-    // the last one let go of here.
-    auto* old = new std::vector<QList<TraceEvent>>(std::move(chunks_));
+    if (count >= 10'000)
+        sweeper_->take(std::move(chunks_));
     chunks_.clear();
-    QThreadPool::globalInstance()->start([old] { delete old; });
 }
 
 const TraceEvent& SqlLogModel::stored(qsizetype i) const {

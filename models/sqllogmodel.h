@@ -11,6 +11,8 @@
 
 namespace idem {
 
+class Sweeper;
+
 class SqlLogModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -66,6 +68,7 @@ private:
     std::vector<QList<TraceEvent>> chunks_;
     std::vector<qsizetype> ends_;  // rows in chunks_[0..i]
     qsizetype first_ = 0;          // the first row shown
+    Sweeper* sweeper_;             // lets go of a long log's rows
 };
 
 }  // namespace idem

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -44,6 +45,17 @@ public:
     const QList<TraceEvent>& events() const { return events_; }
     qsizetype size() const { return events_.size(); }
     void clear() { events_.clear(); }
+    // Lets go of up to `n` of the latest events; false when there were none.
+    bool dropLast(qsizetype n) {
+        if (events_.isEmpty())
+            return false;
+        if (!events_.isDetached()) {  // shared: nothing of its own to free
+            events_ = {};
+            return true;
+        }
+        events_.resize(events_.size() - std::min(n, events_.size()));
+        return true;
+    }
 
     // The whole trace file at once (small runs, tests).
     QByteArray toJson(const RunConfig& config, const QJsonObject& summary) const;

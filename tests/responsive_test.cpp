@@ -17,6 +17,7 @@
 #include "sqllogmodel.h"
 #include "statemachineview.h"
 #include "statetally.h"
+#include "sweeper.h"
 #include "trace.h"
 
 #include <QAction>
@@ -33,6 +34,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <QThreadPool>
 #include <QTimer>
 
 using namespace idem;
@@ -109,6 +112,7 @@ private slots:
     void escapeStopsALongSeekWhereItGot();
     void aLongSeekShowsWhatStepByStepWould();
     void theSqlLogKeepsItsRowsInOrderInPieces();
+    void theSweeperLetsGoOfALongRunBetweenFrames();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
     void theExperimentChartIsUpdatedInPlace();
@@ -311,6 +315,36 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
     QCOMPARE(model.rowCount(), 20);
     QCOMPARE(model.data(model.index(19, SqlLogModel::Statement)).toString(),
              QStringLiteral("SELECT 28"));
+}
+
+// What a long run leaves behind is let go of on the sweeper's thread, a
+// slice per turn of the event loop: handed over from another thread too, all
+// of it goes in the end, and the run itself with it.
+void ResponsiveTest::theSweeperLetsGoOfALongRunBetweenFrames() {
+    Sweeper sweeper;
+    auto run =
+        std::make_shared<Run>(config("order-create", 20, 100), *findScenario("order-create"));
+    QString error;
+    QVERIFY2(run->start(&error), qPrintable(error));
+    while (run->step()) {
+    }
+    const qsizetype events = run->trace().size();
+    QVERIFY(events > 4 * Sweeper::kSlice);
+    std::weak_ptr<Run> watch = run;
+    std::vector<QList<TraceEvent>> rows(2, run->trace().events());
+    for (QList<TraceEvent>& piece : rows) piece.detach();
+    QThread* other = QThread::create([&sweeper, &run, &rows] {
+        sweeper.take(std::move(run));
+        sweeper.take(std::move(rows));
+    });
+    other->start();
+    QVERIFY(other->wait(10'000));
+    delete other;
+    QVERIFY(!sweeper.idle());
+    QVERIFY(!watch.expired());
+    QTRY_VERIFY_WITH_TIMEOUT(sweeper.idle(), 20'000);
+    QThreadPool::globalInstance()->waitForDone();
+    QVERIFY(watch.expired());
 }
 
 void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {

@@ -1,0 +1,52 @@
+// Lets go of what a long run leaves behind (the run and its events, the SQL
+// log's old rows) a slice at a time on the owner's thread, between frames.
+//
+// The largest run holds 656,000 events. Freed at once they cost the window a
+// frame or more; freed at once in a pool thread they still do, as the window
+// paints with the same allocator the pool thread holds. A slice of a few
+// thousand per turn of the event loop costs well under a millisecond.
+#pragma once
+
+#include "traceevent.h"
+
+#include <QList>
+#include <QMutex>
+#include <QObject>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+class QTimer;
+
+namespace idem {
+
+class Run;
+
+class Sweeper : public QObject {
+    Q_OBJECT
+public:
+    static constexpr qsizetype kSlice = 2048;  // events let go of per turn
+    static constexpr int kIntervalMs = 8;
+
+    explicit Sweeper(QObject* parent = nullptr);
+    ~Sweeper() override;
+
+    // Takes what is to go. Callable from any thread (a worker's seek back
+    // hands its old run over); the sweeping happens on this object's thread.
+    void take(std::shared_ptr<Run> run);
+    void take(std::vector<QList<TraceEvent>> rows);
+    // Nothing left to let go of.
+    bool idle() const;
+
+private:
+    void sweep();
+    void wake();
+
+    mutable QMutex mutex_;
+    std::deque<std::shared_ptr<Run>> runs_;
+    std::deque<QList<TraceEvent>> rows_;
+    QTimer* timer_;
+};
+
+}  // namespace idem
