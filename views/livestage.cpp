@@ -233,16 +233,15 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
                          qsizetype fresh, bool rebuild, CatchUp* ready) {
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
-    if (caught) {
-        if (rebuild) {
-            sqlLogModel_->resetRows(std::move(ready->logRows));
-        } else {
-            sqlLogModel_->appendRows(std::move(ready->logRows));
-        }
-    } else if (rebuild) {
-        sqlLogModel_->rebuild(run.trace());
+    // The SQL log's new rows: counted by a worker already, or here.
+    const QList<TraceEvent>& events = run.trace().events();
+    QList<TraceEvent> rows = caught    ? std::move(ready->logRows)
+                             : rebuild ? SqlLogModel::rowsOf(events, 0, events.size())
+                                       : SqlLogModel::rowsOf(events, from, to);
+    if (rebuild) {
+        sqlLogModel_->resetRows(std::move(rows));
     } else {
-        sqlLogModel_->append(run.trace(), from, to);
+        sqlLogModel_->appendRows(std::move(rows));
     }
     if (reader) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(*reader);
@@ -254,16 +253,14 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     // A step forward draws only its own events; a rebuild draws them all.
     if (caught) {
         state_->showTally(std::move(ready->tally));
-        if (rebuild) {
-            sequence_->showTrace(run.trace(), to, fresh);
-        } else {
-            sequence_->advanceTrace(run.trace(), to, fresh);
-        }
     } else if (rebuild) {
         state_->showTrace(run.trace(), to, fresh);
-        sequence_->showTrace(run.trace(), to, fresh);
     } else {
         state_->advanceTrace(run.trace(), to, fresh);
+    }
+    if (rebuild) {
+        sequence_->showTrace(run.trace(), to, fresh);
+    } else {
         sequence_->advanceTrace(run.trace(), to, fresh);
     }
     retranslate();
