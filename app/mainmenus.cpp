@@ -2,6 +2,8 @@
 // behind them (open / save a trace, export a diagram, copy a table).
 #include "mainwindow.h"
 
+#include "stagedirector.h"
+
 #include "runner.h"
 #include "settings.h"
 
@@ -129,12 +131,12 @@ void MainWindow::buildMenus() {
     actions_["dark"]->setCheckable(true);
     actions_["internals"]->setCheckable(true);
     actions_["predict"]->setCheckable(true);
+    connect(actions_["predict"], &QAction::toggled, director_, &StageDirector::setPredictFirst);
     connect(actions_["internals"], &QAction::toggled, this, [this](bool on) {
         live_->setShowInternals(on);
         if (remember_)
             QSettings().setValue(settings::kShowInternals, on);
-        if (playback_->isLoaded())
-            showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
+        director_->redraw();
     });
     actions_["autoplay"]->setCheckable(true);
     actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
@@ -149,7 +151,7 @@ void MainWindow::buildMenus() {
     connect(actions_["export-svg"], &QAction::triggered, this, [this] { exportDiagram(true); });
     connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
     connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
-    connect(actions_["fire"], &QAction::triggered, this, &MainWindow::fireFromPanel);
+    connect(actions_["fire"], &QAction::triggered, director_, &StageDirector::fireFromPanel);
     // In a lesson the remote's keys step through its frames.
     connect(actions_["play"], &QAction::triggered, this, [this] {
         if (lessons_->isActive())
@@ -361,8 +363,8 @@ void MainWindow::retranslate() {
         lesson->setAccessibleName(tr("Lesson"));
     // Diagram labels and lane names are drawn in the language of the moment:
     // draw them again now rather than at the next step.
-    if (playback_ && playback_->isLoaded())
-        showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
+    if (director_)
+        director_->redraw();
     if (lessons_)
         lessons_->retell();
     showVerdict();
@@ -373,30 +375,7 @@ void MainWindow::openTrace() {
                                                       tr("Idempotency Lab traces (*.json)"));
     if (path.isEmpty())
         return;
-    jobs_->cancelNow();
-    // A trace can be large: it is read in the background, then fired.
-    struct Opened {
-        RunConfig config;
-        QString error;
-        bool ok = false;
-    };
-    auto opened = std::make_shared<Opened>();
-    jobs_->start(
-        tr("Opening %1").arg(QFileInfo(path).fileName()),
-        [opened, path](RunController::Progress&) {
-            Trace::Loaded loaded;
-            opened->ok = Trace::load(path, &loaded, &opened->error) &&
-                         RunConfig::fromJson(loaded.config, &opened->config, &opened->error);
-        },
-        [this, opened](bool cancelled) {
-            if (cancelled)
-                return;
-            if (!opened->ok) {
-                showError(tr("Cannot open the trace"), opened->error);
-                return;
-            }
-            fireInBackground(opened->config);
-        });
+    director_->openTrace(path);
 }
 
 void MainWindow::saveTrace() {
@@ -411,55 +390,7 @@ void MainWindow::saveTrace() {
 }
 
 void MainWindow::saveTraceTo(const QString& path) {
-    if (!playback_->isLoaded() || jobs_->isBusy())
-        return;
-    // The run on screen is played to its end and judged, and its events
-    // written as they are: nothing runs twice.
-    playbackBar_->pause();
-    playbackHeld_ = true;
-    updateEnabled();
-    auto error = std::make_shared<QString>();
-    const int cost = playback_->seekCost(playback_->length());
-    auto views = std::make_shared<LiveStage::CatchUp>(live_->prepareCatchUp());
-    jobs_->start(
-        tr("Saving the trace"),
-        [this, path, error, cost, views](RunController::Progress& p) {
-            p.total = cost + playback_->eventCount();
-            playback_->advance(playback_->length(), &p.cancel, &p.done);
-            catchUpInWorker(*views);
-            if (p.cancel || !playback_->atEnd() || !playback_->judgeEnd(error.get()))
-                return;
-            TraceFileWriter file;
-            if (!file.open(path, playback_->config(), error.get()))
-                return;
-            const QList<TraceEvent>& events = playback_->run()->trace().events();
-            for (qsizetype i = 0; i < events.size(); ++i) {
-                file.add(events[i]);
-                if ((i & 0xfff) == 0) {
-                    if (p.cancel) {
-                        file.cancel();
-                        return;
-                    }
-                    p.done = cost + i;
-                }
-            }
-            file.commit(playback_->run()->summary().toJson(), error.get());
-        },
-        [this, path, error, views](bool cancelled) {
-            publishFromWorker(views);
-            if (redrawAfterJob_) {
-                redrawAfterJob_ = false;
-                showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
-            }
-            updateEnabled();
-            if (cancelled) {
-                statusBar()->showMessage(tr("Stopped: the trace was not saved."));
-            } else if (!error->isEmpty()) {
-                showError(tr("Cannot save the trace"), *error);
-            } else {
-                statusBar()->showMessage(tr("Saved the trace to %1").arg(path));
-            }
-        });
+    director_->saveTraceTo(path);
 }
 
 void MainWindow::exportDiagram(bool svg) {

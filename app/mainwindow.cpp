@@ -28,6 +28,7 @@
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
+#include "stagedirector.h"
 #include "stageheader.h"
 #include "stagehints.h"
 #include "stagelayout.h"
@@ -73,35 +74,18 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     keys_ = new PlaybackKeys(this);
     keysOverlay_ = new KeysOverlay(this);
     jobs_ = new RunController(statusBar(), this);
+    director_ = new StageDirector(
+        {playback_, jobs_, statusBar(), picker_, firePanel_, playbackBar_, tabs_, live_,
+         pagination_, compare_, experiment_, caption_, header_, outcome_, explanation_, lessons_},
+        this);
+    connect(director_, &StageDirector::heldChanged, this, &MainWindow::updateEnabled);
+    connect(director_, &StageDirector::errorRaised, this, &MainWindow::showError);
+    connect(director_, &StageDirector::playbackTabWanted, this, [this] { showTab(playbackTab()); });
+    connect(director_, &StageDirector::outcomeWithheldChanged, this,
+            &MainWindow::setOutcomeWithheld);
+    connect(firePanel_, &FirePanel::fireRequested, director_, &StageDirector::fireFromPanel);
     buildMenus();
-    connect(jobs_, &RunController::busyChanged, this, &MainWindow::jobsChanged);
-    playback_->setLongSeekHandler([this](int target) { seekInBackground(target); });
-    connect(compare_, &CompareView::compareRequested, this, [this] {
-        // A newer comparison replaces one in progress; other work goes first.
-        if (jobs_->isBusy() && !compareRunning_)
-            return;
-        jobs_->cancelNow();
-        const auto runs = compare_->prepare();
-        if (!runs)
-            return;
-        compareRunning_ = true;
-        jobs_->start(
-            tr("Comparing"),
-            [runs](RunController::Progress& p) { CompareView::runBoth(*runs, &p.cancel); },
-            [this, runs](bool) {
-                compareRunning_ = false;
-                compare_->show(runs);
-            });
-    });
-    connect(playback_, &Playback::advanced, this,
-            [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
-    connect(playback_, &Playback::rewound, this,
-            [this] { showStep(playback_->lastStepBegin(), playback_->eventCount(), true); });
-    connect(playback_, &Playback::loaded, this, [this] {
-        live_->setEffectTable(
-            stagehints::effectTable(playback_->scenario()->info(), playback_->finalSummary()));
-        showStep(0, playback_->eventCount(), true);
-    });
+    connect(jobs_, &RunController::busyChanged, this, &MainWindow::updateEnabled);
 
     Appearance look;
     QString scenario = allScenarios().first()->info().id;
@@ -147,7 +131,7 @@ bool MainWindow::event(QEvent* event) {
         QTimer::singleShot(0, this, [this] {
             // Unless something was fired meanwhile.
             if (!playback_->isLoaded() && !jobs_->isBusy())
-                fireFromPanel();
+                director_->fireFromPanel();
         });
     }
     return done;
@@ -246,7 +230,6 @@ void MainWindow::buildViews() {
         this, {headerBar, header_, leftDock, rightDock, outcome_, live_, tabs_}, remember_);
 
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
-    connect(firePanel_, &FirePanel::fireRequested, this, &MainWindow::fireFromPanel);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);
     connect(outcome_, &OutcomePanel::verdictShown, this,
             [this](const QString& text, const QColor& background, const QColor& foreground) {
@@ -256,7 +239,6 @@ void MainWindow::buildViews() {
                 showVerdict();
             });
     lessons_ = new LessonPlayer(this, lessonPanel_);
-    connect(playbackBar_, &PlaybackBar::playingChanged, this, &MainWindow::updateCaption);
     auto fastPlay = [this] {
         live_->setFastPlay(playbackBar_->isPlaying() && playbackBar_->stepMs() == 0);
     };
@@ -421,20 +403,17 @@ void MainWindow::updateEnabled() {
     // (Compare, Experiment) Space and the arrows belong to the page's own
     // widgets. While a worker holds the run, they wait.
     const bool onStage = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
-    const bool playing = onStage && !playbackHeld_;
+    const bool held = director_ && director_->isHeld();
+    const bool playing = onStage && !held;
     for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower", "save"}) {
         if (QAction* a = actions_.value(id))
-            a->setEnabled(playing || (id == std::string_view("save") && !playbackHeld_));
+            a->setEnabled(playing || (id == std::string_view("save") && !held));
     }
     playbackBar_->setEnabled(playing);
     if (!playing)
         playbackBar_->pause();
     if (QAction* cancel = actions_.value("cancel"))
         cancel->setEnabled(jobs_->isBusy());
-}
-
-void MainWindow::jobsChanged() {
-    updateEnabled();
 }
 
 void MainWindow::selectScenario(const QString& id) {
@@ -448,296 +427,15 @@ void MainWindow::selectScenario(const QString& id) {
     if (firstFirePending_ && !isVisible())
         return;  // the constructor's choice: it runs after the first paint
     firstFirePending_ = false;
-    fireFromPanel();
-}
-
-void MainWindow::fireFromPanel() {
-    // View → Predict first: the class commits to a verdict before the run.
-    if (actions_.value("predict") && actions_["predict"]->isChecked() &&
-        !(lessons_ && lessons_->isActive())) {
-        QStringList choices;
-        for (const QString& id : verdictIds()) choices << verdictName(id);
-        bool ok = false;
-        QInputDialog ask(this);
-        ask.setObjectName(QStringLiteral("predictDialog"));
-        ask.setWindowTitle(tr("Predict first"));
-        ask.setLabelText(tr("What will the verdict be? The outcome stays hidden until the end."));
-        ask.setComboBoxItems(choices);
-        ok = ask.exec() == QDialog::Accepted;
-        if (!ok)
-            return;
-        prediction_ = verdictIds().value(choices.indexOf(ask.textValue()));
-        predictionOpen_ = true;
-        setOutcomeWithheld(true);
-    } else if (predictionOpen_) {
-        predictionOpen_ = false;
-        prediction_.clear();
-        setOutcomeWithheld(false);
-    }
-    fireInBackground(firePanel_->config());
-}
-
-void MainWindow::fireInBackground(const RunConfig& config) {
-    const Scenario* scenario = findScenario(config.scenario);
-    // In the window's words: the fire panel's labels, not the command line's options.
-    const QString problem = scenario ? FirePanel::problemText(config, scenario->info())
-                                     : tr("Unknown scenario %1").arg(config.scenario);
-    if (!problem.isEmpty()) {
-        showError(tr("Cannot run this configuration"), problem);
-        return;
-    }
-    if (!confirmLarge(config)) {
-        statusBar()->showMessage(tr("Not run: the run on screen is unchanged."));
-        return;
-    }
-    // A newer fire replaces whatever was still running.
-    replacing_ = true;
-    jobs_->cancelNow();
-    replacing_ = false;
-    playbackBar_->pause();
-    struct Fired {
-        Playback::Measure measured;
-        std::shared_ptr<PagingRuns> paging;
-    };
-    auto fired = std::make_shared<Fired>();
-    const bool paging = scenario->info().stage == ScenarioInfo::Stage::Paging;
-    jobs_->start(
-        tr("Running %1").arg(FirePanel::describe(config)),
-        [fired, config, scenario, paging](RunController::Progress& p) {
-            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done);
-            if (paging && fired->measured.ok)
-                fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
-        },
-        [this, fired, config, scenario](bool cancelled) {
-            if (cancelled || fired->measured.cancelled) {
-                if (!replacing_) {
-                    statusBar()->showMessage(
-                        tr("Stopped before the end: the run on screen is unchanged."));
-                }
-                return;
-            }
-            QString error;
-            const bool shown = fired->measured.ok && showFired(config, *scenario, fired->measured,
-                                                               fired->paging.get(), &error);
-            fired->measured.ready.reset();  // Playback holds it now, or nobody does
-            if (!shown) {
-                showError(tr("Cannot run this configuration"),
-                          fired->measured.ok ? error : fired->measured.error);
-                return;
-            }
-            // Fired from Compare or Experiment: the run is what the room wants to see.
-            showTab(playbackTab());
-        });
-}
-
-bool MainWindow::confirmLarge(const RunConfig& config) {
-    const qint64 cost = estimatedStatements(config);
-    if (cost <= kMaxEstimatedStatements)
-        return true;
-    const QLocale locale;
-    QMessageBox box(
-        QMessageBox::Question, tr("A very large run"),
-        tr("This run is estimated at about %1 SQL statements (%2 intents × %3 "
-           "deliveries × %4 tries × %5 statements), above the limit of %6. It may "
-           "take minutes; Esc stops it. Run it anyway?")
-            .arg(locale.toString(cost), locale.toString(config.intents),
-                 locale.toString(qint64(config.duplicates) + 1),
-                 locale.toString(qint64(config.maxRetries) + 1),
-                 locale.toString(kStatementsPerAttempt), locale.toString(kMaxEstimatedStatements)),
-        QMessageBox::Yes | QMessageBox::No, this);
-    box.setObjectName(QStringLiteral("largeRunQuestion"));
-    box.setDefaultButton(QMessageBox::No);
-    return box.exec() == QMessageBox::Yes;
+    director_->fireFromPanel();
 }
 
 bool MainWindow::fire(const RunConfig& config, QString* error) {
-    const Scenario* scenario = findScenario(config.scenario);
-    if (!scenario) {
-        *error = tr("Unknown scenario %1").arg(config.scenario);
-        return false;
-    }
-    const QString problem = FirePanel::problemText(config, scenario->info());
-    if (!problem.isEmpty()) {
-        *error = problem;
-        return false;
-    }
-    replacing_ = true;
-    jobs_->cancelNow();
-    replacing_ = false;
-    const Playback::Measure measured = Playback::measure(config, *scenario);
-    if (!measured.ok) {
-        *error = measured.error;
-        return false;
-    }
-    std::shared_ptr<PagingRuns> paging;
-    if (scenario->info().stage == ScenarioInfo::Stage::Paging)
-        paging = PaginationView::runAll(*scenario, config);
-    const bool shown = showFired(config, *scenario, measured, paging.get(), error);
-    jobs_->finishNow();  // a comparison the fire started, when Compare is on screen
-    return shown;
+    return director_->fire(config, error);
 }
 
-bool MainWindow::showFired(const RunConfig& config, const Scenario& scenario,
-                           const Playback::Measure& measured, const PagingRuns* paging,
-                           QString* error) {
-    if (picker_->currentScenario() != config.scenario) {
-        const QSignalBlocker block(picker_);
-        picker_->selectScenario(config.scenario);
-        firePanel_->setScenario(scenario);
-    }
-    firePanel_->setConfig(config);
-    explanation_->showFor(config);
-    header_->setSettings(FirePanel::describe(config));
-    live_->setScenario(scenario.info(), config.variant);
-    caption_->setAskKeys(scenario.info().askKeys);
-    compare_->setInput(scenario, config);
-    experiment_->setScenario(scenario);
-    // Leaving pagination goes back to Live (hiding the tab first would land
-    // on whichever tab Qt picks).
-    if (!paging && tabs_->currentWidget() == pagination_)
-        tabs_->setCurrentWidget(live_);
-    tabs_->setTabVisible(tabs_->indexOf(pagination_), paging != nullptr);
-    if (paging) {
-        pagination_->show(*paging);
-        tabs_->setCurrentWidget(pagination_);
-    }
-    // Pagination judges three strategies: the outcome lists them all.
-    outcome_->setAlsoJudged(paging ? pagination_->verdicts() : QList<QPair<QString, QString>>{});
-    playbackBar_->pause();
-    if (!playback_->install(config, scenario, measured, error))
-        return false;
-    // Something happens at once: the first step is on screen, and with
-    // auto-play the run goes on at the chosen pace.
-    playback_->stepForward();
-    if (playbackBar_->autoPlay())
-        playbackBar_->play();
-    return true;
-}
-
-void MainWindow::seekInBackground(int target) {
-    if (jobs_->isBusy())
-        return;
-    playbackBar_->pause();
-    const int from = playback_->position();
-    const int cost = playback_->seekCost(target);
-    playbackHeld_ = true;
-    updateEnabled();
-    auto views = std::make_shared<LiveStage::CatchUp>(live_->prepareCatchUp());
-    jobs_->start(
-        target < from ? tr("Going back to step %1").arg(target)
-                      : tr("Going to step %1").arg(target),
-        [this, target, cost, views](RunController::Progress& p) {
-            p.total = cost;
-            playback_->advance(target, &p.cancel, &p.done);
-            catchUpInWorker(*views);
-        },
-        [this, target, views](bool cancelled) {
-            publishFromWorker(views);
-            if (redrawAfterJob_) {
-                redrawAfterJob_ = false;
-                showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
-            }
-            updateEnabled();
-            if (cancelled && playback_->position() != target) {
-                statusBar()->showMessage(tr("Stopped at step %1 of %2.")
-                                             .arg(playback_->position())
-                                             .arg(playback_->length()));
-            }
-        });
-}
-
-void MainWindow::catchUpInWorker(LiveStage::CatchUp& views) {
-    const Run* run = playback_->run();
-    const qsizetype from = playback_->pendingFrom();
-    if (!run || from < 0)
-        return;
-    const QList<TraceEvent>& events = run->trace().events();
-    // The caption's narrator reads every earlier event: here, not on the
-    // window's thread after (unless the views start over).
-    if (!narrationStale_)
-        caption_->catchUp(events, playback_->lastStepBegin(), playback_->config().intents);
-    views.take(events, from, playback_->eventCount(), std::max(from, playback_->lastStepBegin()),
-               playback_->pendingRewound());
-}
-
-void MainWindow::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views) {
-    playbackHeld_ = false;
-    narratorCaughtUp_ = !narrationStale_;
-    viewsCaughtUp_ = views.get();
-    playback_->publish();
-    viewsCaughtUp_ = nullptr;
-    narratorCaughtUp_ = false;
-}
-
-void MainWindow::showStep(qsizetype from, qsizetype to, bool rebuild) {
-    // After a long seek the narrator was brought up to date in the worker.
-    narrationStale_ = narrationStale_ || (rebuild && !narratorCaughtUp_);
-    if (playbackHeld_) {
-        redrawAfterJob_ = true;
-        return;
-    }
-    // A prediction is answered when the run reaches its end.
-    if (predictionOpen_ && playback_->atEnd()) {
-        predictionOpen_ = false;
-        setOutcomeWithheld(false);
-    }
-    const Run* run = playback_->run();
-    if (!run)
-        return;
-    // Only the latest step flashes, even after a jump over many steps.
-    const qsizetype fresh = std::max(from, playback_->lastStepBegin());
-    live_->showStep(*run, playback_->reader(), from, to, fresh, rebuild, viewsCaughtUp_);
-    if (tabs_->isTabVisible(tabs_->indexOf(pagination_)))
-        pagination_->followRun(run->trace().events(), to);
-    const QStringList& internalLanes = run->scenario().info().internalLanes;
-    if (rebuild) {
-        repeatWrote_ = OutcomePanel::repeatWrote(run->trace().events(), 0, to, internalLanes);
-    } else {
-        repeatWrote_ = repeatWrote_ ||
-                       OutcomePanel::repeatWrote(run->trace().events(), from, to, internalLanes);
-    }
-    const bool end = playback_->atEnd();
-    const Summary& summary = end ? playback_->finalSummary() : playback_->liveSummary();
-    outcome_->showSummary(summary, end, repeatWrote_);
-    if (end && !summary.alerts.isEmpty() && playback_->reader())
-        outcome_->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_->reader()));
-    updateCaption();
-}
-
-void MainWindow::updateCaption() {
-    if (playbackHeld_)
-        return;
-    const Run* run = playback_->run();
-    if (!run) {
-        caption_->setCaption(tr("Pick a scenario and press F5 to fire."));
-        return;
-    }
-    QString told;
-    if (!prediction_.isEmpty() && !predictionOpen_ && playback_->atEnd()) {
-        const QString verdict = playback_->finalSummary().verdictId();
-        told = (verdict == prediction_ ? tr("Predicted %1: right.")
-                                       : tr("Predicted %1; the database says %2."))
-                   .arg(verdictName(prediction_), verdictName(verdict)) +
-               QLatin1Char(' ');
-    } else if (predictionOpen_) {
-        told = tr("Predicted %1 — the verdict shows at the end.").arg(verdictName(prediction_)) +
-               QLatin1Char(' ');
-    }
-    const QString what =
-        told + caption_->narrate(run->trace().events(), playback_->lastStepBegin(),
-                                 playback_->eventCount(), run->config().intents, narrationStale_);
-    narrationStale_ = false;
-    QString hint;
-    if (lessons_ && lessons_->isActive()) {
-        hint = tr("Page Down: next frame");
-    } else if (playbackBar_->isPlaying()) {
-        hint = tr("Space pauses");
-    } else if (playback_->atEnd()) {
-        hint = tr("the end · Home starts again");
-    } else {
-        hint = tr("→ next · Space plays");
-    }
-    caption_->setCaption(what, hint);
+void MainWindow::fireInBackground(const RunConfig& config) {
+    director_->fireInBackground(config);
 }
 
 QWidget* MainWindow::viewWidget(const QString& name) {
@@ -821,9 +519,8 @@ void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
         actions_["presenter"]->setChecked(presenter);
     }
     // Diagrams pick colours from the palette when they draw.
-    if (playback_->isLoaded()) {
-        showStep(playback_->lastStepBegin(), playback_->eventCount(), true);
-    }
+    if (director_)
+        director_->redraw();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,5 +1,6 @@
 // The main window. It only composes: the views, the docks, the menus with
 // their shortcuts, and the settings it remembers. The run lives in Playback,
+// what it does to the views in StageDirector, long work in RunController,
 // the arrangement for a room in StageLayout, the keyboard in PlaybackKeys.
 #pragma once
 
@@ -38,6 +39,7 @@ class ScenarioPicker;
 class SequenceView;
 class SqlLogModel;
 class StageHeader;
+class StageDirector;
 class StageLayout;
 class StateMachineView;
 class StepCaption;
@@ -56,6 +58,7 @@ public:
     // Fires from the window: checks the input, asks before a run above the
     // cost limit, then measures it in the background (Escape cancels).
     void fireInBackground(const RunConfig& config);
+    StageDirector* director() const { return director_; }
     // Saves the run on screen as a trace file, in the background.
     void saveTraceTo(const QString& path);
     RunController* jobs() const { return jobs_; }
@@ -112,9 +115,6 @@ private:
     // Sets the language and installs its translators, telling no widget.
     void installLanguage(const QString& code);
     void selectScenario(const QString& id);
-    void fireFromPanel();
-    void showStep(qsizetype from, qsizetype to, bool rebuild);
-    void updateCaption();
     void openTrace();
     void saveTrace();
     void exportDiagram(bool svg);
@@ -122,24 +122,13 @@ private:
     void chooseLesson();
     void openLessonFile();
     void showVerdict();
+    // A dialog on screen; the status bar off screen (tests, `idemlab shot`).
     void showError(const QString& title, const QString& message);
-    // The fired configuration on screen: views set up for it, the run at its first step.
-    bool showFired(const RunConfig& config, const Scenario& scenario,
-                   const Playback::Measure& measured, const PagingRuns* paging, QString* error);
-    // Asks before a run whose estimate is above the cost limit; true to run.
-    bool confirmLarge(const RunConfig& config);
-    void seekInBackground(int target);
-    // In a long seek's worker, after Playback::advance: what the caption and
-    // the views take in from the new events, so that the window's thread
-    // only hands it over when the work is done.
-    void catchUpInWorker(LiveStage::CatchUp& views);
-    // Hands over what a worker's advance changed (Playback::publish).
-    void publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views);
-    void jobsChanged();
-    void updateEnabled();
     // The tab that plays the run: Pagination for pagination, else Live.
     QWidget* playbackTab() const;
+    // Shows `page` and, chosen from the keyboard, gives it the focus.
     void showTab(QWidget* page);
+    void updateEnabled();
     void stepTab(int by);
     void tabChanged();
 
@@ -155,7 +144,6 @@ private:
     QTabWidget* tabs_ = nullptr;
     LiveStage* live_ = nullptr;
     StepCaption* caption_ = nullptr;
-    bool narrationStale_ = true;  // the run was replaced or rewound: narrate from its start
     StageHeader* header_ = nullptr;
     StageLayout* stage_ = nullptr;
     OutcomePanel* outcome_ = nullptr;
@@ -166,26 +154,16 @@ private:
     PlaybackKeys* keys_ = nullptr;
     KeysOverlay* keysOverlay_ = nullptr;
     QMap<QString, QAction*> actions_;
-    bool repeatWrote_ = false;  // a repeat has changed the database in the run on screen
     LessonPanel* lessonPanel_ = nullptr;
     LessonPlayer* lessons_ = nullptr;
     bool outcomeWithheld_ = false;
-    QString prediction_;           // the verdict id the class predicted (Predict first)
-    bool predictionOpen_ = false;  // ... and the run has not reached its end yet
     // The verdict the outcome last showed, for when it is no longer withheld.
     QString verdictText_;
     QColor verdictBackground_;
     QColor verdictForeground_;
     RunController* jobs_ = nullptr;
-    // A worker holds the run: the views wait for it (and redraw after).
-    bool playbackHeld_ = false;
-    bool redrawAfterJob_ = false;
-    bool narratorCaughtUp_ = false;  // a long seek fed the caption's narrator in its worker
-    LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views
-    bool compareRunning_ = false;
-    bool replacing_ = false;
-    bool firstFirePending_ = false;  // the first scenario runs after the first paint  // a job
-                                     // cancelled to make way for a newer one says nothing
+    StageDirector* director_ = nullptr;
+    bool firstFirePending_ = false;  // the first scenario runs after the first paint
 };
 
 }  // namespace idem

@@ -877,16 +877,8 @@
         <translation>幂等实验室轨迹 (*.json)</translation>
     </message>
     <message>
-        <source>Cannot open the trace</source>
-        <translation>无法打开轨迹</translation>
-    </message>
-    <message>
         <source>Save trace</source>
         <translation>保存轨迹</translation>
-    </message>
-    <message>
-        <source>Cannot save the trace</source>
-        <translation>无法保存轨迹</translation>
     </message>
     <message>
         <source>Export diagram</source>
@@ -907,10 +899,6 @@
     <message>
         <source>Cannot run this configuration</source>
         <translation>无法运行此配置</translation>
-    </message>
-    <message>
-        <source>Unknown scenario %1</source>
-        <translation>未知场景 %1</translation>
     </message>
     <message>
         <source>Pagination 分页</source>
@@ -979,22 +967,6 @@
     <message>
         <source>&amp;Copy the table in front as CSV</source>
         <translation>复制当前显示的表为 CSV(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Pick a scenario and press F5 to fire.</source>
-        <translation>选择一个场景，按 F5 发射。</translation>
-    </message>
-    <message>
-        <source>Space pauses</source>
-        <translation>空格暂停</translation>
-    </message>
-    <message>
-        <source>the end · Home starts again</source>
-        <translation>已结束 · 按 Home 从头开始</translation>
-    </message>
-    <message>
-        <source>→ next · Space plays</source>
-        <translation>→ 下一步 · 空格播放</translation>
     </message>
     <message>
         <source>Auto-pla&amp;y after Fire</source>
@@ -1093,10 +1065,6 @@
         <translation>课程文件 (*.json)</translation>
     </message>
     <message>
-        <source>Page Down: next frame</source>
-        <translation>Page Down：下一帧</translation>
-    </message>
-    <message>
         <source>Lesson</source>
         <translation>课程</translation>
     </message>
@@ -1109,84 +1077,12 @@
         <translation>发射前先让大家预测结论；结果在运行结束前都不显示（Ctrl+P）</translation>
     </message>
     <message>
-        <source>Predict first</source>
-        <translation>先预测</translation>
-    </message>
-    <message>
-        <source>What will the verdict be? The outcome stays hidden until the end.</source>
-        <translation>结论会是什么？结果在运行结束前都不显示。</translation>
-    </message>
-    <message>
-        <source>Predicted %1: right.</source>
-        <translation>预测“%1”：猜对了。</translation>
-    </message>
-    <message>
-        <source>Predicted %1; the database says %2.</source>
-        <translation>预测“%1”；数据库给出的是“%2”。</translation>
-    </message>
-    <message>
         <source>Stop the &amp;work in progress</source>
         <translation>停止正在进行的工作(&amp;W)</translation>
     </message>
     <message>
         <source>Stop the run being measured, played to a step, compared or saved</source>
         <translation>停止正在测算、播放到某一步、对比或保存的运行</translation>
-    </message>
-    <message>
-        <source>Opening %1</source>
-        <translation>正在打开 %1</translation>
-    </message>
-    <message>
-        <source>Saving the trace</source>
-        <translation>正在保存轨迹</translation>
-    </message>
-    <message>
-        <source>Stopped: the trace was not saved.</source>
-        <translation>已停止：轨迹没有保存。</translation>
-    </message>
-    <message>
-        <source>Saved the trace to %1</source>
-        <translation>轨迹已保存到 %1</translation>
-    </message>
-    <message>
-        <source>Comparing</source>
-        <translation>正在对比</translation>
-    </message>
-    <message>
-        <source>Not run: the run on screen is unchanged.</source>
-        <translation>没有运行：屏幕上的运行保持不变。</translation>
-    </message>
-    <message>
-        <source>Running %1</source>
-        <translation>正在运行 %1</translation>
-    </message>
-    <message>
-        <source>Stopped before the end: the run on screen is unchanged.</source>
-        <translation>在结束前已停止：屏幕上的运行保持不变。</translation>
-    </message>
-    <message>
-        <source>A very large run</source>
-        <translation>规模很大的运行</translation>
-    </message>
-    <message>
-        <source>This run is estimated at about %1 SQL statements (%2 intents × %3 deliveries × %4 tries × %5 statements), above the limit of %6. It may take minutes; Esc stops it. Run it anyway?</source>
-        <translation>这次运行估计约有 %1 条 SQL 语句（%2 个意图 × %3 次投递 × %4 次尝试 × %5 条语句），超过了上限 %6。可能要跑好几分钟，按 Esc 可以停止。仍然运行吗？</translation>
-    </message>
-    <message>
-        <source>Going back to step %1</source>
-        <translation>正在退回到第 %1 步</translation>
-    </message>
-    <message>
-        <source>Going to step %1</source>
-        <translation>正在前进到第 %1 步</translation>
-    </message>
-    <message>
-        <source>Stopped at step %1 of %2.</source>
-        <translation>已停在第 %1 步（共 %2 步）。</translation>
-    </message>
-    <message>
-        <source>Predicted %1 — the verdict shows at the end.</source>
-        <translation>已预测“%1”，结论在结束时揭晓。</translation>
     </message>
 </context>
 <context>
@@ -2459,6 +2355,117 @@
     <message>
         <source>The latest %1 statements are listed; the %2 before them are in the saved trace and in Copy SQL log as CSV.</source>
         <translation>这里列出最近的 %1 条语句；更早的 %2 条在保存的轨迹里，也在“复制 SQL 日志为 CSV”里。</translation>
+    </message>
+</context>
+<context>
+    <name>idem::StageDirector</name>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>What will the verdict be? The outcome stays hidden until the end.</source>
+        <translation>结论会是什么？结果在运行结束前都不显示。</translation>
+    </message>
+    <message>
+        <source>Unknown scenario %1</source>
+        <translation>未知场景 %1</translation>
+    </message>
+    <message>
+        <source>Cannot run this configuration</source>
+        <translation>无法运行此配置</translation>
+    </message>
+    <message>
+        <source>Not run: the run on screen is unchanged.</source>
+        <translation>没有运行：屏幕上的运行保持不变。</translation>
+    </message>
+    <message>
+        <source>Running %1</source>
+        <translation>正在运行 %1</translation>
+    </message>
+    <message>
+        <source>Stopped before the end: the run on screen is unchanged.</source>
+        <translation>在结束前已停止：屏幕上的运行保持不变。</translation>
+    </message>
+    <message>
+        <source>A very large run</source>
+        <translation>规模很大的运行</translation>
+    </message>
+    <message>
+        <source>This run is estimated at about %1 SQL statements (%2 intents × %3 deliveries × %4 tries × %5 statements), above the limit of %6. It may take minutes; Esc stops it. Run it anyway?</source>
+        <translation>这次运行估计约有 %1 条 SQL 语句（%2 个意图 × %3 次投递 × %4 次尝试 × %5 条语句），超过了上限 %6。可能要跑好几分钟，按 Esc 可以停止。仍然运行吗？</translation>
+    </message>
+    <message>
+        <source>Comparing</source>
+        <translation>正在对比</translation>
+    </message>
+    <message>
+        <source>Going back to step %1</source>
+        <translation>正在退回到第 %1 步</translation>
+    </message>
+    <message>
+        <source>Going to step %1</source>
+        <translation>正在前进到第 %1 步</translation>
+    </message>
+    <message>
+        <source>Stopped at step %1 of %2.</source>
+        <translation>已停在第 %1 步（共 %2 步）。</translation>
+    </message>
+    <message>
+        <source>Saving the trace</source>
+        <translation>正在保存轨迹</translation>
+    </message>
+    <message>
+        <source>Stopped: the trace was not saved.</source>
+        <translation>已停止：轨迹没有保存。</translation>
+    </message>
+    <message>
+        <source>Cannot save the trace</source>
+        <translation>无法保存轨迹</translation>
+    </message>
+    <message>
+        <source>Saved the trace to %1</source>
+        <translation>轨迹已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Opening %1</source>
+        <translation>正在打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the trace</source>
+        <translation>无法打开轨迹</translation>
+    </message>
+    <message>
+        <source>Pick a scenario and press F5 to fire.</source>
+        <translation>选择一个场景，按 F5 发射。</translation>
+    </message>
+    <message>
+        <source>Predicted %1: right.</source>
+        <translation>预测“%1”：猜对了。</translation>
+    </message>
+    <message>
+        <source>Predicted %1; the database says %2.</source>
+        <translation>预测“%1”；数据库给出的是“%2”。</translation>
+    </message>
+    <message>
+        <source>Predicted %1 — the verdict shows at the end.</source>
+        <translation>已预测“%1”，结论在结束时揭晓。</translation>
+    </message>
+    <message>
+        <source>Page Down: next frame</source>
+        <translation>Page Down：下一帧</translation>
+    </message>
+    <message>
+        <source>Space pauses</source>
+        <translation>空格暂停</translation>
+    </message>
+    <message>
+        <source>the end · Home starts again</source>
+        <translation>已结束 · 按 Home 从头开始</translation>
+    </message>
+    <message>
+        <source>→ next · Space plays</source>
+        <translation>→ 下一步 · 空格播放</translation>
     </message>
 </context>
 <context>

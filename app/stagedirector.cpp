@@ -1,0 +1,448 @@
+#include "stagedirector.h"
+
+#include "compareview.h"
+#include "configcheck.h"
+#include "experimentview.h"
+#include "explanationview.h"
+#include "firepanel.h"
+#include "lessonplayer.h"
+#include "names.h"
+#include "outcomepanel.h"
+#include "paginationview.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "run.h"
+#include "runcontroller.h"
+#include "scenariopicker.h"
+#include "stageheader.h"
+#include "stagehints.h"
+#include "stepcaption.h"
+#include "tracewriters.h"
+
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace idem {
+
+StageDirector::StageDirector(const Stage& stage, QObject* parent)
+    : QObject(parent), stage_(stage), playback_(*stage.playback) {
+    playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
+    connect(&playback_, &Playback::advanced, this,
+            [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
+    connect(&playback_, &Playback::rewound, this, &StageDirector::redraw);
+    connect(&playback_, &Playback::loaded, this, [this] {
+        stage_.live->setEffectTable(
+            stagehints::effectTable(playback_.scenario()->info(), playback_.finalSummary()));
+        showStep(0, playback_.eventCount(), true);
+    });
+    connect(stage_.compare, &CompareView::compareRequested, this,
+            &StageDirector::compareInBackground);
+    connect(stage_.playbackBar, &PlaybackBar::playingChanged, this, &StageDirector::updateCaption);
+}
+
+void StageDirector::fireFromPanel() {
+    // View → Predict first: the class commits to a verdict before the run.
+    if (predictFirst_ && !stage_.lessons->isActive()) {
+        QStringList choices;
+        for (const QString& id : verdictIds()) choices << verdictName(id);
+        QInputDialog ask(stage_.tabs->window());
+        ask.setObjectName(QStringLiteral("predictDialog"));
+        ask.setWindowTitle(tr("Predict first"));
+        ask.setLabelText(tr("What will the verdict be? The outcome stays hidden until the end."));
+        ask.setComboBoxItems(choices);
+        if (ask.exec() != QDialog::Accepted)
+            return;
+        prediction_ = verdictIds().value(choices.indexOf(ask.textValue()));
+        predictionOpen_ = true;
+        emit outcomeWithheldChanged(true);
+    } else if (predictionOpen_) {
+        predictionOpen_ = false;
+        prediction_.clear();
+        emit outcomeWithheldChanged(false);
+    }
+    fireInBackground(stage_.firePanel->config());
+}
+
+void StageDirector::replaceJob() {
+    replacing_ = true;
+    stage_.jobs->cancelNow();
+    replacing_ = false;
+}
+
+void StageDirector::fireInBackground(const RunConfig& config) {
+    const Scenario* scenario = findScenario(config.scenario);
+    // In the window's words: the fire panel's labels, not the command line's options.
+    const QString problem = scenario ? FirePanel::problemText(config, scenario->info())
+                                     : tr("Unknown scenario %1").arg(config.scenario);
+    if (!problem.isEmpty()) {
+        emit errorRaised(tr("Cannot run this configuration"), problem);
+        return;
+    }
+    if (!confirmLarge(config)) {
+        stage_.status->showMessage(tr("Not run: the run on screen is unchanged."));
+        return;
+    }
+    replaceJob();
+    stage_.playbackBar->pause();
+    struct Fired {
+        Playback::Measure measured;
+        std::shared_ptr<PagingRuns> paging;
+    };
+    auto fired = std::make_shared<Fired>();
+    const bool paging = scenario->info().stage == ScenarioInfo::Stage::Paging;
+    stage_.jobs->start(
+        tr("Running %1").arg(FirePanel::describe(config)),
+        [fired, config, scenario, paging](RunController::Progress& p) {
+            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done);
+            if (paging && fired->measured.ok)
+                fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
+        },
+        [this, fired, config, scenario](bool cancelled) {
+            if (cancelled || fired->measured.cancelled) {
+                if (!replacing_) {
+                    stage_.status->showMessage(
+                        tr("Stopped before the end: the run on screen is unchanged."));
+                }
+                return;
+            }
+            QString error;
+            const bool shown = fired->measured.ok && showFired(config, *scenario, fired->measured,
+                                                               fired->paging.get(), &error);
+            fired->measured.ready.reset();  // Playback holds it now, or nobody does
+            if (!shown) {
+                emit errorRaised(tr("Cannot run this configuration"),
+                                 fired->measured.ok ? error : fired->measured.error);
+                return;
+            }
+            // Fired from Compare or Experiment: the run is what the room wants to see.
+            emit playbackTabWanted();
+        });
+}
+
+bool StageDirector::confirmLarge(const RunConfig& config) {
+    const qint64 cost = estimatedStatements(config);
+    if (cost <= kMaxEstimatedStatements)
+        return true;
+    const QLocale locale;
+    QMessageBox box(
+        QMessageBox::Question, tr("A very large run"),
+        tr("This run is estimated at about %1 SQL statements (%2 intents × %3 "
+           "deliveries × %4 tries × %5 statements), above the limit of %6. It may "
+           "take minutes; Esc stops it. Run it anyway?")
+            .arg(locale.toString(cost), locale.toString(config.intents),
+                 locale.toString(qint64(config.duplicates) + 1),
+                 locale.toString(qint64(config.maxRetries) + 1),
+                 locale.toString(kStatementsPerAttempt), locale.toString(kMaxEstimatedStatements)),
+        QMessageBox::Yes | QMessageBox::No, stage_.tabs->window());
+    box.setObjectName(QStringLiteral("largeRunQuestion"));
+    box.setDefaultButton(QMessageBox::No);
+    return box.exec() == QMessageBox::Yes;
+}
+
+bool StageDirector::fire(const RunConfig& config, QString* error) {
+    const Scenario* scenario = findScenario(config.scenario);
+    if (!scenario) {
+        *error = tr("Unknown scenario %1").arg(config.scenario);
+        return false;
+    }
+    const QString problem = FirePanel::problemText(config, scenario->info());
+    if (!problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    replaceJob();
+    const Playback::Measure measured = Playback::measure(config, *scenario);
+    if (!measured.ok) {
+        *error = measured.error;
+        return false;
+    }
+    std::shared_ptr<PagingRuns> paging;
+    if (scenario->info().stage == ScenarioInfo::Stage::Paging)
+        paging = PaginationView::runAll(*scenario, config);
+    const bool shown = showFired(config, *scenario, measured, paging.get(), error);
+    stage_.jobs->finishNow();  // a comparison the fire started, when Compare is on screen
+    return shown;
+}
+
+bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
+                              const Playback::Measure& measured, const PagingRuns* paging,
+                              QString* error) {
+    ScenarioPicker* picker = stage_.picker;
+    FirePanel* firePanel = stage_.firePanel;
+    if (picker->currentScenario() != config.scenario) {
+        const QSignalBlocker block(picker);
+        picker->selectScenario(config.scenario);
+        firePanel->setScenario(scenario);
+    }
+    firePanel->setConfig(config);
+    stage_.explanation->showFor(config);
+    stage_.header->setSettings(FirePanel::describe(config));
+    stage_.live->setScenario(scenario.info(), config.variant);
+    stage_.caption->setAskKeys(scenario.info().askKeys);
+    stage_.compare->setInput(scenario, config);
+    stage_.experiment->setScenario(scenario);
+    QTabWidget* tabs = stage_.tabs;
+    PaginationView* pagination = stage_.pagination;
+    // Leaving pagination goes back to Live (hiding the tab first would land
+    // on whichever tab Qt picks).
+    if (!paging && tabs->currentWidget() == pagination)
+        tabs->setCurrentWidget(stage_.live);
+    tabs->setTabVisible(tabs->indexOf(pagination), paging != nullptr);
+    if (paging) {
+        pagination->show(*paging);
+        tabs->setCurrentWidget(pagination);
+    }
+    // Pagination judges three strategies: the outcome lists them all.
+    stage_.outcome->setAlsoJudged(paging ? pagination->verdicts()
+                                         : QList<QPair<QString, QString>>{});
+    PlaybackBar* bar = stage_.playbackBar;
+    bar->pause();
+    if (!playback_.install(config, scenario, measured, error))
+        return false;
+    // Something happens at once: the first step is on screen, and with
+    // auto-play the run goes on at the chosen pace.
+    playback_.stepForward();
+    if (bar->autoPlay())
+        bar->play();
+    return true;
+}
+
+void StageDirector::compareInBackground() {
+    // A newer comparison replaces one in progress; other work goes first.
+    RunController* jobs = stage_.jobs;
+    if (jobs->isBusy() && !compareRunning_)
+        return;
+    jobs->cancelNow();
+    CompareView* compare = stage_.compare;
+    const auto runs = compare->prepare();
+    if (!runs)
+        return;
+    compareRunning_ = true;
+    jobs->start(
+        tr("Comparing"),
+        [runs](RunController::Progress& p) { CompareView::runBoth(*runs, &p.cancel); },
+        [this, compare, runs](bool) {
+            compareRunning_ = false;
+            compare->show(runs);
+        });
+}
+
+void StageDirector::setHeld(bool held) {
+    held_ = held;
+    emit heldChanged();
+}
+
+void StageDirector::seekInBackground(int target) {
+    RunController* jobs = stage_.jobs;
+    if (jobs->isBusy())
+        return;
+    stage_.playbackBar->pause();
+    const int from = playback_.position();
+    const int cost = playback_.seekCost(target);
+    setHeld(true);
+    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
+    jobs->start(
+        target < from ? tr("Going back to step %1").arg(target)
+                      : tr("Going to step %1").arg(target),
+        [this, target, cost, views](RunController::Progress& p) {
+            p.total = cost;
+            playback_.advance(target, &p.cancel, &p.done);
+            catchUpInWorker(*views);
+        },
+        [this, target, views](bool cancelled) {
+            publishFromWorker(views);
+            if (cancelled && playback_.position() != target) {
+                stage_.status->showMessage(tr("Stopped at step %1 of %2.")
+                                               .arg(playback_.position())
+                                               .arg(playback_.length()));
+            }
+        });
+}
+
+void StageDirector::saveTraceTo(const QString& path) {
+    RunController* jobs = stage_.jobs;
+    if (!playback_.isLoaded() || jobs->isBusy())
+        return;
+    // The run on screen is played to its end and judged, and its events
+    // written as they are: nothing runs twice.
+    stage_.playbackBar->pause();
+    setHeld(true);
+    auto error = std::make_shared<QString>();
+    const int cost = playback_.seekCost(playback_.length());
+    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
+    jobs->start(
+        tr("Saving the trace"),
+        [this, path, error, cost, views](RunController::Progress& p) {
+            p.total = cost + playback_.eventCount();
+            playback_.advance(playback_.length(), &p.cancel, &p.done);
+            catchUpInWorker(*views);
+            if (p.cancel || !playback_.atEnd() || !playback_.judgeEnd(error.get()))
+                return;
+            TraceFileWriter file;
+            if (!file.open(path, playback_.config(), error.get()))
+                return;
+            const QList<TraceEvent>& events = playback_.run()->trace().events();
+            for (qsizetype i = 0; i < events.size(); ++i) {
+                file.add(events[i]);
+                if ((i & 0xfff) == 0) {
+                    if (p.cancel) {
+                        file.cancel();
+                        return;
+                    }
+                    p.done = cost + i;
+                }
+            }
+            file.commit(playback_.run()->summary().toJson(), error.get());
+        },
+        [this, path, error, views](bool cancelled) {
+            publishFromWorker(views);
+            if (cancelled) {
+                stage_.status->showMessage(tr("Stopped: the trace was not saved."));
+            } else if (!error->isEmpty()) {
+                emit errorRaised(tr("Cannot save the trace"), *error);
+            } else {
+                stage_.status->showMessage(tr("Saved the trace to %1").arg(path));
+            }
+        });
+}
+
+void StageDirector::openTrace(const QString& path) {
+    stage_.jobs->cancelNow();
+    // A trace can be large: it is read in the background, then fired.
+    struct Opened {
+        RunConfig config;
+        QString error;
+        bool ok = false;
+    };
+    auto opened = std::make_shared<Opened>();
+    stage_.jobs->start(
+        tr("Opening %1").arg(QFileInfo(path).fileName()),
+        [opened, path](RunController::Progress&) {
+            Trace::Loaded loaded;
+            opened->ok = Trace::load(path, &loaded, &opened->error) &&
+                         RunConfig::fromJson(loaded.config, &opened->config, &opened->error);
+        },
+        [this, opened](bool cancelled) {
+            if (cancelled)
+                return;
+            if (!opened->ok) {
+                emit errorRaised(tr("Cannot open the trace"), opened->error);
+                return;
+            }
+            fireInBackground(opened->config);
+        });
+}
+
+void StageDirector::catchUpInWorker(LiveStage::CatchUp& views) {
+    const Run* run = playback_.run();
+    const qsizetype from = playback_.pendingFrom();
+    if (!run || from < 0)
+        return;
+    const QList<TraceEvent>& events = run->trace().events();
+    // The caption's narrator reads every earlier event: here, not on the
+    // window's thread after (unless the views start over).
+    if (!narrationStale_)
+        stage_.caption->catchUp(events, playback_.lastStepBegin(), playback_.config().intents);
+    views.take(events, from, playback_.eventCount(), std::max(from, playback_.lastStepBegin()),
+               playback_.pendingRewound());
+}
+
+void StageDirector::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views) {
+    held_ = false;
+    narratorCaughtUp_ = !narrationStale_;
+    viewsCaughtUp_ = views.get();
+    playback_.publish();
+    viewsCaughtUp_ = nullptr;
+    narratorCaughtUp_ = false;
+    if (redrawAfterJob_) {
+        redrawAfterJob_ = false;
+        redraw();
+    }
+    emit heldChanged();
+}
+
+void StageDirector::redraw() {
+    if (playback_.isLoaded())
+        showStep(playback_.lastStepBegin(), playback_.eventCount(), true);
+}
+
+void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
+    // After a long seek the narrator was brought up to date in the worker.
+    narrationStale_ = narrationStale_ || (rebuild && !narratorCaughtUp_);
+    if (held_) {
+        redrawAfterJob_ = true;
+        return;
+    }
+    // A prediction is answered when the run reaches its end.
+    if (predictionOpen_ && playback_.atEnd()) {
+        predictionOpen_ = false;
+        emit outcomeWithheldChanged(false);
+    }
+    const Run* run = playback_.run();
+    if (!run)
+        return;
+    // Only the latest step flashes, even after a jump over many steps.
+    const qsizetype fresh = std::max(from, playback_.lastStepBegin());
+    stage_.live->showStep(*run, playback_.reader(), from, to, fresh, rebuild, viewsCaughtUp_);
+    QTabWidget* tabs = stage_.tabs;
+    PaginationView* pagination = stage_.pagination;
+    if (tabs->isTabVisible(tabs->indexOf(pagination)))
+        pagination->followRun(run->trace().events(), to);
+    const QStringList& internalLanes = run->scenario().info().internalLanes;
+    const QList<TraceEvent>& events = run->trace().events();
+    if (rebuild) {
+        repeatWrote_ = OutcomePanel::repeatWrote(events, 0, to, internalLanes);
+    } else {
+        repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(events, from, to, internalLanes);
+    }
+    const bool end = playback_.atEnd();
+    const Summary& summary = end ? playback_.finalSummary() : playback_.liveSummary();
+    OutcomePanel* outcome = stage_.outcome;
+    outcome->showSummary(summary, end, repeatWrote_);
+    if (end && !summary.alerts.isEmpty() && playback_.reader())
+        outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_.reader()));
+    updateCaption();
+}
+
+void StageDirector::updateCaption() {
+    if (held_)
+        return;
+    StepCaption* caption = stage_.caption;
+    const Run* run = playback_.run();
+    if (!run) {
+        caption->setCaption(tr("Pick a scenario and press F5 to fire."));
+        return;
+    }
+    QString told;
+    if (!prediction_.isEmpty() && !predictionOpen_ && playback_.atEnd()) {
+        const QString verdict = playback_.finalSummary().verdictId();
+        told = (verdict == prediction_ ? tr("Predicted %1: right.")
+                                       : tr("Predicted %1; the database says %2."))
+                   .arg(verdictName(prediction_), verdictName(verdict)) +
+               QLatin1Char(' ');
+    } else if (predictionOpen_) {
+        told = tr("Predicted %1 — the verdict shows at the end.").arg(verdictName(prediction_)) +
+               QLatin1Char(' ');
+    }
+    const QString what =
+        told + caption->narrate(run->trace().events(), playback_.lastStepBegin(),
+                                playback_.eventCount(), run->config().intents, narrationStale_);
+    narrationStale_ = false;
+    QString hint;
+    if (stage_.lessons->isActive()) {
+        hint = tr("Page Down: next frame");
+    } else if (stage_.playbackBar->isPlaying()) {
+        hint = tr("Space pauses");
+    } else if (playback_.atEnd()) {
+        hint = tr("the end · Home starts again");
+    } else {
+        hint = tr("→ next · Space plays");
+    }
+    caption->setCaption(what, hint);
+}
+
+}  // namespace idem

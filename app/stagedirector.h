@@ -1,0 +1,123 @@
+// Puts the run on the stage: fires a configuration (checked, asked about
+// when large, measured in a worker), takes long seeks and saving to a worker
+// and hands back what they counted, and shows each step on the live views,
+// the outcome and the caption. MainWindow builds the widgets and hands them
+// over; this is the behaviour between them and Playback.
+#pragma once
+
+#include "livestage.h"
+#include "playback.h"
+#include "runconfig.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QStatusBar;
+class QTabWidget;
+
+namespace idem {
+
+class CompareView;
+class ExperimentView;
+class ExplanationView;
+class FirePanel;
+class LessonPlayer;
+class OutcomePanel;
+class PaginationView;
+struct PagingRuns;
+class PlaybackBar;
+class RunController;
+class Scenario;
+class ScenarioPicker;
+class StageHeader;
+class StepCaption;
+
+class StageDirector : public QObject {
+    Q_OBJECT
+public:
+    // What it plays onto; every pointer set, all living as long as it.
+    struct Stage {
+        Playback* playback;
+        RunController* jobs;
+        QStatusBar* status;
+        ScenarioPicker* picker;
+        FirePanel* firePanel;
+        PlaybackBar* playbackBar;
+        QTabWidget* tabs;
+        LiveStage* live;
+        PaginationView* pagination;
+        CompareView* compare;
+        ExperimentView* experiment;
+        StepCaption* caption;
+        StageHeader* header;
+        OutcomePanel* outcome;
+        ExplanationView* explanation;
+        LessonPlayer* lessons;
+    };
+    StageDirector(const Stage& stage, QObject* parent);
+
+    // Fires the fire panel's configuration, asking for a prediction first
+    // when View → Predict first is on.
+    void fireFromPanel();
+    // Checks the input, asks before a run above the cost limit, then measures
+    // it in the background (Escape cancels).
+    void fireInBackground(const RunConfig& config);
+    // The same, waited for (tests, `idemlab shot`). False on bad input.
+    bool fire(const RunConfig& config, QString* error);
+    // Reads a trace in the background, then fires its configuration.
+    void openTrace(const QString& path);
+    // Plays the run on screen to its end and writes it, in the background.
+    void saveTraceTo(const QString& path);
+    // Draws the views again from the run's start (language, theme, lanes).
+    void redraw();
+    void updateCaption();
+    // A worker holds the run: the playback keys wait.
+    bool isHeld() const { return held_; }
+    // View → Predict first: a fire asks the class for a verdict first.
+    void setPredictFirst(bool on) { predictFirst_ = on; }
+
+signals:
+    void heldChanged();
+    void errorRaised(const QString& title, const QString& message);
+    // A run was fired: its page (Live or Pagination) should be in front.
+    void playbackTabWanted();
+    // Hidden while a prediction is open, shown when the run answers it.
+    void outcomeWithheldChanged(bool withheld);
+
+private:
+    void seekInBackground(int target);
+    void compareInBackground();
+    // Asks before a run whose estimate is above the cost limit; true to run.
+    bool confirmLarge(const RunConfig& config);
+    // The fired configuration on screen: views set up for it, the run at its first step.
+    bool showFired(const RunConfig& config, const Scenario& scenario,
+                   const Playback::Measure& measured, const PagingRuns* paging, QString* error);
+    void showStep(qsizetype from, qsizetype to, bool rebuild);
+    void setHeld(bool held);
+    // In a long seek's worker, after Playback::advance: what the caption and
+    // the views take in from the new events, so that the window's thread
+    // only hands it over when the work is done.
+    void catchUpInWorker(LiveStage::CatchUp& views);
+    // Hands over what the worker counted (Playback::publish) and lets go of the run.
+    void publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views);
+    // Cancels whatever runs, quietly: a newer fire replaces it.
+    void replaceJob();
+
+    Stage stage_;
+    Playback& playback_;
+    bool predictFirst_ = false;
+    bool held_ = false;
+    bool redrawAfterJob_ = false;    // a step came while held: draw after the job
+    bool narrationStale_ = true;     // the run was replaced or rewound: narrate from its start
+    bool narratorCaughtUp_ = false;  // a long seek fed the narrator in its worker
+    LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views
+    bool repeatWrote_ = false;     // a repeat has changed the database in the run on screen
+    QString prediction_;           // the verdict id the class predicted (Predict first)
+    bool predictionOpen_ = false;  // ... and the run has not reached its end yet
+    bool compareRunning_ = false;
+    bool replacing_ = false;  // a job cancelled to make way for a newer one says nothing
+};
+
+}  // namespace idem
