@@ -2,6 +2,7 @@
 // state and the rejected late callback, one arrow per fire, response and
 // retry, the same picture after stepping back and forward, and the export.
 #include "diagramexport.h"
+#include "lineitem.h"
 #include "registry.h"
 #include "run.h"
 #include "sequenceview.h"
@@ -117,6 +118,7 @@ private slots:
     void exportWritesPngAndSvg();
     void exportToAnUnwritablePathFailsAndLeavesNoFile();
     void svgTextHasTheSizeItWasLaidOutAt();
+    void aLineKnowsItsBoundsWithoutStrokingIt();
 };
 
 void DiagramsTest::stateMachineShowsPaidAndTheRejectedLateFailure() {
@@ -536,6 +538,29 @@ void DiagramsTest::svgTextHasTheSizeItWasLaidOutAt() {
     QVERIFY2(sizes.contains(QStringLiteral("20")),
              qPrintable(QStringList(sizes.values()).join(',')));
     QVERIFY(!sizes.contains(QStringLiteral("9")));
+}
+
+// The diagrams' lines work out their bounds from their ends and their pen:
+// never smaller than the stroked line's (nothing is cut off when it is
+// drawn), and not much larger.
+void DiagramsTest::aLineKnowsItsBoundsWithoutStrokingIt() {
+    const QList<QLineF> lines{{0, 0, 200, 0}, {40, 10, 40, 900}, {0, 0, 30, 30}, {30, 0, 0, 12}};
+    for (const QLineF& line : lines) {
+        for (Qt::PenCapStyle cap : {Qt::SquareCap, Qt::FlatCap, Qt::RoundCap}) {
+            for (qreal width : {1.0, 1.3, 2.2, 2.6}) {
+                QPen pen(Qt::black, width, Qt::DashLine, cap);
+                LineItem fast(line);
+                fast.setPen(pen);
+                QGraphicsLineItem stroked(line);
+                stroked.setPen(pen);
+                const QRectF exact = stroked.boundingRect();
+                QVERIFY2(fast.boundingRect().contains(exact),
+                         qPrintable(QStringLiteral("%1 x %2").arg(line.length()).arg(width)));
+                QVERIFY(fast.boundingRect().width() <= exact.width() + 2 * width);
+                QVERIFY(fast.boundingRect().height() <= exact.height() + 2 * width);
+            }
+        }
+    }
 }
 
 QTEST_MAIN(DiagramsTest)

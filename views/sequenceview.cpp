@@ -1,6 +1,7 @@
 #include "sequenceview.h"
 
 #include "diagrampalette.h"
+#include "lineitem.h"
 #include "names.h"
 #include "sqllogmodel.h"
 #include "trace.h"
@@ -225,6 +226,9 @@ QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
     v->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     v->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     v->setFrameShape(QFrame::NoFrame);
+    // Every step adds a row and scrolls: working out the exact region that
+    // changed, item by item, cost more than drawing what is in view.
+    v->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     return v;
 }
 
@@ -303,7 +307,7 @@ void SequenceView::showLast(const Trace& trace, qsizetype upTo, qsizetype freshF
 
 void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
     upTo = std::min(upTo, trace.size());
-    if (upTo - drawnUpTo_ > kMaxEvents) {
+    if (upTo - drawnUpTo_ > kLeapEvents) {
         showLast(trace, upTo, freshFrom, kLeapEvents);
         return;
     }
@@ -562,7 +566,7 @@ void SequenceView::placeFrame(const DiagramPalette& pal) {
     if (laneLines_.isEmpty()) {
         QPen lanePen(pal.muted, 1, Qt::DashLine);
         for (double x : std::as_const(l.x)) {
-            laneLines_ << scene_->addLine(x, sceneTop, x, bottom, lanePen);
+            laneLines_ << addLine(scene_, x, sceneTop, x, bottom, lanePen);
             laneLines_.last()->setZValue(-1);
         }
     } else {
@@ -649,15 +653,15 @@ void SequenceView::drawArrow(const SequenceStep& s, const Layout& l, double y, c
     if (s.dashed)
         pen.setStyle(Qt::DashLine);
     const double end = s.lost ? (x1 + x2) / 2 : x2 - dir * kArrowLength * 0.7;
-    auto* line = scene_->addLine(x1, y, end, y, pen);
+    auto* line = addLine(scene_, x1, y, end, y, pen);
     line->setZValue(2);
     line->setToolTip(s.tooltip);
     if (s.lost) {
         // The answer breaks off halfway: nobody receives it.
         const double c = 5;
         QPen cross(color, 2.2);
-        scene_->addLine(end - c, y - c, end + c, y + c, cross)->setZValue(2);
-        scene_->addLine(end - c, y + c, end + c, y - c, cross)->setZValue(2);
+        addLine(scene_, end - c, y - c, end + c, y + c, cross)->setZValue(2);
+        addLine(scene_, end - c, y + c, end + c, y - c, cross)->setZValue(2);
     } else {
         const QPolygonF head{{x2, y},
                              {x2 - dir * kArrowLength, y - kArrowWidth},

@@ -31,9 +31,10 @@ public:
     // Rows drawn at most; earlier events are summed up in one note, so that a
     // run of thousands of events stays responsive.
     static constexpr qsizetype kMaxEvents = 160;
-    // After a leap over more than that (End, a long seek), the last events
-    // only: the rows a view holds and some, drawn within a frame. Rows
-    // added by later steps fill the rest up to kMaxEvents.
+    // After a leap over more events than this (End, a long seek, a tick of
+    // "instant" play), only the last this many: the rows a view holds and
+    // some, drawn within a frame rather than every row the leap passed.
+    // Rows added by later steps fill the rest up to kMaxEvents.
     static constexpr qsizetype kLeapEvents = 48;
 
     explicit SequenceView(QWidget* parent = nullptr);

@@ -1,6 +1,7 @@
 #include "statemachineview.h"
 
 #include "diagrampalette.h"
+#include "lineitem.h"
 #include "scenario.h"
 #include "texts.h"
 #include "trace.h"
@@ -136,8 +137,10 @@ StateMachineView::StateMachineView(QWidget* parent)
     // for the tightest spacing is it scaled down, to be seen whole.
     setShrinkToFit(true);
     view_->setFrameShape(QFrame::NoFrame);
-    // Redrawn whole at every step: an index would be rebuilt for nothing.
+    // Redrawn whole at every step: an index would be rebuilt for nothing, and
+    // the region that changed worked out item by item for nothing.
     scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    view_->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     view_->viewport()->installEventFilter(this);
     // Two soft pulses that end fully visible, so a still picture keeps the mark.
     pulse_->setDuration(900);
@@ -448,7 +451,7 @@ QList<QGraphicsItem*> StateMachineView::drawLegend(QPointF at, const DiagramPale
             continue;
         const double mid = y + fm.height() / 2;
         QPen pen(color, 2.6, Qt::DashLine);
-        auto* sample = scene_->addLine(at.x(), mid, at.x() + fm.height() * 2, mid, pen);
+        auto* sample = addLine(scene_, at.x(), mid, at.x() + fm.height() * 2, mid, pen);
         sample->setData(0, text);
         auto* label = addText(scene_, text, bold, color);
         label->setPos(at.x() + fm.height() * 2.5, y);
