@@ -240,7 +240,8 @@ void MainWindow::buildViews() {
             });
     lessons_ = new LessonPlayer(this, lessonPanel_);
     auto fastPlay = [this] {
-        live_->setFastPlay(playbackBar_->isPlaying() && playbackBar_->stepMs() == 0);
+        live_->setFastPlay(playbackBar_->isPlaying() && playbackBar_->stepMs() == 0,
+                           playback_->reader());
     };
     connect(playbackBar_, &PlaybackBar::playingChanged, this, fastPlay);
     connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);

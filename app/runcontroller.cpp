@@ -14,6 +14,10 @@ namespace {
 constexpr int kPollMs = 100;
 // A job shorter than this never shows its bar: no flicker on ordinary runs.
 constexpr int kQuietPolls = 2;
+// A finished job's bar stays this long. Taking the bar away lays the whole
+// window out again and paints it: not in the same frame as the views taking
+// in what the job did.
+constexpr int kLingerMs = 250;
 
 }  // namespace
 
@@ -23,7 +27,8 @@ RunController::RunController(QStatusBar* bar, QObject* parent)
       label_(new QLabel(bar)),
       bar_(new QProgressBar(bar)),
       cancelButton_(new QPushButton(bar)),
-      poll_(new QTimer(this)) {
+      poll_(new QTimer(this)),
+      linger_(new QTimer(this)) {
     label_->setObjectName(QStringLiteral("jobLabel"));
     bar_->setObjectName(QStringLiteral("jobProgress"));
     cancelButton_->setObjectName(QStringLiteral("jobCancel"));
@@ -42,6 +47,9 @@ RunController::RunController(QStatusBar* bar, QObject* parent)
     connect(bar, &QStatusBar::messageChanged, this, &RunController::updateVisibility);
     poll_->setInterval(kPollMs);
     connect(poll_, &QTimer::timeout, this, &RunController::showProgress);
+    linger_->setSingleShot(true);
+    linger_->setInterval(kLingerMs);
+    connect(linger_, &QTimer::timeout, this, &RunController::hideProgress);
     connect(cancelButton_, &QPushButton::clicked, this, &RunController::cancel);
 }
 
@@ -69,9 +77,10 @@ bool RunController::start(const QString& what, Work work, Done done, QThread::Pr
     const quint64 generation = ++generation_;
     connect(worker_, &QThread::finished, this, [this, generation] {
         if (generation == generation_ && worker_)
-            deliver();
+            deliver(true);
     });
     worker_->start(priority);
+    linger_->stop();  // a bar still showing the last job shows this one
     poll_->start();
     emit busyChanged(true);
     return true;
@@ -117,17 +126,21 @@ void RunController::cancel() {
     cancelButton_->setEnabled(false);
 }
 
-void RunController::deliver() {
+void RunController::deliver(bool linger) {
     ++generation_;
     QThread* worker = worker_;
     worker_ = nullptr;
     worker->wait();
     worker->deleteLater();
     poll_->stop();
-    for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),
-                       static_cast<QWidget*>(cancelButton_)})
-        w->hide();
-    updateVisibility();
+    if (!linger || !bar_->isVisibleTo(status_)) {
+        hideProgress();
+    } else {
+        if (bar_->maximum() > 0 && !progress_.cancel)
+            bar_->setValue(bar_->maximum());
+        cancelButton_->setEnabled(false);
+        linger_->start();
+    }
     Done done = std::move(done_);
     done_ = nullptr;
     emit busyChanged(false);
@@ -137,7 +150,15 @@ void RunController::deliver() {
 
 void RunController::finishNow() {
     if (worker_)
-        deliver();
+        deliver(false);
+}
+
+void RunController::hideProgress() {
+    linger_->stop();
+    for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),
+                       static_cast<QWidget*>(cancelButton_)})
+        w->hide();
+    updateVisibility();
 }
 
 void RunController::cancelNow() {

@@ -59,8 +59,10 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    void deliver();
+    // linger: the bar stays a moment (see kLingerMs); finishNow's takes it away now.
+    void deliver(bool linger);
     void showProgress();
+    void hideProgress();
     void updateVisibility();
 
     QStatusBar* status_;
@@ -68,6 +70,7 @@ private:
     QProgressBar* bar_;
     QPushButton* cancelButton_;
     QTimer* poll_;
+    QTimer* linger_;
     QThread* worker_ = nullptr;
     Progress progress_;
     Done done_;

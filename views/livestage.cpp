@@ -244,11 +244,15 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
         sqlLogModel_->appendRows(std::move(rows));
     }
     if (reader) {
-        for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(*reader);
-        if (presenter_)
-            applyInternals();  // which tables this variant uses is known now
-        bringChangeToFront(firstLook_);
-        firstLook_ = false;
+        // Playing at "instant" the tables are read a few times a second: read
+        // at every frame, with their columns fitted and the front tab
+        // changed, they took half of it.
+        if (!fastPlay_ || rebuild || !tablesRead_.isValid() ||
+            tablesRead_.hasExpired(kFastRedrawMs)) {
+            refreshTables(*reader);
+        } else {
+            tablesStale_ = true;
+        }
     }
     // A step forward draws only its own events; a rebuild draws them all.
     if (caught) {
@@ -263,15 +267,30 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     } else {
         sequence_->advanceTrace(run.trace(), to, fresh);
     }
-    retranslate();
+    // Tables the run has created since are "used" now.
+    applyTabs();
 }
 
-void LiveStage::setFastPlay(bool fast) {
-    state_->setRedrawInterval(fast ? 150 : 0);
+void LiveStage::refreshTables(SqlConnection& reader) {
+    for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(reader);
+    if (presenter_)
+        applyInternals();  // which tables this variant uses is known now
+    bringChangeToFront(firstLook_);
+    firstLook_ = false;
+    tablesStale_ = false;
+    tablesRead_.start();
+}
+
+void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
+    state_->setRedrawInterval(fast ? kFastRedrawMs : 0);
+    fastPlay_ = fast;
+    if (!fast && tablesStale_ && reader)
+        refreshTables(*reader);
 }
 
 void LiveStage::retranslate() {
     tableTabs_->setAccessibleName(tr("Tables of the run"));
+    fitted_ = QSize();  // the room or the diagram may have changed too
     applyTabs();
 }
 
@@ -284,7 +303,8 @@ void LiveStage::applyTabs() {
         tableTabs_->setTabToolTip(sql, presenter_ ? tr("SQL log") : QString());
     }
     const int iconSize = tableTabs_->tabBar()->fontMetrics().height() * 3 / 4;
-    tableTabs_->setIconSize(QSize(iconSize, iconSize));
+    if (tableTabs_->iconSize() != QSize(iconSize, iconSize))
+        tableTabs_->setIconSize(QSize(iconSize, iconSize));
     for (int i = 0; i < tables_.size(); ++i) {
         DatabaseTableView* v = tables_[i];
         const int tab = tableTabs_->indexOf(v);
@@ -299,14 +319,23 @@ void LiveStage::applyTabs() {
             text = tr("%1 — not used").arg(text);
             tip = tr("This variant does not use the table %1").arg(v->table());
         }
-        tableTabs_->setTabText(tab, text);
-        tableTabs_->setTabIcon(
-            tab, presenter_ && v == guard_ ? guardIcon(palette(), iconSize) : QIcon());
+        // Each change lays the tab bar out again: this runs at every step.
+        if (tableTabs_->tabText(tab) != text)
+            tableTabs_->setTabText(tab, text);
+        const bool shield = presenter_ && v == guard_;
+        if (shield || !tableTabs_->tabIcon(tab).isNull())
+            tableTabs_->setTabIcon(tab, shield ? guardIcon(palette(), iconSize) : QIcon());
         if (presenter_ && tip.isEmpty())
             tip = v->table();
-        tableTabs_->setTabToolTip(tab, presenter_ || !v->exists() ? tip : QString());
+        if (presenter_ || !v->exists())
+            tableTabs_->setTabToolTip(tab, tip);
+        else if (!tableTabs_->tabToolTip(tab).isEmpty())
+            tableTabs_->setTabToolTip(tab, QString());
     }
-    fitTables();
+    if (fitted_ != tableTabs_->tabBar()->sizeHint()) {
+        fitted_ = tableTabs_->tabBar()->sizeHint();
+        fitTables();
+    }
 }
 
 // In presenter mode the tables take what their tabs need (within bounds)

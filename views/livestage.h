@@ -5,6 +5,7 @@
 
 #include "statetally.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QWidget>
 
@@ -57,9 +58,11 @@ public:
     // took in the same events, saves counting them again.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
                   qsizetype fresh, bool rebuild, CatchUp* ready = nullptr);
-    // Playing at "instant": the state diagram is drawn a few times a second,
-    // not every frame (its counts change faster than anyone reads them).
-    void setFastPlay(bool fast);
+    // Playing at "instant": the state diagram is drawn and the tables read a
+    // few times a second, not every frame (they change faster than anyone
+    // reads them). Stopping reads the tables from `reader` if they missed a step.
+    void setFastPlay(bool fast, SqlConnection* reader);
+    static constexpr int kFastRedrawMs = 150;
     // Presenter mode: the diagrams get the room, the SQL log becomes the
     // tables' last tab.
     void setPresenter(bool presenter);
@@ -81,6 +84,7 @@ private:
     void arrange();
     void applyInternals();
     void bringChangeToFront(bool firstLook);
+    void refreshTables(SqlConnection& reader);
     void applyTabs();
     void fitTables();
 
@@ -99,6 +103,10 @@ private:
     QSplitter* top_;
     QSplitter* split_;
     bool presenter_ = false;
+    bool fastPlay_ = false;
+    bool tablesStale_ = false;  // steps the tables have not been read after
+    QElapsedTimer tablesRead_;
+    QSize fitted_;  // the tab bar's size the tables were fitted to
 };
 
 }  // namespace idem

@@ -226,12 +226,16 @@ void PlaybackBar::tick() {
         QElapsedTimer clock;
         clock.start();
         playback_.stepFor(kInstantBudgetMs, tickEvents_);
-        // Fewer events next time when drawing them took long, more when cheap.
+        // Fewer events next time when drawing them took long, a few more when
+        // cheap: some events cost a sequence row each, some nothing, so the
+        // count comes down at once and goes up slowly.
         const qint64 took = std::max<qint64>(1, clock.elapsed());
-        if (took > kTickTargetMs)
+        if (took > kTickTargetMs) {
             tickEvents_ = std::max<qsizetype>(1, tickEvents_ * kTickTargetMs / took);
-        else if (took < kTickTargetMs / 2)
-            tickEvents_ = std::min<qsizetype>(Playback::kTickEvents * 10, tickEvents_ * 2);
+        } else if (took < kTickTargetMs / 2) {
+            tickEvents_ = std::min<qsizetype>(
+                Playback::kTickEvents * 10, tickEvents_ + std::max<qsizetype>(1, tickEvents_ / 4));
+        }
     } else {
         playback_.stepForward();
     }

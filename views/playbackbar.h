@@ -25,10 +25,11 @@ public:
     static constexpr int kNormalSpeed = 2;  // about one step a second: a classroom's pace
     // At "instant" a tick comes once a frame (60 Hz), so the window paints
     // between two ticks; the stepping each tick may take, and what a whole
-    // tick (the views' drawing included) should take: the events per tick adapt.
+    // tick (the views' drawing included) should take: the events per tick
+    // adapt. The repaint that follows a tick takes 5 to 7 ms of the frame.
     static constexpr int kInstantTickMs = 16;
-    static constexpr int kInstantBudgetMs = 3;
-    static constexpr int kTickTargetMs = 7;
+    static constexpr int kInstantBudgetMs = 2;
+    static constexpr int kTickTargetMs = 5;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;

@@ -32,6 +32,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <ctime>
 #include <functional>
 
 using namespace idem;
@@ -41,6 +42,14 @@ namespace {
 // Times every event the window's thread delivers from its event loop (the
 // outermost notify only): with --why, what filled the longest gap between
 // two beats is listed, event by event.
+// The CPU time this thread has had: a gap longer than it was spent waiting
+// for the CPU (another thread, another process), not working.
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
 class TimedApp : public QApplication {
 public:
     using QApplication::QApplication;
@@ -49,8 +58,21 @@ public:
         QString what;
     };
     bool notify(QObject* receiver, QEvent* event) override {
-        if (depth_ > 0 || !watching_)
+        if (!watching_)
             return QApplication::notify(receiver, event);
+        if (depth_ > 0) {  // within a repaint: which widget took long
+            if (event->type() != QEvent::Paint)
+                return QApplication::notify(receiver, event);
+            QElapsedTimer clock;
+            clock.start();
+            const bool result = QApplication::notify(receiver, event);
+            if (const double ms = double(clock.nsecsElapsed()) / 1e6; ms >= 0.2) {
+                sinceBeat_ << Slow{ms, QStringLiteral("    paint of %1 %2")
+                                           .arg(QLatin1String(receiver->metaObject()->className()),
+                                                receiver->objectName())};
+            }
+            return result;
+        }
         ++depth_;
         QElapsedTimer clock;
         clock.start();
@@ -58,15 +80,18 @@ public:
         const QObject* owner = receiver->parent();
         const char* ownerName = owner ? owner->metaObject()->className() : "";
         const char* name = receiver->metaObject()->className();
+        const double cpuBefore = threadCpuMs();
         const bool result = QApplication::notify(receiver, event);
         const double ms = double(clock.nsecsElapsed()) / 1e6;
+        const double cpu = threadCpuMs() - cpuBefore;
         --depth_;
         if (ms >= 0.5) {
-            sinceBeat_ << Slow{ms, QStringLiteral("event %1 to %2%3%4")
+            sinceBeat_ << Slow{ms, QStringLiteral("event %1 to %2%3%4 (on the CPU %5 ms)")
                                        .arg(int(type))
                                        .arg(QLatin1String(name))
                                        .arg(owner ? QStringLiteral(" in ") : QString())
-                                       .arg(QLatin1String(ownerName))};
+                                       .arg(QLatin1String(ownerName))
+                                       .arg(cpu, 0, 'f', 1)};
         }
         return result;
     }
