@@ -61,8 +61,30 @@
 
 namespace idem {
 
+namespace {
+
+// The remembered theme (or the default), applied before the window itself is
+// built: every widget is made in its style, palette and font once, not
+// polished again for it when the window is all there. Returns `parent`.
+QWidget* inRememberedLook(bool remember, QWidget* parent) {
+    Appearance look;
+    if (remember) {
+        QSettings s;
+        look.dark = s.value(settings::kDark, false).toBool();
+        look.presenter = s.value(settings::kPresenter, false).toBool();
+        look.zoomPercent = std::clamp(s.value(settings::kZoom, 100).toInt(), 50, 300);
+    }
+    if (!isApplied(look))
+        applyAppearance(look);
+    return parent;
+}
+
+}  // namespace
+
 MainWindow::MainWindow(bool remember, QWidget* parent)
-    : QMainWindow(parent), remember_(remember), playback_(new Playback(this)) {
+    : QMainWindow(inRememberedLook(remember, parent)),
+      remember_(remember),
+      playback_(new Playback(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     // The language first: every widget is built in it, and nothing needs
     // telling again (no LanguageChange to every widget at start-up).
@@ -87,7 +109,7 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     buildMenus();
     connect(jobs_, &RunController::busyChanged, this, &MainWindow::updateEnabled);
 
-    Appearance look;
+    const Appearance look = currentAppearance();
     QString scenario = allScenarios().first()->info().id;
     if (remember_) {
         QSettings s;
@@ -98,9 +120,6 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
             move(screen.center() - rect().center());
         }
         restoreState(s.value(settings::kWindowState).toByteArray());
-        look.dark = s.value(settings::kDark, false).toBool();
-        look.presenter = s.value(settings::kPresenter, false).toBool();
-        look.zoomPercent = s.value(settings::kZoom, 100).toInt();
         scenario = s.value(settings::kScenario, scenario).toString();
         playbackBar_->setSpeedIndex(s.value(settings::kSpeed, PlaybackBar::kNormalSpeed).toInt());
         playbackBar_->setAutoPlay(s.value(settings::kAutoPlay, false).toBool());
@@ -504,7 +523,8 @@ void MainWindow::setLanguage(const QString& code) {
 }
 
 void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
-    applyAppearance(Appearance{dark, presenter, std::clamp(zoomPercent, 50, 300)});
+    if (const Appearance look{dark, presenter, std::clamp(zoomPercent, 50, 300)}; !isApplied(look))
+        applyAppearance(look);
     // Zoomed in, the diagram is asked to be larger: it scrolls rather than shrink.
     live_->stateView()->setShrinkToFit(zoomPercent <= 100);
     stage_->apply(presenter);

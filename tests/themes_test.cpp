@@ -2,6 +2,7 @@
 // AA (4.5:1) on the picker's group headers, the playback buttons, the marked
 // rows (changed, shown again, skipped, failed statements), the status pills
 // and the verdict banners — measured on the pixels drawn where it can be.
+#include "appearance.h"
 #include "contrast.h"
 #include "mainwindow.h"
 #include "paginationview.h"
@@ -9,11 +10,14 @@
 #include "playbackbar.h"
 #include "registry.h"
 #include "scenariopicker.h"
+#include "settings.h"
 #include "statusdelegate.h"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QHash>
 #include <QImage>
+#include <QSettings>
 #include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
@@ -60,11 +64,58 @@ class ThemesTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void aWindowOpensInTheRememberedTheme();
     void pickerHeadersAreReadable();
     void playbackButtonsAreReadable();
     void markedRowsAreReadable();
     void pillsAndBannersAreReadable();
 };
+
+// A window remembered dark opens so, and one remembered in presenter mode
+// too: its widgets are built in that theme (not painted light and switched
+// after), the picker's headers readable at once.
+void ThemesTest::aWindowOpensInTheRememberedTheme() {
+    QSettings settings;
+    settings.clear();
+    settings.setValue(settings::kDark, true);
+    settings.setValue(settings::kLanguage, QStringLiteral("en"));
+    {
+        // No widget is told of a new style while the window is being built.
+        struct CountStyleChanges : QObject {
+            int changes = 0;
+            bool eventFilter(QObject* o, QEvent* e) override {
+                changes += e->type() == QEvent::StyleChange;
+                return QObject::eventFilter(o, e);
+            }
+        } count;
+        qApp->installEventFilter(&count);
+        MainWindow w(true);
+        qApp->removeEventFilter(&count);
+        QCOMPARE(count.changes, 0);
+        QVERIFY(currentAppearance().dark && !currentAppearance().presenter);
+        QVERIFY(w.picker()->palette().color(QPalette::Window).lightness() < 100);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::processEvents();
+        auto* table = w.picker()->findChild<QTableWidget*>();
+        QVERIFY(table);
+        QRect first = table->visualRect(table->model()->index(0, 0));
+        first.setWidth(table->viewport()->width());
+        QColor ground;
+        const double ratio = drawnContrast(table->viewport()->grab(first).toImage(), &ground);
+        QVERIFY2(ratio >= kMinContrast, qPrintable(describe("picker header", true, ratio)));
+        QVERIFY(ground.lightness() < 128);
+    }
+    settings.setValue(settings::kPresenter, true);
+    {
+        MainWindow w(true);
+        QVERIFY(currentAppearance().presenter);
+        QVERIFY(QFontInfo(w.playbackBar()->font()).pixelSize() >= kPresenterPixels - 1);
+        w.setTheme(false, false, 100);
+    }
+    settings.clear();
+}
 
 void ThemesTest::pickerHeadersAreReadable() {
     MainWindow w(false);

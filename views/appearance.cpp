@@ -14,6 +14,7 @@ namespace idem {
 namespace {
 
 Appearance g_appearance;
+bool g_applied = false;
 int g_basePointSize = 0;
 
 QPalette lightPalette(const QStyle& fusion, bool highContrast) {
@@ -59,8 +60,15 @@ const Appearance& currentAppearance() {
     return g_appearance;
 }
 
+bool isApplied(const Appearance& appearance) {
+    return g_applied && appearance.dark == g_appearance.dark &&
+           appearance.presenter == g_appearance.presenter &&
+           appearance.zoomPercent == g_appearance.zoomPercent;
+}
+
 void applyAppearance(const Appearance& appearance) {
     g_appearance = appearance;
+    g_applied = true;
     // QApplication takes the style as its child: it deletes it when another
     // style replaces it or when the application ends.
     QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"));

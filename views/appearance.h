@@ -19,5 +19,8 @@ struct Appearance {
 
 void applyAppearance(const Appearance& appearance);
 const Appearance& currentAppearance();
+// True when `appearance` is the one applied last: applying it again would
+// only polish every widget anew.
+bool isApplied(const Appearance& appearance);
 
 }  // namespace idem
