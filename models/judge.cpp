@@ -11,45 +11,40 @@ namespace idem {
 
 namespace {
 
-// SPEC section 2, Answers: a repeat gets the first result. Every definite
-// answer is held against what the database shows.
-QList<WrongAnswer> wrongAnswers(int intent, const std::vector<Run::Answer>& answers,
-                                const AnswerTruth& intentTruth) {
-    QList<WrongAnswer> wrong;
-    for (const Run::Answer& a : answers) {
-        // An attempt that asked for one of several operations is held
-        // against what the database says of that operation.
-        const auto op = intentTruth.operations.constFind(a.operation);
-        const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
-        if (!truth.checked)
-            continue;
-        QString database;
-        if (a.changedPayload) {
-            // A changed request under the same key was not done: only a
-            // refusal (or an explicit key-reused error) is true.
-            if (a.response == Response::Success) {
-                database = QStringLiteral("the changed request was not carried out; %1")
-                               .arg(truth.happened ? QStringLiteral("the original stands")
-                                                   : QStringLiteral("nothing was done"));
-            }
-        } else if (a.response == Response::Success) {
-            if (!truth.happened) {
-                database = truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
-            } else if (!truth.result.isEmpty() && a.result != truth.result) {
-                database = QStringLiteral("the result is %1").arg(truth.result);
-            }
-        } else if (a.response == Response::Rejected && truth.happened) {
-            if (!truth.shows.isEmpty())
-                database = truth.shows;
-            else if (truth.result.isEmpty())
-                database = QStringLiteral("it was done");
-            else
-                database = QStringLiteral("it was done: %1").arg(truth.result);
+// SPEC section 2, Answers: a repeat gets the first result. A definite
+// answer held against what the database shows: what the database shows
+// instead when the answer is wrong, else empty.
+QString wrongBy(const Run::Answer& a, const AnswerTruth& intentTruth) {
+    // An attempt that asked for one of several operations is held against
+    // what the database says of that operation.
+    const auto op = intentTruth.operations.constFind(a.operation);
+    const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
+    if (!truth.checked)
+        return {};
+    QString database;
+    if (a.changedPayload) {
+        // A changed request under the same key was not done: only a
+        // refusal (or an explicit key-reused error) is true.
+        if (a.response == Response::Success) {
+            database = QStringLiteral("the changed request was not carried out; %1")
+                           .arg(truth.happened ? QStringLiteral("the original stands")
+                                               : QStringLiteral("nothing was done"));
         }
-        if (!database.isEmpty())
-            wrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};
+    } else if (a.response == Response::Success) {
+        if (!truth.happened) {
+            database = truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
+        } else if (!truth.result.isEmpty() && a.result != truth.result) {
+            database = QStringLiteral("the result is %1").arg(truth.result);
+        }
+    } else if (a.response == Response::Rejected && truth.happened) {
+        if (!truth.shows.isEmpty())
+            database = truth.shows;
+        else if (truth.result.isEmpty())
+            database = QStringLiteral("it was done");
+        else
+            database = QStringLiteral("it was done: %1").arg(truth.result);
     }
-    return wrong;
+    return database;
 }
 
 // Duplicated only in effects the variant accepts repeating.
@@ -64,6 +59,31 @@ bool onlyTolerated(const IntentJudgement& j, const QStringList& tolerated) {
 }
 
 }  // namespace
+
+const Run::CheckedAnswers& Run::checkAnswers(int intent, const AnswerTruth& truth) const {
+    if (checkedAnswers_.size() < intents_.size())
+        checkedAnswers_.resize(intents_.size());
+    CheckedAnswers& c = checkedAnswers_[std::size_t(intent)];
+    if (!c.valid || !(c.truth == truth)) {  // what the database shows changed: all again
+        c = CheckedAnswers{};
+        c.truth = truth;
+        c.valid = true;
+    }
+    const IntentState& state = intents_[std::size_t(intent)];
+    for (qint32 i = c.last >= 0 ? answers_[std::size_t(c.last)].next : state.firstAnswer; i >= 0;
+         i = answers_[std::size_t(i)].next) {
+        const AnswerRecord& r = answers_[std::size_t(i)];
+        const Answer a{r.attempt, Response(r.response), textAt(r.result), r.changedPayload,
+                       operations_.at(r.operation)};
+        if (const QString database = wrongBy(a, truth); !database.isEmpty()) {
+            if (c.firstWrong.size() < kMaxWrongAnswers)
+                c.firstWrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};
+            ++c.wrongCount;
+        }
+        c.last = i;
+    }
+    return c;
+}
 
 Summary Run::judgeNow(Reader& reader) const {
     return judgeAll(reader, {});
@@ -91,14 +111,14 @@ Summary Run::judgeAll(Reader& reader,
         j.inconsistency = inconsistencies[std::size_t(i)];
         j.answered = intents_[std::size_t(i)].answered;
         j.verdict = scenario_.judge(j);
-        const QList<WrongAnswer> wrong = wrongAnswers(i, answersOf(i), truths[std::size_t(i)]);
-        if (!wrong.isEmpty())
+        const CheckedAnswers& checked = checkAnswers(i, truths[std::size_t(i)]);
+        if (checked.wrongCount > 0)
             j.verdict = std::max(j.verdict, Verdict::Misanswered);
         j.tolerated = variant_ && onlyTolerated(j, variant_->toleratedEffects);
         if (j.verdict == Verdict::Duplicated)
             allTolerated &= j.tolerated;
-        for (const WrongAnswer& w : wrong) {
-            if (s.wrongAnswers.size() < 50)
+        for (const WrongAnswer& w : checked.firstWrong) {
+            if (s.wrongAnswers.size() < kMaxWrongAnswers)
                 s.wrongAnswers << w;
         }
         for (auto it = j.effects.cbegin(); it != j.effects.cend(); ++it)

@@ -239,6 +239,21 @@ private:
     int planningIntent_ = 0;  // the intent whose plan is being counted
     qint64 planSeq_ = 0;      // the next planned fire's sequence number
     std::vector<AnswerRecord> answers_;
+    // What the judge found of each intent's answers, and against which
+    // truth: a later judgement with the same truth checks only the answers
+    // given since (a step late in a long run judges as quickly as an early one).
+    struct CheckedAnswers {
+        AnswerTruth truth;
+        bool valid = false;
+        qint32 last = -1;  // the last answer checked, into answers_
+        qint64 wrongCount = 0;
+        QList<WrongAnswer> firstWrong;  // the first kMaxWrongAnswers of them
+    };
+    static constexpr int kMaxWrongAnswers = 50;
+    // The judge's, filled as it judges (mutable: judging reads the run).
+    mutable std::vector<CheckedAnswers> checkedAnswers_;
+    // Brings intent `intent`'s checked answers up to date with `truth`.
+    const CheckedAnswers& checkAnswers(int intent, const AnswerTruth& truth) const;
     std::vector<char16_t> textArena_;
     std::vector<quint32> textStart_{0, 0};  // text 0 is the empty one
     QStringList operations_{QString()};

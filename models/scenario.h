@@ -148,6 +148,8 @@ struct AnswerTruth {
     // Cancel): each operation's own truth, by the attempt's operation. An
     // answer to an operation not listed here is held against the fields above.
     QMap<QString, AnswerTruth> operations{};
+
+    bool operator==(const AnswerTruth&) const = default;
 };
 
 // One intent's outcome as the judge reads it.

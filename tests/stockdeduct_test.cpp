@@ -12,6 +12,8 @@
 // After the Qt-including headers: moc cannot parse <coroutine> on its own.
 #include "stockdeduct.h"
 
+#include <QJsonDocument>
+#include <QSet>
 #include <QTest>
 
 #include <memory>
@@ -55,6 +57,8 @@ private slots:
     void versionFromRequestAnswersRepeatsFromTheRecord();
     void versionFromRequestRefusesAStalePage();
     void lostUpdateIsInconsistent();
+    void judgingAsTheRunGoesEndsWhereJudgingAtTheEndDoes();
+    void aChangedDatabaseHasEveryAnswerCheckedAgain();
 };
 
 void StockDeductTest::truthTable_data() {
@@ -255,6 +259,64 @@ void StockDeductTest::lostUpdateIsInconsistent() {
     QVERIFY(!now.inconsistencies.isEmpty());
     QVERIFY2(now.inconsistencies.first().contains(QLatin1String("lost an update")),
              qPrintable(now.inconsistencies.first()));
+}
+
+// The judge checks each intent's answers once for as long as what the
+// database shows stays the same: judged after every step, a run ends with
+// the summary of one judged only at its end (the verdict, every wrong
+// answer listed).
+void StockDeductTest::judgingAsTheRunGoesEndsWhereJudgingAtTheEndDoes() {
+    RunConfig c = config("version", "concurrent", "", 3, 1);
+    c.intents = 4;
+    const auto once = test::finishedRun(c);
+    QCOMPARE(once->summary().verdictId(), QStringLiteral("misanswered"));
+    Run stepped(c, *findScenario(c.scenario));
+    QString error;
+    QVERIFY2(stepped.start(&error), qPrintable(error));
+    auto db = stepped.openReader();
+    Reader reader(*db);
+    int judged = 0;
+    QSet<QString> verdicts;
+    while (stepped.step()) {
+        verdicts << stepped.judgeNow(reader).verdictId();
+        ++judged;
+    }
+    QVERIFY(judged > 20);
+    QVERIFY(verdicts.size() > 1);  // what the database showed changed on the way
+    test::finish(stepped);
+    QVERIFY(!stepped.summary().wrongAnswers.isEmpty());
+    QCOMPARE(QJsonDocument(stepped.summary().toJson()).toJson(),
+             QJsonDocument(once->summary().toJson()).toJson());
+}
+
+// What the judge found of the answers holds only while the database shows
+// the same: changed under a run already judged, the run is judged as one
+// judged for the first time is.
+void StockDeductTest::aChangedDatabaseHasEveryAnswerCheckedAgain() {
+    const RunConfig c = config("status-guard", "retry", "", 2, 1);
+    const auto judged = test::finishedRun(c);
+    QVERIFY(judged->summary().wrongAnswers.isEmpty());
+    Run unjudged(c, *findScenario(c.scenario));
+    QString error;
+    QVERIFY2(unjudged.start(&error), qPrintable(error));
+    unjudged.runToEnd();
+    QList<QByteArray> summaries;
+    for (const Run* run :
+         {static_cast<const Run*>(judged.get()), static_cast<const Run*>(&unjudged)}) {
+        {
+            // The units come back: every "deducted" answer is now untrue.
+            SqlConnection writer(run->databasePath(), QStringLiteral("tamper"));
+            QVERIFY(
+                writer
+                    .exec(QStringLiteral("UPDATE stock SET qty = ?"), {StockDeduct::kInitialStock})
+                    .ok);
+        }
+        auto db = run->openReader();
+        Reader reader(*db);
+        summaries << QJsonDocument(run->judgeNow(reader).toJson()).toJson();
+    }
+    QVERIFY(summaries[1].contains("wrong_answers"));
+    QCOMPARE(summaries[0], summaries[1]);
 }
 
 QTEST_GUILESS_MAIN(StockDeductTest)
