@@ -80,7 +80,13 @@ bool RunController::start(const QString& what, Work work, Done done, QThread::Pr
             deliver(true);
     });
     worker_->start(priority);
-    linger_->stop();  // a bar still showing the last job shows this one
+    if (linger_->isActive()) {  // the bar still showing the last job shows this one
+        linger_->stop();
+        label_->setText(what_);
+        bar_->setRange(0, 0);
+        cancelButton_->setText(tr("Cancel (Esc)"));
+        cancelButton_->setEnabled(true);
+    }
     poll_->start();
     emit busyChanged(true);
     return true;

@@ -115,6 +115,7 @@ private slots:
     void aLongSeekShowsWhatStepByStepWould();
     void theSqlLogKeepsItsRowsInOrderInPieces();
     void pausingInstantPlayShowsTheTablesAsTheyAre();
+    void aFinishedJobsBarLingersAndTheNextJobTakesItOver();
     void theSweeperLetsGoOfALongRunBetweenFrames();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
@@ -359,6 +360,35 @@ void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
     }
     QVERIFY(w.playback().position() > 1);
     QVERIFY(shown() != first);
+}
+
+// A finished job's bar stays a moment (taking the status bar away lays the
+// window out again: not in the frame that shows the job's work), then goes;
+// a job started meanwhile takes the bar over with its own words.
+void ResponsiveTest::aFinishedJobsBarLingersAndTheNextJobTakesItOver() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    RunController* jobs = w.jobs();
+    const auto slowly = [](RunController::Progress&) {
+        QThread::msleep(400);
+    };
+    bool lingered = false, cancelOff = false, tookOver = false;
+    QVERIFY(jobs->start(QStringLiteral("first"), slowly, [&](bool) {
+        // The first job is done: its bar is still there, Cancel off.
+        lingered = jobs->progressBar()->isVisible();
+        cancelOff = !jobs->cancelButton()->isEnabled();
+        tookOver = jobs->start(QStringLiteral("second"), slowly, [](bool) {}) &&
+                   jobs->label()->text() == QStringLiteral("second") &&
+                   jobs->cancelButton()->isEnabled();
+    }));
+    QTRY_VERIFY(jobs->progressBar()->isVisible());
+    QTRY_VERIFY(tookOver);
+    QVERIFY(lingered);
+    QVERIFY(cancelOff);
+    QTRY_VERIFY(!jobs->isBusy());
+    QTRY_VERIFY(!jobs->progressBar()->isVisible());
 }
 
 void ResponsiveTest::theSweeperLetsGoOfALongRunBetweenFrames() {
