@@ -7,6 +7,7 @@
 #include "lessonhandout.h"
 #include "mainwindow.h"
 #include "shot.h"
+#include "sweeper.h"
 #include "tracecommands.h"
 #include "usage.h"
 
@@ -47,6 +48,7 @@ int withGui(int argc, char* argv[], Gui mode) {
             qputenv("XDG_RUNTIME_DIR", dir);
         }
     }
+    idem::Sweeper::freeEvenly();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));

@@ -6,7 +6,17 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace idem {
+
+void Sweeper::freeEvenly() {
+#ifdef __GLIBC__
+    mallopt(M_MXFAST, 0);
+#endif
+}
 
 Sweeper::Sweeper(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
     timer_->setInterval(kIntervalMs);

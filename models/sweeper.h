@@ -29,6 +29,14 @@ public:
     static constexpr qsizetype kSlice = 2048;  // events let go of per turn
     static constexpr int kIntervalMs = 8;
 
+    // Has the C library's allocator merge freed blocks as they are freed.
+    // By default glibc keeps small freed blocks aside ("fast bins") and merges
+    // them all at once later, under its lock: after the largest run, freeing
+    // the rest of it in a pool thread held that lock for about 100 ms, and
+    // the window's next allocation waited as long. Called once, before the
+    // window is built.
+    static void freeEvenly();
+
     explicit Sweeper(QObject* parent = nullptr);
     ~Sweeper() override;
 

@@ -20,10 +20,12 @@
 #include "playbackbar.h"
 #include "registry.h"
 #include "runcontroller.h"
+#include "sweeper.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -149,13 +151,23 @@ struct Result {
     QList<TimedApp::Slow> slowest;
 };
 
+// Turns a real event loop for `ms`, as the window's own loop does: it sleeps
+// in the system's poll until the next timer or event. (QTest::qWait sleeps
+// between its turns instead, up to 10 ms at a time with no event handled:
+// those sleeps would count as gaps the window never has.)
+void spin(int ms) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, Qt::PreciseTimer, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
 // Starts `begin`, keeps the event loop turning until `done` (or the cap,
 // then `stop`), and reports the longest gap between beats meanwhile.
 constexpr int kNoCap = 3'600'000;
 
 Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
                 const std::function<bool()>& done, const std::function<void()>& stop) {
-    QTest::qWait(100);  // settle what came before
+    spin(100);  // settle what came before
     Result r;
     QElapsedTimer clock;
     auto* app = static_cast<TimedApp*>(QCoreApplication::instance());
@@ -163,15 +175,23 @@ Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
     heart.restart();
     clock.start();
     begin();
-    while (!done()) {
-        if (clock.elapsed() > capMs && !r.stopped) {
+    QEventLoop loop;
+    QTimer check;
+    check.setInterval(2);
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done()) {
+            loop.quit();
+        } else if (clock.elapsed() > capMs && !r.stopped) {
             r.stopped = true;
             stop();
         }
-        QTest::qWait(2);
-    }
+    });
+    check.start();
+    if (!done())
+        loop.exec();
+    check.stop();
     r.tookMs = double(clock.nsecsElapsed()) / 1e6;
-    QTest::qWait(50);  // what the end brings (the views catching up) counts too
+    spin(50);  // what the end brings (the views catching up) counts too
     r.gapMs = heart.longestMs();
     r.slowest = app->longestGap();
     app->watch(false);
@@ -188,6 +208,7 @@ RunConfig sized(int duplicates) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    Sweeper::freeEvenly();  // as idemlab's window does
     TimedApp app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("idemlab-bench"));
     QStringList args = QCoreApplication::arguments().mid(1);
@@ -247,7 +268,7 @@ int main(int argc, char** argv) {
         {QStringLiteral("Play at instant"),
          [&](int) {
              w.playback().reset();
-             while (w.jobs()->isBusy()) QTest::qWait(5);  // back from the end in a worker
+             while (w.jobs()->isBusy()) spin(5);  // back from the end in a worker
              w.playbackBar()->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
              return interact(
                  heart, capMs, [&w] { w.playbackBar()->play(); },
@@ -265,7 +286,7 @@ int main(int argc, char** argv) {
         {QStringLiteral("Save trace"),
          [&](int) {
              w.playback().reset();
-             while (w.jobs()->isBusy()) QTest::qWait(5);  // back from the end in a worker
+             while (w.jobs()->isBusy()) spin(5);  // back from the end in a worker
              return interact(
                  heart, kNoCap, [&] { w.saveTraceTo(dir.filePath(QStringLiteral("t.json"))); },
                  idle, cancel);
