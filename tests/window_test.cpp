@@ -3,6 +3,7 @@
 #include "advisordialog.h"
 #include "compareview.h"
 #include "experimentview.h"
+#include "explanationview.h"
 #include "firepanel.h"
 #include "idemversion.h"
 #include "mainwindow.h"
@@ -28,6 +29,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QScrollBar>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QMessageBox>
@@ -120,6 +122,7 @@ private slots:
     void advisorOpensTheMatchingScenario();
     void experimentRunsInTheBackground();
     void fireShowsTheFirstStepAndWhatToPress();
+    void firingAgainKeepsTheExplanationWhereTheReaderIs();
     void autoPlayPlaysAtAClassroomPaceAndIsRemembered();
 };
 
@@ -490,6 +493,39 @@ void WindowTest::fireShowsTheFirstStepAndWhatToPress() {
     QVERIFY2(w.caption()->hint().contains("Space"), qPrintable(w.caption()->hint()));
     w.playback().toEnd();
     QVERIFY2(w.caption()->hint().contains("Home"), qPrintable(w.caption()->hint()));
+}
+
+// The explanation depends on the scenario, the variant and the crash point,
+// not on the counts: fired again with more duplicates, it stays where the
+// reader scrolled it; another variant is a new text, from its top.
+void WindowTest::firingAgainKeepsTheExplanationWhereTheReaderIs() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* explanation = w.findChild<ExplanationView*>();
+    QVERIFY(explanation);
+    explanation->show();
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    QScrollBar* bar = explanation->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    const QString text = explanation->toPlainText();
+    bar->setValue(bar->maximum() / 2);
+    const int scrolled = bar->value();
+    QVERIFY(scrolled > 0);
+    c.duplicates += 3;
+    c.intents += 1;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    QCOMPARE(bar->value(), scrolled);
+    QCOMPARE(explanation->toPlainText(), text);
+    const QList<VariantInfo>& variants = findScenario("order-create")->info().variants;
+    QVERIFY(variants.size() > 1);
+    c.variant = variants.last().id == c.variant ? variants.first().id : variants.last().id;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    QVERIFY(explanation->toPlainText() != text);
+    QCOMPARE(bar->value(), 0);
 }
 
 void WindowTest::autoPlayPlaysAtAClassroomPaceAndIsRemembered() {

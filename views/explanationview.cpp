@@ -68,6 +68,7 @@ void ExplanationView::render() {
     const Texts& t = Texts::instance();
     const QString id = config_.scenario;
     if (id.isEmpty()) {
+        shownHtml_.clear();
         setHtml(tr("<p>Pick a scenario on the left.</p>"));
         return;
     }
@@ -94,6 +95,11 @@ void ExplanationView::render() {
     }
     html += QStringLiteral("<h3>%1</h3>").arg(tr("What to watch"));
     html += paragraphs(t.get(id, "watch"));
+    // Fired again with other counts: the same text, laid out already and
+    // perhaps scrolled by the reader; it stays as it is.
+    if (html == shownHtml_)
+        return;
+    shownHtml_ = html;
     setHtml(html);
 }
 

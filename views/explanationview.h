@@ -29,6 +29,7 @@ private:
     // The title's pixel size at the widget's width, and the one it was drawn at.
     int titlePixels() const;
     int headingPx_ = -1;
+    QString shownHtml_;  // what setHtml was last given
 };
 
 }  // namespace idem

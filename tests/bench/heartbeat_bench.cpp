@@ -69,9 +69,16 @@ public:
             clock.start();
             const bool result = QApplication::notify(receiver, event);
             if (const double ms = double(clock.nsecsElapsed()) / 1e6; ms >= 0.2) {
-                sinceBeat_ << Slow{ms, QStringLiteral("    paint of %1 %2")
-                                           .arg(QLatin1String(receiver->metaObject()->className()),
-                                                receiver->objectName())};
+                // Named by its class, its name and its parents' classes.
+                QStringList path;
+                for (const QObject* o = receiver; o && path.size() < 4; o = o->parent()) {
+                    path << QLatin1String(o->metaObject()->className()) +
+                                (o->objectName().isEmpty()
+                                     ? QString()
+                                     : QLatin1Char('#') + o->objectName());
+                }
+                sinceBeat_ << Slow{ms, QStringLiteral("    paint of %1")
+                                           .arg(path.join(QLatin1String(" < ")))};
             }
             return result;
         }
