@@ -14,6 +14,7 @@
 #include "statusdelegate.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QFontInfo>
 #include <QHash>
 #include <QImage>
@@ -64,6 +65,7 @@ class ThemesTest : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void toolBarsMoreButtonIsDrawnInTheThemesText();
     void aWindowOpensInTheRememberedTheme();
     void pickerHeadersAreReadable();
     void playbackButtonsAreReadable();
@@ -74,6 +76,64 @@ private slots:
 // A window remembered dark opens so, and one remembered in presenter mode
 // too: its widgets are built in that theme (not painted light and switched
 // after), the picker's headers readable at once.
+// The tool bars' "more" button (a bar too short for its buttons) is drawn in
+// the palette's text colour, light on dark and dark on light. Building the
+// window reads no picture file for it: reading one made Qt load every
+// image-format plugin before the first paint. (First test of this program,
+// so that nothing before it has loaded them.)
+namespace {
+bool imagePluginsLoaded() {
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    return maps.open(QIODevice::ReadOnly) && maps.readAll().contains("/imageformats/");
+}
+// The mean lightness of the drawn (opaque) pixels of `icon`, or -1 if none.
+int drawnLightness(const QIcon& icon) {
+    const QImage image = icon.pixmap(32, 32).toImage();
+    qint64 sum = 0;
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.alpha() > 200) {
+                sum += c.lightness();
+                ++count;
+            }
+        }
+    }
+    return count > 0 ? int(sum / count) : -1;
+}
+}  // namespace
+
+void ThemesTest::toolBarsMoreButtonIsDrawnInTheThemesText() {
+    QSettings().clear();
+    const bool loadedBefore = imagePluginsLoaded();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    if (!loadedBefore)
+        QVERIFY(!imagePluginsLoaded());
+    const QList<QToolButton*> more =
+        w.findChildren<QToolButton*>(QStringLiteral("qt_toolbar_ext_button"));
+    QVERIFY(!more.isEmpty());
+    for (const bool dark : {false, true}) {
+        Appearance look;
+        look.dark = dark;
+        applyAppearance(look);
+        for (QToolButton* button : more) {
+            const int drawn = drawnLightness(button->icon());
+            const int text = QApplication::palette().color(QPalette::ButtonText).lightness();
+            QVERIFY2(drawn >= 0, "the button's icon is empty");
+            QVERIFY2(std::abs(drawn - text) < 40,
+                     qPrintable(QStringLiteral("%1 theme: icon lightness %2, text %3")
+                                    .arg(dark ? "dark" : "light")
+                                    .arg(drawn)
+                                    .arg(text)));
+        }
+    }
+    applyAppearance(Appearance{});
+}
+
 void ThemesTest::aWindowOpensInTheRememberedTheme() {
     QSettings settings;
     settings.clear();

@@ -3,11 +3,17 @@
 #include <QApplication>
 #include <QEvent>
 #include <QFont>
+#include <QIconEngine>
+#include <QPainter>
+#include <QPainterPath>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QScreen>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QWidget>
+
+#include <algorithm>
 
 namespace idem {
 
@@ -16,6 +22,69 @@ namespace {
 Appearance g_appearance;
 bool g_applied = false;
 int g_basePointSize = 0;
+
+// The tool bars' "more" button (shown when a bar is too short for its
+// buttons): two chevrons, drawn when painted in the palette's text colour, so
+// they read on every theme. The style's own icon is a grey picture file, and
+// reading its size made Qt load every image-format plugin (to sniff the
+// file's format) before the window's first paint.
+class ChevronEngine : public QIconEngine {
+public:
+    explicit ChevronEngine(bool vertical) : vertical_(vertical) {}
+
+    void paint(QPainter* painter, const QRect& rect, QIcon::Mode mode, QIcon::State) override {
+        const QPalette::ColorGroup group =
+            mode == QIcon::Disabled ? QPalette::Disabled : QPalette::Active;
+        const double s = std::min(rect.width(), rect.height());
+        QPen pen(QApplication::palette().color(group, QPalette::ButtonText),
+                 std::max(1.2, s / 10));
+        pen.setCapStyle(Qt::RoundCap);
+        pen.setJoinStyle(Qt::RoundJoin);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(pen);
+        painter->setBrush(Qt::NoBrush);
+        painter->translate(QRectF(rect).center());
+        if (vertical_)
+            painter->rotate(90);
+        QPainterPath chevrons;
+        for (const double x : {-0.28, 0.05}) {
+            chevrons.moveTo(s * x, -s * 0.25);
+            chevrons.lineTo(s * (x + 0.22), 0);
+            chevrons.lineTo(s * x, s * 0.25);
+        }
+        painter->drawPath(chevrons);
+        painter->restore();
+    }
+
+    QPixmap pixmap(const QSize& size, QIcon::Mode mode, QIcon::State state) override {
+        QPixmap pixmap(size);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        paint(&painter, QRect(QPoint(), size), mode, state);
+        return pixmap;
+    }
+
+    QIconEngine* clone() const override { return new ChevronEngine(vertical_); }
+
+private:
+    bool vertical_;
+};
+
+// Fusion, with the tool bars' "more" button drawn.
+class LabStyle : public QProxyStyle {
+public:
+    LabStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
+
+    QIcon standardIcon(StandardPixmap which, const QStyleOption* option,
+                       const QWidget* widget) const override {
+        if (which == SP_ToolBarHorizontalExtensionButton ||
+            which == SP_ToolBarVerticalExtensionButton) {
+            return QIcon(new ChevronEngine(which == SP_ToolBarVerticalExtensionButton));
+        }
+        return QProxyStyle::standardIcon(which, option, widget);
+    }
+};
 
 QPalette lightPalette(const QStyle& fusion, bool highContrast) {
     QPalette p = fusion.standardPalette();
@@ -71,7 +140,7 @@ void applyAppearance(const Appearance& appearance) {
     g_applied = true;
     // QApplication takes the style as its child: it deletes it when another
     // style replaces it or when the application ends.
-    QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"));
+    QStyle* fusion = new LabStyle;
     const QPalette palette = appearance.dark ? darkPalette(appearance.presenter)
                                              : lightPalette(*fusion, appearance.presenter);
     QApplication::setStyle(fusion);
