@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "shot.h"
 #include "sweeper.h"
+#include "texts.h"
 #include "tracecommands.h"
 #include "usage.h"
 
@@ -49,6 +50,8 @@ int withGui(int argc, char* argv[], Gui mode) {
         }
     }
     idem::Sweeper::freeEvenly();
+    if (mode == Gui::Window)
+        idem::Texts::loadInBackground();  // read while the application starts
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));

@@ -116,7 +116,7 @@ void ExplanationView::resizeEvent(QResizeEvent* event) {
     QTextBrowser::resizeEvent(event);
     // The title's size follows the width; the text is laid out again only
     // when that size changes (not at every step of a splitter's drag).
-    if (!config_.scenario.isEmpty() && isVisible() && titlePixels() != headingPx_) {
+    if (!config_.scenario.isEmpty() && isVisible() && (stale_ || titlePixels() != headingPx_)) {
         const int scroll = verticalScrollBar()->value();
         render();
         verticalScrollBar()->setValue(scroll);
@@ -124,8 +124,18 @@ void ExplanationView::resizeEvent(QResizeEvent* event) {
 }
 
 void ExplanationView::showEvent(QShowEvent* event) {
-    if (stale_)
-        render();
+    // Shown for the first time, the view is given its size just after: the
+    // text is laid out then, once, at that size (see resizeEvent), or at the
+    // latest before the next paint.
+    if (stale_) {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (stale_ && isVisible())
+                    render();
+            },
+            Qt::QueuedConnection);
+    }
     QTextBrowser::showEvent(event);
 }
 

@@ -4,6 +4,9 @@
 #include <QFile>
 #include <QJsonDocument>
 
+#include <future>
+#include <memory>
+
 namespace idem {
 
 namespace {
@@ -20,9 +23,22 @@ QString languageCode(Language language) {
     return language == Language::Chinese ? QStringLiteral("zh") : QStringLiteral("en");
 }
 
+namespace {
+std::future<std::unique_ptr<Texts>>& loading() {
+    static std::future<std::unique_ptr<Texts>> future;
+    return future;
+}
+}  // namespace
+
+void Texts::loadInBackground() {
+    if (!loading().valid())
+        loading() = std::async(std::launch::async, [] { return std::unique_ptr<Texts>(new Texts); });
+}
+
 const Texts& Texts::instance() {
-    static const Texts texts;
-    return texts;
+    static const std::unique_ptr<Texts> texts =
+        loading().valid() ? loading().get() : std::unique_ptr<Texts>(new Texts);
+    return *texts;
 }
 
 Texts::Texts() {

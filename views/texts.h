@@ -16,6 +16,10 @@ QString languageCode(Language language);  // "zh" or "en"
 class Texts {
 public:
     static const Texts& instance();
+    // Starts reading the texts in a thread of their own, so that they are
+    // ready when the window first asks (called before the application is
+    // built: the two overlap). Optional; at most once.
+    static void loadInBackground();
     // The whole explanation object of a scenario ({} if none).
     QJsonObject scenario(const QString& id) const;
     QJsonObject advisor() const { return advisor_; }
