@@ -2,6 +2,7 @@
 
 #include "run.h"
 
+#include <QElapsedTimer>
 #include <QMutexLocker>
 #include <QThreadPool>
 #include <QTimer>
@@ -63,8 +64,18 @@ void Sweeper::wake() {
 }
 
 void Sweeper::sweep() {
-    // What is freed here is freed outside the lock: a worker handing more
-    // over never waits for a slice.
+    // Slices until the turn's budget is spent: what a slice costs depends on
+    // what its events hold and on the allocator, not on their number alone.
+    QElapsedTimer clock;
+    clock.start();
+    while (sweepSlice() && clock.nsecsElapsed() < kBudgetUs * 1000) {
+    }
+}
+
+bool Sweeper::sweepSlice() {
+    // The lock is held to pick the slice (and to shorten a piece of rows); a
+    // run's events are let go of outside it, so a worker handing more over
+    // waits at most that long.
     std::shared_ptr<Run> done;
     QList<TraceEvent> slice;
     {
@@ -78,21 +89,26 @@ void Sweeper::sweep() {
                 piece.resize(piece.size() - kSlice);
             }
         } else if (!runs_.empty()) {
-            std::shared_ptr<Run>& run = runs_.front();
-            if (run.use_count() > 1 || !run->dropLastEvents(kSlice)) {
-                done = std::move(run);
-                runs_.pop_front();
-            }
+            done = std::move(runs_.front());
+            runs_.pop_front();
         } else {
             timer_->stop();
+            return false;
         }
     }
-    // The rest of a run (its attempts, its connections) goes in a pool
-    // thread: there is less of it, and in one piece it is a long frame here.
-    if (done && done.use_count() == 1) {
-        auto* going = new std::shared_ptr<Run>(std::move(done));
-        QThreadPool::globalInstance()->start([going] { delete going; });
+    if (done) {
+        // The run's events a slice at a time; then the rest of it (its
+        // attempts, its connections) in a pool thread: there is less of it,
+        // and in one piece it is a long frame here.
+        if (done.use_count() == 1 && done->dropLastEvents(kSlice)) {
+            QMutexLocker lock(&mutex_);
+            runs_.push_front(std::move(done));
+        } else if (done.use_count() == 1) {
+            auto* going = new std::shared_ptr<Run>(std::move(done));
+            QThreadPool::globalInstance()->start([going] { delete going; });
+        }
     }
+    return true;
 }
 
 }  // namespace idem
