@@ -113,6 +113,7 @@ private slots:
     void arrowsShowTheDeclaredPayload();
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
+    void fastPlayLaysOutALeapsWorthAgain();
     void aRedrawIntervalHoldsDrawingsBackButNotTheCounts();
     void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
@@ -432,6 +433,34 @@ void DiagramsTest::longRunsDrawOnlyTheLastEvents() {
     QVERIFY2(notes(leaping).join(' ').contains(QString::number(left)),
              qPrintable(notes(leaping).join(' ')));
     QVERIFY(leaping.arrowCount() < view.arrowCount() + 1);
+}
+
+// Playing at "instant", a step that needs the lanes laid out again (here: a
+// step back) draws only a leap's worth of rows again, not all kMaxEvents;
+// otherwise all of them.
+void DiagramsTest::fastPlayLaysOutALeapsWorthAgain() {
+    const auto run = finishedRun("order-create", "check-then-insert", {}, "concurrent", 2, 60);
+    QVERIFY(run);
+    const qsizetype size = run->trace().size();
+    QVERIFY(size > 2 * SequenceView::kMaxEvents + 20);
+    auto earlierNote = [](const SequenceView& v) {
+        for (const QString& t : texts(v.scene())) {
+            if (t.contains("earlier"))
+                return t;
+        }
+        return QString();
+    };
+    const qsizetype back = size - 30;
+    for (const bool fast : {false, true}) {
+        SequenceView view;
+        view.resize(900, 600);
+        view.setFastPlay(fast);
+        view.showTrace(run->trace(), size, size - 1);
+        view.advanceTrace(run->trace(), back, back - 1);
+        const qsizetype drawn = fast ? SequenceView::kLeapEvents : SequenceView::kMaxEvents;
+        const QString note = earlierNote(view);
+        QVERIFY2(note.contains(QString::number(back - drawn)), qPrintable(note));
+    }
 }
 
 // Playing at "instant" the state diagram is drawn a few times a second: the

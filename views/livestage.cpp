@@ -283,6 +283,7 @@ void LiveStage::refreshTables(SqlConnection& reader) {
 
 void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
     state_->setRedrawInterval(fast ? kFastRedrawMs : 0);
+    sequence_->setFastPlay(fast);
     fastPlay_ = fast;
     if (!fast && tablesStale_ && reader)
         refreshTables(*reader);

@@ -26,10 +26,10 @@ public:
     // At "instant" a tick comes once a frame (60 Hz), so the window paints
     // between two ticks; the stepping each tick may take, and what a whole
     // tick (the views' drawing included) should take: the events per tick
-    // adapt. The repaint that follows a tick takes 5 to 7 ms of the frame.
+    // adapt. The repaint that follows a tick takes 5 to 8 ms of the frame.
     static constexpr int kInstantTickMs = 16;
     static constexpr int kInstantBudgetMs = 2;
-    static constexpr int kTickTargetMs = 5;
+    static constexpr int kTickTargetMs = 4;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;

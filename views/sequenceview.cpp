@@ -311,8 +311,10 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         showLast(trace, upTo, freshFrom, kLeapEvents);
         return;
     }
+    // Laid out again: every row it holds, or at "instant" only a leap's worth.
+    const qsizetype relaidRows = fastPlay_ ? kLeapEvents : kMaxEvents;
     if (empty_ || !layout_ || upTo < drawnUpTo_ || drawnWidth_ != view_->viewport()->width()) {
-        showTrace(trace, upTo, freshFrom);
+        showLast(trace, upTo, freshFrom, relaidRows);
         return;
     }
     QList<SequenceStep> added =
@@ -332,7 +334,7 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         if (s.setup || !lanesKnown || laneNeed(s, fm, fmBold, l.lineH, l.extraLines) > l.spacing ||
             fm.horizontalAdvance(SqlLogModel::formatTime(s.tMs)) + fm.averageCharWidth() * 2 >
                 l.timeW) {
-            showTrace(trace, upTo, freshFrom);
+            showLast(trace, upTo, freshFrom, relaidRows);
             return;
         }
     }

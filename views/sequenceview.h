@@ -62,6 +62,10 @@ public:
     void showLast(const Trace& trace, qsizetype upTo, qsizetype freshFrom, qsizetype events);
     // Show the set-up and the lab's own lanes (an observer): off by default.
     void setShowInternals(bool show);
+    // Playing at "instant": when a step needs the lanes laid out again (a
+    // new lane, a wider label), only the last kLeapEvents events are drawn
+    // again, as after a leap; the frame stays short. Off: all kMaxEvents.
+    void setFastPlay(bool fast) { fastPlay_ = fast; }
     QGraphicsScene* scene() const { return scene_; }
     // Arrows drawn for fires, responses, retries and downstream calls.
     int arrowCount() const { return arrows_; }
@@ -130,6 +134,7 @@ private:
     QList<Row> rows_;
     QList<QGraphicsLineItem*> laneLines_;
     QGraphicsSimpleTextItem* earlierNote_ = nullptr;
+    bool fastPlay_ = false;
     QGraphicsScene scratch_;  // a row is drawn here, then its items move to scene_
     qsizetype drawnUpTo_ = 0;
     QHash<QString, double> narrowest_;  // a label's least width in its lines, by font
