@@ -36,8 +36,7 @@ public:
         const QPalette::ColorGroup group =
             mode == QIcon::Disabled ? QPalette::Disabled : QPalette::Active;
         const double s = std::min(rect.width(), rect.height());
-        QPen pen(QApplication::palette().color(group, QPalette::ButtonText),
-                 std::max(1.2, s / 10));
+        QPen pen(QApplication::palette().color(group, QPalette::ButtonText), std::max(1.2, s / 10));
         pen.setCapStyle(Qt::RoundCap);
         pen.setJoinStyle(Qt::RoundJoin);
         painter->save();

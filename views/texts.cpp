@@ -32,7 +32,8 @@ std::future<std::unique_ptr<Texts>>& loading() {
 
 void Texts::loadInBackground() {
     if (!loading().valid())
-        loading() = std::async(std::launch::async, [] { return std::unique_ptr<Texts>(new Texts); });
+        loading() =
+            std::async(std::launch::async, [] { return std::unique_ptr<Texts>(new Texts); });
 }
 
 const Texts& Texts::instance() {

@@ -73,12 +73,11 @@ public:
                 QStringList path;
                 for (const QObject* o = receiver; o && path.size() < 4; o = o->parent()) {
                     path << QLatin1String(o->metaObject()->className()) +
-                                (o->objectName().isEmpty()
-                                     ? QString()
-                                     : QLatin1Char('#') + o->objectName());
+                                (o->objectName().isEmpty() ? QString()
+                                                           : QLatin1Char('#') + o->objectName());
                 }
-                sinceBeat_ << Slow{ms, QStringLiteral("    paint of %1")
-                                           .arg(path.join(QLatin1String(" < ")))};
+                sinceBeat_ << Slow{
+                    ms, QStringLiteral("    paint of %1").arg(path.join(QLatin1String(" < ")))};
             }
             return result;
         }
