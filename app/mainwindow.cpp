@@ -259,8 +259,9 @@ void MainWindow::buildViews() {
             });
     lessons_ = new LessonPlayer(this, lessonPanel_);
     auto fastPlay = [this] {
-        live_->setFastPlay(playbackBar_->isPlaying() && playbackBar_->stepMs() == 0,
-                           playback_->reader());
+        const bool fast = playbackBar_->isPlaying() && playbackBar_->stepMs() == 0;
+        live_->setFastPlay(fast, playback_->reader());
+        outcome_->setRedrawInterval(fast ? LiveStage::kFastRedrawMs : 0);
     };
     connect(playbackBar_, &PlaybackBar::playingChanged, this, fastPlay);
     connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);

@@ -45,6 +45,7 @@ private slots:
     void toleratedDuplicateIsAnAcceptedCost();
     void wrongAnswersAreListed();
     void alertShowsBothCounts();
+    void aRedrawIntervalHoldsSummariesBackButNotTheLast();
 };
 
 void OutcomePanelTest::toleratedDuplicateIsAnAcceptedCost() {
@@ -88,6 +89,37 @@ void OutcomePanelTest::alertShowsBothCounts() {
     QVERIFY2(text.contains(
                  QStringLiteral("(%1 by the end of the run)").arg(s.alerts.first().finalCount)),
              qPrintable(text));
+}
+
+// Playing at "instant" the panel is drawn a few times a second: a summary
+// mid-run waits for the interval, the run's last is drawn at once, and
+// lifting the interval draws the one that waited.
+void OutcomePanelTest::aRedrawIntervalHoldsSummariesBackButNotTheLast() {
+    const Summary one = summaryOf("order-create", "check-then-insert");
+    const Summary three =
+        summaryOf("order-create", "check-then-insert", [](RunConfig& c) { c.intents = 3; });
+    OutcomePanel panel;
+    panel.setRedrawInterval(60'000);
+    panel.showSummary(one, false);  // the first is drawn: nothing was
+    const QString first = panel.detailsText();
+    QVERIFY(!first.isEmpty());
+    panel.showSummary(three, false);
+    QCOMPARE(panel.detailsText(), first);
+    panel.setRedrawInterval(0);
+    const QString held = panel.detailsText();
+    QVERIFY(held != first);
+    QVERIFY2(held.contains(QLatin1String("<b>Intents</b>: 3")), qPrintable(held));
+    // The last summary is drawn at once, whatever the interval.
+    panel.setRedrawInterval(60'000);
+    panel.showSummary(one, false);
+    QCOMPARE(panel.detailsText(), held);
+    panel.showSummary(one, true);
+    QVERIFY(panel.detailsText() != held);
+    QVERIFY(panel.verdictText().contains(QLatin1String("EXACTLY ONCE")) ||
+            panel.verdictText().contains(QLatin1String("DUPLICATED")));
+    // Drawn at once also means nothing is left waiting.
+    QTest::qWait(20);
+    QVERIFY(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 1")));
 }
 
 QTEST_MAIN(OutcomePanelTest)

@@ -5,12 +5,14 @@
 
 #include "summary.h"
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QTimer;
 
 namespace idem {
 
@@ -45,6 +47,11 @@ public:
     bool alertVisible() const;
     // Off in presenter mode, where the stage's banner shows the verdict.
     void setVerdictVisible(bool visible);
+    // Playing at "instant": a summary mid-run is drawn at most every `ms`
+    // (its word-wrapped labels are measured again at each new text, up to
+    // several milliseconds); the run's last summary at once. 0: every one.
+    // Lifting the interval draws what waited.
+    void setRedrawInterval(int ms);
 
 signals:
     // The verdict line as shown (also when hidden): for the stage's banner.
@@ -54,6 +61,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void renderNow();
     void render();
     void renderAlerts();
 
@@ -65,6 +73,9 @@ private:
     QLabel* alert_;
     QLabel* verdict_;
     QLabel* details_;
+    QTimer* renderLater_;
+    QElapsedTimer rendered_;
+    int redrawIntervalMs_ = 0;
 };
 
 }  // namespace idem
