@@ -321,9 +321,6 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
              QStringLiteral("SELECT 28"));
 }
 
-// What a long run leaves behind is let go of on the sweeper's thread, a
-// slice per turn of the event loop: handed over from another thread too, all
-// of it goes in the end, and the run itself with it.
 // Playing at "instant" the tables are read a few times a second, not at
 // every frame; wherever the playing is paused, they show what the database
 // holds at that step.
@@ -391,6 +388,9 @@ void ResponsiveTest::aFinishedJobsBarLingersAndTheNextJobTakesItOver() {
     QTRY_VERIFY(!jobs->progressBar()->isVisible());
 }
 
+// What a long run leaves behind is let go of on the sweeper's thread, a
+// slice per turn of the event loop: handed over from another thread too, all
+// of it goes in the end, and the run itself with it.
 void ResponsiveTest::theSweeperLetsGoOfALongRunBetweenFrames() {
     Sweeper sweeper;
     auto run =
