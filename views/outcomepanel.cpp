@@ -1,6 +1,7 @@
 #include "outcomepanel.h"
 
 #include "contrast.h"
+#include "drawthrottle.h"
 #include "names.h"
 #include "outcometexts.h"
 #include "relativefont.h"
@@ -11,10 +12,7 @@
 
 #include <QEvent>
 #include <QLabel>
-#include <QTimer>
 #include <QVBoxLayout>
-
-#include <algorithm>
 
 namespace idem {
 
@@ -23,9 +21,7 @@ OutcomePanel::OutcomePanel(QWidget* parent)
       alert_(new QLabel(this)),
       verdict_(new QLabel(this)),
       details_(new QLabel(this)),
-      renderLater_(new QTimer(this)) {
-    renderLater_->setSingleShot(true);
-    connect(renderLater_, &QTimer::timeout, this, &OutcomePanel::renderNow);
+      drawing_(new DrawThrottle([this] { render(); }, this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     alert_->setWordWrap(true);
@@ -80,26 +76,14 @@ void OutcomePanel::showSummary(const Summary& summary, bool final, bool repeatsW
     summary_ = summary;
     final_ = final;
     repeatsWrote_ = repeatsWrote;
-    const int interval = redrawIntervalMs_;
-    if (final || interval <= 0 || !rendered_.isValid() || rendered_.hasExpired(interval)) {
-        renderNow();
-    } else if (!renderLater_->isActive()) {
-        renderLater_->start(int(std::max<qint64>(0, interval - rendered_.elapsed())));
-    }
+    if (final)
+        drawing_->drawNow();
+    else
+        drawing_->request();
 }
 
 void OutcomePanel::setRedrawInterval(int ms) {
-    const bool waiting = renderLater_->isActive();
-    redrawIntervalMs_ = std::max(0, ms);
-    // Back to drawing every summary: what was held back is drawn now.
-    if (ms <= 0 && waiting)
-        renderNow();
-}
-
-void OutcomePanel::renderNow() {
-    renderLater_->stop();
-    rendered_.start();
-    render();
+    drawing_->setInterval(ms);
 }
 
 void OutcomePanel::clear() {

@@ -5,17 +5,16 @@
 
 #include "summary.h"
 
-#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
-class QTimer;
 
 namespace idem {
 
+class DrawThrottle;
 class SqlConnection;
 struct TraceEvent;
 
@@ -61,7 +60,6 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void renderNow();
     void render();
     void renderAlerts();
 
@@ -73,9 +71,7 @@ private:
     QLabel* alert_;
     QLabel* verdict_;
     QLabel* details_;
-    QTimer* renderLater_;
-    QElapsedTimer rendered_;
-    int redrawIntervalMs_ = 0;
+    DrawThrottle* drawing_;  // render, at once or within the redraw interval
 };
 
 }  // namespace idem

@@ -1,6 +1,7 @@
 #include "statemachineview.h"
 
 #include "diagrampalette.h"
+#include "drawthrottle.h"
 #include "lineitem.h"
 #include "scenario.h"
 #include "texts.h"
@@ -19,7 +20,6 @@
 #include <QResizeEvent>
 #include <QTextDocument>
 #include <QTextOption>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QVariantAnimation>
 #include <QtMath>
@@ -124,14 +124,11 @@ StateMachineView::StateMachineView(QWidget* parent)
       scene_(new QGraphicsScene(this)),
       view_(new QGraphicsView(scene_, this)),
       pulse_(new QVariantAnimation(this)),
-      redrawLater_(new QTimer(this)),
+      drawing_(new DrawThrottle([this] { drawNow(); }, this)),
       machine_(std::make_unique<StateMachineInfo>()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
-    redrawLater_->setSingleShot(true);
-    redrawLater_->setInterval(0);
-    connect(redrawLater_, &QTimer::timeout, this, &StateMachineView::drawNow);
     view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     // Drawn at the widget's font size; only when the room is too small even
     // for the tightest spacing is it scaled down, to be seen whole.
@@ -183,37 +180,23 @@ void StateMachineView::showTrace(const Trace& trace, qsizetype upTo, qsizetype f
 
 void StateMachineView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype freshFrom) {
     tally_.advance(trace.events(), upTo, freshFrom);
-    redraw();
+    drawing_->request();
 }
 
 void StateMachineView::showTally(StateTally tally) {
     tally_ = std::move(tally);
-    redraw();
-}
-
-void StateMachineView::redraw() {
-    const int interval = redrawLater_->interval();
-    if (interval > 0 && lastDrawn_.isValid() && lastDrawn_.elapsed() < interval) {
-        if (!redrawLater_->isActive())
-            redrawLater_->start();
-        return;
-    }
-    drawNow();
+    drawing_->request();
 }
 
 void StateMachineView::drawNow() {
-    redrawLater_->stop();
-    lastDrawn_.start();
     rebuild();
     if (!glows_.isEmpty())
         pulse_->start();
 }
 
 void StateMachineView::setRedrawInterval(int ms) {
-    redrawLater_->setInterval(std::max(0, ms));
     // Back to drawing every step: what was held back is drawn now.
-    if (ms <= 0 && redrawLater_->isActive())
-        drawNow();
+    drawing_->setInterval(ms);
 }
 
 void StateMachineView::rebuild() {

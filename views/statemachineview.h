@@ -5,7 +5,6 @@
 
 #include "statetally.h"
 
-#include <QElapsedTimer>
 #include <QList>
 #include <QMap>
 #include <QPair>
@@ -19,11 +18,11 @@
 class QGraphicsItem;
 class QGraphicsScene;
 class QGraphicsView;
-class QTimer;
 class QVariantAnimation;
 
 namespace idem {
 
+class DrawThrottle;
 class Trace;
 struct DiagramPalette;
 struct ScenarioInfo;
@@ -82,7 +81,6 @@ private:
     struct NodeBox;
 
     void rebuild();
-    void redraw();                         // drawNow, or later within the redraw interval
     void drawNow();                        // rebuild, and the latest step's moves pulse
     void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
     double fitScale() const;               // how much fit() shrinks the scene
@@ -106,8 +104,7 @@ private:
     int fullSizeWidth_ = 0;
     bool shrinkToFit_ = true;
     QVariantAnimation* pulse_;
-    QTimer* redrawLater_;  // a drawing held back by the redraw interval
-    QElapsedTimer lastDrawn_;
+    DrawThrottle* drawing_;        // drawNow, at once or within the redraw interval
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
 
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
