@@ -72,9 +72,7 @@ const Run::CheckedAnswers& Run::checkAnswers(int intent, const AnswerTruth& trut
     const IntentState& state = intents_[std::size_t(intent)];
     for (qint32 i = c.last >= 0 ? answers_[std::size_t(c.last)].next : state.firstAnswer; i >= 0;
          i = answers_[std::size_t(i)].next) {
-        const AnswerRecord& r = answers_[std::size_t(i)];
-        const Answer a{r.attempt, Response(r.response), textAt(r.result), r.changedPayload,
-                       operations_.at(r.operation)};
+        const Answer a = answerAt(i);
         if (const QString database = wrongBy(a, truth); !database.isEmpty()) {
             if (c.firstWrong.size() < kMaxWrongAnswers)
                 c.firstWrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};

@@ -618,13 +618,17 @@ QString Run::textAt(quint32 index) const {
                    qsizetype(end - begin));
 }
 
+Run::Answer Run::answerAt(qint32 index) const {
+    const AnswerRecord& r = answers_[std::size_t(index)];
+    return Answer{r.attempt, Response(r.response), textAt(r.result), r.changedPayload,
+                  operations_.at(r.operation)};
+}
+
 std::vector<Run::Answer> Run::answersOf(int intent) const {
     std::vector<Answer> answers;
     for (qint32 i = intents_[std::size_t(intent)].firstAnswer; i >= 0;
          i = answers_[std::size_t(i)].next) {
-        const AnswerRecord& r = answers_[std::size_t(i)];
-        answers.push_back(Answer{r.attempt, Response(r.response), textAt(r.result),
-                                 r.changedPayload, operations_.at(r.operation)});
+        answers.push_back(answerAt(i));
     }
     return answers;
 }

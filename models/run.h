@@ -205,6 +205,7 @@ private:
     void keepAnswer(const Attempt& a, Response response, const QString& result);
     quint32 keepText(const QString& text);
     QString textAt(quint32 index) const;
+    Answer answerAt(qint32 index) const;  // answers_[index], its texts looked up
     static qint16 connectionNumber(const SqlConnection& c);
 
     RunConfig config_;
