@@ -12,8 +12,10 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QGraphicsView>
 #include <QImage>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -114,6 +116,7 @@ private slots:
     void stepBackThenForwardGivesTheSameView();
     void longRunsDrawOnlyTheLastEvents();
     void fastPlayLaysOutALeapsWorthAgain();
+    void theNewestRowStaysInSightWhenTheViewGrowsShorter();
     void aRedrawIntervalHoldsDrawingsBackButNotTheCounts();
     void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
@@ -460,6 +463,40 @@ void DiagramsTest::fastPlayLaysOutALeapsWorthAgain() {
         const qsizetype drawn = fast ? SequenceView::kLeapEvents : SequenceView::kMaxEvents;
         const QString note = earlierNote(view);
         QVERIFY2(note.contains(QString::number(back - drawn)), qPrintable(note));
+    }
+}
+
+// At the end of a run the newest row is in sight; a dock or a splitter that
+// makes the view shorter keeps it there, unless the reader scrolled away.
+void DiagramsTest::theNewestRowStaysInSightWhenTheViewGrowsShorter() {
+    const auto run = finishedRun("order-create", "check-then-insert", {}, "concurrent", 2, 10);
+    QVERIFY(run);
+    const qsizetype size = run->trace().size();
+    for (const bool readerScrolledUp : {false, true}) {
+        SequenceView view;
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showTrace(run->trace(), size, size - 1);
+        QScrollBar* rows = nullptr;
+        for (QGraphicsView* v : view.findChildren<QGraphicsView*>()) {
+            if (v->verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOn)
+                rows = v->verticalScrollBar();
+        }
+        QVERIFY(rows);
+        QCoreApplication::processEvents();
+        QVERIFY(rows->maximum() > 0);
+        QCOMPARE(rows->value(), rows->maximum());
+        if (readerScrolledUp)
+            rows->setValue(0);
+        const int before = rows->maximum();
+        view.resize(900, 300);
+        QCoreApplication::processEvents();
+        QVERIFY(rows->maximum() > before);
+        if (readerScrolledUp)
+            QVERIFY(rows->value() < rows->maximum() / 2);  // near where the reader left it
+        else
+            QCOMPARE(rows->value(), rows->maximum());
     }
 }
 

@@ -267,6 +267,15 @@ SequenceView::SequenceView(QWidget* parent)
     view_->viewport()->installEventFilter(this);
     connect(view_->horizontalScrollBar(), &QScrollBar::valueChanged, header_->horizontalScrollBar(),
             &QScrollBar::setValue);
+    // Scrolled to the newest row, it stays in sight when the view grows
+    // shorter (a dock or a splitter moved): as a terminal keeps its last line.
+    QScrollBar* rows = view_->verticalScrollBar();
+    connect(rows, &QScrollBar::valueChanged, this,
+            [this, rows](int value) { pinned_ = value >= rows->maximum(); });
+    connect(rows, &QScrollBar::rangeChanged, this, [this, rows](int, int maximum) {
+        if (pinned_)
+            rows->setValue(maximum);
+    });
     draw();
 }
 

@@ -129,7 +129,8 @@ private:
     bool showInternals_ = false;
     int arrows_ = 0;
     int drawnWidth_ = -1;
-    double lanesWidth_ = 0;           // the width the lanes took when last drawn
+    bool pinned_ = true;     // scrolled to the newest row: stays there when the view resizes
+    double lanesWidth_ = 0;  // the width the lanes took when last drawn
     std::shared_ptr<Layout> layout_;  // as the rows on screen were laid out
     QList<Row> rows_;
     QList<QGraphicsLineItem*> laneLines_;
