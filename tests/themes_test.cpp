@@ -18,7 +18,10 @@
 #include <QFontInfo>
 #include <QHash>
 #include <QImage>
+#include <QScrollBar>
 #include <QSettings>
+#include <QStyle>
+#include <QStyleOptionSlider>
 #include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
@@ -68,6 +71,7 @@ private slots:
     void toolBarsMoreButtonIsDrawnInTheThemesText();
     void aWindowOpensInTheRememberedTheme();
     void pickerHeadersAreReadable();
+    void scrollBarHandlesAreFlatAndStandOut();
     void playbackButtonsAreReadable();
     void markedRowsAreReadable();
     void pillsAndBannersAreReadable();
@@ -175,6 +179,46 @@ void ThemesTest::aWindowOpensInTheRememberedTheme() {
         w.setTheme(false, false, 100);
     }
     settings.clear();
+}
+
+// A scroll bar's handle is one flat colour (drawn in a few rectangles, not
+// Fusion's gradients and grip lines: cheap to paint at every step) that
+// stands out from its track by at least 3:1, the contrast a part of a control
+// needs, in both themes.
+void ThemesTest::scrollBarHandlesAreFlatAndStandOut() {
+    for (const bool dark : {false, true}) {
+        Appearance look;
+        look.dark = dark;
+        applyAppearance(look);
+        QScrollBar bar(Qt::Vertical);
+        bar.setRange(0, 100);
+        bar.setPageStep(20);
+        bar.setValue(30);
+        bar.resize(16, 240);
+        const QImage image = bar.grab().toImage();
+        QStyleOptionSlider option;
+        option.initFrom(&bar);
+        option.orientation = Qt::Vertical;
+        option.minimum = 0;
+        option.maximum = 100;
+        option.pageStep = 20;
+        option.sliderValue = option.sliderPosition = 30;
+        option.subControls = QStyle::SC_All;
+        const QRect handle = bar.style()->subControlRect(QStyle::CC_ScrollBar, &option,
+                                                         QStyle::SC_ScrollBarSlider, &bar);
+        const QRect track = bar.style()->subControlRect(QStyle::CC_ScrollBar, &option,
+                                                        QStyle::SC_ScrollBarAddPage, &bar);
+        QVERIFY(handle.height() > 20 && track.height() > 20);
+        const int x = handle.center().x();
+        const QColor fill = image.pixelColor(x, handle.center().y());
+        for (int y = handle.top() + 6; y <= handle.bottom() - 6; ++y) {
+            QVERIFY2(image.pixelColor(x, y) == fill,
+                     qPrintable(describe("a handle drawn in more than one colour", dark, 0)));
+        }
+        const double ratio = contrastRatio(fill, image.pixelColor(x, track.center().y()));
+        QVERIFY2(ratio >= 3.0, qPrintable(describe("handle on its track", dark, ratio)));
+    }
+    applyAppearance(Appearance{});
 }
 
 void ThemesTest::pickerHeadersAreReadable() {
