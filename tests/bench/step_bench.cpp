@@ -2,7 +2,7 @@
 // the fire panel allows (50 intents x 1000 duplicates): the views apply only
 // the step's events, so the two figures should be the same.
 //
-//   QT_QPA_PLATFORM=offscreen build/tests/bench/step_bench [steps-per-sample]
+//   QT_QPA_PLATFORM=offscreen build/tests/bench/step_bench [steps-per-sample] [--paint]
 #include "livestage.h"
 #include "mainwindow.h"
 #include "playback.h"
@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QTextStream>
 
 #include <algorithm>
@@ -24,6 +25,86 @@
 using namespace idem;
 
 namespace {
+
+// With --paint: where the time after a step's update goes, summed over the
+// samples of one position: each event the loop delivered (named by its type
+// and its receiver's parents), how much of that was painting, and each
+// widget's own paint.
+class TimedApp : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (!watching)
+            return QApplication::notify(receiver, event);
+        if (event->type() == QEvent::Paint)
+            return timedPaint(receiver, event);
+        if (depth_ > 0)
+            return QApplication::notify(receiver, event);
+        // Named before it is delivered: a deferred delete ends its receiver.
+        const QString what =
+            QStringLiteral("event %1 to %2").arg(int(event->type())).arg(nameOf(receiver, 4));
+        ++depth_;
+        nestedPaint_ = 0;
+        QElapsedTimer clock;
+        clock.start();
+        const bool result = QApplication::notify(receiver, event);
+        --depth_;
+        spent_[what] += double(clock.nsecsElapsed()) / 1e6;
+        if (nestedPaint_ > 0)
+            spent_[what + QStringLiteral(", of it painting")] += nestedPaint_;
+        return result;
+    }
+
+    void reset() { spent_.clear(); }
+
+    void report(QTextStream& out, int samples) {
+        if (!watching)
+            return;
+        QList<std::pair<double, QString>> rows;
+        for (auto it = spent_.cbegin(); it != spent_.cend(); ++it)
+            rows << std::pair{it.value(), it.key()};
+        std::sort(rows.begin(), rows.end(), std::greater<>());
+        for (qsizetype i = 0; i < std::min<qsizetype>(18, rows.size()); ++i) {
+            out << QStringLiteral("    %1 ms  %2\n")
+                       .arg(rows[i].first / samples, 6, 'f', 2)
+                       .arg(rows[i].second);
+        }
+        spent_.clear();
+    }
+
+    bool watching = false;
+
+private:
+    static QString nameOf(const QObject* o, int parents) {
+        QStringList chain;
+        for (; o && chain.size() < parents; o = o->parent()) {
+            chain << QLatin1String(o->metaObject()->className()) +
+                         (o->objectName().isEmpty() ? QString()
+                                                    : QLatin1Char('#') + o->objectName());
+        }
+        return chain.join(QLatin1String(" < "));
+    }
+
+    bool timedPaint(QObject* receiver, QEvent* event) {
+        const bool outermost = !inPaint_;
+        inPaint_ = true;
+        QElapsedTimer clock;
+        clock.start();
+        const bool result = QApplication::notify(receiver, event);
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        inPaint_ = !outermost;
+        spent_[QStringLiteral("paint of ") + nameOf(receiver, 3)] += ms;
+        if (outermost)
+            nestedPaint_ += ms;
+        return result;
+    }
+
+    int depth_ = 0;
+    bool inPaint_ = false;
+    double nestedPaint_ = 0;
+    QHash<QString, double> spent_;
+};
 
 struct Sample {
     double medianMs = 0;
@@ -78,9 +159,12 @@ void breakdown(MainWindow& w, QTextStream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    TimedApp app(argc, argv);
+    app.watching = app.arguments().contains(QStringLiteral("--paint"));
     QApplication::setApplicationName(QStringLiteral("idemlab-bench"));
-    const int count = argc > 1 ? std::max(1, QString::fromLocal8Bit(argv[1]).toInt()) : 50;
+    QStringList args = app.arguments().mid(1);
+    args.removeAll(QStringLiteral("--paint"));
+    const int count = args.isEmpty() ? 50 : std::max(1, args.first().toInt());
     QTextStream out(stdout);
     MainWindow w(false);
     w.resize(1280, 720);
@@ -99,19 +183,25 @@ int main(int argc, char** argv) {
         << " steps (fired in " << clock.elapsed() << " ms)\n";
     w.playback().seek(10);
     QApplication::processEvents();
+    app.reset();
     const Sample early = stepCost(w, count);
+    app.report(out, count);
     breakdown(w, out);
     // Past the first 400 events the sequence diagram holds its most rows:
     // from here on a step should cost the same anywhere.
     w.playback().seek(2000);
     QApplication::processEvents();
+    app.reset();
     const Sample full = stepCost(w, count);
+    app.report(out, count);
     const int late = std::min(300'000, w.playback().length() - count - 1);
     clock.restart();
     w.playback().seek(late);
     QApplication::processEvents();
     out << "seek to " << late << " took " << clock.elapsed() << " ms\n";
+    app.reset();
     const Sample lateCost = stepCost(w, count);
+    app.report(out, count);
     breakdown(w, out);
     out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg("position", 10)
