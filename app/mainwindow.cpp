@@ -136,9 +136,10 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     if (!findScenario(scenario))
         scenario = allScenarios().first()->info().id;
     picker_->selectScenario(scenario);
-    // The first scenario's panel and texts now; its run right after the
-    // window's first paint (see event()).
+    // The first scenario's panel now; its explanation and its run right
+    // after the window's first paint (see event()).
     firstFirePending_ = true;
+    explanation_->setHeld(true);
     selectScenario(scenario);
     tabChanged();
 }
@@ -147,6 +148,7 @@ bool MainWindow::event(QEvent* event) {
     const bool done = QMainWindow::event(event);
     if (event->type() == QEvent::Paint && firstFirePending_) {
         firstFirePending_ = false;
+        QTimer::singleShot(0, this, [this] { explanation_->setHeld(false); });
         QTimer::singleShot(0, this, [this] {
             // Unless something was fired meanwhile.
             if (!playback_->isLoaded() && !jobs_->isBusy())

@@ -21,6 +21,7 @@
 #include "statemachineview.h"
 #include "tablemodel.h"
 #include "tableview.h"
+#include "texts.h"
 #include "trace.h"
 #include "tracewords.h"
 
@@ -123,6 +124,7 @@ private slots:
     void experimentRunsInTheBackground();
     void fireShowsTheFirstStepAndWhatToPress();
     void firingAgainKeepsTheExplanationWhereTheReaderIs();
+    void theFirstExplanationIsLaidOutRightAfterTheFirstPaint();
     void autoPlayPlaysAtAClassroomPaceAndIsRemembered();
 };
 
@@ -498,6 +500,41 @@ void WindowTest::fireShowsTheFirstStepAndWhatToPress() {
 // The explanation depends on the scenario, the variant and the crash point,
 // not on the counts: fired again with more duplicates, it stays where the
 // reader scrolled it; another variant is a new text, from its top.
+// The window appears before the first scenario's explanation is laid out
+// (4-5 ms of text), and the explanation follows in the next turn of the loop.
+namespace {
+class FirstPaintSpy : public QObject {
+public:
+    explicit FirstPaintSpy(const ExplanationView* explanation) : explanation_(explanation) {}
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint && textAtFirstPaint.isNull())
+            textAtFirstPaint = explanation_->toPlainText();
+        return QObject::eventFilter(watched, event);
+    }
+    QString textAtFirstPaint;
+
+private:
+    const ExplanationView* explanation_;
+};
+}  // namespace
+
+void WindowTest::theFirstExplanationIsLaidOutRightAfterTheFirstPaint() {
+    QSettings().clear();
+    MainWindow w(false);
+    auto* explanation = w.findChild<ExplanationView*>();
+    QVERIFY(explanation);
+    FirstPaintSpy spy(explanation);
+    w.installEventFilter(&spy);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_VERIFY(!spy.textAtFirstPaint.isNull());
+    QCOMPARE(spy.textAtFirstPaint, QString());
+    const QString title = Texts::instance().get(w.picker()->currentScenario(), "title");
+    QVERIFY(!title.isEmpty());
+    QTRY_VERIFY(explanation->toPlainText().startsWith(title));
+}
+
 void WindowTest::firingAgainKeepsTheExplanationWhereTheReaderIs() {
     MainWindow w(false);
     w.resize(1280, 720);

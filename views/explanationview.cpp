@@ -59,8 +59,14 @@ void ExplanationView::showFor(const RunConfig& config) {
     render();
 }
 
+void ExplanationView::setHeld(bool held) {
+    held_ = held;
+    if (!held_ && stale_ && isVisible())
+        render();
+}
+
 void ExplanationView::render() {
-    if (!isVisible()) {
+    if (!isVisible() || held_) {
         stale_ = true;
         return;
     }

@@ -14,6 +14,10 @@ class ExplanationView : public QTextBrowser {
 public:
     explicit ExplanationView(QWidget* parent = nullptr);
     void showFor(const RunConfig& config);
+    // While held, the text is not laid out: a window holds its first one
+    // until it has painted once, so that it appears sooner, then releases
+    // it (laid out at once if it is due).
+    void setHeld(bool held);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -21,11 +25,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    // Lays the text out for the widget's width; a hidden view waits until it
-    // is shown (at the width it is shown at).
+    // Lays the text out for the widget's width; a hidden or held view waits
+    // until it is shown (at the width it is shown at) and released.
     void render();
     RunConfig config_;
     bool stale_ = false;
+    bool held_ = false;
     // The title's pixel size at the widget's width, and the one it was drawn at.
     int titlePixels() const;
     int headingPx_ = -1;
