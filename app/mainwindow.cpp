@@ -8,6 +8,7 @@
 #include "experimentview.h"
 #include "explanationview.h"
 #include "firepanel.h"
+#include "floatingstatus.h"
 #include "keysoverlay.h"
 #include "lessonbook.h"
 #include "lessonpanel.h"
@@ -95,10 +96,11 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     buildViews();
     keys_ = new PlaybackKeys(this);
     keysOverlay_ = new KeysOverlay(this);
-    jobs_ = new RunController(statusBar(), this);
+    messages_ = new FloatingStatus(this, centralWidget());
+    jobs_ = new RunController(messages_, this);
     director_ = new StageDirector(
-        {playback_, jobs_, statusBar(), picker_, firePanel_, playbackBar_, tabs_, live_,
-         pagination_, compare_, experiment_, caption_, header_, outcome_, explanation_, lessons_},
+        {playback_, jobs_, messages_, picker_, firePanel_, playbackBar_, tabs_, live_, pagination_,
+         compare_, experiment_, caption_, header_, outcome_, explanation_, lessons_},
         this);
     connect(director_, &StageDirector::heldChanged, this, &MainWindow::updateEnabled);
     connect(director_, &StageDirector::errorRaised, this, &MainWindow::showError);
@@ -564,7 +566,7 @@ void MainWindow::changeEvent(QEvent* event) {
 
 void MainWindow::showError(const QString& title, const QString& message) {
     if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
-        statusBar()->showMessage(message);
+        messages_->showMessage(message);
         return;
     }
     QMessageBox::warning(this, title, message);

@@ -15,6 +15,7 @@
 
 #include <memory>
 
+class QStatusBar;
 class QAction;
 class QTabWidget;
 
@@ -62,6 +63,9 @@ public:
     // Saves the run on screen as a trace file, in the background.
     void saveTraceTo(const QString& path);
     RunController* jobs() const { return jobs_; }
+    // A job's progress and the window's messages ("Saved the trace to …"),
+    // floating over the bottom of the stage.
+    QStatusBar* messages() const { return messages_; }
     Playback& playback() const { return *playback_; }
     void setLanguage(const QString& code);  // "zh" or "en"
     void setTheme(bool dark, bool presenter, int zoomPercent);
@@ -162,6 +166,7 @@ private:
     QColor verdictBackground_;
     QColor verdictForeground_;
     RunController* jobs_ = nullptr;
+    QStatusBar* messages_ = nullptr;
     StageDirector* director_ = nullptr;
     bool firstFirePending_ = false;  // the first scenario runs after the first paint
 };

@@ -14,9 +14,9 @@ namespace {
 constexpr int kPollMs = 100;
 // A job shorter than this never shows its bar: no flicker on ordinary runs.
 constexpr int kQuietPolls = 2;
-// A finished job's bar stays this long. Taking the bar away lays the whole
-// window out again and paints it: not in the same frame as the views taking
-// in what the job did.
+// A finished job's bar stays this long: a glimpse of it full, and its going
+// (what lay under it is painted again) not in the same frame as the views
+// taking in what the job did.
 constexpr int kLingerMs = 250;
 
 }  // namespace
@@ -42,7 +42,8 @@ RunController::RunController(QStatusBar* bar, QObject* parent)
                        static_cast<QWidget*>(cancelButton_)})
         w->hide();
     retranslate();
-    // The bar takes no room from the stage while nothing runs and nothing is said.
+    // The bar (it floats over the stage) is hidden while nothing runs and
+    // nothing is said.
     bar->hide();
     connect(bar, &QStatusBar::messageChanged, this, &RunController::updateVisibility);
     poll_->setInterval(kPollMs);
@@ -80,6 +81,8 @@ bool RunController::start(const QString& what, Work work, Done done, QThread::Pr
             deliver(true);
     });
     worker_->start(priority);
+    // What was said about the last job gives way to this one.
+    status_->clearMessage();
     if (linger_->isActive()) {  // the bar still showing the last job shows this one
         linger_->stop();
         label_->setText(what_);

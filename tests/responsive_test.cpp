@@ -119,6 +119,7 @@ private slots:
     void theSweeperLetsGoOfALongRunBetweenFrames();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
+    void messagesFloatOverTheStageWithoutMovingIt();
     void theExperimentChartIsUpdatedInPlace();
     void theExperimentRunsWithoutAWindowAndStops();
     void aScenarioChosenMidExperimentShowsOnlyItsOwnResults();
@@ -150,8 +151,8 @@ void ResponsiveTest::aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt() {
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 5000);
     // The run on screen is the one before, and the window says why.
     QCOMPARE(w.playback().config().duplicates, before.duplicates);
-    QVERIFY2(w.statusBar()->currentMessage().contains("Stopped"),
-             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY2(w.messages()->currentMessage().contains("Stopped"),
+             qPrintable(w.messages()->currentMessage()));
     QTRY_VERIFY(!w.jobs()->progressBar()->isVisible());  // it lingers a moment
     QVERIFY(!w.action("cancel")->isEnabled());
     QVERIFY(w.action("step")->isEnabled());
@@ -189,8 +190,8 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
     QVERIFY2(heart.beats >= 3, qPrintable(QString::number(heart.beats)));
     const int at = w.playback().position();
     QVERIFY2(at > 1 && at < length, qPrintable(QString::number(at)));
-    QVERIFY2(w.statusBar()->currentMessage().contains(QString::number(at)),
-             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY2(w.messages()->currentMessage().contains(QString::number(at)),
+             qPrintable(w.messages()->currentMessage()));
     QVERIFY(w.action("step")->isEnabled());
     QVERIFY(w.playbackBar()->isEnabled());
     // The views show where it stopped, and stepping goes on from there.
@@ -442,7 +443,7 @@ void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
     QVERIFY2(asked.contains(QLocale().toString(kMaxEstimatedStatements)), qPrintable(asked));
     QVERIFY2(!w.jobs()->isBusy(), qPrintable(w.jobs()->label()->text()));
     QCOMPARE(w.playback().config().intents, 3);
-    QVERIFY(w.statusBar()->currentMessage().contains("Not run"));
+    QVERIFY(w.messages()->currentMessage().contains("Not run"));
     // Yes runs it, in the background, and it can still be stopped.
     asked.clear();
     answer(QMessageBox::Yes);
@@ -459,6 +460,41 @@ void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
     QCOMPARE(w.playback().config().intents, 4);
 }
 
+// A job's bar and a message lie over the bottom right of the stage: the
+// stage keeps its size (nothing is laid out again when they come and go), and
+// the message is shown whole.
+void ResponsiveTest::messagesFloatOverTheStageWithoutMovingIt() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(config("payment-callback", 4, 2), &error), qPrintable(error));
+    QCoreApplication::processEvents();
+    QWidget* stage = w.centralWidget();
+    const QRect before = stage->geometry();
+    QVERIFY(!w.messages()->isVisible());
+    QTemporaryDir dir;
+    w.saveTraceTo(dir.filePath("trace.json"));
+    w.jobs()->finishNow();
+    QCoreApplication::processEvents();
+    QStatusBar* bar = w.messages();
+    QVERIFY(bar->currentMessage().contains("Saved"));
+    QVERIFY(bar->isVisible());
+    QCOMPARE(stage->geometry(), before);
+    const QRect where(bar->mapTo(&w, QPoint()), bar->size());
+    QVERIFY2(before.contains(where), qPrintable(QStringLiteral("%1,%2 %3x%4")
+                                                    .arg(where.x())
+                                                    .arg(where.y())
+                                                    .arg(where.width())
+                                                    .arg(where.height())));
+    QCOMPARE(where.bottomRight(), before.bottomRight());
+    QVERIFY(where.width() > bar->fontMetrics().horizontalAdvance(bar->currentMessage()));
+    bar->clearMessage();
+    QTRY_VERIFY(!bar->isVisible());
+    QCOMPARE(stage->geometry(), before);
+}
+
 void ResponsiveTest::saveTraceWritesTheRunOnScreen() {
     MainWindow w(false);
     w.show();
@@ -472,8 +508,8 @@ void ResponsiveTest::saveTraceWritesTheRunOnScreen() {
     w.saveTraceTo(path);
     QVERIFY(w.jobs()->isBusy());
     w.jobs()->finishNow();
-    QVERIFY2(w.statusBar()->currentMessage().contains("Saved"),
-             qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY2(w.messages()->currentMessage().contains("Saved"),
+             qPrintable(w.messages()->currentMessage()));
     // The run on screen went to its end; its judged events are not steps.
     QVERIFY(w.playback().atEnd());
     QVERIFY(w.playback().eventCount() > shown);

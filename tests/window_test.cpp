@@ -380,9 +380,9 @@ void WindowTest::configProblemsNameThePanelsFields() {
     w.show();
     const auto refusal = [&w](const RunConfig& c) {
         // The path an opened trace takes, and the one lessons and shots take.
-        w.statusBar()->clearMessage();
+        w.messages()->clearMessage();
         w.fireInBackground(c);
-        const QString shown = w.statusBar()->currentMessage();
+        const QString shown = w.messages()->currentMessage();
         QString error;
         if (w.fire(c, &error))
             return QStringLiteral("(ran)");

@@ -131,6 +131,11 @@ public:
             const qint64 now = clock_.nsecsElapsed();
             const bool longest = now - last_ > longest_;
             longest_ = std::max(longest_, now - last_);
+            if (longest) {
+                timespec t{};
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                longestEnd_ = double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+            }
             last_ = now;
             static_cast<TimedApp*>(QCoreApplication::instance())->beat(longest);
         });
@@ -142,16 +147,21 @@ public:
         longest_ = 0;
     }
     double longestMs() const { return double(longest_) / 1e6; }
+    // When the longest gap ended, on CLOCK_MONOTONIC in seconds (the clock
+    // `perf record -k CLOCK_MONOTONIC` stamps its samples with).
+    double longestEnd() const { return longestEnd_; }
 
 private:
     QTimer timer_;
     QElapsedTimer clock_;
     qint64 last_ = 0;
     qint64 longest_ = 0;
+    double longestEnd_ = 0;
 };
 
 struct Result {
     double gapMs = 0;
+    double gapEnd = 0;  // CLOCK_MONOTONIC, seconds
     double tookMs = 0;
     bool stopped = false;  // cancelled at the cap
     QList<TimedApp::Slow> slowest;
@@ -199,6 +209,7 @@ Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
     r.tookMs = double(clock.nsecsElapsed()) / 1e6;
     spin(50);  // what the end brings (the views catching up) counts too
     r.gapMs = heart.longestMs();
+    r.gapEnd = heart.longestEnd();
     r.slowest = app->longestGap();
     app->watch(false);
     return r;
@@ -340,7 +351,8 @@ int main(int argc, char** argv) {
             for (const Result* r : {&ordinary[i], &largest[i]}) {
                 for (const TimedApp::Slow& s : r->slowest)
                     out << QStringLiteral("    %1 ms  %2\n").arg(s.ms, 6, 'f', 1).arg(s.what);
-                out << QStringLiteral("    --\n");
+                out << QStringLiteral("    -- (the gap ended at %1 s, CLOCK_MONOTONIC)\n")
+                           .arg(r->gapEnd, 0, 'f', 6);
             }
         }
     }
