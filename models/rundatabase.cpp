@@ -85,11 +85,21 @@ bool RunDatabase::isRunDatabase(const QString& path) {
     return ours;
 }
 
+QString RunDatabase::scratchFolder() {
+    if (qEnvironmentVariableIsEmpty("TMPDIR")) {
+        const QFileInfo shm(QStringLiteral("/dev/shm"));
+        if (shm.isDir() && shm.isWritable())
+            return shm.filePath();
+    }
+    return QDir::tempPath();
+}
+
 bool RunDatabase::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
     *badInput = false;
     replace_ = replace;
     if (target.isEmpty()) {
-        tempDir_ = std::make_unique<QTemporaryDir>();
+        tempDir_ = std::make_unique<QTemporaryDir>(scratchFolder() +
+                                                   QStringLiteral("/idemlab-run-XXXXXX"));
         if (!tempDir_->isValid()) {
             *error =
                 QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());

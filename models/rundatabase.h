@@ -40,6 +40,14 @@ public:
     // idemlab_run table), read without changing it.
     static bool isRunDatabase(const QString& path);
 
+    // Where a run without a target keeps its database: in memory (/dev/shm)
+    // when the system has it, else the temporary folder ($TMPDIR, /tmp).
+    // $TMPDIR set by the user wins. A run's file is written without pause
+    // and removed at its end: on a disk, removing it waits for the disk
+    // (a file system that discards freed blocks waited 4-8 ms a file), and
+    // the window removes one whenever a run is replaced.
+    static QString scratchFolder();
+
 private:
     void removeWorkFiles();
 

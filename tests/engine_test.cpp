@@ -8,8 +8,10 @@
 #include "sqlconnection.h"
 #include "testsupport.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,6 +30,7 @@ private slots:
     void integrityAfterEveryCrashPoint();
     void manyIntentsAreJudgedOneByOne();
     void dbFileIsKeptForInspection();
+    void aRunWithoutADbKeepsItInMemoryAndRemovesIt();
     void dbPathThatIsADirectoryIsRefused();
     void answersAreKeptAsTheyWereGiven();
     void planningIsCancelled();
@@ -113,6 +116,39 @@ void EngineTest::manyIntentsAreJudgedOneByOne() {
     c.intents = 200;
     const Summary rec = test::runToSummary(c);
     QCOMPARE(rec.verdictCount(Verdict::ExactlyOnce), 200);
+}
+
+// A run without --db keeps its database in /dev/shm (removing a file on a
+// disk waited for the disk), or where $TMPDIR says; it is gone at the end.
+void EngineTest::aRunWithoutADbKeepsItInMemoryAndRemovesIt() {
+    const QByteArray tmpdir = qgetenv("TMPDIR");
+    qunsetenv("TMPDIR");
+    const bool shm = QFileInfo(QStringLiteral("/dev/shm")).isDir() &&
+                     QFileInfo(QStringLiteral("/dev/shm")).isWritable();
+    QCOMPARE(RunDatabase::scratchFolder(), shm ? QStringLiteral("/dev/shm") : QDir::tempPath());
+    QString path;
+    {
+        Cell cell{"dedup-table", "concurrent", "", {}, 2, 2, "exactly-once"};
+        Run run(test::cellConfig("order-create", cell, 2, 1), *findScenario("order-create"));
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        path = run.databasePath();
+        QVERIFY2(path.startsWith(RunDatabase::scratchFolder() + QLatin1Char('/')),
+                 qPrintable(path));
+        QVERIFY(QFileInfo::exists(path));
+        run.runToEnd();
+    }
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(!QFileInfo::exists(QFileInfo(path).path()));
+    QTemporaryDir chosen;
+    qputenv("TMPDIR", chosen.path().toLocal8Bit());
+    QCOMPARE(RunDatabase::scratchFolder(), QDir::tempPath());
+    QCOMPARE(QDir(RunDatabase::scratchFolder()).canonicalPath(),
+             QDir(chosen.path()).canonicalPath());
+    if (tmpdir.isNull())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", tmpdir);
 }
 
 void EngineTest::dbFileIsKeptForInspection() {
