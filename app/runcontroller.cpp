@@ -1,5 +1,7 @@
 #include "runcontroller.h"
 
+#include "background.h"
+
 #include <QLabel>
 #include <QLocale>
 #include <QProgressBar>
@@ -72,7 +74,12 @@ bool RunController::start(const QString& what, Work work, Done done, QThread::Pr
     done_ = std::move(done);
     what_ = what;
     polls_ = 0;
-    worker_ = QThread::create([this, work = std::move(work)] { work(progress_); });
+    const bool background = priority == QThread::LowPriority || priority == QThread::LowestPriority;
+    worker_ = QThread::create([this, background, work = std::move(work)] {
+        if (background)
+            becomeBackground();
+        work(progress_);
+    });
     // Delivered on this thread once the worker has ended; a job delivered
     // early by finishNow has no worker left to deliver.
     const quint64 generation = ++generation_;

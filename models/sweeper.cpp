@@ -1,5 +1,6 @@
 #include "sweeper.h"
 
+#include "background.h"
 #include "run.h"
 
 #include <QElapsedTimer>
@@ -19,7 +20,9 @@ void Sweeper::freeEvenly() {
 #endif
 }
 
-Sweeper::Sweeper(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
+Sweeper::Sweeper(QObject* parent)
+    : QObject(parent), timer_(new QTimer(this)), pool_(new QThreadPool(this)) {
+    pool_->setMaxThreadCount(1);
     timer_->setInterval(kIntervalMs);
     connect(timer_, &QTimer::timeout, this, &Sweeper::sweep);
 }
@@ -105,7 +108,10 @@ bool Sweeper::sweepSlice() {
             runs_.push_front(std::move(done));
         } else if (done.use_count() == 1) {
             auto* going = new std::shared_ptr<Run>(std::move(done));
-            QThreadPool::globalInstance()->start([going] { delete going; });
+            pool_->start([going] {
+                becomeBackground();
+                delete going;
+            });
         }
     }
     return true;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+class QThreadPool;
 class QTimer;
 
 namespace idem {
@@ -58,6 +59,7 @@ private:
     std::deque<std::shared_ptr<Run>> runs_;
     std::deque<QList<TraceEvent>> rows_;
     QTimer* timer_;
+    QThreadPool* pool_;  // lets go of the rest of a run, in the background
 };
 
 }  // namespace idem

@@ -40,6 +40,9 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 using namespace idem;
 
 namespace {
@@ -116,6 +119,7 @@ private slots:
     void theSqlLogKeepsItsRowsInOrderInPieces();
     void pausingInstantPlayShowsTheTablesAsTheyAre();
     void aFinishedJobsBarLingersAndTheNextJobTakesItOver();
+    void aJobsWorkerGivesWayToTheWindow();
     void theSweeperLetsGoOfALongRunBetweenFrames();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
@@ -360,8 +364,30 @@ void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
     QVERIFY(shown() != first);
 }
 
-// A finished job's bar stays a moment (taking the status bar away lays the
-// window out again: not in the frame that shows the job's work), then goes;
+// A job's worker runs at a lower share of the CPU than the window's thread
+// (Qt's LowPriority alone changes nothing on Linux); the window's thread
+// keeps its own.
+namespace {
+int niceOfThisThread() {
+    return getpriority(PRIO_PROCESS, id_t(gettid()));
+}
+}  // namespace
+
+void ResponsiveTest::aJobsWorkerGivesWayToTheWindow() {
+    const int window = niceOfThisThread();
+    QStatusBar bar;
+    RunController jobs(&bar);
+    int worker = window;
+    QVERIFY(jobs.start(
+        QStringLiteral("measure"), [&](RunController::Progress&) { worker = niceOfThisThread(); },
+        [](bool) {}));
+    jobs.finishNow();
+    QVERIFY2(worker >= 10, qPrintable(QString::number(worker)));
+    QCOMPARE(niceOfThisThread(), window);
+}
+
+// A finished job's bar stays a moment (its going, and what lay under it
+// painted again, not in the frame that shows the job's work), then goes;
 // a job started meanwhile takes the bar over with its own words.
 void ResponsiveTest::aFinishedJobsBarLingersAndTheNextJobTakesItOver() {
     MainWindow w(false);
