@@ -46,6 +46,7 @@ private slots:
     void wrongAnswersAreListed();
     void alertShowsBothCounts();
     void aRedrawIntervalHoldsSummariesBackButNotTheLast();
+    void aSummaryOfTheSameHeightLaysNothingOut();
 };
 
 void OutcomePanelTest::toleratedDuplicateIsAnAcceptedCost() {
@@ -120,6 +121,52 @@ void OutcomePanelTest::aRedrawIntervalHoldsSummariesBackButNotTheLast() {
     // Drawn at once also means nothing is left waiting.
     QTest::qWait(20);
     QVERIFY(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 1")));
+}
+
+// At each step of a run the details change their numbers, not their height:
+// the panel (and the scroll area the window puts it in) is not laid out
+// again. A summary with more lines is, and is shown whole.
+namespace {
+class LayoutCounter : public QObject {
+public:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::LayoutRequest)
+            ++count;
+        return QObject::eventFilter(watched, event);
+    }
+    int count = 0;
+};
+}  // namespace
+
+void OutcomePanelTest::aSummaryOfTheSameHeightLaysNothingOut() {
+    const Summary one = summaryOf("order-create", "dedup-table");
+    const Summary two =
+        summaryOf("order-create", "dedup-table", [](RunConfig& c) { c.intents = 2; });
+    OutcomePanel panel;
+    panel.resize(320, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showSummary(one, false);
+    QCoreApplication::processEvents();
+    const QLabel* details = nullptr;
+    for (const QLabel* label : panel.findChildren<QLabel*>()) {
+        if (label->text() == panel.detailsText())
+            details = label;
+    }
+    QVERIFY(details);
+    LayoutCounter counter;
+    panel.installEventFilter(&counter);
+    panel.showSummary(two, false);
+    QCoreApplication::processEvents();
+    QVERIFY(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 2")));
+    QCOMPARE(counter.count, 0);
+    // The end adds the verdict of each intent: a line more.
+    const int before = details->height();
+    panel.showSummary(two, true);
+    QCoreApplication::processEvents();
+    QVERIFY(counter.count > 0);
+    QVERIFY(details->height() > before);
+    QVERIFY(details->height() >= details->heightForWidth(details->width()));
 }
 
 QTEST_MAIN(OutcomePanelTest)

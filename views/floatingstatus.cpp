@@ -20,11 +20,10 @@ FloatingStatus::FloatingStatus(QWidget* window, QWidget* over)
     setSizeGripEnabled(false);
     setAutoFillBackground(true);
     over_->installEventFilter(this);
-    installEventFilter(this);
     messageTimer_->setSingleShot(true);
     messageTimer_->setInterval(kMessageMs);
     connect(messageTimer_, &QTimer::timeout, this, &QStatusBar::clearMessage);
-    // A new message, a job's label or bar shown or hidden: sized and placed again.
+    // A new message: sized and placed again.
     connect(this, &QStatusBar::messageChanged, this, [this](const QString& message) {
         if (message.isEmpty())
             messageTimer_->stop();
@@ -54,12 +53,17 @@ void FloatingStatus::place() {
 }
 
 bool FloatingStatus::eventFilter(QObject* watched, QEvent* event) {
-    const QEvent::Type type = event->type();
-    if ((watched == over_ && (type == QEvent::Resize || type == QEvent::Move)) ||
-        (watched == this && type == QEvent::LayoutRequest)) {
+    if (watched == over_ && (event->type() == QEvent::Resize || event->type() == QEvent::Move))
         place();
-    }
     return QStatusBar::eventFilter(watched, event);
+}
+
+bool FloatingStatus::event(QEvent* event) {
+    const bool done = QStatusBar::event(event);
+    // A job's label or bar shown, hidden or given new words.
+    if (event->type() == QEvent::LayoutRequest)
+        place();
+    return done;
 }
 
 void FloatingStatus::showEvent(QShowEvent* event) {
