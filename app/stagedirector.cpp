@@ -41,6 +41,7 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     });
     connect(stage_.compare, &CompareView::compareRequested, this,
             &StageDirector::compareInBackground);
+    stage_.compare->letGoThrough(playback_.sweeper());
     connect(stage_.playbackBar, &PlaybackBar::playingChanged, this, &StageDirector::updateCaption);
 }
 

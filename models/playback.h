@@ -71,6 +71,9 @@ public:
     const RunConfig& config() const { return config_; }
     const Scenario* scenario() const { return scenario_; }
     const Run* run() const { return run_.get(); }
+    // Lets go of long runs a slice at a time between frames: the one this
+    // playback replaces, and any other the window is done with (Compare's).
+    Sweeper* sweeper() const { return sweeper_; }
     // A connection that reads what the run has committed so far.
     SqlConnection* reader() const { return reader_.get(); }
     // How many of the run's trace events the steps so far recorded (the

@@ -3,8 +3,10 @@
 #include "firepanel.h"
 #include "names.h"
 #include "outcomepanel.h"
+#include "run.h"
 #include "runner.h"
 #include "sqlconnection.h"
+#include "sweeper.h"
 #include "tableview.h"
 #include "texts.h"
 
@@ -161,12 +163,23 @@ void CompareView::runBoth(CompareRuns& runs, const std::atomic<bool>* cancel) {
 }
 
 void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
-    if (!runs || runs->generation != generation_)
-        return;  // an old comparison: the input changed while it ran
+    if (!runs)
+        return;
+    if (runs->generation == generation_)  // else an old comparison: the input changed
+        showSides(*runs);
+    if (sweeper_) {
+        for (RunResult& side : runs->sides) {
+            if (side.run)
+                sweeper_->take(std::shared_ptr<Run>(std::move(side.run)));
+        }
+    }
+}
+
+void CompareView::showSides(const CompareRuns& runs) {
     build();
     clearSides();
     for (int side = 0; side < 2; ++side) {
-        const RunResult& run = runs->sides[side];
+        const RunResult& run = runs.sides[side];
         if (!run.ok()) {
             // Say why on the panel itself rather than leaving it blank.
             errors_ << (run.failure == RunFailure::Cancelled ? tr("Stopped before the end.")
@@ -178,7 +191,7 @@ void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
         tables_[side]->refresh(*reader);
     }
     if (errors_.isEmpty())
-        ranOn_ = runs->input;
+        ranOn_ = runs.input;
     retranslate();
 }
 
