@@ -12,10 +12,13 @@
 #include <sqlite3.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 namespace idem {
 
@@ -94,12 +97,32 @@ QString RunDatabase::scratchFolder() {
     return QDir::tempPath();
 }
 
+void RunDatabase::removeLeftovers() {
+    // Named idemlab-run-PID-XXXXXX (see prepare).
+    const QDir scratch(scratchFolder());
+    const QString prefix = QStringLiteral("idemlab-run-");
+    for (const QFileInfo& entry :
+         scratch.entryInfoList({prefix + QLatin1Char('*')}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool isNumber = false;
+        const qint64 pid = entry.fileName()
+                               .mid(prefix.size())
+                               .section(QLatin1Char('-'), 0, 0)
+                               .toLongLong(&isNumber);
+        if (!isNumber || pid <= 0 || pid == qint64(getpid()) || entry.ownerId() != getuid())
+            continue;
+        if (kill(pid_t(pid), 0) == -1 && errno == ESRCH)
+            QDir(entry.filePath()).removeRecursively();
+    }
+}
+
 bool RunDatabase::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
     *badInput = false;
     replace_ = replace;
     if (target.isEmpty()) {
-        tempDir_ = std::make_unique<QTemporaryDir>(scratchFolder() +
-                                                   QStringLiteral("/idemlab-run-XXXXXX"));
+        static std::once_flag tidied;
+        std::call_once(tidied, &RunDatabase::removeLeftovers);
+        tempDir_ = std::make_unique<QTemporaryDir>(
+            scratchFolder() + QStringLiteral("/idemlab-run-%1-XXXXXX").arg(getpid()));
         if (!tempDir_->isValid()) {
             *error =
                 QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());

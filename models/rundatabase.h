@@ -47,6 +47,11 @@ public:
     // (a file system that discards freed blocks waited 4-8 ms a file), and
     // the window removes one whenever a run is replaced.
     static QString scratchFolder();
+    // Removes what runs of processes that ended without tidying up (killed,
+    // or a session that ended) left in the scratch folder: the folders of
+    // this user whose process is gone. Done once per process, at its first
+    // run's start.
+    static void removeLeftovers();
 
 private:
     void removeWorkFiles();

@@ -52,7 +52,7 @@ void Sweeper::take(std::vector<QList<TraceEvent>> rows) {
 
 bool Sweeper::idle() const {
     QMutexLocker lock(&mutex_);
-    return runs_.empty() && rows_.empty();
+    return runs_.empty() && rows_.empty() && freeing_ == 0;
 }
 
 void Sweeper::wake() {
@@ -108,9 +108,11 @@ bool Sweeper::sweepSlice() {
             runs_.push_front(std::move(done));
         } else if (done.use_count() == 1) {
             auto* going = new std::shared_ptr<Run>(std::move(done));
-            pool_->start([going] {
+            ++freeing_;
+            pool_->start([this, going] {
                 becomeBackground();
                 delete going;
+                --freeing_;
             });
         }
     }

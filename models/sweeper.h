@@ -14,6 +14,7 @@
 #include <QMutex>
 #include <QObject>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -47,7 +48,7 @@ public:
     // hands its old run over); the sweeping happens on this object's thread.
     void take(std::shared_ptr<Run> run);
     void take(std::vector<QList<TraceEvent>> rows);
-    // Nothing left to let go of.
+    // Nothing left to let go of, here or in the background.
     bool idle() const;
 
 private:
@@ -59,7 +60,8 @@ private:
     std::deque<std::shared_ptr<Run>> runs_;
     std::deque<QList<TraceEvent>> rows_;
     QTimer* timer_;
-    QThreadPool* pool_;  // lets go of the rest of a run, in the background
+    QThreadPool* pool_;            // lets go of the rest of a run, in the background
+    std::atomic<int> freeing_{0};  // runs pool_ has yet to finish with
 };
 
 }  // namespace idem

@@ -19,6 +19,8 @@
 #include <chrono>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace idem;
 using idem::test::Cell;
 
@@ -31,6 +33,7 @@ private slots:
     void manyIntentsAreJudgedOneByOne();
     void dbFileIsKeptForInspection();
     void aRunWithoutADbKeepsItInMemoryAndRemovesIt();
+    void whatEndedProcessesLeftIsRemoved();
     void dbPathThatIsADirectoryIsRefused();
     void answersAreKeptAsTheyWereGiven();
     void planningIsCancelled();
@@ -145,6 +148,37 @@ void EngineTest::aRunWithoutADbKeepsItInMemoryAndRemovesIt() {
     QCOMPARE(RunDatabase::scratchFolder(), QDir::tempPath());
     QCOMPARE(QDir(RunDatabase::scratchFolder()).canonicalPath(),
              QDir(chosen.path()).canonicalPath());
+    if (tmpdir.isNull())
+        qunsetenv("TMPDIR");
+    else
+        qputenv("TMPDIR", tmpdir);
+}
+
+// A process killed mid-run leaves its scratch folder behind; the next one
+// removes the folders of processes that are gone, not those of live ones.
+void EngineTest::whatEndedProcessesLeftIsRemoved() {
+    const QByteArray tmpdir = qgetenv("TMPDIR");
+    QTemporaryDir scratch;
+    qputenv("TMPDIR", scratch.path().toLocal8Bit());
+    auto leftover = [&](qint64 pid) {
+        const QString path = scratch.filePath(QStringLiteral("idemlab-run-%1-aB3dE5").arg(pid));
+        QDir().mkpath(path);
+        QFile file(path + QStringLiteral("/run.sqlite"));
+        file.open(QIODevice::WriteOnly);
+        return path;
+    };
+    // No process has an id above Linux's largest (2^22): that one is gone.
+    const QString dead = leftover(999'999'999);
+    // The parent of this process is alive: its folder stays.
+    const QString alive = leftover(qint64(getppid()));
+    const QString own = leftover(qint64(getpid()));
+    const QString other = scratch.filePath(QStringLiteral("idemlab-run-notapid"));
+    QDir().mkpath(other);
+    RunDatabase::removeLeftovers();
+    QVERIFY(!QFileInfo::exists(dead));
+    QVERIFY(QFileInfo::exists(alive));
+    QVERIFY(QFileInfo::exists(own));
+    QVERIFY(QFileInfo::exists(other));
     if (tmpdir.isNull())
         qunsetenv("TMPDIR");
     else
