@@ -1,5 +1,7 @@
 #include "appearance.h"
 
+#include "diagrampalette.h"
+
 #include <QApplication>
 #include <QEvent>
 #include <QFont>
@@ -71,12 +73,6 @@ private:
     bool vertical_;
 };
 
-QColor mixed(const QColor& a, const QColor& b, double towardB) {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * towardB),
-                            float(a.greenF() + (b.greenF() - a.greenF()) * towardB),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * towardB));
-}
-
 // A scroll bar as flat shapes in the palette's colours: a plain track, a
 // rounded handle that darkens under the mouse and takes the highlight while
 // dragged, and a small triangle in each arrow button. Fusion's gradients cost
@@ -94,7 +90,7 @@ void drawFlatScrollBar(const QStyle& fusion, const QStyleOptionSlider& bar, QPai
     painter->save();
     painter->fillRect(bar.rect, dark ? window.lighter(112) : window.darker(104));
     // The track's edge towards the view, as Fusion draws it.
-    painter->setPen(mixed(window, text, 0.18));
+    painter->setPen(DiagramPalette::mix(window, text, 0.18));
     if (horizontal)
         painter->drawLine(bar.rect.topLeft(), bar.rect.topRight());
     else
@@ -117,7 +113,8 @@ void drawFlatScrollBar(const QStyle& fusion, const QStyleOptionSlider& bar, QPai
             const QColor handle =
                 pressed(QStyle::SC_ScrollBarSlider)
                     ? pal.color(QPalette::Highlight)
-                    : mixed(window, text, active(QStyle::SC_ScrollBarSlider) ? 0.62 : 0.48);
+                    : DiagramPalette::mix(window, text,
+                                          active(QStyle::SC_ScrollBarSlider) ? 0.62 : 0.48);
             const QRectF r = QRectF(slider).adjusted(horizontal ? 1 : 3, horizontal ? 3 : 1,
                                                      horizontal ? -1 : -2, horizontal ? -2 : -1);
             const double radius = std::min(r.width(), r.height()) / 2;
@@ -133,7 +130,7 @@ void drawFlatScrollBar(const QStyle& fusion, const QStyleOptionSlider& bar, QPai
         if (!button.isValid())
             continue;
         if (pressed(sc))
-            painter->fillRect(button, mixed(window, text, 0.2));
+            painter->fillRect(button, DiagramPalette::mix(window, text, 0.2));
         const bool towardsEnd = sc == QStyle::SC_ScrollBarAddLine;
         const double s = std::min(button.width(), button.height()) * 0.22;
         const QPointF c = QRectF(button).center();
@@ -147,7 +144,10 @@ void drawFlatScrollBar(const QStyle& fusion, const QStyleOptionSlider& bar, QPai
         }
         const bool atStop =
             towardsEnd ? bar.sliderValue >= bar.maximum : bar.sliderValue <= bar.minimum;
-        painter->setBrush(mixed(window, text, !enabled || atStop ? 0.3 : active(sc) ? 0.85 : 0.65));
+        painter->setBrush(DiagramPalette::mix(window, text,
+                                              !enabled || atStop ? 0.3
+                                              : active(sc)       ? 0.85
+                                                                 : 0.65));
         painter->drawPolygon(triangle);
     }
     painter->restore();
