@@ -121,10 +121,23 @@ void EngineTest::manyIntentsAreJudgedOneByOne() {
     QCOMPARE(rec.verdictCount(Verdict::ExactlyOnce), 200);
 }
 
+namespace {
+// $TMPDIR as it was before a test changed it, again at the test's end.
+struct RestoresTmpdir {
+    QByteArray was = qgetenv("TMPDIR");
+    ~RestoresTmpdir() {
+        if (was.isNull())
+            qunsetenv("TMPDIR");
+        else
+            qputenv("TMPDIR", was);
+    }
+};
+}  // namespace
+
 // A run without --db keeps its database in /dev/shm (removing a file on a
 // disk waited for the disk), or where $TMPDIR says; it is gone at the end.
 void EngineTest::aRunWithoutADbKeepsItInMemoryAndRemovesIt() {
-    const QByteArray tmpdir = qgetenv("TMPDIR");
+    const RestoresTmpdir restore;
     qunsetenv("TMPDIR");
     const bool shm = QFileInfo(QStringLiteral("/dev/shm")).isDir() &&
                      QFileInfo(QStringLiteral("/dev/shm")).isWritable();
@@ -148,16 +161,12 @@ void EngineTest::aRunWithoutADbKeepsItInMemoryAndRemovesIt() {
     QCOMPARE(RunDatabase::scratchFolder(), QDir::tempPath());
     QCOMPARE(QDir(RunDatabase::scratchFolder()).canonicalPath(),
              QDir(chosen.path()).canonicalPath());
-    if (tmpdir.isNull())
-        qunsetenv("TMPDIR");
-    else
-        qputenv("TMPDIR", tmpdir);
 }
 
 // A process killed mid-run leaves its scratch folder behind; the next one
 // removes the folders of processes that are gone, not those of live ones.
 void EngineTest::whatEndedProcessesLeftIsRemoved() {
-    const QByteArray tmpdir = qgetenv("TMPDIR");
+    const RestoresTmpdir restore;
     QTemporaryDir scratch;
     qputenv("TMPDIR", scratch.path().toLocal8Bit());
     auto leftover = [&](qint64 pid) {
@@ -179,10 +188,6 @@ void EngineTest::whatEndedProcessesLeftIsRemoved() {
     QVERIFY(QFileInfo::exists(alive));
     QVERIFY(QFileInfo::exists(own));
     QVERIFY(QFileInfo::exists(other));
-    if (tmpdir.isNull())
-        qunsetenv("TMPDIR");
-    else
-        qputenv("TMPDIR", tmpdir);
 }
 
 void EngineTest::dbFileIsKeptForInspection() {
