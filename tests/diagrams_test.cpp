@@ -14,7 +14,9 @@
 #include <QGraphicsTextItem>
 #include <QGraphicsView>
 #include <QImage>
+#include <QPaintEvent>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,6 +119,7 @@ private slots:
     void longRunsDrawOnlyTheLastEvents();
     void fastPlayLaysOutALeapsWorthAgain();
     void theNewestRowStaysInSightWhenTheViewGrowsShorter();
+    void aStepPaintsItsOwnRowsAndScrollsTheRest();
     void aRedrawIntervalHoldsDrawingsBackButNotTheCounts();
     void steppingDrawsWhatAWholeDrawDoes();
     void exportWritesPngAndSvg();
@@ -464,6 +467,79 @@ void DiagramsTest::fastPlayLaysOutALeapsWorthAgain() {
         const QString note = earlierNote(view);
         QVERIFY2(note.contains(QString::number(back - drawn)), qPrintable(note));
     }
+}
+
+// Counts what a widget paints: the area of each paint event's region.
+class PaintedArea : public QObject {
+public:
+    qint64 area = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint) {
+            for (const QRect& r : static_cast<QPaintEvent*>(event)->region())
+                area += qint64(r.width()) * r.height();
+        }
+        return false;
+    }
+};
+
+// A step late in a long run paints the rows it changed and the strip that
+// scrolled into sight, not the whole view; what the screen then shows is
+// what a drawing of the whole view shows, pixel for pixel.
+void DiagramsTest::aStepPaintsItsOwnRowsAndScrollsTheRest() {
+    const auto run = finishedRun("order-create", "check-then-insert", {}, "concurrent", 2, 60);
+    QVERIFY(run);
+    const qsizetype end = run->trace().size();
+    SequenceView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QGraphicsView* rows = nullptr;
+    for (QGraphicsView* v : view.findChildren<QGraphicsView*>()) {
+        if (v->verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOn)
+            rows = v;
+    }
+    QVERIFY(rows);
+    qsizetype at = end / 2;
+    view.showTrace(run->trace(), at, at - 1);
+    QCoreApplication::processEvents();
+    QVERIFY(rows->verticalScrollBar()->maximum() > 0);  // full: every step scrolls
+    PaintedArea painted;
+    rows->viewport()->installEventFilter(&painted);
+    const qint64 whole = qint64(rows->viewport()->width()) * rows->viewport()->height();
+    int steps = 0;
+    for (; at < end && steps < 30; ++at, ++steps) {
+        view.advanceTrace(run->trace(), at + 1, at);
+        QCoreApplication::processEvents();
+    }
+    rows->viewport()->removeEventFilter(&painted);
+    QVERIFY2(painted.area < whole * steps / 2,
+             qPrintable(QStringLiteral("%1 steps painted %2 views' worth")
+                            .arg(steps)
+                            .arg(double(painted.area) / double(whole))));
+    // What the pixels copied up and the strips painted add up to.
+    QWidget* port = rows->viewport();
+    const QRect onWindow(port->mapTo(port->window(), QPoint(0, 0)), port->size());
+    const QImage shown = QGuiApplication::primaryScreen()
+                             ->grabWindow(port->window()->winId(), onWindow.x(), onWindow.y(),
+                                          onWindow.width(), onWindow.height())
+                             .toImage()
+                             .convertToFormat(QImage::Format_RGB32);
+    const QImage drawn = port->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(shown.size(), drawn.size());
+    int differ = 0;
+    for (int y = 0; y < drawn.height(); ++y) {
+        for (int x = 0; x < drawn.width(); ++x) differ += shown.pixel(x, y) != drawn.pixel(x, y);
+    }
+    QCOMPARE(differ, 0);
+    // The lanes' dashed lifelines run down the view: columns mostly not background.
+    const QRgb background = drawn.pixel(drawn.width() - 1, drawn.height() / 2);
+    int lifelines = 0;
+    for (int x = 0; x < drawn.width(); ++x) {
+        int marked = 0;
+        for (int y = 0; y < drawn.height(); ++y) marked += drawn.pixel(x, y) != background;
+        lifelines += marked > drawn.height() * 2 / 5;
+    }
+    QVERIFY2(lifelines >= view.lanes().size(), qPrintable(QString::number(lifelines)));
 }
 
 // At the end of a run the newest row is in sight; a dock or a splitter that

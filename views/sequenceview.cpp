@@ -226,13 +226,77 @@ QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
     v->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     v->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     v->setFrameShape(QFrame::NoFrame);
-    // Every step adds a row and scrolls: working out the exact region that
-    // changed, item by item, cost more than drawing what is in view.
-    v->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    // A step changes its own rows and the previous step's, at the bottom:
+    // the rows above scroll up by copying pixels, and only what changed or
+    // came into sight is drawn, however many rows the view holds.
+    v->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     return v;
 }
 
 }  // namespace
+
+// The lanes' dashed lifelines are the rows' background, drawn in scene
+// coordinates for whatever strip needs painting: a row added at the bottom
+// draws only its own strip of them, where one line item per lane, growing
+// at every step, made every view repaint whole. Dashes start at whole
+// periods from the top, so strips painted apart line up.
+class LaneScene : public QGraphicsScene {
+public:
+    using QGraphicsScene::QGraphicsScene;
+
+    void setLanes(const QList<double>& xs, double top, double bottom, const QPen& pen) {
+        if (xs != xs_ || pen != pen_) {
+            xs_ = xs;
+            pen_ = pen;
+            top_ = top;
+            bottom_ = bottom;
+            update();
+            return;
+        }
+        // Only the strips that gained or lost their lines.
+        const QRectF all = sceneRect();
+        if (bottom != bottom_) {
+            update(QRectF(all.left(), std::min(bottom, bottom_) - 1, all.width(),
+                          std::abs(bottom - bottom_) + 2));
+        }
+        if (top != top_)
+            update(
+                QRectF(all.left(), std::min(top, top_) - 1, all.width(), std::abs(top - top_) + 2));
+        top_ = top;
+        bottom_ = bottom;
+    }
+
+protected:
+    void drawBackground(QPainter* painter, const QRectF& rect) override {
+        QGraphicsScene::drawBackground(painter, rect);
+        if (xs_.isEmpty())
+            return;
+        const double to = std::min(rect.bottom() + 1, bottom_);
+        const double from = std::max(rect.top() - 1, top_);
+        if (from >= to)
+            return;
+        // Each dash a small rectangle at its place in the scene: drawn in
+        // whichever strip, its pixels are the same (a dashed pen starts its
+        // pattern where the clipped line starts).
+        const double width = std::max(1.0, pen_.widthF());
+        const QList<qreal> pattern = pen_.dashPattern();
+        const double on = (pattern.isEmpty() ? 4 : pattern.value(0)) * width;
+        const double period = on + (pattern.isEmpty() ? 2 : pattern.value(1)) * width;
+        const QBrush ink = pen_.brush();
+        for (double x : std::as_const(xs_)) {
+            if (x < rect.left() - width || x > rect.right() + width)
+                continue;
+            for (double y = top_ + std::floor((from - top_) / period) * period; y < to; y += period)
+                painter->fillRect(QRectF(x - width / 2, y, width, std::min(on, bottom_ - y)), ink);
+        }
+    }
+
+private:
+    QList<double> xs_;
+    double top_ = 0;
+    double bottom_ = 0;
+    QPen pen_;
+};
 
 struct SequenceView::Layout {
     QFont font;
@@ -248,7 +312,8 @@ struct SequenceView::Layout {
 
 SequenceView::SequenceView(QWidget* parent)
     : QWidget(parent),
-      scene_(new QGraphicsScene(this)),
+      rowsScene_(new LaneScene(this)),
+      scene_(rowsScene_),
       header_(diagramView(scene_, this)),
       view_(diagramView(scene_, this)) {
     auto* layout = new QVBoxLayout(this);
@@ -416,13 +481,14 @@ double SequenceView::labelRoom(const SequenceStep& s, const Layout& l) const {
 void SequenceView::draw() {
     scene_->clear();
     rows_.clear();
-    laneLines_.clear();
+    rowsScene_->setLanes({}, 0, 0, QPen());
     earlierNote_ = nullptr;
     layout_.reset();
     arrows_ = 0;
     labels_.clear();
     const DiagramPalette pal = DiagramPalette::from(palette());
-    for (QGraphicsView* v : {header_, view_}) v->setBackgroundBrush(pal.background);
+    // The views draw the scene's background (a brush of their own would
+    // stand in for it, lifelines and all).
     scene_->setBackgroundBrush(pal.background);
 
     Layout l;
@@ -574,18 +640,10 @@ void SequenceView::placeFrame(const DiagramPalette& pal) {
         delete earlierNote_;
         earlierNote_ = nullptr;
     }
-    if (laneLines_.isEmpty()) {
-        QPen lanePen(pal.muted, 1, Qt::DashLine);
-        for (double x : std::as_const(l.x)) {
-            laneLines_ << addLine(scene_, x, sceneTop, x, bottom, lanePen);
-            laneLines_.last()->setZValue(-1);
-        }
-    } else {
-        for (QGraphicsLineItem* line : std::as_const(laneLines_)) {
-            const double x = line->line().x1();
-            line->setLine(x, std::min(sceneTop, l.headerH), x, bottom);
-        }
-    }
+    // The lifelines reach from the top of the rows (from under the lane
+    // names once the view has scrolled) to below the last row.
+    rowsScene_->setLanes(l.x.values(), std::min(sceneTop, l.headerH), bottom,
+                         QPen(pal.muted, 1, Qt::DashLine));
     view_->setSceneRect(0, sceneTop, l.width, bottom - sceneTop);
     view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
 }

@@ -16,12 +16,12 @@
 
 class QFontMetricsF;
 class QGraphicsItem;
-class QGraphicsLineItem;
 class QGraphicsSimpleTextItem;
 class QGraphicsView;
 
 namespace idem {
 
+class LaneScene;
 class Trace;
 struct DiagramPalette;
 
@@ -115,7 +115,8 @@ private:
     void placeFrame(const DiagramPalette& pal);
     double labelRoom(const SequenceStep& s, const Layout& l) const;
 
-    QGraphicsScene* scene_;
+    LaneScene* rowsScene_;   // the rows, with the lanes' lifelines as their background
+    QGraphicsScene* scene_;  // where items are added: rowsScene_, or scratch_ while a row is drawn
     QGraphicsView* header_;  // the lane names, kept in sight while the rows scroll
     QGraphicsView* view_;
     QList<SequenceStep> steps_;
@@ -133,7 +134,6 @@ private:
     double lanesWidth_ = 0;  // the width the lanes took when last drawn
     std::shared_ptr<Layout> layout_;  // as the rows on screen were laid out
     QList<Row> rows_;
-    QList<QGraphicsLineItem*> laneLines_;
     QGraphicsSimpleTextItem* earlierNote_ = nullptr;
     bool fastPlay_ = false;
     QGraphicsScene scratch_;  // a row is drawn here, then its items move to scene_
