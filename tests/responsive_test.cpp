@@ -31,6 +31,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -123,6 +124,7 @@ private slots:
     void aRunAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
     void messagesFloatOverTheStageWithoutMovingIt();
+    void aStepsTextsLayOutNothingAroundThemWhileTheyFit();
     void theExperimentChartIsUpdatedInPlace();
     void theExperimentRunsWithoutAWindowAndStops();
     void aScenarioChosenMidExperimentShowsOnlyItsOwnResults();
@@ -487,6 +489,69 @@ void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
 // A job's bar and a message lie over the bottom right of the stage: the
 // stage keeps its size (nothing is laid out again when they come and go), and
 // the message is shown whole.
+// Counts the layout requests a widget is sent.
+class LayoutRequests : public QObject {
+public:
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        count += event->type() == QEvent::LayoutRequest;
+        return false;
+    }
+};
+
+// Each step writes a new caption, a new position and new counts. The window
+// is laid out again only when one of them needs more room or another table
+// comes to the front; and no text is cut.
+void ResponsiveTest::aStepsTextsLayOutNothingAroundThemWhileTheyFit() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 10, 3), &error), qPrintable(error));
+    w.playback().seek(120);  // the tables have their rows
+    QCoreApplication::processEvents();
+    QLabel* caption = nullptr;
+    for (QLabel* label : w.findChild<QWidget*>("stepCaption")->findChildren<QLabel*>()) {
+        if (label->wordWrap())
+            caption = label;
+    }
+    QLabel* position = nullptr;
+    for (QLabel* label : w.playbackBar()->findChildren<QLabel*>()) {
+        if (label->text().contains(QStringLiteral("step ")))
+            position = label;
+    }
+    auto* tables = w.findChild<QTabWidget*>("tableTabs");
+    QVERIFY(caption && position && tables);
+    LayoutRequests requests;
+    w.installEventFilter(&requests);
+    QSet<QString> captions;
+    int quiet = 0;  // steps that needed no more room and kept the table in front
+    for (int i = 0; i < 60 && !w.playback().atEnd(); ++i) {
+        const int tab = tables->currentIndex();
+        const QSize captionRoom = caption->size(), positionRoom = position->size();
+        const int before = requests.count;
+        w.playback().stepForward();
+        // A request climbs one parent per turn of the event loop.
+        for (int turn = 0; turn < 12; ++turn) QCoreApplication::processEvents();
+        const bool needed = caption->heightForWidth(caption->width()) > captionRoom.height() ||
+                            position->sizeHint().width() > positionRoom.width() ||
+                            tables->currentIndex() != tab;
+        if (!needed) {
+            ++quiet;
+            QVERIFY2(requests.count == before, qPrintable(caption->text()));
+        }
+        QTRY_VERIFY2(position->width() >= position->sizeHint().width(),
+                     qPrintable(position->text()));
+        QTRY_VERIFY2(caption->height() >= caption->heightForWidth(caption->width()),
+                     qPrintable(caption->text()));
+        captions.insert(caption->text());
+    }
+    w.removeEventFilter(&requests);
+    QVERIFY(captions.size() > 20);
+    QVERIFY2(quiet > 30, qPrintable(QString::number(quiet)));
+}
+
 void ResponsiveTest::messagesFloatOverTheStageWithoutMovingIt() {
     MainWindow w(false);
     w.resize(1280, 720);

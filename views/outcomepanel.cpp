@@ -2,6 +2,7 @@
 
 #include "contrast.h"
 #include "drawthrottle.h"
+#include "labelholder.h"
 #include "names.h"
 #include "outcometexts.h"
 #include "relativefont.h"
@@ -15,51 +16,6 @@
 #include <QVBoxLayout>
 
 namespace idem {
-
-namespace {
-
-// Holds a word-wrapped label without a layout of its own, as tall as the
-// label's text at its width. A new text that keeps the height changes
-// nothing around it: in the panel's layout, each new text had the panel, and
-// the scroll area around it, laid out again (1 ms at every step of a run).
-class LabelHolder : public QWidget {
-public:
-    LabelHolder(QLabel* label, QWidget* parent) : QWidget(parent), label_(label) {
-        label_->setParent(this);
-        QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-        policy.setHeightForWidth(true);
-        setSizePolicy(policy);
-    }
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int width) const override { return label_->heightForWidth(width); }
-    QSize sizeHint() const override { return label_->sizeHint(); }
-    QSize minimumSizeHint() const override { return label_->minimumSizeHint(); }
-
-protected:
-    bool event(QEvent* event) override {
-        // The label's text changed: only a new height concerns the panel.
-        if (event->type() == QEvent::LayoutRequest) {
-            const int needed = label_->heightForWidth(width());
-            if (needed != shownHeight_) {
-                shownHeight_ = needed;
-                updateGeometry();
-            }
-            return true;
-        }
-        return QWidget::event(event);
-    }
-    void resizeEvent(QResizeEvent* event) override {
-        QWidget::resizeEvent(event);
-        label_->setGeometry(rect());
-        shownHeight_ = label_->heightForWidth(width());
-    }
-
-private:
-    QLabel* label_;
-    int shownHeight_ = -1;
-};
-
-}  // namespace
 
 OutcomePanel::OutcomePanel(QWidget* parent)
     : QWidget(parent),

@@ -1,5 +1,6 @@
 #include "playbackbar.h"
 
+#include "labelholder.h"
 #include "playback.h"
 #include "sqllogmodel.h"
 
@@ -113,7 +114,9 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     layout->addWidget(autoPlay_);
     scrubber_->setFocusPolicy(Qt::NoFocus);
     layout->addWidget(scrubber_, 1);
-    layout->addWidget(status_);
+    // A new position at every step: held, so that only a wider text lays
+    // out the tool bar (and the window under it).
+    layout->addWidget(new LabelHolder(status_, this));
     paintIcons();
 
     connect(reset_, &QToolButton::clicked, this, [this] {

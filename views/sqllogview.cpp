@@ -1,6 +1,7 @@
 #include "sqllogview.h"
 
 #include "contrast.h"
+#include "labelholder.h"
 #include "sqllogmodel.h"
 
 #include <QAction>
@@ -85,8 +86,11 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     leftOut_ = new QLabel(this);
     leftOut_->setWordWrap(true);
     leftOut_->setContentsMargins(6, 2, 6, 2);
-    leftOut_->hide();
-    layout->addWidget(leftOut_);
+    // Its count changes with every statement: held, so that only a new
+    // height lays out what is around it.
+    leftOutHolder_ = new LabelHolder(leftOut_, this);
+    leftOutHolder_->hide();
+    layout->addWidget(leftOutHolder_);
     layout->addWidget(view_);
     connect(&model_, &SqlLogModel::leftOutChanged, this, &SqlLogView::showLeftOut);
     shown_->setSourceModel(&model_);
@@ -181,7 +185,7 @@ bool SqlLogView::eventFilter(QObject* watched, QEvent* event) {
 // The table lists the latest statements only; where the rest are.
 void SqlLogView::showLeftOut() {
     const qsizetype out = model_.leftOut();
-    leftOut_->setVisible(out > 0);
+    leftOutHolder_->setVisible(out > 0);
     if (out > 0) {
         leftOut_->setText(tr("The latest %1 statements are listed; the %2 before them are in the "
                              "saved trace and in Copy SQL log as CSV.")

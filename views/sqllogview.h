@@ -40,6 +40,7 @@ private:
     QSortFilterProxyModel* shown_;
     QTableView* view_;
     QLabel* leftOut_;
+    QWidget* leftOutHolder_;  // leftOut_'s LabelHolder
     QAction* copy_ = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "stepcaption.h"
 
+#include "labelholder.h"
 #include "names.h"
 #include "narration.h"
 #include "relativefont.h"
@@ -17,7 +18,10 @@ constexpr int kStepsNamed = 3;
 }  // namespace
 
 StepCaption::StepCaption(QWidget* parent)
-    : QWidget(parent), caption_(new QLabel(this)), hint_(new QLabel(this)) {
+    : QWidget(parent),
+      caption_(new QLabel(this)),
+      captionRoom_(new LabelHolder(caption_, this)),
+      hint_(new QLabel(this)) {
     setObjectName(QStringLiteral("stepCaption"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
@@ -28,7 +32,11 @@ StepCaption::StepCaption(QWidget* parent)
     hint_->setForegroundRole(QPalette::PlaceholderText);
     hint_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     setRelativeFont(caption_, 1.0, true);
-    layout->addWidget(caption_, 1);
+    // A new caption at every step, of one line or three: held at the height
+    // of the tallest so far, so that the stage under it stays where it is
+    // (and is not laid out again) while a run is stepped through.
+    captionRoom_->setKeepsTallest(true);
+    layout->addWidget(captionRoom_, 1);
     layout->addWidget(hint_);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
@@ -79,6 +87,7 @@ QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qs
         narrator_ = std::make_unique<Narrator>(intents);
         fed_ = 0;
         told_.clear();
+        captionRoom_->forgetTallest();  // told from the start again: the room starts afresh
     }
     // A step that recorded nothing (time passed): what was told stays.
     if (from >= to && !told_.isEmpty())

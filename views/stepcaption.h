@@ -13,6 +13,7 @@ class QLabel;
 
 namespace idem {
 
+class LabelHolder;
 class Narrator;
 struct TraceEvent;
 
@@ -47,6 +48,7 @@ public:
 
 private:
     QLabel* caption_;
+    LabelHolder* captionRoom_;  // holds caption_ at the height of its tallest text
     QLabel* hint_;
     QStringList askKeys_;
     std::unique_ptr<Narrator> narrator_;
