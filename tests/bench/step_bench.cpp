@@ -1,6 +1,9 @@
 // What one step costs in the real window early and late in the largest run
 // the fire panel allows (50 intents x 1000 duplicates): the views apply only
-// the step's events, so the two figures should be the same.
+// the step's events and paint only what they changed, so a step should cost
+// what it does whatever the position. The first steps of this run are the
+// callers' fires (no SQL) and the late ones run statements, so the bench
+// also sets each kind of step where it first comes beside the same kind late.
 //
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/step_bench [steps-per-sample] [--paint]
 #include "livestage.h"
@@ -12,10 +15,12 @@
 #include "sqlconnection.h"
 #include "statemachineview.h"
 #include "tableview.h"
+#include "traceevent.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QTextStream>
 
 #include <algorithm>
@@ -113,8 +118,25 @@ struct Sample {
     double paintMs = 0;   // median of the repaint after it
 };
 
-// Steps `count` times from where the run is, each step drawn as on screen.
-Sample stepCost(MainWindow& w, int count) {
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// What a step did: the kinds of its events in order ("fire", "sql+guard+response").
+QString stepKinds(const MainWindow& w) {
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    QStringList kinds;
+    for (qsizetype i = w.playback().lastStepBegin(); i < w.playback().eventCount(); ++i)
+        kinds << toId(events[i].kind);
+    return kinds.join(QLatin1Char('+'));
+}
+
+using CostsByKind = QHash<QString, std::vector<double>>;
+
+// Steps `count` times from where the run is, each step drawn as on screen;
+// with `byKind`, each step's cost is also filed under what the step did.
+Sample stepCost(MainWindow& w, int count, CostsByKind* byKind = nullptr) {
     std::vector<double> ms, update, paint;
     for (int i = 0; i < count && !w.playback().atEnd(); ++i) {
         QElapsedTimer clock;
@@ -125,11 +147,9 @@ Sample stepCost(MainWindow& w, int count) {
         ms.push_back(double(clock.nsecsElapsed()) / 1e6);
         update.push_back(stepped);
         paint.push_back(ms.back() - stepped);
+        if (byKind)
+            (*byKind)[stepKinds(w)].push_back(ms.back());
     }
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        return v.empty() ? 0 : v[v.size() / 2];
-    };
     return {median(ms), ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end()), median(update),
             median(paint)};
 }
@@ -227,5 +247,71 @@ int main(int argc, char** argv) {
                .arg(lateCost.worstMs, 12, 'f', 2)
                .arg(lateCost.updateMs, 12, 'f', 2)
                .arg(lateCost.paintMs, 12, 'f', 2);
+
+    // Like for like. This run's first 50,000 or so steps are the callers'
+    // fires, which run no SQL; the steps late in it run statements and
+    // answer. So each kind of step is timed where it first comes, with
+    // the views nearly empty, and again once they are full.
+    constexpr int kLikeSteps = 600;
+    auto sample = [&](int from, CostsByKind* into) {
+        w.playback().seek(from);
+        QApplication::processEvents();
+        stepCost(w, kLikeSteps, into);
+    };
+    // Where the first statement runs, to within a few thousand steps.
+    int firstSql = 10;
+    while (firstSql < late) {
+        firstSql += 2500;
+        w.playback().seek(firstSql);
+        w.playback().stepForward();
+        if (stepKinds(w).split(QLatin1Char('+')).contains(QLatin1String("sql")))
+            break;
+    }
+    // Three stretches: the callers' first fires; the first statements, with
+    // the SQL log still short; and the end of the run, every view full.
+    const QList<int> starts{10, firstSql, late - kLikeSteps};
+    QList<CostsByKind> stretches(starts.size());
+    for (qsizetype i = 0; i < starts.size(); ++i) sample(starts[i], &stretches[i]);
+    out << QStringLiteral(
+               "\neach kind of step in the first stretch of %1 steps that has it, "
+               "and in the last (stretches from 10, %2 and %3):\n")
+               .arg(kLikeSteps)
+               .arg(firstSql)
+               .arg(late - kLikeSteps);
+    out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+               .arg("step", -24)
+               .arg("from", 8)
+               .arg("ms", 7)
+               .arg("from", 8)
+               .arg("ms", 7)
+               .arg("later:first", 12);
+    QSet<QString> kinds;
+    for (const CostsByKind& stretch : std::as_const(stretches)) {
+        for (auto it = stretch.cbegin(); it != stretch.cend(); ++it) kinds.insert(it.key());
+    }
+    QStringList sorted(kinds.cbegin(), kinds.cend());
+    sorted.sort();
+    constexpr size_t kEnough = 20;
+    for (const QString& kind : std::as_const(sorted)) {
+        qsizetype a = -1, b = -1;
+        for (qsizetype i = 0; i < stretches.size(); ++i) {
+            if (stretches[i].value(kind).size() >= kEnough) {
+                if (a < 0)
+                    a = i;
+                b = i;
+            }
+        }
+        if (a < 0 || a == b)
+            continue;
+        const double first = median(stretches[a].value(kind));
+        const double last = median(stretches[b].value(kind));
+        out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                   .arg(kind.left(24), -24)
+                   .arg(starts[a], 8)
+                   .arg(first, 7, 'f', 2)
+                   .arg(starts[b], 8)
+                   .arg(last, 7, 'f', 2)
+                   .arg(last / first, 12, 'f', 2);
+    }
     return 0;
 }
