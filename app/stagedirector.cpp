@@ -25,11 +25,16 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace idem {
 
 StageDirector::StageDirector(const Stage& stage, QObject* parent)
-    : QObject(parent), stage_(stage), playback_(*stage.playback) {
+    : QObject(parent), stage_(stage), playback_(*stage.playback), sequenceTimer_(new QTimer(this)) {
+    sequenceTimer_->setSingleShot(true);
+    sequenceTimer_->setTimerType(Qt::PreciseTimer);
+    sequenceTimer_->setInterval(kSequenceLaterMs);
+    connect(sequenceTimer_, &QTimer::timeout, this, &StageDirector::drawSequenceNow);
     playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
     connect(&playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -359,6 +364,9 @@ void StageDirector::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>&
     playback_.publish();
     viewsCaughtUp_ = nullptr;
     narratorCaughtUp_ = false;
+    // A drawing left for later by an earlier job, when this one told nothing new.
+    if (sequenceDue_.due && !sequenceTimer_->isActive())
+        sequenceTimer_->start();
     if (redrawAfterJob_) {
         redrawAfterJob_ = false;
         redraw();
@@ -388,7 +396,17 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
         return;
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_.lastStepBegin());
-    stage_.live->showStep(*run, playback_.reader(), from, to, fresh, rebuild, viewsCaughtUp_);
+    // A job's hand-over leaves the sequence diagram for the next turn.
+    const bool sequenceLater = viewsCaughtUp_ != nullptr;
+    if (sequenceLater) {
+        const bool scheduled = sequenceDue_.due;
+        sequenceDue_ = {true, to, fresh, rebuild || (scheduled && sequenceDue_.rebuild)};
+        sequenceTimer_->start();
+    } else {
+        sequenceDue_.due = false;  // drawn with this step
+    }
+    stage_.live->showStep(*run, playback_.reader(), from, to, fresh, rebuild, viewsCaughtUp_,
+                          sequenceLater);
     QTabWidget* tabs = stage_.tabs;
     PaginationView* pagination = stage_.pagination;
     if (tabs->isTabVisible(tabs->indexOf(pagination)))
@@ -407,6 +425,15 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     if (end && !summary.alerts.isEmpty() && playback_.reader())
         outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_.reader()));
     updateCaption();
+}
+
+void StageDirector::drawSequenceNow() {
+    // While a job runs, the run is the worker's: its hand-over restarts this.
+    if (!sequenceDue_.due || held_)
+        return;
+    sequenceDue_.due = false;
+    if (const Run* run = playback_.run())
+        stage_.live->showSequence(*run, sequenceDue_.to, sequenceDue_.fresh, sequenceDue_.rebuild);
 }
 
 void StageDirector::updateCaption() {

@@ -16,6 +16,7 @@
 
 class QStatusBar;
 class QTabWidget;
+class QTimer;
 
 namespace idem {
 
@@ -72,6 +73,9 @@ public:
     void saveTraceTo(const QString& path);
     // Draws the views again from the run's start (language, theme, lanes).
     void redraw();
+    // Draws the sequence diagram now if a job's hand-over left it for later
+    // (before it is exported, say).
+    void drawSequenceNow();
     void updateCaption();
     // A worker holds the run: the playback keys wait.
     bool isHeld() const { return held_; }
@@ -113,6 +117,22 @@ private:
     bool narrationStale_ = true;     // the run was replaced or rewound: narrate from its start
     bool narratorCaughtUp_ = false;  // a long seek fed the narrator in its worker
     LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views
+    // After a job the sequence diagram is drawn a frame later
+    // (drawSequenceNow), once the window has painted what the job changed:
+    // its leap and that repaint each fit a frame, where together they
+    // overran one.
+    struct SequenceDue {
+        bool due = false;
+        qsizetype to = 0;
+        qsizetype fresh = 0;
+        bool rebuild = false;
+    };
+    SequenceDue sequenceDue_;
+    // A frame: the window paints a few milliseconds after its widgets
+    // asked to (Qt gathers the requests), so anything sooner would run
+    // before that paint and add to it.
+    static constexpr int kSequenceLaterMs = 16;
+    QTimer* sequenceTimer_;
     bool repeatWrote_ = false;     // a repeat has changed the database in the run on screen
     QString prediction_;           // the verdict id the class predicted (Predict first)
     bool predictionOpen_ = false;  // ... and the run has not reached its end yet

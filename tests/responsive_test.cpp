@@ -14,6 +14,7 @@
 #include "runcontroller.h"
 #include "runner.h"
 #include "scenario.h"
+#include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "statemachineview.h"
 #include "statetally.h"
@@ -116,6 +117,7 @@ private slots:
     void aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt();
     void escapeStopsALongSeekWhereItGot();
     void aLongSeekShowsWhatStepByStepWould();
+    void theSequenceDiagramFollowsALongSeekAFrameLater();
     void theSqlLogKeepsItsRowsInOrderInPieces();
     void pausingInstantPlayShowsTheTablesAsTheyAre();
     void aFinishedJobsBarLingersAndTheNextJobTakesItOver();
@@ -212,6 +214,42 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
 // End, Home and End again go to a worker, which also counts for the views
 // (the SQL log's rows, the state diagram's moves): the window only hands
 // them over. What they show must be what stepping one step at a time shows.
+// After a seek in the background the window first paints what the other
+// views show, then the sequence diagram draws its rows a frame later: the
+// two together overran a frame. A step taken in that frame draws the
+// diagram itself, and the late drawing then changes nothing.
+void ResponsiveTest::theSequenceDiagramFollowsALongSeekAFrameLater() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    for (int i = 0; i < 5; ++i) QTest::keyClick(&w, Qt::Key_Right);
+    SequenceView* sequence = w.sequenceView();
+    QCOMPARE(sequence->drawnUpTo(), w.playback().eventCount());
+    const qsizetype before = sequence->drawnUpTo();
+
+    QTest::keyClick(&w, Qt::Key_End);
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().atEnd());
+    QCOMPARE(sequence->drawnUpTo(), before);  // not yet
+    QTRY_COMPARE(sequence->drawnUpTo(), w.playback().eventCount());
+
+    // A step within the frame: drawn at once, and the late drawing keeps it.
+    QTest::keyClick(&w, Qt::Key_Home);
+    w.jobs()->finishNow();
+    QCOMPARE(w.playback().position(), 0);
+    w.playback().seek(7);
+    const qsizetype at7 = w.playback().eventCount();
+    QCOMPARE(sequence->drawnUpTo(), at7);
+    QTest::qWait(60);
+    QCOMPARE(sequence->drawnUpTo(), at7);
+    QString why;
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+}
+
 void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     MainWindow w(false);
     w.resize(1280, 720);

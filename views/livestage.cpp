@@ -230,7 +230,7 @@ LiveStage::CatchUp LiveStage::prepareCatchUp() const {
 }
 
 void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                         qsizetype fresh, bool rebuild, CatchUp* ready) {
+                         qsizetype fresh, bool rebuild, CatchUp* ready, bool sequenceLater) {
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
     // The SQL log's new rows: counted by a worker already, or here.
@@ -262,13 +262,18 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     } else {
         state_->advanceTrace(run.trace(), to, fresh);
     }
+    if (!sequenceLater)
+        showSequence(run, to, fresh, rebuild);
+    // Tables the run has created since are "used" now.
+    applyTabs();
+}
+
+void LiveStage::showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild) {
     if (rebuild) {
         sequence_->showTrace(run.trace(), to, fresh);
     } else {
         sequence_->advanceTrace(run.trace(), to, fresh);
     }
-    // Tables the run has created since are "used" now.
-    applyTabs();
 }
 
 void LiveStage::refreshTables(SqlConnection& reader) {

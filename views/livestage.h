@@ -56,8 +56,12 @@ public:
     // Trace events [from, to) are new ([0, to) when rebuild); events from
     // `fresh` on belong to the latest step and are marked. `ready`, when it
     // took in the same events, saves counting them again.
+    // With `sequenceLater`, the sequence diagram is left for showSequence.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr);
+                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr,
+                  bool sequenceLater = false);
+    // The sequence diagram alone, as showStep draws it.
+    void showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild);
     // Playing at "instant": the state diagram is drawn and the tables read a
     // few times a second, not every frame (they change faster than anyone
     // reads them). Stopping reads the tables from `reader` if they missed a step.

@@ -228,8 +228,10 @@ QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
     v->setFrameShape(QFrame::NoFrame);
     // A step changes its own rows and the previous step's, at the bottom:
     // the rows above scroll up by copying pixels, and only what changed or
-    // came into sight is drawn, however many rows the view holds.
-    v->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    // came into sight is drawn, however many rows the view holds. After a
+    // leap (hundreds of new items) the region is one rectangle rather than
+    // hundreds, which would cost more to clip to than to draw.
+    v->setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     return v;
 }
 

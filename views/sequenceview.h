@@ -72,6 +72,8 @@ public:
     QStringList lanes() const { return lanes_; }
     // Every line of text drawn for the steps, as drawn (for tests: nothing cut).
     QStringList labels() const { return labels_; }
+    // How many of the trace's events the rows drawn so far cover.
+    qsizetype drawnUpTo() const { return drawnUpTo_; }
     // Every lane fits the view's width (none is off to the right).
     bool allLanesInSight() const;
 
