@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QIcon>
 #include <QTextStream>
+#include <QThread>
 
 #include <unistd.h>
 
@@ -50,6 +51,10 @@ int withGui(int argc, char* argv[], Gui mode) {
         }
     }
     idem::Sweeper::freeEvenly();
+    // Qt takes the first thread that uses it for the main thread: this one
+    // must come before the texts' reader, or under load the reader wins and
+    // the window runs on a thread Qt calls foreign.
+    QThread::currentThread();
     if (mode == Gui::Window)
         idem::Texts::loadInBackground();  // read while the application starts
     QApplication app(argc, argv);
