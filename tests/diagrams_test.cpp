@@ -625,6 +625,9 @@ void DiagramsTest::exportWritesPngAndSvg() {
     const QByteArray text = file.readAll();
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("<title>payment-callback</title>"));
+    // The lanes' lifelines, a dashed line each (not a rectangle per dash).
+    QVERIFY(text.contains("stroke-dasharray"));
+    QVERIFY2(text.count("<rect") < 100, qPrintable(QString::number(text.count("<rect"))));
 }
 
 void DiagramsTest::exportToAnUnwritablePathFailsAndLeavesNoFile() {

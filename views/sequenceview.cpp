@@ -13,6 +13,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
 #include <QMap>
+#include <QPaintEngine>
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QTextBoundaryFinder>
@@ -277,9 +278,17 @@ protected:
         const double from = std::max(rect.top() - 1, top_);
         if (from >= to)
             return;
-        // Each dash a small rectangle at its place in the scene: drawn in
-        // whichever strip, its pixels are the same (a dashed pen starts its
-        // pattern where the clipped line starts).
+        // A picture (SVG) is drawn whole: a dashed line per lane.
+        if (painter->paintEngine() && painter->paintEngine()->type() != QPaintEngine::Raster) {
+            painter->save();
+            painter->setPen(pen_);
+            for (double x : std::as_const(xs_)) painter->drawLine(QPointF(x, from), QPointF(x, to));
+            painter->restore();
+            return;
+        }
+        // On screen, each dash a small rectangle at its place in the scene:
+        // drawn in whichever strip, its pixels are the same (a dashed pen
+        // starts its pattern where the clipped line starts).
         const double width = std::max(1.0, pen_.widthF());
         const QList<qreal> pattern = pen_.dashPattern();
         const double on = (pattern.isEmpty() ? 4 : pattern.value(0)) * width;
