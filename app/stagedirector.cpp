@@ -396,7 +396,7 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
         return;
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_.lastStepBegin());
-    // A job's hand-over leaves the sequence diagram for the next turn.
+    // A job's hand-over leaves the sequence diagram for a frame later.
     const bool sequenceLater = viewsCaughtUp_ != nullptr;
     if (sequenceLater) {
         const bool scheduled = sequenceDue_.due;
