@@ -256,15 +256,16 @@ public:
             update();
             return;
         }
-        // Only the strips that gained or lost their lines.
-        const QRectF all = sceneRect();
-        if (bottom != bottom_) {
-            update(QRectF(all.left(), std::min(bottom, bottom_) - 1, all.width(),
-                          std::abs(bottom - bottom_) + 2));
-        }
-        if (top != top_)
-            update(
-                QRectF(all.left(), std::min(top, top_) - 1, all.width(), std::abs(top - top_) + 2));
+        // Only the strips that gained or lost their lines, across the lanes
+        // (the scene's own rect would walk every item to grow).
+        const auto [left, right] = std::minmax_element(xs_.cbegin(), xs_.cend());
+        auto strip = [&](double a, double b) {
+            if (a != b && left != xs_.cend())
+                update(
+                    QRectF(*left - 2, std::min(a, b) - 1, *right - *left + 4, std::abs(a - b) + 2));
+        };
+        strip(bottom, bottom_);
+        strip(top, top_);
         top_ = top;
         bottom_ = bottom;
     }
