@@ -305,8 +305,10 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
 // The log keeps its rows in pieces (a long seek's in one): every row is where
 // a single list would have it, and a reset starts over.
 void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
+    // As many statements as the table lists (every third event is not one).
+    const qsizetype events = SqlLogModel::kShownRows * 3 / 2;
     Trace trace;
-    for (int i = 0; i < 30'000; ++i) {
+    for (int i = 0; i < events; ++i) {
         TraceEvent e;
         e.seq = i;
         e.kind = i % 3 == 2 ? EventKind::Work : EventKind::Sql;
@@ -314,13 +316,13 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
         trace.add(e);
     }
     const QList<TraceEvent> all = SqlLogModel::rowsOf(trace.events(), 0, trace.size());
-    QCOMPARE(all.size(), 20'000);
+    QCOMPARE(all.size(), SqlLogModel::kShownRows);
     SqlLogModel model;
-    // Steps of a few events, then a long seek's 24,000, then steps again.
+    // Steps of a few events, then a long seek's (most of the trace), then steps again.
     qsizetype at = 0;
-    for (; at < 3'000; at += 7) model.append(trace, at, at + 7);
-    model.appendRows(SqlLogModel::rowsOf(trace.events(), at, at + 24'000));
-    at += 24'000;
+    for (; at < events / 10; at += 7) model.append(trace, at, at + 7);
+    model.appendRows(SqlLogModel::rowsOf(trace.events(), at, at + events * 8 / 10));
+    at += events * 8 / 10;
     for (; at < trace.size(); at += 5) model.append(trace, at, at + 5);
     QCOMPARE(model.rowCount(), all.size());
     for (int row = 0; row < model.rowCount(); ++row) {
