@@ -247,6 +247,14 @@ SqlResult SqlConnection::exec(const QString& sql, const QVariantList& params) {
     return result;
 }
 
+bool SqlConnection::othersCommittedSinceAsked() {
+    const SqlResult r = exec(QStringLiteral("PRAGMA data_version"));
+    const qint64 version = r.ok && !r.empty() ? r.value(0, 0).toLongLong() : -1;
+    const bool committed = version < 0 || version != dataVersion_;
+    dataVersion_ = version;
+    return committed;
+}
+
 QString SqlConnection::selectAllStatement(const QString& table, QStringList* columns) {
     const SqlResult info =
         exec(QStringLiteral("SELECT name FROM pragma_table_info(?) ORDER BY cid"), {table});

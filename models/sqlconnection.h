@@ -94,6 +94,10 @@ public:
     // columns receives the column names (without rowid). Empty when the
     // table does not exist.
     QString selectAllStatement(const QString& table, QStringList* columns);
+    // Whether another connection has committed since this one last asked
+    // (true the first time; SQLite's data_version, a few microseconds). A
+    // reader that shows the tables reads them again only when it is true.
+    bool othersCommittedSinceAsked();
 
 private:
     struct Statements;
@@ -101,6 +105,7 @@ private:
     QString openError_;
     sqlite3* db_ = nullptr;
     std::unique_ptr<Statements> statements_;
+    qint64 dataVersion_ = -1;  // data_version when last asked; -1: never asked
 };
 
 }  // namespace idem

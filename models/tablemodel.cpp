@@ -23,6 +23,16 @@ void TableModel::clear() {
     endRemoveRows();
 }
 
+void TableModel::settle() {
+    changedLastRefresh_ = false;
+    for (int i = 0; i < rows_.size(); ++i) {
+        if (rows_[i].changed.isEmpty())
+            continue;
+        rows_[i].changed.clear();
+        emit dataChanged(index(i, 0), index(i, int(columns_.size()) - 1));
+    }
+}
+
 bool TableModel::refresh(SqlConnection& connection) {
     QStringList columns;
     changedLastRefresh_ = false;

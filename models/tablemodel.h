@@ -26,6 +26,9 @@ public:
     // Re-reads the table; emits only what changed since the last refresh.
     // False when the table does not exist (the variant does not use it).
     bool refresh(SqlConnection& connection);
+    // What a refresh does when the table cannot have changed (nothing was
+    // committed since): the last change's marks go, without reading it.
+    void settle();
     void clear();
     // The last refresh found rows added, removed or changed.
     bool changedLastRefresh() const { return changedLastRefresh_; }

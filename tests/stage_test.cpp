@@ -7,8 +7,10 @@
 #include "outcomepanel.h"
 #include "playback.h"
 #include "registry.h"
+#include "run.h"
 #include "scenariopicker.h"
 #include "sequenceview.h"
+#include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "stageheader.h"
@@ -93,6 +95,7 @@ private slots:
     void theEffectTableIsInFront_data();
     void theEffectTableIsInFront();
     void theTableAStepChangedComesToFront();
+    void theTablesShowWhatAReadAtEveryStepWould();
     void theLabsInternalsAreHiddenUnlessAskedFor();
     void internalsAreDeclaredLanesAndTables();
 };
@@ -568,6 +571,59 @@ void StageTest::theTableAStepChangedComesToFront() {
     w.playback().seek(w.playback().length() / 2);
     w.playback().stepBack();
     QVERIFY(w.liveStage()->frontTable()->exists());
+}
+
+// A step that commits nothing leaves the tables unread: what they show, and
+// which cells are marked as the last change, is what reading every table at
+// every step gives.
+void StageTest::theTablesShowWhatAReadAtEveryStepWould() {
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.timing = Timing::Retry;
+    c.intents = 3;
+    QString error;
+    QVERIFY(w.fire(c, &error));
+    const std::unique_ptr<SqlConnection> probe = w.playback().run()->openReader();
+    QVERIFY(probe->othersCommittedSinceAsked());
+    QList<TableModel*> shadows;
+    for (const DatabaseTableView* t : w.liveStage()->tables()) {
+        shadows << new TableModel(&w);
+        shadows.last()->setTable(t->table());
+        shadows.last()->refresh(*probe);
+    }
+    int quiet = 0;
+    int committed = 0;
+    while (!w.playback().atEnd()) {
+        w.playback().stepForward();
+        (probe->othersCommittedSinceAsked() ? committed : quiet) += 1;
+        const QList<DatabaseTableView*> tables = w.liveStage()->tables();
+        for (int i = 0; i < tables.size(); ++i) {
+            shadows[i]->refresh(*probe);
+            const QAbstractItemModel* shown = tables[i]->model();
+            const QString where = QStringLiteral("%1 at step %2")
+                                      .arg(tables[i]->table())
+                                      .arg(w.playback().position());
+            QVERIFY2(shown->rowCount() == shadows[i]->rowCount(), qPrintable(where));
+            QVERIFY2(tables[i]->changedLastRefresh() == shadows[i]->changedLastRefresh(),
+                     qPrintable(where));
+            for (int r = 0; r < shown->rowCount(); ++r) {
+                for (int col = 0; col < shown->columnCount(); ++col) {
+                    for (int role : {int(Qt::DisplayRole), TableModel::ChangedRole}) {
+                        QVERIFY2(
+                            shown->index(r, col).data(role) == shadows[i]->index(r, col).data(role),
+                            qPrintable(QStringLiteral("%1, row %2, column %3")
+                                           .arg(where)
+                                           .arg(r)
+                                           .arg(col)));
+                    }
+                }
+            }
+        }
+    }
+    // Both kinds of step were taken.
+    QVERIFY2(quiet > committed && committed >= 3,
+             qPrintable(QStringLiteral("%1 quiet, %2 committed").arg(quiet).arg(committed)));
 }
 
 void StageTest::theLabsInternalsAreHiddenUnlessAskedFor() {

@@ -88,7 +88,7 @@ private:
     void arrange();
     void applyInternals();
     void bringChangeToFront(bool firstLook);
-    void refreshTables(SqlConnection& reader);
+    void refreshTables(SqlConnection& reader, bool rebuild);
     void applyTabs();
     void fitTables();
 

@@ -85,6 +85,10 @@ void DatabaseTableView::refresh(SqlConnection& connection) {
     view_->setEnabled(exists_);
 }
 
+void DatabaseTableView::settle() {
+    model_->settle();
+}
+
 bool DatabaseTableView::changedLastRefresh() const {
     return model_->changedLastRefresh();
 }

@@ -22,6 +22,8 @@ public:
     explicit DatabaseTableView(QWidget* parent = nullptr);
     void setTable(const QString& table, const QString& caption = {});
     void refresh(SqlConnection& connection);
+    // Nothing was committed since the last refresh (TableModel::settle).
+    void settle();
     void clear();
     TableModel* model() const { return model_; }
     QTableView* view() const { return view_; }
