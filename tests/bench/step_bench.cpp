@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
     w.playback().seek(10);
     QApplication::processEvents();
     app.reset();
-    const Sample early = stepCost(w, count);
+    CostsByKind earlyKinds, fullKinds, lateKinds;
+    const Sample early = stepCost(w, count, &earlyKinds);
     app.report(out, count);
     breakdown(w, out);
     // Past the first 400 events the sequence diagram holds its most rows:
@@ -212,7 +213,7 @@ int main(int argc, char** argv) {
     w.playback().seek(2000);
     QApplication::processEvents();
     app.reset();
-    const Sample full = stepCost(w, count);
+    const Sample full = stepCost(w, count, &fullKinds);
     app.report(out, count);
     const int late = std::min(300'000, w.playback().length() - count - 1);
     clock.restart();
@@ -220,9 +221,20 @@ int main(int argc, char** argv) {
     QApplication::processEvents();
     out << "seek to " << late << " took " << clock.elapsed() << " ms\n";
     app.reset();
-    const Sample lateCost = stepCost(w, count);
+    const Sample lateCost = stepCost(w, count, &lateKinds);
     app.report(out, count);
     breakdown(w, out);
+    // What the sampled steps did, the commonest first.
+    auto kindsOf = [](const CostsByKind& byKind) {
+        QList<QPair<qsizetype, QString>> counted;
+        for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
+            counted.append({qsizetype(it.value().size()), it.key()});
+        std::sort(counted.begin(), counted.end(), std::greater<>());
+        QStringList parts;
+        for (const auto& [n, kind] : std::as_const(counted))
+            parts << QStringLiteral("%1 x%2").arg(kind).arg(n);
+        return parts.join(QStringLiteral(", "));
+    };
     out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg("position", 10)
                .arg("median ms", 12)
@@ -247,11 +259,14 @@ int main(int argc, char** argv) {
                .arg(lateCost.worstMs, 12, 'f', 2)
                .arg(lateCost.updateMs, 12, 'f', 2)
                .arg(lateCost.paintMs, 12, 'f', 2);
+    out << QStringLiteral("steps sampled at 10: %1\n").arg(kindsOf(earlyKinds));
+    out << QStringLiteral("steps sampled at 2000: %1\n").arg(kindsOf(fullKinds));
+    out << QStringLiteral("steps sampled at %1: %2\n").arg(late).arg(kindsOf(lateKinds));
 
-    // Like for like. This run's first 50,000 or so steps are the callers'
-    // fires, which run no SQL; the steps late in it run statements and
-    // answer. So each kind of step is timed where it first comes, with
-    // the views nearly empty, and again once they are full.
+    // Like for like. This run's first steps are the callers' fires, which
+    // run no SQL (position 10 samples them); from somewhere before 2,000 its
+    // steps run statements and answer (positions 2,000 and 300,000). So each kind of step is timed
+    // where it first comes, with the views nearly empty, and again once they are full.
     constexpr int kLikeSteps = 600;
     auto sample = [&](int from, CostsByKind* into) {
         w.playback().seek(from);
