@@ -264,9 +264,10 @@ int main(int argc, char** argv) {
     out << QStringLiteral("steps sampled at %1: %2\n").arg(late).arg(kindsOf(lateKinds));
 
     // Like for like. This run's first steps are the callers' fires, which
-    // run no SQL (position 10 samples them); from somewhere before 2,000 its
-    // steps run statements and answer (positions 2,000 and 300,000). So each kind of step is timed
-    // where it first comes, with the views nearly empty, and again once they are full.
+    // run no SQL (position 10 samples them); from somewhere before 2,000
+    // its steps run statements and answer (positions 2,000 and 300,000).
+    // So each kind of step is timed where it first comes, with the views
+    // nearly empty, and again once they are full.
     constexpr int kLikeSteps = 600;
     auto sample = [&](int from, CostsByKind* into) {
         w.playback().seek(from);
