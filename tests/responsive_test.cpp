@@ -108,6 +108,18 @@ RunConfig config(const QString& scenario, int intents, int duplicates) {
     return c;
 }
 
+// The window at a classroom projector's size, shown, with `c` fired; false
+// with the reason when it was not shown or the run did not start.
+[[nodiscard]] bool showAndFire(MainWindow& w, const RunConfig& c, QString* why) {
+    w.resize(1280, 720);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) {
+        *why = QStringLiteral("the window was not exposed");
+        return false;
+    }
+    return w.fire(c, why);
+}
+
 }  // namespace
 
 class ResponsiveTest : public QObject {
@@ -220,11 +232,8 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
 // diagram itself, and the late drawing then changes nothing.
 void ResponsiveTest::theSequenceDiagramFollowsALongSeekAFrameLater() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("order-create", 20, 300), &error), qPrintable(error));
     for (int i = 0; i < 5; ++i) QTest::keyClick(&w, Qt::Key_Right);
     SequenceView* sequence = w.sequenceView();
     QCOMPARE(sequence->drawnUpTo(), w.playback().eventCount());
@@ -252,11 +261,8 @@ void ResponsiveTest::theSequenceDiagramFollowsALongSeekAFrameLater() {
 
 void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("order-create", 20, 300), &error), qPrintable(error));
     QVERIFY(w.playback().length() > 4 * Playback::kInlineSteps);
     for (int i = 0; i < 5; ++i) QTest::keyClick(&w, Qt::Key_Right);
     const SqlLogModel* log = w.liveStage()->sqlLogModel();
@@ -372,11 +378,8 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
 // holds at that step.
 void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 50, 10), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("order-create", 50, 10), &error), qPrintable(error));
     const auto shown = [&w] {
         QStringList csv;
         for (const DatabaseTableView* v : w.liveStage()->tables()) csv << v->model()->toCsv();
@@ -544,11 +547,8 @@ public:
 // comes to the front; and no text is cut.
 void ResponsiveTest::aStepsTextsLayOutNothingAroundThemWhileTheyFit() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 10, 3), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("order-create", 10, 3), &error), qPrintable(error));
     w.playback().seek(120);  // the tables have their rows
     QCoreApplication::processEvents();
     QLabel* caption = nullptr;
@@ -594,11 +594,8 @@ void ResponsiveTest::aStepsTextsLayOutNothingAroundThemWhileTheyFit() {
 
 void ResponsiveTest::messagesFloatOverTheStageWithoutMovingIt() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("payment-callback", 4, 2), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("payment-callback", 4, 2), &error), qPrintable(error));
     QCoreApplication::processEvents();
     QWidget* stage = w.centralWidget();
     const QRect before = stage->geometry();
@@ -725,11 +722,8 @@ void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
 // new scenario's experiment counts.
 void ResponsiveTest::aScenarioChosenMidExperimentShowsOnlyItsOwnResults() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 2, 1), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, config("order-create", 2, 1), &error), qPrintable(error));
     ExperimentView* e = w.experimentView();
     w.tabs()->setCurrentWidget(e);
     e->intentsBox()->setValue(e->intentsBox()->maximum());
