@@ -76,8 +76,10 @@ void SqlLogModel::appendRows(QList<TraceEvent> rows) {
             ends_.push_back(count + added);
         }
     };
-    if (first - first_ >= kShownRows / 2) {
-        // Most of what is shown changes: the table starts over.
+    if (first - first_ >= kShownRows / 2 || first > count) {
+        // Most of what is shown changes, or all of it and some of the new
+        // rows too (a seek past more rows than are listed): the table
+        // starts over.
         beginResetModel();
         store();
         first_ = first;

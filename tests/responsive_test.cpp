@@ -23,6 +23,7 @@
 #include "tableview.h"
 #include "trace.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
 #include <QChart>
@@ -366,6 +367,22 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
              longer.events()[longer.size() - SqlLogModel::kShownRows].sql);
     QCOMPARE(leftOut.size(), 2);
     QCOMPARE(window.toCsv().count(QLatin1String("\r\n")), longer.size() + 1);
+
+    // A seek from a few rows in brings more rows than the table lists at
+    // once, though fewer than would start it over by count: the few rows and
+    // the earliest new ones leave, the latest kShownRows are listed.
+    SqlLogModel seeked;
+    QAbstractItemModelTester checked(&seeked,
+                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
+    seeked.append(longer, 0, 3);
+    const qsizetype seekTo = 3 + SqlLogModel::kShownRows + SqlLogModel::kShownRows / 5;
+    seeked.appendRows(SqlLogModel::rowsOf(longer.events(), 3, seekTo));
+    QCOMPARE(seeked.rowCount(), int(SqlLogModel::kShownRows));
+    QCOMPARE(seeked.leftOut(), seekTo - SqlLogModel::kShownRows);
+    QCOMPARE(seeked.data(seeked.index(0, SqlLogModel::Statement)).toString(),
+             longer.events()[seekTo - SqlLogModel::kShownRows].sql);
+    QCOMPARE(seeked.data(seeked.index(seeked.rowCount() - 1, SqlLogModel::Statement)).toString(),
+             longer.events()[seekTo - 1].sql);
 
     model.resetRows(SqlLogModel::rowsOf(trace.events(), 0, 30));
     QCOMPARE(model.rowCount(), 20);
