@@ -12,7 +12,15 @@
 // Playing and the Experiment are stopped after cap-seconds (default 8), as a
 // person would: the gap is what counts, not the whole run. Fire, End, Compare
 // and Save trace run to their end. With --why, each interaction also lists
-// the events (type and receiver) that filled its longest gap.
+// the events (type and receiver) that filled its longest gap, and how much of
+// the gap the window's thread spent on the CPU and waiting for one.
+//
+// Beside each gap, "machine" is how long the machine itself stood still
+// within it (every CPU at once | any one CPU), as threads that only sleep
+// 1 ms at a time, one pinned to each CPU, saw it: on a virtual machine the
+// host sometimes leaves a CPU unrun for 5-20 ms, whatever the program does.
+// The last lines give the longest gap less those stalls, and the longest
+// stalls the machine had meanwhile.
 #include "compareview.h"
 #include "experimentview.h"
 #include "mainwindow.h"
@@ -26,6 +34,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -33,9 +42,16 @@
 #include <QTextStream>
 #include <QTimer>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
 #include <ctime>
 #include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 using namespace idem;
 
@@ -51,6 +67,123 @@ double threadCpuMs() {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
+
+// How long this thread has waited for a CPU while ready to run (the second
+// field of the kernel's schedstat, in ns): a gap the thread spent neither on
+// the CPU nor in this wait, it spent asleep (on a lock, the kernel, poll).
+double threadRunQueueMs() {
+    QFile f(QStringLiteral("/proc/thread-self/schedstat"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> fields = f.readAll().split(' ');
+    return fields.size() > 1 ? fields[1].toDouble() / 1e6 : 0;
+}
+
+// The machine's own stalls. On a virtual machine the host sometimes does not
+// run a CPU of it for 5-20 ms; a thread that does nothing but sleep 1 ms at
+// a time sees them as late wake-ups. One such thread is pinned to each CPU,
+// so a gap of the window can be set beside what the machine did meanwhile.
+class MachineWatch {
+public:
+    MachineWatch() {
+        const int cpus = std::max(1, int(std::thread::hardware_concurrency()));
+        for (int cpu = 0; cpu < cpus; ++cpu) threads_.emplace_back([this, cpu] { watch(cpu); });
+    }
+    ~MachineWatch() {
+        stop_ = true;
+        for (std::thread& t : threads_) t.join();
+    }
+    // How long within [begin, end] (CLOCK_MONOTONIC ms) every CPU stood
+    // still at once, and how long at least one did.
+    struct Stalled {
+        double all = 0;
+        double any = 0;
+    };
+    Stalled within(double begin, double end) const {
+        std::vector<std::pair<double, double>> spans;
+        {
+            std::lock_guard lock(mutex_);
+            for (const Stall& s : stalls_) {
+                const double a = std::max(begin, s.begin);
+                const double b = std::min(end, s.end);
+                if (a < b)
+                    spans.emplace_back(a, b);
+            }
+        }
+        // Sweep the spans' edges: time covered by at least one span, and by
+        // one span of every CPU.
+        std::vector<std::pair<double, int>> edges;
+        for (const auto& [a, b] : spans) {
+            edges.emplace_back(a, +1);
+            edges.emplace_back(b, -1);
+        }
+        std::sort(edges.begin(), edges.end());
+        Stalled r;
+        int open = 0;
+        const int cpus = int(threads_.size());
+        for (size_t i = 0; i + 1 < edges.size(); ++i) {
+            open += edges[i].second;
+            const double length = edges[i + 1].first - edges[i].first;
+            if (open > 0)
+                r.any += length;
+            if (open >= cpus)
+                r.all += length;
+        }
+        return r;
+    }
+    // The longest time every CPU stood still at once, and the longest stall
+    // of any one CPU, over the whole bench.
+    struct Longest {
+        double all = 0;
+        double any = 0;
+    };
+    Longest longest() const {
+        std::vector<Stall> stalls;
+        {
+            std::lock_guard lock(mutex_);
+            stalls = stalls_;
+        }
+        Longest r;
+        for (const Stall& s : stalls) {
+            r.any = std::max(r.any, s.end - s.begin);
+            r.all = std::max(r.all, within(s.begin, s.end).all);
+        }
+        return r;
+    }
+    static double nowMs() {
+        timespec t{};
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+    }
+
+private:
+    struct Stall {
+        double begin = 0;
+        double end = 0;
+    };
+    void watch(int cpu) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+        double last = nowMs();
+        while (!stop_) {
+            const timespec oneMs{0, 1'000'000};
+            nanosleep(&oneMs, nullptr);
+            const double now = nowMs();
+            if (now - last > kLateMs + 1) {  // woke over kLateMs late
+                std::lock_guard lock(mutex_);
+                stalls_.push_back({last + 1, now});
+            }
+            last = now;
+        }
+    }
+    static constexpr double kLateMs = 1;
+    std::vector<std::thread> threads_;
+    std::atomic<bool> stop_{false};
+    mutable std::mutex mutex_;
+    std::vector<Stall> stalls_;
+};
 
 class TimedApp : public QApplication {
 public:
@@ -129,14 +262,20 @@ public:
         timer_.setInterval(1);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
             const qint64 now = clock_.nsecsElapsed();
+            const double cpu = threadCpuMs();
+            const double queued = threadRunQueueMs();
             const bool longest = now - last_ > longest_;
             longest_ = std::max(longest_, now - last_);
             if (longest) {
+                longestCpu_ = cpu - lastCpu_;
+                longestQueued_ = queued - lastQueued_;
                 timespec t{};
                 clock_gettime(CLOCK_MONOTONIC, &t);
                 longestEnd_ = double(t.tv_sec) + double(t.tv_nsec) / 1e9;
             }
             last_ = now;
+            lastCpu_ = cpu;
+            lastQueued_ = queued;
             static_cast<TimedApp*>(QCoreApplication::instance())->beat(longest);
         });
         clock_.start();
@@ -144,9 +283,17 @@ public:
     }
     void restart() {
         last_ = clock_.nsecsElapsed();
+        lastCpu_ = threadCpuMs();
+        lastQueued_ = threadRunQueueMs();
         longest_ = 0;
+        longestCpu_ = 0;
+        longestQueued_ = 0;
     }
     double longestMs() const { return double(longest_) / 1e6; }
+    // The CPU time the window's thread had within the longest gap: far less
+    // than the gap means the thread waited (for the CPU, a lock, the kernel).
+    double longestCpuMs() const { return longestCpu_; }
+    double longestQueuedMs() const { return longestQueued_; }
     // When the longest gap ended, on CLOCK_MONOTONIC in seconds (the clock
     // `perf record -k CLOCK_MONOTONIC` stamps its samples with).
     double longestEnd() const { return longestEnd_; }
@@ -156,12 +303,19 @@ private:
     QElapsedTimer clock_;
     qint64 last_ = 0;
     qint64 longest_ = 0;
+    double lastCpu_ = 0;
+    double longestCpu_ = 0;
+    double lastQueued_ = 0;
+    double longestQueued_ = 0;
     double longestEnd_ = 0;
 };
 
 struct Result {
     double gapMs = 0;
-    double gapEnd = 0;  // CLOCK_MONOTONIC, seconds
+    double gapCpuMs = 0;            // the window's thread on the CPU within the gap
+    double gapQueuedMs = 0;         // ... and waiting for a CPU
+    double gapEnd = 0;              // CLOCK_MONOTONIC, seconds
+    MachineWatch::Stalled machine;  // the machine's stalls within the gap
     double tookMs = 0;
     bool stopped = false;  // cancelled at the cap
     QList<TimedApp::Slow> slowest;
@@ -181,8 +335,9 @@ void spin(int ms) {
 // then `stop`), and reports the longest gap between beats meanwhile.
 constexpr int kNoCap = 3'600'000;
 
-Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
-                const std::function<bool()>& done, const std::function<void()>& stop) {
+Result interact(Heartbeat& heart, const MachineWatch& machine, int capMs,
+                const std::function<void()>& begin, const std::function<bool()>& done,
+                const std::function<void()>& stop) {
     spin(100);  // settle what came before
     Result r;
     QElapsedTimer clock;
@@ -209,7 +364,10 @@ Result interact(Heartbeat& heart, int capMs, const std::function<void()>& begin,
     r.tookMs = double(clock.nsecsElapsed()) / 1e6;
     spin(50);  // what the end brings (the views catching up) counts too
     r.gapMs = heart.longestMs();
+    r.gapCpuMs = heart.longestCpuMs();
+    r.gapQueuedMs = heart.longestQueuedMs();
     r.gapEnd = heart.longestEnd();
+    r.machine = machine.within(r.gapEnd * 1e3 - r.gapMs, r.gapEnd * 1e3);
     r.slowest = app->longestGap();
     app->watch(false);
     return r;
@@ -247,6 +405,7 @@ int main(int argc, char** argv) {
         return 1;
     w.jobs()->finishNow();
     Heartbeat heart;
+    const MachineWatch machine;
     QTemporaryDir dir;
     auto idle = [&w] {
         return !w.jobs()->isBusy();
@@ -255,10 +414,12 @@ int main(int argc, char** argv) {
         w.jobs()->cancel();
     };
 
-    out << QStringLiteral("%1 %2 %3\n")
+    out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg(QStringLiteral("interaction"), -22)
-               .arg(QStringLiteral("50 x 2: gap ms (took)"), 26)
-               .arg(QStringLiteral("50 x 1000: gap ms (took)"), 30);
+               .arg(QStringLiteral("50 x 2: gap ms (took)"), 22)
+               .arg(QStringLiteral("machine"), 10)
+               .arg(QStringLiteral("50 x 1000: gap ms (took)"), 24)
+               .arg(QStringLiteral("machine"), 10);
     out.flush();
     struct Row {
         QString name;
@@ -268,18 +429,18 @@ int main(int argc, char** argv) {
         {QStringLiteral("Fire"),
          [&](int d) {
              return interact(
-                 heart, kNoCap, [&w, d] { w.fireInBackground(sized(d)); }, idle, cancel);
+                 heart, machine, kNoCap, [&w, d] { w.fireInBackground(sized(d)); }, idle, cancel);
          }},
         {QStringLiteral("End"),
          [&](int) {
              return interact(
-                 heart, kNoCap, [&w] { w.action("end")->trigger(); },
+                 heart, machine, kNoCap, [&w] { w.action("end")->trigger(); },
                  [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
          }},
         {QStringLiteral("Home (from the end)"),
          [&](int) {
              return interact(
-                 heart, kNoCap, [&w] { w.action("reset")->trigger(); },
+                 heart, machine, kNoCap, [&w] { w.action("reset")->trigger(); },
                  [&w] { return !w.jobs()->isBusy() && w.playback().position() == 0; }, cancel);
          }},
         {QStringLiteral("Play at instant"),
@@ -288,15 +449,15 @@ int main(int argc, char** argv) {
              while (w.jobs()->isBusy()) spin(5);  // back from the end in a worker
              w.playbackBar()->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
              return interact(
-                 heart, capMs, [&w] { w.playbackBar()->play(); },
+                 heart, machine, capMs, [&w] { w.playbackBar()->play(); },
                  [&w] { return !w.playbackBar()->isPlaying(); },
                  [&w] { w.playbackBar()->pause(); });
          }},
         {QStringLiteral("Compare"),
          [&](int) {
              const Result r = interact(
-                 heart, kNoCap, [&w] { w.tabs()->setCurrentWidget(w.compareView()); }, idle,
-                 cancel);
+                 heart, machine, kNoCap, [&w] { w.tabs()->setCurrentWidget(w.compareView()); },
+                 idle, cancel);
              w.tabs()->setCurrentWidget(w.liveView());
              return r;
          }},
@@ -305,8 +466,8 @@ int main(int argc, char** argv) {
              w.playback().reset();
              while (w.jobs()->isBusy()) spin(5);  // back from the end in a worker
              return interact(
-                 heart, kNoCap, [&] { w.saveTraceTo(dir.filePath(QStringLiteral("t.json"))); },
-                 idle, cancel);
+                 heart, machine, kNoCap,
+                 [&] { w.saveTraceTo(dir.filePath(QStringLiteral("t.json"))); }, idle, cancel);
          }},
         {QStringLiteral("Experiment"),
          [&](int d) {
@@ -314,7 +475,7 @@ int main(int argc, char** argv) {
              w.tabs()->setCurrentWidget(e);
              e->intentsBox()->setValue(d > 2 ? e->intentsBox()->maximum() : 300);
              const Result r = interact(
-                 heart, capMs, [e] { e->start(); }, [e] { return !e->isRunning(); },
+                 heart, machine, capMs, [e] { e->start(); }, [e] { return !e->isRunning(); },
                  [e] { e->cancel(); });
              w.tabs()->setCurrentWidget(w.liveView());
              return r;
@@ -340,22 +501,47 @@ int main(int argc, char** argv) {
             .arg(r.tookMs, 0, 'f', 0)
             .arg(r.stopped ? QStringLiteral(", stopped") : QString());
     };
-    double worst = 0;
+    auto stalled = [](const Result& r) {
+        return QStringLiteral("%1|%2").arg(r.machine.all, 0, 'f', 1).arg(r.machine.any, 0, 'f', 1);
+    };
+    double worst = 0, worstLessAll = 0, worstLessAny = 0;
     for (int i = 0; i < rows.size(); ++i) {
-        out << QStringLiteral("%1 %2 %3\n")
+        out << QStringLiteral("%1 %2 %3 %4 %5\n")
                    .arg(rows[i].name, -22)
-                   .arg(cell(ordinary[i]), 26)
-                   .arg(cell(largest[i]), 30);
-        worst = std::max({worst, ordinary[i].gapMs, largest[i].gapMs});
+                   .arg(cell(ordinary[i]), 22)
+                   .arg(stalled(ordinary[i]), 10)
+                   .arg(cell(largest[i]), 24)
+                   .arg(stalled(largest[i]), 10);
+        for (const Result* r : {&ordinary[i], &largest[i]}) {
+            worst = std::max(worst, r->gapMs);
+            worstLessAll = std::max(worstLessAll, r->gapMs - r->machine.all);
+            worstLessAny = std::max(worstLessAny, r->gapMs - r->machine.any);
+        }
         if (why) {
             for (const Result* r : {&ordinary[i], &largest[i]}) {
                 for (const TimedApp::Slow& s : r->slowest)
                     out << QStringLiteral("    %1 ms  %2\n").arg(s.ms, 6, 'f', 1).arg(s.what);
-                out << QStringLiteral("    -- (the gap ended at %1 s, CLOCK_MONOTONIC)\n")
+                out << QStringLiteral(
+                           "    -- the gap: %1 ms, %2 ms of it on the CPU, %3 ms waiting "
+                           "for one; it ended at %4 s (CLOCK_MONOTONIC)\n")
+                           .arg(r->gapMs, 0, 'f', 1)
+                           .arg(r->gapCpuMs, 0, 'f', 1)
+                           .arg(r->gapQueuedMs, 0, 'f', 1)
                            .arg(r->gapEnd, 0, 'f', 6);
             }
         }
     }
-    out << QStringLiteral("longest gap overall: %1 ms (goal: 16 ms)\n").arg(worst, 0, 'f', 1);
+    const MachineWatch::Longest most = machine.longest();
+    out << QStringLiteral(
+               "longest gap overall: %1 ms (goal: 16 ms)\n"
+               "less the machine's stalls within it (every CPU at once | any CPU): "
+               "%2 | %3 ms\n"
+               "the machine's own longest stalls meanwhile (every CPU at once | any "
+               "CPU): %4 | %5 ms\n")
+               .arg(worst, 0, 'f', 1)
+               .arg(worstLessAll, 0, 'f', 1)
+               .arg(worstLessAny, 0, 'f', 1)
+               .arg(most.all, 0, 'f', 1)
+               .arg(most.any, 0, 'f', 1);
     return 0;
 }
