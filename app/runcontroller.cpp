@@ -165,8 +165,11 @@ void RunController::deliver(bool linger) {
 }
 
 void RunController::finishNow() {
-    if (worker_)
-        deliver(false);
+    if (!worker_)
+        return;
+    finishingNow_ = true;
+    deliver(false);
+    finishingNow_ = false;
 }
 
 void RunController::hideProgress() {

@@ -44,6 +44,9 @@ public:
     // Waits for the job in progress and delivers its result now, without a
     // nested event loop (tests, `idemlab shot`, a fresh synchronous fire).
     void finishNow();
+    // True while a job's result is delivered by finishNow (its caller wants
+    // everything done before it returns), false when the event loop delivers it.
+    bool isFinishingNow() const { return finishingNow_; }
     // Asks the job to stop, then finishNow.
     void cancelNow();
     QProgressBar* progressBar() const { return bar_; }
@@ -77,6 +80,7 @@ private:
     QString what_;
     int polls_ = 0;
     quint64 generation_ = 0;  // a finished() from a job already delivered is ignored
+    bool finishingNow_ = false;
 };
 
 }  // namespace idem

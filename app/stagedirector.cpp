@@ -30,11 +30,19 @@
 namespace idem {
 
 StageDirector::StageDirector(const Stage& stage, QObject* parent)
-    : QObject(parent), stage_(stage), playback_(*stage.playback), sequenceTimer_(new QTimer(this)) {
+    : QObject(parent),
+      stage_(stage),
+      playback_(*stage.playback),
+      sequenceTimer_(new QTimer(this)),
+      firstStepTimer_(new QTimer(this)) {
     sequenceTimer_->setSingleShot(true);
     sequenceTimer_->setTimerType(Qt::PreciseTimer);
     sequenceTimer_->setInterval(kSequenceLaterMs);
     connect(sequenceTimer_, &QTimer::timeout, this, &StageDirector::drawSequenceNow);
+    firstStepTimer_->setSingleShot(true);
+    firstStepTimer_->setTimerType(Qt::PreciseTimer);
+    firstStepTimer_->setInterval(kSequenceLaterMs);
+    connect(firstStepTimer_, &QTimer::timeout, this, &StageDirector::takeFirstStep);
     playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
     connect(&playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -116,8 +124,9 @@ void StageDirector::fireInBackground(const RunConfig& config) {
                 return;
             }
             QString error;
-            const bool shown = fired->measured.ok && showFired(config, *scenario, fired->measured,
-                                                               fired->paging.get(), &error);
+            const bool shown = fired->measured.ok &&
+                               showFired(config, *scenario, fired->measured, fired->paging.get(),
+                                         &error, !stage_.jobs->isFinishingNow());
             fired->measured.ready.reset();  // Playback holds it now, or nobody does
             if (!shown) {
                 emit errorRaised(tr("Cannot run this configuration"),
@@ -176,7 +185,8 @@ bool StageDirector::fire(const RunConfig& config, QString* error) {
 
 bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
                               const Playback::Measure& measured, const PagingRuns* paging,
-                              QString* error) {
+                              QString* error, bool firstStepLater) {
+    firstStepTimer_->stop();
     ScenarioPicker* picker = stage_.picker;
     FirePanel* firePanel = stage_.firePanel;
     if (picker->currentScenario() != config.scenario) {
@@ -205,16 +215,32 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     // Pagination judges three strategies: the outcome lists them all.
     stage_.outcome->setAlsoJudged(paging ? pagination->verdicts()
                                          : QList<QPair<QString, QString>>{});
-    PlaybackBar* bar = stage_.playbackBar;
-    bar->pause();
+    stage_.playbackBar->pause();
     if (!playback_.install(config, scenario, measured, error))
         return false;
     // Something happens at once: the first step is on screen, and with
-    // auto-play the run goes on at the chosen pace.
+    // auto-play the run goes on at the chosen pace. After a worker the
+    // hand-over and the window's repaint of the new run fill a frame: the
+    // step waits for the next.
+    if (firstStepLater) {
+        firstStepTimer_->start();
+    } else {
+        takeFirstStep();
+    }
+    return true;
+}
+
+void StageDirector::takeFirstStep() {
+    firstStepTimer_->stop();
+    // Someone stepped, played, or sent the run to a worker (a seek, a save)
+    // meanwhile: theirs is the next move. A comparison the hand-over started
+    // works on runs of its own.
+    if (held_ || playback_.position() != 0 || !playback_.isLoaded())
+        return;
     playback_.stepForward();
+    PlaybackBar* bar = stage_.playbackBar;
     if (bar->autoPlay())
         bar->play();
-    return true;
 }
 
 void StageDirector::compareInBackground() {

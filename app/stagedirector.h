@@ -95,9 +95,13 @@ private:
     void compareInBackground();
     // Asks before a run whose estimate is above the cost limit; true to run.
     bool confirmLarge(const RunConfig& config);
-    // The fired configuration on screen: views set up for it, the run at its first step.
+    // The fired configuration on screen: views set up for it, the run at its
+    // first step. After a worker, with `firstStepLater`, the first step comes
+    // a frame later (takeFirstStep): the window paints the new run between.
     bool showFired(const RunConfig& config, const Scenario& scenario,
-                   const Playback::Measure& measured, const PagingRuns* paging, QString* error);
+                   const Playback::Measure& measured, const PagingRuns* paging, QString* error,
+                   bool firstStepLater = false);
+    void takeFirstStep();
     void showStep(qsizetype from, qsizetype to, bool rebuild);
     void setHeld(bool held);
     // In a long seek's worker, after Playback::advance: what the caption and
@@ -133,6 +137,7 @@ private:
     // before that paint and add to it.
     static constexpr int kSequenceLaterMs = 16;
     QTimer* sequenceTimer_;
+    QTimer* firstStepTimer_;       // a fired run's first step, a frame after its hand-over
     bool repeatWrote_ = false;     // a repeat has changed the database in the run on screen
     QString prediction_;           // the verdict id the class predicted (Predict first)
     bool predictionOpen_ = false;  // ... and the run has not reached its end yet
