@@ -4,8 +4,7 @@
 
 namespace idem {
 
-// Makes the calling thread run only when no ordinary thread wants its CPU
-// (Linux's SCHED_IDLE; nice 10 where that is refused). Qt's thread
+// Lowers the calling thread's share of the CPU (nice 10). Qt's thread
 // priorities below normal change nothing on Linux, whose default policy has
 // a single priority: a worker there took the window's CPU for 4-7 ms at a
 // time. A thread cannot take its share back without privilege, so this is

@@ -43,8 +43,8 @@
 #include <QThread>
 #include <QTimer>
 
-#include <pthread.h>
-#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace idem;
 
@@ -427,30 +427,26 @@ void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
     QVERIFY(shown() != first);
 }
 
-// A job's worker runs only when the window's thread does not want its CPU
+// A job's worker runs at a lower share of the CPU than the window's thread
 // (Qt's LowPriority alone changes nothing on Linux); the window's thread
-// keeps its own policy.
+// keeps its own.
 namespace {
-int policyOfThisThread() {
-    int policy = -1;
-    sched_param param{};
-    pthread_getschedparam(pthread_self(), &policy, &param);
-    return policy;
+int niceOfThisThread() {
+    return getpriority(PRIO_PROCESS, id_t(gettid()));
 }
 }  // namespace
 
 void ResponsiveTest::aJobsWorkerGivesWayToTheWindow() {
-    const int window = policyOfThisThread();
-    QCOMPARE(window, SCHED_OTHER);
+    const int window = niceOfThisThread();
     QStatusBar bar;
     RunController jobs(&bar);
     int worker = window;
     QVERIFY(jobs.start(
-        QStringLiteral("measure"), [&](RunController::Progress&) { worker = policyOfThisThread(); },
+        QStringLiteral("measure"), [&](RunController::Progress&) { worker = niceOfThisThread(); },
         [](bool) {}));
     jobs.finishNow();
-    QCOMPARE(worker, SCHED_IDLE);
-    QCOMPARE(policyOfThisThread(), window);
+    QVERIFY2(worker >= 10, qPrintable(QString::number(worker)));
+    QCOMPARE(niceOfThisThread(), window);
 }
 
 // A finished job's bar stays a moment (its going, and what lay under it
