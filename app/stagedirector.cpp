@@ -259,7 +259,7 @@ void StageDirector::compareInBackground() {
         [runs](RunController::Progress& p) { CompareView::runBoth(*runs, &p.cancel); },
         [this, compare, runs](bool) {
             compareRunning_ = false;
-            compare->show(runs);
+            compare->show(runs, !stage_.jobs->isFinishingNow());
         });
 }
 

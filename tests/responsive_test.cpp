@@ -8,6 +8,7 @@
 #include "experimentview.h"
 #include "livestage.h"
 #include "mainwindow.h"
+#include "outcomepanel.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
@@ -135,6 +136,7 @@ private slots:
     void theSqlLogKeepsItsRowsInOrderInPieces();
     void pausingInstantPlayShowsTheTablesAsTheyAre();
     void aFiredRunsFirstStepComesAFrameAfterItsHandOver();
+    void aComparisonsRightSideComesAFrameAfterItsLeft();
     void aFinishedJobsBarLingersAndTheNextJobTakesItOver();
     void aJobsWorkerGivesWayToTheWindow();
     void theSweeperLetsGoOfALongRunBetweenFrames();
@@ -493,6 +495,42 @@ void ResponsiveTest::aFiredRunsFirstStepComesAFrameAfterItsHandOver() {
     w.jobs()->finishNow();
     QCOMPARE(w.playback().config().intents, 5);
     QCOMPARE(w.playback().position(), 1);
+}
+
+// A comparison handed over by a worker shows its left side at once and its
+// right side a frame later; a new input meanwhile leaves the old right side
+// unshown, and both runs are still let go of.
+void ResponsiveTest::aComparisonsRightSideComesAFrameAfterItsLeft() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.fire(defaultConfig(*findScenario("payment-callback")), &error), qPrintable(error));
+    CompareView* compare = w.compareView();
+    auto runs = compare->prepare();
+    QVERIFY(runs);
+    CompareView::runBoth(*runs);
+    compare->show(runs, true);
+    QCOMPARE(compare->outcome(0)->verdictId(), QStringLiteral("duplicated"));
+    QCOMPARE(compare->outcome(1)->verdictId(), QString());
+    QVERIFY(compare->isShowing());
+    QTRY_COMPARE(compare->outcome(1)->verdictId(), QStringLiteral("exactly-once"));
+    QVERIFY(!compare->isShowing());
+    QCOMPARE(compare->table(1)->model()->rowCount(), 1);
+    QVERIFY(compare->ranOn().scenario == QStringLiteral("payment-callback"));
+    QTRY_VERIFY(w.playback().sweeper()->idle());
+
+    // Another fire before the right side's frame.
+    auto older = compare->prepare();
+    CompareView::runBoth(*older);
+    compare->show(older, true);
+    QVERIFY(w.fire(defaultConfig(*findScenario("order-create")), &error));
+    QTest::qWait(50);
+    QVERIFY(!compare->isShowing());
+    QCOMPARE(compare->outcome(1)->verdictId(), QString());
+    QVERIFY(compare->ranOn().scenario.isEmpty());
+    QTRY_VERIFY(w.playback().sweeper()->idle());
 }
 
 void ResponsiveTest::aFinishedJobsBarLingersAndTheNextJobTakesItOver() {

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QMetaMethod>
 #include <QPushButton>
+#include <QTimer>
 
 namespace idem {
 
@@ -27,7 +28,12 @@ struct CompareRuns {
     RunResult sides[2];
 };
 
-CompareView::CompareView(QWidget* parent) : QWidget(parent) {}
+CompareView::CompareView(QWidget* parent) : QWidget(parent), rightLater_(new QTimer(this)) {
+    rightLater_->setSingleShot(true);
+    rightLater_->setTimerType(Qt::PreciseTimer);
+    rightLater_->setInterval(kFrameMs);
+    connect(rightLater_, &QTimer::timeout, this, &CompareView::showRightSide);
+}
 
 void CompareView::build() {
     if (input_)
@@ -162,37 +168,66 @@ void CompareView::runBoth(CompareRuns& runs, const std::atomic<bool>* cancel) {
     }
 }
 
-void CompareView::show(const std::shared_ptr<CompareRuns>& runs) {
+void CompareView::show(const std::shared_ptr<CompareRuns>& runs, bool rightLater) {
+    if (pending_)
+        showRightSide();  // a newer comparison: the older one is done first
     if (!runs)
         return;
-    if (runs->generation == generation_)  // else an old comparison: the input changed
-        showSides(*runs);
-    if (sweeper_) {
-        for (RunResult& side : runs->sides) {
-            if (side.run)
-                sweeper_->take(std::shared_ptr<Run>(std::move(side.run)));
-        }
+    if (runs->generation != generation_) {  // an old comparison: the input changed
+        letGo(*runs, 0);
+        letGo(*runs, 1);
+        return;
     }
-}
-
-void CompareView::showSides(const CompareRuns& runs) {
     build();
     clearSides();
-    for (int side = 0; side < 2; ++side) {
-        const RunResult& run = runs.sides[side];
-        if (!run.ok()) {
-            // Say why on the panel itself rather than leaving it blank.
-            errors_ << (run.failure == RunFailure::Cancelled ? tr("Stopped before the end.")
-                                                             : run.error);
-            continue;
-        }
-        outcomes_[side]->showSummary(run.summary, true);
-        const auto reader = run.run->openReader();
-        tables_[side]->refresh(*reader);
+    showSide(*runs, 0);
+    letGo(*runs, 0);
+    if (rightLater) {
+        pending_ = runs;
+        rightLater_->start();
+        return;
     }
+    showSide(*runs, 1);
+    letGo(*runs, 1);
+    finishShowing(*runs);
+}
+
+void CompareView::showRightSide() {
+    rightLater_->stop();
+    const std::shared_ptr<CompareRuns> runs = std::move(pending_);
+    pending_.reset();
+    if (!runs)
+        return;
+    if (runs->generation == generation_) {  // else the input changed meanwhile
+        showSide(*runs, 1);
+        finishShowing(*runs);
+    }
+    letGo(*runs, 1);
+}
+
+void CompareView::showSide(const CompareRuns& runs, int side) {
+    const RunResult& run = runs.sides[side];
+    if (!run.ok()) {
+        // Say why on the panel itself rather than leaving it blank.
+        errors_ << (run.failure == RunFailure::Cancelled ? tr("Stopped before the end.")
+                                                         : run.error);
+        return;
+    }
+    outcomes_[side]->showSummary(run.summary, true);
+    const auto reader = run.run->openReader();
+    tables_[side]->refresh(*reader);
+}
+
+void CompareView::finishShowing(const CompareRuns& runs) {
     if (errors_.isEmpty())
         ranOn_ = runs.input;
     retranslate();
+}
+
+void CompareView::letGo(CompareRuns& runs, int side) {
+    RunResult& result = runs.sides[side];
+    if (sweeper_ && result.run)
+        sweeper_->take(std::shared_ptr<Run>(std::move(result.run)));
 }
 
 void CompareView::retranslate() {

@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTimer;
 
 namespace idem {
 
@@ -46,8 +47,12 @@ public:
     // worker thread; stops early when `cancel` is set.
     static void runBoth(CompareRuns& runs, const std::atomic<bool>* cancel = nullptr);
     // Shows what runBoth computed (on the window's thread), then lets go of
-    // both runs through the sweeper given, if any.
-    void show(const std::shared_ptr<CompareRuns>& runs);
+    // both runs through the sweeper given, if any. With `rightLater` (a
+    // worker's hand-over) the right side comes a frame after the left: each
+    // side's layout and repaint fit a frame, where both overran one.
+    void show(const std::shared_ptr<CompareRuns>& runs, bool rightLater = false);
+    // True while the right side of a comparison waits for its frame.
+    bool isShowing() const { return pending_ != nullptr; }
     // Where finished comparisons are let go of: a slice at a time between
     // frames (a comparison at the fire panel's largest holds two runs of
     // 300,000 events; freed at once here they were 15 ms of one frame).
@@ -74,12 +79,20 @@ private:
     void fillVariants(bool sameScenario);
     void retranslate();
     void clearSides();
-    void showSides(const CompareRuns& runs);
+    // One side's outcome and table, or why it has none.
+    void showSide(const CompareRuns& runs, int side);
+    // Both sides shown: which input they ran on, said above them.
+    void finishShowing(const CompareRuns& runs);
+    void showRightSide();
+    void letGo(CompareRuns& runs, int side);
     const Scenario* scenario_ = nullptr;
     RunConfig config_;
     RunConfig ranOn_;
     quint64 generation_ = 0;  // which input a comparison ran on
     Sweeper* sweeper_ = nullptr;
+    static constexpr int kFrameMs = 16;
+    std::shared_ptr<CompareRuns> pending_;  // its right side waits for a frame
+    QTimer* rightLater_ = nullptr;
     QStringList errors_;
     QLabel* input_ = nullptr;  // nullptr until built
     QPushButton* run_ = nullptr;
