@@ -596,6 +596,19 @@ void DiagramsTest::aRedrawIntervalHoldsDrawingsBackButNotTheCounts() {
     QVERIFY(view.hasMachine());
     view.setRedrawInterval(0);
     QVERIFY(snapshot(view.scene()) != early);
+    QVERIFY(view.isPulsing());  // the latest moves, drawn now, pulse again
+    // While drawings are held back, the latest moves are marked but do not
+    // pulse (restarted at each drawing the pulse was a flicker).
+    view.setRedrawInterval(60'000);
+    QVERIFY(!view.isPulsing());
+    view.setRedrawInterval(1);
+    QTest::qWait(5);  // the interval is over: the next step draws at once
+    view.showTrace(run->trace(), size / 2, size / 4);
+    QCOMPARE(view.tally().applied(), size / 2);
+    QVERIFY(!view.isPulsing());
+    view.setRedrawInterval(0);
+    view.showTrace(run->trace(), size, size / 2);
+    QVERIFY(view.isPulsing());
     StateMachineView whole;
     whole.setMachine(run->scenario().info(), run->config().variant);
     whole.showTrace(run->trace(), size, size / 2);

@@ -190,13 +190,22 @@ void StateMachineView::showTally(StateTally tally) {
 
 void StateMachineView::drawNow() {
     rebuild();
-    if (!glows_.isEmpty())
+    if (!glows_.isEmpty() && redrawIntervalMs_ == 0)
         pulse_->start();
 }
 
 void StateMachineView::setRedrawInterval(int ms) {
+    redrawIntervalMs_ = std::max(0, ms);
+    if (redrawIntervalMs_ > 0 && pulse_->state() == QAbstractAnimation::Running) {
+        pulse_->stop();
+        for (QGraphicsItem* glow : std::as_const(glows_)) glow->setOpacity(1.0);
+    }
     // Back to drawing every step: what was held back is drawn now.
     drawing_->setInterval(ms);
+}
+
+bool StateMachineView::isPulsing() const {
+    return pulse_->state() == QAbstractAnimation::Running;
 }
 
 void StateMachineView::rebuild() {

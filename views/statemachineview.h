@@ -65,7 +65,11 @@ public:
     // At most one drawing every `ms` (0: each step drawn at once). Playing
     // at "instant" the counts change every frame, faster than anyone reads
     // them; drawing the diagram again each frame costs the window a frame.
+    // Meanwhile the latest moves are marked without the pulse: restarted at
+    // every drawing it was a flicker, and it updated the scene every frame.
     void setRedrawInterval(int ms);
+    // Whether the latest step's moves are pulsing now.
+    bool isPulsing() const;
     // How wide the view must be to draw the diagram at full size.
     int fullSizeWidth() const { return fullSizeWidth_; }
 
@@ -106,6 +110,7 @@ private:
     QVariantAnimation* pulse_;
     DrawThrottle* drawing_;        // drawNow, at once or within the redraw interval
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_
+    int redrawIntervalMs_ = 0;
 
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
     std::unique_ptr<StateMachineInfo> machine_;
