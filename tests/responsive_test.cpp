@@ -111,16 +111,22 @@ RunConfig config(const QString& scenario, int intents, int duplicates) {
     return c;
 }
 
-// The window at a classroom projector's size, shown, with `c` fired; false
-// with the reason when it was not shown or the run did not start.
-[[nodiscard]] bool showAndFire(MainWindow& w, const RunConfig& c, QString* why) {
+// The window at a classroom projector's size, shown; false with the reason
+// when it was not.
+[[nodiscard]] bool showAtProjectorSize(MainWindow& w, QString* why) {
     w.resize(1280, 720);
     w.show();
     if (!QTest::qWaitForWindowExposed(&w)) {
         *why = QStringLiteral("the window was not exposed");
         return false;
     }
-    return w.fire(c, why);
+    return true;
+}
+
+// ... with `c` fired; false with the reason when it was not shown or the
+// run did not start.
+[[nodiscard]] bool showAndFire(MainWindow& w, const RunConfig& c, QString* why) {
+    return showAtProjectorSize(w, why) && w.fire(c, why);
 }
 
 }  // namespace
@@ -459,9 +465,8 @@ void ResponsiveTest::aJobsWorkerGivesWayToTheWindow() {
 // that frame is the only one.
 void ResponsiveTest::aFiredRunsFirstStepComesAFrameAfterItsHandOver() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString why;
+    QVERIFY2(showAtProjectorSize(w, &why), qPrintable(why));
     w.jobs()->finishNow();  // the first scenario's load
     QSignalSpy loaded(&w.playback(), &Playback::loaded);
     w.fireInBackground(config("order-create", 3, 2));
@@ -502,11 +507,9 @@ void ResponsiveTest::aFiredRunsFirstStepComesAFrameAfterItsHandOver() {
 // unshown, and both runs are still let go of.
 void ResponsiveTest::aComparisonsRightSideComesAFrameAfterItsLeft() {
     MainWindow w(false);
-    w.resize(1280, 720);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY2(w.fire(defaultConfig(*findScenario("payment-callback")), &error), qPrintable(error));
+    QVERIFY2(showAndFire(w, defaultConfig(*findScenario("payment-callback")), &error),
+             qPrintable(error));
     CompareView* compare = w.compareView();
     auto runs = compare->prepare();
     QVERIFY(runs);
