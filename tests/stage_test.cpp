@@ -97,6 +97,7 @@ private slots:
     void theTableAStepChangedComesToFront();
     void theTablesShowWhatAReadAtEveryStepWould();
     void theLabsInternalsAreHiddenUnlessAskedFor();
+    void theSameCastFiredAgainShowsWhatAFreshWindowWould();
     void internalsAreDeclaredLanesAndTables();
 };
 
@@ -624,6 +625,68 @@ void StageTest::theTablesShowWhatAReadAtEveryStepWould() {
     // Both kinds of step were taken.
     QVERIFY2(quiet > committed && committed >= 3,
              qPrintable(QStringLiteral("%1 quiet, %2 committed").arg(quiet).arg(committed)));
+}
+
+void StageTest::theSameCastFiredAgainShowsWhatAFreshWindowWould() {
+    // What the live stage shows: every table's rows with their marks, the
+    // table in front, the state diagram's counts.
+    auto shown = [](MainWindow& w) {
+        QStringList out;
+        for (const DatabaseTableView* t : w.liveStage()->tables()) {
+            out << t->table() + (t->exists() ? QString() : QStringLiteral(" (unused)"));
+            const QAbstractItemModel* m = t->model();
+            for (int r = 0; r < m->rowCount(); ++r) {
+                QStringList cells;
+                for (int col = 0; col < m->columnCount(); ++col) {
+                    const QModelIndex i = m->index(r, col);
+                    cells << i.data().toString() +
+                                 (i.data(TableModel::ChangedRole).toBool() ? "*" : "");
+                }
+                out << cells.join(QLatin1Char('|'));
+            }
+        }
+        out << QStringLiteral("front: ") + w.liveStage()->frontTable()->table();
+        const StateMachineView* state = w.liveStage()->stateView();
+        for (const StateEdge& e : findScenario("order-create")->info().stateMachine.edges) {
+            out << QStringLiteral("%1->%2 %3/%4")
+                       .arg(e.from, e.to)
+                       .arg(state->acceptedCount(e.from, e.to))
+                       .arg(state->rejectedCount(e.from, e.to));
+        }
+        return out;
+    };
+    MainWindow w(false);
+    w.show();
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.variant = "dedup-table";
+    c.timing = Timing::Retry;
+    c.intents = 3;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    const QList<DatabaseTableView*> views = w.liveStage()->tables();
+    w.liveStage()->tableTabs()->setCurrentWidget(views.first());
+
+    // Another timing, fewer intents: the views are kept, and show the new
+    // run alone, as a window that never showed the first would.
+    RunConfig again = c;
+    again.timing = Timing::Concurrent;
+    again.intents = 1;
+    QVERIFY2(w.fire(again, &error), qPrintable(error));
+    QCOMPARE(w.liveStage()->tables(), views);
+    MainWindow fresh(false);
+    fresh.show();
+    QVERIFY2(fresh.fire(again, &error), qPrintable(error));
+    QCOMPARE(shown(w), shown(fresh));
+    w.playback().toEnd();
+    fresh.playback().toEnd();
+    QCOMPARE(shown(w), shown(fresh));
+
+    // Another variant: the views are built for it.
+    RunConfig other = again;
+    other.variant = "none";
+    QVERIFY2(w.fire(other, &error), qPrintable(error));
+    QVERIFY(w.liveStage()->tables() != views);
 }
 
 void StageTest::theLabsInternalsAreHiddenUnlessAskedFor() {

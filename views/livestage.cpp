@@ -132,6 +132,14 @@ void LiveStage::arrange() {
 void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
     effectTable_.clear();
     firstLook_ = true;
+    // Fired again with the same cast (another timing, another crash point:
+    // the usual next run), the views stay: the run's first showing reads
+    // them afresh. Building them again took a few milliseconds of the
+    // worker's hand-over.
+    const QString cast = info.id + QLatin1Char('/') + variant;
+    if (cast == cast_)
+        return;
+    cast_ = cast;
     state_->setMachine(info, variant);
     sequence_->setCast(info.lanes, info.askKeys, info.internalLanes);
     sqlLog_->setInternalLanes(info.internalLanes);

@@ -98,6 +98,7 @@ private:
     DatabaseTableView* guard_ = nullptr;  // one of tables_, or nullptr
     QList<DatabaseTableView*> tables_;
     QString guardName_;
+    QString cast_;  // the scenario and variant the views are set up for
     QString effectTable_;
     QStringList internalTables_;  // ScenarioInfo::internalTables
     bool showInternals_ = false;
