@@ -394,7 +394,7 @@ void MainWindow::saveTraceTo(const QString& path) {
 }
 
 void MainWindow::exportDiagram(bool svg) {
-    director_->drawSequenceNow();
+    director_->showLaterNow();
     SequenceView* sequenceView = live_->sequenceView();
     const bool sequence = sequenceView->hasFocus() || sequenceView->isAncestorOf(focusWidget());
     QGraphicsScene* scene = sequence ? sequenceView->scene() : live_->stateView()->scene();

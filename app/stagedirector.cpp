@@ -33,15 +33,15 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     : QObject(parent),
       stage_(stage),
       playback_(*stage.playback),
-      sequenceTimer_(new QTimer(this)),
+      laterTimer_(new QTimer(this)),
       firstStepTimer_(new QTimer(this)) {
-    sequenceTimer_->setSingleShot(true);
-    sequenceTimer_->setTimerType(Qt::PreciseTimer);
-    sequenceTimer_->setInterval(kSequenceLaterMs);
-    connect(sequenceTimer_, &QTimer::timeout, this, &StageDirector::drawSequenceNow);
+    laterTimer_->setSingleShot(true);
+    laterTimer_->setTimerType(Qt::PreciseTimer);
+    laterTimer_->setInterval(kFrameMs);
+    connect(laterTimer_, &QTimer::timeout, this, &StageDirector::showLaterPart);
     firstStepTimer_->setSingleShot(true);
     firstStepTimer_->setTimerType(Qt::PreciseTimer);
-    firstStepTimer_->setInterval(kSequenceLaterMs);
+    firstStepTimer_->setInterval(kFrameMs);
     connect(firstStepTimer_, &QTimer::timeout, this, &StageDirector::takeFirstStep);
     playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
     connect(&playback_, &Playback::advanced, this,
@@ -391,8 +391,8 @@ void StageDirector::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>&
     viewsCaughtUp_ = nullptr;
     narratorCaughtUp_ = false;
     // A drawing left for later by an earlier job, when this one told nothing new.
-    if (sequenceDue_.due && !sequenceTimer_->isActive())
-        sequenceTimer_->start();
+    if (laterDue_.due && !laterTimer_->isActive())
+        laterTimer_->start();
     if (redrawAfterJob_) {
         redrawAfterJob_ = false;
         redraw();
@@ -422,17 +422,18 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
         return;
     // Only the latest step flashes, even after a jump over many steps.
     const qsizetype fresh = std::max(from, playback_.lastStepBegin());
-    // A job's hand-over leaves the sequence diagram for a frame later.
-    const bool sequenceLater = viewsCaughtUp_ != nullptr;
-    if (sequenceLater) {
-        const bool scheduled = sequenceDue_.due;
-        sequenceDue_ = {true, to, fresh, rebuild || (scheduled && sequenceDue_.rebuild)};
-        sequenceTimer_->start();
+    // A job's hand-over leaves the SQL log, the tables and the sequence
+    // diagram for a frame later.
+    const bool later = viewsCaughtUp_ != nullptr;
+    if (later) {
+        const bool scheduled = laterDue_.due;
+        laterDue_ = {true, to, fresh, rebuild || (scheduled && laterDue_.rebuild)};
+        laterTimer_->start();
     } else {
-        sequenceDue_.due = false;  // drawn with this step
+        laterDue_.due = false;  // drawn with this step
     }
     stage_.live->showStep(*run, playback_.reader(), from, to, fresh, rebuild, viewsCaughtUp_,
-                          sequenceLater);
+                          later);
     QTabWidget* tabs = stage_.tabs;
     PaginationView* pagination = stage_.pagination;
     if (tabs->isTabVisible(tabs->indexOf(pagination)))
@@ -453,13 +454,28 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     updateCaption();
 }
 
-void StageDirector::drawSequenceNow() {
+void StageDirector::showLaterPart() {
     // While a job runs, the run is the worker's: its hand-over restarts this.
-    if (!sequenceDue_.due || held_)
+    if (!laterDue_.due || held_)
         return;
-    sequenceDue_.due = false;
+    // The SQL log and the tables in this frame, the sequence diagram in the
+    // next: each of them and its repaint fit one.
+    if (stage_.live->hasLater()) {
+        stage_.live->showLater(playback_.reader());
+        laterTimer_->start();
+        return;
+    }
+    showLaterNow();
+}
+
+void StageDirector::showLaterNow() {
+    if (!laterDue_.due || held_)
+        return;
+    laterDue_.due = false;
+    laterTimer_->stop();
+    stage_.live->showLater(playback_.reader());
     if (const Run* run = playback_.run())
-        stage_.live->showSequence(*run, sequenceDue_.to, sequenceDue_.fresh, sequenceDue_.rebuild);
+        stage_.live->showSequence(*run, laterDue_.to, laterDue_.fresh, laterDue_.rebuild);
 }
 
 void StageDirector::updateCaption() {

@@ -73,9 +73,9 @@ public:
     void saveTraceTo(const QString& path);
     // Draws the views again from the run's start (language, theme, lanes).
     void redraw();
-    // Draws the sequence diagram now if a job's hand-over left it for later
-    // (before it is exported, say).
-    void drawSequenceNow();
+    // Shows now what a job's hand-over left for a frame later: the SQL log,
+    // the tables, the sequence diagram (before it is exported, say).
+    void showLaterNow();
     void updateCaption();
     // A worker holds the run: the playback keys wait.
     bool isHeld() const { return held_; }
@@ -91,6 +91,8 @@ signals:
     void outcomeWithheldChanged(bool withheld);
 
 private:
+    // The next part of what a job's hand-over left, at the later timer.
+    void showLaterPart();
     void seekInBackground(int target);
     void compareInBackground();
     // Asks before a run whose estimate is above the cost limit; true to run.
@@ -121,22 +123,22 @@ private:
     bool narrationStale_ = true;     // the run was replaced or rewound: narrate from its start
     bool narratorCaughtUp_ = false;  // a long seek fed the narrator in its worker
     LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views
-    // After a job the sequence diagram is drawn a frame later
-    // (drawSequenceNow), once the window has painted what the job changed:
-    // its leap and that repaint each fit a frame, where together they
-    // overran one.
-    struct SequenceDue {
+    // After a job the SQL log and the tables are shown a frame later, and
+    // the sequence diagram a frame after them (showLaterPart), once the
+    // window has painted the rest of what the job changed: each part and its
+    // repaint fit a frame, where together they overran one.
+    struct LaterDue {
         bool due = false;
         qsizetype to = 0;
         qsizetype fresh = 0;
         bool rebuild = false;
     };
-    SequenceDue sequenceDue_;
+    LaterDue laterDue_;
     // A frame: the window paints a few milliseconds after its widgets
     // asked to (Qt gathers the requests), so anything sooner would run
     // before that paint and add to it.
-    static constexpr int kSequenceLaterMs = 16;
-    QTimer* sequenceTimer_;
+    static constexpr int kFrameMs = 16;
+    QTimer* laterTimer_;
     QTimer* firstStepTimer_;       // a fired run's first step, a frame after its hand-over
     bool repeatWrote_ = false;     // a repeat has changed the database in the run on screen
     QString prediction_;           // the verdict id the class predicted (Predict first)

@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "sequenceview.h"
+#include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "statemachineview.h"
 #include "statetally.h"
@@ -104,6 +105,45 @@ bool stateMatchesTrace(const MainWindow& w, QString* why) {
     return shown.applied() == w.playback().eventCount() && shown.current() == expected.current();
 }
 
+// The rows every table of the stage shows, cell by cell.
+QStringList shownTables(const MainWindow& w) {
+    QStringList out;
+    for (const DatabaseTableView* t : w.liveStage()->tables()) {
+        out << t->table();
+        const QAbstractItemModel* m = t->model();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            QStringList cells;
+            for (int col = 0; col < m->columnCount(); ++col)
+                cells << m->index(r, col).data().toString();
+            out << cells.join(QLatin1Char('|'));
+        }
+    }
+    return out;
+}
+
+// The tables show what the database holds now.
+bool tablesMatchDatabase(const MainWindow& w, QString* why) {
+    const std::unique_ptr<SqlConnection> reader = w.playback().run()->openReader();
+    QStringList expected;
+    for (const DatabaseTableView* t : w.liveStage()->tables()) {
+        TableModel read;
+        read.setTable(t->table());
+        read.refresh(*reader);
+        expected << t->table();
+        for (int r = 0; r < read.rowCount(); ++r) {
+            QStringList cells;
+            for (int col = 0; col < read.columnCount(); ++col)
+                cells << read.index(r, col).data().toString();
+            expected << cells.join(QLatin1Char('|'));
+        }
+    }
+    const QStringList shown = shownTables(w);
+    if (shown == expected)
+        return true;
+    *why = QStringLiteral("shown %1 rows, the database %2").arg(shown.size()).arg(expected.size());
+    return false;
+}
+
 RunConfig config(const QString& scenario, int intents, int duplicates) {
     RunConfig c = defaultConfig(*findScenario(scenario));
     c.intents = intents;
@@ -138,7 +178,7 @@ private slots:
     void aLongFireLeavesTheWindowResponsiveAndEscapeStopsIt();
     void escapeStopsALongSeekWhereItGot();
     void aLongSeekShowsWhatStepByStepWould();
-    void theSequenceDiagramFollowsALongSeekAFrameLater();
+    void theLogTablesAndSequenceFollowALongSeekAFrameLater();
     void theSqlLogKeepsItsRowsInOrderInPieces();
     void pausingInstantPlayShowsTheTablesAsTheyAre();
     void aFiredRunsFirstStepComesAFrameAfterItsHandOver();
@@ -237,36 +277,66 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
 // End, Home and End again go to a worker, which also counts for the views
 // (the SQL log's rows, the state diagram's moves): the window only hands
 // them over. What they show must be what stepping one step at a time shows.
-// After a seek in the background the window first paints what the other
-// views show, then the sequence diagram draws its rows a frame later: the
-// two together overran a frame. A step taken in that frame draws the
-// diagram itself, and the late drawing then changes nothing.
-void ResponsiveTest::theSequenceDiagramFollowsALongSeekAFrameLater() {
+// After a seek in the background the window first paints the state
+// diagram, the outcome and the caption, then the SQL log, the tables and the
+// sequence diagram a frame later: all of it at once overran a frame. A step
+// taken in that frame brings them up to date itself, in order, and the late
+// showing then changes nothing.
+void ResponsiveTest::theLogTablesAndSequenceFollowALongSeekAFrameLater() {
     MainWindow w(false);
     QString error;
     QVERIFY2(showAndFire(w, config("order-create", 20, 300), &error), qPrintable(error));
     for (int i = 0; i < 5; ++i) QTest::keyClick(&w, Qt::Key_Right);
     SequenceView* sequence = w.sequenceView();
+    const SqlLogModel* log = w.liveStage()->sqlLogModel();
     QCOMPARE(sequence->drawnUpTo(), w.playback().eventCount());
     const qsizetype before = sequence->drawnUpTo();
+    const qsizetype rowsBefore = log->totalRows();
+    const QStringList tablesBefore = shownTables(w);
+    QString why;
 
     QTest::keyClick(&w, Qt::Key_End);
     QVERIFY(w.jobs()->isBusy());
     w.jobs()->finishNow();
     QVERIFY(w.playback().atEnd());
-    QCOMPARE(sequence->drawnUpTo(), before);  // not yet
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));  // at once
+    QCOMPARE(sequence->drawnUpTo(), before);                // not yet
+    QCOMPARE(log->totalRows(), rowsBefore);
+    QCOMPARE(shownTables(w), tablesBefore);
     QTRY_COMPARE(sequence->drawnUpTo(), w.playback().eventCount());
+    QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+    QVERIFY2(tablesMatchDatabase(w, &why), qPrintable(why));
 
-    // A step within the frame: drawn at once, and the late drawing keeps it.
+    // A step within the frame: shown at once after what the hand-over left,
+    // and the late showing keeps it.
     QTest::keyClick(&w, Qt::Key_Home);
     w.jobs()->finishNow();
     QCOMPARE(w.playback().position(), 0);
     w.playback().seek(7);
     const qsizetype at7 = w.playback().eventCount();
+    const qsizetype rowsAt7 = loggedRows(w.playback());
     QCOMPARE(sequence->drawnUpTo(), at7);
+    QCOMPARE(log->totalRows(), rowsAt7);
+    QCOMPARE(log->leftOut(), 0);
+    QVERIFY2(tablesMatchDatabase(w, &why), qPrintable(why));
     QTest::qWait(60);
     QCOMPARE(sequence->drawnUpTo(), at7);
-    QString why;
+    QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+    QVERIFY2(tablesMatchDatabase(w, &why), qPrintable(why));
+    QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
+
+    // Two hand-overs within one frame: the log takes the first's rows, then
+    // the second's after them.
+    QTest::keyClick(&w, Qt::Key_Home);
+    w.jobs()->finishNow();
+    QTest::keyClick(&w, Qt::Key_End);
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().atEnd());
+    QCOMPARE(log->totalRows(), rowsAt7);  // not yet
+    QTRY_COMPARE(sequence->drawnUpTo(), w.playback().eventCount());
+    QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+    QVERIFY2(tablesMatchDatabase(w, &why), qPrintable(why));
     QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
 }
 
@@ -285,7 +355,7 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     QVERIFY(w.jobs()->isBusy());
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
     QVERIFY(w.playback().atEnd());
-    QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+    QTRY_COMPARE(log->totalRows(), loggedRows(w.playback()));  // a frame after the hand-over
     QVERIFY(log->totalRows() > 10'000);
     QCOMPARE(log->rowCount(), std::min(log->totalRows(), SqlLogModel::kShownRows));
     QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
@@ -302,7 +372,7 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     QVERIFY(w.jobs()->isBusy());
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
     QCOMPARE(w.playback().position(), 0);
-    QCOMPARE(log->rowCount(), loggedRows(w.playback()));
+    QTRY_COMPARE(log->rowCount(), loggedRows(w.playback()));
     QCOMPARE(log->leftOut(), 0);
     QVERIFY2(stateMatchesTrace(w, &why), qPrintable(why));
 

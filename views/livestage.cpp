@@ -238,7 +238,7 @@ LiveStage::CatchUp LiveStage::prepareCatchUp() const {
 }
 
 void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                         qsizetype fresh, bool rebuild, CatchUp* ready, bool sequenceLater) {
+                         qsizetype fresh, bool rebuild, CatchUp* ready, bool later) {
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
     // The SQL log's new rows: counted by a worker already, or here.
@@ -246,20 +246,38 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     QList<TraceEvent> rows = caught    ? std::move(ready->logRows)
                              : rebuild ? SqlLogModel::rowsOf(events, 0, events.size())
                                        : SqlLogModel::rowsOf(events, from, to);
-    if (rebuild) {
-        sqlLogModel_->resetRows(std::move(rows));
-    } else {
-        sqlLogModel_->appendRows(std::move(rows));
-    }
-    if (reader) {
-        // Playing at "instant" the tables are read a few times a second: read
-        // at every frame, with their columns fitted and the front tab
-        // changed, they took half of it.
-        if (!fastPlay_ || rebuild || !tablesRead_.isValid() ||
-            tablesRead_.hasExpired(kFastRedrawMs)) {
-            refreshTables(*reader, rebuild);
+    if (later) {
+        // Kept in order behind any rows an earlier hand-over left.
+        if (rebuild || !later_.due) {
+            later_.logRows = std::move(rows);
+            later_.logRebuild = rebuild;
         } else {
-            tablesStale_ = true;
+            later_.logRows.append(std::move(rows));
+        }
+        later_.tablesRebuild = (later_.due && later_.tablesRebuild) || rebuild;
+        later_.due = true;
+    } else {
+        // What a hand-over left comes first; a rebuild makes it moot.
+        const bool tablesDue = later_.due;
+        const bool tablesRebuild = later_.tablesRebuild;
+        if (!rebuild)
+            showLogLater();
+        later_ = {};
+        if (rebuild) {
+            sqlLogModel_->resetRows(std::move(rows));
+        } else {
+            sqlLogModel_->appendRows(std::move(rows));
+        }
+        if (reader) {
+            // Playing at "instant" the tables are read a few times a second:
+            // read at every frame, with their columns fitted and the front
+            // tab changed, they took half of it.
+            if (!fastPlay_ || rebuild || tablesDue || !tablesRead_.isValid() ||
+                tablesRead_.hasExpired(kFastRedrawMs)) {
+                refreshTables(*reader, rebuild || tablesRebuild);
+            } else {
+                tablesStale_ = true;
+            }
         }
     }
     // A step forward draws only its own events; a rebuild draws them all.
@@ -270,10 +288,33 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     } else {
         state_->advanceTrace(run.trace(), to, fresh);
     }
-    if (!sequenceLater)
-        showSequence(run, to, fresh, rebuild);
+    if (later)
+        return;
+    showSequence(run, to, fresh, rebuild);
     // Tables the run has created since are "used" now.
     applyTabs();
+}
+
+void LiveStage::showLater(SqlConnection* reader) {
+    if (!later_.due)
+        return;
+    const bool tablesRebuild = later_.tablesRebuild;
+    showLogLater();
+    later_ = {};
+    if (reader)
+        refreshTables(*reader, tablesRebuild);
+    applyTabs();
+}
+
+void LiveStage::showLogLater() {
+    if (!later_.due)
+        return;
+    if (later_.logRebuild) {
+        sqlLogModel_->resetRows(std::move(later_.logRows));
+    } else {
+        sqlLogModel_->appendRows(std::move(later_.logRows));
+    }
+    later_.logRows.clear();
 }
 
 void LiveStage::showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild) {

@@ -56,10 +56,15 @@ public:
     // Trace events [from, to) are new ([0, to) when rebuild); events from
     // `fresh` on belong to the latest step and are marked. `ready`, when it
     // took in the same events, saves counting them again.
-    // With `sequenceLater`, the sequence diagram is left for showSequence.
+    // With `later` (a worker's hand-over), the state diagram is drawn now,
+    // and the SQL log, the tables and the sequence diagram are left for
+    // showLater and showSequence. A step shown meanwhile brings them up to
+    // date first.
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr,
-                  bool sequenceLater = false);
+                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr, bool later = false);
+    // The SQL log's rows and the tables a hand-over left, as it had them.
+    void showLater(SqlConnection* reader);
+    bool hasLater() const { return later_.due; }
     // The sequence diagram alone, as showStep draws it.
     void showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild);
     // Playing at "instant": the state diagram is drawn and the tables read a
@@ -89,6 +94,8 @@ private:
     void applyInternals();
     void bringChangeToFront(bool firstLook);
     void refreshTables(SqlConnection& reader, bool rebuild);
+    // The SQL log's rows a hand-over left (showStep with `later`), in order.
+    void showLogLater();
     void applyTabs();
     void fitTables();
 
@@ -111,6 +118,14 @@ private:
     bool fastPlay_ = false;
     bool tablesStale_ = false;  // steps the tables have not been read after
     QElapsedTimer tablesRead_;
+    // What a worker's hand-over left for showLater.
+    struct Later {
+        bool due = false;
+        QList<TraceEvent> logRows;
+        bool logRebuild = false;     // the rows are the log's all, not more of it
+        bool tablesRebuild = false;  // the tables are read as a new run's
+    };
+    Later later_;
     QSize fitted_;  // the tab bar's size the tables were fitted to
 };
 
