@@ -180,7 +180,7 @@ private slots:
     void aLongSeekShowsWhatStepByStepWould();
     void theLogTablesAndSequenceFollowALongSeekAFrameLater();
     void theSqlLogKeepsItsRowsInOrderInPieces();
-    void pausingInstantPlayShowsTheTablesAsTheyAre();
+    void pausingInstantPlayShowsTheTablesAndLogAsTheyAre();
     void aFiredRunsFirstStepComesAFrameAfterItsHandOver();
     void aComparisonsRightSideComesAFrameAfterItsLeft();
     void aFinishedJobsBarLingersAndTheNextJobTakesItOver();
@@ -470,10 +470,10 @@ void ResponsiveTest::theSqlLogKeepsItsRowsInOrderInPieces() {
              QStringLiteral("SELECT 28"));
 }
 
-// Playing at "instant" the tables are read a few times a second, not at
-// every frame; wherever the playing is paused, they show what the database
-// holds at that step.
-void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
+// Playing at "instant" the tables are read, and the SQL log given its rows,
+// a few times a second, not at every frame; wherever the playing is paused,
+// they show what the database holds and every statement up to that step.
+void ResponsiveTest::pausingInstantPlayShowsTheTablesAndLogAsTheyAre() {
     MainWindow w(false);
     QString error;
     QVERIFY2(showAndFire(w, config("order-create", 50, 10), &error), qPrintable(error));
@@ -492,17 +492,34 @@ void ResponsiveTest::pausingInstantPlayShowsTheTablesAsTheyAre() {
         }
         return csv;
     };
+    const SqlLogModel* log = w.liveStage()->sqlLogModel();
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
     PlaybackBar* bar = w.playbackBar();
     bar->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
     const QStringList first = shown();
+    int held = 0;  // times the log was behind while playing
     for (int pause = 0; pause < 12 && !w.playback().atEnd(); ++pause) {
         bar->play();
         QTest::qWait(25 + 10 * pause);
+        held += log->totalRows() < loggedRows(w.playback());
         bar->pause();
         QCOMPARE(shown(), read());
+        QCOMPARE(log->totalRows(), loggedRows(w.playback()));
+        // The last row is the last statement so far.
+        qsizetype last = w.playback().eventCount() - 1;
+        while (last >= 0 && !events[last].is(EventKind::Sql) &&
+               !events[last].is(EventKind::LockWait))
+            --last;
+        if (last >= 0) {
+            QCOMPARE(
+                log->data(log->index(log->rowCount() - 1, SqlLogModel::Statement), Qt::ToolTipRole)
+                    .toString(),
+                events[last].sql);
+        }
     }
     QVERIFY(w.playback().position() > 1);
     QVERIFY(shown() != first);
+    QVERIFY2(held > 0, "the log took every frame's rows");
 }
 
 // A job's worker runs at a lower share of the CPU than the window's thread

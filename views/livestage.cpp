@@ -247,37 +247,41 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
                              : rebuild ? SqlLogModel::rowsOf(events, 0, events.size())
                                        : SqlLogModel::rowsOf(events, from, to);
     if (later) {
-        // Kept in order behind any rows an earlier hand-over left.
-        if (rebuild || !later_.due) {
-            later_.logRows = std::move(rows);
-            later_.logRebuild = rebuild;
-        } else {
-            later_.logRows.append(std::move(rows));
-        }
-        later_.tablesRebuild = (later_.due && later_.tablesRebuild) || rebuild;
-        later_.due = true;
+        holdLogRows(std::move(rows), rebuild);
+        later_.tablesRebuild = (later_.tables && later_.tablesRebuild) || rebuild;
+        later_.tables = true;
     } else {
-        // What a hand-over left comes first; a rebuild makes it moot.
-        const bool tablesDue = later_.due;
+        const bool tablesDue = later_.tables;
         const bool tablesRebuild = later_.tablesRebuild;
-        if (!rebuild)
-            showLogLater();
-        later_ = {};
+        later_.tables = false;
+        later_.tablesRebuild = false;
+        // Playing at "instant" the tables are read a few times a second:
+        // read at every frame, with their columns fitted and the front tab
+        // changed, they took half of it.
+        const bool readTables =
+            reader && (!fastPlay_ || rebuild || tablesDue || !tablesRead_.isValid() ||
+                       tablesRead_.hasExpired(kFastRedrawMs));
+        // What a hand-over left comes first; a rebuild makes it moot.
         if (rebuild) {
+            later_.log = false;
+            later_.logRows.clear();
             sqlLogModel_->resetRows(std::move(rows));
+            logShown_.start();
+        } else if (fastPlay_ &&
+                   (readTables || (logShown_.isValid() && !logShown_.hasExpired(kFastRedrawMs)))) {
+            // ... and the log, like them, takes its rows a few times a
+            // second, never in the frame that reads the tables: repainted
+            // at every frame, it was a third of the window's repaint.
+            holdLogRows(std::move(rows), false);
         } else {
+            showLogLater();
             sqlLogModel_->appendRows(std::move(rows));
+            logShown_.start();
         }
-        if (reader) {
-            // Playing at "instant" the tables are read a few times a second:
-            // read at every frame, with their columns fitted and the front
-            // tab changed, they took half of it.
-            if (!fastPlay_ || rebuild || tablesDue || !tablesRead_.isValid() ||
-                tablesRead_.hasExpired(kFastRedrawMs)) {
-                refreshTables(*reader, rebuild || tablesRebuild);
-            } else {
-                tablesStale_ = true;
-            }
+        if (readTables) {
+            refreshTables(*reader, rebuild || tablesRebuild);
+        } else if (reader) {
+            tablesStale_ = true;
         }
     }
     // A step forward draws only its own events; a rebuild draws them all.
@@ -296,18 +300,32 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
 }
 
 void LiveStage::showLater(SqlConnection* reader) {
-    if (!later_.due)
+    if (!hasLater())
         return;
-    const bool tablesRebuild = later_.tablesRebuild;
     showLogLater();
-    later_ = {};
-    if (reader)
-        refreshTables(*reader, tablesRebuild);
+    if (later_.tables) {
+        const bool rebuild = later_.tablesRebuild;
+        later_.tables = false;
+        later_.tablesRebuild = false;
+        if (reader)
+            refreshTables(*reader, rebuild);
+    }
     applyTabs();
 }
 
+void LiveStage::holdLogRows(QList<TraceEvent> rows, bool rebuild) {
+    // Kept in order behind any rows held before; a rebuild replaces them.
+    if (rebuild || !later_.log) {
+        later_.logRows = std::move(rows);
+        later_.logRebuild = rebuild;
+    } else {
+        later_.logRows.append(std::move(rows));
+    }
+    later_.log = true;
+}
+
 void LiveStage::showLogLater() {
-    if (!later_.due)
+    if (!later_.log)
         return;
     if (later_.logRebuild) {
         sqlLogModel_->resetRows(std::move(later_.logRows));
@@ -315,6 +333,9 @@ void LiveStage::showLogLater() {
         sqlLogModel_->appendRows(std::move(later_.logRows));
     }
     later_.logRows.clear();
+    later_.log = false;
+    later_.logRebuild = false;
+    logShown_.start();
 }
 
 void LiveStage::showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild) {
@@ -349,7 +370,10 @@ void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
     state_->setRedrawInterval(fast ? kFastRedrawMs : 0);
     sequence_->setFastPlay(fast);
     fastPlay_ = fast;
-    if (!fast && tablesStale_ && reader)
+    if (fast)
+        return;
+    showLogLater();
+    if (tablesStale_ && reader)
         refreshTables(*reader, false);
 }
 

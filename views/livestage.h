@@ -64,12 +64,13 @@ public:
                   qsizetype fresh, bool rebuild, CatchUp* ready = nullptr, bool later = false);
     // The SQL log's rows and the tables a hand-over left, as it had them.
     void showLater(SqlConnection* reader);
-    bool hasLater() const { return later_.due; }
+    bool hasLater() const { return later_.log || later_.tables; }
     // The sequence diagram alone, as showStep draws it.
     void showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild);
-    // Playing at "instant": the state diagram is drawn and the tables read a
-    // few times a second, not every frame (they change faster than anyone
-    // reads them). Stopping reads the tables from `reader` if they missed a step.
+    // Playing at "instant": the state diagram is drawn, the tables read and
+    // the SQL log given its rows a few times a second, not every frame (they
+    // change faster than anyone reads them). Stopping shows the rows held
+    // and reads the tables from `reader` if they missed a step.
     void setFastPlay(bool fast, SqlConnection* reader);
     static constexpr int kFastRedrawMs = 150;
     // Presenter mode: the diagrams get the room, the SQL log becomes the
@@ -94,7 +95,9 @@ private:
     void applyInternals();
     void bringChangeToFront(bool firstLook);
     void refreshTables(SqlConnection& reader, bool rebuild);
-    // The SQL log's rows a hand-over left (showStep with `later`), in order.
+    // The SQL log's rows held back (by a hand-over, or playing at
+    // "instant"), and shown in order.
+    void holdLogRows(QList<TraceEvent> rows, bool rebuild);
     void showLogLater();
     void applyTabs();
     void fitTables();
@@ -118,12 +121,15 @@ private:
     bool fastPlay_ = false;
     bool tablesStale_ = false;  // steps the tables have not been read after
     QElapsedTimer tablesRead_;
-    // What a worker's hand-over left for showLater.
+    QElapsedTimer logShown_;  // the SQL log last took rows
+    // What a worker's hand-over left for showLater, and the SQL log's rows
+    // held back while playing at "instant".
     struct Later {
-        bool due = false;
+        bool log = false;  // logRows are held
         QList<TraceEvent> logRows;
         bool logRebuild = false;     // the rows are the log's all, not more of it
-        bool tablesRebuild = false;  // the tables are read as a new run's
+        bool tables = false;         // the tables are to be read
+        bool tablesRebuild = false;  // ... as a new run's
     };
     Later later_;
     QSize fitted_;  // the tab bar's size the tables were fitted to
