@@ -52,6 +52,12 @@ using namespace idem;
 
 namespace {
 
+// Guards against a hang, not measures: under the sanitizers, beside other
+// tests on two cores, a long seek has taken a minute and an experiment over
+// two.
+constexpr int kJobGuardMs = 180'000;
+constexpr int kExperimentGuardMs = 300'000;
+
 // Counts the ticks of a 1 ms timer and the longest gap between two.
 struct Heartbeat {
     QTimer timer;
@@ -270,7 +276,7 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
     QCOMPARE(w.playback().position(), at + 1);
     // End again, left to finish.
     QTest::keyClick(&w, Qt::Key_End);
-    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), kJobGuardMs);
     QVERIFY(w.playback().atEnd());
 }
 
@@ -353,7 +359,7 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
 
     QTest::keyClick(&w, Qt::Key_End);
     QVERIFY(w.jobs()->isBusy());
-    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), kJobGuardMs);
     QVERIFY(w.playback().atEnd());
     QTRY_COMPARE(log->totalRows(), loggedRows(w.playback()));  // a frame after the hand-over
     QVERIFY(log->totalRows() > 10'000);
@@ -370,7 +376,7 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
     // Home from far into a long run lets go of it in the worker too.
     QTest::keyClick(&w, Qt::Key_Home);
     QVERIFY(w.jobs()->isBusy());
-    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), kJobGuardMs);
     QCOMPARE(w.playback().position(), 0);
     QTRY_COMPARE(log->rowCount(), loggedRows(w.playback()));
     QCOMPARE(log->leftOut(), 0);
@@ -378,11 +384,11 @@ void ResponsiveTest::aLongSeekShowsWhatStepByStepWould() {
 
     // Play at the end goes back in the worker, then plays from the start.
     QTest::keyClick(&w, Qt::Key_End);
-    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && w.playback().atEnd(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && w.playback().atEnd(), kJobGuardMs);
     w.playbackBar()->play();
     QVERIFY(w.jobs()->isBusy());
     QVERIFY(!w.playbackBar()->isPlaying());
-    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), kJobGuardMs);
     QTRY_VERIFY_WITH_TIMEOUT(w.playbackBar()->isPlaying() && w.playback().position() > 0, 5000);
     w.playbackBar()->pause();
     QCOMPARE(log->rowCount(), loggedRows(w.playback()));
@@ -858,7 +864,7 @@ void ResponsiveTest::theExperimentChartIsUpdatedInPlace() {
     experiment->intentsBox()->setValue(50);
     QSignalSpy finished(experiment, &ExperimentView::finished);
     experiment->start();
-    QVERIFY(finished.wait(120'000));
+    QVERIFY(finished.wait(kExperimentGuardMs));
     QCOMPARE(view->chart(), chart);
     QVERIFY(!experiment->results().isEmpty());
 }
@@ -927,7 +933,7 @@ void ResponsiveTest::aScenarioChosenMidExperimentShowsOnlyItsOwnResults() {
     e->intentsBox()->setValue(20);
     QSignalSpy finished(e, &ExperimentView::finished);
     e->start();
-    QVERIFY(finished.wait(120'000));
+    QVERIFY(finished.wait(kExperimentGuardMs));
     QStringList variants;
     for (const VariantInfo& v : findScenario("payment-callback")->info().variants) variants << v.id;
     const auto results = e->results();
