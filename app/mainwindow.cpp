@@ -265,7 +265,10 @@ void MainWindow::buildViews() {
     auto fastPlay = [this] {
         const bool fast = playbackBar_->isPlaying() && playbackBar_->stepMs() == 0;
         live_->setFastPlay(fast, playback_->reader());
-        outcome_->setRedrawInterval(fast ? LiveStage::kFastRedrawMs : 0);
+        // Two thirds of an interval on: not in the state diagram's frame
+        // (LiveStage::setFastPlay).
+        outcome_->setRedrawInterval(fast ? LiveStage::kFastRedrawMs : 0,
+                                    2 * LiveStage::kFastRedrawMs / 3);
     };
     connect(playbackBar_, &PlaybackBar::playingChanged, this, fastPlay);
     connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);

@@ -46,6 +46,7 @@ private slots:
     void wrongAnswersAreListed();
     void alertShowsBothCounts();
     void aRedrawIntervalHoldsSummariesBackButNotTheLast();
+    void anOffsetHoldsTheFirstDrawingBackThatLong();
     void aSummaryOfTheSameHeightLaysNothingOut();
 };
 
@@ -121,6 +122,32 @@ void OutcomePanelTest::aRedrawIntervalHoldsSummariesBackButNotTheLast() {
     // Drawn at once also means nothing is left waiting.
     QTest::qWait(20);
     QVERIFY(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 1")));
+}
+
+// Playing at "instant" the views held back draw each at an offset of its
+// own, not all in one frame: started with an offset, the interval holds the
+// next summary back that long, even when the last drawing is older than the
+// interval; without one it is drawn at once.
+void OutcomePanelTest::anOffsetHoldsTheFirstDrawingBackThatLong() {
+    const Summary one = summaryOf("order-create", "check-then-insert");
+    const Summary three =
+        summaryOf("order-create", "check-then-insert", [](RunConfig& c) { c.intents = 3; });
+    OutcomePanel panel;
+    panel.showSummary(one, false);
+    const QString first = panel.detailsText();
+    QTest::qWait(30);
+    panel.setRedrawInterval(10, 400);
+    panel.showSummary(three, false);
+    QCOMPARE(panel.detailsText(), first);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 3")),
+                             5000);
+
+    panel.setRedrawInterval(0);
+    panel.showSummary(one, false);
+    QTest::qWait(30);
+    panel.setRedrawInterval(10);
+    panel.showSummary(three, false);
+    QVERIFY(panel.detailsText().contains(QLatin1String("<b>Intents</b>: 3")));
 }
 
 // At each step of a run the details change their numbers, not their height:

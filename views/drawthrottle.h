@@ -20,13 +20,18 @@ public:
     void request();
     // Draws now; a drawing that waited is this one.
     void drawNow();
-    // 0: no interval. Lifting the interval draws what waited.
-    void setInterval(int ms);
+    // 0: no interval. Lifting the interval draws what waited. Starting one,
+    // the next drawing comes no sooner than `offsetMs` from now: views held
+    // back by the same interval, each at an offset of its own, draw in
+    // frames of their own.
+    void setInterval(int ms, int offsetMs = 0);
 
 private:
     std::function<void()> draw_;
     QTimer* later_;
-    QElapsedTimer drawn_;
+    QElapsedTimer clock_;
+    qint64 drawnAt_ = -1;  // on clock_; -1: never drawn
+    qint64 nextAt_ = 0;    // the soonest a request draws at once, on clock_
     int intervalMs_ = 0;
 };
 

@@ -367,7 +367,10 @@ void LiveStage::refreshTables(SqlConnection& reader, bool rebuild) {
 }
 
 void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
-    state_->setRedrawInterval(fast ? kFastRedrawMs : 0);
+    // The tables are read in the first tick, the log takes its rows in the
+    // next, the state diagram draws a third of an interval on (and the
+    // outcome two thirds): each in a frame of its own.
+    state_->setRedrawInterval(fast ? kFastRedrawMs : 0, kFastRedrawMs / 3);
     sequence_->setFastPlay(fast);
     fastPlay_ = fast;
     if (fast)

@@ -83,8 +83,8 @@ void OutcomePanel::showSummary(const Summary& summary, bool final, bool repeatsW
         drawing_->request();
 }
 
-void OutcomePanel::setRedrawInterval(int ms) {
-    drawing_->setInterval(ms);
+void OutcomePanel::setRedrawInterval(int ms, int offsetMs) {
+    drawing_->setInterval(ms, offsetMs);
 }
 
 void OutcomePanel::clear() {

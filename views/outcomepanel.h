@@ -49,8 +49,9 @@ public:
     // Playing at "instant": a summary mid-run is drawn at most every `ms`
     // (its word-wrapped labels are measured again at each new text, up to
     // several milliseconds); the run's last summary at once. 0: every one.
-    // Lifting the interval draws what waited.
-    void setRedrawInterval(int ms);
+    // Lifting the interval draws what waited; `offsetMs`: the first drawing
+    // held back comes no sooner (DrawThrottle).
+    void setRedrawInterval(int ms, int offsetMs = 0);
 
 signals:
     // The verdict line as shown (also when hidden): for the stage's banner.

@@ -194,14 +194,14 @@ void StateMachineView::drawNow() {
         pulse_->start();
 }
 
-void StateMachineView::setRedrawInterval(int ms) {
+void StateMachineView::setRedrawInterval(int ms, int offsetMs) {
     redrawIntervalMs_ = std::max(0, ms);
     if (redrawIntervalMs_ > 0 && pulse_->state() == QAbstractAnimation::Running) {
         pulse_->stop();
         for (QGraphicsItem* glow : std::as_const(glows_)) glow->setOpacity(1.0);
     }
     // Back to drawing every step: what was held back is drawn now.
-    drawing_->setInterval(ms);
+    drawing_->setInterval(ms, offsetMs);
 }
 
 bool StateMachineView::isPulsing() const {

@@ -67,7 +67,8 @@ public:
     // them; drawing the diagram again each frame costs the window a frame.
     // Meanwhile the latest moves are marked without the pulse: restarted at
     // every drawing it was a flicker, and it updated the scene every frame.
-    void setRedrawInterval(int ms);
+    // `offsetMs`: the first drawing held back comes no sooner (DrawThrottle).
+    void setRedrawInterval(int ms, int offsetMs = 0);
     // Whether the latest step's moves are pulsing now.
     bool isPulsing() const;
     // How wide the view must be to draw the diagram at full size.
