@@ -603,8 +603,10 @@ void DiagramsTest::aRedrawIntervalHoldsDrawingsBackButNotTheCounts() {
     QVERIFY(!view.isPulsing());
     view.setRedrawInterval(1);
     QTest::qWait(5);  // the interval is over: the next step draws at once
+    const QStringList drawnWhole = snapshot(view.scene());
     view.showTrace(run->trace(), size / 2, size / 4);
     QCOMPARE(view.tally().applied(), size / 2);
+    QVERIFY(snapshot(view.scene()) != drawnWhole);
     QVERIFY(!view.isPulsing());
     view.setRedrawInterval(0);
     view.showTrace(run->trace(), size, size / 2);

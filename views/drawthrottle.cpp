@@ -36,9 +36,13 @@ void DrawThrottle::setInterval(int ms, int offsetMs) {
     if (intervalMs_ == 0) {
         if (waiting)
             drawNow();
-    } else if (starting && drawnAt_ >= 0) {
-        nextAt_ = std::max(drawnAt_ + intervalMs_, clock_.elapsed() + std::max(0, offsetMs));
+        return;
     }
+    if (drawnAt_ < 0)
+        return;
+    nextAt_ = drawnAt_ + intervalMs_;
+    if (starting)
+        nextAt_ = std::max(nextAt_, clock_.elapsed() + std::max(0, offsetMs));
 }
 
 }  // namespace idem
