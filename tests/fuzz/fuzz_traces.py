@@ -14,7 +14,10 @@ Deterministic: the same --seed gives the same mutants in the same order;
     tests/fuzz/fuzz_traces.py --idemlab build-asan/app/idemlab --seconds 60
 
 The corpus was made with `idemlab run ... --trace` on small configurations
-(one intent, few duplicates), one per scenario; any trace can be added.
+(one intent, few duplicates): one per scenario in the format's version 1,
+and those named *-v3 in version 3 (the field names and SQLite's result code
+of version 2, and sql events that say what their number counts:
+rows_returned, rows_changed); any trace can be added.
 """
 
 import argparse
