@@ -5,6 +5,7 @@
 #include "experimentview.h"
 #include "explanationview.h"
 #include "firepanel.h"
+#include "frame.h"
 #include "lessonplayer.h"
 #include "names.h"
 #include "outcomepanel.h"

@@ -134,10 +134,6 @@ private:
         bool rebuild = false;
     };
     LaterDue laterDue_;
-    // A frame: the window paints a few milliseconds after its widgets
-    // asked to (Qt gathers the requests), so anything sooner would run
-    // before that paint and add to it.
-    static constexpr int kFrameMs = 16;
     QTimer* laterTimer_;
     QTimer* firstStepTimer_;       // a fired run's first step, a frame after its hand-over
     bool repeatWrote_ = false;     // a repeat has changed the database in the run on screen

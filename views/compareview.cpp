@@ -1,6 +1,7 @@
 #include "compareview.h"
 
 #include "firepanel.h"
+#include "frame.h"
 #include "names.h"
 #include "outcomepanel.h"
 #include "run.h"

@@ -90,7 +90,6 @@ private:
     RunConfig ranOn_;
     quint64 generation_ = 0;  // which input a comparison ran on
     Sweeper* sweeper_ = nullptr;
-    static constexpr int kFrameMs = 16;
     std::shared_ptr<CompareRuns> pending_;  // its right side waits for a frame
     QTimer* rightLater_ = nullptr;
     QStringList errors_;
