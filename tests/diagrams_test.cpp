@@ -108,6 +108,7 @@ class DiagramsTest : public QObject {
 private slots:
     void stateMachineShowsPaidAndTheRejectedLateFailure();
     void freshMovesAreMarkedUntilTheNextStep();
+    void aPulseOnlyTouchesItemsOfTheScene();
     void variantWithoutStateShowsANote();
     void sequenceDrawsOneArrowPerFireResponseAndRetry_data();
     void sequenceDrawsOneArrowPerFireResponseAndRetry();
@@ -173,6 +174,48 @@ void DiagramsTest::freshMovesAreMarkedUntilTheNextStep() {
         auto* t = dynamic_cast<const QGraphicsSimpleTextItem*>(item);
         if (t && t->text() == QString::fromUtf8("✗1"))
             QVERIFY(!t->font().bold());
+    }
+}
+
+// A short, wide view (a projector's stage) makes the diagram try its names
+// side by side and drop that layout again; the glows of the dropped layout
+// were deleted with it and must not be pulsed. A view hidden while its room
+// changes (a lesson's layout) learns of the new room only when it draws the
+// next step, with that step's glows.
+void DiagramsTest::aPulseOnlyTouchesItemsOfTheScene() {
+    const auto run = lateFailureRun();
+    QVERIFY(run);
+    const QList<TraceEvent>& events = run->trace().events();
+    qsizetype accepted = -1;
+    for (qsizetype i = 0; i < events.size() && accepted < 0; ++i) {
+        if (events[i].is(EventKind::Transition) && events[i].fields.flag("accepted") &&
+            events[i].attempt > 0)
+            accepted = i;
+    }
+    QVERIFY(accepted > 0);
+    for (const QSize room : {QSize(900, 130), QSize(420, 200), QSize(1200, 110), QSize(260, 260)}) {
+        StateMachineView view;
+        QFont big = view.font();
+        big.setPixelSize(28);
+        view.setFont(big);
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setMachine(run->scenario().info(), run->config().variant);
+        view.hide();
+        auto* port = view.findChild<QGraphicsView*>()->viewport();
+        port->resize(room);
+        view.showTrace(run->trace(), accepted + 1, accepted);
+        // One glow per move of the step (a deleted one's address may be
+        // taken by a new item: counted, not only looked up).
+        QCOMPARE(view.pulsingItems().size(), 1);
+        const QList<QGraphicsItem*> items = view.scene()->items();
+        for (QGraphicsItem* glow : view.pulsingItems()) QVERIFY(items.contains(glow));
+        view.show();
+        QTest::qWait(100);  // the pulse runs
+        QCOMPARE(view.pulsingItems().size(), 1);
+        const QList<QGraphicsItem*> after = view.scene()->items();
+        for (QGraphicsItem* glow : view.pulsingItems()) QVERIFY(after.contains(glow));
     }
 }
 

@@ -208,10 +208,16 @@ bool StateMachineView::isPulsing() const {
     return pulse_->state() == QAbstractAnimation::Running;
 }
 
-void StateMachineView::rebuild() {
+// The scene emptied, and with it what the pulse animates: a glow must never
+// outlive its item (a layout tried and dropped in rebuild() deletes its glows).
+void StateMachineView::clearScene() {
     pulse_->stop();
     glows_.clear();
     scene_->clear();
+}
+
+void StateMachineView::rebuild() {
+    clearScene();
     const DiagramPalette pal = DiagramPalette::from(palette());
     scene_->setBackgroundBrush(pal.background);
     view_->setBackgroundBrush(pal.background);
@@ -236,14 +242,14 @@ void StateMachineView::rebuild() {
         draw(pal);
         const double stacked = fitScale();
         if (stacked < 1.0) {
-            scene_->clear();
+            clearScene();
             sideBySide_ = true;
             draw(pal);
             if (fitScale() > stacked * 1.02) {
                 fit();
                 return;
             }
-            scene_->clear();
+            clearScene();
             sideBySide_ = false;
             draw(pal);
         }

@@ -69,8 +69,9 @@ public:
     // every drawing it was a flicker, and it updated the scene every frame.
     // `offsetMs`: the first drawing held back comes no sooner (DrawThrottle).
     void setRedrawInterval(int ms, int offsetMs = 0);
-    // Whether the latest step's moves are pulsing now.
+    // Whether the latest step's moves are pulsing now, and the items that pulse.
     bool isPulsing() const;
+    const QList<QGraphicsItem*>& pulsingItems() const { return glows_; }
     // How wide the view must be to draw the diagram at full size.
     int fullSizeWidth() const { return fullSizeWidth_; }
 
@@ -85,6 +86,7 @@ private:
     using Move = StateTally::Move;
     struct NodeBox;
 
+    void clearScene();
     void rebuild();
     void drawNow();                        // rebuild, and the latest step's moves pulse
     void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
