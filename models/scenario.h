@@ -79,6 +79,9 @@ struct StateMachineInfo {
     QList<StateNode> nodes;
     QList<StateEdge> edges;
     QStringList variants;  // the variants that keep this state; empty: all
+    // Where each entity stands in the database: a SELECT of (entity, state)
+    // rows, so that what the diagram draws can be checked against the tables.
+    QString stateQuery{};
 };
 
 struct ScenarioInfo {

@@ -15,13 +15,68 @@ void StateTally::setMachine(const StateMachineInfo& machine) {
 void StateTally::clear() {
     accepted_.clear();
     rejected_.clear();
+    rolledBack_.clear();
+    pending_.clear();
     freshAccepted_.clear();
     freshRejected_.clear();
+    freshRolledBack_.clear();
+    freshPending_.clear();
     offDiagram_.clear();
     current_.clear();
+    uncommitted_.clear();
     entities_.clear();
     entityState_.clear();
+    entityPending_.clear();
+    held_.clear();
+    transactions_.clear();
     applied_ = 0;
+}
+
+// A move between states the diagram does not have is another record's (a
+// dedup layer's beside the order's, with the same key): it moves no token.
+bool StateTally::drawnMove(const Move& move) const {
+    if (states_.isEmpty())
+        return true;
+    if (move.second.isEmpty())  // a removal: of this diagram's record if it left one of its states
+        return !move.first.isEmpty() && states_.contains(move.first);
+    return states_.contains(move.second);
+}
+
+void StateTally::apply(const Held& held, bool fresh) {
+    accepted_[held.move] += 1;
+    if (fresh)
+        freshAccepted_.insert(held.move);
+    entityState_[held.entity] = held.move.second;
+    if (!drawnMove(held.move))
+        return;
+    if (held.move.second.isEmpty()) {  // the record is gone
+        current_.remove(held.intent);
+        return;
+    }
+    current_[held.intent] = held.move.second;
+    entities_[held.intent] = held.entity;
+    const Move& m = held.move;
+    if (!allowed_.contains(m) && states_.contains(m.first) && states_.contains(m.second) &&
+        !offDiagram_.contains(m)) {
+        offDiagram_ << m;
+    }
+}
+
+void StateTally::settle(qint16 connection, bool committed, bool fresh) {
+    const QList<Held> moves = held_.take(connection);
+    for (const Held& h : moves) {
+        if (--pending_[h.move] <= 0)
+            pending_.remove(h.move);
+        uncommitted_.remove(h.intent);
+        entityPending_.remove(h.entity);
+        if (committed) {
+            apply(h, fresh);
+        } else {
+            rolledBack_[h.move] += 1;
+            if (fresh)
+                freshRolledBack_.insert(h.move);
+        }
+    }
 }
 
 void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizetype freshFrom) {
@@ -30,8 +85,18 @@ void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizet
         clear();
     freshAccepted_.clear();
     freshRejected_.clear();
+    freshRolledBack_.clear();
+    freshPending_.clear();
     for (qsizetype i = applied_; i < end; ++i) {
         const TraceEvent& e = events[i];
+        const bool fresh = i >= freshFrom;
+        if (e.is(EventKind::Sql)) {
+            const qint16 connection = e.connection;
+            const TxChange change = transactions_.follow(e);
+            if (change == TxChange::Committed || change == TxChange::RolledBack)
+                settle(connection, change == TxChange::Committed, fresh);
+            continue;
+        }
         if (!e.is(EventKind::Transition))
             continue;
         const QString entity = e.fields.text("entity");
@@ -39,19 +104,33 @@ void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizet
         const QString to = e.fields.text("to_state");
         const bool accepted = e.fields.flag("accepted");
         if (from == QLatin1String("*"))
-            from = entityState_.value(entity);
+            from = entityPending_.value(entity, entityState_.value(entity));
         const Move move{from, to};
-        (accepted ? accepted_ : rejected_)[move] += 1;
-        if (i >= freshFrom)
-            (accepted ? freshAccepted_ : freshRejected_).insert(move);
-        if (accepted) {
-            entityState_[entity] = to;
-            current_[e.intent] = to;
-            entities_[e.intent] = entity;
+        if (!accepted) {
+            // A refusal is the answer of the statement itself (0 rows),
+            // whatever becomes of its transaction.
+            rejected_[move] += 1;
+            if (fresh)
+                freshRejected_.insert(move);
+            if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
+                !offDiagram_.contains(move)) {
+                offDiagram_ << move;
+            }
+            continue;
         }
-        if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
-            !offDiagram_.contains(move)) {
-            offDiagram_ << move;
+        const Held held{e.intent, entity, move};
+        if (!transactions_.latestOpen()) {
+            apply(held, fresh);
+            continue;
+        }
+        held_[transactions_.latest()] << held;
+        pending_[move] += 1;
+        if (fresh)
+            freshPending_.insert(move);
+        entityPending_[entity] = to;
+        if (drawnMove(move) && !to.isEmpty()) {
+            uncommitted_[e.intent] = to;
+            entities_[e.intent] = entity;
         }
     }
     applied_ = end;

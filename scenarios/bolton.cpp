@@ -110,6 +110,7 @@ VALUES (?, ?, ?, 'PAID'))"),
                           {{"", "", 0, 1}, {"PAID", "已支付", 2, 1}, {"REFUNDED", "已退款", 4, 1}},
                           {{"", "PAID"}, {"PAID", "REFUNDED"}},
                           {"designed-in"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT id, status FROM orders");
 }
 
 Task<Reply> BoltOn::serve(Attempt& a, bool designedIn) const {

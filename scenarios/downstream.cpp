@@ -86,6 +86,7 @@ Downstream::Downstream() {
         {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
 }
 
 void Downstream::plan(Planner& planner, int intent) const {

@@ -198,6 +198,7 @@ MqConsume::MqConsume() {
                            {"INFLIGHT", "ACKED"},
                            {"INFLIGHT", "DEAD"}},
                           {}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT msg_id, status FROM broker");
 }
 
 void MqConsume::plan(Planner& planner, int intent) const {

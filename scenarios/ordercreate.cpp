@@ -198,6 +198,7 @@ OrderCreate::OrderCreate() {
                            {"FAILED", "PROCESSING"}},
                           {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx",
                            "dedup-and-unique", "dedup-fingerprint", "dedup-cache-error"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
 }
 
 void OrderCreate::plan(Planner& planner, int intent) const {

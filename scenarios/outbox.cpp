@@ -324,6 +324,7 @@ Outbox::Outbox() {
                            {"PENDING", "PENDING", "published", "已投递"},
                            {"PENDING", "SENT", "mark sent", "标记"}},
                           {"outbox", "outbox-inbox"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT event_id, status FROM outbox");
 }
 
 void Outbox::plan(Planner& planner, int intent) const {

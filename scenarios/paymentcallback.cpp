@@ -239,6 +239,7 @@ PaymentCallback::PaymentCallback() {
                            {"PAYING", "FAILED"},
                            {"FAILED", "PAYING", "retry", "重试"}},
                           {}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT order_id, status FROM orders");
 }
 
 void PaymentCallback::seed(Setup& setup, int intent) const {

@@ -120,6 +120,8 @@ ScheduledTask::ScheduledTask() {
          {"DONE", "已完成", 5.5, 1}},
         {{"", "PENDING"}, {"PENDING", "RUNNING"}, {"RUNNING", "RUNNING"}, {"RUNNING", "DONE"}},
         {"claim-only", "lock-and-claim"}};
+    info_.stateMachine.stateQuery =
+        QStringLiteral("SELECT job || '/' || biz_date, status FROM job_runs");
 }
 
 void ScheduledTask::seed(Setup& setup, int intent) const {

@@ -138,6 +138,7 @@ StockDeduct::StockDeduct() {
         {{"", "", 0, 1}, {"CREATED", "已创建", 2, 1}, {"DEDUCTED", "已扣减", 4, 1}},
         {{"", "CREATED"}, {"CREATED", "DEDUCTED"}},
         {"status-guard"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT id, status FROM orders");
 }
 
 void StockDeduct::seed(Setup& setup, int intent) const {

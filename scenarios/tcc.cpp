@@ -222,6 +222,7 @@ Tcc::Tcc() {
                            {"", "CANCELLED", "empty rollback", "空回滚"},
                            {"CANCELLED", "CANCELLED", "late Try refused", "防悬挂"}},
                           {"tcc-log"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT tx_id, status FROM tcc_log");
 }
 
 void Tcc::seed(Setup& setup, int intent) const {

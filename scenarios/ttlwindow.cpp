@@ -89,6 +89,7 @@ TtlWindow::TtlWindow() {
         {{"", "", 0, 1}, {"PROCESSING", "处理中", 2, 1}, {"SUCCESS", "成功", 4, 1}},
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {"dedup-table"}};
+    info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
 }
 
 Task<QString> TtlWindow::creditPoints(Attempt& a) const {

@@ -312,9 +312,11 @@ void StateMachineView::draw(const DiagramPalette& pal) {
         placeAxis(halfH, fm.height() * 0.8, port.height() - 2 * kMargin - 4 * fm.height());
 
     QMap<QString, NodeBox> boxes;
-    QMap<QString, QList<int>> tokens;
+    QMap<QString, QList<int>> tokens, uncommitted;
     const QMap<int, QString>& current = tally_.current();
     for (auto it = current.cbegin(); it != current.cend(); ++it) tokens[it.value()] << it.key();
+    const QMap<int, QString>& moved = tally_.uncommitted();
+    for (auto it = moved.cbegin(); it != moved.cend(); ++it) uncommitted[it.value()] << it.key();
     for (const StateNode& n : std::as_const(machine_->nodes)) {
         const QPointF c(xs.value(n.x), ys.value(n.y));
         NodeBox box;
@@ -330,10 +332,17 @@ void StateMachineView::draw(const DiagramPalette& pal) {
         const double nodeW = columnW.value(n.x);
         box.rect = QRectF(c.x() - nodeW / 2, c.y() - nodeH / 2, nodeW, nodeH);
         const bool isCurrent = tokens.contains(n.id);
+        // Where an open transaction moved an entity: outlined, not filled,
+        // for nobody else sees it there until the commit.
+        const bool isUncommitted = !isCurrent && uncommitted.contains(n.id);
         QPainterPath shape;
         shape.addRoundedRect(box.rect, nodeH * 0.22, nodeH * 0.22);
+        QPen border(isCurrent || isUncommitted ? pal.highlight : pal.nodeBorder,
+                    isCurrent || isUncommitted ? 2.5 : 1.2);
+        if (isUncommitted)
+            border.setStyle(Qt::DashLine);
         auto* node = scene_->addPath(
-            shape, QPen(isCurrent ? pal.highlight : pal.nodeBorder, isCurrent ? 2.5 : 1.2),
+            shape, border,
             isCurrent ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.18) : pal.nodeFill);
         node->setZValue(1);
         if (isCurrent)
@@ -350,8 +359,8 @@ void StateMachineView::draw(const DiagramPalette& pal) {
             zh->setPos(c.x() - zhSize.width() / 2, id->pos().y() + fmBold.height());
         }
         boxes.insert(n.id, box);
-        if (isCurrent)
-            drawTokens(box, tokens.value(n.id), pal);
+        if (isCurrent || uncommitted.contains(n.id))
+            drawTokens(box, tokens.value(n.id), uncommitted.value(n.id), pal);
     }
     for (const StateEdge& e : std::as_const(machine_->edges)) {
         drawEdge({e.from, e.to}, boxes, EdgeKind::Allowed, pal);
@@ -361,7 +370,7 @@ void StateMachineView::draw(const DiagramPalette& pal) {
     }
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
-    const QRectF drawn = scene_->itemsBoundingRect();
+    const QRectF drawn = drawnRect();
     QString caption = entityName(machine_->what);
     const QMap<int, QString>& entities = tally_.entities();
     if (!entities.isEmpty() && entities.size() <= kTokensListed) {
@@ -401,8 +410,9 @@ void StateMachineView::tuck(const QList<QGraphicsItem*>& items, const QList<QPoi
     for (const QPointF& corner : corners) {
         const QRectF wanted = QRectF(corner, bounds.size()).adjusted(-gap, -gap, gap, gap);
         const QList<QGraphicsItem*> there = scene_->items(wanted, Qt::IntersectsItemShape);
+        // A glow may lie under a caption: it is the latest step's soft mark.
         if (std::all_of(there.cbegin(), there.cend(), [&](QGraphicsItem* item) {
-                return items.contains(item->topLevelItem());
+                return items.contains(item->topLevelItem()) || glows_.contains(item);
             })) {
             to = corner;
             break;
@@ -438,17 +448,26 @@ QList<QGraphicsItem*> StateMachineView::drawLegend(QPointF at, const DiagramPale
     for (const Move& m : tally_.offDiagram()) {
         (tally_.accepted(m) > 0 ? forbidden : refused) = true;
     }
-    const QList<QPair<QColor, QString>> lines{
+    struct Line {
+        QColor color;
+        QString text;
+        Qt::PenStyle style = Qt::DashLine;
+    };
+    const QList<Line> lines{
         {forbidden ? pal.forbidden : QColor(), tr("forbidden, yet accepted")},
         {refused ? pal.rejected : QColor(), tr("refused: not in the diagram")},
+        {tally_.anyPending() ? pal.highlight : QColor(),
+         tr("(✓) not yet committed: nobody else sees it"), Qt::DotLine},
+        {tally_.anyRolledBack() ? pal.rejected : QColor(),
+         tr("↺ rolled back: the database kept nothing of it"), Qt::DotLine},
     };
     QList<QGraphicsItem*> drawn;
     double y = at.y();
-    for (const auto& [color, text] : lines) {
+    for (const auto& [color, text, style] : lines) {
         if (!color.isValid())
             continue;
         const double mid = y + fm.height() / 2;
-        QPen pen(color, 2.6, Qt::DashLine);
+        QPen pen(color, 2.6, style);
         auto* sample = addLine(scene_, at.x(), mid, at.x() + fm.height() * 2, mid, pen);
         sample->setData(0, text);
         auto* label = addText(scene_, text, bold, color);
@@ -480,19 +499,25 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
     const NodeBox& a = boxes[move.first];
     const NodeBox& b = boxes[move.second];
     const bool freshOk = tally_.freshAccepted(move);
-    const bool freshBad = tally_.freshRejected(move);
+    // A refusal, or a move its transaction's rollback undid, this step.
+    const bool freshBad = tally_.freshRejected(move) || tally_.freshRolledBack(move);
+    const bool pending = tally_.pending(move) > 0;
     const bool offDiagram = kind != EdgeKind::Allowed;
     QColor color = kind == EdgeKind::Refused ? pal.rejected : pal.nodeBorder;
     if (freshBad)
         color = pal.rejected;
+    if (pending)
+        color = pal.highlight;
     if (freshOk)
         color = pal.accepted;
     // Accepted against the diagram: its own colour, fresh or not.
     if (kind == EdgeKind::Forbidden)
         color = pal.forbidden;
-    QPen pen(color, freshOk || freshBad || kind == EdgeKind::Forbidden ? 2.6 : 1.4);
+    QPen pen(color, freshOk || freshBad || pending || kind == EdgeKind::Forbidden ? 2.6 : 1.4);
     if (offDiagram)
         pen.setStyle(Qt::DashLine);
+    else if (pending && !freshOk)
+        pen.setStyle(Qt::DotLine);
 
     QPainterPath path;
     QPointF tip, tipDirection, labelAt;
@@ -546,7 +571,7 @@ void StateMachineView::drawEdge(const Move& move, const QMap<QString, NodeBox>& 
         nameFrom = nameBeyondCount ? labelAt : mid;
         nameOut = nameBeyondCount ? side : -side;
     }
-    if (freshOk || freshBad) {
+    if (freshOk || freshBad || tally_.freshPending(move)) {
         auto* glow = scene_->addPath(
             path, QPen(DiagramPalette::tint(color, 70), 9, Qt::SolidLine, Qt::RoundCap));
         glows_ << glow;
@@ -596,7 +621,9 @@ void StateMachineView::drawEdgeName(const Move& move, QPointF from, QPointF out,
 void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPalette& pal) {
     const int ok = tally_.accepted(move);
     const int bad = tally_.rejected(move);
-    if (ok == 0 && bad == 0)
+    const int undone = tally_.rolledBack(move);
+    const int pending = tally_.pending(move);
+    if (ok == 0 && bad == 0 && undone == 0 && pending == 0)
         return;
     const QFontMetricsF fm(font());
     QFont fresh = font();
@@ -611,8 +638,14 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
         parts << Part{QStringLiteral("✓%1").arg(ok),
                       tally_.offDiagram().contains(move) ? pal.forbidden : pal.accepted,
                       tally_.freshAccepted(move)};
+    if (pending > 0)
+        parts << Part{QStringLiteral("(✓%1)").arg(pending), pal.highlight,
+                      tally_.freshPending(move)};
     if (bad > 0)
         parts << Part{QStringLiteral("✗%1").arg(bad), pal.rejected, tally_.freshRejected(move)};
+    if (undone > 0)
+        parts << Part{QStringLiteral("↺%1").arg(undone), pal.rejected,
+                      tally_.freshRolledBack(move)};
 
     auto* box = scene_->addPath(QPainterPath());
     box->setZValue(3);
@@ -629,42 +662,91 @@ void StateMachineView::drawCount(const Move& move, QPointF at, const DiagramPale
     bg.addRoundedRect(back, 4, 4);
     box->setPath(bg);
     box->setBrush(pal.background);
-    const bool isFresh = tally_.freshAccepted(move) || tally_.freshRejected(move);
-    box->setPen(isFresh ? QPen(tally_.freshRejected(move) ? pal.rejected : pal.accepted, 1.2)
+    const bool freshBad = tally_.freshRejected(move) || tally_.freshRolledBack(move);
+    const bool isFresh = tally_.freshAccepted(move) || freshBad || tally_.freshPending(move);
+    box->setPen(isFresh ? QPen(freshBad                    ? pal.rejected
+                               : tally_.freshPending(move) ? pal.highlight
+                                                           : pal.accepted,
+                               1.2)
                         : QPen(Qt::NoPen));
     box->setPos(at - textRect.center());
-    box->setToolTip(tr("%1 → %2: accepted %3 times, rejected %4 times")
-                        .arg(move.first.isEmpty() ? tr("start") : move.first, move.second)
-                        .arg(ok)
-                        .arg(bad));
+    const QString name = move.first.isEmpty() ? tr("start") : move.first;
+    QString tip =
+        tr("%1 → %2: accepted %3 times, rejected %4 times").arg(name, move.second).arg(ok).arg(bad);
+    if (pending > 0)
+        tip += QLatin1Char('\n') +
+               tr("%n time(s) inside a transaction not yet committed", "", pending);
+    if (undone > 0)
+        tip += QLatin1Char('\n') +
+               tr("%n time(s) undone by a rollback: the database never kept it", "", undone);
+    box->setToolTip(tip);
 }
 
+// The intents whose entity is in this state (a filled badge), and those an
+// open transaction has moved here (an outlined one, "#2?": not committed).
 void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
-                                  const DiagramPalette& pal) {
-    QStringList names;
-    for (int intent : intents) names << QStringLiteral("#%1").arg(intent + 1);
-    const QString text = intents.size() <= kTokensListed
-                             ? names.join(QLatin1Char(' '))
-                             : QStringLiteral("×%1").arg(intents.size());
+                                  const QList<int>& uncommitted, const DiagramPalette& pal) {
+    auto names = [](const QList<int>& of, const QString& suffix) {
+        QStringList list;
+        for (int intent : of) list << QStringLiteral("#%1").arg(intent + 1) + suffix;
+        return list;
+    };
+    auto text = [](const QStringList& list, qsizetype count, const QString& suffix) {
+        return count <= kTokensListed ? list.join(QLatin1Char(' '))
+                                      : QStringLiteral("×%1").arg(count) + suffix;
+    };
     QFont f = scaledFont(font(), 0.85);
     f.setBold(true);
     const QFontMetricsF fm(f);
-    const QRectF r(0, 0, fm.horizontalAdvance(text) + fm.height() * 0.8, fm.height() * 1.15);
-    QPainterPath pill;
-    pill.addRoundedRect(r, r.height() / 2, r.height() / 2);
-    auto* badge = scene_->addPath(pill, QPen(pal.background, 1.5), pal.highlight);
-    badge->setZValue(4);
-    badge->setPos(box.rect.right() - r.width() * 0.75, box.rect.top() - r.height() * 0.6);
-    badge->setToolTip(tr("Intents whose entity is in this state now: %1").arg(names.join(", ")));
-    auto* label = addText(scene_, text, f, pal.highlightText, badge);
-    label->setPos((r.width() - label->boundingRect().width()) / 2,
-                  (r.height() - label->boundingRect().height()) / 2);
+    double right = box.rect.right();
+    auto badge = [&](const QString& label, bool filled, const QString& tip) {
+        const QRectF r(0, 0, fm.horizontalAdvance(label) + fm.height() * 0.8, fm.height() * 1.15);
+        QPainterPath pill;
+        pill.addRoundedRect(r, r.height() / 2, r.height() / 2);
+        QPen outline(filled ? pal.background : pal.highlight, filled ? 1.5 : 2.0);
+        if (!filled)
+            outline.setStyle(Qt::DashLine);
+        auto* item = scene_->addPath(pill, outline, filled ? pal.highlight : pal.background);
+        item->setZValue(4);
+        item->setPos(right - r.width() * 0.75, box.rect.top() - r.height() * 0.6);
+        item->setToolTip(tip);
+        auto* t = addText(scene_, label, f, filled ? pal.highlightText : pal.highlight, item);
+        t->setPos((r.width() - t->boundingRect().width()) / 2,
+                  (r.height() - t->boundingRect().height()) / 2);
+        right = item->pos().x() - fm.averageCharWidth() * 0.4;
+        if (!filled)
+            item->setData(0, QStringLiteral("uncommitted"));
+    };
+    if (!intents.isEmpty()) {
+        const QStringList list = names(intents, QString());
+        badge(text(list, intents.size(), QString()), true,
+              tr("Intents whose entity is in this state now: %1").arg(list.join(", ")));
+    }
+    if (!uncommitted.isEmpty()) {
+        const QStringList list = names(uncommitted, QStringLiteral("?"));
+        badge(text(list, uncommitted.size(), QStringLiteral("?")), false,
+              tr("Moved here inside a transaction not yet committed: %1. Nobody else sees "
+                 "it here, and a rollback takes it back.")
+                  .arg(names(uncommitted, QString()).join(", ")));
+    }
+}
+
+// What the diagram covers, without the glows of the latest step: a glow is
+// a wide soft stroke round its edge, and the diagram keeps its size whether
+// a step glows or not.
+QRectF StateMachineView::drawnRect() const {
+    QRectF r;
+    for (QGraphicsItem* item : scene_->items()) {
+        if (!item->parentItem() && !glows_.contains(item))
+            r |= item->sceneBoundingRect();
+    }
+    return r;
 }
 
 double StateMachineView::fitScale() const {
     // Too big for the view: the margin goes first, then the size, but the
     // diagram stays whole (title and start included).
-    const QRectF drawn = scene_->itemsBoundingRect();
+    const QRectF drawn = drawnRect();
     const QRectF least = drawn.adjusted(-kLeastMargin, -kLeastMargin, kLeastMargin, kLeastMargin);
     const QSize port = view_->viewport()->size();
     if (!shrinkToFit_ || least.width() <= 0 || least.height() <= 0 || port.isEmpty())
@@ -673,7 +755,7 @@ double StateMachineView::fitScale() const {
 }
 
 void StateMachineView::fit() {
-    const QRectF drawn = scene_->itemsBoundingRect();
+    const QRectF drawn = drawnRect();
     // The margin the view has room for, down to the least.
     const QSize port = view_->viewport()->size();
     const double mx = std::clamp((port.width() - drawn.width()) / 2, kLeastMargin, kMargin);

@@ -47,6 +47,8 @@ public:
     bool hasMachine() const;
     // The state the intent's entity is in: its last accepted move; "" before any.
     QString currentState(int intent) const { return tally_.current().value(intent); }
+    // Where an open transaction has moved it; "" when none has.
+    QString uncommittedState(int intent) const { return tally_.uncommitted().value(intent); }
     // What the view draws: a copy may be brought up to date elsewhere (a
     // worker, over a long seek) and handed back with showTally.
     const StateTally& tally() const { return tally_; }
@@ -91,6 +93,7 @@ private:
     void drawNow();                        // rebuild, and the latest step's moves pulse
     void draw(const DiagramPalette& pal);  // the machine, onto an empty scene
     double fitScale() const;               // how much fit() shrinks the scene
+    QRectF drawnRect() const;              // the scene's items but the glows
     void drawNote(const DiagramPalette& pal);
     enum class EdgeKind { Allowed, Forbidden, Refused };
     void drawEdge(const Move& move, const QMap<QString, NodeBox>& boxes, EdgeKind kind,
@@ -100,7 +103,8 @@ private:
     void drawCount(const Move& move, QPointF at, const DiagramPalette& pal);
     void drawEdgeName(const Move& move, QPointF from, QPointF out, bool beyondCount,
                       const DiagramPalette& pal);
-    void drawTokens(const NodeBox& box, const QList<int>& intents, const DiagramPalette& pal);
+    void drawTokens(const NodeBox& box, const QList<int>& intents, const QList<int>& uncommitted,
+                    const DiagramPalette& pal);
     void fit();
 
     QGraphicsScene* scene_;
