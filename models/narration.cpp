@@ -32,6 +32,29 @@ qint64 attemptKey(const TraceEvent& e) {
     return qint64(e.intent) * 1'000'000 + e.attempt;
 }
 
+// A statement without its common table expressions: `WITH n AS (...)
+// INSERT INTO t ...` is an INSERT into t. The main statement is the first
+// word outside the parentheses after WITH's names.
+QString mainStatement(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    if (!trimmed.startsWith(QLatin1String("WITH"), Qt::CaseInsensitive))
+        return trimmed;
+    static const QRegularExpression verb(QStringLiteral(R"(^(INSERT|UPDATE|DELETE|SELECT)\b)"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    int depth = 0;
+    for (qsizetype i = 4; i < trimmed.size(); ++i) {
+        const QChar c = trimmed.at(i);
+        if (c == QLatin1Char('('))
+            ++depth;
+        else if (c == QLatin1Char(')'))
+            --depth;
+        else if (depth == 0 && c.isLetter() && !trimmed.at(i - 1).isLetterOrNumber() &&
+                 trimmed.mid(i).contains(verb))
+            return trimmed.mid(i);
+    }
+    return trimmed;
+}
+
 // The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
 // SELECT … FROM t; empty for anything else.
 QString tableOf(const QString& sql) {
@@ -70,6 +93,21 @@ QString fill(const QString& text, std::initializer_list<QString> args) {
     return out;
 }
 
+// Sentences one after the other: a space after an English full stop, none
+// after a Chinese one (。 takes its own room).
+QString joinSentences(const QStringList& sentences) {
+    QString text;
+    for (const QString& s : sentences) {
+        if (s.isEmpty())
+            continue;
+        if (!text.isEmpty() && !text.endsWith(QChar(0x3002)) && !text.endsWith(QChar(0xFF09)) &&
+            !text.endsWith(QChar(0xFF01)) && !text.endsWith(QChar(0xFF1F)))
+            text += QLatin1Char(' ');
+        text += s;
+    }
+    return text;
+}
+
 QString quoted(const QString& name) {
     return QStringLiteral("`%1`").arg(name);
 }
@@ -80,8 +118,12 @@ Narrator::Narrator(int intents) : intents_(intents) {}
 
 void Narrator::reset() {
     attemptKinds_.clear();
-    inserted_.clear();
+    rows_.clear();
+    pendingRows_.clear();
+    uncounted_.clear();
     states_.clear();
+    pendingStates_.clear();
+    transactions_.clear();
     guarded_.clear();
     lastStatement_.clear();
     retries_.clear();
@@ -258,7 +300,7 @@ QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsize
         sentences << SAY(QT_TRANSLATE_NOOP("idem::Narration", "(and %1 more)")).arg(left);
     if (setup > 0)
         sentences.prepend(setupCaption(setup));
-    return sentences.join(QLatin1Char(' '));
+    return joinSentences(sentences);
 }
 
 QString Narrator::caption(const TraceEvent& e) {
@@ -281,8 +323,14 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
         case EventKind::Guard:
             guarded_.insert(e.intent);
             return sayGuard(e);
-        case EventKind::Transition:
-            return sayTransition(e);
+        case EventKind::Transition: {
+            Said said = sayTransition(e);
+            if (e.fields.flag("accepted") && transactions_.latestOpen())
+                said.text = joinSentences(
+                    {said.text, SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                      "Not yet committed: nobody else sees it."))});
+            return said;
+        }
         case EventKind::Response:
             return sayResponse(e);
         case EventKind::Note:
@@ -398,20 +446,148 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
     return {};
 }
 
+qint64 Narrator::committedRows(const QString& table) const {
+    if (uncounted_.contains(table))
+        return -1;
+    qint64 rows = 0;
+    const QString suffix = QLatin1Char('/') + table;
+    for (auto it = rows_.cbegin(); it != rows_.cend(); ++it) {
+        if (it.key().endsWith(suffix))
+            rows += it.value();
+    }
+    return rows;
+}
+
+QStringList Narrator::countedTables() const {
+    QSet<QString> tables;
+    for (auto it = rows_.cbegin(); it != rows_.cend(); ++it)
+        tables.insert(it.key().section(QLatin1Char('/'), 1));
+    for (const QString& t : uncounted_) tables.remove(t);
+    QStringList list(tables.begin(), tables.end());
+    list.sort();
+    return list;
+}
+
+QString Narrator::writtenIn(qint16 connection) const {
+    QStringList parts;
+    QMap<QString, qint64> byTable;  // sorted: the same words every time
+    const QHash<QString, qint64> rows = pendingRows_.value(connection);
+    for (auto it = rows.cbegin(); it != rows.cend(); ++it)
+        byTable[it.key().section(QLatin1Char('/'), 1)] += it.value();
+    for (auto it = byTable.cbegin(); it != byTable.cend(); ++it) {
+        const QString table = quoted(it.key());
+        if (it.value() == 1)
+            parts << SAY(QT_TRANSLATE_NOOP("idem::Narration", "one %1 row")).arg(table);
+        else if (it.value() > 1)
+            parts << SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 %2 rows"))
+                         .arg(it.value())
+                         .arg(table);
+        else if (it.value() < 0)
+            parts << SAY(QT_TRANSLATE_NOOP("idem::Narration", "the deletion of %1 %2 row(s)"))
+                         .arg(-it.value())
+                         .arg(table);
+    }
+    QMap<QString, QString> moves;
+    const QHash<QString, QString> states = pendingStates_.value(connection);
+    for (auto it = states.cbegin(); it != states.cend(); ++it) moves.insert(it.key(), it.value());
+    for (auto it = moves.cbegin(); it != moves.cend(); ++it) {
+        if (it.value().isEmpty())
+            parts << SAY(QT_TRANSLATE_NOOP("idem::Narration", "the removal of %1")).arg(it.key());
+        else
+            parts << SAY(QT_TRANSLATE_NOOP("idem::Narration", "the move of %1 to %2"))
+                         .arg(it.key(), it.value());
+    }
+    return parts.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+}
+
+void Narrator::settle(qint16 connection, bool committed) {
+    const QHash<QString, qint64> rows = pendingRows_.take(connection);
+    const QHash<QString, QString> states = pendingStates_.take(connection);
+    if (!committed)
+        return;
+    for (auto it = rows.cbegin(); it != rows.cend(); ++it) rows_[it.key()] += it.value();
+    for (auto it = states.cbegin(); it != states.cend(); ++it) {
+        if (it.value().isEmpty())
+            states_.remove(it.key());
+        else
+            states_.insert(it.key(), it.value());
+    }
+}
+
+QString Narrator::stateSeenBy(qint16 connection, const QString& entity) const {
+    const auto own = pendingStates_.constFind(connection);
+    if (own != pendingStates_.constEnd() && own->contains(entity))
+        return own->value(entity);
+    return states_.value(entity);
+}
+
 Narrator::Said Narrator::saySql(const TraceEvent& e) {
     const QString w = who(e);
-    const QString verb = verbOf(e.sql);
-    const QString table = tableOf(e.sql);
+    const QString statement = mainStatement(e.sql);
+    const QString verb = verbOf(statement);
+    const QString table = tableOf(statement);
     const qint64 key = attemptKey(e);
+    const qint16 connection = e.connection;
+    // What the transaction holds is read before this statement ends it.
+    const QString written = writtenIn(connection);
+    const TxChange change = transactions_.follow(e);
+    const bool inTransaction = transactions_.isOpen(connection);
     lastStatement_.insert(key,
                           verb == QLatin1String("SELECT") ? verb : verb + QLatin1Char(' ') + table);
+    // Rows are counted for every statement, set-up included: the count a
+    // caption says is the table's.
+    const QString slot = QStringLiteral("%1/%2").arg(e.intent).arg(table);
+    const qint64 committedBefore = rows_.value(slot);
+    const qint64 before = committedBefore + pendingRows_.value(connection).value(slot);
+    const bool upsert = e.sql.contains(QLatin1String("ON CONFLICT"), Qt::CaseInsensitive) &&
+                        e.sql.contains(QLatin1String("DO UPDATE"), Qt::CaseInsensitive);
+    qint64 delta = 0;
+    if (!e.failed() && !table.isEmpty() && e.rows > 0) {
+        if (verb == QLatin1String("INSERT") && upsert)
+            uncounted_.insert(table);
+        else if (verb == QLatin1String("INSERT"))
+            delta = e.rows;
+        else if (verb == QLatin1String("DELETE"))
+            delta = -e.rows;
+    }
+    if (delta != 0) {
+        if (inTransaction)
+            pendingRows_[connection][slot] += delta;
+        else
+            rows_[slot] += delta;
+    }
+    // The rows a commit makes repeats of (a request's second `ledger` row):
+    // the moment a duplicate becomes real, for everyone.
+    QStringList repeats;
+    if (change == TxChange::Committed && !guarded_.contains(e.intent)) {
+        QMap<QString, qint64> total;
+        const QHash<QString, qint64> held = pendingRows_.value(connection);
+        for (auto it = held.cbegin(); it != held.cend(); ++it) {
+            const qint64 now = rows_.value(it.key()) + it.value();
+            if (it.value() > 0 && now > 1 && !it.key().startsWith(QLatin1String("-1/")))
+                total[it.key().section(QLatin1Char('/'), 1)] += now;
+        }
+        for (auto it = total.cbegin(); it != total.cend(); ++it)
+            repeats << SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 %2 rows"))
+                           .arg(it.value())
+                           .arg(quoted(it.key()));
+    }
+    if (change == TxChange::Committed || change == TxChange::RolledBack)
+        settle(connection, change == TxChange::Committed);
+
     if (e.isSetup())
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "Set-up: %1.")).arg(verb), 0};
-    if (e.fields.text("cause") == QLatin1String("crash"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The database rolls back the open transaction of the "
-                                      "process that died: nothing it wrote there survives.")),
-                3};
+    if (e.fields.text("cause") == QLatin1String("crash")) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The database rolls back the open transaction of the "
+                                          "process that died: nothing it wrote there survives.")),
+                    3};
+        return {
+            SAY(QT_TRANSLATE_NOOP("idem::Narration", "Nothing of its open transaction stays: %1."))
+                .arg(written),
+            3};
+    }
     if (e.failed()) {
         if (e.code == kUniqueViolation || e.code == kPrimaryKeyViolation)
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
@@ -426,16 +602,36 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
     }
     if (verb == QLatin1String("BEGIN"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 opens a transaction.")).arg(w), 1};
-    if (verb == QLatin1String("COMMIT"))
+    if (change == TxChange::Committed) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 commits: what it wrote is now visible to "
+                                          "everyone."))
+                        .arg(w),
+                    1};
+        if (!repeats.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 commits: the database now holds %2 for this "
+                                          "request."))
+                        .arg(w, repeats.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")))),
+                    2};
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "%1 commits: what it wrote is now visible to everyone."))
-                    .arg(w),
-                1};
-    if (verb == QLatin1String("ROLLBACK"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "%1 rolls its transaction back: nothing of it stays."))
-                    .arg(w),
+                                      "%1 commits: %2 — now in the database for everyone."))
+                    .arg(w, written),
                 2};
+    }
+    if (change == TxChange::RolledBack) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 rolls its transaction back: nothing of it "
+                                          "stays."))
+                        .arg(w),
+                    2};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 rolls its transaction back: %2 — none of it stays."))
+                    .arg(w, written),
+                3};
+    }
     if (verb == QLatin1String("INSERT")) {
         if (e.rows == 0)
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
@@ -443,26 +639,54 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
                                           "there."))
                         .arg(w, quoted(table)),
                     2};
-        const QString slot = QStringLiteral("%1/%2").arg(e.intent).arg(table);
-        const int before = inserted_.value(slot);
-        inserted_.insert(slot, before + int(e.rows));
-        if (before == 0 || e.attempt <= 0)
-            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts a row into %2."))
+        if (upsert)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 writes its row of %2: a new one, or the one "
+                                          "there updated."))
                         .arg(w, quoted(table)),
                     1};
-        if (!guarded_.contains(e.intent))
-            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                          "%1 inserts another %2 row for the same request, now "
-                                          "%3 of them: nothing checks for a repeat."))
+        if (e.rows > 1)
+            return {(inTransaction
+                         ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                 "%1 inserts %2 rows into %3, not "
+                                                 "yet committed."))
+                         : SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts %2 rows into %3.")))
+                        .arg(w)
+                        .arg(e.rows)
+                        .arg(quoted(table)),
+                    1};
+        if (before == 0 || e.attempt <= 0)
+            return {(inTransaction
+                         ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                 "%1 inserts a row into %2, not yet "
+                                                 "committed."))
+                         : SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts a row into %2.")))
+                        .arg(w, quoted(table)),
+                    1};
+        const bool unguarded = !guarded_.contains(e.intent);
+        if (inTransaction)
+            return {(unguarded ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                       "%1 inserts another %2 row for the same "
+                                                       "request, not yet committed: if it "
+                                                       "commits there will be %3 of them, and "
+                                                       "nothing checks for a repeat."))
+                               : SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                       "%1 inserts another %2 row for the same "
+                                                       "request, not yet committed: if it "
+                                                       "commits there will be %3 of them.")))
                         .arg(w, quoted(table))
                         .arg(before + e.rows),
-                    3};
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "%1 inserts another %2 row for the same request, now %3 "
-                                      "of them."))
+                    unguarded ? 3 : 2};
+        return {(unguarded ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "%1 inserts another %2 row for the same "
+                                                   "request, now %3 of them: nothing checks for "
+                                                   "a repeat."))
+                           : SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "%1 inserts another %2 row for the same "
+                                                   "request, now %3 of them.")))
                     .arg(w, quoted(table))
                     .arg(before + e.rows),
-                2};
+                unguarded ? 3 : 2};
     }
     if (verb == QLatin1String("UPDATE")) {
         if (e.rows == 0)
@@ -606,8 +830,19 @@ Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
     const QString entity = e.fields.text("entity");
     const QString from = e.fields.text("from_state");
     const QString to = e.fields.text("to_state");
-    const QString before = states_.value(entity);
+    const qint16 connection = transactions_.latest();
+    const QString before = stateSeenBy(connection, entity);
     const bool accepted = e.fields.flag("accepted");
+    const bool held = transactions_.latestOpen();
+    // The move counts for everyone only once its transaction commits.
+    auto record = [&](const QString& state) {
+        if (held)
+            pendingStates_[connection].insert(entity, state);
+        else if (state.isEmpty())
+            states_.remove(entity);
+        else
+            states_.insert(entity, state);
+    };
     if (!accepted && from.isEmpty())
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "%1 cannot record %2 as %3: the record exists already (%4)."))
@@ -629,11 +864,11 @@ Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
                 3};
     }
     if (to.isEmpty()) {
-        states_.remove(entity);
+        record(QString());
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 (%2) is gone.")).arg(entity, before),
                 3};
     }
-    states_.insert(entity, to);
+    record(to);
     if (from == to)
         return {
             SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 now holds %2 (%3).")).arg(w, entity, to),

@@ -13,6 +13,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "opentransactions.h"
+
 #include <utility>
 
 namespace idem {
@@ -41,6 +43,12 @@ public:
     // since the last call (for the test that every caption is translated).
     static QStringList untranslated();
 
+    // The rows of `table` the captions have counted as committed, over all
+    // intents (a test compares them with the database at every step);
+    // -1 when the table is not counted.
+    qint64 committedRows(const QString& table) const;
+    QStringList countedTables() const;
+
 private:
     struct Said {
         QString text;
@@ -55,11 +63,27 @@ private:
     Said sayNote(const TraceEvent& e);
     QString who(const TraceEvent& e) const;
     QString setupCaption(qsizetype statements) const;
+    // What an open transaction wrote, in a few words ("1 `ledger` row, the
+    // move of P1 to PAID"); empty when it wrote nothing this narrator counts.
+    QString writtenIn(qint16 connection) const;
+    // Ends a connection's transaction: what it held becomes the database's
+    // (committed) or is gone (rolled back).
+    void settle(qint16 connection, bool committed);
+    // The state `entity` is in as seen from `connection` (its own open
+    // transaction's moves included).
+    QString stateSeenBy(qint16 connection, const QString& entity) const;
 
     int intents_;
-    QHash<qint64, QString> attemptKinds_;   // (intent, attempt) → original, duplicate, retry
-    QHash<QString, int> inserted_;          // "intent/table" → rows inserted so far
-    QHash<QString, QString> states_;        // entity → its state now
+    QHash<qint64, QString> attemptKinds_;  // (intent, attempt) → original, duplicate, retry
+    // Rows counted per "intent/table": committed, and inside each open
+    // transaction (by connection), so that a caption never counts a row a
+    // rollback took away. A table written by upserts is not counted.
+    QHash<QString, qint64> rows_;
+    QHash<qint16, QHash<QString, qint64>> pendingRows_;
+    QSet<QString> uncounted_;
+    QHash<QString, QString> states_;                        // entity → its committed state
+    QHash<qint16, QHash<QString, QString>> pendingStates_;  // ... inside an open transaction
+    OpenTransactions transactions_;
     QSet<int> guarded_;                     // intents some guard has looked at
     QHash<qint64, QString> lastStatement_;  // (intent, attempt) → its latest statement's head
     QHash<qint64, std::pair<qint64, qint64>> retries_;  // a retry's depth and the most allowed

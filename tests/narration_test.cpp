@@ -189,9 +189,21 @@ void NarrationTest::captionsSayWhatHappened() {
     payment.timing = Timing::Retry;
     payment.duplicates = 1;
     Told told = tell(payment);
+    // Inside its transaction: counted as what the database will hold if it
+    // commits, and then said to be there for everyone.
     QVERIFY(anyContains(told.steps,
                         QStringLiteral("#2 inserts another `pay_flow` row for the same request, "
-                                       "now 2 of them: nothing checks for a repeat.")));
+                                       "not yet committed: if it commits there will be 2 of "
+                                       "them, and nothing checks for a repeat.")));
+    // The commit is told by itself (a caption per event); in its step the
+    // answer says more.
+    Narrator one;
+    QStringList each;
+    const std::unique_ptr<Run> run = test::finishedRun(payment);
+    for (const TraceEvent& e : run->trace().events()) each << one.caption(e);
+    QVERIFY2(each.contains(QStringLiteral("#2 commits: the database now holds 2 `ledger` rows, 2 "
+                                          "`pay_flow` rows for this request.")),
+             qPrintable(each.join("\n")));
     QVERIFY(anyContains(told.steps, QStringLiteral("where 1 was expected: 1 too many")));
 
     payment.variant = QStringLiteral("state-machine");

@@ -68,6 +68,12 @@
         <source>Table %1</source>
         <translation>数据表 %1</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 — %n row(s) not yet committed (hatched)</source>
+        <translation>
+            <numerusform>%1 —— %n 行尚未提交（斜线底纹）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>idem::DiagramExport</name>
@@ -1324,35 +1330,35 @@
     </message>
     <message>
         <source>%1 dies before committing: the database rolls its transaction back, as if it never started.</source>
-        <translation>%1 在提交前崩溃：数据库回滚它的事务，就像它从没开始过。</translation>
+        <translation>%1在提交前崩溃：数据库回滚它的事务，就像它从没开始过。</translation>
     </message>
     <message>
         <source>%1 dies after its guard record was written but before the business step: the record says someone is working on it, and nobody is.</source>
-        <translation>%1 写完防重记录、还没执行业务就崩溃了：记录显示有人在处理，其实没有人。</translation>
+        <translation>%1写完防重记录、还没执行业务就崩溃了：记录显示有人在处理，其实没有人。</translation>
     </message>
     <message>
         <source>%1 dies after committing the business change but before marking its guard record done.</source>
-        <translation>%1 提交了业务变更，但在把防重记录标记为完成之前崩溃了。</translation>
+        <translation>%1提交了业务变更，但在把防重记录标记为完成之前崩溃了。</translation>
     </message>
     <message>
         <source>%1 dies after all its work, before answering: the caller hears nothing and cannot tell whether it worked.</source>
-        <translation>%1 做完了所有工作，却在返回结果前崩溃：调用方什么也没收到，无法判断是否成功。</translation>
+        <translation>%1做完了所有工作，却在返回结果前崩溃：调用方什么也没收到，无法判断是否成功。</translation>
     </message>
     <message>
         <source>%1 dies right after acknowledging the message, before processing it: the broker will not deliver it again.</source>
-        <translation>%1 刚 ack 完消息、还没处理就崩溃了：消息中间件不会再投递这条消息。</translation>
+        <translation>%1刚 ack 完消息、还没处理就崩溃了：消息中间件不会再投递这条消息。</translation>
     </message>
     <message>
         <source>%1 dies after processing the message, before acknowledging it: the broker will deliver it again.</source>
-        <translation>%1 处理完消息、还没 ack 就崩溃了：消息中间件会再投递一次。</translation>
+        <translation>%1处理完消息、还没 ack 就崩溃了：消息中间件会再投递一次。</translation>
     </message>
     <message>
         <source>%1 dies after publishing the event, before marking the outbox row sent: it will be published again.</source>
-        <translation>%1 发出事件后、把发件箱记录标记为已发送前崩溃了：这条事件会被再发一次。</translation>
+        <translation>%1发出事件后、把发件箱记录标记为已发送前崩溃了：这条事件会被再发一次。</translation>
     </message>
     <message>
         <source>%1 dies: %2.</source>
-        <translation>%1 崩溃：%2。</translation>
+        <translation>%1崩溃：%2。</translation>
     </message>
     <message>
         <source>the business effect happened once and every answer agrees with the database.</source>
@@ -1392,7 +1398,7 @@
     </message>
     <message>
         <source>Set-up: %1 statements create the tables and the rows the scenario starts from. Nothing has been sent yet.</source>
-        <translation>准备阶段：%1 条语句建好表和场景的初始数据，还没有发出任何请求。</translation>
+        <translation>准备阶段：%1条语句建好表和场景的初始数据，还没有发出任何请求。</translation>
     </message>
     <message>
         <source>(and %1 more)</source>
@@ -1416,23 +1422,23 @@
     </message>
     <message>
         <source>%1 waits: another transaction holds the database&apos;s write lock.</source>
-        <translation>%1 在等待：另一个事务持有数据库的写锁。</translation>
+        <translation>%1在等待：另一个事务持有数据库的写锁。</translation>
     </message>
     <message>
         <source>%1 spends %2 ms outside the database: %3.</source>
-        <translation>%1 在数据库之外花了 %2 毫秒：%3。</translation>
+        <translation>%1在数据库之外花了 %2 毫秒：%3。</translation>
     </message>
     <message>
         <source>%1 freezes for %2 ms (a long garbage-collection pause, a stalled virtual machine) while it still believes it holds its lease.</source>
-        <translation>%1 停顿了 %2 毫秒（长时间的垃圾回收、虚拟机卡顿），而它仍以为自己持有租约。</translation>
+        <translation>%1停顿了 %2 毫秒（长时间的垃圾回收、虚拟机卡顿），而它仍以为自己持有租约。</translation>
     </message>
     <message>
         <source>%1 wakes up after %2 ms and carries on, unaware of the time it lost.</source>
-        <translation>%1 在 %2 毫秒后醒来继续执行，并不知道自己丢了这段时间。</translation>
+        <translation>%1在 %2 毫秒后醒来继续执行，并不知道自己丢了这段时间。</translation>
     </message>
     <message>
         <source>Alert: %1 was seen %2 times. Monitoring cannot stop a duplicate, it only tells someone to look.</source>
-        <translation>告警：%1 出现了 %2 次。监控挡不住重复，只能提醒人去看。</translation>
+        <translation>告警：%1出现了 %2 次。监控挡不住重复，只能提醒人去看。</translation>
     </message>
     <message>
         <source>intent %1</source>
@@ -1464,67 +1470,67 @@
     </message>
     <message>
         <source>%1&apos;s statement fails: %2.</source>
-        <translation>%1 的语句执行失败：%2。</translation>
+        <translation>%1的语句执行失败：%2。</translation>
     </message>
     <message>
         <source>%1 opens a transaction.</source>
-        <translation>%1 开启事务。</translation>
+        <translation>%1开启事务。</translation>
     </message>
     <message>
         <source>%1 commits: what it wrote is now visible to everyone.</source>
-        <translation>%1 提交事务：它写入的内容现在对所有人可见。</translation>
+        <translation>%1提交事务：它写入的内容现在对所有人可见。</translation>
     </message>
     <message>
         <source>%1 rolls its transaction back: nothing of it stays.</source>
-        <translation>%1 回滚事务：其中的写入全部撤销。</translation>
+        <translation>%1回滚事务：其中的写入全部撤销。</translation>
     </message>
     <message>
         <source>%1&apos;s insert into %2 adds nothing: the row is already there.</source>
-        <translation>%1 向 %2 的插入没有新增任何行：这一行已经存在。</translation>
+        <translation>%1向 %2 的插入没有新增任何行：这一行已经存在。</translation>
     </message>
     <message>
         <source>%1 inserts a row into %2.</source>
-        <translation>%1 向 %2 插入一行。</translation>
+        <translation>%1向 %2 插入一行。</translation>
     </message>
     <message>
         <source>%1 inserts another %2 row for the same request, now %3 of them: nothing checks for a repeat.</source>
-        <translation>%1 为同一个请求又插入了一行 %2，现在共 %3 行：没有任何东西检查重复。</translation>
+        <translation>%1为同一个请求又插入了一行 %2，现在共 %3 行：没有任何东西检查重复。</translation>
     </message>
     <message>
         <source>%1 inserts another %2 row for the same request, now %3 of them.</source>
-        <translation>%1 为同一个请求又插入了一行 %2，现在共 %3 行。</translation>
+        <translation>%1为同一个请求又插入了一行 %2，现在共 %3 行。</translation>
     </message>
     <message>
         <source>%1&apos;s UPDATE of %2 changes no row: its WHERE condition no longer holds.</source>
-        <translation>%1 对 %2 的 UPDATE 没有改到任何行：WHERE 条件已不成立。</translation>
+        <translation>%1对 %2 的 UPDATE 没有改到任何行：WHERE 条件已不成立。</translation>
     </message>
     <message>
         <source>%1 updates %2 row(s) of %3.</source>
-        <translation>%1 更新了 %3 的 %2 行。</translation>
+        <translation>%1更新了 %3 的 %2 行。</translation>
     </message>
     <message>
         <source>%1 deletes %2 row(s) from %3.</source>
-        <translation>%1 从 %3 删除了 %2 行。</translation>
+        <translation>%1从 %3 删除了 %2 行。</translation>
     </message>
     <message>
         <source>%1 reads from the database.</source>
-        <translation>%1 读取数据库。</translation>
+        <translation>%1读取数据库。</translation>
     </message>
     <message>
         <source>%1 reads %2: no matching row.</source>
-        <translation>%1 查询 %2：没有匹配的行。</translation>
+        <translation>%1查询 %2：没有匹配的行。</translation>
     </message>
     <message>
         <source>%1 reads %2: %3 row(s).</source>
-        <translation>%1 查询 %2：%3 行。</translation>
+        <translation>%1查询 %2：%3 行。</translation>
     </message>
     <message>
         <source>%1 runs %2.</source>
-        <translation>%1 执行 %2。</translation>
+        <translation>%1执行 %2。</translation>
     </message>
     <message>
         <source>%1 is the first to claim the request (%2): it may do the work.</source>
-        <translation>%1 第一个认领了这个请求（%2）：由它来执行业务。</translation>
+        <translation>%1第一个认领了这个请求（%2）：由它来执行业务。</translation>
     </message>
     <message>
         <source>The %2 recognises %1 as a repeat: it gets the first result instead of doing the work again.</source>
@@ -1532,35 +1538,35 @@
     </message>
     <message>
         <source>%1 finds the request still being processed (%2): it is told to ask again later, and does nothing.</source>
-        <translation>%1 发现请求仍在处理中（%2）：它被告知稍后再查，自己什么也不做。</translation>
+        <translation>%1发现请求仍在处理中（%2）：它被告知稍后再查，自己什么也不做。</translation>
     </message>
     <message>
         <source>The %2 no longer remembers this request, its retention ran out: %1 looks new.</source>
-        <translation>%2已经不记得这个请求了，保留期已过：%1 看起来像新请求。</translation>
+        <translation>%2已经不记得这个请求了，保留期已过：%1看起来像新请求。</translation>
     </message>
     <message>
         <source>%1 takes the request over (%2): the owner&apos;s record is older than the expiry, so the owner is presumed dead.</source>
-        <translation>%1 接管了这个请求（%2）：原持有者的记录已超过过期时间，推定它已经挂了。</translation>
+        <translation>%1接管了这个请求（%2）：原持有者的记录已超过过期时间，推定它已经挂了。</translation>
     </message>
     <message>
         <source>Before doing anything, %1 looks in the business table: the work is already there, so it only repairs the guard record.</source>
-        <translation>%1 先回查业务表：业务已经做过了，所以它只补正防重记录。</translation>
+        <translation>%1先回查业务表：业务已经做过了，所以它只补正防重记录。</translation>
     </message>
     <message>
         <source>%1 looks in the business table: the work is not there, so it is safe to do it.</source>
-        <translation>%1 回查业务表：业务还没做过，可以放心执行。</translation>
+        <translation>%1回查业务表：业务还没做过，可以放心执行。</translation>
     </message>
     <message>
         <source>%1 marks its guard record done: every later repeat gets this result.</source>
-        <translation>%1 把防重记录标记为完成：之后的重复请求都会拿到这个结果。</translation>
+        <translation>%1把防重记录标记为完成：之后的重复请求都会拿到这个结果。</translation>
     </message>
     <message>
         <source>%1 is no longer the owner (%2): another attempt took over, so its update is refused.</source>
-        <translation>%1 已经不是持有者（%2）：另一次尝试接管了，它的更新被拒绝。</translation>
+        <translation>%1已经不是持有者（%2）：另一次尝试接管了，它的更新被拒绝。</translation>
     </message>
     <message>
         <source>%1 finds the work already done (%2) and does not repeat it.</source>
-        <translation>%1 发现业务已经完成（%2），不再重复执行。</translation>
+        <translation>%1发现业务已经完成（%2），不再重复执行。</translation>
     </message>
     <message>
         <source>The %2 lets %1 through.</source>
@@ -1572,55 +1578,55 @@
     </message>
     <message>
         <source>%1 acquires the %2.</source>
-        <translation>%1 获取了%2。</translation>
+        <translation>%1获取了%2。</translation>
     </message>
     <message>
         <source>%1 finds the %2 held by another process and backs off.</source>
-        <translation>%1 发现%2被另一个进程持有，于是退出。</translation>
+        <translation>%1发现%2被另一个进程持有，于是退出。</translation>
     </message>
     <message>
         <source>%1 releases the %2.</source>
-        <translation>%1 释放了%2。</translation>
+        <translation>%1释放了%2。</translation>
     </message>
     <message>
         <source>%1&apos;s lease has run out: the %2 now belongs to another process, and its fencing token is stale.</source>
-        <translation>%1 的租约已到期：%2现在属于另一个进程，它手里的防护令牌已经过时。</translation>
+        <translation>%1的租约已到期：%2现在属于另一个进程，它手里的防护令牌已经过时。</translation>
     </message>
     <message>
         <source>%1 sets the %2: repeats within its lifetime are turned away.</source>
-        <translation>%1 设置了%2：有效期内的重复请求都会被挡住。</translation>
+        <translation>%1设置了%2：有效期内的重复请求都会被挡住。</translation>
     </message>
     <message>
         <source>%1 stores its result with the %2: a repeat gets it back.</source>
-        <translation>%1 把结果存到%2：重复请求可以直接拿到。</translation>
+        <translation>%1把结果存到%2：重复请求可以直接拿到。</translation>
     </message>
     <message>
         <source>The %2 expired before %1 stored its result: a repeat arriving now looks new.</source>
-        <translation>%1 还没存下结果，%2就已过期：此时到达的重复请求看起来像新请求。</translation>
+        <translation>%1还没存下结果，%2就已过期：此时到达的重复请求看起来像新请求。</translation>
     </message>
     <message>
         <source>%1 records the request (%2).</source>
-        <translation>%1 记录下这个请求（%2）。</translation>
+        <translation>%1记录下这个请求（%2）。</translation>
     </message>
     <message>
         <source>%1 finds the request already recorded (%2): a repeat.</source>
-        <translation>%1 发现请求已有记录（%2）：这是重复请求。</translation>
+        <translation>%1发现请求已有记录（%2）：这是重复请求。</translation>
     </message>
     <message>
         <source>%1 finds no record (%2) and believes it is the first; between this check and its insert, another attempt can do the same.</source>
-        <translation>%1 没查到记录（%2），以为自己是第一个；但在它查询和插入之间，另一次尝试也可能这样做。</translation>
+        <translation>%1没查到记录（%2），以为自己是第一个；但在它查询和插入之间，另一次尝试也可能这样做。</translation>
     </message>
     <message>
         <source>%1 reads the row and its version number (%2).</source>
-        <translation>%1 读取这一行和它的版本号（%2）。</translation>
+        <translation>%1读取这一行和它的版本号（%2）。</translation>
     </message>
     <message>
         <source>%1&apos;s version no longer matches (%2): someone changed the row since it was read, so its update changes nothing.</source>
-        <translation>%1 的版本号已对不上（%2）：读取之后这一行被别人改过，它的更新不会生效。</translation>
+        <translation>%1的版本号已对不上（%2）：读取之后这一行被别人改过，它的更新不会生效。</translation>
     </message>
     <message>
         <source>%1 finds too little stock left (%2).</source>
-        <translation>%1 发现库存不足（%2）。</translation>
+        <translation>%1发现库存不足（%2）。</translation>
     </message>
     <message>
         <source>The %2 fires: the count of repeats crossed its threshold.</source>
@@ -1640,11 +1646,11 @@
     </message>
     <message>
         <source>%1 marks its guard record failed: a retry may claim it again.</source>
-        <translation>%1 把防重记录标记为失败：重试时可以重新认领。</translation>
+        <translation>%1把防重记录标记为失败：重试时可以重新认领。</translation>
     </message>
     <message>
         <source>%1 reuses the key with a different payload: refused, a key names one request only.</source>
-        <translation>%1 用同一个键发来不同的参数：被拒绝，一个键只代表一个请求。</translation>
+        <translation>%1用同一个键发来不同的参数：被拒绝，一个键只代表一个请求。</translation>
     </message>
     <message>
         <source>The %2 recognises %1 as a repeat and answers as before.</source>
@@ -1652,15 +1658,15 @@
     </message>
     <message>
         <source>Cancel arrives before any Try: %1 records an empty rollback, so a late Try will be refused.</source>
-        <translation>Cancel 先于 Try 到达：%1 记下一次空回滚，迟到的 Try 将被拒绝。</translation>
+        <translation>Cancel 先于 Try 到达：%1记下一次空回滚，迟到的 Try 将被拒绝。</translation>
     </message>
     <message>
         <source>A late Try arrives after the Cancel: %1 refuses it, so no reservation hangs.</source>
-        <translation>迟到的 Try 在 Cancel 之后到达：%1 拒绝它，这样就不会有资源被悬挂。</translation>
+        <translation>迟到的 Try 在 Cancel 之后到达：%1拒绝它，这样就不会有资源被悬挂。</translation>
     </message>
     <message>
         <source>%1 finds the refund already made (%2) and does not repeat it.</source>
-        <translation>%1 发现已经退过款（%2），不再重复退款。</translation>
+        <translation>%1发现已经退过款（%2），不再重复退款。</translation>
     </message>
     <message>
         <source>%1, %2: %3.</source>
@@ -1668,15 +1674,15 @@
     </message>
     <message>
         <source>%1 cannot record %2 as %3: the record exists already (%4).</source>
-        <translation>%1 无法把 %2 记为 %3：记录已经存在（%4）。</translation>
+        <translation>%1无法把 %2 记为 %3：记录已经存在（%4）。</translation>
     </message>
     <message>
         <source>%1 tries to take %2 over, but another attempt got there first: its conditional UPDATE changes 0 rows.</source>
-        <translation>%1 想接管 %2，但另一次尝试抢先了一步：它的条件 UPDATE 改到 0 行。</translation>
+        <translation>%1想接管 %2，但另一次尝试抢先了一步：它的条件 UPDATE 改到 0 行。</translation>
     </message>
     <message>
         <source>%1 cannot move %2 from %3 to %4: it is %5 now, so the conditional %6 changes 0 rows and the state stays.</source>
-        <translation>%1 无法把 %2 从 %3 改为 %4：它现在是 %5，所以带条件的 %6 改到 0 行，状态保持不变。</translation>
+        <translation>%1无法把 %2 从 %3 改为 %4：它现在是 %5，所以带条件的 %6 改到 0 行，状态保持不变。</translation>
     </message>
     <message>
         <source>%1 (%2) is gone.</source>
@@ -1684,23 +1690,23 @@
     </message>
     <message>
         <source>%1 now holds %2 (%3).</source>
-        <translation>%1 现在持有 %2（%3）。</translation>
+        <translation>%1现在持有 %2（%3）。</translation>
     </message>
     <message>
         <source>%1 starts %2 in state %3.</source>
-        <translation>%1 创建 %2，初始状态为 %3。</translation>
+        <translation>%1创建 %2，初始状态为 %3。</translation>
     </message>
     <message>
         <source>%1 sets %2 to %3 without looking at its state: it was %3 already, and the change is made a second time.</source>
-        <translation>%1 不看当前状态就把 %2 改为 %3：它本来就是 %3，同样的变更又做了一遍。</translation>
+        <translation>%1不看当前状态就把 %2 改为 %3：它本来就是 %3，同样的变更又做了一遍。</translation>
     </message>
     <message>
         <source>%1 sets %2 to %3 without looking at its state (it was %4).</source>
-        <translation>%1 不看当前状态就把 %2 改为 %3（原来是 %4）。</translation>
+        <translation>%1不看当前状态就把 %2 改为 %3（原来是 %4）。</translation>
     </message>
     <message>
         <source>%1 moves %2 from %3 to %4.</source>
-        <translation>%1 把 %2 从 %3 改为 %4。</translation>
+        <translation>%1把 %2 从 %3 改为 %4。</translation>
     </message>
     <message>
         <source>The %2 gets no answer for %1: it cannot tell whether the request took effect.</source>
@@ -1708,19 +1714,19 @@
     </message>
     <message>
         <source>%1 answers %2, but the answer is lost on the way: the %3 never learns it.</source>
-        <translation>%1 应答“%2”，但应答在路上丢了：%3 永远收不到。</translation>
+        <translation>%1应答“%2”，但应答在路上丢了：%3 永远收不到。</translation>
     </message>
     <message>
         <source>%1 answers the %2: still in progress, ask again later.</source>
-        <translation>%1 应答%2：仍在处理中，请稍后再查。</translation>
+        <translation>%1应答%2：仍在处理中，请稍后再查。</translation>
     </message>
     <message>
         <source>%1 answers the %2 with an error%3: nothing was done, a retry is welcome.</source>
-        <translation>%1 向%2返回错误%3：什么也没做，可以重试。</translation>
+        <translation>%1向%2返回错误%3：什么也没做，可以重试。</translation>
     </message>
     <message>
         <source>%1 answers the %2: %3.</source>
-        <translation>%1 应答%2：%3。</translation>
+        <translation>%1应答%2：%3。</translation>
     </message>
     <message>
         <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
@@ -1740,7 +1746,7 @@
     </message>
     <message>
         <source>%1&apos;s business step fails with a transient error (%2): nothing was written, a retry may succeed.</source>
-        <translation>%1 的业务步骤遇到临时错误（%2）：什么也没写入，重试可能成功。</translation>
+        <translation>%1的业务步骤遇到临时错误（%2）：什么也没写入，重试可能成功。</translation>
     </message>
     <message>
         <source>The dedup store loses the record of %1 (evicted, or lost in a fail-over): the next repeat looks new.</source>
@@ -1748,7 +1754,7 @@
     </message>
     <message>
         <source>%1 calls the %2 (call %3)%4.</source>
-        <translation>%1 调用%2（第 %3 次调用）%4。</translation>
+        <translation>%1调用%2（第 %3 次调用）%4。</translation>
     </message>
     <message>
         <source>, with the key %1</source>
@@ -1776,7 +1782,7 @@
     </message>
     <message>
         <source>%1 asks the payment provider for the real status of trade %2 instead of guessing.</source>
-        <translation>%1 不去猜测，而是向支付渠道回查交易 %2 的真实状态。</translation>
+        <translation>%1不去猜测，而是向支付渠道回查交易 %2 的真实状态。</translation>
     </message>
     <message>
         <source>The provider answers: trade %1 is %2.</source>
@@ -1801,6 +1807,74 @@
     <message>
         <source>While the user reads page %1, other users add %2 order(s) and delete %3 the user has seen.</source>
         <translation>用户阅读第 %1 页期间，其他用户新增了 %2 条订单，并删除了 %3 条用户看过的订单。</translation>
+    </message>
+    <message>
+        <source>Not yet committed: nobody else sees it.</source>
+        <translation>尚未提交：别人还看不到。</translation>
+    </message>
+    <message>
+        <source>one %1 row</source>
+        <translation>%1 的一行</translation>
+    </message>
+    <message>
+        <source>%1 %2 rows</source>
+        <translation>%2 的 %1 行</translation>
+    </message>
+    <message>
+        <source>the deletion of %1 %2 row(s)</source>
+        <translation>删除 %2 的 %1 行</translation>
+    </message>
+    <message>
+        <source>the removal of %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>the move of %1 to %2</source>
+        <translation>%1 改为 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Nothing of its open transaction stays: %1.</source>
+        <translation>它未提交的事务里的这些都没有留下：%1。</translation>
+    </message>
+    <message>
+        <source>%1 commits: %2 — now in the database for everyone.</source>
+        <translation>%1提交事务：%2——现在对所有人可见，留在了数据库里。</translation>
+    </message>
+    <message>
+        <source>%1 rolls its transaction back: %2 — none of it stays.</source>
+        <translation>%1回滚事务：%2——全都没有留下。</translation>
+    </message>
+    <message>
+        <source>%1 writes its row of %2: a new one, or the one there updated.</source>
+        <translation>%1写入它在 %2 里的那一行：要么新插入，要么更新已有的一行。</translation>
+    </message>
+    <message>
+        <source>%1 inserts %2 rows into %3, not yet committed.</source>
+        <translation>%1向 %3 插入 %2 行，尚未提交。</translation>
+    </message>
+    <message>
+        <source>%1 inserts %2 rows into %3.</source>
+        <translation>%1向 %3 插入 %2 行。</translation>
+    </message>
+    <message>
+        <source>%1 inserts a row into %2, not yet committed.</source>
+        <translation>%1向 %2 插入一行，尚未提交。</translation>
+    </message>
+    <message>
+        <source>%1 inserts another %2 row for the same request, not yet committed: if it commits there will be %3 of them, and nothing checks for a repeat.</source>
+        <translation>%1为同一个请求又插入一行 %2，尚未提交：一旦提交就会有 %3 行，而且没有任何东西检查重复。</translation>
+    </message>
+    <message>
+        <source>%1 inserts another %2 row for the same request, not yet committed: if it commits there will be %3 of them.</source>
+        <translation>%1为同一个请求又插入一行 %2，尚未提交：一旦提交就会有 %3 行。</translation>
+    </message>
+    <message>
+        <source>%1 commits: the database now holds %2 for this request.</source>
+        <translation>%1提交事务：这个请求在数据库里现在有 %2。</translation>
     </message>
 </context>
 <context>
@@ -2528,6 +2602,51 @@
     <message>
         <source>State diagram</source>
         <translation>状态图</translation>
+    </message>
+    <message>
+        <source>(✓) not yet committed: nobody else sees it</source>
+        <translation>(✓) 尚未提交：别人还看不到</translation>
+    </message>
+    <message>
+        <source>↺ rolled back: the database kept nothing of it</source>
+        <translation>↺ 已回滚：数据库里什么也没留下</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n time(s) inside a transaction not yet committed</source>
+        <translation>
+            <numerusform>%n 次发生在尚未提交的事务里</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n time(s) undone by a rollback: the database never kept it</source>
+        <translation>
+            <numerusform>%n 次被回滚撤销：数据库从未保留</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Moved here inside a transaction not yet committed: %1. Nobody else sees it here, and a rollback takes it back.</source>
+        <translation>在尚未提交的事务里移到了这里：%1。别人还看不到，回滚会把它撤回。</translation>
+    </message>
+</context>
+<context>
+    <name>idem::TableModel</name>
+    <message>
+        <source>%1
+Inserted by a transaction not yet committed: nobody else sees this row, and a rollback takes it away.</source>
+        <translation>%1
+由尚未提交的事务插入：别人还看不到这一行，回滚会把它拿走。</translation>
+    </message>
+    <message>
+        <source>%1
+Deleted by a transaction not yet committed: everyone else still sees this row.</source>
+        <translation>%1
+被尚未提交的事务删除：别人仍然看得到这一行。</translation>
+    </message>
+    <message>
+        <source>%1
+Changed by a transaction not yet committed: everyone else still sees the old value.</source>
+        <translation>%1
+被尚未提交的事务修改：别人看到的仍是旧值。</translation>
     </message>
 </context>
 <context>
