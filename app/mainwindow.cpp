@@ -264,7 +264,7 @@ void MainWindow::buildViews() {
     lessons_ = new LessonPlayer(this, lessonPanel_);
     auto fastPlay = [this] {
         const bool fast = playbackBar_->isPlaying() && playbackBar_->stepMs() == 0;
-        live_->setFastPlay(fast, playback_->reader());
+        live_->setFastPlay(fast, playback_->reader(), playback_->writer());
         // Two thirds of an interval on: not in the state diagram's frame
         // (LiveStage::setFastPlay).
         outcome_->setRedrawInterval(fast ? LiveStage::kFastRedrawMs : 0,

@@ -462,7 +462,7 @@ void StageDirector::showLaterPart() {
     // The SQL log and the tables in this frame, the sequence diagram in the
     // next: each of them and its repaint fit one.
     if (stage_.live->hasLater()) {
-        stage_.live->showLater(playback_.reader());
+        stage_.live->showLater(playback_.reader(), playback_.writer());
         laterTimer_->start();
         return;
     }
@@ -474,7 +474,7 @@ void StageDirector::showLaterNow() {
         return;
     laterDue_.due = false;
     laterTimer_->stop();
-    stage_.live->showLater(playback_.reader());
+    stage_.live->showLater(playback_.reader(), playback_.writer());
     if (const Run* run = playback_.run())
         stage_.live->showSequence(*run, laterDue_.to, laterDue_.fresh, laterDue_.rebuild);
 }

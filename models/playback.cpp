@@ -262,4 +262,8 @@ void Playback::stepFor(int budgetMs, qsizetype maxEvents) {
     publish();
 }
 
+SqlConnection* Playback::writer() const {
+    return run_ && reader_ ? run_->openWriter() : nullptr;
+}
+
 }  // namespace idem

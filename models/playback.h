@@ -76,6 +76,9 @@ public:
     Sweeper* sweeper() const { return sweeper_; }
     // A connection that reads what the run has committed so far.
     SqlConnection* reader() const { return reader_.get(); }
+    // The open write transaction's connection, to show what it has not
+    // committed yet; null when none is open (Run::openWriter).
+    SqlConnection* writer() const;
     // How many of the run's trace events the steps so far recorded (the
     // judge's events, once judged for a saved trace, are not steps).
     qsizetype eventCount() const;

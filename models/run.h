@@ -114,6 +114,12 @@ public:
     const Summary& summary() const { return summary_; }
     // A connection that reads the database as it is now (not traced).
     std::unique_ptr<SqlConnection> openReader() const;
+    // The connection of the transaction that holds the write lock now, or
+    // null: reading through it shows what that transaction has not
+    // committed (the stage marks it so). Valid until the next step.
+    SqlConnection* openWriter() const {
+        return writer_ && writer_->inTransaction() ? writer_ : nullptr;
+    }
     QString databasePath() const { return db_.workPath(); }
 
     // Whether events go anywhere: without a trace file and a kept trace, a

@@ -33,7 +33,16 @@ void TableModel::settle() {
     }
 }
 
-bool TableModel::refresh(SqlConnection& connection) {
+QList<TableModel::Row> TableModel::read(SqlConnection& connection, const QString& select) {
+    const SqlResult r = connection.exec(select);
+    QList<Row> rows;
+    rows.reserve(r.data.size());
+    for (const QVariantList& values : r.data)
+        rows.append(Row{values.value(0).toLongLong(), values.mid(1), {}, Pending::None, {}});
+    return rows;
+}
+
+bool TableModel::refresh(SqlConnection& connection, SqlConnection* writer) {
     QStringList columns;
     changedLastRefresh_ = false;
     const QString select = connection.selectAllStatement(table_, &columns);
@@ -48,11 +57,36 @@ bool TableModel::refresh(SqlConnection& connection) {
         rows_.clear();
         endResetModel();
     }
-    const SqlResult r = connection.exec(select);
-    QList<Row> fresh;
-    fresh.reserve(r.data.size());
-    for (const QVariantList& values : r.data) {
-        fresh.append(Row{values.value(0).toLongLong(), values.mid(1), {}});
+    QList<Row> fresh = read(connection, select);
+    uncommittedRows_ = 0;
+    if (writer) {
+        // The writer's rows, set beside the committed ones (both in rowid
+        // order): what only it has is inserted, what only the others have
+        // it deleted, and cells that differ it changed.
+        const QList<Row> own = read(*writer, select);
+        QList<Row> merged;
+        merged.reserve(std::max(own.size(), fresh.size()));
+        qsizetype a = 0, b = 0;
+        while (a < fresh.size() || b < own.size()) {
+            if (b >= own.size() || (a < fresh.size() && fresh[a].rowid < own[b].rowid)) {
+                merged.append(fresh[a++]);
+                merged.last().pending = Pending::Deleted;
+            } else if (a >= fresh.size() || own[b].rowid < fresh[a].rowid) {
+                merged.append(own[b++]);
+                merged.last().pending = Pending::Inserted;
+            } else {
+                Row row = own[b++];
+                for (int c = 0; c < row.values.size(); ++c) {
+                    if (row.values.value(c) != fresh[a].values.value(c))
+                        row.pendingCells.insert(c);
+                }
+                ++a;
+                merged.append(row);
+            }
+            if (merged.last().pending != Pending::None || !merged.last().pendingCells.isEmpty())
+                ++uncommittedRows_;
+        }
+        fresh = std::move(merged);
     }
     // Both lists are in rowid order: walk them together.
     int i = 0;
@@ -84,10 +118,13 @@ bool TableModel::refresh(SqlConnection& connection) {
                 changed.insert(c);
         }
         const QSet<int> before = row.changed;
+        const bool pendingMoved = !row.samePending(fresh[j]);
         row.values = fresh[j].values;
         row.changed = changed;
-        changedLastRefresh_ = changedLastRefresh_ || !changed.isEmpty();
-        if (!changed.isEmpty() || !before.isEmpty()) {
+        row.pending = fresh[j].pending;
+        row.pendingCells = fresh[j].pendingCells;
+        changedLastRefresh_ = changedLastRefresh_ || !changed.isEmpty() || pendingMoved;
+        if (!changed.isEmpty() || !before.isEmpty() || pendingMoved) {
             emit dataChanged(index(i, 0), index(i, int(columns_.size()) - 1));
         }
         ++i;
@@ -115,10 +152,39 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
             const QVariant v = row.values.value(index.column());
             return v.isNull() ? QVariant(QStringLiteral("NULL")) : v;
         }
-        case Qt::ToolTipRole:
-            return row.values.value(index.column()).toString();
+        case Qt::ToolTipRole: {
+            const QString value = row.values.value(index.column()).toString();
+            switch (row.pending) {
+                case Pending::Inserted:
+                    return tr("%1\nInserted by a transaction not yet committed: nobody else sees "
+                              "this row, and a rollback takes it away.")
+                        .arg(value);
+                case Pending::Deleted:
+                    return tr("%1\nDeleted by a transaction not yet committed: everyone else "
+                              "still sees this row.")
+                        .arg(value);
+                case Pending::None:
+                    break;
+            }
+            if (row.pendingCells.contains(index.column()))
+                return tr("%1\nChanged by a transaction not yet committed: everyone else still "
+                          "sees the old value.")
+                    .arg(value);
+            return value;
+        }
         case ChangedRole:
             return row.changed.contains(index.column()) || row.changed.contains(-1);
+        case UncommittedRole:
+            switch (row.pending) {
+                case Pending::Inserted:
+                    return QStringLiteral("inserted");
+                case Pending::Deleted:
+                    return QStringLiteral("deleted");
+                case Pending::None:
+                    break;
+            }
+            return row.pendingCells.contains(index.column()) ? QStringLiteral("changed")
+                                                             : QString();
         default:
             return {};
     }

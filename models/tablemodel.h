@@ -18,6 +18,9 @@ class TableModel : public QAbstractTableModel {
 public:
     // True for a cell (or, in column 0, a row) the last refresh changed.
     static constexpr int ChangedRole = Qt::UserRole + 1;
+    // What an open transaction has done to a cell that it has not committed
+    // yet: "inserted", "deleted", "changed", or empty. Nobody else sees it.
+    static constexpr int UncommittedRole = Qt::UserRole + 2;
 
     explicit TableModel(QObject* parent = nullptr);
 
@@ -25,7 +28,12 @@ public:
     const QString& table() const { return table_; }
     // Re-reads the table; emits only what changed since the last refresh.
     // False when the table does not exist (the variant does not use it).
-    bool refresh(SqlConnection& connection);
+    // With `writer`, the connection of an open write transaction, the rows
+    // are shown as that transaction sees them, what it has not committed
+    // marked (UncommittedRole): the reader's are what everyone else sees.
+    bool refresh(SqlConnection& connection, SqlConnection* writer = nullptr);
+    // Rows the last refresh showed as not yet committed.
+    int uncommittedRows() const { return uncommittedRows_; }
     // What a refresh does when the table cannot have changed (nothing was
     // committed since): the last change's marks go, without reading it.
     void settle();
@@ -44,11 +52,19 @@ public:
     QString toCsv() const;
 
 private:
+    enum class Pending : quint8 { None, Inserted, Deleted };
     struct Row {
         qint64 rowid = 0;
         QVariantList values;
         QSet<int> changed;  // columns the last refresh changed; -1: a new row
+        Pending pending = Pending::None;
+        QSet<int> pendingCells;  // columns an open transaction changed
+        bool samePending(const Row& o) const {
+            return pending == o.pending && pendingCells == o.pendingCells;
+        }
     };
+    static QList<Row> read(SqlConnection& connection, const QString& select);
+    int uncommittedRows_ = 0;
     QString table_;
     QStringList columns_;
     QList<Row> rows_;

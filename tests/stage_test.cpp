@@ -601,7 +601,9 @@ void StageTest::theTablesShowWhatAReadAtEveryStepWould() {
         (probe->othersCommittedSinceAsked() ? committed : quiet) += 1;
         const QList<DatabaseTableView*> tables = w.liveStage()->tables();
         for (int i = 0; i < tables.size(); ++i) {
-            shadows[i]->refresh(*probe);
+            // What an open transaction has not committed is shown too, read
+            // through its own connection.
+            shadows[i]->refresh(*probe, w.playback().writer());
             const QAbstractItemModel* shown = tables[i]->model();
             const QString where = QStringLiteral("%1 at step %2")
                                       .arg(tables[i]->table())
@@ -611,7 +613,8 @@ void StageTest::theTablesShowWhatAReadAtEveryStepWould() {
                      qPrintable(where));
             for (int r = 0; r < shown->rowCount(); ++r) {
                 for (int col = 0; col < shown->columnCount(); ++col) {
-                    for (int role : {int(Qt::DisplayRole), TableModel::ChangedRole}) {
+                    for (int role : {int(Qt::DisplayRole), TableModel::ChangedRole,
+                                     TableModel::UncommittedRole}) {
                         QVERIFY2(
                             shown->index(r, col).data(role) == shadows[i]->index(r, col).data(role),
                             qPrintable(QStringLiteral("%1, row %2, column %3")

@@ -239,6 +239,9 @@ LiveStage::CatchUp LiveStage::prepareCatchUp() const {
 
 void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
                          qsizetype fresh, bool rebuild, CatchUp* ready, bool later) {
+    // What is still open is the run's as it stands now: only a step shown
+    // as it is taken (not one a worker caught up on) reads through it.
+    SqlConnection* writer = to == run.trace().size() ? run.openWriter() : nullptr;
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
     // The SQL log's new rows: counted by a worker already, or here.
@@ -279,7 +282,7 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
             logShown_.start();
         }
         if (readTables) {
-            refreshTables(*reader, rebuild || tablesRebuild);
+            refreshTables(*reader, writer, rebuild || tablesRebuild);
         } else if (reader) {
             tablesStale_ = true;
         }
@@ -299,7 +302,7 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     applyTabs();
 }
 
-void LiveStage::showLater(SqlConnection* reader) {
+void LiveStage::showLater(SqlConnection* reader, SqlConnection* writer) {
     if (!hasLater())
         return;
     showLogLater();
@@ -308,7 +311,7 @@ void LiveStage::showLater(SqlConnection* reader) {
         later_.tables = false;
         later_.tablesRebuild = false;
         if (reader)
-            refreshTables(*reader, rebuild);
+            refreshTables(*reader, writer, rebuild);
     }
     applyTabs();
 }
@@ -346,18 +349,24 @@ void LiveStage::showSequence(const Run& run, qsizetype to, qsizetype fresh, bool
     }
 }
 
-void LiveStage::refreshTables(SqlConnection& reader, bool rebuild) {
-    // Most steps commit nothing (a read, an answer, a statement inside a
-    // transaction): the tables are as they were, and reading them again cost
-    // a step half a millisecond once they held the run's rows.
+void LiveStage::refreshTables(SqlConnection& reader, SqlConnection* writer, bool rebuild) {
+    // Most steps commit nothing (a read, an answer): the tables are as they
+    // were, and reading them again cost a step half a millisecond once they
+    // held the run's rows. A transaction still open is read through its own
+    // connection, and what it showed is read again when it ends (a rollback
+    // commits nothing, yet takes its rows away).
     const bool committed = reader.othersCommittedSinceAsked();
-    if (!committed && !rebuild && !firstLook_) {
+    if (!committed && !rebuild && !firstLook_ && !writer && !uncommittedShown_) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->settle();
         tablesStale_ = false;
         tablesRead_.start();
         return;
     }
-    for (DatabaseTableView* v : std::as_const(tables_)) v->refresh(reader);
+    uncommittedShown_ = false;
+    for (DatabaseTableView* v : std::as_const(tables_)) {
+        v->refresh(reader, writer);
+        uncommittedShown_ = uncommittedShown_ || v->uncommittedRows() > 0;
+    }
     if (presenter_)
         applyInternals();  // which tables this variant uses is known now
     bringChangeToFront(firstLook_);
@@ -366,7 +375,7 @@ void LiveStage::refreshTables(SqlConnection& reader, bool rebuild) {
     tablesRead_.start();
 }
 
-void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
+void LiveStage::setFastPlay(bool fast, SqlConnection* reader, SqlConnection* writer) {
     // The tables are read in the first tick, the log takes its rows in the
     // next, the state diagram draws a third of an interval on (and the
     // outcome two thirds): each in a frame of its own.
@@ -377,7 +386,7 @@ void LiveStage::setFastPlay(bool fast, SqlConnection* reader) {
         return;
     showLogLater();
     if (tablesStale_ && reader)
-        refreshTables(*reader, false);
+        refreshTables(*reader, writer, false);
 }
 
 void LiveStage::retranslate() {

@@ -63,7 +63,7 @@ public:
     void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
                   qsizetype fresh, bool rebuild, CatchUp* ready = nullptr, bool later = false);
     // The SQL log's rows and the tables a hand-over left, as it had them.
-    void showLater(SqlConnection* reader);
+    void showLater(SqlConnection* reader, SqlConnection* writer = nullptr);
     bool hasLater() const { return later_.log || later_.tables; }
     // The sequence diagram alone, as showStep draws it.
     void showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild);
@@ -71,7 +71,7 @@ public:
     // the SQL log given its rows a few times a second, not every frame (they
     // change faster than anyone reads them). Stopping shows the rows held
     // and reads the tables from `reader` if they missed a step.
-    void setFastPlay(bool fast, SqlConnection* reader);
+    void setFastPlay(bool fast, SqlConnection* reader, SqlConnection* writer = nullptr);
     static constexpr int kFastRedrawMs = 150;
     // Presenter mode: the diagrams get the room, the SQL log becomes the
     // tables' last tab.
@@ -94,7 +94,7 @@ private:
     void arrange();
     void applyInternals();
     void bringChangeToFront(bool firstLook);
-    void refreshTables(SqlConnection& reader, bool rebuild);
+    void refreshTables(SqlConnection& reader, SqlConnection* writer, bool rebuild);
     // The SQL log's rows held back (by a hand-over, or playing at
     // "instant"), and shown in order.
     void holdLogRows(QList<TraceEvent> rows, bool rebuild);
@@ -119,7 +119,8 @@ private:
     QSplitter* split_;
     bool presenter_ = false;
     bool fastPlay_ = false;
-    bool tablesStale_ = false;  // steps the tables have not been read after
+    bool tablesStale_ = false;       // steps the tables have not been read after
+    bool uncommittedShown_ = false;  // the tables show rows of a transaction still open
     QElapsedTimer tablesRead_;
     QElapsedTimer logShown_;  // the SQL log last took rows
     // What a worker's hand-over left for showLater, and the SQL log's rows

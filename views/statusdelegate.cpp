@@ -57,6 +57,16 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
         painter->fillRect(opt.rect, changedBackground(opt.palette, flash_));
         opt.font.setBold(true);
     }
+    // Not yet committed: italic over diagonal hatching (what a rollback
+    // would take away), struck through when the transaction deleted it.
+    const QString uncommitted = index.data(TableModel::UncommittedRole).toString();
+    if (!uncommitted.isEmpty()) {
+        QColor hatch = opt.palette.color(QPalette::Highlight);
+        hatch.setAlphaF(0.35f);
+        painter->fillRect(opt.rect, QBrush(hatch, Qt::BDiagPattern));
+        opt.font.setItalic(true);
+        opt.font.setStrikeOut(uncommitted == QLatin1String("deleted"));
+    }
     if (status.isValid()) {
         const QRect pill = opt.rect.adjusted(3, 3, -3, -3);
         painter->save();
@@ -67,8 +77,15 @@ void StatusDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
         painter->setPen(Qt::white);
         QFont f = opt.font;
         f.setBold(true);
+        f.setItalic(opt.font.italic());
+        f.setStrikeOut(opt.font.strikeOut());
         painter->setFont(f);
         painter->drawText(pill, Qt::AlignCenter, opt.text);
+        if (!uncommitted.isEmpty()) {  // a dashed outline: the status is not yet the database's
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(opt.palette.color(QPalette::Text), 1.5, Qt::DashLine));
+            painter->drawRoundedRect(pill, pill.height() / 2.0, pill.height() / 2.0);
+        }
         painter->restore();
         return;
     }

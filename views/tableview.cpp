@@ -79,10 +79,19 @@ QString DatabaseTableView::table() const {
     return model_->table();
 }
 
-void DatabaseTableView::refresh(SqlConnection& connection) {
-    exists_ = model_->refresh(connection);
-    title_->setText(exists_ ? caption_ : tr("%1 (this variant does not use it)").arg(caption_));
+void DatabaseTableView::refresh(SqlConnection& connection, SqlConnection* writer) {
+    exists_ = model_->refresh(connection, writer);
+    const int uncommitted = model_->uncommittedRows();
+    title_->setText(
+        !exists_ ? tr("%1 (this variant does not use it)").arg(caption_)
+        : uncommitted > 0
+            ? tr("%1 — %n row(s) not yet committed (hatched)", "", uncommitted).arg(caption_)
+            : caption_);
     view_->setEnabled(exists_);
+}
+
+int DatabaseTableView::uncommittedRows() const {
+    return model_->uncommittedRows();
 }
 
 void DatabaseTableView::settle() {

@@ -21,7 +21,10 @@ class DatabaseTableView : public QWidget {
 public:
     explicit DatabaseTableView(QWidget* parent = nullptr);
     void setTable(const QString& table, const QString& caption = {});
-    void refresh(SqlConnection& connection);
+    // `writer`: an open write transaction's connection, whose rows not yet
+    // committed are shown and marked (TableModel::refresh).
+    void refresh(SqlConnection& connection, SqlConnection* writer = nullptr);
+    int uncommittedRows() const;
     // Nothing was committed since the last refresh (TableModel::settle).
     void settle();
     void clear();
