@@ -7,6 +7,8 @@
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
+#include "sequenceview.h"
+#include "statemachineview.h"
 #include "tableview.h"
 
 #include <QJsonDocument>
@@ -23,6 +25,10 @@ bool sameConfig(const RunConfig& a, const RunConfig& b) {
     return a.toJson() == b.toJson();
 }
 
+QByteArray configKey(const RunConfig& c) {
+    return QJsonDocument(c.toJson()).toJson(QJsonDocument::Compact);
+}
+
 }  // namespace
 
 LessonPlayer::LessonPlayer(MainWindow* window, LessonPanel* panel)
@@ -34,6 +40,7 @@ LessonPlayer::LessonPlayer(MainWindow* window, LessonPanel* panel)
 void LessonPlayer::start(const Lesson& lesson, int frame) {
     lesson_ = lesson;
     pauses_.clear();
+    revealedAt_.clear();
     active_ = true;
     emit activeChanged(true);
     enterFrame(std::clamp(frame, 0, int(lesson_.frames.size()) - 1));
@@ -44,6 +51,7 @@ void LessonPlayer::stop() {
         return;
     player_.stop();
     active_ = false;
+    highlight();  // points nowhere now
     panel_->clear();
     emit activeChanged(false);
     window_->setOutcomeWithheld(false);
@@ -69,8 +77,13 @@ void LessonPlayer::enterFrame(int frame) {
     frame_ = frame;
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
-    window_->setOutcomeWithheld(!f.revealOutcome);
-    if (const std::optional<RunConfig> config = frameConfig(lesson_, frame)) {
+    const std::optional<RunConfig> shown = frameConfig(lesson_, frame);
+    // Once a prediction about a run was answered, the later frames about the
+    // same run show its verdict: it is no longer hidden from the class.
+    const QByteArray key = shown ? configKey(*shown) : QByteArray();
+    const bool known = shown && revealedAt_.contains(key) && revealedAt_.value(key) < frame;
+    window_->setOutcomeWithheld(!f.revealOutcome && !known);
+    if (const std::optional<RunConfig> config = shown) {
         Playback& playback = window_->playback();
         if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
             QString error;
@@ -92,14 +105,20 @@ void LessonPlayer::show() {
     panel_->showFrame(lesson_, frame_, window_->language(), answer);
 }
 
+// Where the frame points is drawn, not only named: the table framed and in
+// front, the state ringed, the lane's lifeline on a band.
 void LessonPlayer::highlight() {
-    const LessonHighlight& h = lesson_.frames.at(frame_).highlight;
-    if (h.table.isEmpty())
-        return;
-    QTabWidget* tabs = window_->liveStage()->tableTabs();
+    const LessonHighlight h = active_ ? lesson_.frames.at(frame_).highlight : LessonHighlight{};
+    LiveStage* stage = window_->liveStage();
+    stage->stateView()->setPointedState(h.state);
+    stage->sequenceView()->setPointedLane(h.lane);
+    QTabWidget* tabs = stage->tableTabs();
     for (int i = 0; i < tabs->count(); ++i) {
         auto* table = qobject_cast<DatabaseTableView*>(tabs->widget(i));
-        if (table && table->table() == h.table)
+        if (!table)
+            continue;
+        table->setPointed(!h.table.isEmpty() && table->table() == h.table);
+        if (table->isPointed())
             tabs->setCurrentIndex(i);
     }
 }
@@ -109,20 +128,37 @@ void LessonPlayer::next() {
         return;
     const LessonFrame& f = lesson_.frames.at(frame_);
     if (f.question && !answerShown_) {
-        answerShown_ = true;
-        show();
+        revealAnswer();
         return;
     }
     if (frame_ + 1 < lesson_.frames.size())
         enterFrame(frame_ + 1);
 }
 
+// The answer is read from the run's end: it is revealed there, with the run
+// shown as far as it went and its verdict no longer hidden, never over a
+// picture of step 0 that does not show it yet.
+void LessonPlayer::revealAnswer() {
+    player_.stop();
+    Playback& playback = window_->playback();
+    if (frameConfig(lesson_, frame_) && playback.isLoaded() && !playback.atEnd())
+        playback.toEnd();
+    window_->setOutcomeWithheld(false);
+    answerShown_ = true;
+    if (const std::optional<RunConfig> config = frameConfig(lesson_, frame_)) {
+        const QByteArray key = configKey(*config);
+        if (!revealedAt_.contains(key) || revealedAt_.value(key) > frame_)
+            revealedAt_.insert(key, frame_);
+    }
+    show();
+}
+
 void LessonPlayer::back() {
     if (!active_)
         return;
     if (answerShown_) {
-        answerShown_ = false;
-        show();
+        // As the frame was before the reveal: at its pause, the answer hidden.
+        enterFrame(frame_);
         return;
     }
     if (frame_ > 0)

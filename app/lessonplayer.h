@@ -42,6 +42,7 @@ signals:
 
 private:
     void enterFrame(int frame);
+    void revealAnswer();
     void show();
     void highlight();
     void playStep();
@@ -53,6 +54,9 @@ private:
     int frame_ = 0;
     bool answerShown_ = false;
     QHash<int, int> pauses_;  // frame → playback position
+    // A run's configuration → the frame whose prediction about it was
+    // answered first (from then on its verdict is not hidden).
+    QHash<QByteArray, int> revealedAt_;
     QTimer player_;
     int playTo_ = 0;
 };

@@ -452,6 +452,7 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     outcome->showSummary(summary, end, repeatWrote_);
     if (end && !summary.alerts.isEmpty() && playback_.reader())
         outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_.reader()));
+    stage_.header->setAlert(outcome->alertText());
     updateCaption();
 }
 

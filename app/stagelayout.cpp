@@ -18,6 +18,10 @@ namespace idem {
 StageLayout::StageLayout(QMainWindow* window, const Parts& parts, bool fullScreen)
     : QObject(window), window_(window), parts_(parts), fullScreen_(fullScreen) {
     parts_.headerBar->hide();
+    parts_.header->setVerdictShown(false);
+    // An alert's red banner crosses the top in either mode.
+    connect(parts_.header, &StageHeader::alertChanged, this,
+            [this](bool shown) { parts_.headerBar->setVisible(presenter_ || shown); });
     connect(parts_.header, &StageHeader::expandToggled, parts_.settingsDock, &QWidget::setVisible);
     connect(parts_.settingsDock->toggleViewAction(), &QAction::toggled, parts_.header,
             &StageHeader::setExpanded);
@@ -30,7 +34,8 @@ void StageLayout::apply(bool presenter) {
         return;
     }
     presenter_ = presenter;
-    parts_.headerBar->setVisible(presenter);
+    parts_.headerBar->setVisible(presenter || parts_.header->hasAlert());
+    parts_.header->setVerdictShown(presenter);
     parts_.outcome->setVerdictVisible(!presenter);
     parts_.live->setPresenter(presenter);
     // Beside the page tabs, which leave most of their row empty.

@@ -5,12 +5,15 @@
 #include "lessonbook.h"
 #include "lessonpanel.h"
 #include "lessonplayer.h"
+#include "livestage.h"
 #include "mainwindow.h"
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
+#include "runcontroller.h"
 #include "stageheader.h"
 #include "stepcaption.h"
+#include "tableview.h"
 #include "traceevent.h"
 
 #include <QApplication>
@@ -107,21 +110,38 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     QVERIFY(!outcomeShown(w));
     QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
 
-    // Frame 2: a prediction. The first Page Down reveals the run's answer,
-    // the second goes on.
+    // Frame 2: a prediction, asked before the run. The first Page Down
+    // reveals the run's answer where the run shows it, at its end, with the
+    // verdict no longer hidden; the second goes on.
     QTest::keyClick(&w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 1);
     QCOMPARE(panel->narration(), lesson->frames[1].narration.en);
     QVERIFY(panel->question().contains("how many times is the merchant credited"));
     QVERIFY(panel->answerText().isEmpty());
+    QCOMPARE(w.playback().position(), 0);
+    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
     QTest::keyClick(&w, Qt::Key_PageDown);
+    w.jobs()->finishNow();
     QCOMPARE(player->frame(), 1);
     QVERIFY2(panel->answerText().contains("The run says: three times"),
              qPrintable(panel->answerText()));
     QVERIFY(panel->question().contains("✔ C. three times"));
-    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.playback().atEnd());
+    QVERIFY(outcomeShown(w));
+    QVERIFY2(w.stageHeader()->verdictText().contains("DUPLICATED"),
+             qPrintable(w.stageHeader()->verdictText()));
+    // Page Up takes the reveal back: the frame as it was, the verdict hidden.
+    QTest::keyClick(&w, Qt::Key_PageUp);
+    QCOMPARE(player->frame(), 1);
+    QVERIFY(panel->answerText().isEmpty());
+    QCOMPARE(w.playback().position(), 0);
+    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    w.jobs()->finishNow();
+    QVERIFY(!panel->answerText().isEmpty());
 
-    // Frame 3: stopped at the step where attempt #2 inserts its pay_flow row.
+    // Frame 3: stopped at the step where attempt #2 inserts its pay_flow row;
+    // the class knows the verdict now, so the banner hides nothing.
     QTest::keyClick(&w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 2);
     QCOMPARE(panel->narration(), lesson->frames[2].narration.en);
@@ -131,7 +151,10 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     QVERIFY(inserted);
     QVERIFY(!w.playback().atEnd());
     QVERIFY(panel->lookAt().contains("pay_flow"));
-    QVERIFY(!outcomeShown(w));
+    QVERIFY(w.liveStage()->frontTable()->isPointed());
+    QCOMPARE(w.liveStage()->frontTable()->table(), QStringLiteral("pay_flow"));
+    QVERIFY2(!w.stageHeader()->verdictText().startsWith("Predict first"),
+             qPrintable(w.stageHeader()->verdictText()));
 
     // Frame 4: the end, revealed: the verdict is the database's.
     QTest::keyClick(&w, Qt::Key_PageDown);

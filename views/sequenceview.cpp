@@ -247,6 +247,17 @@ class LaneScene : public QGraphicsScene {
 public:
     using QGraphicsScene::QGraphicsScene;
 
+    // A lane a lesson points at: a tinted band behind its lifeline, `half`
+    // either side of `x` (half 0: none).
+    void setBand(double x, double half, const QColor& color) {
+        if (x == bandX_ && half == bandHalf_ && color == bandColor_)
+            return;
+        bandX_ = x;
+        bandHalf_ = half;
+        bandColor_ = color;
+        update();
+    }
+
     void setLanes(const QList<double>& xs, double top, double bottom, const QPen& pen) {
         if (xs != xs_ || pen != pen_) {
             xs_ = xs;
@@ -279,6 +290,9 @@ protected:
         const double from = std::max(rect.top() - 1, top_);
         if (from >= to)
             return;
+        if (bandHalf_ > 0)
+            painter->fillRect(QRectF(bandX_ - bandHalf_, from, 2 * bandHalf_, to - from),
+                              bandColor_);
         // A picture (SVG) is drawn whole: a dashed line per lane.
         if (painter->paintEngine() && painter->paintEngine()->type() != QPaintEngine::Raster) {
             painter->save();
@@ -304,6 +318,9 @@ protected:
     }
 
 private:
+    double bandX_ = 0;
+    double bandHalf_ = 0;
+    QColor bandColor_;
     QList<double> xs_;
     double top_ = 0;
     double bottom_ = 0;
@@ -656,6 +673,11 @@ void SequenceView::placeFrame(const DiagramPalette& pal) {
     // names once the view has scrolled) to below the last row.
     rowsScene_->setLanes(l.x.values(), std::min(sceneTop, l.headerH), bottom,
                          QPen(pal.muted, 1, Qt::DashLine));
+    if (l.x.contains(pointedLane_))
+        rowsScene_->setBand(l.x.value(pointedLane_), l.spacing * 0.3,
+                            DiagramPalette::tint(pal.highlight, 40));
+    else
+        rowsScene_->setBand(0, 0, QColor());
     view_->setSceneRect(0, sceneTop, l.width, bottom - sceneTop);
     view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
 }
@@ -670,9 +692,14 @@ void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
         const double x = l.x.value(lane);
         QPainterPath box;
         box.addRoundedRect(QRectF(x - w / 2, (l.headerH - boxH) / 2, w, boxH), 5, 5);
-        auto* item = scene_->addPath(box, QPen(pal.nodeBorder, 1.2), pal.nodeFill);
+        const bool pointed = lane == pointedLane_;
+        auto* item = scene_->addPath(
+            box, pointed ? QPen(pal.highlight, 3.0) : QPen(pal.nodeBorder, 1.2),
+            pointed ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.25) : pal.nodeFill);
         item->setZValue(6);
         item->setToolTip(lane);
+        if (pointed)
+            item->setData(0, QStringLiteral("pointed"));
         auto* text = addText(scene_, name, l.bold, pal.text, item);
         text->setPos(x - text->boundingRect().width() / 2,
                      (l.headerH - text->boundingRect().height()) / 2);
@@ -838,6 +865,14 @@ void SequenceView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::FontChange)
         narrowest_.clear();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        draw();
+}
+
+void SequenceView::setPointedLane(const QString& lane) {
+    if (lane == pointedLane_)
+        return;
+    pointedLane_ = lane;
+    if (layout_)
         draw();
 }
 

@@ -66,6 +66,10 @@ public:
     // new lane, a wider label), only the last kLeapEvents events are drawn
     // again, as after a leap; the frame stays short. Off: all kMaxEvents.
     void setFastPlay(bool fast) { fastPlay_ = fast; }
+    // The lane a lesson points at: its name framed and its lifeline on a
+    // tinted band; empty: none.
+    void setPointedLane(const QString& lane);
+    const QString& pointedLane() const { return pointedLane_; }
     QGraphicsScene* scene() const { return scene_; }
     // Arrows drawn for fires, responses, retries and downstream calls.
     int arrowCount() const { return arrows_; }
@@ -123,6 +127,7 @@ private:
     QGraphicsView* view_;
     QList<SequenceStep> steps_;
     QStringList laneOrder_;
+    QString pointedLane_;
     QStringList askKeys_;
     QStringList internalLanes_;
     QStringList lanes_;

@@ -70,6 +70,7 @@ public:
 StageHeader::StageHeader(QWidget* parent)
     : QWidget(parent),
       verdict_(new Banner(this)),
+      alert_(new Banner(this)),
       line_(new CornerLine(this)),
       settings_(new OneLine(line_)),
       expand_(new QPushButton(line_)) {
@@ -82,6 +83,19 @@ StageHeader::StageHeader(QWidget* parent)
     verdict_->setMargin(2);
     setRelativeFont(verdict_, 1.25, true);
     layout->addWidget(verdict_);
+    alert_->setObjectName(QStringLiteral("alertBanner"));
+    alert_->setAlignment(Qt::AlignCenter);
+    alert_->setWordWrap(true);
+    alert_->setMargin(2);
+    alert_->setTextFormat(Qt::PlainText);
+    // Dark red under white text (WCAG AA), in either theme.
+    static_cast<Banner*>(alert_)->background = QColor(0xc6, 0x28, 0x28);
+    QPalette white = alert_->palette();
+    white.setColor(QPalette::WindowText, Qt::white);
+    alert_->setPalette(white);
+    setRelativeFont(alert_, 1.1, true);
+    alert_->hide();
+    layout->addWidget(alert_);
     line_->setObjectName(QStringLiteral("settingsLine"));
     auto* row = new QHBoxLayout(line_);
     row->setContentsMargins(8, 0, 4, 0);
@@ -109,6 +123,25 @@ void StageHeader::setVerdict(const QString& text, const QColor& background,
     verdict_->setPalette(p);
     verdict_->update();
     verdict_->setAccessibleName(text);
+}
+
+void StageHeader::setAlert(const QString& text) {
+    if (text == alert_->text())
+        return;
+    const bool was = !alert_->text().isEmpty();
+    alert_->setText(text);
+    alert_->setAccessibleName(text);
+    alert_->setVisible(!text.isEmpty());
+    if (was != !text.isEmpty())
+        emit alertChanged(!text.isEmpty());
+}
+
+QString StageHeader::alertText() const {
+    return alert_->text();
+}
+
+void StageHeader::setVerdictShown(bool shown) {
+    verdict_->setVisible(shown);
 }
 
 void StageHeader::setSettings(const QString& summary) {

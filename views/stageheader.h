@@ -17,6 +17,14 @@ class StageHeader : public QWidget {
 public:
     explicit StageHeader(QWidget* parent = nullptr);
     void setVerdict(const QString& text, const QColor& background, const QColor& foreground);
+    // A monitoring alert the run raised so far, as a red banner over the
+    // stage (it is not the verdict: shown even while a lesson hides that);
+    // empty: none.
+    void setAlert(const QString& text);
+    QString alertText() const;
+    bool hasAlert() const { return !alertText().isEmpty(); }
+    // The verdict banner (presenter mode; the outcome panel shows it otherwise).
+    void setVerdictShown(bool shown);
     void setSettings(const QString& summary);
     void setExpanded(bool expanded);
     QString verdictText() const;
@@ -27,6 +35,7 @@ public:
 
 signals:
     void expandToggled(bool expanded);
+    void alertChanged(bool shown);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -34,6 +43,7 @@ protected:
 private:
     void retranslate();
     QLabel* verdict_;
+    QLabel* alert_;
     QWidget* line_;
     QLabel* settings_;
     QPushButton* expand_;

@@ -341,6 +341,14 @@ void StateMachineView::draw(const DiagramPalette& pal) {
                     isCurrent || isUncommitted ? 2.5 : 1.2);
         if (isUncommitted)
             border.setStyle(Qt::DashLine);
+        if (n.id == pointed_) {  // a lesson points here: a wide ring round the node
+            QPainterPath ring;
+            const QRectF around = box.rect.adjusted(-6, -6, 6, 6);
+            ring.addRoundedRect(around, nodeH * 0.3, nodeH * 0.3);
+            auto* halo = scene_->addPath(ring, QPen(pal.highlight, 4.0), Qt::NoBrush);
+            halo->setZValue(0.5);
+            halo->setData(0, QStringLiteral("pointed"));
+        }
         auto* node = scene_->addPath(
             shape, border,
             isCurrent ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.18) : pal.nodeFill);
@@ -815,6 +823,13 @@ void StateMachineView::changeEvent(QEvent* event) {
         view_->setAccessibleName(tr("State diagram"));
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         rebuild();
+}
+
+void StateMachineView::setPointedState(const QString& state) {
+    if (state == pointed_)
+        return;
+    pointed_ = state;
+    rebuild();
 }
 
 }  // namespace idem

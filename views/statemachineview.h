@@ -74,6 +74,9 @@ public:
     // Whether the latest step's moves are pulsing now, and the items that pulse.
     bool isPulsing() const;
     const QList<QGraphicsItem*>& pulsingItems() const { return glows_; }
+    // The state a lesson points at, drawn with a ring; empty: none.
+    void setPointedState(const QString& state);
+    const QString& pointedState() const { return pointed_; }
     // How wide the view must be to draw the diagram at full size.
     int fullSizeWidth() const { return fullSizeWidth_; }
 
@@ -122,6 +125,7 @@ private:
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
     std::unique_ptr<StateMachineInfo> machine_;
     QString variant_;
+    QString pointed_;
     StateTally tally_;
 };
 

@@ -9,6 +9,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPainter>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QVariantAnimation>
@@ -114,6 +115,30 @@ void DatabaseTableView::flash() {
             }
         }
     }
+}
+
+namespace {
+constexpr int kPointedFrame = 4;  // px of frame round a table a lesson points at
+}  // namespace
+
+void DatabaseTableView::setPointed(bool pointed) {
+    if (pointed == pointed_)
+        return;
+    pointed_ = pointed;
+    const int m = pointed ? kPointedFrame : 0;
+    layout()->setContentsMargins(m, m, m, m);
+    update();
+}
+
+void DatabaseTableView::paintEvent(QPaintEvent* event) {
+    QWidget::paintEvent(event);
+    if (!pointed_)
+        return;
+    QPainter painter(this);
+    const QColor mark = palette().color(QPalette::Highlight);
+    painter.setPen(QPen(mark, kPointedFrame, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    const double half = kPointedFrame / 2.0;
+    painter.drawRect(QRectF(rect()).adjusted(half, half, -half, -half));
 }
 
 void DatabaseTableView::setTitleVisible(bool visible) {

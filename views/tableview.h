@@ -39,12 +39,16 @@ public:
     bool changedLastRefresh() const;
     // Makes the rows the last refresh changed pulse, then stay marked.
     void flash();
+    // A lesson points at this table: a frame in the highlight colour round it.
+    void setPointed(bool pointed);
+    bool isPointed() const { return pointed_; }
 
 public slots:
     void copyCsv() const;
 
 protected:
     void changeEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     void retranslate();
@@ -56,6 +60,7 @@ private:
     QAction* copy_ = nullptr;
     QString caption_;
     bool exists_ = true;
+    bool pointed_ = false;
 };
 
 }  // namespace idem
