@@ -24,6 +24,7 @@
 #include "run.h"
 #include "runcontroller.h"
 #include "sequenceview.h"
+#include "soloview.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
 #include "stepcaption.h"
@@ -89,6 +90,10 @@ void MainWindow::buildMenus() {
         {"lang-en", "view", {}},
         {"dark", "view", {QKeySequence(Qt::CTRL | Qt::Key_T)}},
         {"presenter", "view", {QKeySequence(Qt::Key_F11)}},
+        {"solo-sequence", "view", {QKeySequence(Qt::Key_F6)}},
+        {"solo-state", "view", {QKeySequence(Qt::Key_F7)}},
+        {"solo-tables", "view", {QKeySequence(Qt::Key_F8)}},
+        {"solo-compare", "view", {QKeySequence(Qt::Key_F9)}},
         {"zoom-in", "view", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}},
         {"zoom-out", "view", {QKeySequence::ZoomOut}},
         {"zoom-reset", "view", {QKeySequence(Qt::CTRL | Qt::Key_0)}},
@@ -144,6 +149,21 @@ void MainWindow::buildMenus() {
     connect(playbackBar_, &PlaybackBar::autoPlayChanged, actions_["autoplay"],
             &QAction::setChecked);
     actions_["presenter"]->setCheckable(true);
+    // One view alone: each key shows its view filling the window, and again
+    // brings the whole stage back.
+    const QList<QPair<const char*, SoloView::View>> solos{
+        {"solo-sequence", SoloView::View::Sequence},
+        {"solo-state", SoloView::View::State},
+        {"solo-tables", SoloView::View::Tables},
+        {"solo-compare", SoloView::View::Compare}};
+    for (const auto& [id, view] : solos) {
+        QAction* a = actions_[id];
+        a->setCheckable(true);
+        connect(a, &QAction::triggered, this, [this, view = view] { solo_->toggle(view); });
+    }
+    connect(solo_, &SoloView::shownChanged, this, [this, solos](SoloView::View shown) {
+        for (const auto& [id, view] : solos) actions_[id]->setChecked(view == shown);
+    });
 
     connect(actions_["open"], &QAction::triggered, this, &MainWindow::openTrace);
     connect(actions_["save"], &QAction::triggered, this, &MainWindow::saveTrace);
@@ -291,6 +311,17 @@ void MainWindow::retranslate() {
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},
         {"presenter", {tr("&Presenter mode (large, high contrast)"), {}}},
+        {"solo-sequence",
+         {tr("Sequence diagram alone"),
+          tr("The sequence diagram fills the window; F6 again brings the whole stage back")}},
+        {"solo-state",
+         {tr("State diagram alone"),
+          tr("The state diagram fills the window; F7 again brings the whole stage back")}},
+        {"solo-tables",
+         {tr("Tables alone"),
+          tr("The tables fill the window; F8 again brings the whole stage back")}},
+        {"solo-compare",
+         {tr("Compare alone"), tr("Compare fills the window; F9 again brings it all back")}},
         {"zoom-in", {tr("Zoom &in"), {}}},
         {"zoom-out", {tr("Zoom &out"), {}}},
         {"zoom-reset", {tr("&Normal size"), {}}},

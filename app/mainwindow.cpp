@@ -26,6 +26,7 @@
 #include "scenariopicker.h"
 #include "sequenceview.h"
 #include "settings.h"
+#include "soloview.h"
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
@@ -250,7 +251,9 @@ void MainWindow::buildViews() {
     addToolBar(Qt::BottomToolBarArea, bar);
 
     stage_ = new StageLayout(
-        this, {headerBar, header_, leftDock, rightDock, outcome_, live_, tabs_}, remember_);
+        this, {headerBar, header_, leftDock, rightDock, outcome_, live_, tabs_, pagination_},
+        remember_);
+    solo_ = new SoloView(this, {live_, compare_, tabs_, {leftDock, rightDock}}, remember_);
 
     connect(picker_, &ScenarioPicker::scenarioSelected, this, &MainWindow::selectScenario);
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::tabChanged);

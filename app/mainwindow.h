@@ -41,6 +41,7 @@ class SequenceView;
 class SqlLogModel;
 class StageHeader;
 class StageDirector;
+class SoloView;
 class StageLayout;
 class StateMachineView;
 class StepCaption;
@@ -100,6 +101,8 @@ public:
     // Lessons: the player, its panel, and starting one by bundled id or file
     // path at a frame (0-based). False with a message naming the problem.
     LessonPlayer* lessonPlayer() const { return lessons_; }
+    // One view alone, filling the window (F6 to F9; the same key again: back).
+    SoloView* soloView() const { return solo_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
     bool startLesson(const QString& idOrPath, int frame, QString* error);
     // While a lesson withholds it, the outcome and the verdict are hidden so
@@ -150,6 +153,7 @@ private:
     StepCaption* caption_ = nullptr;
     StageHeader* header_ = nullptr;
     StageLayout* stage_ = nullptr;
+    SoloView* solo_ = nullptr;
     OutcomePanel* outcome_ = nullptr;
     ExplanationView* explanation_ = nullptr;
     CompareView* compare_ = nullptr;

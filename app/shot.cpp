@@ -5,7 +5,9 @@
 #include "mainwindow.h"
 #include "outputpaths.h"
 #include "playback.h"
+#include "runcontroller.h"
 #include "runoptions.h"
+#include "soloview.h"
 #include "tracewriters.h"
 #include "usage.h"
 
@@ -42,6 +44,10 @@ int shot(const QStringList& args) {
     parser.addOption(
         {"lesson", "Show a lesson (a bundled id or a lesson file) instead of a run.", "ID"});
     parser.addOption({"frame", "With --lesson: the frame to show (default 1).", "N"});
+    parser.addOption({"alone",
+                      "Capture the window with one view filling it (as F6 to F9 do): sequence, "
+                      "state, tables or compare.",
+                      "VIEW"});
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab shot")} + args)) {
         return fail(parser.errorText());
@@ -69,6 +75,14 @@ int shot(const QStringList& args) {
     if (!MainWindow::viewNames().contains(view)) {
         return fail(QStringLiteral("unknown view \"%1\" (allowed: %2)")
                         .arg(view, MainWindow::viewNames().join(", ")));
+    }
+    const QMap<QString, SoloView::View> alones{{"sequence", SoloView::View::Sequence},
+                                               {"state", SoloView::View::State},
+                                               {"tables", SoloView::View::Tables},
+                                               {"compare", SoloView::View::Compare}};
+    if (parser.isSet("alone") && !alones.contains(parser.value("alone"))) {
+        return fail(QStringLiteral("unknown --alone %1 (allowed: sequence, state, tables, compare)")
+                        .arg(shownValue(parser.value("alone"))));
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE.png is required"));
@@ -123,7 +137,11 @@ int shot(const QStringList& args) {
             window.playback().toEnd();
         }
     }
-    QWidget* target = window.viewWidget(view);
+    if (parser.isSet("alone")) {
+        window.soloView()->toggle(alones.value(parser.value("alone")));
+        window.jobs()->finishNow();
+    }
+    QWidget* target = parser.isSet("alone") ? &window : window.viewWidget(view);
     if (!target)
         return fail(QStringLiteral("the view \"%1\" cannot be shown for this run").arg(view),
                     Failure);

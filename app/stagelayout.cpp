@@ -19,9 +19,9 @@ StageLayout::StageLayout(QMainWindow* window, const Parts& parts, bool fullScree
     : QObject(window), window_(window), parts_(parts), fullScreen_(fullScreen) {
     parts_.headerBar->hide();
     parts_.header->setVerdictShown(false);
+    connect(parts_.pages, &QTabWidget::currentChanged, this, &StageLayout::showBanner);
     // An alert's red banner crosses the top in either mode.
-    connect(parts_.header, &StageHeader::alertChanged, this,
-            [this](bool shown) { parts_.headerBar->setVisible(presenter_ || shown); });
+    connect(parts_.header, &StageHeader::alertChanged, this, &StageLayout::showBanner);
     connect(parts_.header, &StageHeader::expandToggled, parts_.settingsDock, &QWidget::setVisible);
     connect(parts_.settingsDock->toggleViewAction(), &QAction::toggled, parts_.header,
             &StageHeader::setExpanded);
@@ -34,8 +34,7 @@ void StageLayout::apply(bool presenter) {
         return;
     }
     presenter_ = presenter;
-    parts_.headerBar->setVisible(presenter || parts_.header->hasAlert());
-    parts_.header->setVerdictShown(presenter);
+    showBanner();
     parts_.outcome->setVerdictVisible(!presenter);
     parts_.live->setPresenter(presenter);
     // Beside the page tabs, which leave most of their row empty.
@@ -59,6 +58,13 @@ void StageLayout::apply(bool presenter) {
         keepOnScreen();
         fitOutcome();
     });
+}
+
+void StageLayout::showBanner() {
+    QWidget* page = parts_.pages->currentWidget();
+    const bool verdict = presenter_ && (page == parts_.live || page == parts_.pagination);
+    parts_.header->setVerdictShown(verdict);
+    parts_.headerBar->setVisible(verdict || parts_.header->hasAlert());
 }
 
 void StageLayout::fitOutcome() {

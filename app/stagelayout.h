@@ -28,7 +28,8 @@ public:
         QDockWidget* outcomeDock;
         OutcomePanel* outcome;
         LiveStage* live;
-        QTabWidget* pages;  // Live, Compare, ...: the settings line sits beside their tabs
+        QTabWidget* pages;    // Live, Compare, ...: the settings line sits beside their tabs
+        QWidget* pagination;  // with Live, the pages that play the run the banner judges
     };
     // fullScreen: a window a person looks at (not `idemlab shot`, not a test).
     StageLayout(QMainWindow* window, const Parts& parts, bool fullScreen);
@@ -48,6 +49,9 @@ protected:
 
 private:
     void fitOutcome();
+    // The verdict banner in presenter mode, on the pages that play the run
+    // it judges (Compare and Experiment have verdicts of their own).
+    void showBanner();
 
     QMainWindow* window_;
     Parts parts_;

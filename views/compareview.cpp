@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMetaMethod>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTimer>
 
 namespace idem {
@@ -50,13 +51,22 @@ void CompareView::build() {
         variants_[side]->setMinimumContentsLength(8);
         outcomes_[side] = new OutcomePanel(this);
         tables_[side] = new DatabaseTableView(this);
+        // The outcome scrolls when the room is short (presenter mode on a
+        // projector): its verdict on top stays, and the table keeps room for
+        // its rows (resizeEvent).
+        outcomeRooms_[side] = new QScrollArea(this);
+        outcomeRooms_[side]->setWidget(outcomes_[side]);
+        outcomeRooms_[side]->setWidgetResizable(true);
+        outcomeRooms_[side]->setFrameShape(QFrame::NoFrame);
+        outcomeRooms_[side]->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         grid->addWidget(variants_[side], 1, side);
-        grid->addWidget(outcomes_[side], 2, side);
+        grid->addWidget(outcomeRooms_[side], 2, side);
         grid->addWidget(tables_[side], 3, side);
         connect(variants_[side], &QComboBox::activated, this, &CompareView::requestCompare);
     }
     grid->addWidget(run_, 4, 0, 1, 2);
     grid->setRowStretch(3, 1);
+    fitOutcomes();
     connect(run_, &QPushButton::clicked, this, &CompareView::requestCompare);
     if (scenario_)
         fillVariants(false);
@@ -71,6 +81,25 @@ OutcomePanel* CompareView::outcome(int side) {
 DatabaseTableView* CompareView::table(int side) {
     build();
     return tables_[side];
+}
+
+// Each outcome as tall as its text, but no more than a share of the page:
+// the tables below keep room for at least three rows.
+void CompareView::fitOutcomes() {
+    if (!input_)
+        return;
+    for (int side = 0; side < 2; ++side) {
+        const int wanted =
+            outcomes_[side]->heightForWidth(outcomeRooms_[side]->viewport()->width());
+        const int most = height() * kOutcomeShare / 100;
+        outcomeRooms_[side]->setFixedHeight(
+            std::min(most, wanted > 0 ? wanted : outcomes_[side]->sizeHint().height()));
+    }
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitOutcomes();
 }
 
 void CompareView::showEvent(QShowEvent* event) {
@@ -217,6 +246,7 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
     outcomes_[side]->showSummary(run.summary, true);
     const auto reader = run.run->openReader();
     tables_[side]->refresh(*reader);
+    fitOutcomes();
 }
 
 void CompareView::finishShowing(const CompareRuns& runs) {
@@ -253,6 +283,8 @@ void CompareView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+        fitOutcomes();
 }
 
 }  // namespace idem

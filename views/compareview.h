@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QTimer;
 
 namespace idem {
@@ -71,9 +72,11 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void build();
+    void fitOutcomes();
     // Offers the scenario's variants on both sides (keeping the chosen pair
     // when the scenario is the same).
     void fillVariants(bool sameScenario);
@@ -97,6 +100,8 @@ private:
     QPushButton* run_ = nullptr;
     QComboBox* variants_[2] = {};
     OutcomePanel* outcomes_[2] = {};
+    QScrollArea* outcomeRooms_[2] = {};
+    static constexpr int kOutcomeShare = 40;  // % of the page an outcome may take
     DatabaseTableView* tables_[2] = {};
 };
 

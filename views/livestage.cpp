@@ -109,6 +109,7 @@ void LiveStage::arrange() {
     } else {
         split_->addWidget(sqlLog_);
     }
+    sqlLog_->setVisible(presenter_ || alone_ == Part::None || alone_ == Part::Tables);
     // In presenter mode the table names a step smaller than the tables and
     // diagrams, so that five or six tabs leave the state diagram its room.
     setRelativeFont(tableTabs_->tabBar(), presenter_ ? 0.85 : 1.0);
@@ -127,6 +128,20 @@ void LiveStage::arrange() {
     split_->setSizes(sizes);
     applyInternals();
     retranslate();
+}
+
+void LiveStage::setAlone(Part part) {
+    alone_ = part;
+    const bool all = part == Part::None;
+    state_->setVisible(all || part == Part::State);
+    state_->setGrowToFit(part == Part::State);
+    tableTabs_->setVisible(all || part == Part::Tables);
+    top_->setVisible(all || part == Part::State || part == Part::Tables);
+    sequence_->setVisible(all || part == Part::Sequence);
+    // The SQL log is the tables' last tab in presenter mode, else a pane of
+    // its own under the sequence diagram: it goes with the tables.
+    if (!presenter_)
+        sqlLog_->setVisible(all || part == Part::Tables);
 }
 
 void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {

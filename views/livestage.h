@@ -76,6 +76,11 @@ public:
     // Presenter mode: the diagrams get the room, the SQL log becomes the
     // tables' last tab.
     void setPresenter(bool presenter);
+    // One part of the stage alone, taking all its room (the projector shows
+    // only it); None: the whole stage.
+    enum class Part { None, Sequence, State, Tables };
+    void setAlone(Part part);
+    Part alone() const { return alone_; }
 
     StateMachineView* stateView() const { return state_; }
     SequenceView* sequenceView() const { return sequence_; }
@@ -118,6 +123,7 @@ private:
     QSplitter* top_;
     QSplitter* split_;
     bool presenter_ = false;
+    Part alone_ = Part::None;
     bool fastPlay_ = false;
     bool tablesStale_ = false;       // steps the tables have not been read after
     bool uncommittedShown_ = false;  // the tables show rows of a transaction still open

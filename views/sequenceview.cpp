@@ -876,4 +876,23 @@ void SequenceView::setPointedLane(const QString& lane) {
         draw();
 }
 
+QRectF SequenceView::sceneInSight() const {
+    return view_->mapToScene(view_->viewport()->rect()).boundingRect();
+}
+
+int SequenceView::rowsInSight() const {
+    const QRectF sight = sceneInSight();
+    return int(std::count_if(rows_.cbegin(), rows_.cend(), [&](const Row& r) {
+        return r.top >= sight.top() - 0.5 && r.top + r.height <= sight.bottom() + 0.5;
+    }));
+}
+
+bool SequenceView::latestRowInSight() const {
+    if (rows_.isEmpty())
+        return true;
+    const QRectF sight = sceneInSight();
+    const Row& r = rows_.last();
+    return r.top >= sight.top() - 0.5 && r.top + r.height <= sight.bottom() + 0.5;
+}
+
 }  // namespace idem

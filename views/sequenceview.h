@@ -80,6 +80,9 @@ public:
     qsizetype drawnUpTo() const { return drawnUpTo_; }
     // Every lane fits the view's width (none is off to the right).
     bool allLanesInSight() const;
+    // The rows whole in the view now, and whether the latest one is.
+    int rowsInSight() const;
+    bool latestRowInSight() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -99,6 +102,7 @@ private:
     };
 
     void draw();
+    QRectF sceneInSight() const;  // the part of the rows' scene the view shows
     void drawHeaders(const Layout& l, const DiagramPalette& pal);
     void drawStep(const SequenceStep& s, const Layout& l, double top, double height,
                   const DiagramPalette& pal);

@@ -144,6 +144,10 @@ void StageHeader::setVerdictShown(bool shown) {
     verdict_->setVisible(shown);
 }
 
+bool StageHeader::isVerdictShown() const {
+    return verdict_->isVisibleTo(this);
+}
+
 void StageHeader::setSettings(const QString& summary) {
     settings_->setText(summary);
     settings_->setToolTip(summary);

@@ -25,6 +25,7 @@ public:
     bool hasAlert() const { return !alertText().isEmpty(); }
     // The verdict banner (presenter mode; the outcome panel shows it otherwise).
     void setVerdictShown(bool shown);
+    bool isVerdictShown() const;
     void setSettings(const QString& summary);
     void setExpanded(bool expanded);
     QString verdictText() const;

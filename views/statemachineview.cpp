@@ -759,7 +759,7 @@ double StateMachineView::fitScale() const {
     const QSize port = view_->viewport()->size();
     if (!shrinkToFit_ || least.width() <= 0 || least.height() <= 0 || port.isEmpty())
         return 1.0;
-    return std::min({1.0, port.width() / least.width(), port.height() / least.height()});
+    return std::min({maxScale_, port.width() / least.width(), port.height() / least.height()});
 }
 
 void StateMachineView::fit() {
@@ -772,7 +772,7 @@ void StateMachineView::fit() {
     scene_->setSceneRect(r);
     view_->resetTransform();
     const double scale = fitScale();
-    if (scale < 1.0)
+    if (scale != 1.0)
         view_->scale(scale, scale);
     const int full = hasMachine() ? int(std::ceil(drawn.width() + 2 * kLeastMargin)) : 0;
     if (full != fullSizeWidth_) {
@@ -830,6 +830,14 @@ void StateMachineView::setPointedState(const QString& state) {
         return;
     pointed_ = state;
     rebuild();
+}
+
+void StateMachineView::setGrowToFit(bool grow) {
+    const double most = grow ? kMaxGrowth : 1.0;
+    if (most == maxScale_)
+        return;
+    maxScale_ = most;
+    fit();
 }
 
 }  // namespace idem

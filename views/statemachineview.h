@@ -62,6 +62,10 @@ public:
     // Drawn smaller when it does not fit the view (true), or at full size
     // with scroll bars (false: when zoomed in).
     void setShrinkToFit(bool shrink);
+    // Alone in a large view: drawn larger than the font, up to kMaxGrowth
+    // times, to fill it (a projector's whole screen).
+    void setGrowToFit(bool grow);
+    static constexpr double kMaxGrowth = 2.0;
     // The size of the diagram's text on screen, in pixels.
     double textPixelSize() const;
     // At most one drawing every `ms` (0: each step drawn at once). Playing
@@ -117,6 +121,7 @@ private:
     bool sideBySide_ = false;  // a state's two names on one line
     int fullSizeWidth_ = 0;
     bool shrinkToFit_ = true;
+    double maxScale_ = 1.0;  // how much larger than its font the diagram may be drawn
     QVariantAnimation* pulse_;
     DrawThrottle* drawing_;        // drawNow, at once or within the redraw interval
     QList<QGraphicsItem*> glows_;  // this step's moves, faded in and out by pulse_

@@ -1090,6 +1090,38 @@
         <source>Stop the run being measured, played to a step, compared or saved</source>
         <translation>停止正在测算、播放到某一步、对比或保存的运行</translation>
     </message>
+    <message>
+        <source>Sequence diagram alone</source>
+        <translation>只看时序图</translation>
+    </message>
+    <message>
+        <source>The sequence diagram fills the window; F6 again brings the whole stage back</source>
+        <translation>时序图占满窗口；再按 F6 恢复整个舞台</translation>
+    </message>
+    <message>
+        <source>State diagram alone</source>
+        <translation>只看状态图</translation>
+    </message>
+    <message>
+        <source>The state diagram fills the window; F7 again brings the whole stage back</source>
+        <translation>状态图占满窗口；再按 F7 恢复整个舞台</translation>
+    </message>
+    <message>
+        <source>Tables alone</source>
+        <translation>只看数据表</translation>
+    </message>
+    <message>
+        <source>The tables fill the window; F8 again brings the whole stage back</source>
+        <translation>数据表占满窗口；再按 F8 恢复整个舞台</translation>
+    </message>
+    <message>
+        <source>Compare alone</source>
+        <translation>只看对比</translation>
+    </message>
+    <message>
+        <source>Compare fills the window; F9 again brings it all back</source>
+        <translation>对比页占满窗口；再按 F9 全部恢复</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>

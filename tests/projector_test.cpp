@@ -1,0 +1,160 @@
+// The window on a classroom projector: presenter mode at 1280×720, in both
+// languages. One view can fill the window (F6 to F9) and come back; alone,
+// the sequence diagram shows at least six rows with the latest whole, and
+// the state diagram is drawn larger than beside the tables.
+#include "compareview.h"
+#include "livestage.h"
+#include "mainwindow.h"
+#include "outcomepanel.h"
+#include "playback.h"
+#include "registry.h"
+#include "runcontroller.h"
+#include "sequenceview.h"
+#include "soloview.h"
+#include "stageheader.h"
+#include "statemachineview.h"
+#include "tableview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+[[nodiscard]] bool showAtProjector(MainWindow& w, const QString& language) {
+    w.setLanguage(language);
+    w.setTheme(false, true, 100);
+    w.resize(1280, 720);
+    w.show();
+    w.activateWindow();
+    return QTest::qWaitForWindowActive(&w);
+}
+
+void press(MainWindow& w, Qt::Key key) {
+    QWidget* target = QApplication::focusWidget();
+    QTest::keyClick(target ? target : &w, key);
+    w.jobs()->finishNow();
+    QApplication::processEvents();
+}
+
+}  // namespace
+
+class ProjectorTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void oneViewFillsTheWindowAndComesBack_data();
+    void oneViewFillsTheWindowAndComesBack();
+    void compareHasRoomForThreeRowsASideAndItsOwnVerdicts_data();
+    void compareHasRoomForThreeRowsASideAndItsOwnVerdicts();
+};
+
+void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("zh") << "zh";
+    QTest::newRow("en") << "en";
+}
+
+void ProjectorTest::oneViewFillsTheWindowAndComesBack() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, language));
+    // The README's three callbacks and a late failure: many rows.
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.params.insert("late-failure", "1");
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    w.jobs()->finishNow();
+    QApplication::processEvents();
+    auto* outcomeDock = w.findChild<QDockWidget*>(QStringLiteral("outcomeDock"));
+    QVERIFY(outcomeDock->isVisible());
+    SequenceView* sequence = w.liveStage()->sequenceView();
+    const int together = sequence->rowsInSight();
+    const double stateText = w.stateView()->textPixelSize();
+
+    press(w, Qt::Key_F6);
+    QCOMPARE(w.soloView()->shown(), SoloView::View::Sequence);
+    QVERIFY(w.action("solo-sequence")->isChecked());
+    QVERIFY(!outcomeDock->isVisible());
+    QVERIFY(!w.stateView()->isVisible());
+    QTRY_VERIFY2(sequence->rowsInSight() >= 6,
+                 qPrintable(QString::number(sequence->rowsInSight())));
+    QVERIFY(sequence->rowsInSight() > together);
+    QVERIFY(sequence->latestRowInSight());
+    // Stepping on alone: the latest row stays whole.
+    press(w, Qt::Key_Home);
+    for (int i = 0; i < 9; ++i) press(w, Qt::Key_Right);
+    QVERIFY(sequence->latestRowInSight());
+
+    press(w, Qt::Key_F6);  // back
+    QCOMPARE(w.soloView()->shown(), SoloView::View::None);
+    QVERIFY(outcomeDock->isVisible());
+    QVERIFY(w.stateView()->isVisible());
+    QVERIFY(sequence->isVisible());
+
+    press(w, Qt::Key_End);
+    press(w, Qt::Key_F7);
+    QCOMPARE(w.soloView()->shown(), SoloView::View::State);
+    QVERIFY(!sequence->isVisible());
+    QTRY_VERIFY(w.stateView()->textPixelSize() > stateText);
+
+    press(w, Qt::Key_F8);  // from one view straight to another
+    QCOMPARE(w.soloView()->shown(), SoloView::View::Tables);
+    QVERIFY(!w.stateView()->isVisible());
+    QVERIFY(w.liveStage()->tableTabs()->isVisible());
+
+    press(w, Qt::Key_F9);
+    QCOMPARE(w.soloView()->shown(), SoloView::View::Compare);
+    QVERIFY(w.findChild<CompareView*>()->isVisible());
+    QVERIFY(!outcomeDock->isVisible());
+    // Another page by its key brings the stage back.
+    QTest::keyClick(&w, Qt::Key_1, Qt::AltModifier);
+    QCOMPARE(w.soloView()->shown(), SoloView::View::None);
+    QVERIFY(outcomeDock->isVisible());
+    QVERIFY(w.stateView()->isVisible());
+}
+
+void ProjectorTest::compareHasRoomForThreeRowsASideAndItsOwnVerdicts_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("zh") << "zh";
+    QTest::newRow("en") << "en";
+}
+
+void ProjectorTest::compareHasRoomForThreeRowsASideAndItsOwnVerdicts() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, language));
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    QTest::keyClick(&w, Qt::Key_2, Qt::AltModifier);
+    w.jobs()->finishNow();
+    QTest::qWait(50);  // the right side comes a frame later
+    auto* compare = w.findChild<CompareView*>();
+    QVERIFY(compare->isVisible());
+    for (int side = 0; side < 2; ++side) {
+        QTableView* view = compare->table(side)->view();
+        QVERIFY(view->isVisible());
+        const int row = view->verticalHeader()->defaultSectionSize();
+        QVERIFY2(view->viewport()->height() >= 3 * row,
+                 qPrintable(QStringLiteral("side %1: %2 px for rows of %3 px")
+                                .arg(side)
+                                .arg(view->viewport()->height())
+                                .arg(row)));
+        QVERIFY(compare->outcome(side)->isVisible());
+    }
+    // The banner over the window is the Live run's: on Compare, whose two
+    // sides each have their own, it stands aside.
+    QVERIFY(!w.stageHeader()->isVerdictShown());
+    QTest::keyClick(&w, Qt::Key_1, Qt::AltModifier);
+    QVERIFY(w.stageHeader()->isVerdictShown());
+}
+
+QTEST_MAIN(ProjectorTest)
+#include "projector_test.moc"
