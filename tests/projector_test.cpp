@@ -3,6 +3,7 @@
 // the sequence diagram shows at least six rows with the latest whole, and
 // the state diagram is drawn larger than beside the tables.
 #include "compareview.h"
+#include "experimentview.h"
 #include "livestage.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -17,8 +18,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTest>
 
@@ -52,6 +57,7 @@ private slots:
     void oneViewFillsTheWindowAndComesBack();
     void compareHasRoomForThreeRowsASideAndItsOwnVerdicts_data();
     void compareHasRoomForThreeRowsASideAndItsOwnVerdicts();
+    void experimentNamesEveryVariantWhole();
 };
 
 void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
@@ -154,6 +160,45 @@ void ProjectorTest::compareHasRoomForThreeRowsASideAndItsOwnVerdicts() {
     QVERIFY(!w.stageHeader()->isVerdictShown());
     QTest::keyClick(&w, Qt::Key_1, Qt::AltModifier);
     QVERIFY(w.stageHeader()->isVerdictShown());
+}
+
+// Ten variants under their bars: each name whole (a line per part of the id),
+// and whole again in the chart's description for a screen reader.
+void ProjectorTest::experimentNamesEveryVariantWhole() {
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, QStringLiteral("en")));
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    auto* experiment = w.findChild<ExperimentView*>();
+    QTest::keyClick(&w, Qt::Key_4, Qt::AltModifier);
+    experiment->intentsBox()->setValue(10);
+    experiment->runNow();
+    QApplication::processEvents();
+    QChart* chart = experiment->chartView()->chart();
+    auto* axis = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).value(0));
+    QVERIFY(axis);
+    const double room = chart->plotArea().width() / axis->count();
+    const QFontMetricsF fm(axis->labelsFont());
+    const QStringList description =
+        experiment->chartView()->accessibleDescription().split(QStringLiteral("; "));
+    const QList<VariantInfo>& variants = findScenario("order-create")->info().variants;
+    QCOMPARE(axis->count(), variants.size());
+    for (qsizetype i = 0; i < variants.size(); ++i) {
+        const VariantInfo& v = variants[i];
+        const QString label = axis->categories().value(int(i));
+        QCOMPARE(QString(label).remove(QStringLiteral("<br>")).remove(QLatin1Char('-')),
+                 QString(v.id).remove(QLatin1Char('-')));
+        for (const QString& line : label.split(QStringLiteral("<br>")))
+            QVERIFY2(fm.horizontalAdvance(line) <= room,
+                     qPrintable(QStringLiteral("%1: %2 px in %3")
+                                    .arg(line)
+                                    .arg(fm.horizontalAdvance(line))
+                                    .arg(room)));
+        QVERIFY2(std::any_of(description.cbegin(), description.cend(),
+                             [&](const QString& d) { return d.startsWith(v.id + ": "); }),
+                 qPrintable(v.id));
+    }
 }
 
 QTEST_MAIN(ProjectorTest)

@@ -8,6 +8,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
@@ -17,6 +18,7 @@
 #include <QSpinBox>
 #include <QStackedBarSeries>
 #include <QThread>
+#include <QToolTip>
 #include <QValueAxis>
 
 namespace idem {
@@ -196,6 +198,31 @@ void ExperimentView::stopWorker() {
     cancel_->setEnabled(false);
 }
 
+// A variant's name under its bar, a part of the id per line
+// ("dedup-<br>no-expiry"): whole, where the bars of ten variants leave each
+// name a tenth of the width. The chart's axis draws its labels as rich text.
+QStringList ExperimentView::categoryLabels(const QStringList& variants) {
+    QStringList labels;
+    constexpr qsizetype kLongest = 8;  // letters of a line; a longer word is split in two
+    for (const QString& v : variants) {
+        QStringList lines;
+        const QStringList words = v.split(QLatin1Char('-'));
+        for (qsizetype i = 0; i < words.size(); ++i) {
+            const QString& word = words[i];
+            if (word.size() > kLongest) {
+                const qsizetype half = (word.size() + 1) / 2;
+                lines << word.left(half) + QLatin1Char('-') << word.mid(half);
+            } else {
+                lines << word;
+            }
+            if (i + 1 < words.size())
+                lines.last() += QLatin1Char('-');
+        }
+        labels << lines.join(QStringLiteral("<br>"));
+    }
+    return labels;
+}
+
 void ExperimentView::renderChart() {
     // A hidden page builds no chart (start-up stays quick); it is built when shown.
     if (!isVisible()) {
@@ -215,15 +242,27 @@ void ExperimentView::renderChart() {
         series_->append(set);
     }
     chart->addSeries(series_);
+    // The whole name and the counts of a bar under the pointer.
+    connect(series_, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet* set) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const QString variant = variants_->item(index)->data(Qt::UserRole).toString();
+        QToolTip::showText(QCursor::pos(),
+                           tr("%1 — %2: %3").arg(variant, set->label()).arg(set->at(index)),
+                           chart_);
+    });
     auto* x = new QBarCategoryAxis(chart);
-    x->append(variants);
+    x->append(categoryLabels(variants));
     yAxis_ = new QValueAxis(chart);
     yAxis_->setLabelFormat(QStringLiteral("%d"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(yAxis_, Qt::AlignLeft);
     series_->attachAxis(x);
     series_->attachAxis(yAxis_);
-    chart->legend()->setAlignment(Qt::AlignRight);
+    // Under the bars, not beside them: ten variants' names need the width.
+    chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setTheme(palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark
                                                                         : QChart::ChartThemeLight);
     for (QBarSet* set : series_->barSets()) {
@@ -255,6 +294,20 @@ void ExperimentView::updateBars() {
         peak = std::max(peak, stack);
     }
     yAxis_->setRange(0, std::max<qreal>(peak, 1));
+    // What the bars say, for a screen reader: each variant by its whole
+    // name and its verdicts.
+    QStringList said;
+    for (int i = 0; i < variants_->count(); ++i) {
+        QStringList counts;
+        for (qsizetype v = 0; v < sets.size(); ++v) {
+            if (sets[v]->at(i) > 0)
+                counts << QStringLiteral("%1 %2").arg(sets[v]->label()).arg(sets[v]->at(i));
+        }
+        if (!counts.isEmpty())
+            said << QStringLiteral("%1: %2").arg(variants_->item(i)->data(Qt::UserRole).toString(),
+                                                 counts.join(QStringLiteral(", ")));
+    }
+    chart_->setAccessibleDescription(said.join(QStringLiteral("; ")));
 }
 
 void ExperimentView::retranslate() {

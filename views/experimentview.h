@@ -41,6 +41,7 @@ public:
 
     // Runs the experiment in the calling thread and shows it (`idemlab shot`).
     void runNow();
+    QChartView* chartView() const { return chart_; }
 
 public slots:
     void start();
@@ -54,6 +55,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    static QStringList categoryLabels(const QStringList& variants);
     void retranslate();
     // A new chart for the variants (scenario, language, theme); the bars are
     // then updated in place by updateBars, a few times a second at most.

@@ -144,6 +144,10 @@
         <source>Verdicts per variant</source>
         <translation>各方案的结论</translation>
     </message>
+    <message>
+        <source>%1 — %2: %3</source>
+        <translation>%1 —— %2：%3</translation>
+    </message>
 </context>
 <context>
     <name>idem::ExplanationView</name>
