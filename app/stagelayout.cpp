@@ -7,8 +7,10 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QEvent>
+#include <QLabel>
 #include <QMainWindow>
 #include <QScreen>
+#include <QShortcut>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -25,6 +27,12 @@ StageLayout::StageLayout(QMainWindow* window, const Parts& parts, bool fullScree
     connect(parts_.header, &StageHeader::expandToggled, parts_.settingsDock, &QWidget::setVisible);
     connect(parts_.settingsDock->toggleViewAction(), &QAction::toggled, parts_.header,
             &StageHeader::setExpanded);
+    connect(parts_.settingsDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        for (QShortcut* key : std::as_const(folded_)) key->setEnabled(!shown);
+        if (shown && presenter_)
+            QTimer::singleShot(0, this, &StageLayout::widenUnfolded);
+    });
+    bindFoldedMnemonics();
     window_->installEventFilter(this);
 }
 
@@ -103,7 +111,52 @@ void StageLayout::keepOnScreen() {
     }
 }
 
+void StageLayout::widenUnfolded() {
+    const int want = std::max(kUnfoldedMinWidth, window_->width() * 28 / 100);
+    if (parts_.settingsDock->width() < want)
+        window_->resizeDocks({parts_.settingsDock}, {want}, Qt::Horizontal);
+}
+
+namespace {
+// The letter after a single '&' ("方案(&N)" → N); none when there is none.
+QChar mnemonicOf(const QString& text) {
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != QLatin1Char('&'))
+            continue;
+        if (text[i + 1] != QLatin1Char('&'))
+            return text[i + 1].toUpper();
+        ++i;
+    }
+    return {};
+}
+}  // namespace
+
+void StageLayout::bindFoldedMnemonics() {
+    qDeleteAll(folded_);
+    folded_.clear();
+    QWidget* panel = parts_.settingsDock->widget();
+    if (!panel)
+        return;
+    for (QLabel* label : panel->findChildren<QLabel*>()) {
+        QWidget* field = label->buddy();
+        const QChar letter = mnemonicOf(label->text());
+        if (!field || letter.isNull())
+            continue;
+        auto* key = new QShortcut(
+            QKeySequence(Qt::ALT | QKeyCombination::fromCombined(letter.unicode()).key()), window_);
+        key->setContext(Qt::WindowShortcut);
+        key->setEnabled(!parts_.settingsDock->isVisible());
+        connect(key, &QShortcut::activated, this, [this, field] {
+            parts_.settingsDock->show();
+            field->setFocus(Qt::ShortcutFocusReason);
+        });
+        folded_ << key;
+    }
+}
+
 bool StageLayout::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::LanguageChange)
+        QTimer::singleShot(0, this, &StageLayout::bindFoldedMnemonics);  // other letters
     if (watched == window_ && event->type() == QEvent::Resize && (presenter_ || lesson_))
         QTimer::singleShot(0, this, &StageLayout::fitOutcome);
     return QObject::eventFilter(watched, event);

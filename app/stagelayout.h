@@ -5,9 +5,11 @@
 // screen when it is a real window). Normal mode gives the side panel back.
 #pragma once
 
+#include <QList>
 #include <QObject>
 
 class QDockWidget;
+class QShortcut;
 class QMainWindow;
 class QTabWidget;
 class QToolBar;
@@ -40,6 +42,8 @@ public:
     void keepOnScreen();
     // The narrowest the outcome panel gets in presenter mode.
     static constexpr int kOutcomeMinWidth = 240;
+    // The side panel unfolded in presenter mode is at least this wide.
+    static constexpr int kUnfoldedMinWidth = 340;
     // A lesson shows its narration on the right: the side takes a third of
     // the window in either mode.
     void setLessonShown(bool shown);
@@ -49,6 +53,12 @@ protected:
 
 private:
     void fitOutcome();
+    // The fire panel's Alt+letter keys while its panel is folded away
+    // (presenter mode): the letter unfolds it and goes to its field.
+    void bindFoldedMnemonics();
+    // Unfolded in presenter mode, the side panel is wide enough for its
+    // choices' names.
+    void widenUnfolded();
     // The verdict banner in presenter mode, on the pages that play the run
     // it judges (Compare and Experiment have verdicts of their own).
     void showBanner();
@@ -59,6 +69,7 @@ private:
     bool presenter_ = false;
     bool settingsShownBefore_ = true;  // the side panel's state in normal mode
     bool lesson_ = false;
+    QList<QShortcut*> folded_;  // bindFoldedMnemonics's keys
 };
 
 }  // namespace idem

@@ -4,6 +4,7 @@
 // the state diagram is drawn larger than beside the tables.
 #include "compareview.h"
 #include "experimentview.h"
+#include "firepanel.h"
 #include "livestage.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -13,6 +14,7 @@
 #include "sequenceview.h"
 #include "soloview.h"
 #include "stageheader.h"
+#include "stagelayout.h"
 #include "statemachineview.h"
 #include "tableview.h"
 
@@ -21,6 +23,7 @@
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QSpinBox>
@@ -58,6 +61,8 @@ private slots:
     void compareHasRoomForThreeRowsASideAndItsOwnVerdicts_data();
     void compareHasRoomForThreeRowsASideAndItsOwnVerdicts();
     void experimentNamesEveryVariantWhole();
+    void theFoldedFirePanelAnswersItsKeysAndUnfoldsWide_data();
+    void theFoldedFirePanelAnswersItsKeysAndUnfoldsWide();
 };
 
 void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
@@ -199,6 +204,39 @@ void ProjectorTest::experimentNamesEveryVariantWhole() {
                              [&](const QString& d) { return d.startsWith(v.id + ": "); }),
                  qPrintable(v.id));
     }
+}
+
+void ProjectorTest::theFoldedFirePanelAnswersItsKeysAndUnfoldsWide_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("zh") << "zh";
+    QTest::newRow("en") << "en";
+}
+
+// Presenter mode folds the fire panel into one line; its Alt+letters
+// (Alt+N the variant, Alt+D the duplicates) unfold it and go to the field,
+// and unfolded it is wide enough to read the variant's name.
+void ProjectorTest::theFoldedFirePanelAnswersItsKeysAndUnfoldsWide() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, language));
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    auto* settings = w.findChild<QDockWidget*>(QStringLiteral("scenarioDock"));
+    QVERIFY(!settings->isVisible());
+    auto* panel = w.findChild<FirePanel*>();
+    QTest::keyClick(&w, Qt::Key_N, Qt::AltModifier);
+    QTRY_VERIFY(settings->isVisible());
+    QTRY_COMPARE(QApplication::focusWidget(), panel->variantBox());
+    QTRY_VERIFY(settings->width() >= StageLayout::kUnfoldedMinWidth);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_D, Qt::AltModifier);
+    QTRY_VERIFY(panel->duplicatesBox()->hasFocus());
+    // Folded again: the keys unfold it again.
+    settings->hide();
+    QApplication::processEvents();
+    QTest::keyClick(&w, Qt::Key_D, Qt::AltModifier);
+    QTRY_VERIFY(settings->isVisible());
+    QTRY_VERIFY(panel->duplicatesBox()->hasFocus());
 }
 
 QTEST_MAIN(ProjectorTest)
