@@ -71,6 +71,7 @@ void MainWindow::buildMenus() {
         {"back", "run", {QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_PageUp)}},
         {"reset", "run", {QKeySequence(Qt::Key_Home)}},
         {"end", "run", {QKeySequence(Qt::Key_End)}},
+        {"next-turn", "run", {QKeySequence(Qt::CTRL | Qt::Key_Right)}},
         {"cancel", "run", {QKeySequence(Qt::Key_Escape)}},
         {"faster", "run", {QKeySequence(Qt::Key_BracketRight)}},
         {"slower", "run", {QKeySequence(Qt::Key_BracketLeft)}},
@@ -180,14 +181,14 @@ void MainWindow::buildMenus() {
             playbackBar_->togglePlay();
     });
     connect(actions_["step"], &QAction::triggered, this, [this] {
-        playbackBar_->pause();
+        playbackBar_->stop();
         if (lessons_->isActive())
             lessons_->next();
         else
             playback_->stepForward();
     });
     connect(actions_["back"], &QAction::triggered, this, [this] {
-        playbackBar_->pause();
+        playbackBar_->stop();
         if (lessons_->isActive())
             lessons_->back();
         else
@@ -199,14 +200,17 @@ void MainWindow::buildMenus() {
     actions_["leave-lesson"]->setEnabled(false);
     connect(lessons_, &LessonPlayer::activeChanged, actions_["leave-lesson"], &QAction::setEnabled);
     connect(actions_["reset"], &QAction::triggered, this, [this] {
-        playbackBar_->pause();
+        playbackBar_->stop();
         playback_->reset();
     });
     connect(actions_["end"], &QAction::triggered, this, [this] {
-        playbackBar_->pause();
+        playbackBar_->stop();
         playback_->requestSeek(playback_->length());
     });
     connect(actions_["cancel"], &QAction::triggered, jobs_, &RunController::cancel);
+    // Escape also ends a play that leaps or runs to the next turn.
+    connect(actions_["cancel"], &QAction::triggered, playbackBar_, &PlaybackBar::stop);
+    connect(actions_["next-turn"], &QAction::triggered, playbackBar_, &PlaybackBar::playToNextTurn);
     actions_["cancel"]->setEnabled(false);
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
     connect(actions_["slower"], &QAction::triggered, playbackBar_, &PlaybackBar::slower);
@@ -292,6 +296,10 @@ void MainWindow::retranslate() {
         {"back", {tr("Step &back"), {}}},
         {"reset", {tr("&Reset"), {}}},
         {"end", {tr("Run to the &end"), {}}},
+        {"next-turn",
+         {tr("Play to the ne&xt turn"),
+          tr("Play on and stop after the next step that matters: a crash, a refusal, an answer "
+             "other than success, a retry, an alert (Ctrl+Right)")}},
         {"cancel",
          {tr("Stop the &work in progress"),
           tr("Stop the run being measured, played to a step, compared or saved")}},

@@ -436,7 +436,8 @@ void MainWindow::updateEnabled() {
     const bool onStage = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
     const bool held = director_ && director_->isHeld();
     const bool playing = onStage && !held;
-    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower", "save"}) {
+    for (const char* id :
+         {"play", "step", "back", "reset", "end", "next-turn", "faster", "slower", "save"}) {
         if (QAction* a = actions_.value(id))
             a->setEnabled(playing || (id == std::string_view("save") && !held));
     }

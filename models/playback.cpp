@@ -3,8 +3,11 @@
 #include "run.h"
 #include "sqlconnection.h"
 #include "sweeper.h"
+#include "traceevent.h"
 
 #include <QElapsedTimer>
+
+#include <algorithm>
 
 #include <utility>
 
@@ -186,6 +189,32 @@ void Playback::advance(int target, const std::atomic<bool>* cancel, std::atomic<
         ++position_;
         if (done && (++steps & 0xff) == 0)
             done->store(steps, std::memory_order_relaxed);
+        if (stopAtTurn_.load(std::memory_order_relaxed)) {
+            const QList<TraceEvent>& events = run_->trace().events();
+            if (std::any_of(events.cbegin() + stepBegin_, events.cend(), &Playback::isTurn)) {
+                stopAtTurn_ = false;
+                break;
+            }
+        }
+    }
+}
+
+bool Playback::isTurn(const TraceEvent& e) {
+    switch (e.kind) {
+        case EventKind::Crash:
+        case EventKind::Alert:
+        case EventKind::Retry:
+            return true;
+        case EventKind::Sql:
+            return e.failed() && e.attempt > 0;
+        case EventKind::Transition:
+            return !e.fields.flag("accepted");
+        case EventKind::Response: {
+            const QString answer = e.fields.text("response");
+            return answer != QLatin1String("success") && answer != QLatin1String("in-progress");
+        }
+        default:
+            return false;
     }
 }
 

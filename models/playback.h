@@ -20,6 +20,8 @@
 
 namespace idem {
 
+struct TraceEvent;
+
 class Run;
 class Scenario;
 class SqlConnection;
@@ -96,6 +98,13 @@ public:
 
     // Called instead of stepping inline when a requested seek is long (set
     // by the window, which runs it in a worker: advance, then publish).
+    // The next seek forward stops after the first step that matters (a
+    // crash, a refused statement or move, an answer other than success, a
+    // retry, an alert), if it comes before the target; cleared when it did.
+    void setStopAtTurn(bool stop) { stopAtTurn_ = stop; }
+    bool stopsAtTurn() const { return stopAtTurn_; }
+    // Whether an event is one such step's.
+    static bool isTurn(const TraceEvent& e);
     void setLongSeekHandler(std::function<void(int target)> handler) {
         longSeek_ = std::move(handler);
     }
@@ -160,6 +169,7 @@ private:
     qsizetype stepBegin_ = 0;
     Summary finalSummary_;
     std::function<void(int)> longSeek_;
+    std::atomic<bool> stopAtTurn_ = false;  // read by a worker's seek
     bool judged_ = false;
     qsizetype steppedEvents_ = 0;  // events before the judge's, once judged
     // What advance changed, for publish.

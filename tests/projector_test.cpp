@@ -9,7 +9,9 @@
 #include "mainwindow.h"
 #include "outcomepanel.h"
 #include "playback.h"
+#include "playbackbar.h"
 #include "registry.h"
+#include "run.h"
 #include "runcontroller.h"
 #include "sequenceview.h"
 #include "soloview.h"
@@ -17,6 +19,7 @@
 #include "stagelayout.h"
 #include "statemachineview.h"
 #include "tableview.h"
+#include "traceevent.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,7 +28,9 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
@@ -63,6 +68,8 @@ private slots:
     void experimentNamesEveryVariantWhole();
     void theFoldedFirePanelAnswersItsKeysAndUnfoldsWide_data();
     void theFoldedFirePanelAnswersItsKeysAndUnfoldsWide();
+    void aLongRunPlaysAtInstantInLeapsWithAnEstimate();
+    void ctrlRightPlaysToTheNextTurn();
 };
 
 void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
@@ -237,6 +244,78 @@ void ProjectorTest::theFoldedFirePanelAnswersItsKeysAndUnfoldsWide() {
     QTest::keyClick(&w, Qt::Key_D, Qt::AltModifier);
     QTRY_VERIFY(settings->isVisible());
     QTRY_VERIFY(panel->duplicatesBox()->hasFocus());
+}
+
+// 300,000 steps took twenty minutes at "instant", a few steps a tick. Now
+// the run leaps (each leap a seek in the background) and says how long the
+// rest will take; Escape stops it where it got.
+void ProjectorTest::aLongRunPlaysAtInstantInLeapsWithAnEstimate() {
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, QStringLiteral("en")));
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.intents = 1000;
+    c.duplicates = 3;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.jobs()->finishNow();
+    QVERIFY2(w.playback().length() > PlaybackBar::kLeapRun,
+             qPrintable(QString::number(w.playback().length())));
+    PlaybackBar* bar = w.playbackBar();
+    bar->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
+    QElapsedTimer clock;
+    clock.start();
+    bar->play();
+    bool estimated = false;
+    const auto leapt = [&] {
+        estimated = estimated || bar->status()->text().contains(" s to the end");
+        return w.playback().position() > w.playback().length() / 5;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(leapt(), 60'000);
+    QVERIFY2(estimated, qPrintable(bar->status()->text()));
+    QVERIFY(bar->isPlaying());
+    // Escape: the leaping stops where it got.
+    QTest::keyClick(&w, Qt::Key_Escape);
+    w.jobs()->finishNow();
+    QApplication::processEvents();
+    QTest::qWait(100);
+    const int stoppedAt = w.playback().position();
+    QVERIFY(!bar->isPlaying());
+    QTest::qWait(300);
+    QCOMPARE(w.playback().position(), stoppedAt);
+    QVERIFY(stoppedAt < w.playback().length());
+    // Played on to the end: it gets there in leaps, seconds rather than minutes.
+    clock.restart();
+    bar->play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.playback().atEnd(), 120'000);
+    w.jobs()->finishNow();
+    QVERIFY(!bar->isPlaying());
+    QVERIFY(!bar->status()->text().contains("to the end"));
+}
+
+// Ctrl+Right plays on to the step that matters: here the crash of #1.
+void ProjectorTest::ctrlRightPlaysToTheNextTurn() {
+    MainWindow w(false);
+    QVERIFY(showAtProjector(w, QStringLiteral("en")));
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.crash = CrashPoint::BeforeCommit;
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().reset();
+    QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier);
+    w.jobs()->finishNow();
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    const QList<TraceEvent> step = events.mid(w.playback().lastStepBegin());
+    QVERIFY(std::any_of(step.cbegin(), step.cend(),
+                        [](const TraceEvent& e) { return e.is(EventKind::Crash); }));
+    // Nothing that matters before it.
+    for (qsizetype i = 0; i < w.playback().lastStepBegin(); ++i)
+        QVERIFY(!Playback::isTurn(events[i]));
+    const int crashAt = w.playback().position();
+    QTest::keyClick(&w, Qt::Key_Right, Qt::ControlModifier);
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().position() > crashAt);
+    const QList<TraceEvent> next = events.mid(w.playback().lastStepBegin());
+    QVERIFY(std::any_of(next.cbegin(), next.cend(), &Playback::isTurn));
 }
 
 QTEST_MAIN(ProjectorTest)

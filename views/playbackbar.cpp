@@ -120,19 +120,19 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
     paintIcons();
 
     connect(reset_, &QToolButton::clicked, this, [this] {
-        pause();
+        stop();
         playback_.reset();
     });
     connect(back_, &QToolButton::clicked, this, [this] {
-        pause();
+        stop();
         playback_.stepBack();
     });
     connect(step_, &QToolButton::clicked, this, [this] {
-        pause();
+        stop();
         playback_.stepForward();
     });
     connect(end_, &QToolButton::clicked, this, [this] {
-        pause();
+        stop();
         playback_.requestSeek(playback_.length());
     });
     connect(play_, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
@@ -159,7 +159,7 @@ PlaybackBar::PlaybackBar(Playback& playback, QWidget* parent)
 }
 
 bool PlaybackBar::isPlaying() const {
-    return timer_->isActive();
+    return timer_->isActive() || leaping_;
 }
 
 int PlaybackBar::speedIndex() const {
@@ -179,8 +179,8 @@ void PlaybackBar::setAutoPlay(bool on) {
 }
 
 void PlaybackBar::togglePlay() {
-    if (timer_->isActive()) {
-        pause();
+    if (isPlaying()) {
+        stop();
         return;
     }
     play();
@@ -203,8 +203,14 @@ void PlaybackBar::play() {
 }
 
 void PlaybackBar::pause() {
-    const bool was = timer_->isActive();
+    const bool was = isPlaying();
     timer_->stop();
+    // While a worker holds the run (a leap, a way back), the window pauses
+    // the bar; the playing goes on when the worker is done. Otherwise a
+    // pause ends it.
+    if (isEnabled() && !leapAsked_)
+        leaping_ = false;
+    updateStatus();
     paintIcons();
     if (was)
         emit playingChanged(false);
@@ -221,6 +227,25 @@ void PlaybackBar::slower() {
 void PlaybackBar::tick() {
     if (!isEnabled()) {  // a worker holds the run
         pause();
+        return;
+    }
+    // A long run at instant: leaps, each a seek a worker makes while the
+    // window answers; the bar waits for it, then plays on.
+    if (stepMs() == 0 && playback_.length() > kLeapRun) {
+        if (!leaping_) {
+            leaping_ = true;
+            leapClock_.start();
+            leapFrom_ = playback_.position();
+        }
+        const int leap = std::max(Playback::kInlineSteps + 1, playback_.length() / kLeaps);
+        timer_->stop();
+        playWhenEnabled_ = true;
+        leapAsked_ = true;  // the seek's own pause is not the end of the playing
+        playback_.requestSeek(std::min(playback_.length(), playback_.position() + leap));
+        leapAsked_ = false;
+        updateStatus();
+        if (playback_.atEnd())
+            stop();
         return;
     }
     // Instant: as many steps as fit in a few milliseconds, then back to the
@@ -258,10 +283,40 @@ void PlaybackBar::paintIcons() {
 }
 
 void PlaybackBar::updateStatus() {
-    status_->setText(tr("step %1/%2 · t = %3")
-                         .arg(playback_.position())
-                         .arg(playback_.length())
-                         .arg(SqlLogModel::formatTime(playback_.virtualTime())));
+    QString text = tr("step %1/%2 · t = %3")
+                       .arg(playback_.position())
+                       .arg(playback_.length())
+                       .arg(SqlLogModel::formatTime(playback_.virtualTime()));
+    if (const QString left = estimate(); !left.isEmpty())
+        text += QStringLiteral(" · ") + left;
+    status_->setText(text);
+}
+
+// How long the leaps will take to the end, from how fast they went so far.
+QString PlaybackBar::estimate() const {
+    if (!leaping_)
+        return {};
+    const int done = playback_.position() - leapFrom_;
+    const qint64 took = leapClock_.elapsed();
+    if (done <= 0 || took <= 0)
+        return tr("leaping to the end…");
+    const qint64 left = qint64(playback_.length() - playback_.position()) * took / done;
+    return tr("about %1 s to the end").arg(std::max<qint64>(1, (left + 999) / 1000));
+}
+
+void PlaybackBar::stop() {
+    playWhenEnabled_ = false;
+    leaping_ = false;
+    playback_.setStopAtTurn(false);
+    pause();
+}
+
+void PlaybackBar::playToNextTurn() {
+    stop();
+    if (playback_.atEnd())
+        return;
+    playback_.setStopAtTurn(true);
+    playback_.requestSeek(playback_.length());
 }
 
 void PlaybackBar::retranslate() {
@@ -295,8 +350,18 @@ void PlaybackBar::changeEvent(QEvent* event) {
         playWhenEnabled_ = false;
         // Not when the way back was cancelled: the run is still at its end.
         QTimer::singleShot(0, this, [this] {
-            if (isEnabled() && !playback_.atEnd())
-                play();
+            if (!isEnabled())
+                return;
+            if (playback_.atEnd()) {
+                stop();
+                return;
+            }
+            if (leaping_) {  // the next leap
+                timer_->start(tickMs());
+                updateStatus();
+                return;
+            }
+            play();
         });
     }
     if (event->type() == QEvent::LanguageChange)

@@ -4,6 +4,7 @@
 // call these slots.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QCheckBox;
@@ -30,6 +31,12 @@ public:
     static constexpr int kInstantTickMs = 16;
     static constexpr int kInstantBudgetMs = 2;
     static constexpr int kTickTargetMs = 4;
+    // A run longer than this plays at "instant" in leaps, each a seek in the
+    // background (the views drawn once per leap): about kLeaps of them, so
+    // that a run of 300,000 steps ends in seconds, not the twenty minutes a
+    // tick's few steps at a time took.
+    static constexpr int kLeapRun = 20'000;
+    static constexpr int kLeaps = 40;
 
     explicit PlaybackBar(Playback& playback, QWidget* parent = nullptr);
     bool isPlaying() const;
@@ -51,6 +58,13 @@ public slots:
     void togglePlay();
     void play();
     void pause();
+    // Ends the playing, leaps and a play to the next turn included (Escape,
+    // or pausing by hand).
+    void stop();
+    // Plays on (in the background where the way is long) and stops after
+    // the next step that matters: a crash, a refusal, an answer other than
+    // success, a retry, an alert (Playback::isTurn).
+    void playToNextTurn();
     void faster();
     void slower();
     void setSpeedIndex(int index);
@@ -77,7 +91,14 @@ private:
     QSlider* scrubber_;
     QLabel* status_;
     bool playWhenEnabled_ = false;  // Play was pressed while a worker held the run
-    qsizetype tickEvents_ = 50;     // events per tick at "instant", adapted to what drawing costs
+    // Playing a long run at "instant" in leaps: when the leaps began, and
+    // where, to tell how long the rest will take.
+    bool leaping_ = false;
+    bool leapAsked_ = false;  // a leap's seek is being asked for
+    QElapsedTimer leapClock_;
+    int leapFrom_ = 0;
+    QString estimate() const;
+    qsizetype tickEvents_ = 50;  // events per tick at "instant", adapted to what drawing costs
 };
 
 }  // namespace idem

@@ -1126,6 +1126,14 @@
         <source>Compare fills the window; F9 again brings it all back</source>
         <translation>对比页占满窗口；再按 F9 全部恢复</translation>
     </message>
+    <message>
+        <source>Play on and stop after the next step that matters: a crash, a refusal, an answer other than success, a retry, an alert (Ctrl+Right)</source>
+        <translation>继续播放，在下一个关键步骤后停下：崩溃、被拒绝、非成功的应答、重试或告警（Ctrl+→）</translation>
+    </message>
+    <message>
+        <source>Play to the ne&amp;xt turn</source>
+        <translation>播放到下一个关键处(&amp;X)</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
@@ -2195,6 +2203,14 @@
     <message>
         <source>Step and virtual time</source>
         <translation>步数与虚拟时间</translation>
+    </message>
+    <message>
+        <source>leaping to the end…</source>
+        <translation>正在跳跃着播放到结尾……</translation>
+    </message>
+    <message>
+        <source>about %1 s to the end</source>
+        <translation>约 %1 秒后到结尾</translation>
     </message>
 </context>
 <context>
