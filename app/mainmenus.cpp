@@ -30,6 +30,7 @@
 #include "stepcaption.h"
 #include "tableview.h"
 #include "trace.h"
+#include "verdictglossary.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -101,6 +102,7 @@ void MainWindow::buildMenus() {
         {"internals", "view", {}},
         {"predict", "view", {QKeySequence(Qt::CTRL | Qt::Key_P)}},
         {"keys", "help", {QKeySequence(Qt::Key_Question)}},
+        {"verdicts", "help", {}},
         {"about", "help", {}},
     };
     QMap<QString, QMenu*> menus;
@@ -227,6 +229,11 @@ void MainWindow::buildMenus() {
     connect(actions_["tab-next"], &QAction::triggered, this, [this] { stepTab(+1); });
     connect(actions_["tab-previous"], &QAction::triggered, this, [this] { stepTab(-1); });
     connect(actions_["keys"], &QAction::triggered, keysOverlay_, &KeysOverlay::toggle);
+    connect(actions_["verdicts"], &QAction::triggered, this, [this] {
+        auto* glossary = new VerdictGlossary(this);
+        glossary->setAttribute(Qt::WA_DeleteOnClose);
+        glossary->show();
+    });
     connect(actions_["advisor"], &QAction::triggered, this, [this] {
         AdvisorDialog dialog(this);
         connect(&dialog, &AdvisorDialog::openScenario, this,
@@ -315,6 +322,9 @@ void MainWindow::retranslate() {
         {"tab-next", {tr("Next ta&b"), {}}},
         {"tab-previous", {tr("Previous t&ab"), {}}},
         {"keys", {tr("&Keyboard shortcuts"), tr("Every key the window obeys (?)")}},
+        {"verdicts",
+         {tr("The six &verdicts"),
+          tr("What exactly once, duplicated, inconsistent, misanswered, lost and stuck mean")}},
         {"lang-zh", {QStringLiteral("中文"), {}}},
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},

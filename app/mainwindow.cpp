@@ -51,6 +51,7 @@
 #include <QLibraryInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -157,8 +158,35 @@ bool MainWindow::event(QEvent* event) {
             if (!playback_->isLoaded() && !jobs_->isBusy())
                 director_->fireFromPanel();
         });
+        // A student alone, the first time: where to begin.
+        if (remember_ && !QSettings().value(settings::kFirstLessonOffered, false).toBool()) {
+            QSettings().setValue(settings::kFirstLessonOffered, true);
+            QTimer::singleShot(kFirstOfferDelayMs, this, &MainWindow::offerFirstLesson);
+        }
     }
     return done;
+}
+
+void MainWindow::offerFirstLesson() {
+    auto* offer = new QMessageBox(QMessageBox::Question, tr("Welcome to Idempotency Lab"),
+                                  tr("New here? The five-minute lesson fires a double click at "
+                                     "an order service, shows the two orders it makes, then the "
+                                     "unique key that stops the second. Page Down moves on, "
+                                     "Page Up goes back.\n\nAll lessons are in Guided lessons "
+                                     "(F2)."),
+                                  QMessageBox::NoButton, this);
+    offer->setObjectName(QStringLiteral("firstLessonOffer"));
+    offer->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* start =
+        offer->addButton(tr("&Start the five-minute lesson"), QMessageBox::AcceptRole);
+    offer->addButton(tr("&Not now"), QMessageBox::RejectRole);
+    offer->setDefaultButton(start);
+    connect(start, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!startLesson(QStringLiteral("first-five-minutes"), 0, &error))
+            showError(tr("Cannot open the lesson"), error);
+    });
+    offer->open();
 }
 
 MainWindow::~MainWindow() = default;

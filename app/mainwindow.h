@@ -105,6 +105,10 @@ public:
     SoloView* soloView() const { return solo_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
     bool startLesson(const QString& idOrPath, int frame, QString* error);
+    // The first start offers the five-minute lesson (once; a dialog that
+    // does not block the window).
+    void offerFirstLesson();
+    static constexpr int kFirstOfferDelayMs = 600;
     // While a lesson withholds it, the outcome and the verdict are hidden so
     // that a prediction is a prediction.
     void setOutcomeWithheld(bool withheld);

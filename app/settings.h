@@ -19,4 +19,7 @@ inline const QString kAutoPlay = QStringLiteral("run/autoPlay");  // default fal
 // the set-up and the lab's own lanes and tables (an observer, its copies); default false
 inline const QString kShowInternals = QStringLiteral("view/showInternals");
 
+// the first start's offer of the five-minute lesson was made; default false
+inline const QString kFirstLessonOffered = QStringLiteral("start/firstLessonOffered");
+
 }  // namespace idem::settings

@@ -69,8 +69,15 @@ void StageDirector::fireFromPanel() {
         ask.setWindowTitle(tr("Predict first"));
         ask.setLabelText(tr("What will the verdict be? The outcome stays hidden until the end."));
         ask.setComboBoxItems(choices);
-        if (ask.exec() != QDialog::Accepted)
+        // The verdict on screen is the previous run's: hidden while the class
+        // answers, lest it answer for them.
+        const bool wasOpen = predictionOpen_;
+        emit outcomeWithheldChanged(true);
+        if (ask.exec() != QDialog::Accepted) {
+            if (!wasOpen)
+                emit outcomeWithheldChanged(false);
             return;
+        }
         prediction_ = verdictIds().value(choices.indexOf(ask.textValue()));
         predictionOpen_ = true;
         emit outcomeWithheldChanged(true);

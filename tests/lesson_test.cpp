@@ -256,13 +256,19 @@ void LessonTest::predictFirstHidesTheOutcomeUntilTheEnd() {
     QVERIFY(w.fire(c, &error));  // the fire panel now holds `none`
     w.action("predict")->setChecked(true);
     // Answer the question the way a class would: "exactly once" (wrong here).
-    QTimer::singleShot(0, &w, [&w] {
+    // Meanwhile the previous run's verdict is hidden.
+    bool hiddenWhileAsked = false;
+    QTimer::singleShot(0, &w, [&w, &hiddenWhileAsked] {
         auto* ask = w.findChild<QInputDialog*>("predictDialog");
         QVERIFY(ask);
+        hiddenWhileAsked =
+            !outcomeShown(w) && w.stageHeader()->verdictText().startsWith("Predict first");
         ask->setTextValue(ask->comboBoxItems().first());
         ask->accept();
     });
+    QVERIFY(outcomeShown(w));  // the first run's verdict, before the question
     w.action("fire")->trigger();
+    QVERIFY(hiddenWhileAsked);
     QVERIFY(!outcomeShown(w));
     QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
     w.action("step")->trigger();

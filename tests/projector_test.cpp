@@ -5,14 +5,18 @@
 #include "compareview.h"
 #include "experimentview.h"
 #include "firepanel.h"
+#include "lesson.h"
+#include "lessonplayer.h"
 #include "livestage.h"
 #include "mainwindow.h"
+#include "names.h"
 #include "outcomepanel.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
+#include "scenariopicker.h"
 #include "sequenceview.h"
 #include "soloview.h"
 #include "stageheader.h"
@@ -20,6 +24,8 @@
 #include "statemachineview.h"
 #include "tableview.h"
 #include "traceevent.h"
+#include "verdictglossary.h"
+#include "vocabulary.h"
 
 #include <QAction>
 #include <QApplication>
@@ -31,8 +37,10 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace idem;
@@ -70,6 +78,8 @@ private slots:
     void theFoldedFirePanelAnswersItsKeysAndUnfoldsWide();
     void aLongRunPlaysAtInstantInLeapsWithAnEstimate();
     void ctrlRightPlaysToTheNextTurn();
+    void aStudentAloneIsShownWhereToBegin_data();
+    void aStudentAloneIsShownWhereToBegin();
 };
 
 void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
@@ -316,6 +326,78 @@ void ProjectorTest::ctrlRightPlaysToTheNextTurn() {
     QVERIFY(w.playback().position() > crashAt);
     const QList<TraceEvent> next = events.mid(w.playback().lastStepBegin());
     QVERIFY(std::any_of(next.cbegin(), next.cend(), &Playback::isTurn));
+}
+
+void ProjectorTest::aStudentAloneIsShownWhereToBegin_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("zh 1280") << "zh" << QSize(1280, 720);
+    QTest::newRow("en 1920") << "en" << QSize(1920, 1080);
+}
+
+// The first start offers the five-minute lesson (Enter starts it); the
+// picker shows each scenario's technique, however narrow it is; the verdict
+// explains itself on hover and to a screen reader (reached with Tab), and
+// Help lists all six.
+void ProjectorTest::aStudentAloneIsShownWhereToBegin() {
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.resize(size);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().toEnd();
+    w.jobs()->finishNow();
+
+    // The picker: a technique beside or under every scenario's name.
+    ScenarioPicker* picker = w.findChild<ScenarioPicker*>();
+    QTableWidget* list = picker->table();
+    int named = 0;
+    for (int row = 0; row < list->rowCount(); ++row) {
+        const QTableWidgetItem* name = list->item(row, 0);
+        if (!name || name->flags() == Qt::NoItemFlags)
+            continue;
+        ++named;
+        const bool beside = !list->isColumnHidden(1) && !list->item(row, 1)->text().isEmpty();
+        const bool under =
+            picker->isCompact() && !name->data(Qt::UserRole + 1).toString().isEmpty();
+        QVERIFY2(beside || under, qPrintable(name->text()));
+        // The row is tall enough for the name and the technique under it.
+        if (under)
+            QVERIFY(list->rowHeight(row) > 2 * list->fontMetrics().height());
+    }
+    QVERIFY(named >= 10);
+
+    // The verdict: its meaning on hover, and for a screen reader with Tab.
+    auto* verdict = w.findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY(verdict);
+    QCOMPARE(verdict->focusPolicy(), Qt::TabFocus);
+    QVERIFY(!verdict->toolTip().isEmpty());
+    QVERIFY(verdict->accessibleDescription().contains(verdictName("exactly-once")));
+
+    // Help → the six verdicts.
+    w.action("verdicts")->trigger();
+    auto* glossary = w.findChild<VerdictGlossary*>();
+    QTRY_VERIFY(glossary && glossary->isVisible());
+    const QString all = glossary->findChild<QLabel*>()->text();
+    for (const QString& id : verdictIds()) {
+        QVERIFY2(all.contains(verdictName(id).toHtmlEscaped()), qPrintable(id));
+        QVERIFY(!verdictMeaning(id).isEmpty());
+    }
+    glossary->close();
+
+    // The offer of the first lesson: Enter takes it.
+    w.offerFirstLesson();
+    auto* offer = w.findChild<QMessageBox*>(QStringLiteral("firstLessonOffer"));
+    QTRY_VERIFY(offer && offer->isVisible());
+    QTest::keyClick(offer, Qt::Key_Return);
+    QTRY_VERIFY(w.lessonPlayer()->isActive());
+    QCOMPARE(w.lessonPlayer()->lesson().id, QStringLiteral("first-five-minutes"));
 }
 
 QTEST_MAIN(ProjectorTest)

@@ -10,6 +10,7 @@
 #include "statusdelegate.h"
 #include "texts.h"
 #include "traceevent.h"
+#include "verdictglossary.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -37,6 +38,9 @@ OutcomePanel::OutcomePanel(QWidget* parent)
     verdict_->setWordWrap(true);
     verdict_->setAutoFillBackground(true);
     verdict_->setMargin(8);
+    // Reached with Tab, so that a screen reader reads the verdict and its meaning.
+    verdict_->setFocusPolicy(Qt::TabFocus);
+    verdict_->setObjectName(QStringLiteral("verdict"));
     setRelativeFont(verdict_, 1.8, true);
     details_->setWordWrap(true);
     details_->setTextFormat(Qt::RichText);
@@ -155,7 +159,14 @@ void OutcomePanel::render() {
         verdict_->setText(text);
         p.setColor(QPalette::Window, verdictColor(verdict));
         p.setColor(QPalette::WindowText, Qt::white);
+        // What the word means, on hover and for a screen reader.
+        verdict_->setToolTip(verdictMeaning(verdict) + QLatin1Char('\n') +
+                             tr("All six: Help → The six verdicts"));
+        verdict_->setAccessibleDescription(
+            tr("Verdict: %1. %2").arg(verdictName(verdict), verdictMeaning(verdict)));
     } else {
+        verdict_->setToolTip(tr("The verdict is read from the database when the run ends"));
+        verdict_->setAccessibleDescription(verdict_->toolTip());
         verdict_->setText(tr("running… the verdict comes at the end"));
         p.setColor(QPalette::Window, palette().color(QPalette::AlternateBase));
         p.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));

@@ -3,11 +3,14 @@
 #include "registry.h"
 #include "texts.h"
 
+#include <QApplication>
 #include <QEvent>
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTextLayout>
 #include <QTimer>
@@ -19,6 +22,19 @@ namespace idem {
 
 namespace {
 constexpr int kIdRole = Qt::UserRole;
+// The article's technique for a scenario, drawn under its name when the
+// list is too narrow for the technique's own column.
+constexpr int kTechniqueRole = Qt::UserRole + 1;
+constexpr double kTechniqueScale = 0.88;
+
+QFont techniqueFont(QFont f) {
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(f.pointSizeF() * kTechniqueScale);
+    else
+        f.setPixelSize(std::max(8, int(f.pixelSize() * kTechniqueScale)));
+    f.setItalic(true);
+    return f;
+}
 
 // The height of `text` wrapped at `width`, each line as tall as the fonts
 // drawing it (a Chinese line in the CJK fallback is taller than a Latin one).
@@ -36,9 +52,54 @@ int wrappedHeight(const QString& text, const QFont& font, int width) {
     layout.endLayout();
     return int(std::ceil(height));
 }
+// Draws a scenario's name, and in the narrow list its technique under it
+// (smaller, in italics, in the muted colour): the article's table in one column.
+class NameAndTechnique : public QStyledItemDelegate {
+public:
+    NameAndTechnique(const bool* compact, QObject* parent)
+        : QStyledItemDelegate(parent), compact_(compact) {}
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override {
+        const QString technique = index.data(kTechniqueRole).toString();
+        if (!*compact_ || technique.isEmpty()) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        const QString name = opt.text;
+        opt.text.clear();
+        const QWidget* widget = opt.widget;
+        QStyle* style = widget ? widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+        const QRect r = opt.rect.adjusted(4, 2, -4, -2);
+        const bool selected = opt.state & QStyle::State_Selected;
+        const QPalette::ColorRole ink = selected ? QPalette::HighlightedText : QPalette::Text;
+        painter->save();
+        painter->setFont(opt.font);
+        painter->setPen(opt.palette.color(ink));
+        const int nameHeight = wrappedHeight(name, opt.font, r.width());
+        painter->drawText(QRect(r.left(), r.top(), r.width(), nameHeight),
+                          Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, name);
+        QColor muted = opt.palette.color(ink);
+        if (!selected)
+            muted = opt.palette.color(QPalette::PlaceholderText);
+        painter->setPen(muted);
+        painter->setFont(techniqueFont(opt.font));
+        painter->drawText(QRect(r.left(), r.top() + nameHeight, r.width(), r.height() - nameHeight),
+                          Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, technique);
+        painter->restore();
+    }
+
+private:
+    const bool* compact_;
+};
+
 }  // namespace
 
 ScenarioPicker::ScenarioPicker(QWidget* parent) : QWidget(parent), table_(new QTableWidget(this)) {
+    table_->setItemDelegateForColumn(0, new NameAndTechnique(&compact_, this));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(table_);
@@ -107,7 +168,17 @@ void ScenarioPicker::rebuild() {
             for (int c = 0; c < 3; ++c) {
                 auto* item = new QTableWidgetItem(cells[c]);
                 item->setData(kIdRole, info.id);
-                item->setToolTip(c == 0 ? info.id : cells[c]);
+                // The name's tooltip holds the whole row: in the narrow list
+                // the why is read there.
+                item->setToolTip(
+                    c == 0
+                        ? QStringLiteral("%1 (%2)\n%3\n%4").arg(name, info.id, cells[1], cells[2])
+                        : cells[c]);
+                if (c == 0) {
+                    item->setData(kTechniqueRole, cells[1]);
+                    item->setData(Qt::AccessibleDescriptionRole,
+                                  QStringLiteral("%1. %2").arg(cells[1], cells[2]));
+                }
                 table_->setItem(row, c, item);
             }
         }
@@ -218,7 +289,10 @@ void ScenarioPicker::fitRows() {
         for (int c = 0; c < table_->columnSpan(row, 0); ++c)
             if (!table_->isColumnHidden(c))
                 width += table_->columnWidth(c);
-        const int need = wrappedHeight(item->text(), item->font(), width - 8) + 4;
+        int need = wrappedHeight(item->text(), item->font(), width - 8) + 4;
+        const QString technique = item->data(kTechniqueRole).toString();
+        if (compact_ && !technique.isEmpty())
+            need += wrappedHeight(technique, techniqueFont(item->font()), width - 8) + 2;
         if (need > table_->rowHeight(row))
             table_->setRowHeight(row, need);
     }

@@ -19,8 +19,9 @@ public:
     // Highlights a scenario's row; only a click or Enter emits scenarioSelected.
     void selectScenario(const QString& id);
     QTableWidget* table() const { return table_; }
-    // Scenario names only: when the list is narrower than its three columns
-    // need (the technique and the why are in the explanation too).
+    // One column, when the list is narrower than its three columns need:
+    // each scenario's technique under its name, the why in its tooltip (and
+    // in the explanation).
     bool isCompact() const { return compact_; }
     // The group header rows' background (their text is the window text).
     static QColor headerBackground(const QPalette& palette);

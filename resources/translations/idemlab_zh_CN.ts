@@ -1134,6 +1134,34 @@
         <source>Play to the ne&amp;xt turn</source>
         <translation>播放到下一个关键处(&amp;X)</translation>
     </message>
+    <message>
+        <source>The six &amp;verdicts</source>
+        <translation>六种结论(&amp;V)</translation>
+    </message>
+    <message>
+        <source>What exactly once, duplicated, inconsistent, misanswered, lost and stuck mean</source>
+        <translation>恰好一次、重复执行、不一致、答复有误、丢失、卡住各是什么意思</translation>
+    </message>
+    <message>
+        <source>Welcome to Idempotency Lab</source>
+        <translation>欢迎来到幂等实验室</translation>
+    </message>
+    <message>
+        <source>New here? The five-minute lesson fires a double click at an order service, shows the two orders it makes, then the unique key that stops the second. Page Down moves on, Page Up goes back.
+
+All lessons are in Guided lessons (F2).</source>
+        <translation>第一次来？五分钟入门课会向订单服务发出一次双击，展示它创建的两张订单，再看唯一键如何挡住第二张。Page Down 前进，Page Up 后退。
+
+所有课程都在“课程”菜单里（F2）。</translation>
+    </message>
+    <message>
+        <source>&amp;Start the five-minute lesson</source>
+        <translation>开始五分钟入门课(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation>以后再说(&amp;N)</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
@@ -1996,6 +2024,18 @@
 — accepted cost</source>
         <translation>%1
 （可接受的代价）</translation>
+    </message>
+    <message>
+        <source>All six: Help → The six verdicts</source>
+        <translation>全部六种：帮助 → 六种结论</translation>
+    </message>
+    <message>
+        <source>Verdict: %1. %2</source>
+        <translation>结论：%1。%2</translation>
+    </message>
+    <message>
+        <source>The verdict is read from the database when the run ends</source>
+        <translation>运行结束时，结论从数据库读出</translation>
     </message>
 </context>
 <context>
@@ -3102,6 +3142,45 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>message</source>
         <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>idem::VerdictGlossary</name>
+    <message>
+        <source>The business effect happened once, the state agrees with it, and every caller was told what the database holds. This is what idempotency promises.</source>
+        <translation>业务效果恰好发生一次，状态与之一致，每个调用方得到的答复都与数据库相符。这就是幂等所承诺的。</translation>
+    </message>
+    <message>
+        <source>The business effect happened more than once: a second order, a second credit, a second coupon. The database holds the repeat.</source>
+        <translation>业务效果发生了不止一次：第二张订单、第二次入账、第二张优惠券。数据库里留下了这次重复。</translation>
+    </message>
+    <message>
+        <source>Effects and state disagree: money recorded for an order that is not paid, a status that moved backwards, stock that lost an update.</source>
+        <translation>效果与状态对不上：订单没支付却记了钱，状态倒退了，库存丢了一次更新。</translation>
+    </message>
+    <message>
+        <source>A caller was told something the database contradicts: &quot;rejected&quot; although the effect happened, or success with another request&apos;s result.</source>
+        <translation>调用方得到的答复与数据库矛盾：效果已经发生却被告知“已拒绝”，或者拿到的成功结果是别的请求的。</translation>
+    </message>
+    <message>
+        <source>The effect never happened, and no retry can make it happen any more.</source>
+        <translation>效果始终没有发生，而且再怎么重试也不会发生了。</translation>
+    </message>
+    <message>
+        <source>The effect happened, or still may, but the caller can never get a final answer (a record left &quot;in progress&quot; for ever).</source>
+        <translation>效果已经发生或仍可能发生，但调用方永远得不到最终答复（比如一条记录永远停在“处理中”）。</translation>
+    </message>
+    <message>
+        <source>The six verdicts</source>
+        <translation>六种结论</translation>
+    </message>
+    <message>
+        <source>The lab reads each verdict from the final database and from the answers callers got, never from the code that ran. For each intent the worst one wins, in this order:</source>
+        <translation>实验室从最终的数据库和调用方得到的答复中读出每个结论，从不依据运行的代码本身。每个业务意图取最严重的一种，严重程度依次为：</translation>
+    </message>
+    <message>
+        <source>&quot;Duplicated — accepted cost&quot; is a repeat the business chose to tolerate (a second notification): still a repeat, and said so.</source>
+        <translation>“重复执行——可接受的代价”指业务选择容忍的重复（比如多发一条通知）：它仍然是重复，实验室照实说出来。</translation>
     </message>
 </context>
 <context>
