@@ -302,6 +302,11 @@ void MainWindow::buildViews() {
                                     2 * LiveStage::kFastRedrawMs / 3);
     };
     connect(playbackBar_, &PlaybackBar::playingChanged, this, fastPlay);
+    // Escape stops a worker's job, and also a play between two of its leaps.
+    connect(playbackBar_, &PlaybackBar::playingChanged, this, [this] {
+        if (QAction* cancel = actions_.value("cancel"))
+            cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying());
+    });
     connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);
 }
 
@@ -472,8 +477,9 @@ void MainWindow::updateEnabled() {
     playbackBar_->setEnabled(playing);
     if (!playing)
         playbackBar_->pause();
+    // Escape stops a worker's job, and also a play between two of its leaps.
     if (QAction* cancel = actions_.value("cancel"))
-        cancel->setEnabled(jobs_->isBusy());
+        cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying());
 }
 
 void MainWindow::selectScenario(const QString& id) {

@@ -347,11 +347,12 @@ void PlaybackBar::retranslate() {
 
 void PlaybackBar::changeEvent(QEvent* event) {
     if (event->type() == QEvent::EnabledChange && isEnabled() && playWhenEnabled_) {
-        playWhenEnabled_ = false;
-        // Not when the way back was cancelled: the run is still at its end.
+        // Not when the way back was cancelled: the run is still at its end;
+        // nor when stopped meanwhile (Escape between two leaps).
         QTimer::singleShot(0, this, [this] {
-            if (!isEnabled())
+            if (!isEnabled() || !playWhenEnabled_)
                 return;
+            playWhenEnabled_ = false;
             if (playback_.atEnd()) {
                 stop();
                 return;
