@@ -25,8 +25,9 @@ struct AttemptSpec {
     QString caller;                              // empty: the source's actor
     QString actor = QStringLiteral("service");   // the lane that serves it
     QString kind = QStringLiteral("duplicate");  // original, duplicate, retry
-    QVariantMap payload;  // scenario data: a callback's status, a message id ...
-    int retryDepth = 0;   // how many retries led to this attempt
+    QVariantMap payload;   // scenario data: a callback's status, a message id ...
+    int retryDepth = 0;    // how many retries led to this attempt
+    QString retryAfter{};  // a retry: the answer the attempt before it got (none, error ...)
     // false: a helper process of the simulation (a broker sweep, a writer
     // between page reads): it runs SQL like any process but is no attempt,
     // gets no response counted and is never retried.

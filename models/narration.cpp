@@ -127,6 +127,7 @@ void Narrator::reset() {
     guarded_.clear();
     lastStatement_.clear();
     retries_.clear();
+    refusedBefore_.clear();
 }
 
 QStringList Narrator::untranslated() {
@@ -349,6 +350,16 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                         3};
             if (kind == QLatin1String("retry")) {
                 const auto [depth, most] = retries_.value(attemptKey(e));
+                if (refusedBefore_.contains(attemptKey(e)))
+                    return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                  "%1: the %2 was not told success (it was "
+                                                  "refused), takes that for a failed delivery "
+                                                  "and sends the notice again (resend %3 of at "
+                                                  "most %4)."))
+                                .arg(w, sender)
+                                .arg(depth)
+                                .arg(most),
+                            3};
                 return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                               "%1: the %2 got no definite answer in time and "
                                               "sends the request again (retry %3 of at most "
@@ -367,6 +378,13 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
         case EventKind::Retry:
             // Told with the attempt it sends (see Fire).
             retries_.insert(attemptKey(e), {e.fields.number("retry"), e.fields.number("of")});
+            if (e.fields.text("after") == QLatin1String("rejected")) {
+                refusedBefore_.insert(attemptKey(e));
+                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                              "The %1 was not told success and sends again."))
+                            .arg(actorName(e.actorName())),
+                        1};
+            }
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "The %1 got no definite answer in time and tries "
                                           "again."))

@@ -87,6 +87,7 @@ private:
     QSet<int> guarded_;                     // intents some guard has looked at
     QHash<qint64, QString> lastStatement_;  // (intent, attempt) → its latest statement's head
     QHash<qint64, std::pair<qint64, qint64>> retries_;  // a retry's depth and the most allowed
+    QSet<qint64> refusedBefore_;  // retries sent after a refusal (a provider's resend)
 };
 
 }  // namespace idem

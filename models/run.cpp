@@ -353,7 +353,8 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
         r.actor = nameId(spec.caller);
         r.intent = a.intent();
         r.attempt = a.number();
-        r.fields = {{"retry", spec.retryDepth}, {"of", config_.maxRetries}};
+        r.fields = {
+            {"retry", spec.retryDepth}, {"of", config_.maxRetries}, {"after", spec.retryAfter}};
         record(std::move(r));
     }
     if (spec.counted) {
@@ -642,8 +643,9 @@ void Run::release(Process& p) {
 void Run::maybeRetry(const Attempt& a, Response response) {
     // SPEC 2, retry policy: no definite answer (a timeout, "in progress") or
     // a transient `error` (an HTTP 5xx) is tried again.
+    const bool resent = response == Response::Rejected && resendsRefusal(config_.source);
     if (response != Response::None && response != Response::InProgress &&
-        response != Response::Error) {
+        response != Response::Error && !resent) {
         return;
     }
     if (!scenario_.info().callerRetries)
@@ -654,8 +656,9 @@ void Run::maybeRetry(const Attempt& a, Response response) {
         return;
     AttemptSpec retry;
     retry.retryDepth = a.retryDepth() + 1;
+    retry.retryAfter = toId(response);
     retry.intent = a.intent();
-    retry.at = now_ + retryIntervalMs(config_.source, config_.visibilityMs);
+    retry.at = now_ + retryIntervalMs(config_.source, config_.visibilityMs, retry.retryDepth);
     retry.caller = a.caller();
     retry.actor = a.actor();
     retry.kind = QStringLiteral("retry");

@@ -341,6 +341,9 @@ bool integerField(const QJsonObject& json, const char* key, qint64 min, qint64 m
 QJsonObject TraceEvent::toJson(int version) const {
     QJsonObject o;
     for (const Field& f : fields) {
+        // Version 4 says what answer a retry follows; earlier ones did not.
+        if (version < 4 && kind == EventKind::Retry && std::strcmp(f.key.name, "after") == 0)
+            continue;
         const char* name = version == 1 ? v1Name(kind, f.key.name) : f.key.name;
         if (version == 1 && kind == EventKind::Fire && std::strcmp(name, "payload") == 0) {
             const QVariantMap payload = f.value.toMap();

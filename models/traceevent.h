@@ -17,7 +17,7 @@
 namespace idem {
 
 // The trace format version this program writes (see Trace).
-constexpr int kTraceVersion = 3;
+constexpr int kTraceVersion = 4;
 
 enum class EventKind : quint8 {
     Fire,        // an attempt is sent: sender → receiver

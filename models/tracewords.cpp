@@ -134,7 +134,8 @@ QString paramSummary(const QString& key, const QString& fallback) {
                                              "error (the risk service answers 503)")},
         {"late-failure", QT_TRANSLATE_NOOP("idem::TraceWords",
                                            "On: a stale FAILED callback arrives after the SUCCESS "
-                                           "ones")},
+                                           "ones (with First payment fails: the first payment's "
+                                           "FAILED again, while the second one is under way)")},
         {"failed-then-retry", QT_TRANSLATE_NOOP("idem::TraceWords",
                                                 "On: the first payment fails; the user pays again "
                                                 "under a new trade number and that one succeeds")},

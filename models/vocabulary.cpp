@@ -1,5 +1,8 @@
 #include "vocabulary.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <array>
 
 namespace idem {
@@ -103,7 +106,7 @@ QString callerActor(Source s) {
     return QStringLiteral("client");
 }
 
-qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs) {
+qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs, int retry) {
     switch (s) {
         case Source::DoubleClick:
             return 5'000;
@@ -115,10 +118,22 @@ qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs) {
             return visibilityTimeoutMs;
         case Source::TaskRerun:
             return 60'000;
-        case Source::ProviderCallback:
-            return 10'000;
+        case Source::ProviderCallback: {
+            // The payment providers' notification schedule (WeChat Pay: 15 s,
+            // 15 s, 30 s, 3 min, 10 min, 20 min, 30 min …; Alipay's is
+            // similar), at two thirds of its pace: the first resend comes
+            // after 10 s, as the lab's provider always resent.
+            constexpr qint64 kSchedule[] = {10'000,  10'000,  20'000,    120'000,
+                                            400'000, 800'000, 1'200'000, 1'200'000};
+            const int at = std::clamp(retry, 1, int(std::size(kSchedule))) - 1;
+            return kSchedule[at];
+        }
     }
     return 5'000;
+}
+
+bool resendsRefusal(Source s) {
+    return s == Source::ProviderCallback;
 }
 
 qint64 defaultIntervalMs(Timing t) {

@@ -68,7 +68,11 @@ QString callerActor(Source s);
 // How long the source waits before it retries an attempt that got no definite
 // answer: the user clicks again, the gateway times out, the broker's
 // visibility timeout runs out, the scheduler's next tick comes.
-qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs);
+// How long a source waits before its `retry`-th retry (1: the first).
+qint64 retryIntervalMs(Source s, qint64 visibilityTimeoutMs, int retry = 1);
+// Whether the source sends again after a definite "no" as well: a payment
+// provider treats every answer but a clear success as a failed delivery.
+bool resendsRefusal(Source s);
 
 // The default spacing between duplicates for each timing.
 qint64 defaultIntervalMs(Timing t);

@@ -19,18 +19,34 @@ WHERE order_id = ?
 const QString kPaidAlways = QStringLiteral(R"(UPDATE orders
 SET status = 'PAID', pay_time = ?
 WHERE order_id = ?)");
+// A FAILED notice moves only the payment it names: the order's current one.
 const QString kFailedIfPaying = QStringLiteral(R"(UPDATE orders
 SET status = 'FAILED'
 WHERE order_id = ?
-  AND status = 'PAYING')");
+  AND status = 'PAYING'
+  AND trade_no = ?)");
 const QString kFailedAlways = QStringLiteral(R"(UPDATE orders
 SET status = 'FAILED'
 WHERE order_id = ?)");
 const QString kPayingAgain = QStringLiteral(R"(UPDATE orders
-SET status = 'PAYING'
+SET status = 'PAYING', trade_no = ?
 WHERE order_id = ?
   AND status = 'FAILED')");
 const QString kOrderStatus = QStringLiteral("SELECT status FROM orders WHERE order_id = ?");
+const QString kOrderPayment =
+    QStringLiteral("SELECT status, trade_no FROM orders WHERE order_id = ?");
+// A notice the service acknowledged without applying it (stale, or applied
+// before): kept for the people who look into payments.
+const QString kStaleNotices = QStringLiteral(R"(CREATE TABLE stale_notices (
+    id           INTEGER PRIMARY KEY,
+    out_trade_no TEXT    NOT NULL,
+    trade_status TEXT    NOT NULL,
+    order_status TEXT    NOT NULL,
+    received_at  INTEGER NOT NULL
+))");
+const QString kRecordStale = QStringLiteral(R"(INSERT INTO stale_notices
+    (out_trade_no, trade_status, order_status, received_at)
+VALUES (?, ?, ?, ?))");
 // The provider's own record of a payment (主动查询): how it really ended.
 const QString kProviderStatus = QStringLiteral(R"(SELECT status
 FROM provider_payments
@@ -132,9 +148,11 @@ PaymentCallback::PaymentCallback() {
         QStringLiteral("CREATE UNIQUE INDEX uk_out_trade_no ON pay_flow (out_trade_no)");
     // A FAILED callback writes no flow row: it only moves the status, with the
     // variant's condition or none.
-    auto serve = [this](bool conditional, Task<Reply> (PaymentCallback::*success)(Attempt&) const) {
-        return [this, conditional, success](Attempt& a) {
-            return isFailure(a) ? failedCallback(a, conditional) : (this->*success)(a);
+    // The production-minded variants acknowledge a notice they do not apply.
+    auto serve = [this](bool conditional, Task<Reply> (PaymentCallback::*success)(Attempt&) const,
+                        bool acknowledge = false) {
+        return [this, conditional, success, acknowledge](Attempt& a) {
+            return isFailure(a) ? failedCallback(a, conditional, acknowledge) : (this->*success)(a);
         };
     };
     info_.id = QStringLiteral("payment-callback");
@@ -145,7 +163,8 @@ PaymentCallback::PaymentCallback() {
     order_id TEXT PRIMARY KEY,
     status   TEXT NOT NULL CHECK (status IN ('PENDING', 'PAYING', 'PAID', 'FAILED')),
     amount   INTEGER NOT NULL,
-    pay_time INTEGER
+    pay_time INTEGER,
+    trade_no TEXT  -- the payment in progress: the one a FAILED notice may fail
 ))"),
         QStringLiteral(R"(CREATE TABLE pay_flow (
     id           INTEGER PRIMARY KEY,
@@ -180,8 +199,8 @@ PaymentCallback::PaymentCallback() {
          .recommended = true,
          .crashPoints = oneTx,
          .summary = "unique trade number and state machine, one transaction",
-         .handle = serve(true, &PaymentCallback::uniqueAndState),
-         .schema = {uniqueTradeNo}},
+         .handle = serve(true, &PaymentCallback::uniqueAndState, true),
+         .schema = {uniqueTradeNo, kStaleNotices}},
         {.id = "unique-separate-tx",
          .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::AfterGuard,
                          CrashPoint::BeforeResponse},
@@ -197,7 +216,7 @@ PaymentCallback::PaymentCallback() {
              [this](Attempt& a) {
                  return isFailure(a) ? failedCallbackWithQuery(a) : uniqueStateQuery(a);
              },
-         .schema = {uniqueTradeNo, QStringLiteral(R"(CREATE TABLE provider_payments (
+         .schema = {uniqueTradeNo, kStaleNotices, QStringLiteral(R"(CREATE TABLE provider_payments (
     out_trade_no TEXT    PRIMARY KEY,
     order_id     TEXT    NOT NULL,
     amount       INTEGER NOT NULL,
@@ -212,7 +231,9 @@ PaymentCallback::PaymentCallback() {
                      {"0", "1"},
                      0,
                      0,
-                     "1: a stale FAILED callback arrives after the SUCCESS ones"},
+                     "1: a stale FAILED callback arrives after the SUCCESS ones (with "
+                     "failed-then-retry: the first payment's FAILED again, while the second "
+                     "payment is under way)"},
                     {"failed-then-retry",
                      "0",
                      {"0", "1"},
@@ -220,7 +241,7 @@ PaymentCallback::PaymentCallback() {
                      0,
                      "1: the first payment fails (a FAILED callback); the user pays again under "
                      "a new trade number and that payment succeeds"}};
-    info_.tables = {"orders", "pay_flow", "ledger", "provider_payments"};
+    info_.tables = {"orders", "pay_flow", "ledger", "provider_payments", "stale_notices"};
     info_.guardTable = "pay_flow";
     info_.lanes = {"client", "provider", "service"};
     info_.baseline = "none";
@@ -249,10 +270,10 @@ void PaymentCallback::seed(Setup& setup, int intent) const {
     setup.transition(intent, orderOf(intent), "", "PENDING");
     // The user confirms the payment page: the order waits for the provider.
     setup.exec(QStringLiteral(R"(UPDATE orders
-SET status = 'PAYING'
+SET status = 'PAYING', trade_no = ?
 WHERE order_id = ?
   AND status = 'PENDING')"),
-               {orderOf(intent)}, intent);
+               {tradeNoOf(intent), orderOf(intent)}, intent);
     setup.transition(intent, orderOf(intent), "PENDING", "PAYING");
 }
 
@@ -295,9 +316,16 @@ void PaymentCallback::plan(Planner& planner, int intent) const {
         return;
     AttemptSpec late;
     late.intent = intent;
-    late.at = successAt + (c.duplicates + 1) * c.effectiveIntervalMs() + 1'000;
     late.kind = QStringLiteral("duplicate");
-    late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", paid}};
+    if (failedThenRetry(c)) {
+        // The first payment's FAILED notice once more, while the user's
+        // second payment is under way: it names the first trade number.
+        late.at = t0 + 3'000;
+        late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", tradeNoOf(intent)}};
+    } else {
+        late.at = successAt + (c.duplicates + 1) * c.effectiveIntervalMs() + 1'000;
+        late.payload = {{"trade_status", "FAILED"}, {"out_trade_no", paid}};
+    }
     planner.fire(late);
 }
 
@@ -314,19 +342,48 @@ Task<Reply> PaymentCallback::payAgain(Attempt& a) const {
     const QString order = orderOf(a.intent());
     a.note(QStringLiteral("pay-again"),
            {{"sender", a.caller()}, {"receiver", a.actor()}, {"out_trade_no", tradeNoOf(a)}});
-    co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(order));
+    co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(tradeNoOf(a), order));
     co_return Reply{};
 }
 
-Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional) const {
+Task<Reply> PaymentCallback::failedCallback(Attempt& a, bool conditional, bool acknowledge) const {
     const QString order = orderOf(a.intent());
     // One co_await per statement: g++ 12 miscompiles co_await inside ?: .
     bool moved = false;
-    if (conditional)
-        moved = co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
-    else
+    if (conditional) {
+        moved = co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying,
+                                    bound(order, tradeNoOf(a)));
+    } else {
         moved = co_await transition(a, order, "*", "FAILED", kFailedAlways, bound(order));
-    co_return Reply{moved ? Response::Success : Response::Rejected, moved ? "FAILED" : ""};
+    }
+    if (moved)
+        co_return Reply{Response::Success, "FAILED"};
+    if (acknowledge)
+        co_return co_await acknowledgeNotice(a);
+    // Refused: the provider takes it for a failed delivery and sends it again.
+    co_return Reply{Response::Rejected, ""};
+}
+
+// As the providers ask: a notice the service will not apply is still
+// answered with success, or it comes again for a day. One applied before is
+// acknowledged again; a stale one (the order is PAID, or paying under a newer
+// trade number) is recorded and raises an alert, for someone to look into.
+Task<Reply> PaymentCallback::acknowledgeNotice(Attempt& a) const {
+    const QString order = orderOf(a.intent());
+    const SqlResult now = co_await a.sql(kOrderPayment, order);
+    const QString status = now.value(0, 0).toString();
+    const QString current = now.value(0, 1).toString();
+    const bool repeat = status == QLatin1String("FAILED") && current == tradeNoOf(a);
+    if (!repeat) {
+        co_await a.sql(kRecordStale, tradeNoOf(a),
+                       a.payload().value(QStringLiteral("trade_status")).toString(), status,
+                       a.now());
+        a.alert(order, 1,
+                QStringLiteral("stale %1 notice for %2 (order %3 is %4): acknowledged, not applied")
+                    .arg(a.payload().value(QStringLiteral("trade_status")).toString(), tradeNoOf(a),
+                         order, status));
+    }
+    co_return Reply{Response::Success, status};
 }
 
 Task<Reply> PaymentCallback::withoutGuard(Attempt& a) const {
@@ -454,10 +511,11 @@ Task<Reply> PaymentCallback::failedCallbackWithQuery(Attempt& a) const {
     // A failure may be real, or an old notice that overtook nothing: the
     // order records it as the state machine allows, and the provider says
     // whether it stands.
-    co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
+    co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order, tradeNoOf(a)));
     const QString status = co_await reconcile(a);
-    co_return Reply{status == QLatin1String("FAILED") ? Response::Success : Response::Rejected,
-                    status};
+    if (status == QLatin1String("FAILED"))
+        co_return Reply{Response::Success, status};
+    co_return co_await acknowledgeNotice(a);
 }
 
 // 主动查询: the service asks the provider for the payment's real status and
@@ -484,7 +542,8 @@ Task<QString> PaymentCallback::reconcile(Attempt& a) const {
     } else if (real == QLatin1String("FAILED")) {
         const SqlResult now = co_await a.sql(kOrderStatus, order);
         if (now.value().toString() == QLatin1String("PAYING"))
-            co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying, bound(order));
+            co_await transition(a, order, "PAYING", "FAILED", kFailedIfPaying,
+                                bound(order, tradeNo));
     }
     const SqlResult after = co_await a.sql(kOrderStatus, order);
     co_return after.value().toString();
@@ -503,7 +562,7 @@ Task<void> PaymentCallback::applySuccess(Attempt& a) const {
         co_return;
     }
     if (status == QLatin1String("FAILED"))
-        co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(order));
+        co_await transition(a, order, "FAILED", "PAYING", kPayingAgain, bound(tradeNoOf(a), order));
     const UniqueInsert flow = co_await recordFlow(a);
     bool paid = false;
     if (flow.inserted) {

@@ -24,7 +24,8 @@ public:
     static QStringList states();
 
 private:
-    Task<Reply> failedCallback(Attempt& a, bool conditional) const;
+    Task<Reply> failedCallback(Attempt& a, bool conditional, bool acknowledge) const;
+    Task<Reply> acknowledgeNotice(Attempt& a) const;
     Task<Reply> withoutGuard(Attempt& a) const;
     Task<Reply> uniqueKeyOnly(Attempt& a) const;
     Task<Reply> stateMachineOnly(Attempt& a) const;

@@ -43,7 +43,10 @@ class PaymentCallbackTest : public QObject {
 private slots:
     void truthTable_data();
     void truthTable() { test::checkCellRow(); }
-    void lateFailureIsRejectedByTheStateMachine();
+    void aStaleFailureIsAcknowledgedNotApplied();
+    void aRefusedNoticeIsSentAgainOnTheProvidersSchedule();
+    void aFailureOfTheFirstPaymentLeavesTheSecondAlone_data();
+    void aFailureOfTheFirstPaymentLeavesTheSecondAlone();
     void moreRows_data();
     void moreRows() { test::checkCellRow(); }
     void providerQueryTakesTheOrderBackThroughPaying();
@@ -84,7 +87,10 @@ void PaymentCallbackTest::truthTable_data() {
     test::addCellRows("payment-callback", cells);
 }
 
-void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
+// The recommended service answers a stale FAILED notice as the providers
+// ask: success, without applying it (the state machine refuses the move),
+// recorded in stale_notices and raised as an alert.
+void PaymentCallbackTest::aStaleFailureIsAcknowledgedNotApplied() {
     Cell cell{"unique-and-state", "retry", "", {"late-failure=1"}, 2, 2, "exactly-once"};
     Run run(test::cellConfig("payment-callback", cell, 2, 1), *findScenario("payment-callback"));
     QString error;
@@ -104,7 +110,75 @@ void PaymentCallbackTest::lateFailureIsRejectedByTheStateMachine() {
     }
     QCOMPARE(paid, 1);
     QCOMPARE(failedRejected, 1);
-    QCOMPARE(run.summary().responseCount(Response::Rejected), 1);
+    QCOMPARE(run.summary().responseCount(Response::Rejected), 0);
+    QCOMPARE(run.summary().responseCount(Response::Success), 4);
+    QCOMPARE(run.summary().alerts.size(), 1);
+    const auto reader = run.openReader();
+    QCOMPARE(reader->exec("SELECT out_trade_no, order_status FROM stale_notices").data,
+             (QList<QVariantList>{{QStringLiteral("T88000001"), QStringLiteral("PAID")}}));
+}
+
+// A variant that answers the same notice "rejected" gets it again, on the
+// provider's schedule (10 s, 10 s, 20 s …), up to --max-retries times.
+void PaymentCallbackTest::aRefusedNoticeIsSentAgainOnTheProvidersSchedule() {
+    Cell cell{"state-machine", "retry", "", {"late-failure=1"}, 2, 2, "exactly-once"};
+    RunConfig c = test::cellConfig("payment-callback", cell, 2, 1);
+    Run run(c, *findScenario("payment-callback"));
+    QString error;
+    QVERIFY(run.start(&error));
+    run.runToEnd();
+    test::finish(run);
+    QCOMPARE(run.summary().verdict, Verdict::ExactlyOnce);
+    QCOMPARE(run.summary().responseCount(Response::Rejected), 1 + c.maxRetries);
+    QList<qint64> refusedAt;
+    for (const TraceEvent& e : run.trace().events()) {
+        if (e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("rejected"))
+            refusedAt << e.tMs;
+        if (e.is(EventKind::Retry))
+            QCOMPARE(e.fields.text("after"), QStringLiteral("rejected"));
+    }
+    QCOMPARE(refusedAt.size(), 4);
+    QList<qint64> gaps;
+    for (qsizetype i = 1; i < refusedAt.size(); ++i) gaps << refusedAt[i] - refusedAt[i - 1];
+    QCOMPARE(gaps, (QList<qint64>{10'000, 10'000, 20'000}));
+}
+
+// The first payment fails and the user pays again; the first payment's
+// FAILED notice comes once more while the second is under way. It names the
+// first trade number, so it fails nothing: the order ends PAID, credited once.
+void PaymentCallbackTest::aFailureOfTheFirstPaymentLeavesTheSecondAlone_data() {
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("verdict");
+    QTest::newRow("none") << "none"
+                          << "duplicated";
+    for (const char* v : {"state-machine", "unique-and-state", "unique-state-query"})
+        QTest::newRow(v) << v << "exactly-once";
+}
+
+void PaymentCallbackTest::aFailureOfTheFirstPaymentLeavesTheSecondAlone() {
+    QFETCH(QString, variant);
+    QFETCH(QString, verdict);
+    for (quint32 seed = 1; seed <= 3; ++seed) {
+        Cell cell{variant, "retry", "", {"failed-then-retry=1", "late-failure=1"}, 1, 2, verdict};
+        Run run(test::cellConfig("payment-callback", cell, 1, seed),
+                *findScenario("payment-callback"));
+        QString error;
+        QVERIFY(run.start(&error));
+        run.runToEnd();
+        test::finish(run);
+        QCOMPARE(toId(run.summary().verdict), verdict);
+        if (variant == QLatin1String("none"))
+            continue;
+        bool refused = false;
+        for (const TraceEvent& e : run.trace().events()) {
+            refused |= e.is(EventKind::Transition) && e.fields.text("to_state") == "FAILED" &&
+                       !e.fields.flag("accepted") && e.tMs >= 3'000 && e.tMs < 4'000;
+        }
+        QVERIFY2(refused, "the first payment's late FAILED is refused");
+        const auto reader = run.openReader();
+        QCOMPARE(reader->exec("SELECT status FROM orders").data.value(0).value(0).toString(),
+                 QStringLiteral("PAID"));
+    }
 }
 
 // SPEC section 3, payment-callback's further rows (timing retry).

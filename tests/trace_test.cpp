@@ -204,7 +204,7 @@ void TraceTest::sqlEventsSayWhatTheirNumberCounts() {
             const QString name = scenario->info().id + QLatin1Char('/') + variant.id;
             QVERIFY2(!bytes.isEmpty(), qPrintable(name));
             const QJsonObject trace = QJsonDocument::fromJson(bytes).object();
-            QCOMPARE(trace.value("version").toInt(), 3);
+            QCOMPARE(trace.value("version").toInt(), kTraceVersion);
             ++traces;
             for (const QJsonValue& v : trace.value("events").toArray()) {
                 const QJsonObject e = v.toObject();
@@ -423,7 +423,7 @@ void TraceTest::damagedTracesAreRefused_data() {
     QTest::newRow("other format") << QByteArray(R"({"format":"x","version":1})")
                                   << "not an idemlab trace";
     QByteArray newer = good;
-    newer.replace("\"version\":3", "\"version\":99");
+    newer.replace("\"version\":" + QByteArray::number(kTraceVersion), "\"version\":99");
     QTest::newRow("newer version") << newer << "newer";
     QTest::newRow("no events") << QByteArray(
                                       R"({"format":"idemlab-trace","version":1,"config":{}})")

@@ -29,6 +29,28 @@ protected:
     }
 };
 
+// A banner of one line: what does not fit ends in … (the whole text is its
+// tooltip and its accessible name), so that a long alert lays nothing out.
+class OneLineBanner : public Banner {
+public:
+    using Banner::Banner;
+    QSize sizeHint() const override {
+        return {fontMetrics().averageCharWidth() * 10, QLabel::sizeHint().height()};
+    }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.fillRect(rect(), background);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.setFont(font());
+        const QRect r = contentsRect().adjusted(margin(), 0, -margin(), 0);
+        const QString line = text().section(QLatin1Char('\n'), 0, 0);
+        p.drawText(r, Qt::AlignCenter, fontMetrics().elidedText(line, Qt::ElideRight, r.width()));
+    }
+};
+
 // One line of text that takes whatever width it is given: what does not fit
 // ends in … (the whole line is in the tooltip and in the unfolded panel).
 class OneLine : public QLabel {
@@ -70,7 +92,7 @@ public:
 StageHeader::StageHeader(QWidget* parent)
     : QWidget(parent),
       verdict_(new Banner(this)),
-      alert_(new Banner(this)),
+      alert_(new OneLineBanner(this)),
       line_(new CornerLine(this)),
       settings_(new OneLine(line_)),
       expand_(new QPushButton(line_)) {
@@ -85,8 +107,7 @@ StageHeader::StageHeader(QWidget* parent)
     layout->addWidget(verdict_);
     alert_->setObjectName(QStringLiteral("alertBanner"));
     alert_->setAlignment(Qt::AlignCenter);
-    alert_->setWordWrap(true);
-    alert_->setMargin(2);
+    alert_->setMargin(4);
     alert_->setTextFormat(Qt::PlainText);
     // Dark red under white text (WCAG AA), in either theme.
     static_cast<Banner*>(alert_)->background = QColor(0xc6, 0x28, 0x28);
@@ -130,6 +151,7 @@ void StageHeader::setAlert(const QString& text) {
         return;
     const bool was = !alert_->text().isEmpty();
     alert_->setText(text);
+    alert_->setToolTip(text);
     alert_->setAccessibleName(text);
     alert_->setVisible(!text.isEmpty());
     if (was != !text.isEmpty())

@@ -1948,6 +1948,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>%1 commits: the database now holds %2 for this request.</source>
         <translation>%1提交事务：这个请求在数据库里现在有 %2。</translation>
     </message>
+    <message>
+        <source>%1: the %2 was not told success (it was refused), takes that for a failed delivery and sends the notice again (resend %3 of at most %4).</source>
+        <translation>%1：%2没有收到“成功”（被拒绝了），把这当成通知没送达，于是再发一次（第 %3 次重发，最多 %4 次）。</translation>
+    </message>
+    <message>
+        <source>The %1 was not told success and sends again.</source>
+        <translation>%1没有收到“成功”，于是再发一次。</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
@@ -3048,10 +3056,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>开：第一次执行业务时遇到临时错误（风控服务返回 503）</translation>
     </message>
     <message>
-        <source>On: a stale FAILED callback arrives after the SUCCESS ones</source>
-        <translation>开：一条过时的 FAILED 回调在 SUCCESS 回调之后才到达</translation>
-    </message>
-    <message>
         <source>On: the first payment fails; the user pays again under a new trade number and that one succeeds</source>
         <translation>开：第一次支付失败，用户用新的交易号重新支付并成功</translation>
     </message>
@@ -3142,6 +3146,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>message</source>
         <translation>消息</translation>
+    </message>
+    <message>
+        <source>On: a stale FAILED callback arrives after the SUCCESS ones (with First payment fails: the first payment&apos;s FAILED again, while the second one is under way)</source>
+        <translation>开：一条过时的 FAILED 回调在 SUCCESS 回调之后才到达（与“首次支付失败”同开时：第一次支付的 FAILED 再来一次，而此时第二次支付正在进行）</translation>
     </message>
 </context>
 <context>
