@@ -16,4 +16,8 @@ int lesson(const QStringList& args);
 // does not read names the frame and the field).
 bool namedLesson(const QString& name, Lesson* out, QString* error);
 
+// Why the lesson `name` is too large to run without --allow-large: its
+// first frame above the cost limit and the estimate; empty when it is not.
+QString lessonTooLarge(const QString& name, const Lesson& lesson);
+
 }  // namespace idem::cli

@@ -4,6 +4,7 @@
 #include "configcheck.h"
 #include "firepanel.h"
 #include "idemversion.h"
+#include "interruption.h"
 #include "lessonbook.h"
 #include "lessoncommands.h"
 #include "lessonpanel.h"
@@ -216,7 +217,8 @@ QString choiceLetter(int index) {
 
 }  // namespace
 
-QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems) {
+QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems,
+                        QString* failure, const std::atomic<bool>* cancel) {
     problems->clear();
     const int frames = int(lesson.frames.size());
     QString body;
@@ -224,8 +226,9 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
     for (int i = 0; i < frames; ++i) {
         const LessonFrame& f = lesson.frames.at(i);
         QString pauseHtml;
-        const FrameCheck check =
-            checkFrame(lesson, i, [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
+        const FrameCheck check = checkFrame(
+            lesson, i,
+            [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 StepCaption caption;
                 caption.setAskKeys(run.scenario().info().askKeys);
@@ -237,7 +240,15 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
                 }
                 pauseHtml += diagramsHtml(runDiagrams(run.scenario().info(), run.config().variant,
                                                       run.trace(), upTo, lastStepBegin));
-            });
+            },
+            cancel);
+        if (check.cancelled)
+            return {};
+        if (!check.failure.isEmpty()) {
+            if (failure)
+                *failure = check.failure;
+            return {};
+        }
         *problems << check.problems;
         if (f.question)
             answers.insert(i, check.answer);
@@ -353,6 +364,7 @@ int lessonExport(const QStringList& args) {
                       "window picks it).",
                       "LANG"});
     parser.addOption({"out", "File to write.", "FILE"});
+    parser.addOption({"allow-large", "Run even a frame whose estimated cost is above the limit."});
     parser.addPositionalArgument("ID|FILE", "A bundled lesson (see lesson list) or a lesson file.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab lesson export")} + args))
@@ -378,6 +390,9 @@ int lessonExport(const QStringList& args) {
     QString error;
     if (!namedLesson(name, &lesson, &error))
         return fail(error);
+    if (const QString large = lessonTooLarge(name, lesson);
+        !parser.isSet("allow-large") && !large.isEmpty())
+        return fail(large);
     QList<NamedPath> inputs;
     if (QFileInfo::exists(name))
         inputs.append({QStringLiteral("the lesson"), name});
@@ -395,12 +410,20 @@ int lessonExport(const QStringList& args) {
         QCoreApplication::installTranslator(&translator);
     }
     QStringList problems;
-    const QByteArray html = lessonToHtml(lesson, lang, &problems);
+    const Interruption interruption;
+    QString failure;
+    const QByteArray html = lessonToHtml(lesson, lang, &problems, &failure, Interruption::flag());
+    if (Interruption::requested())
+        return fail(QStringLiteral("stopped before the end: nothing was written"),
+                    Interruption::exitCode());
+    if (!failure.isEmpty())
+        return fail(QStringLiteral("lesson %1, %2").arg(lesson.id, failure), Failure);
     if (!problems.isEmpty()) {
         for (const QString& p : problems)
             QTextStream(stderr) << "idemlab: lesson " << lesson.id << ", " << p << Qt::endl;
         return BadInput;
     }
+    const Interruption::Held held;  // the hand-out lands whole or not at all
     if (!writeFileAtomically(parser.value("out"), html, &error))
         return fail(error, Failure);
     return Ok;

@@ -70,11 +70,15 @@ void LessonPlayer::enterFrame(int frame) {
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
     window_->setOutcomeWithheld(!f.revealOutcome);
+    fireError_.clear();
+    fireFailure_ = RunFailure::None;
     if (const std::optional<RunConfig> config = frameConfig(lesson_, frame)) {
         Playback& playback = window_->playback();
         if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
-            QString error;
-            window_->fire(*config, &error);  // checked by lesson check; a bad file cannot load
+            // The file was checked when it was read; what is left to fail is the machine.
+            if (!window_->fire(*config, &fireError_, &fireFailure_) &&
+                fireFailure_ == RunFailure::None)
+                fireFailure_ = RunFailure::BadInput;
         }
         const int position = pausePosition(frame);
         if (position >= 0)

@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTextStream>
 #include <QThread>
@@ -42,8 +43,13 @@ int withGui(int argc, char* argv[], Gui mode) {
         // Headless machines (CI, ssh) often lack a runtime folder; make a
         // private one so that the only output is the command's own.
         if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            // In $TMPDIR when it is a folder (QDir::tempPath() is empty for
+            // one that does not exist: the root folder is no place for it).
+            const QFileInfo tmpdir(qEnvironmentVariable("TMPDIR"));
+            const QString base =
+                tmpdir.isDir() ? tmpdir.absoluteFilePath() : QStringLiteral("/tmp");
             const QByteArray dir =
-                QDir::tempPath().toLocal8Bit() + "/idemlab-runtime-" + QByteArray::number(getuid());
+                QFile::encodeName(base) + "/idemlab-runtime-" + QByteArray::number(getuid());
             QDir().mkpath(QString::fromLocal8Bit(dir));
             QFile::setPermissions(QString::fromLocal8Bit(dir),
                                   QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);

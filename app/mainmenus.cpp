@@ -373,8 +373,11 @@ void MainWindow::retranslate() {
 void MainWindow::openTrace() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
                                                       tr("Idempotency Lab traces (*.json)"));
-    if (path.isEmpty())
-        return;
+    if (!path.isEmpty())
+        openTraceAt(path);
+}
+
+void MainWindow::openTraceAt(const QString& path) {
     director_->openTrace(path);
 }
 

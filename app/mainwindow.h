@@ -54,8 +54,9 @@ public:
     ~MainWindow() override;
 
     // Loads a configuration as if fired from the panel and waits for it
-    // (tests, `idemlab shot`). False on bad input.
-    bool fire(const RunConfig& config, QString* error);
+    // (tests, `idemlab shot`). False on bad input or when the run cannot
+    // run (`failure` says which: BadInput, or Io for a full disk).
+    bool fire(const RunConfig& config, QString* error, RunFailure* failure = nullptr);
     // Fires from the window: checks the input, asks before a run above the
     // cost limit, then measures it in the background (Escape cancels).
     void fireInBackground(const RunConfig& config);
@@ -101,7 +102,16 @@ public:
     // path at a frame (0-based). False with a message naming the problem.
     LessonPlayer* lessonPlayer() const { return lessons_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
-    bool startLesson(const QString& idOrPath, int frame, QString* error);
+    // `failure` (when given) tells a lesson that does not read (BadInput) from
+    // a frame whose run could not run on this machine (Io).
+    bool startLesson(const QString& idOrPath, int frame, QString* error,
+                     RunFailure* failure = nullptr);
+    // File → Open a lesson file… without the dialog: reads the file, asks
+    // first (No by default) when a frame's run is above the cost limit, then
+    // checks every frame in the background (Escape stops it) and opens it.
+    void openLessonFileAt(const QString& path);
+    // File → Open trace… without the dialog.
+    void openTraceAt(const QString& path);
     // While a lesson withholds it, the outcome and the verdict are hidden so
     // that a prediction is a prediction.
     void setOutcomeWithheld(bool withheld);

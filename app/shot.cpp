@@ -2,6 +2,8 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "lesson.h"
+#include "lessoncommands.h"
 #include "mainwindow.h"
 #include "outputpaths.h"
 #include "playback.h"
@@ -103,6 +105,15 @@ int shot(const QStringList& args) {
                             .arg(max));
         }
     }
+    if (lesson) {
+        // The lesson is read and its runs estimated before the window runs any.
+        Lesson read;
+        if (!namedLesson(parser.value("lesson"), &read, &error))
+            return fail(error);
+        if (const QString large = lessonTooLarge(parser.value("lesson"), read);
+            !parser.isSet("allow-large") && !large.isEmpty())
+            return fail(large);
+    }
     if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}}))
         return fail(problem.message, problem.code);
 
@@ -112,11 +123,13 @@ int shot(const QStringList& args) {
     window.resize(w, h);
     window.show();
     if (lesson) {
-        if (!window.startLesson(parser.value("lesson"), frame - 1, &error))
-            return fail(error);
+        RunFailure failure = RunFailure::BadInput;
+        if (!window.startLesson(parser.value("lesson"), frame - 1, &error, &failure))
+            return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
     } else {
-        if (!window.fire(config, &error))
-            return fail(error);
+        RunFailure failure = RunFailure::BadInput;
+        if (!window.fire(config, &error, &failure))
+            return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
         if (step) {
             window.playback().seek(int(*step));
         } else {

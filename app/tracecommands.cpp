@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "interruption.h"
 #include "names.h"
 #include "outputpaths.h"
 #include "registry.h"
@@ -64,6 +65,24 @@ bool traceConfig(const QString& path, const QJsonObject& json, RunConfig* config
     return true;
 }
 
+// Why a trace's configuration is too large to run again without
+// --allow-large, naming its fields and the estimate; empty when it is not.
+QString traceTooLarge(const QString& path, const RunConfig& config) {
+    const Scenario* scenario = findScenario(config.scenario);
+    const CostEstimate cost = estimateCost(config, scenario->info());
+    if (!cost.overLimit())
+        return {};
+    return QStringLiteral(
+               "%1: its config (intents %2, duplicates %3, max_retries %4%5) is too "
+               "large to run again: %6; add --allow-large to run it anyway")
+        .arg(path)
+        .arg(config.intents)
+        .arg(config.duplicates)
+        .arg(config.maxRetries)
+        .arg(scenario->info().statementsPerAttempt ? QStringLiteral(" and its params") : QString(),
+             costText(cost));
+}
+
 // Loads a trace and the configuration in it; false with a message.
 bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QString* error) {
     return Trace::load(path, loaded, error) && traceConfig(path, loaded->config, config, error);
@@ -83,21 +102,31 @@ int replay(const QStringList& args) {
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large]"));
     const QString path = parser.positionalArguments().first();
+    const Interruption interruption;
     TraceReader reader(path);
+    reader.setCancel(Interruption::flag());
     TraceReader::Header header;
     RunConfig config;
     QString error;
     if (!reader.readHeader(&header, &error))
-        return fail(QStringLiteral("%1: %2").arg(path, error));
+        return fail(QStringLiteral("%1: %2").arg(path, error),
+                    reader.cancelled() ? Interruption::exitCode() : BadInput);
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
     if (!parser.isSet("allow-large")) {
-        error = costProblem(config);
-        if (!error.isEmpty())
-            return fail(QStringLiteral("%1: %2").arg(path, error));
+        if (const QString large = traceTooLarge(path, config); !large.isEmpty())
+            return fail(large);
     }
-    const ReplayOutcome r = replayTrace(reader, header, config, *findScenario(config.scenario));
+    const ReplayOutcome r =
+        replayTrace(reader, header, config, *findScenario(config.scenario), Interruption::flag());
     QTextStream out(stdout);
+    if (r.failure == RunFailure::Cancelled) {
+        return fail(QStringLiteral("%1: stopped before the end, after %2 events: nothing is "
+                                   "proven")
+                        .arg(path)
+                        .arg(r.events),
+                    Interruption::exitCode());
+    }
     if (r.failure != RunFailure::None) {
         return fail(
             QStringLiteral("%1: the configuration could not be run again: %2").arg(path, r.error),
@@ -207,6 +236,8 @@ int exportTrace(const QStringList& args) {
     parser.addOption({"format", formatsText() + QLatin1Char('.'), "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
+    parser.addOption(
+        {"allow-large", "Re-run even a trace whose estimated cost is above the limit."});
     parser.addOption({"excel", "csv: start with a UTF-8 byte-order mark for Excel."});
     parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
                       QStringLiteral("en")});
@@ -247,8 +278,22 @@ int exportTrace(const QStringList& args) {
         checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs);
     if (problem)
         return fail(problem.message, problem.code);
-    QList<ExportInput> loaded;
     QString error;
+    // Each trace's configuration is read and estimated before anything runs.
+    for (const QString& path : paths) {
+        TraceReader reader(path);
+        TraceReader::Header header;
+        RunConfig config;
+        if (!reader.readHeader(&header, &error))
+            return fail(QStringLiteral("%1: %2").arg(path, error));
+        if (!traceConfig(path, header.config, &config, &error))
+            return fail(error);
+        if (!parser.isSet("allow-large")) {
+            if (const QString large = traceTooLarge(path, config); !large.isEmpty())
+                return fail(large);
+        }
+    }
+    QList<ExportInput> loaded;
     for (const QString& path : paths) {
         ExportInput in;
         if (!loadForExport(path, &in, &error))

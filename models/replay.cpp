@@ -80,12 +80,15 @@ QString firstDifference(const QJsonValue& stored, const QJsonValue& fresh, const
 }
 
 ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header,
-                          const RunConfig& config, const Scenario& scenario) {
+                          const RunConfig& config, const Scenario& scenario,
+                          const std::atomic<bool>* cancel) {
     ReplayOutcome out;
     Queue fresh;
     RunOptions options;
     options.keepTrace = false;
     options.sink = &fresh;
+    options.cancel = cancel;
+    reader.setCancel(cancel);
     options.formatVersion = header.version;
     Run run(config, scenario, options);
     QString error;
@@ -107,7 +110,7 @@ ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header
     auto next = [&]() -> std::optional<TraceEvent> {
         while (fresh.events.empty()) {
             if (!run.step()) {
-                if (finished)
+                if (finished || run.failure() == RunFailure::Cancelled)
                     return std::nullopt;
                 finish();
             }
@@ -121,6 +124,11 @@ ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header
         [&](TraceEvent&&, const QJsonObject& stored) {
             ++out.events;
             const std::optional<TraceEvent> e = next();
+            if (run.failure() == RunFailure::Cancelled) {
+                out.failure = RunFailure::Cancelled;
+                out.error = run.failureMessage();
+                return false;
+            }
             const QJsonValue mine =
                 e ? QJsonValue(e->toJson(header.version)) : QJsonValue(QJsonValue::Undefined);
             const QString d = firstDifference(stored, mine, QString());
@@ -131,6 +139,8 @@ ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header
             return true;
         },
         &digestMatches, &out.error);
+    if (reader.cancelled())
+        out.failure = RunFailure::Cancelled;
     if (!read && out.difference.isEmpty())
         return out;
     if (!out.difference.isEmpty())

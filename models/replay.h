@@ -21,8 +21,10 @@ struct ReplayOutcome {
 };
 
 // header: read from `reader` already; config: its configuration, checked.
+// cancel set: the run stops at its next step (failure Cancelled).
 ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header,
-                          const RunConfig& config, const Scenario& scenario);
+                          const RunConfig& config, const Scenario& scenario,
+                          const std::atomic<bool>* cancel = nullptr);
 
 // The first difference between two JSON values, types included (a whole
 // number is not a fraction, null is not 0), named by its path; empty when

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -129,6 +130,9 @@ public:
 
     explicit TraceReader(QString path);
     explicit TraceReader(QByteArray bytes);  // a trace already in memory
+    // Set: reading stops at the next event (false, cancelled() true).
+    void setCancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+    bool cancelled() const { return cancelled_; }
     // The header; also counts the events and checks the file's structure.
     bool readHeader(Header* header, QString* error);
     // Every event, in order; digestMatches tells whether the events and the
@@ -144,6 +148,9 @@ private:
     Header header_;
     QByteArray summaryRaw_;
     qint64 eventsOffset_ = -1;
+    const std::atomic<bool>* cancel_ = nullptr;
+    bool cancelled_ = false;
+    bool stopRequested(QString* error);
 };
 
 }  // namespace idem

@@ -167,6 +167,14 @@ QJsonValue parseValue(const QByteArray& raw, QString* error) {
 TraceReader::TraceReader(QString path) : path_(std::move(path)) {}
 TraceReader::TraceReader(QByteArray bytes) : bytes_(std::move(bytes)), inMemory_(true) {}
 
+bool TraceReader::stopRequested(QString* error) {
+    if (!cancel_ || !cancel_->load(std::memory_order_relaxed))
+        return false;
+    cancelled_ = true;
+    *error = QStringLiteral("stopped before the end of the trace");
+    return true;
+}
+
 std::unique_ptr<QIODevice> TraceReader::openDevice(QString* error) const {
     std::unique_ptr<QIODevice> device;
     if (inMemory_)
@@ -237,7 +245,8 @@ bool TraceReader::readHeader(Header* header, QString* error) {
             for (;;) {
                 if (!s.value(nullptr, error))
                     return false;
-                ++h.events;
+                if ((++h.events & 0xff) == 0 && stopRequested(error))
+                    return false;
                 c = s.peekNonSpace();
                 s.next();
                 if (c == ']')
@@ -317,6 +326,8 @@ bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, Q
     s.next();  // '['
     Sha256 digest;
     for (qint64 n = 0; n < header_.events; ++n) {
+        if ((n & 0xff) == 0 && stopRequested(error))
+            return false;
         if (n > 0 && s.peekNonSpace() == ',')
             s.next();
         QByteArray raw;
