@@ -261,7 +261,9 @@ int run(const QStringList& args) {
     QCommandLineParser parser;
     addRunOptions(parser);
     parser.addOption({"db", "Keep the database in FILE for inspection with sqlite3.", "FILE"});
-    parser.addOption({"force", "Replace the database of an earlier run at --db FILE."});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --db or --trace (never "
+                      "a file idemlab did not write)."});
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
@@ -290,10 +292,10 @@ int run(const QStringList& args) {
     // cannot take its result.
     QList<NamedPath> outputs;
     if (parser.isSet("db"))
-        outputs.append({QStringLiteral("--db"), parser.value("db")});
+        outputs.append({QStringLiteral("--db"), parser.value("db"), true});
     if (parser.isSet("trace"))
         outputs.append({QStringLiteral("--trace"), parser.value("trace")});
-    if (const PathProblem problem = checkOutputs(outputs))
+    if (const PathProblem problem = checkOutputs(outputs, {}, parser.isSet("force")))
         return refuse(problem);
 
     // The trace file is opened before the run: an unwritable path fails at

@@ -5,6 +5,7 @@
 #include "firepanel.h"
 #include "idemversion.h"
 #include "interruption.h"
+#include "labfiles.h"
 #include "lessonbook.h"
 #include "lessoncommands.h"
 #include "lessonpanel.h"
@@ -288,10 +289,11 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
     const QString htmlLang =
         lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
     h += QStringLiteral(
-             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>"
+             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>%2"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-             "<title>%2</title><style>%3</style></head><body>")
-             .arg(htmlLang, escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
+             "<title>%3</title><style>%4</style></head><body>")
+             .arg(htmlLang, QLatin1String(labfiles::kHtmlGenerator),
+                  escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
                   QLatin1String(kStyle));
     h += QStringLiteral(
              "<header><h1>%1</h1><div class='summary'>%2</div><p class='meta'>%3</p>"
@@ -365,6 +367,9 @@ int lessonExport(const QStringList& args) {
                       "LANG"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"allow-large", "Run even a frame whose estimated cost is above the limit."});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --out (never a file "
+                      "idemlab did not write)."});
     parser.addPositionalArgument("ID|FILE", "A bundled lesson (see lesson list) or a lesson file.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab lesson export")} + args))
@@ -396,8 +401,8 @@ int lessonExport(const QStringList& args) {
     QList<NamedPath> inputs;
     if (QFileInfo::exists(name))
         inputs.append({QStringLiteral("the lesson"), name});
-    if (const PathProblem problem =
-            checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs))
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                                 inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
 
     // The hand-out's words, the diagrams' and the captions' in the language asked for.

@@ -357,6 +357,7 @@ void MainWindow::openLessonFile() {
 }
 
 void MainWindow::openLessonFileAt(const QString& path) {
+    inputs_ << path;
     QString error;
     Lesson lesson;
     if (!readLessonFile(path, &lesson, &error)) {

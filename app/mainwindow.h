@@ -136,6 +136,9 @@ private:
     void chooseLesson();
     void openLessonFile();
     void showVerdict();
+    // False, after telling why, when `path` is a file the window read from
+    // (a trace or a lesson it opened): a save never writes over an input.
+    bool mayWrite(const QString& path);
     // A dialog on screen; the status bar off screen (tests, `idemlab shot`).
     void showError(const QString& title, const QString& message);
     // The tab that plays the run: Pagination for pagination, else Live.
@@ -146,6 +149,7 @@ private:
     void stepTab(int by);
     void tabChanged();
 
+    QStringList inputs_;  // the files opened: never written over
     bool remember_;
     Playback* playback_;
     QTranslator translator_;

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "labfiles.h"
 #include "lesson.h"
 #include "lessoncommands.h"
 #include "mainwindow.h"
@@ -14,6 +15,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
 #include <QTextStream>
@@ -44,6 +46,9 @@ int shot(const QStringList& args) {
     parser.addOption(
         {"lesson", "Show a lesson (a bundled id or a lesson file) instead of a run.", "ID"});
     parser.addOption({"frame", "With --lesson: the frame to show (default 1).", "N"});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --out (never a file "
+                      "idemlab did not write)."});
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab shot")} + args)) {
         return fail(parser.errorText());
@@ -114,7 +119,11 @@ int shot(const QStringList& args) {
             !parser.isSet("allow-large") && !large.isEmpty())
             return fail(large);
     }
-    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}}))
+    QList<NamedPath> inputs;
+    if (lesson && QFileInfo::exists(parser.value("lesson")))
+        inputs.append({QStringLiteral("the lesson"), parser.value("lesson")});
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                                 inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
 
     MainWindow window(false);
@@ -150,7 +159,8 @@ int shot(const QStringList& args) {
     // A few passes, so that work a layout change queued for the next turn of
     // the event loop (rows fitted to the final column widths) is in the picture.
     for (int pass = 0; pass < 4; ++pass) QApplication::processEvents();
-    const QImage image = target->grab().toImage();
+    QImage image = target->grab().toImage();
+    image.setText(QLatin1String(labfiles::kPngKey), QLatin1String(labfiles::kPngValue));
     QByteArray png;
     QBuffer buffer(&png);
     if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))

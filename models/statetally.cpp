@@ -30,31 +30,32 @@ void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizet
         clear();
     freshAccepted_.clear();
     freshRejected_.clear();
-    for (qsizetype i = applied_; i < end; ++i) {
-        const TraceEvent& e = events[i];
-        if (!e.is(EventKind::Transition))
-            continue;
-        const QString entity = e.fields.text("entity");
-        QString from = e.fields.text("from_state");
-        const QString to = e.fields.text("to_state");
-        const bool accepted = e.fields.flag("accepted");
-        if (from == QLatin1String("*"))
-            from = entityState_.value(entity);
-        const Move move{from, to};
-        (accepted ? accepted_ : rejected_)[move] += 1;
-        if (i >= freshFrom)
-            (accepted ? freshAccepted_ : freshRejected_).insert(move);
-        if (accepted) {
-            entityState_[entity] = to;
-            current_[e.intent] = to;
-            entities_[e.intent] = entity;
-        }
-        if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
-            !offDiagram_.contains(move)) {
-            offDiagram_ << move;
-        }
-    }
+    for (qsizetype i = applied_; i < end; ++i) add(events[i], i >= freshFrom);
     applied_ = end;
+}
+
+void StateTally::add(const TraceEvent& e, bool fresh) {
+    if (!e.is(EventKind::Transition))
+        return;
+    const QString entity = e.fields.text("entity");
+    QString from = e.fields.text("from_state");
+    const QString to = e.fields.text("to_state");
+    const bool accepted = e.fields.flag("accepted");
+    if (from == QLatin1String("*"))
+        from = entityState_.value(entity);
+    const Move move{from, to};
+    (accepted ? accepted_ : rejected_)[move] += 1;
+    if (fresh)
+        (accepted ? freshAccepted_ : freshRejected_).insert(move);
+    if (accepted) {
+        entityState_[entity] = to;
+        current_[e.intent] = to;
+        entities_[e.intent] = entity;
+    }
+    if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
+        !offDiagram_.contains(move)) {
+        offDiagram_ << move;
+    }
 }
 
 }  // namespace idem

@@ -30,6 +30,9 @@ public:
     // `freshFrom` on belong to the latest step and are marked fresh (the
     // marks of the previous call are dropped).
     void advance(const QList<TraceEvent>& events, qsizetype upTo, qsizetype freshFrom);
+    // Counts one event read as a stream (an export reads the trace once);
+    // `fresh` marks it as the latest step's. applied() does not move.
+    void add(const TraceEvent& e, bool fresh);
     // Events [0, applied()) are counted.
     qsizetype applied() const { return applied_; }
 

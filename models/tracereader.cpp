@@ -1,11 +1,13 @@
 // Reads trace files in pieces: a scanner finds the bounds of each JSON value
 // without building it, and only one event at a time becomes a QJsonObject.
+#include "jsonkeys.h"
 #include "trace.h"
 
 #include <QBuffer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 namespace idem {
 
@@ -197,6 +199,7 @@ bool TraceReader::readHeader(Header* header, QString* error) {
     bool hasFormat = false;
     QString format;
     QByteArray summaryRaw;
+    QSet<QString> topKeys;
     if (s.peekNonSpace() != '{') {
         *error = QStringLiteral("not a readable trace (corrupt: %1)").arg(unexpected(s, "\"{\""));
         return false;
@@ -226,6 +229,12 @@ bool TraceReader::readHeader(Header* header, QString* error) {
             return false;
         }
         const QString key = parseValue(keyRaw, error).toString();
+        // A key twice: which of the two a reader takes is anybody's guess.
+        if (topKeys.contains(key)) {
+            *error = QStringLiteral("the trace has the key \"%1\" twice").arg(key);
+            return false;
+        }
+        topKeys.insert(key);
         if (s.peekNonSpace() != ':') {
             *error = unexpected(s, "\":\"");
             return false;
@@ -265,6 +274,10 @@ bool TraceReader::readHeader(Header* header, QString* error) {
         const QJsonValue v = parseValue(raw, error);
         if (v.isUndefined()) {
             *error = QStringLiteral("the trace's \"%1\" is %2").arg(key, *error);
+            return false;
+        }
+        if (const QString twice = json::duplicateKey(raw, key); !twice.isEmpty()) {
+            *error = QStringLiteral("the trace has the key \"%1\" twice").arg(twice);
             return false;
         }
         if (key == QLatin1String("format")) {
@@ -335,6 +348,10 @@ bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, Q
             return false;
         digest.addData(raw);
         digest.addData("\n");
+        if (const QString twice = json::duplicateKey(raw); !twice.isEmpty()) {
+            *error = QStringLiteral("event %1 has the key \"%2\" twice").arg(n + 1).arg(twice);
+            return false;
+        }
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(raw, &parseError);
         if (!doc.isObject()) {

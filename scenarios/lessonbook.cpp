@@ -1,6 +1,7 @@
 #include "lessonbook.h"
 
 #include "configcheck.h"
+#include "jsonkeys.h"
 #include "registry.h"
 #include "run.h"
 
@@ -145,7 +146,16 @@ bool readLessonFile(const QString& path, Lesson* out, QString* error) {
         return false;
     }
     QJsonParseError parse;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(4 * 1024 * 1024), &parse);
+    const QByteArray bytes = file.read(4 * 1024 * 1024);
+    if (file.error() != QFileDevice::NoError) {
+        *error = QStringLiteral("%1: %2").arg(name, file.errorString());
+        return false;
+    }
+    if (const QString twice = json::duplicateKey(bytes); !twice.isEmpty()) {
+        *error = QStringLiteral("%1: the key \"%2\" is given twice").arg(name, twice);
+        return false;
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parse);
     if (!doc.isObject()) {
         *error =
             QStringLiteral("%1: not a lesson (JSON: %2 at offset %3)")

@@ -85,5 +85,59 @@ else
     echo "SKIP: cannot mount a small tmpfs here (needs root); a full temporary folder is untested"
 fi
 
+# --- No file replaced that the lab did not write; an input is never an output
+# expect_kept CODE "what stderr names" FILE args...: as expect, and FILE is
+# byte for byte what it was.
+expect_kept() {
+    local code="$1" want="$2" file="$3"; shift 3
+    cp -p "$file" "$tmp/before"
+    expect "$code" "$want" "$@"
+    cmp -s "$file" "$tmp/before" && ok || bad "$*: $file changed"
+}
+lesson="$tmp/my.json"
+cp "$here/../resources/lessons/$(ls "$here/../resources/lessons" | head -1)" "$lesson"
+sqlite3 "$tmp/user.db" 'CREATE TABLE thesis(c); INSERT INTO thesis VALUES (42)'
+printf 'chapter one\n' >"$tmp/notes.txt"
+printf '\x89PNG\r\n\x1a\n a holiday picture' >"$tmp/photo.png"
+not_ours='already exists and was not written by idemlab; it is left as it is'
+for force in "" --force; do
+    expect_kept 2 "is the input" "$lesson" shot --lesson "$lesson" --out "$lesson" $force
+    expect_kept 2 "$not_ours" "$tmp/user.db" run --scenario order-create --trace "$tmp/user.db" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" export "$tmp/small.json" --format csv --out "$tmp/notes.txt" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" lesson export unique-key --format html --out "$tmp/notes.txt" $force
+    expect_kept 2 "$not_ours" "$tmp/photo.png" shot --scenario order-create --out "$tmp/photo.png" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" lesson export "$lesson" --format html --out "$tmp/notes.txt" $force
+done
+# The same file under another name: a hard link, "..", a link to the folder.
+ln "$tmp/small.json" "$tmp/hard.json"
+mkdir -p "$tmp/sub"
+ln -s "$tmp" "$tmp/sub/up"
+for out in "$tmp/hard.json" "$tmp/sub/../small.json" "$tmp/sub/up/small.json"; do
+    expect_kept 2 "is the input" "$tmp/small.json" export "$tmp/small.json" --format csv --out "$out" --force
+done
+ln "$lesson" "$tmp/lesson-link.json"
+expect_kept 2 "is the input" "$lesson" lesson export "$lesson" --format html --out "$tmp/lesson-link.json" --force
+expect_kept 2 "is the input" "$lesson" shot --lesson "$lesson" --out "$tmp/lesson-link.json" --force
+# An earlier output of the lab's: replaced only with --force, whatever it was.
+earlier='holds an earlier output of idemlab; add --force to replace it'
+"$B" export "$tmp/small.json" --format csv --out "$tmp/out.csv" 2>/dev/null
+"$B" shot --scenario order-create --out "$tmp/out.png" 2>/dev/null
+"$B" lesson export unique-key --format html --out "$tmp/out.html" 2>/dev/null
+cp "$tmp/small.json" "$tmp/r.json"
+for f in out.csv out.png out.html small.json; do
+    expect_kept 2 "$earlier" "$tmp/$f" export "$tmp/r.json" --format mermaid --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" shot --scenario order-create --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" lesson export unique-key --format html --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" run --scenario order-create --trace "$tmp/$f"
+done
+for fmt in csv shiviz html mermaid plantuml history chrome; do
+    "$B" export "$tmp/r.json" --format $fmt --out "$tmp/each.$fmt" 2>/dev/null
+    expect_kept 2 "$earlier" "$tmp/each.$fmt" export "$tmp/r.json" --format csv --out "$tmp/each.$fmt"
+    "$B" export "$tmp/r.json" --format csv --out "$tmp/each.$fmt" --force 2>/dev/null && ok || bad "--force over an earlier $fmt export"
+    head -1 "$tmp/each.$fmt" | grep -q '^seq,t_ms' && ok || bad "--force did not replace the earlier $fmt export"
+done
+"$B" run --scenario order-create --trace "$tmp/out.png" --force >/dev/null && head -c 25 "$tmp/out.png" | grep -q idemlab-trace \
+    && ok || bad "run --trace --force over an earlier picture"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

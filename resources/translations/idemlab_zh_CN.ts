@@ -1104,6 +1104,14 @@
         <source>Not opened: none of the lesson&apos;s runs was started.</source>
         <translation>未打开：这节课的运行一个也没有启动。</translation>
     </message>
+    <message>
+        <source>Cannot save here</source>
+        <translation>不能保存到这里</translation>
+    </message>
+    <message>
+        <source>%1 is a file this window opened; it stays as it is. Choose another name.</source>
+        <translation>%1 是本窗口打开的文件，它保持原样。请换一个文件名。</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
