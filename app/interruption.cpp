@@ -12,11 +12,12 @@ namespace {
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 std::atomic<bool> requestedFlag{false};
+std::atomic<bool> endAtOnce{false};
 std::atomic<int> signalNumber{0};
 struct sigaction previous[3];
 
 void onSignal(int number) {
-    if (requestedFlag.exchange(true)) {
+    if (requestedFlag.exchange(true) || endAtOnce.load()) {
         // The second one: nobody is waiting for the tidy stop any more.
         scratch::removeAllNow();
         std::_Exit(128 + number);
@@ -33,8 +34,9 @@ sigset_t stopSignals() {
 
 }  // namespace
 
-Interruption::Interruption() {
+Interruption::Interruption(bool atOnce) {
     requestedFlag = false;
+    endAtOnce = atOnce;
     signalNumber = 0;
     struct sigaction action {};
     action.sa_handler = onSignal;
@@ -44,6 +46,7 @@ Interruption::Interruption() {
 }
 
 Interruption::~Interruption() {
+    endAtOnce = false;
     for (std::size_t i = 0; i < std::size(kSignals); ++i)
         sigaction(kSignals[i], &previous[i], nullptr);
 }

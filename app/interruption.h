@@ -13,7 +13,10 @@ namespace idem::cli {
 class Interruption {
 public:
     // Installs the handlers; the destructor puts the previous ones back.
-    Interruption();
+    // A command that cannot stop between steps (a picture drawn in the
+    // window's thread) and has written nothing yet ends at the first signal
+    // instead: `atOnce`, after removing its runs' work files.
+    explicit Interruption(bool atOnce = false);
     ~Interruption();
     Interruption(const Interruption&) = delete;
     Interruption& operator=(const Interruption&) = delete;

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "interruption.h"
 #include "labfiles.h"
 #include "lesson.h"
 #include "lessoncommands.h"
@@ -126,6 +127,10 @@ int shot(const QStringList& args) {
                                                  inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
 
+    // The run and the picture happen in this thread, step by step through the
+    // window: a signal ends the program at once (nothing is written yet),
+    // and waits while the picture is written.
+    const Interruption interruption(true);
     MainWindow window(false);
     window.setTheme(theme == QLatin1String("dark"), parser.isSet("presenter"), 100);
     window.setLanguage(lang);
@@ -165,6 +170,7 @@ int shot(const QStringList& args) {
     QBuffer buffer(&png);
     if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
         return fail(QStringLiteral("cannot encode the picture as PNG"), Failure);
+    const Interruption::Held held;
     if (!writeFileAtomically(parser.value("out"), png, &error))
         return fail(error, Failure);
     return Ok;
