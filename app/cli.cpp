@@ -4,6 +4,7 @@
 #include "experiment.h"
 #include "interruption.h"
 #include "narration.h"
+#include "outofmemory.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "runner.h"
@@ -27,14 +28,11 @@ QTextStream& out() {
 }
 
 int badInput(const QString& message) {
-    QTextStream err(stderr);
-    err << "idemlab: " << message << Qt::endl;
-    return BadInput;
+    return failWith(message, BadInput);
 }
 
 int refuse(const PathProblem& problem) {
-    QTextStream(stderr) << "idemlab: " << problem.message << Qt::endl;
-    return problem.code;
+    return failWith(problem.message, problem.code);
 }
 
 // Parses `args` (without program name); unknown options are bad input.
@@ -146,6 +144,12 @@ int failureExit(RunFailure f) {
 }
 
 }  // namespace
+
+int failWith(const QString& message, int code) {
+    if (!memory::allocationFailed())
+        QTextStream(stderr) << "idemlab: " << message << Qt::endl;
+    return code;
+}
 
 int list(const QStringList& args) {
     QCommandLineParser parser;

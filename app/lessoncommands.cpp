@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "interruption.h"
 #include "lessonbook.h"
+#include "outofmemory.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
@@ -22,8 +23,7 @@ QTextStream& out() {
 }
 
 int fail(const QString& message, int code) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 QJsonObject lessonJson(const Lesson& l) {
@@ -85,8 +85,9 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
     for (const QString& name : names) {
         Lesson lesson;
         QString error;
-        if (!namedLesson(name, &lesson, &error))
-            return fail(error, BadInput);
+        int code = BadInput;
+        if (!namedLesson(name, &lesson, &error, &code))
+            return fail(error, code);
         if (const QString large = lessonTooLarge(name, lesson); !allowLarge && !large.isEmpty())
             return fail(large, BadInput);
         lessons << lesson;
@@ -117,6 +118,8 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
                                        {"problems", QJsonArray::fromStringList(problems)},
                                        {"questions", questions}});
         }
+        if (memory::allocationFailed())
+            return Failure;  // main says so: an answer read after it proves nothing
         if (problems.isEmpty()) {
             if (!json) {
                 out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
@@ -139,7 +142,9 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
 
 }  // namespace
 
-bool namedLesson(const QString& name, Lesson* out, QString* error) {
+bool namedLesson(const QString& name, Lesson* out, QString* error, int* code) {
+    if (code)
+        *code = BadInput;
     if (const Lesson* bundled = findLesson(name)) {
         *out = *bundled;
         return true;
@@ -151,7 +156,11 @@ bool namedLesson(const QString& name, Lesson* out, QString* error) {
                      .arg(name, ids.join(", "));
         return false;
     }
-    return readLessonFile(name, out, error);
+    bool ioError = false;
+    const bool read = readLessonFile(name, out, error, &ioError);
+    if (code && ioError)
+        *code = Failure;
+    return read;
 }
 
 QString lessonTooLarge(const QString& name, const Lesson& lesson) {

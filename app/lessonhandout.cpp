@@ -345,8 +345,7 @@ namespace idem::cli {
 namespace {
 
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 // The window's choice: Chinese when the system speaks it, else English.
@@ -393,8 +392,9 @@ int lessonExport(const QStringList& args) {
     const QString name = positional.first();
     Lesson lesson;
     QString error;
-    if (!namedLesson(name, &lesson, &error))
-        return fail(error);
+    int code = BadInput;
+    if (!namedLesson(name, &lesson, &error, &code))
+        return fail(error, code);
     if (const QString large = lessonTooLarge(name, lesson);
         !parser.isSet("allow-large") && !large.isEmpty())
         return fail(large);

@@ -28,8 +28,7 @@ namespace idem::cli {
 
 namespace {
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 }  // namespace
 
@@ -114,8 +113,9 @@ int shot(const QStringList& args) {
     if (lesson) {
         // The lesson is read and its runs estimated before the window runs any.
         Lesson read;
-        if (!namedLesson(parser.value("lesson"), &read, &error))
-            return fail(error);
+        int code = BadInput;
+        if (!namedLesson(parser.value("lesson"), &read, &error, &code))
+            return fail(error, code);
         if (const QString large = lessonTooLarge(parser.value("lesson"), read);
             !parser.isSet("allow-large") && !large.isEmpty())
             return fail(large);

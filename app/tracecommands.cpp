@@ -4,6 +4,7 @@
 #include "configcheck.h"
 #include "interruption.h"
 #include "names.h"
+#include "outofmemory.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
@@ -30,8 +31,7 @@ namespace idem::cli {
 namespace {
 
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 // The configuration a trace names, checked like the command line's.
@@ -105,8 +105,10 @@ int replay(const QStringList& args) {
     RunConfig config;
     QString error;
     if (!reader.readHeader(&header, &error))
-        return fail(QStringLiteral("%1: %2").arg(path, error),
-                    reader.cancelled() ? Interruption::exitCode() : BadInput);
+        return fail(QStringLiteral("%1: %2").arg(path, error), reader.cancelled()
+                                                                   ? Interruption::exitCode()
+                                                               : reader.ioError() ? Failure
+                                                                                  : BadInput);
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
     if (!parser.isSet("allow-large")) {
@@ -128,13 +130,18 @@ int replay(const QStringList& args) {
             QStringLiteral("%1: the configuration could not be run again: %2").arg(path, r.error),
             r.failure == RunFailure::BadInput ? BadInput : Failure);
     }
+    if (memory::allocationFailed())
+        return Failure;  // main says so: a difference found after it proves nothing
     if (!r.identical) {
         if (!r.difference.isEmpty()) {
             out << "differs at " << r.difference << Qt::endl;
             return Failure;
         }
-        return fail(QStringLiteral("%1: %2").arg(path, r.error));
+        return fail(QStringLiteral("%1: %2").arg(path, r.error),
+                    reader.ioError() ? Failure : BadInput);
     }
+    if (memory::allocationFailed())
+        return Failure;  // main says so: a verdict computed after it proves nothing
     out << "replayed " << r.events << " events and the summary: identical" << Qt::endl;
     return Ok;
 }
@@ -283,9 +290,12 @@ int exportTrace(const QStringList& args) {
         in.path = path;
         in.reader = std::make_unique<TraceReader>(path);
         in.reader->setCancel(Interruption::flag());
-        if (!in.reader->readHeader(&in.header, &error))
-            return in.reader->cancelled() ? stopped()
-                                          : fail(QStringLiteral("%1: %2").arg(path, error));
+        if (!in.reader->readHeader(&in.header, &error)) {
+            if (in.reader->cancelled())
+                return stopped();
+            return fail(QStringLiteral("%1: %2").arg(path, error),
+                        in.reader->ioError() ? Failure : BadInput);
+        }
         if (!traceConfig(path, in.header.config, &in.config, &error))
             return fail(error);
         if (!parser.isSet("allow-large")) {
@@ -371,10 +381,12 @@ int exportTrace(const QStringList& args) {
                 *error = QStringLiteral("%1: %2").arg(input->path, input->doubt);
                 return false;
             }
-            QTextStream(stderr) << "idemlab: warning: "
-                                << (paths.size() > 1 ? input->path + QStringLiteral(": ")
-                                                     : QString())
-                                << input->doubt << Qt::endl;
+            if (!memory::allocationFailed()) {  // else main says why, and nothing is written
+                QTextStream(stderr)
+                    << "idemlab: warning: "
+                    << (paths.size() > 1 ? input->path + QStringLiteral(": ") : QString())
+                    << input->doubt << Qt::endl;
+            }
             if (report)
                 report->setWarning(input->doubt);
             return true;
@@ -390,6 +402,10 @@ int exportTrace(const QStringList& args) {
         &error, &cancelled);
     if (cancelled)
         return stopped();
+    for (const ExportInput& in : inputs) {
+        if (in.reader->ioError())
+            code = Failure;  // the disk, not the trace
+    }
     if (!written)
         return fail(error, error.startsWith(QLatin1String("cannot write")) ? Failure : code);
     return Ok;

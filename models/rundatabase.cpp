@@ -1,5 +1,6 @@
 #include "rundatabase.h"
 
+#include "outofmemory.h"
 #include "scratchfiles.h"
 #include "sqlconnection.h"
 
@@ -193,6 +194,11 @@ bool RunDatabase::publish(const QJsonObject& config, QString* error, bool* badIn
     *badInput = false;
     if (target_.isEmpty())
         return true;  // a temporary file goes with the run
+    if (memory::allocationFailed()) {
+        *error =
+            QStringLiteral("cannot write the database %1: %2").arg(target_, memory::kOutOfMemory);
+        return false;
+    }
     {
         SqlConnection c(workPath_, QStringLiteral("publish"));
         const QString json =

@@ -1,5 +1,7 @@
 #include "traceexport.h"
 
+#include "outofmemory.h"
+
 #include <QBuffer>
 #include <QSaveFile>
 
@@ -147,6 +149,11 @@ bool writeExportFile(const QString& path, const ExportFill& fill, QString* error
         *error = out.failed() ? QStringLiteral("cannot write %1: %2 (the file is left as it was)")
                                     .arg(path, out.error())
                               : why;
+        return false;
+    }
+    if (memory::allocationFailed()) {
+        file.cancelWriting();
+        *error = QStringLiteral("cannot write %1: %2").arg(path, memory::kOutOfMemory);
         return false;
     }
     errno = 0;

@@ -190,11 +190,32 @@ std::unique_ptr<QIODevice> TraceReader::openDevice(QString* error) const {
     return device;
 }
 
-bool TraceReader::readHeader(Header* header, QString* error) {
-    const std::unique_ptr<QIODevice> file = openDevice(error);
-    if (!file)
+// A read that failed (a disk error) is told as such: not as the truncated
+// value the scanner took the missing bytes for.
+bool TraceReader::readFailed(const QIODevice& device, QString* error) {
+    const auto* file = qobject_cast<const QFileDevice*>(&device);
+    if (!file || file->error() == QFileDevice::NoError)
         return false;
-    Scanner s(*file);
+    ioError_ = true;
+    *error = QStringLiteral("cannot read it: %1").arg(file->errorString());
+    return true;
+}
+
+bool TraceReader::readHeader(Header* header, QString* error) {
+    ioError_ = false;
+    const std::unique_ptr<QIODevice> file = openDevice(error);
+    if (!file) {
+        ioError_ = !inMemory_;
+        return false;
+    }
+    // A disk error ends the scanner's reading as the end of the file would:
+    // asked after a success too, for an error past the last value.
+    const bool parsed = parseHeader(*file, header, error);
+    return !readFailed(*file, error) && parsed;
+}
+
+bool TraceReader::parseHeader(QIODevice& device, Header* header, QString* error) {
+    Scanner s(device);
     Header h;
     bool hasFormat = false;
     QString format;
@@ -327,14 +348,23 @@ bool TraceReader::readHeader(Header* header, QString* error) {
 }
 
 bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, QString* error) {
+    ioError_ = false;
     if (eventsOffset_ < 0) {
         *error = QStringLiteral("the trace's header was not read");
         return false;
     }
     const std::unique_ptr<QIODevice> file = openDevice(error);
-    if (!file)
+    if (!file) {
+        ioError_ = !inMemory_;
         return false;
-    Scanner s(*file);
+    }
+    const bool parsed = parseEvents(*file, onEvent, digestMatches, error);
+    return !readFailed(*file, error) && parsed;
+}
+
+bool TraceReader::parseEvents(QIODevice& device, const EventHandler& onEvent, bool* digestMatches,
+                              QString* error) {
+    Scanner s(device);
     s.seek(eventsOffset_);
     s.next();  // '['
     Sha256 digest;

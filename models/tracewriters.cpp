@@ -3,6 +3,7 @@
 #include "csv.h"
 #include "exporttext.h"
 #include "narration.h"
+#include "outofmemory.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -162,6 +163,11 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
                      .arg(path, osWords(err, file))
                      .arg(std::max<qint64>(written, 0))
                      .arg(bytes.size());
+        return false;
+    }
+    if (memory::allocationFailed()) {
+        file.cancelWriting();
+        *error = QStringLiteral("cannot write %1: %2").arg(path, memory::kOutOfMemory);
         return false;
     }
     errno = 0;

@@ -138,17 +138,35 @@ const Lesson* findLesson(const QString& id) {
     return nullptr;
 }
 
-bool readLessonFile(const QString& path, Lesson* out, QString* error) {
+bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioError) {
     QFile file(path);
     const QString name = path.startsWith(QLatin1Char(':')) ? QFileInfo(path).fileName() : path;
+    if (ioError)
+        *ioError = false;
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1: %2").arg(name, file.errorString());
+        if (ioError)
+            *ioError = true;
         return false;
     }
     QJsonParseError parse;
-    const QByteArray bytes = file.read(4 * 1024 * 1024);
+    // Read to the end, a piece at a time: a disk error after the first piece
+    // is only told by the read that follows it.
+    constexpr qsizetype kMostBytes = 4 * 1024 * 1024;
+    QByteArray bytes;
+    for (QByteArray piece; !(piece = file.read(64 * 1024)).isEmpty();) {
+        bytes += piece;
+        if (bytes.size() > kMostBytes) {
+            *error = QStringLiteral("%1: larger than %2 MiB, not a lesson")
+                         .arg(name)
+                         .arg(kMostBytes >> 20);
+            return false;
+        }
+    }
     if (file.error() != QFileDevice::NoError) {
-        *error = QStringLiteral("%1: %2").arg(name, file.errorString());
+        *error = QStringLiteral("%1: cannot read it: %2").arg(name, file.errorString());
+        if (ioError)
+            *ioError = true;
         return false;
     }
     if (const QString twice = json::duplicateKey(bytes); !twice.isEmpty()) {

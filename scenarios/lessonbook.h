@@ -24,8 +24,8 @@ QStringList bundledLessonErrors();
 const Lesson* findLesson(const QString& id);
 
 // Reads a lesson file; false with a message naming the file, the frame and
-// the field.
-bool readLessonFile(const QString& path, Lesson* out, QString* error);
+// the field. *ioError (when given): the disk failed, not the file's content.
+bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioError = nullptr);
 
 // The first frame whose configuration is above the cost limit
 // (configcheck.h), named with its number and title, its field and the

@@ -66,6 +66,7 @@ def interrupt(name, args, work, sig, expect_stdout=False):
         return
     took = time.monotonic() - sent
     what = f"{name} {sig.name}"
+    print(f"{what}: stopped in {took:.2f} s")
     if p.returncode == 128 + sig.value:
         ok()
     else:
