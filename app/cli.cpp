@@ -2,7 +2,9 @@
 
 #include "configcheck.h"
 #include "experiment.h"
+#include "interruption.h"
 #include "narration.h"
+#include "outofmemory.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "runner.h"
@@ -16,10 +18,6 @@
 #include <QTextStream>
 #include <QTranslator>
 
-#include <atomic>
-#include <csignal>
-#include <cstdlib>
-
 namespace idem::cli {
 
 namespace {
@@ -30,14 +28,11 @@ QTextStream& out() {
 }
 
 int badInput(const QString& message) {
-    QTextStream err(stderr);
-    err << "idemlab: " << message << Qt::endl;
-    return BadInput;
+    return failWith(message, BadInput);
 }
 
 int refuse(const PathProblem& problem) {
-    QTextStream(stderr) << "idemlab: " << problem.message << Qt::endl;
-    return problem.code;
+    return failWith(problem.message, problem.code);
 }
 
 // Parses `args` (without program name); unknown options are bad input.
@@ -133,15 +128,6 @@ void printSummary(const Summary& s) {
     o << "\n  integrity: " << s.integrity << Qt::endl;
 }
 
-// Ctrl+C asks the run to stop at its next step; a second one ends the
-// program at once.
-std::atomic<bool> interrupted{false};
-
-void onInterrupt(int) {
-    if (interrupted.exchange(true))
-        std::_Exit(130);
-}
-
 int failureExit(RunFailure f) {
     switch (f) {
         case RunFailure::None:
@@ -158,6 +144,12 @@ int failureExit(RunFailure f) {
 }
 
 }  // namespace
+
+int failWith(const QString& message, int code) {
+    if (!memory::allocationFailed())
+        QTextStream(stderr) << "idemlab: " << message << Qt::endl;
+    return code;
+}
 
 int list(const QStringList& args) {
     QCommandLineParser parser;
@@ -273,7 +265,9 @@ int run(const QStringList& args) {
     QCommandLineParser parser;
     addRunOptions(parser);
     parser.addOption({"db", "Keep the database in FILE for inspection with sqlite3.", "FILE"});
-    parser.addOption({"force", "Replace the database of an earlier run at --db FILE."});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --db or --trace (never "
+                      "a file idemlab did not write)."});
     parser.addOption({"trace", "Save the trace as JSON to FILE.", "FILE"});
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
@@ -302,10 +296,10 @@ int run(const QStringList& args) {
     // cannot take its result.
     QList<NamedPath> outputs;
     if (parser.isSet("db"))
-        outputs.append({QStringLiteral("--db"), parser.value("db")});
+        outputs.append({QStringLiteral("--db"), parser.value("db"), true});
     if (parser.isSet("trace"))
         outputs.append({QStringLiteral("--trace"), parser.value("trace")});
-    if (const PathProblem problem = checkOutputs(outputs))
+    if (const PathProblem problem = checkOutputs(outputs, {}, parser.isSet("force")))
         return refuse(problem);
 
     // The trace file is opened before the run: an unwritable path fails at
@@ -320,18 +314,18 @@ int run(const QStringList& args) {
     options.replaceDb = parser.isSet("force");
     options.keepTrace = false;
     options.sink = parser.isSet("trace") ? &trace : nullptr;
-    options.cancel = &interrupted;
-    std::signal(SIGINT, onInterrupt);
+    const Interruption interruption;
+    options.cancel = Interruption::flag();
     const Scenario& scenario = *findScenario(config.scenario);
     const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options)
                                                      : runToEnd(config, scenario, options);
-    std::signal(SIGINT, SIG_DFL);
     if (!result.ok() && result.failure != RunFailure::Cancelled) {
         trace.cancel();
         QTextStream(stderr) << "idemlab: " << result.error << Qt::endl;
         return failureExit(result.failure);
     }
     if (parser.isSet("trace")) {
+        const Interruption::Held held;  // the trace lands whole or not at all
         if (result.failure == RunFailure::Cancelled) {
             trace.cancel();
         } else if (!trace.commit(result.summary.toJson(), &error)) {
@@ -347,7 +341,7 @@ int run(const QStringList& args) {
     if (result.failure == RunFailure::Cancelled) {
         QTextStream(stderr) << "idemlab: " << result.error << "; the summary above is incomplete"
                             << Qt::endl;
-        return Interrupted;
+        return Interruption::exitCode();
     }
     const QString verdict = toId(result.summary.verdict);
     if (parser.isSet("expect") && verdict != parser.value("expect")) {
@@ -365,6 +359,8 @@ int experiment(const QStringList& args) {
     parser.addOption({"intents", "Intents per variant (default 300).", "N"});
     parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
     parser.addOption({"json", "Print the counts as one JSON object."});
+    parser.addOption(
+        {"allow-large", "Run even when the estimated cost is above the limit of SQL statements."});
     addHelpFlag(parser);
     QString error;
     if (!parse(parser, QStringLiteral("experiment"), args, &error))
@@ -419,9 +415,21 @@ int experiment(const QStringList& args) {
             return badInput(error);
         plan.seed = quint32(n);
     }
-    std::signal(SIGINT, onInterrupt);
-    const std::vector<ExperimentTally> tallies = runExperiment(*scenario, plan, &interrupted);
-    std::signal(SIGINT, SIG_DFL);
+    if (const CostEstimate cost = experimentCost(scenario->info(), plan);
+        cost.overLimit() && !parser.isSet("allow-large")) {
+        return badInput(QStringLiteral("this experiment is too large: %1; lower --intents or "
+                                       "--variants, or add --allow-large to run it anyway")
+                            .arg(costText(cost)));
+    }
+    const Interruption interruption;
+    QString failure;
+    const std::vector<ExperimentTally> tallies =
+        runExperiment(*scenario, plan, Interruption::flag(), {}, &failure);
+    if (!failure.isEmpty()) {
+        // Nothing is printed as a result: counts without their runs are no result.
+        QTextStream(stderr) << "idemlab: " << failure << Qt::endl;
+        return Failure;
+    }
     QJsonObject variants;
     for (const ExperimentTally& t : tallies) {
         QJsonObject counts;
@@ -435,7 +443,7 @@ int experiment(const QStringList& args) {
         const QJsonObject root{{"scenario", scenario->info().id},
                                {"intents_per_variant", plan.intentsPerVariant},
                                {"seed", qint64(plan.seed)},
-                               {"complete", !interrupted.load()},
+                               {"complete", !Interruption::requested()},
                                {"variants", variants}};
         out() << QJsonDocument(root).toJson(QJsonDocument::Compact) << Qt::endl;
     } else {
@@ -450,7 +458,7 @@ int experiment(const QStringList& args) {
         }
         out() << Qt::flush;
     }
-    return interrupted.load() ? Interrupted : Ok;
+    return Interruption::requested() ? Interruption::exitCode() : Ok;
 }
 
 }  // namespace idem::cli

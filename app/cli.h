@@ -8,6 +8,11 @@ namespace idem::cli {
 // 130: stopped by Ctrl+C (the shell's convention for SIGINT).
 enum Exit { Ok = 0, Failure = 1, BadInput = 2, UnexpectedVerdict = 3, Interrupted = 130 };
 
+// Prints "idemlab: message" on stderr and returns code: the one line a
+// command ends with. After an allocation failed it prints nothing: the
+// program says so once, in its own words (outofmemory.h, main.cpp).
+int failWith(const QString& message, int code);
+
 // args: the subcommand's own arguments, without the program name.
 int list(const QStringList& args);
 int run(const QStringList& args);

@@ -1,7 +1,9 @@
 #include "lessoncommands.h"
 
 #include "cli.h"
+#include "interruption.h"
 #include "lessonbook.h"
+#include "outofmemory.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
@@ -21,8 +23,7 @@ QTextStream& out() {
 }
 
 int fail(const QString& message, int code) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 QJsonObject lessonJson(const Lesson& l) {
@@ -74,7 +75,7 @@ QJsonObject questionJson(const Lesson& l, int frame, const QString& answer) {
 // One lesson by id or file, or every bundled lesson when none is named.
 // json: one object with each lesson's problems and each question's answer
 // read from the run.
-int checkLessons(const QStringList& names, bool json) {
+int checkLessons(const QStringList& names, bool json, bool allowLarge) {
     QList<Lesson> lessons;
     if (names.isEmpty()) {
         if (const QStringList errors = bundledLessonErrors(); !errors.isEmpty())
@@ -84,17 +85,28 @@ int checkLessons(const QStringList& names, bool json) {
     for (const QString& name : names) {
         Lesson lesson;
         QString error;
-        if (!namedLesson(name, &lesson, &error))
-            return fail(error, BadInput);
+        int code = BadInput;
+        if (!namedLesson(name, &lesson, &error, &code))
+            return fail(error, code);
+        if (const QString large = lessonTooLarge(name, lesson); !allowLarge && !large.isEmpty())
+            return fail(large, BadInput);
         lessons << lesson;
     }
     int bad = 0;
     QJsonArray checked;
+    const Interruption interruption;
     for (const Lesson& l : lessons) {
         QStringList problems;
         QJsonArray questions;
         for (int i = 0; i < l.frames.size(); ++i) {
-            const FrameCheck frame = checkFrame(l, i);
+            const FrameCheck frame = checkFrame(l, i, {}, Interruption::flag());
+            if (frame.cancelled || Interruption::requested())
+                return fail(
+                    QStringLiteral("stopped before the end: lesson %1 was not checked").arg(l.id),
+                    Interruption::exitCode());
+            // The machine, not the lesson: exit 1 with the path and its words.
+            if (!frame.failure.isEmpty())
+                return fail(QStringLiteral("lesson %1, %2").arg(l.id, frame.failure), Failure);
             problems << frame.problems;
             if (l.frames.at(i).question)
                 questions.append(questionJson(l, i, frame.answer));
@@ -106,6 +118,8 @@ int checkLessons(const QStringList& names, bool json) {
                                        {"problems", QJsonArray::fromStringList(problems)},
                                        {"questions", questions}});
         }
+        if (memory::allocationFailed())
+            return Failure;  // main says so: an answer read after it proves nothing
         if (problems.isEmpty()) {
             if (!json) {
                 out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
@@ -128,7 +142,9 @@ int checkLessons(const QStringList& names, bool json) {
 
 }  // namespace
 
-bool namedLesson(const QString& name, Lesson* out, QString* error) {
+bool namedLesson(const QString& name, Lesson* out, QString* error, int* code) {
+    if (code)
+        *code = BadInput;
     if (const Lesson* bundled = findLesson(name)) {
         *out = *bundled;
         return true;
@@ -140,7 +156,18 @@ bool namedLesson(const QString& name, Lesson* out, QString* error) {
                      .arg(name, ids.join(", "));
         return false;
     }
-    return readLessonFile(name, out, error);
+    bool ioError = false;
+    const bool read = readLessonFile(name, out, error, &ioError);
+    if (code && ioError)
+        *code = Failure;
+    return read;
+}
+
+QString lessonTooLarge(const QString& name, const Lesson& lesson) {
+    const QString problem = lessonCostProblem(lesson);
+    if (problem.isEmpty())
+        return {};
+    return QStringLiteral("%1: %2; add --allow-large to run it anyway").arg(name, problem);
 }
 
 int lesson(const QStringList& args) {
@@ -150,6 +177,8 @@ int lesson(const QStringList& args) {
     parser.addOption({"json",
                       "With list: the lessons as one JSON object; with check: each lesson's "
                       "problems and each question's answer read from the run."});
+    parser.addOption(
+        {"allow-large", "With check: run even a frame whose estimated cost is above the limit."});
     addHelpFlag(parser);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!parser.parse(QStringList{QStringLiteral("idemlab lesson")} + args))
@@ -165,7 +194,7 @@ int lesson(const QStringList& args) {
         return listLessons(parser.isSet("json"));
     }
     if (action == QLatin1String("check"))
-        return checkLessons(positional.mid(1), parser.isSet("json"));
+        return checkLessons(positional.mid(1), parser.isSet("json"), parser.isSet("allow-large"));
     if (action == QLatin1String("export"))
         return fail(QStringLiteral("lesson export takes its options after \"export\""), BadInput);
     return fail(

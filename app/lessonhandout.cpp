@@ -4,6 +4,8 @@
 #include "configcheck.h"
 #include "firepanel.h"
 #include "idemversion.h"
+#include "interruption.h"
+#include "labfiles.h"
 #include "lessonbook.h"
 #include "lessoncommands.h"
 #include "lessonpanel.h"
@@ -216,7 +218,8 @@ QString choiceLetter(int index) {
 
 }  // namespace
 
-QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems) {
+QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems,
+                        QString* failure, const std::atomic<bool>* cancel) {
     problems->clear();
     const int frames = int(lesson.frames.size());
     QString body;
@@ -224,8 +227,9 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
     for (int i = 0; i < frames; ++i) {
         const LessonFrame& f = lesson.frames.at(i);
         QString pauseHtml;
-        const FrameCheck check =
-            checkFrame(lesson, i, [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
+        const FrameCheck check = checkFrame(
+            lesson, i,
+            [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 StepCaption caption;
                 caption.setAskKeys(run.scenario().info().askKeys);
@@ -237,7 +241,15 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
                 }
                 pauseHtml += diagramsHtml(runDiagrams(run.scenario().info(), run.config().variant,
                                                       run.trace(), upTo, lastStepBegin));
-            });
+            },
+            cancel);
+        if (check.cancelled)
+            return {};
+        if (!check.failure.isEmpty()) {
+            if (failure)
+                *failure = check.failure;
+            return {};
+        }
         *problems << check.problems;
         if (f.question)
             answers.insert(i, check.answer);
@@ -277,10 +289,11 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
     const QString htmlLang =
         lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
     h += QStringLiteral(
-             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>"
+             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>%2"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-             "<title>%2</title><style>%3</style></head><body>")
-             .arg(htmlLang, escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
+             "<title>%3</title><style>%4</style></head><body>")
+             .arg(htmlLang, QLatin1String(labfiles::kHtmlGenerator),
+                  escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
                   QLatin1String(kStyle));
     h += QStringLiteral(
              "<header><h1>%1</h1><div class='summary'>%2</div><p class='meta'>%3</p>"
@@ -332,8 +345,7 @@ namespace idem::cli {
 namespace {
 
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 // The window's choice: Chinese when the system speaks it, else English.
@@ -353,6 +365,10 @@ int lessonExport(const QStringList& args) {
                       "window picks it).",
                       "LANG"});
     parser.addOption({"out", "File to write.", "FILE"});
+    parser.addOption({"allow-large", "Run even a frame whose estimated cost is above the limit."});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --out (never a file "
+                      "idemlab did not write)."});
     parser.addPositionalArgument("ID|FILE", "A bundled lesson (see lesson list) or a lesson file.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab lesson export")} + args))
@@ -376,13 +392,17 @@ int lessonExport(const QStringList& args) {
     const QString name = positional.first();
     Lesson lesson;
     QString error;
-    if (!namedLesson(name, &lesson, &error))
-        return fail(error);
+    int code = BadInput;
+    if (!namedLesson(name, &lesson, &error, &code))
+        return fail(error, code);
+    if (const QString large = lessonTooLarge(name, lesson);
+        !parser.isSet("allow-large") && !large.isEmpty())
+        return fail(large);
     QList<NamedPath> inputs;
     if (QFileInfo::exists(name))
         inputs.append({QStringLiteral("the lesson"), name});
-    if (const PathProblem problem =
-            checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs))
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                                 inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
 
     // The hand-out's words, the diagrams' and the captions' in the language asked for.
@@ -395,12 +415,20 @@ int lessonExport(const QStringList& args) {
         QCoreApplication::installTranslator(&translator);
     }
     QStringList problems;
-    const QByteArray html = lessonToHtml(lesson, lang, &problems);
+    const Interruption interruption;
+    QString failure;
+    const QByteArray html = lessonToHtml(lesson, lang, &problems, &failure, Interruption::flag());
+    if (Interruption::requested())
+        return fail(QStringLiteral("stopped before the end: nothing was written"),
+                    Interruption::exitCode());
+    if (!failure.isEmpty())
+        return fail(QStringLiteral("lesson %1, %2").arg(lesson.id, failure), Failure);
     if (!problems.isEmpty()) {
         for (const QString& p : problems)
             QTextStream(stderr) << "idemlab: lesson " << lesson.id << ", " << p << Qt::endl;
         return BadInput;
     }
+    const Interruption::Held held;  // the hand-out lands whole or not at all
     if (!writeFileAtomically(parser.value("out"), html, &error))
         return fail(error, Failure);
     return Ok;

@@ -9,14 +9,19 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 namespace idem {
 
 struct Lesson;
 
 // The hand-out in `lang` ("zh" or "en"), its headings in the language of the
 // installed translator. Empty with the lesson's problems (each naming the
-// frame, as `lesson check` words them) when a frame does not hold.
-QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems);
+// frame, as `lesson check` words them) when a frame does not hold; empty
+// with `failure` set when a frame's run could not run on this machine (a full
+// temporary folder), or when `cancel` stopped it.
+QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* problems,
+                        QString* failure = nullptr, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace idem
 

@@ -83,11 +83,15 @@ void LessonPlayer::enterFrame(int frame) {
     const QByteArray key = shown ? configKey(*shown) : QByteArray();
     const bool known = shown && revealedAt_.contains(key) && revealedAt_.value(key) < frame;
     window_->setOutcomeWithheld(!f.revealOutcome && !known);
+    fireError_.clear();
+    fireFailure_ = RunFailure::None;
     if (const std::optional<RunConfig> config = shown) {
         Playback& playback = window_->playback();
         if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
-            QString error;
-            window_->fire(*config, &error);  // checked by lesson check; a bad file cannot load
+            // The file was checked when it was read; what is left to fail is the machine.
+            if (!window_->fire(*config, &fireError_, &fireFailure_) &&
+                fireFailure_ == RunFailure::None)
+                fireFailure_ = RunFailure::BadInput;
         }
         const int position = pausePosition(frame);
         if (position >= 0)

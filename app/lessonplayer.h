@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lesson.h"
+#include "run.h"
 
 #include <QHash>
 #include <QObject>
@@ -29,6 +30,10 @@ public:
     bool answerShown() const { return answerShown_; }
     // Where the run stops at frame `frame`; -1 when it has no run.
     int pausePosition(int frame);
+    // Why the frame on screen has no run: its configuration could not run
+    // (a full temporary folder); empty when it ran or has none.
+    QString fireError() const { return fireError_; }
+    RunFailure fireFailure() const { return fireFailure_; }
 
 public slots:
     void next();
@@ -59,6 +64,8 @@ private:
     QHash<QByteArray, int> revealedAt_;
     QTimer player_;
     int playTo_ = 0;
+    QString fireError_;
+    RunFailure fireFailure_ = RunFailure::None;
 };
 
 }  // namespace idem

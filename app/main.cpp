@@ -6,6 +6,8 @@
 #include "lessoncommands.h"
 #include "lessonhandout.h"
 #include "mainwindow.h"
+#include "outofmemory.h"
+#include "registry.h"
 #include "shot.h"
 #include "sweeper.h"
 #include "texts.h"
@@ -15,11 +17,14 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTextStream>
 #include <QThread>
 
 #include <unistd.h>
+
+#include <new>
 
 namespace {
 
@@ -33,6 +38,36 @@ void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QSt
     QTextStream(stderr) << qFormatLogMessage(type, context, message) << Qt::endl;
 }
 
+// A command that runs out of memory ends with one line and exit 1, as any
+// other failure of the machine: Qt's containers throw std::bad_alloc when an
+// allocation fails. Its outputs are QSaveFiles that were never committed.
+template <typename Command>
+int guarded(Command&& command) {
+    static const char kWords[] = "idemlab: out of memory; nothing was written\n";
+    try {
+        const int code = command();
+        // An allocation that failed inside Qt may have left a result wrong
+        // without a word: not a success (outofmemory.h), whatever the
+        // command concluded (it printed no line of its own since).
+        if (!idem::memory::allocationFailed())
+            return code;
+    } catch (const std::bad_alloc&) {
+    }
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kWords, sizeof kWords - 1);
+    return idem::cli::Failure;
+}
+
+// `export ... --format html`: the report's diagrams are drawn off screen.
+bool exportDraws(int argc, char* argv[]) {
+    for (int i = 2; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--format=html") == 0 ||
+            (qstrcmp(argv[i], "--format") == 0 && i + 1 < argc &&
+             qstrcmp(argv[i + 1], "html") == 0))
+            return true;
+    }
+    return false;
+}
+
 int withGui(int argc, char* argv[], Gui mode) {
     // A screenshot, a report or a hand-out is drawn off screen.
     if (mode != Gui::Window) {
@@ -42,8 +77,13 @@ int withGui(int argc, char* argv[], Gui mode) {
         // Headless machines (CI, ssh) often lack a runtime folder; make a
         // private one so that the only output is the command's own.
         if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            // In $TMPDIR when it is a folder (QDir::tempPath() is empty for
+            // one that does not exist: the root folder is no place for it).
+            const QFileInfo tmpdir(qEnvironmentVariable("TMPDIR"));
+            const QString base =
+                tmpdir.isDir() ? tmpdir.absoluteFilePath() : QStringLiteral("/tmp");
             const QByteArray dir =
-                QDir::tempPath().toLocal8Bit() + "/idemlab-runtime-" + QByteArray::number(getuid());
+                QFile::encodeName(base) + "/idemlab-runtime-" + QByteArray::number(getuid());
             QDir().mkpath(QString::fromLocal8Bit(dir));
             QFile::setPermissions(QString::fromLocal8Bit(dir),
                                   QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -58,6 +98,7 @@ int withGui(int argc, char* argv[], Gui mode) {
     if (mode == Gui::Window)
         idem::Texts::loadInBackground();  // read while the application starts
     QApplication app(argc, argv);
+    idem::allScenarios();  // before any input is read, as the headless commands do
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
@@ -67,11 +108,11 @@ int withGui(int argc, char* argv[], Gui mode) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/idemlab.svg")));
     const QStringList args = QApplication::arguments().mid(2);
     if (mode == Gui::Shot)
-        return idem::cli::shot(args);
+        return guarded([&] { return idem::cli::shot(args); });
     if (mode == Gui::Export)
-        return idem::cli::exportTrace(args);
+        return guarded([&] { return idem::cli::exportTrace(args); });
     if (mode == Gui::LessonExport)
-        return idem::cli::lessonExport(args.mid(1));
+        return guarded([&] { return idem::cli::lessonExport(args.mid(1)); });
     idem::MainWindow window;
     window.show();
     return app.exec();
@@ -88,26 +129,33 @@ int main(int argc, char* argv[]) {
         return idem::cli::printVersion();
     if (command == QLatin1String("shot"))
         return withGui(argc, argv, Gui::Shot);
-    if (command == QLatin1String("export"))
+    // Only the HTML report draws (its diagrams): the other formats need no
+    // fonts or display and start as the headless commands do.
+    if (command == QLatin1String("export") && exportDraws(argc, argv))
         return withGui(argc, argv, Gui::Export);
     // A lesson's hand-out draws its diagrams off screen.
     if (command == QLatin1String("lesson") && argc > 2 && qstrcmp(argv[2], "export") == 0)
         return withGui(argc, argv, Gui::LessonExport);
 
     QCoreApplication app(argc, argv);
+    // The scenarios are built before any input is read: every command needs
+    // them, and an input that exhausts memory then finds them whole.
+    idem::allScenarios();
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));
     QCoreApplication::setApplicationVersion(QLatin1String(idem::kVersion));
     const QStringList args = QCoreApplication::arguments().mid(2);
     if (command == QLatin1String("list"))
         return idem::cli::list(args);
     if (command == QLatin1String("run"))
-        return idem::cli::run(args);
+        return guarded([&] { return idem::cli::run(args); });
     if (command == QLatin1String("replay"))
-        return idem::cli::replay(args);
+        return guarded([&] { return idem::cli::replay(args); });
+    if (command == QLatin1String("export"))
+        return guarded([&] { return idem::cli::exportTrace(args); });
     if (command == QLatin1String("experiment"))
-        return idem::cli::experiment(args);
+        return guarded([&] { return idem::cli::experiment(args); });
     if (command == QLatin1String("lesson"))
-        return idem::cli::lesson(args);
+        return guarded([&] { return idem::cli::lesson(args); });
     if (command == QLatin1String("help") || command == QLatin1String("--help") ||
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();

@@ -17,6 +17,7 @@
 #include "keysoverlay.h"
 #include "lessonplayer.h"
 #include "livestage.h"
+#include "outputpaths.h"
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
@@ -36,6 +37,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -422,9 +424,26 @@ void MainWindow::retranslate() {
 void MainWindow::openTrace() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
                                                       tr("Idempotency Lab traces (*.json)"));
-    if (path.isEmpty())
-        return;
+    if (!path.isEmpty())
+        openTraceAt(path);
+}
+
+void MainWindow::openTraceAt(const QString& path) {
+    inputs_ << path;
     director_->openTrace(path);
+}
+
+bool MainWindow::mayWrite(const QString& path) {
+    for (const QString& input : std::as_const(inputs_)) {
+        if (cli::isSameFile(input, path)) {
+            showError(tr("Cannot save here"),
+                      tr("%1 is a file this window opened; it stays as it is. Choose another "
+                         "name.")
+                          .arg(QDir::toNativeSeparators(path)));
+            return false;
+        }
+    }
+    return true;
 }
 
 void MainWindow::saveTrace() {
@@ -439,6 +458,8 @@ void MainWindow::saveTrace() {
 }
 
 void MainWindow::saveTraceTo(const QString& path) {
+    if (!mayWrite(path))
+        return;
     director_->saveTraceTo(path);
 }
 
@@ -451,7 +472,7 @@ void MainWindow::exportDiagram(bool svg) {
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty())
+    if (path.isEmpty() || !mayWrite(path))
         return;
     QString error;
     const bool ok = svg ? exportSceneSvg(scene, path, windowTitle(), &error)

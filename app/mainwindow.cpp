@@ -342,7 +342,8 @@ void MainWindow::setOutcomeWithheld(bool withheld) {
     showVerdict();
 }
 
-bool MainWindow::startLesson(const QString& idOrPath, int frame, QString* error) {
+bool MainWindow::startLesson(const QString& idOrPath, int frame, QString* error,
+                             RunFailure* failure) {
     Lesson lesson;
     if (const Lesson* bundled = findLesson(idOrPath)) {
         lesson = *bundled;
@@ -355,6 +356,12 @@ bool MainWindow::startLesson(const QString& idOrPath, int frame, QString* error)
     }
     showTab(live_);
     lessons_->start(lesson, frame);
+    if (!lessons_->fireError().isEmpty()) {
+        *error = lessons_->fireError();
+        if (failure)
+            *failure = lessons_->fireFailure();
+        return false;
+    }
     return true;
 }
 
@@ -381,20 +388,66 @@ void MainWindow::chooseLesson() {
 void MainWindow::openLessonFile() {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(), tr("Lessons (*.json)"));
-    if (path.isEmpty())
-        return;
+    if (!path.isEmpty())
+        openLessonFileAt(path);
+}
+
+void MainWindow::openLessonFileAt(const QString& path) {
+    inputs_ << path;
     QString error;
     Lesson lesson;
     if (!readLessonFile(path, &lesson, &error)) {
         showError(tr("Cannot open the lesson"), error);
         return;
     }
-    if (const QStringList problems = checkLesson(lesson); !problems.isEmpty()) {
-        showError(tr("Cannot open the lesson"), problems.join(QLatin1Char('\n')));
-        return;
+    // Every frame's run is estimated before any of them starts, as a fired
+    // run is: above the limit the room is asked first.
+    if (const std::optional<CostlyFrame> costly = firstCostlyFrame(lesson)) {
+        const QLocale locale;
+        QMessageBox box(
+            QMessageBox::Question, tr("A very large lesson"),
+            tr("Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, "
+               "above the limit of %4. Checking and playing it may take minutes; Esc stops it. "
+               "Open it anyway?")
+                .arg(costly->frame + 1)
+                .arg(lesson.frames.at(costly->frame).title.in(language_),
+                     locale.toString(costly->cost.statements()),
+                     locale.toString(kMaxEstimatedStatements)),
+            QMessageBox::Yes | QMessageBox::No, this);
+        box.setObjectName(QStringLiteral("largeLessonQuestion"));
+        box.setDefaultButton(QMessageBox::No);
+        if (box.exec() != QMessageBox::Yes) {
+            messages_->showMessage(tr("Not opened: none of the lesson's runs was started."));
+            return;
+        }
     }
-    showTab(live_);
-    lessons_->start(lesson, 0);
+    // Checked in a worker: the window keeps painting while the runs go.
+    jobs_->cancelNow();
+    auto problems = std::make_shared<QStringList>();
+    jobs_->start(
+        tr("Checking the lesson %1").arg(lesson.id),
+        [lesson, problems](RunController::Progress& p) {
+            p.total = lesson.frames.size();
+            for (int i = 0; i < lesson.frames.size() && !p.cancel; ++i) {
+                const FrameCheck frame = checkFrame(lesson, i, {}, &p.cancel);
+                *problems << frame.problems;
+                if (!frame.failure.isEmpty())
+                    *problems << frame.failure;
+                p.done = i + 1;
+            }
+        },
+        [this, lesson, problems](bool cancelled) {
+            if (cancelled) {
+                messages_->showMessage(tr("Stopped: the lesson was not opened."));
+                return;
+            }
+            if (!problems->isEmpty()) {
+                showError(tr("Cannot open the lesson"), problems->join(QLatin1Char('\n')));
+                return;
+            }
+            showTab(live_);
+            lessons_->start(lesson, 0);
+        });
 }
 
 PaginationView* MainWindow::paginationView() const {
@@ -496,8 +549,8 @@ void MainWindow::selectScenario(const QString& id) {
     director_->fireFromPanel();
 }
 
-bool MainWindow::fire(const RunConfig& config, QString* error) {
-    return director_->fire(config, error);
+bool MainWindow::fire(const RunConfig& config, QString* error, RunFailure* failure) {
+    return director_->fire(config, error, failure);
 }
 
 void MainWindow::fireInBackground(const RunConfig& config) {

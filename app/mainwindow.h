@@ -55,8 +55,9 @@ public:
     ~MainWindow() override;
 
     // Loads a configuration as if fired from the panel and waits for it
-    // (tests, `idemlab shot`). False on bad input.
-    bool fire(const RunConfig& config, QString* error);
+    // (tests, `idemlab shot`). False on bad input or when the run cannot
+    // run (`failure` says which: BadInput, or Io for a full disk).
+    bool fire(const RunConfig& config, QString* error, RunFailure* failure = nullptr);
     // Fires from the window: checks the input, asks before a run above the
     // cost limit, then measures it in the background (Escape cancels).
     void fireInBackground(const RunConfig& config);
@@ -104,11 +105,20 @@ public:
     // One view alone, filling the window (F6 to F9; the same key again: back).
     SoloView* soloView() const { return solo_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
-    bool startLesson(const QString& idOrPath, int frame, QString* error);
     // The first start offers the five-minute lesson (once; a dialog that
     // does not block the window).
     void offerFirstLesson();
     static constexpr int kFirstOfferDelayMs = 600;
+    // `failure` (when given) tells a lesson that does not read (BadInput) from
+    // a frame whose run could not run on this machine (Io).
+    bool startLesson(const QString& idOrPath, int frame, QString* error,
+                     RunFailure* failure = nullptr);
+    // File → Open a lesson file… without the dialog: reads the file, asks
+    // first (No by default) when a frame's run is above the cost limit, then
+    // checks every frame in the background (Escape stops it) and opens it.
+    void openLessonFileAt(const QString& path);
+    // File → Open trace… without the dialog.
+    void openTraceAt(const QString& path);
     // While a lesson withholds it, the outcome and the verdict are hidden so
     // that a prediction is a prediction.
     void setOutcomeWithheld(bool withheld);
@@ -133,6 +143,9 @@ private:
     void chooseLesson();
     void openLessonFile();
     void showVerdict();
+    // False, after telling why, when `path` is a file the window read from
+    // (a trace or a lesson it opened): a save never writes over an input.
+    bool mayWrite(const QString& path);
     // A dialog on screen; the status bar off screen (tests, `idemlab shot`).
     void showError(const QString& title, const QString& message);
     // The tab that plays the run: Pagination for pagination, else Live.
@@ -143,6 +156,7 @@ private:
     void stepTab(int by);
     void tabChanged();
 
+    QStringList inputs_;  // the files opened: never written over
     bool remember_;
     Playback* playback_;
     QTranslator translator_;

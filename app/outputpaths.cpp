@@ -1,12 +1,14 @@
 #include "outputpaths.h"
 
 #include "cli.h"
+#include "labfiles.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -35,7 +37,16 @@ QString probeFolder(const QString& folder) {
     return {};
 }
 
-PathProblem checkOne(const NamedPath& out) {
+// The same file on disk: one inode, whatever the names (a hard link).
+bool sameFile(const QString& a, const QString& b) {
+    struct stat sa {
+    }, sb{};
+    return ::stat(QFile::encodeName(a).constData(), &sa) == 0 &&
+           ::stat(QFile::encodeName(b).constData(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+PathProblem checkOne(const NamedPath& out, bool force) {
     if (out.path.isEmpty())
         return badInput(QStringLiteral("%1 needs a file path, not an empty one").arg(out.option));
     const QFileInfo info(out.path);
@@ -52,6 +63,20 @@ PathProblem checkOne(const NamedPath& out) {
         return badInput(QStringLiteral("%1 %2 is not a regular file (a device, pipe or socket); "
                                        "give a file path")
                             .arg(out.option, out.path));
+    }
+    // The rule --db follows, for every output: a file the lab did not write
+    // is never replaced; an earlier output of the lab's only with --force.
+    if (info.exists() && !out.database) {
+        if (!labfiles::writtenByLab(out.path)) {
+            return badInput(QStringLiteral("%1 %2 already exists and was not written by idemlab; "
+                                           "it is left as it is: give a new file name")
+                                .arg(out.option, out.path));
+        }
+        if (!force) {
+            return badInput(QStringLiteral("%1 %2 holds an earlier output of idemlab; add --force "
+                                           "to replace it, or give a new file name")
+                                .arg(out.option, out.path));
+        }
     }
     if (info.exists() && !info.isWritable()) {
         return {
@@ -78,6 +103,10 @@ PathProblem checkOne(const NamedPath& out) {
 
 }  // namespace
 
+bool isSameFile(const QString& a, const QString& b) {
+    return resolvedPath(a) == resolvedPath(b) || sameFile(a, b);
+}
+
 QString resolvedPath(const QString& path) {
     const QFileInfo info(path);
     if (info.exists())
@@ -89,14 +118,15 @@ QString resolvedPath(const QString& path) {
     return folder + QLatin1Char('/') + info.fileName();
 }
 
-PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>& inputs) {
+PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>& inputs,
+                         bool force) {
     for (qsizetype i = 0; i < outputs.size(); ++i) {
         const NamedPath& out = outputs[i];
         if (out.path.isEmpty())
-            return checkOne(out);
+            return checkOne(out, force);
         const QString resolved = resolvedPath(out.path);
         for (const NamedPath& in : inputs) {
-            if (resolvedPath(in.path) == resolved) {
+            if (resolvedPath(in.path) == resolved || sameFile(in.path, out.path)) {
                 return badInput(
                     QStringLiteral("%1 %2 is the input %3; write to another file so that the "
                                    "input stays as it is")
@@ -104,7 +134,8 @@ PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>
             }
         }
         for (qsizetype j = 0; j < i; ++j) {
-            if (!outputs[j].path.isEmpty() && resolvedPath(outputs[j].path) == resolved) {
+            if (!outputs[j].path.isEmpty() && (resolvedPath(outputs[j].path) == resolved ||
+                                               sameFile(outputs[j].path, out.path))) {
                 return badInput(QStringLiteral("%1 %2 and %3 %4 are the same file; give each "
                                                "its own path")
                                     .arg(outputs[j].option, outputs[j].path, out.option, out.path));
@@ -112,7 +143,7 @@ PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>
         }
     }
     for (const NamedPath& out : outputs) {
-        if (const PathProblem p = checkOne(out))
+        if (const PathProblem p = checkOne(out, force))
             return p;
     }
     return {};

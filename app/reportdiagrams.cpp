@@ -1,6 +1,7 @@
 #include "reportdiagrams.h"
 
 #include "scenario.h"
+#include "sequencesteps.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
 
@@ -131,6 +132,14 @@ QList<QByteArray> sceneToSvgParts(QGraphicsScene* scene, const QString& title, d
     return parts;
 }
 
+qsizetype reportHeadEvents() {
+    return SequenceSteps::kIntentLookAhead;
+}
+
+qsizetype reportTailEvents() {
+    return SequenceView::kMaxEvents;
+}
+
 QList<ReportDiagram> RunDiagrams::drawn() const {
     QList<ReportDiagram> diagrams;
     for (const ReportDiagram* d : {&state, &sequence})
@@ -139,16 +148,10 @@ QList<ReportDiagram> RunDiagrams::drawn() const {
     return diagrams;
 }
 
-RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
-                        qsizetype upTo, qsizetype freshFrom) {
-    StateMachineView state;
-    state.resize(1000, 600);
-    state.setMachine(info, variant);
-    state.showTrace(trace, upTo, freshFrom);
-    SequenceView sequence;
-    sequence.resize(1200, 800);
-    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
-    sequence.showTrace(trace, upTo, freshFrom);
+namespace {
+
+// Both diagrams drawn: their scenes cut for the printed page.
+RunDiagrams drawnDiagrams(StateMachineView& state, SequenceView& sequence) {
     // A part at most 1.3 times as tall as wide: it fits an A4 or Letter page
     // at the page's width, with a heading above it.
     constexpr double kPageAspect = 1.3;
@@ -161,6 +164,34 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
                  ? QList<QByteArray>{}
                  : sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
                                    laneHeaderHeight(sequence.scene()), kPageAspect)}};
+}
+
+}  // namespace
+
+RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
+                        qsizetype upTo, qsizetype freshFrom) {
+    StateMachineView state;
+    state.resize(1000, 600);
+    state.setMachine(info, variant);
+    state.showTrace(trace, upTo, freshFrom);
+    SequenceView sequence;
+    sequence.resize(1200, 800);
+    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
+    sequence.showTrace(trace, upTo, freshFrom);
+    return drawnDiagrams(state, sequence);
+}
+
+RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant,
+                        const ReportEvents& seen) {
+    StateMachineView state;
+    state.resize(1000, 600);
+    state.setMachine(info, variant);
+    state.showTally(seen.tally);
+    SequenceView sequence;
+    sequence.resize(1200, 800);
+    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
+    sequence.showTrace(seen.recent, seen.recent.size(), seen.recent.size());
+    return drawnDiagrams(state, sequence);
 }
 
 }  // namespace idem

@@ -37,5 +37,12 @@ struct RunDiagrams {
 };
 RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
                         qsizetype upTo, qsizetype freshFrom);
+// The same at a run's end, from what an export kept while it read the trace
+// (HtmlExport: the state diagram's counts, the first and the last events).
+RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const ReportEvents& seen);
+// How many of the first and of the last events ReportEvents keeps for the
+// sequence diagram: what it looks at first, and the rows it draws.
+qsizetype reportHeadEvents();
+qsizetype reportTailEvents();
 
 }  // namespace idem

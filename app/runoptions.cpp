@@ -128,16 +128,19 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
 }
 
 QString costProblem(const RunConfig& c) {
-    const qint64 cost = estimatedStatements(c);
-    if (cost <= kMaxEstimatedStatements)
+    const Scenario* scenario = findScenario(c.scenario);
+    if (!scenario)
+        return {};  // an unknown scenario is refused before it is estimated
+    const CostEstimate cost = estimateCost(c, scenario->info());
+    if (!cost.overLimit())
         return {};
     return QStringLiteral(
-               "this run is too large: about %1 SQL statements estimated (%2 intents x %3 "
-               "deliveries x %4 tries x %5 statements), above the limit of %6; lower --intents, "
-               "--duplicates or --max-retries, or add --allow-large to run it anyway")
-        .arg(grouped(cost), grouped(c.intents), grouped(qint64(c.duplicates) + 1),
-             grouped(qint64(c.maxRetries) + 1), grouped(kStatementsPerAttempt),
-             grouped(kMaxEstimatedStatements));
+               "this run is too large: %1; lower %2, or add --allow-large to run it "
+               "anyway")
+        .arg(costText(cost), scenario->info().statementsPerAttempt
+                                 ? QStringLiteral("--intents, --duplicates, --max-retries or "
+                                                  "the --param values")
+                                 : QStringLiteral("--intents, --duplicates or --max-retries"));
 }
 
 }  // namespace idem::cli

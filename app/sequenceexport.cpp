@@ -1,8 +1,10 @@
 #include "sequenceexport.h"
 
+#include "labfiles.h"
 #include "scenario.h"
 #include "sequencesteps.h"
 #include "trace.h"
+#include "tracewriters.h"
 
 #include <QHash>
 
@@ -12,9 +14,11 @@ namespace {
 
 using Shape = SequenceStep::Shape;
 
+}  // namespace
+
 // What differs between the two languages: how a lane is declared, how each
 // kind of arrow and a note are written, and how text is kept safe.
-struct Syntax {
+struct SequenceDiagramExport::Syntax {
     QString (*participant)(const QString& alias, const QString& name);
     const char* solid;       // an arrow
     const char* dashed;      // an answer
@@ -28,6 +32,10 @@ struct Syntax {
 
 // Mermaid reads "#…;" as a character entity and ";" as the end of a
 // statement: both, and angle brackets, are written as entities.
+namespace {
+
+using Syntax = SequenceDiagramExport::Syntax;
+
 QString mermaidText(const QString& s) {
     QString out;
     for (QChar ch : s.simplified()) {
@@ -108,69 +116,117 @@ const Syntax kPlantUml{
     QStringLiteral("%1%2%3 : %4"),
 };
 
-// The steps of the window's sequence diagram, written in one syntax.
-QStringList diagramLines(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
-                         const Syntax& syntax) {
-    const QStringList askKeys = scenario ? scenario->askKeys : QStringList();
-    const QList<SequenceStep> steps =
-        SequenceSteps::build(events, 0, events.size(), events.size(), askKeys);
-    const QStringList lanes =
-        SequenceSteps::lanes(steps, scenario ? scenario->lanes : QStringList());
-    QHash<QString, QString> alias;
-    QStringList lines;
-    for (qsizetype i = 0; i < lanes.size(); ++i) {
-        alias.insert(lanes[i], QStringLiteral("p%1").arg(i));
-        lines << syntax.participant(alias[lanes[i]], lanes[i]);
-    }
-    auto lane = [&](const QString& name) {
-        return alias.value(name, alias.value(QStringLiteral("database"), QStringLiteral("p0")));
-    };
+}  // namespace
+
+SequenceDiagramExport::SequenceDiagramExport(Language language, const ScenarioInfo* scenario,
+                                             QString title)
+    : syntax_(language == Language::Mermaid ? &kMermaid : &kPlantUml),
+      mermaid_(language == Language::Mermaid),
+      title_(std::move(title)),
+      order_(scenario ? scenario->lanes : QStringList()),
+      askKeys_(scenario ? scenario->askKeys : QStringList()),
+      looking_(false, askKeys_) {}
+
+SequenceDiagramExport::~SequenceDiagramExport() = default;
+
+void SequenceDiagramExport::see(const QList<SequenceStep>& steps) {
     for (const SequenceStep& s : steps) {
-        const QString text = syntax.text(s.label);
+        if (s.shape == Shape::Banner)
+            continue;
+        for (const QString& lane : {s.from, s.to}) {
+            if (!lane.isEmpty() && !used_.contains(lane)) {
+                used_.insert(lane);
+                firstSeen_ << lane;
+            }
+        }
+    }
+}
+
+void SequenceDiagramExport::look(const TraceEvent& e) {
+    manyIntents_ = manyIntents_ || e.intent > 0;
+    QList<SequenceStep> steps;
+    looking_.add(e, &steps);
+    see(steps);
+}
+
+void SequenceDiagramExport::begin(const ExportRun&, ExportOutput& out) {
+    QList<SequenceStep> steps;
+    looking_.finish(&steps);
+    see(steps);
+    // As SequenceSteps::lanes: the scenario's order, then the others, the database last.
+    const QString database = QStringLiteral("database");
+    for (const QString& known : std::as_const(order_)) {
+        if (used_.contains(known) && known != database)
+            lanes_ << known;
+    }
+    for (const QString& other : std::as_const(firstSeen_)) {
+        if (!order_.contains(other) && other != database)
+            lanes_ << other;
+    }
+    if (used_.contains(database))
+        lanes_ << database;
+    // The diagram's first line, then the lab's mark (labfiles.h).
+    QStringList lines{
+        mermaid_ ? QStringLiteral("sequenceDiagram") : QStringLiteral("@startuml"),
+        QLatin1String(mermaid_ ? labfiles::kMermaidComment : labfiles::kPlantUmlComment)};
+    if (!title_.isEmpty()) {
+        lines << (mermaid_ ? QStringLiteral("    title ") + mermaidText(title_)
+                           : QStringLiteral("title ") + plantUmlText(title_));
+    }
+    for (qsizetype i = 0; i < lanes_.size(); ++i) {
+        alias_.insert(lanes_[i], QStringLiteral("p%1").arg(i));
+        lines << syntax_->participant(alias_[lanes_[i]], lanes_[i]);
+    }
+    out.write(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    writing_ = std::make_unique<SequenceSteps::Stream>(manyIntents_, askKeys_);
+}
+
+QString SequenceDiagramExport::lane(const QString& name) const {
+    return alias_.value(name, alias_.value(QStringLiteral("database"), QStringLiteral("p0")));
+}
+
+void SequenceDiagramExport::write(const QList<SequenceStep>& steps, ExportOutput& out) const {
+    for (const SequenceStep& s : steps) {
+        const QString text = syntax_->text(s.label);
+        QString line;
         switch (s.shape) {
             case Shape::Arrow:
             case Shape::Loop: {
                 const QString to = s.shape == Shape::Loop || s.to.isEmpty() ? s.from : s.to;
-                const char* arrow = s.lost     ? (s.dashed ? syntax.lostDashed : syntax.lost)
-                                    : s.dashed ? syntax.dashed
-                                               : syntax.solid;
-                lines << syntax.message.arg(lane(s.from), QLatin1String(arrow), lane(to), text);
+                const char* arrow = s.lost     ? (s.dashed ? syntax_->lostDashed : syntax_->lost)
+                                    : s.dashed ? syntax_->dashed
+                                               : syntax_->solid;
+                line = syntax_->message.arg(lane(s.from), QLatin1String(arrow), lane(to), text);
                 break;
             }
             case Shape::Tag:
             case Shape::Bar:
             case Shape::Cross:
-                lines << syntax.note(lane(s.from), text);
+                line = syntax_->note(lane(s.from), text);
                 break;
             case Shape::Banner:
-                lines << syntax.note(
-                    lanes.size() > 1 ? lane(lanes.first()) + syntax.separator + lane(lanes.last())
-                                     : lane(lanes.value(0)),
-                    text);
+                line = syntax_->note(lanes_.size() > 1 ? lane(lanes_.first()) + syntax_->separator +
+                                                             lane(lanes_.last())
+                                                       : lane(lanes_.value(0)),
+                                     text);
                 break;
         }
+        out.write(line + QLatin1Char('\n'));
     }
-    return lines;
 }
 
-}  // namespace
-
-QByteArray traceToMermaid(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
-                          const QString& title) {
-    QStringList lines{QStringLiteral("sequenceDiagram")};
-    if (!title.isEmpty())
-        lines << QStringLiteral("    title ") + mermaidText(title);
-    lines << diagramLines(events, scenario, kMermaid);
-    return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
+void SequenceDiagramExport::add(const TraceEvent& e, ExportOutput& out) {
+    QList<SequenceStep> steps;
+    writing_->add(e, &steps);
+    write(steps, out);
 }
 
-QByteArray traceToPlantUml(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
-                           const QString& title) {
-    QStringList lines{QStringLiteral("@startuml")};
-    if (!title.isEmpty())
-        lines << QStringLiteral("title ") + plantUmlText(title);
-    lines << diagramLines(events, scenario, kPlantUml) << QStringLiteral("@enduml");
-    return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
+void SequenceDiagramExport::end(ExportOutput& out) {
+    QList<SequenceStep> steps;
+    writing_->finish(&steps);
+    write(steps, out);
+    if (!mermaid_)
+        out.write(QByteArray("@enduml\n"));
 }
 
 }  // namespace idem

@@ -3,22 +3,57 @@
 // labels and words as the window, in the language installed for tr().
 #pragma once
 
+#include "sequencesteps.h"
+#include "traceexport.h"
+
 #include <QByteArray>
+#include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
+#include <QStringList>
+
+#include <memory>
 
 namespace idem {
 
 struct ScenarioInfo;
-struct TraceEvent;
 
-// scenario: the trace's scenario, whose declarations order the lanes and
-// pick the payload shown on an attempt's arrow (nullptr when this program
-// does not know it: lanes in the order they appear, no payload).
-// title: shown above the diagram ("order-create / check-then-insert").
-QByteArray traceToMermaid(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
-                          const QString& title);
-QByteArray traceToPlantUml(const QList<TraceEvent>& events, const ScenarioInfo* scenario,
-                           const QString& title);
+// The diagram written as the trace is read: the events go by once to learn
+// the lanes, then once more to be written. scenario: the trace's scenario,
+// whose declarations order the lanes and pick the payload shown on an
+// attempt's arrow (nullptr when this program does not know it: lanes in the
+// order they appear, no payload). title: shown above the diagram
+// ("order-create / check-then-insert").
+class SequenceDiagramExport : public TraceExport {
+public:
+    enum class Language { Mermaid, PlantUml };
+    struct Syntax;
+    SequenceDiagramExport(Language language, const ScenarioInfo* scenario, QString title);
+    ~SequenceDiagramExport() override;
+    bool twoPasses() const override { return true; }
+    void look(const TraceEvent& e) override;
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput& out) override;
+
+private:
+    void see(const QList<SequenceStep>& steps);
+    QString lane(const QString& name) const;
+    void write(const QList<SequenceStep>& steps, ExportOutput& out) const;
+
+    const Syntax* syntax_;
+    bool mermaid_;
+    QString title_;
+    QStringList order_;
+    QStringList askKeys_;
+    SequenceSteps::Stream looking_;
+    std::unique_ptr<SequenceSteps::Stream> writing_;
+    bool manyIntents_ = false;
+    QSet<QString> used_;
+    QStringList firstSeen_;
+    QStringList lanes_;
+    QHash<QString, QString> alias_;
+};
 
 }  // namespace idem

@@ -2,6 +2,10 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "interruption.h"
+#include "labfiles.h"
+#include "lesson.h"
+#include "lessoncommands.h"
 #include "mainwindow.h"
 #include "outputpaths.h"
 #include "playback.h"
@@ -14,6 +18,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
 #include <QTextStream>
@@ -25,8 +30,7 @@ namespace idem::cli {
 
 namespace {
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 }  // namespace
 
@@ -48,6 +52,9 @@ int shot(const QStringList& args) {
                       "Capture the window with one view filling it (as F6 to F9 do): sequence, "
                       "state, tables or compare.",
                       "VIEW"});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --out (never a file "
+                      "idemlab did not write)."});
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab shot")} + args)) {
         return fail(parser.errorText());
@@ -117,20 +124,40 @@ int shot(const QStringList& args) {
                             .arg(max));
         }
     }
-    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}}))
+    if (lesson) {
+        // The lesson is read and its runs estimated before the window runs any.
+        Lesson read;
+        int code = BadInput;
+        if (!namedLesson(parser.value("lesson"), &read, &error, &code))
+            return fail(error, code);
+        if (const QString large = lessonTooLarge(parser.value("lesson"), read);
+            !parser.isSet("allow-large") && !large.isEmpty())
+            return fail(large);
+    }
+    QList<NamedPath> inputs;
+    if (lesson && QFileInfo::exists(parser.value("lesson")))
+        inputs.append({QStringLiteral("the lesson"), parser.value("lesson")});
+    if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                                 inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
 
+    // The run and the picture happen in this thread, step by step through the
+    // window: a signal ends the program at once (nothing is written yet),
+    // and waits while the picture is written.
+    const Interruption interruption(true);
     MainWindow window(false);
     window.setTheme(theme == QLatin1String("dark"), parser.isSet("presenter"), 100);
     window.setLanguage(lang);
     window.resize(w, h);
     window.show();
     if (lesson) {
-        if (!window.startLesson(parser.value("lesson"), frame - 1, &error))
-            return fail(error);
+        RunFailure failure = RunFailure::BadInput;
+        if (!window.startLesson(parser.value("lesson"), frame - 1, &error, &failure))
+            return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
     } else {
-        if (!window.fire(config, &error))
-            return fail(error);
+        RunFailure failure = RunFailure::BadInput;
+        if (!window.fire(config, &error, &failure))
+            return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
         if (step) {
             window.playback().seek(int(*step));
         } else {
@@ -155,11 +182,13 @@ int shot(const QStringList& args) {
     // A few passes, so that work a layout change queued for the next turn of
     // the event loop (rows fitted to the final column widths) is in the picture.
     for (int pass = 0; pass < 4; ++pass) QApplication::processEvents();
-    const QImage image = target->grab().toImage();
+    QImage image = target->grab().toImage();
+    image.setText(QLatin1String(labfiles::kPngKey), QLatin1String(labfiles::kPngValue));
     QByteArray png;
     QBuffer buffer(&png);
     if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
         return fail(QStringLiteral("cannot encode the picture as PNG"), Failure);
+    const Interruption::Held held;
     if (!writeFileAtomically(parser.value("out"), png, &error))
         return fail(error, Failure);
     return Ok;

@@ -147,8 +147,11 @@ void StageDirector::fireInBackground(const RunConfig& config) {
 }
 
 bool StageDirector::confirmLarge(const RunConfig& config) {
-    const qint64 cost = estimatedStatements(config);
-    if (cost <= kMaxEstimatedStatements)
+    const Scenario* scenario = findScenario(config.scenario);
+    if (!scenario)
+        return true;  // refused as unknown before anything runs
+    const CostEstimate cost = estimateCost(config, scenario->info());
+    if (!cost.overLimit())
         return true;
     const QLocale locale;
     QMessageBox box(
@@ -156,17 +159,16 @@ bool StageDirector::confirmLarge(const RunConfig& config) {
         tr("This run is estimated at about %1 SQL statements (%2 intents × %3 "
            "deliveries × %4 tries × %5 statements), above the limit of %6. It may "
            "take minutes; Esc stops it. Run it anyway?")
-            .arg(locale.toString(cost), locale.toString(config.intents),
-                 locale.toString(qint64(config.duplicates) + 1),
-                 locale.toString(qint64(config.maxRetries) + 1),
-                 locale.toString(kStatementsPerAttempt), locale.toString(kMaxEstimatedStatements)),
+            .arg(locale.toString(cost.statements()), locale.toString(cost.intents),
+                 locale.toString(cost.deliveries), locale.toString(cost.tries),
+                 locale.toString(cost.perAttempt), locale.toString(kMaxEstimatedStatements)),
         QMessageBox::Yes | QMessageBox::No, stage_.tabs->window());
     box.setObjectName(QStringLiteral("largeRunQuestion"));
     box.setDefaultButton(QMessageBox::No);
     return box.exec() == QMessageBox::Yes;
 }
 
-bool StageDirector::fire(const RunConfig& config, QString* error) {
+bool StageDirector::fire(const RunConfig& config, QString* error, RunFailure* failure) {
     const Scenario* scenario = findScenario(config.scenario);
     if (!scenario) {
         *error = tr("Unknown scenario %1").arg(config.scenario);
@@ -181,6 +183,8 @@ bool StageDirector::fire(const RunConfig& config, QString* error) {
     const Playback::Measure measured = Playback::measure(config, *scenario);
     if (!measured.ok) {
         *error = measured.error;
+        if (failure)
+            *failure = measured.failure;
         return false;
     }
     std::shared_ptr<PagingRuns> paging;
@@ -361,10 +365,17 @@ void StageDirector::openTrace(const QString& path) {
     auto opened = std::make_shared<Opened>();
     stage_.jobs->start(
         tr("Opening %1").arg(QFileInfo(path).fileName()),
-        [opened, path](RunController::Progress&) {
-            Trace::Loaded loaded;
-            opened->ok = Trace::load(path, &loaded, &opened->error) &&
-                         RunConfig::fromJson(loaded.config, &opened->config, &opened->error);
+        [opened, path](RunController::Progress& p) {
+            // Only its header: the run is fired anew from the configuration
+            // (asked about first when it is above the cost limit), so the
+            // events are scanned for the file's shape but never held.
+            TraceReader reader(path);
+            reader.setCancel(&p.cancel);
+            TraceReader::Header header;
+            opened->ok = reader.readHeader(&header, &opened->error) &&
+                         RunConfig::fromJson(header.config, &opened->config, &opened->error);
+            if (!opened->ok)
+                opened->error = QStringLiteral("%1: %2").arg(path, opened->error);
         },
         [this, opened](bool cancelled) {
             if (cancelled)

@@ -66,7 +66,7 @@ public:
     // it in the background (Escape cancels).
     void fireInBackground(const RunConfig& config);
     // The same, waited for (tests, `idemlab shot`). False on bad input.
-    bool fire(const RunConfig& config, QString* error);
+    bool fire(const RunConfig& config, QString* error, RunFailure* failure = nullptr);
     // Reads a trace in the background, then fires its configuration.
     void openTrace(const QString& path);
     // Plays the run on screen to its end and writes it, in the background.

@@ -2,7 +2,9 @@
 
 #include "cli.h"
 #include "configcheck.h"
+#include "interruption.h"
 #include "names.h"
+#include "outofmemory.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
@@ -12,6 +14,7 @@
 #include "runoptions.h"
 #include "sequenceexport.h"
 #include "texts.h"
+#include "traceexport.h"
 #include "tracewriters.h"
 #include "usage.h"
 
@@ -28,8 +31,7 @@ namespace idem::cli {
 namespace {
 
 int fail(const QString& message, int code = BadInput) {
-    QTextStream(stderr) << "idemlab: " << message << Qt::endl;
-    return code;
+    return failWith(message, code);
 }
 
 // The configuration a trace names, checked like the command line's.
@@ -64,9 +66,22 @@ bool traceConfig(const QString& path, const QJsonObject& json, RunConfig* config
     return true;
 }
 
-// Loads a trace and the configuration in it; false with a message.
-bool loadTrace(const QString& path, Trace::Loaded* loaded, RunConfig* config, QString* error) {
-    return Trace::load(path, loaded, error) && traceConfig(path, loaded->config, config, error);
+// Why a trace's configuration is too large to run again without
+// --allow-large, naming its fields and the estimate; empty when it is not.
+QString traceTooLarge(const QString& path, const RunConfig& config) {
+    const Scenario* scenario = findScenario(config.scenario);
+    const CostEstimate cost = estimateCost(config, scenario->info());
+    if (!cost.overLimit())
+        return {};
+    return QStringLiteral(
+               "%1: its config (intents %2, duplicates %3, max_retries %4%5) is too "
+               "large to run again: %6; add --allow-large to run it anyway")
+        .arg(path)
+        .arg(config.intents)
+        .arg(config.duplicates)
+        .arg(config.maxRetries)
+        .arg(scenario->info().statementsPerAttempt ? QStringLiteral(" and its params") : QString(),
+             costText(cost));
 }
 
 }  // namespace
@@ -83,33 +98,50 @@ int replay(const QStringList& args) {
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large]"));
     const QString path = parser.positionalArguments().first();
+    const Interruption interruption;
     TraceReader reader(path);
+    reader.setCancel(Interruption::flag());
     TraceReader::Header header;
     RunConfig config;
     QString error;
     if (!reader.readHeader(&header, &error))
-        return fail(QStringLiteral("%1: %2").arg(path, error));
+        return fail(QStringLiteral("%1: %2").arg(path, error), reader.cancelled()
+                                                                   ? Interruption::exitCode()
+                                                               : reader.ioError() ? Failure
+                                                                                  : BadInput);
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
     if (!parser.isSet("allow-large")) {
-        error = costProblem(config);
-        if (!error.isEmpty())
-            return fail(QStringLiteral("%1: %2").arg(path, error));
+        if (const QString large = traceTooLarge(path, config); !large.isEmpty())
+            return fail(large);
     }
-    const ReplayOutcome r = replayTrace(reader, header, config, *findScenario(config.scenario));
+    const ReplayOutcome r =
+        replayTrace(reader, header, config, *findScenario(config.scenario), Interruption::flag());
     QTextStream out(stdout);
+    if (r.failure == RunFailure::Cancelled) {
+        return fail(QStringLiteral("%1: stopped before the end, after %2 events: nothing is "
+                                   "proven")
+                        .arg(path)
+                        .arg(r.events),
+                    Interruption::exitCode());
+    }
     if (r.failure != RunFailure::None) {
         return fail(
             QStringLiteral("%1: the configuration could not be run again: %2").arg(path, r.error),
             r.failure == RunFailure::BadInput ? BadInput : Failure);
     }
+    if (memory::allocationFailed())
+        return Failure;  // main says so: a difference found after it proves nothing
     if (!r.identical) {
         if (!r.difference.isEmpty()) {
             out << "differs at " << r.difference << Qt::endl;
             return Failure;
         }
-        return fail(QStringLiteral("%1: %2").arg(path, r.error));
+        return fail(QStringLiteral("%1: %2").arg(path, r.error),
+                    reader.ioError() ? Failure : BadInput);
     }
+    if (memory::allocationFailed())
+        return Failure;  // main says so: a verdict computed after it proves nothing
     out << "replayed " << r.events << " events and the summary: identical" << Qt::endl;
     return Ok;
 }
@@ -133,71 +165,64 @@ QString formatsText() {
 
 namespace {
 
-// A trace to export, re-judged: doubt says why its summary cannot be trusted
-// (empty: a re-run confirms it).
+// A trace to export: its reader, its header and configuration, and why the
+// events cannot be trusted (empty: a re-run of its configuration writes the
+// same events and summary).
 struct ExportInput {
     QString path;
-    Trace::Loaded loaded;
+    std::unique_ptr<TraceReader> reader;
+    TraceReader::Header header;
     RunConfig config;
     QString doubt;
 };
 
-bool loadForExport(const QString& path, ExportInput* in, QString* error) {
-    in->path = path;
-    if (!loadTrace(path, &in->loaded, &in->config, error))
-        return false;
-    // A report is only as good as its trace: re-judge it, and say so in the
-    // report when the stored summary is not what the run gives.
-    RunOptions rerun = RunOptions::untraced();
-    rerun.formatVersion = in->loaded.version;
-    const RunResult again = runToEnd(in->config, *findScenario(in->config.scenario), rerun);
-    if (!again.ok()) {
-        in->doubt = QStringLiteral("the configuration could not be run again: %1").arg(again.error);
-    } else if (const QString d =
-                   firstDifference(in->loaded.summary, again.summary.toJson(in->loaded.version),
-                                   QStringLiteral("summary"));
-               !d.isEmpty()) {
-        in->doubt = QStringLiteral("the stored summary disagrees with a re-run (%1)").arg(d);
-    } else if (in->loaded.version >= 2 && !in->loaded.digestMatches) {
-        in->doubt = QStringLiteral(
-            "the events were edited after the trace was written (its digest "
-            "does not match)");
-    }
-    return true;
-}
-
 // "a.json: order-create/check-then-insert", unique among the runs.
-QList<ShiVizRun> shivizRuns(const QList<ExportInput>& inputs) {
-    QList<ShiVizRun> runs;
-    QSet<QString> labels;
-    for (const ExportInput& in : inputs) {
-        const QString base =
-            QStringLiteral("%1: %2/%3")
-                .arg(QFileInfo(in.path).fileName(), in.config.scenario, in.config.variant);
-        QString label = base;
-        for (int n = 2; labels.contains(label); ++n)
-            label = QStringLiteral("%1 (%2)").arg(base).arg(n);
-        labels.insert(label);
-        runs.append({label, in.loaded.events});
-    }
-    return runs;
+QString runLabel(const ExportInput& in, QSet<QString>* labels) {
+    const QString base =
+        QStringLiteral("%1: %2/%3")
+            .arg(QFileInfo(in.path).fileName(), in.config.scenario, in.config.variant);
+    QString label = base;
+    for (int n = 2; labels->contains(label); ++n)
+        label = QStringLiteral("%1 (%2)").arg(base).arg(n);
+    labels->insert(label);
+    return label;
 }
 
-QByteArray htmlReport(const ExportInput& in, const QString& lang) {
-    // Draw the two diagrams off screen from the stored events.
-    const Scenario& scenario = *findScenario(in.config.scenario);
-    Trace trace;
-    for (const TraceEvent& e : in.loaded.events) trace.append(e);
-    const QList<ReportDiagram> diagrams =
-        runDiagrams(scenario.info(), in.config.variant, trace, trace.size(), trace.size()).drawn();
+// The report's diagrams, drawn off screen from what the export kept.
+ReportDrawing reportDrawing(const Scenario& scenario, const QString& variant) {
+    return [&scenario, variant](const ExportRun&, const ReportEvents& seen) {
+        return runDiagrams(scenario.info(), variant, seen).drawn();
+    };
+}
+
+std::unique_ptr<TraceExport> exportFormat(const QString& format, const ExportInput& first,
+                                          bool excel, const QString& lang, int traces) {
+    const Scenario& scenario = *findScenario(first.config.scenario);
+    const QString title =
+        QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
+    if (format == QLatin1String("csv"))
+        return std::make_unique<CsvExport>(excel);
+    if (format == QLatin1String("shiviz"))
+        return std::make_unique<ShiVizExport>(traces);
+    if (format == QLatin1String("mermaid"))
+        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::Mermaid,
+                                                       &scenario.info(), title);
+    if (format == QLatin1String("plantuml"))
+        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::PlantUml,
+                                                       &scenario.info(), title);
+    if (format == QLatin1String("history"))
+        return std::make_unique<HistoryExport>();
+    if (format == QLatin1String("chrome"))
+        return std::make_unique<ChromeExport>();
     ReportOptions options;
     options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
     Summary summary;
     QString ignored;  // the trace was checked when it was read
-    if (Summary::fromJson(in.loaded.summary, &summary, &ignored))
+    if (Summary::fromJson(first.header.summary, &summary, &ignored))
         options.verdictText = verdictName(summary.verdictId());
-    options.warning = in.doubt;
-    return traceToHtml(in.loaded, diagrams, options);
+    return std::make_unique<HtmlExport>(options, scenario.info().stateMachine,
+                                        reportDrawing(scenario, first.config.variant),
+                                        reportHeadEvents(), reportTailEvents());
 }
 
 }  // namespace
@@ -207,6 +232,11 @@ int exportTrace(const QStringList& args) {
     parser.addOption({"format", formatsText() + QLatin1Char('.'), "FORMAT"});
     parser.addOption({"out", "File to write.", "FILE"});
     parser.addOption({"verify", "Refuse a trace whose summary a re-run does not confirm."});
+    parser.addOption(
+        {"allow-large", "Re-run even a trace whose estimated cost is above the limit."});
+    parser.addOption({"force",
+                      "Replace an earlier output of idemlab at --out (never a file "
+                      "idemlab did not write)."});
     parser.addOption({"excel", "csv: start with a UTF-8 byte-order mark for Excel."});
     parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
                       QStringLiteral("en")});
@@ -241,28 +271,59 @@ int exportTrace(const QStringList& args) {
         return fail(QStringLiteral("--excel applies to --format csv only"));
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE is required"));
-    QList<NamedPath> inputs;
-    for (const QString& path : paths) inputs.append({QStringLiteral("the trace"), path});
-    const PathProblem problem =
-        checkOutputs({{QStringLiteral("--out"), parser.value("out")}}, inputs);
+    QList<NamedPath> traces;
+    for (const QString& path : paths) traces.append({QStringLiteral("the trace"), path});
+    const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
+                                             traces, parser.isSet("force"));
     if (problem)
         return fail(problem.message, problem.code);
-    QList<ExportInput> loaded;
     QString error;
+    const Interruption interruption;
+    const auto stopped = [] {
+        return fail(QStringLiteral("stopped before the end: nothing was written"),
+                    Interruption::exitCode());
+    };
+    // Each trace's configuration is read and estimated before anything runs.
+    std::vector<ExportInput> inputs;
     for (const QString& path : paths) {
         ExportInput in;
-        if (!loadForExport(path, &in, &error))
-            return fail(error);
-        if (!in.doubt.isEmpty()) {
-            if (parser.isSet("verify"))
-                return fail(QStringLiteral("%1: %2").arg(path, in.doubt), Failure);
-            QTextStream(stderr) << "idemlab: warning: "
-                                << (paths.size() > 1 ? path + QStringLiteral(": ") : QString())
-                                << in.doubt << Qt::endl;
+        in.path = path;
+        in.reader = std::make_unique<TraceReader>(path);
+        in.reader->setCancel(Interruption::flag());
+        if (!in.reader->readHeader(&in.header, &error)) {
+            if (in.reader->cancelled())
+                return stopped();
+            return fail(QStringLiteral("%1: %2").arg(path, error),
+                        in.reader->ioError() ? Failure : BadInput);
         }
-        loaded.append(std::move(in));
+        if (!traceConfig(path, in.header.config, &in.config, &error))
+            return fail(error);
+        if (!parser.isSet("allow-large")) {
+            if (const QString large = traceTooLarge(path, in.config); !large.isEmpty())
+                return fail(large);
+        }
+        inputs.push_back(std::move(in));
     }
-
+    // A report is only as good as its trace: its configuration is run again
+    // and every event compared with the stored one as the export reads it,
+    // as replay does (a digest recomputed after an edit proves nothing). A
+    // trace that differs is exported with a warning, in the report too, or
+    // refused with --verify.
+    std::vector<std::unique_ptr<ReplayCheck>> checks;
+    for (ExportInput& in : inputs) {
+        checks.push_back(std::make_unique<ReplayCheck>(
+            in.header, in.config, *findScenario(in.config.scenario), Interruption::flag()));
+        if (checks.back()->start())
+            continue;
+        const ReplayOutcome& r = checks.back()->outcome();
+        if (r.failure == RunFailure::Cancelled)
+            return stopped();
+        if (r.failure != RunFailure::BadInput)
+            return fail(QStringLiteral("%1: the configuration could not be run again: %2")
+                            .arg(in.path, r.error),
+                        Failure);
+        in.doubt = QStringLiteral("the configuration could not be run again: %1").arg(r.error);
+    }
     // The words of the diagrams and the report in the language asked for.
     QTranslator translator;
     if (lang == QLatin1String("zh")) {
@@ -270,29 +331,83 @@ int exportTrace(const QStringList& args) {
         if (translator.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")))
             QCoreApplication::installTranslator(&translator);
     }
-    QByteArray bytes;
-    const ExportInput& first = loaded.first();
-    const QString title =
-        QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
-    if (format == QLatin1String("csv")) {
-        bytes = traceToCsv(first.loaded.events, parser.isSet("excel"));
-    } else if (format == QLatin1String("shiviz")) {
-        bytes = runsToShiViz(shivizRuns(loaded));
-    } else if (format == QLatin1String("mermaid") || format == QLatin1String("plantuml")) {
-        const Scenario* scenario = findScenario(first.config.scenario);
-        const ScenarioInfo* info = scenario ? &scenario->info() : nullptr;
-        bytes = format == QLatin1String("mermaid")
-                    ? traceToMermaid(first.loaded.events, info, title)
-                    : traceToPlantUml(first.loaded.events, info, title);
-    } else if (format == QLatin1String("history")) {
-        bytes = traceToHistory(first.loaded);
-    } else if (format == QLatin1String("chrome")) {
-        bytes = traceToChromeTrace(first.loaded);
-    } else {
-        bytes = htmlReport(first, lang);
+    const std::unique_ptr<TraceExport> writer =
+        exportFormat(format, inputs.front(), parser.isSet("excel"), lang, int(inputs.size()));
+    auto* report = dynamic_cast<HtmlExport*>(writer.get());
+    int code = BadInput;  // a damaged trace, unless a hook says otherwise
+    QList<ExportSource> sources;
+    QSet<QString> labels;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ExportInput& in = inputs[i];
+        ReplayCheck* check = checks[i].get();
+        ExportSource source;
+        source.path = in.path;
+        source.reader = in.reader.get();
+        source.header = in.header;
+        source.run.label = runLabel(in, &labels);
+        source.run.version = in.header.version;
+        source.run.config = in.header.config;
+        source.run.summary = in.header.summary;
+        source.run.intents = in.config.intents;
+        if (in.doubt.isEmpty())
+            source.observe = [check](const QJsonObject& stored) {
+                check->compare(stored);
+            };
+        source.observed = [&, check, input = &in](bool digestMatches, QString* error) {
+            if (input->doubt.isEmpty()) {
+                const ReplayOutcome& r = check->finish(true, {}, digestMatches);
+                if (r.failure == RunFailure::Cancelled) {
+                    code = Interruption::exitCode();
+                    *error = QStringLiteral("stopped before the end: nothing was written");
+                    return false;
+                }
+                if (r.failure == RunFailure::Io || r.failure == RunFailure::Internal) {
+                    code = Failure;
+                    *error = QStringLiteral("%1: the configuration could not be run again: %2")
+                                 .arg(input->path, r.error);
+                    return false;
+                }
+                if (r.failure == RunFailure::BadInput)
+                    input->doubt =
+                        QStringLiteral("the configuration could not be run again: %1").arg(r.error);
+                else if (!r.identical)
+                    input->doubt = QStringLiteral("a re-run of its configuration differs at %1")
+                                       .arg(r.difference);
+            }
+            if (input->doubt.isEmpty())
+                return true;
+            if (parser.isSet("verify")) {
+                code = Failure;
+                *error = QStringLiteral("%1: %2").arg(input->path, input->doubt);
+                return false;
+            }
+            if (!memory::allocationFailed()) {  // else main says why, and nothing is written
+                QTextStream(stderr)
+                    << "idemlab: warning: "
+                    << (paths.size() > 1 ? input->path + QStringLiteral(": ") : QString())
+                    << input->doubt << Qt::endl;
+            }
+            if (report)
+                report->setWarning(input->doubt);
+            return true;
+        };
+        sources.append(source);
     }
-    if (!writeFileAtomically(parser.value("out"), bytes, &error))
-        return fail(error, Failure);
+    bool cancelled = false;
+    const bool written = writeExportFile(
+        parser.value("out"),
+        [&](ExportOutput& out, QString* why, bool* stop) {
+            return streamExport(sources, *writer, out, Interruption::flag(), why, stop);
+        },
+        &error, &cancelled);
+    if (cancelled)
+        return stopped();
+    for (const ExportInput& in : inputs) {
+        if (in.reader->ioError())
+            code = Failure;  // the disk, not the trace
+    }
+    if (!written)
+        return fail(error, error.startsWith(QLatin1String("cannot write")) ? Failure : code);
     return Ok;
 }
 

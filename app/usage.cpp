@@ -22,7 +22,8 @@ const QList<Command>& commands() {
         {"experiment", "--scenario S [--variants a,b] [--intents N] [--seed N] [--json]",
          "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
          "point, and prints the intents per verdict for each variant.",
-         "0 ran, 2 bad input, 130 stopped by Ctrl+C."},
+         "0 ran, 1 a run could not run (the folder and the system's words), 2 bad input, 130 "
+         "stopped by Ctrl+C."},
         {"lesson",
          "list [--json] | check [--json] [FILE|ID]... | export ID|FILE --format html [--lang "
          "zh|en] --out FILE",
@@ -89,19 +90,23 @@ int printHelp() {
            "`idemlab COMMAND --help` lists every option of a command; `man idemlab` explains "
            "them.\n\n"
            "Numbers are whole numbers (digits, perhaps a leading -) within each option's range.\n"
-        << "Large runs: a run, shot or replay estimated above "
+        << "Large runs: every run estimated above "
         << QLocale(QLocale::English).toString(kMaxEstimatedStatements) << " SQL statements\n"
         << "(intents x (duplicates + 1) x (max-retries + 1) x " << kStatementsPerAttempt
-        << ") is refused unless --allow-large:\n"
+        << ", more where an attempt\n"
+           "loops, as a reader paging does) is refused before anything runs unless\n"
+           "--allow-large, however it starts: run, shot, replay, export (a trace's\n"
+           "configuration), experiment, lesson check and export, shot --lesson (each frame).\n"
            "100000 intents with the defaults run, 1000 intents with 1000 duplicates do not.\n"
            "Output files (--trace, --db, --out) are checked before anything runs: never an\n"
-           "input, never the same file twice, never a directory or a symbolic link; --db\n"
-           "never replaces a file that is not an earlier run's database (and that one only\n"
-           "with --force).\n\n"
+           "input (under any name), never the same file twice, never a directory or a\n"
+           "symbolic link, and never an existing file idemlab did not write; an earlier\n"
+           "output of idemlab's (recognised by its mark) is replaced only with --force.\n\n"
            "Exit codes: 0 ran; 1 an I/O or internal failure (the path and the system's words\n"
            "on stderr, e.g. \"No space left on device\"); 2 bad input (one line on stderr\n"
            "naming the bad value and the allowed ones); 3 the verdict differs from --expect;\n"
-           "130 stopped by Ctrl+C (the summary printed is marked incomplete).\n"
+           "130 stopped by Ctrl+C (143 SIGTERM, 129 SIGHUP) within a second, nothing left\n"
+           "half-written (a run's summary printed is marked incomplete).\n"
         << Qt::flush;
     return Ok;
 }

@@ -68,6 +68,8 @@ private:
 // disk that refuses to write).
 struct SetupFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
+    SetupFailure(const std::string& what, bool disk) : std::runtime_error(what), storage(disk) {}
+    bool storage = false;  // the disk refused (full, failing): not the scenario's fault
 };
 
 // Set-up statements (schema, seed rows): traced, on connection c0. A failing

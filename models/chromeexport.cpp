@@ -50,116 +50,153 @@ QString sliceName(const TraceEvent& e) {
     return name;
 }
 
+QString attemptIdOf(const TraceEvent& e) {
+    return QStringLiteral("i%1#%2").arg(e.intent + 1).arg(e.attempt);
+}
+
 }  // namespace
 
-QByteArray traceToChromeTrace(const Trace::Loaded& trace) {
-    QJsonArray events;
-    QMap<QString, int> tids;  // actor → track
-    QStringList actors;
-    auto tid = [&](const QString& actor) {
-        const QString name = actor.isEmpty() ? QStringLiteral("database") : actor;
-        if (!tids.contains(name)) {
-            tids.insert(name, int(actors.size()) + 1);
-            actors << name;
-        }
-        return tids.value(name);
-    };
-    // Attempts open when fired and close with their answer; keyed by intent and attempt.
-    QMap<QString, int> openAttempts;
-    for (const TraceEvent& e : trace.events) {
-        const qint64 ts = e.tMs * kMicrosPerMs;
-        const int track = tid(e.actorName());
-        const QString attemptId = QStringLiteral("i%1#%2").arg(e.intent + 1).arg(e.attempt);
-        if (e.is(EventKind::Fire) && e.attempt > 0 && !openAttempts.contains(attemptId)) {
-            const int to = tid(e.fields.text("receiver"));
-            openAttempts.insert(attemptId, to);
-            events.append(QJsonObject{
-                {"ph", "b"},
-                {"cat", "attempt"},
-                {"id", attemptId},
-                {"name",
-                 QStringLiteral("attempt %1 (%2)").arg(attemptId, e.fields.text("attempt_kind"))},
-                {"ts", ts},
-                {"pid", kPid},
-                {"tid", to}});
-        }
-        if (e.is(EventKind::Work) || e.is(EventKind::Pause)) {
-            // A span of its own: work of concurrent attempts may overlap.
-            const QString id = QStringLiteral("work-%1").arg(e.seq);
-            const qint64 dur = std::max<qint64>(0, e.fields.number("ms")) * kMicrosPerMs;
-            const QString name = e.kindId() + (e.fields.contains("what")
-                                                   ? QStringLiteral(": ") + e.fields.text("what")
-                                                   : QString());
-            QJsonObject begin{
-                {"ph", "b"}, {"cat", e.kindId()}, {"id", id},     {"name", name},
-                {"ts", ts},  {"pid", kPid},       {"tid", track}, {"args", eventArgs(e)}};
-            events.append(begin);
-            events.append(QJsonObject{{"ph", "e"},
-                                      {"cat", e.kindId()},
-                                      {"id", id},
-                                      {"name", name},
-                                      {"ts", ts + dur},
-                                      {"pid", kPid},
-                                      {"tid", track}});
-            continue;
-        }
-        events.append(QJsonObject{{"ph", "i"},
-                                  {"s", "t"},
-                                  {"cat", e.kindId()},
-                                  {"name", sliceName(e)},
-                                  {"ts", ts},
-                                  {"pid", kPid},
-                                  {"tid", track},
-                                  {"args", eventArgs(e)}});
-        if (e.is(EventKind::Response) && openAttempts.contains(attemptId)) {
-            events.append(
-                QJsonObject{{"ph", "e"},
-                            {"cat", "attempt"},
-                            {"id", attemptId},
-                            {"name", QStringLiteral("attempt %1").arg(attemptId)},
+int ChromeExport::track(const QString& actor) {
+    const QString name = actor.isEmpty() ? QStringLiteral("database") : actor;
+    if (!tracks_.contains(name)) {
+        tracks_.insert(name, int(actors_.size()) + 1);
+        actors_ << name;
+    }
+    return tracks_.value(name);
+}
+
+// The first pass gives each actor its track in the order the second one
+// meets them: an event's own actor, and the receiver of an attempt opened.
+void ChromeExport::look(const TraceEvent& e) {
+    track(e.actorName());
+    const QString attemptId = attemptIdOf(e);
+    if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId))
+        open_.insert(attemptId, track(e.fields.text("receiver")));
+    if (e.is(EventKind::Response))
+        open_.remove(attemptId);
+}
+
+void ChromeExport::append(ExportOutput& out, const QJsonObject& o) {
+    out.write(first_ ? QByteArray() : QByteArray(","));
+    out.write(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    first_ = false;
+}
+
+void ChromeExport::begin(const ExportRun& run, ExportOutput& out) {
+    open_.clear();
+    first_ = true;
+    lastMs_ = 0;
+    out.write(QByteArray(R"({"displayTimeUnit":"ms","traceEvents":[)"));
+    // Names first: the process, then each actor's track in order of appearance.
+    append(out,
+           QJsonObject{
+               {"ph", "M"},
+               {"name", "process_name"},
+               {"pid", kPid},
+               {"tid", 0},
+               {"args", QJsonObject{{"name", QStringLiteral("idemlab %1/%2")
+                                                 .arg(run.config.value("scenario").toString(),
+                                                      run.config.value("variant").toString())}}}});
+    for (qsizetype i = 0; i < actors_.size(); ++i) {
+        append(out, QJsonObject{{"ph", "M"},
+                                {"name", "thread_name"},
+                                {"pid", kPid},
+                                {"tid", int(i) + 1},
+                                {"args", QJsonObject{{"name", actors_[i]}}}});
+        append(out, QJsonObject{{"ph", "M"},
+                                {"name", "thread_sort_index"},
+                                {"pid", kPid},
+                                {"tid", int(i) + 1},
+                                {"args", QJsonObject{{"sort_index", int(i) + 1}}}});
+    }
+}
+
+void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
+    const qint64 ts = e.tMs * kMicrosPerMs;
+    lastMs_ = e.tMs;
+    const int onTrack = track(e.actorName());
+    const QString attemptId = attemptIdOf(e);
+    // Attempts open when fired and close with their answer.
+    if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId)) {
+        const int to = track(e.fields.text("receiver"));
+        open_.insert(attemptId, to);
+        append(out, QJsonObject{{"ph", "b"},
+                                {"cat", "attempt"},
+                                {"id", attemptId},
+                                {"name", QStringLiteral("attempt %1 (%2)")
+                                             .arg(attemptId, e.fields.text("attempt_kind"))},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", to}});
+    }
+    if (e.is(EventKind::Work) || e.is(EventKind::Pause)) {
+        // A span of its own: work of concurrent attempts may overlap.
+        const QString id = QStringLiteral("work-%1").arg(e.seq);
+        const qint64 dur = std::max<qint64>(0, e.fields.number("ms")) * kMicrosPerMs;
+        const QString name =
+            e.kindId() +
+            (e.fields.contains("what") ? QStringLiteral(": ") + e.fields.text("what") : QString());
+        append(out, QJsonObject{{"ph", "b"},
+                                {"cat", e.kindId()},
+                                {"id", id},
+                                {"name", name},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", onTrack},
+                                {"args", eventArgs(e)}});
+        append(out, QJsonObject{{"ph", "e"},
+                                {"cat", e.kindId()},
+                                {"id", id},
+                                {"name", name},
+                                {"ts", ts + dur},
+                                {"pid", kPid},
+                                {"tid", onTrack}});
+        return;
+    }
+    append(out, QJsonObject{{"ph", "i"},
+                            {"s", "t"},
+                            {"cat", e.kindId()},
+                            {"name", sliceName(e)},
                             {"ts", ts},
                             {"pid", kPid},
-                            {"tid", openAttempts.take(attemptId)},
-                            {"args", QJsonObject{{"response", e.fields.text("response")}}}});
-        }
+                            {"tid", onTrack},
+                            {"args", eventArgs(e)}});
+    if (e.is(EventKind::Response) && open_.contains(attemptId)) {
+        append(out, QJsonObject{{"ph", "e"},
+                                {"cat", "attempt"},
+                                {"id", attemptId},
+                                {"name", QStringLiteral("attempt %1").arg(attemptId)},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", open_.take(attemptId)},
+                                {"args", QJsonObject{{"response", e.fields.text("response")}}}});
     }
+}
+
+void ChromeExport::end(ExportOutput& out) {
     // Attempts that never got an answer end with the run.
-    const qint64 end = trace.events.isEmpty() ? 0 : trace.events.last().tMs * kMicrosPerMs;
-    for (auto it = openAttempts.cbegin(); it != openAttempts.cend(); ++it) {
-        events.append(QJsonObject{{"ph", "e"},
-                                  {"cat", "attempt"},
-                                  {"id", it.key()},
-                                  {"name", QStringLiteral("attempt %1").arg(it.key())},
-                                  {"ts", end},
-                                  {"pid", kPid},
-                                  {"tid", it.value()},
-                                  {"args", QJsonObject{{"response", "none"}}}});
+    const qint64 end = lastMs_ * kMicrosPerMs;
+    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+        append(out, QJsonObject{{"ph", "e"},
+                                {"cat", "attempt"},
+                                {"id", it.key()},
+                                {"name", QStringLiteral("attempt %1").arg(it.key())},
+                                {"ts", end},
+                                {"pid", kPid},
+                                {"tid", it.value()},
+                                {"args", QJsonObject{{"response", "none"}}}});
     }
-    // Names first: the process, then each actor's track in order of appearance.
-    QJsonArray all{QJsonObject{
-        {"ph", "M"},
-        {"name", "process_name"},
-        {"pid", kPid},
-        {"tid", 0},
-        {"args", QJsonObject{{"name", QStringLiteral("idemlab %1/%2")
-                                          .arg(trace.config.value("scenario").toString(),
-                                               trace.config.value("variant").toString())}}}}};
-    for (qsizetype i = 0; i < actors.size(); ++i) {
-        all.append(QJsonObject{{"ph", "M"},
-                               {"name", "thread_name"},
-                               {"pid", kPid},
-                               {"tid", int(i) + 1},
-                               {"args", QJsonObject{{"name", actors[i]}}}});
-        all.append(QJsonObject{{"ph", "M"},
-                               {"name", "thread_sort_index"},
-                               {"pid", kPid},
-                               {"tid", int(i) + 1},
-                               {"args", QJsonObject{{"sort_index", int(i) + 1}}}});
-    }
-    for (const QJsonValue& v : std::as_const(events)) all.append(v);
-    return QJsonDocument(QJsonObject{{"displayTimeUnit", "ms"}, {"traceEvents", all}})
-               .toJson(QJsonDocument::Compact) +
-           '\n';
+    out.write(QByteArray("]}\n"));
+    open_.clear();
+    tracks_.clear();
+    actors_.clear();
+}
+
+QByteArray traceToChromeTrace(const Trace::Loaded& trace) {
+    ChromeExport chrome;
+    ExportRun run;
+    run.config = trace.config;
+    return exportEvents(trace.events, chrome, run);
 }
 
 }  // namespace idem

@@ -3,6 +3,8 @@
 #include "runconfig.h"
 #include "scenario.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <limits>
 
@@ -303,13 +305,35 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
     return {};
 }
 
-qint64 estimatedStatements(const RunConfig& c) {
-    // Each factor is at most 100 000, 1 001, 21 and 8 once checked; clamp
-    // anyway, so that an unchecked configuration cannot overflow.
-    const qint64 intents = std::clamp<qint64>(c.intents, 0, kMaxIntents);
-    const qint64 deliveries = std::clamp<qint64>(c.duplicates, 0, kMaxDuplicates) + 1;
-    const qint64 tries = std::clamp<qint64>(c.maxRetries, 0, kMaxRetries) + 1;
-    return intents * deliveries * tries * kStatementsPerAttempt;
+bool CostEstimate::overLimit() const {
+    return statements() > kMaxEstimatedStatements;
+}
+
+CostEstimate estimateCost(const RunConfig& c, const ScenarioInfo& info) {
+    // Each factor is at most 100 000, 1 001, 21 and a scenario's few million
+    // once checked; clamp anyway, so that an unchecked configuration cannot
+    // overflow.
+    CostEstimate e;
+    e.intents = std::clamp<qint64>(c.intents, 0, kMaxIntents);
+    e.deliveries = std::clamp<qint64>(c.duplicates, 0, kMaxDuplicates) + 1;
+    e.tries = std::clamp<qint64>(c.maxRetries, 0, kMaxRetries) + 1;
+    if (info.statementsPerAttempt)
+        e.perAttempt = std::clamp<qint64>(info.statementsPerAttempt(c), 1, 1LL << 32);
+    return e;
+}
+
+qint64 estimatedStatements(const RunConfig& c, const ScenarioInfo& info) {
+    return estimateCost(c, info).statements();
+}
+
+QString costText(const CostEstimate& e) {
+    const QLocale english(QLocale::English);
+    return QStringLiteral(
+               "about %1 SQL statements estimated (%2 intents x %3 deliveries x %4 tries x %5 "
+               "statements), above the limit of %6")
+        .arg(english.toString(e.statements()), english.toString(e.intents),
+             english.toString(e.deliveries), english.toString(e.tries),
+             english.toString(e.perAttempt), english.toString(kMaxEstimatedStatements));
 }
 
 }  // namespace idem

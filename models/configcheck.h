@@ -114,17 +114,34 @@ QString shownValue(const QString& value);
 QString checkConfig(const RunConfig& config, const ScenarioInfo& info);
 
 // What a run costs, in SQL statements, at most: every intent's original and
-// duplicates, each retried as often as --max-retries allows, each running
-// kStatementsPerAttempt statements. Real runs retry far less, so this is an
-// upper bound (about four times the real count with the default 3 retries).
-// The most an ordinary attempt of any variant runs; pagination's single
-// reader runs one per page.
+// duplicates, each retried (or redelivered) as often as --max-retries allows,
+// each running the scenario's most statements per attempt.
+// Real runs retry far less, so this is an upper bound (about four times the
+// real count with the default 3 retries). Every way a run starts (the command
+// line, a trace, a lesson's frame, the window) is held to this one estimate.
+// The most an ordinary attempt of any variant runs; a scenario whose attempt
+// runs more (pagination's reader, one page after another) says so in
+// ScenarioInfo::statementsPerAttempt.
 inline constexpr qint64 kStatementsPerAttempt = 8;
-qint64 estimatedStatements(const RunConfig& config);
-// Above this estimate a command-line run is refused unless --allow-large.
+struct CostEstimate {
+    qint64 intents = 0;
+    qint64 deliveries = 0;  // the original and its duplicates
+    qint64 tries = 0;       // each delivery and its retries
+    qint64 perAttempt = kStatementsPerAttempt;
+    qint64 statements() const { return intents * deliveries * tries * perAttempt; }
+    bool overLimit() const;
+};
+CostEstimate estimateCost(const RunConfig& config, const ScenarioInfo& info);
+qint64 estimatedStatements(const RunConfig& config, const ScenarioInfo& info);
+// Above this estimate a run is refused unless the user says otherwise
+// (--allow-large; the window asks, No by default).
 // 100 000 intents with the defaults (duplicates 2, retries 3) estimate 9.6
 // million and take about a minute; 1 000 intents with 1 000 duplicates
 // estimate 32 million and would take several minutes.
 inline constexpr qint64 kMaxEstimatedStatements = 20'000'000;
+// "about 32,032,000 SQL statements estimated (1,000 intents x 1,001
+// deliveries x 4 tries x 8 statements), above the limit of 20,000,000": the
+// command line's words; each caller says where the configuration came from.
+QString costText(const CostEstimate& cost);
 
 }  // namespace idem

@@ -2,7 +2,7 @@
 
 #include <openssl/evp.h>
 
-#include <stdexcept>
+#include <new>
 
 namespace idem {
 
@@ -19,19 +19,24 @@ Sha256::Sha256() : context_(std::make_unique<Context>()) {
 
 Sha256::~Sha256() = default;
 
+// OpenSSL's digest fails only when it cannot allocate (SHA-256 is built
+// in): an allocation failure, as Qt's containers report theirs, never a
+// digest that silently differs.
 void Sha256::reset() {
     if (EVP_DigestInit_ex(context_->ctx, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 is not available");
+        throw std::bad_alloc();
 }
 
 void Sha256::addData(QByteArrayView bytes) {
-    EVP_DigestUpdate(context_->ctx, bytes.data(), static_cast<size_t>(bytes.size()));
+    if (EVP_DigestUpdate(context_->ctx, bytes.data(), static_cast<size_t>(bytes.size())) != 1)
+        throw std::bad_alloc();
 }
 
 QByteArray Sha256::result() {
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int size = 0;
-    EVP_DigestFinal_ex(context_->ctx, out, &size);
+    if (EVP_DigestFinal_ex(context_->ctx, out, &size) != 1)
+        throw std::bad_alloc();
     return QByteArray(reinterpret_cast<const char*>(out), static_cast<qsizetype>(size));
 }
 

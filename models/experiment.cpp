@@ -24,9 +24,20 @@ RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int 
     return c;
 }
 
+CostEstimate experimentCost(const ScenarioInfo& info, const ExperimentPlan& plan) {
+    RunConfig most;
+    most.scenario = info.id;
+    most.duplicates = info.defaultDuplicates == 0 ? 0 : 3;  // experimentBatch draws 1 to 3
+    most.intents = 1;
+    CostEstimate cost = estimateCost(most, info);
+    const qint64 variants = plan.variants.isEmpty() ? info.variants.size() : plan.variants.size();
+    cost.intents = variants * std::max(0, plan.intentsPerVariant);
+    return cost;
+}
+
 std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const ExperimentPlan& plan,
                                            const std::atomic<bool>* cancel,
-                                           const ExperimentProgress& progress) {
+                                           const ExperimentProgress& progress, QString* failure) {
     const ScenarioInfo& info = scenario.info();
     QStringList variants = plan.variants;
     if (variants.isEmpty()) {
@@ -46,10 +57,18 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
         tally.variant = variant;
         for (int left = plan.intentsPerVariant; left > 0 && !stopped(); left -= batch) {
             const RunConfig c = experimentBatch(info, variant, std::min(left, batch), random);
-            const RunResult r = runToEnd(c, scenario, RunOptions::untraced());
-            std::array<qint64, kVerdictCount> counts{};
-            if (r.ok())
-                counts = r.summary.verdicts;
+            RunOptions options = RunOptions::untraced();
+            options.cancel = cancel;
+            const RunResult r = runToEnd(c, scenario, options);
+            if (r.failure == RunFailure::Cancelled)
+                break;
+            if (!r.ok()) {
+                if (failure)
+                    *failure = r.error;
+                tallies.push_back(tally);
+                return tallies;
+            }
+            std::array<qint64, kVerdictCount> counts = r.summary.verdicts;
             for (std::size_t v = 0; v < counts.size(); ++v) tally.verdicts[v] += counts[v];
             tally.intents += c.intents;
             ++done;

@@ -3,6 +3,7 @@
 // judged from the database like any run. Cancellable, with progress.
 #pragma once
 
+#include "configcheck.h"
 #include "runconfig.h"
 #include "scenario.h"
 #include "summary.h"
@@ -40,10 +41,18 @@ using ExperimentProgress = std::function<void(
 RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int intents,
                           std::mt19937& random);
 
-// Runs the plan; with `cancel` set it stops after the batch in progress and
-// returns what it counted so far.
+// What the whole plan costs at most (configcheck.h): every variant's intents,
+// each batch with at most three duplicates and the default retries.
+CostEstimate experimentCost(const ScenarioInfo& info, const ExperimentPlan& plan);
+
+// Runs the plan; with `cancel` set it stops at the next step of the batch in
+// progress and returns what it counted before. A batch that cannot run (a
+// full or missing temporary folder) stops the experiment: `failure` (when
+// given) gets its message, with the path and the system's words, and the
+// counts so far are returned, never an empty count taken for a result.
 std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const ExperimentPlan& plan,
                                            const std::atomic<bool>* cancel = nullptr,
-                                           const ExperimentProgress& progress = {});
+                                           const ExperimentProgress& progress = {},
+                                           QString* failure = nullptr);
 
 }  // namespace idem

@@ -18,6 +18,9 @@ QString rowsText(const TraceEvent& e);
 QString eventDataText(const TraceEvent& e);
 // A statement's bound values as one text: "req-1, 10001, NULL".
 QString paramsText(const QVariantList& params);
+// How many intents a run's events speak of (captions name the intent when
+// there are several).
+int intentCount(const QList<TraceEvent>& events);
 // Text kept on one line: line breaks (JavaScript's too) become \n, \u2028 ...
 QString oneLine(const QString& s);
 

@@ -91,13 +91,16 @@ Summary Run::judgeAll(Reader& reader,
                       const std::function<void(int, const IntentJudgement&)>& judged) const {
     Summary s;
     s.config = config_;
-    s.intents = int(intents_.size());
+    s.complete = failure_ == RunFailure::None;
+    // A run stopped midway speaks of the intents it began: one whose first
+    // attempt never came was not lost, it was never asked for (and judging
+    // a hundred thousand of them would keep a stopped run busy).
+    const int n = s.complete ? int(intents_.size()) : std::min(planned_, int(intents_.size()));
+    s.intents = n;
     s.attempts = countedAttempts_;
     s.endMs = now_;
     s.alerts = alerts_;
     scenario_.completeAlerts(reader, s.alerts);
-    s.complete = failure_ == RunFailure::None;
-    const int n = int(intents_.size());
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);
     const std::vector<QString> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
     const std::vector<AnswerTruth> truths = scenario_.answerTruthOfAll(reader, n);

@@ -19,8 +19,10 @@ Playback::Measure Playback::measure(const RunConfig& config, const Scenario& sce
     RunOptions options = RunOptions::untraced();
     options.cancel = cancel;
     Run dry(config, scenario, options);
-    if (!dry.start(&m.error))
+    if (!dry.start(&m.error)) {
+        m.failure = dry.failure();
         return m;
+    }
     while (dry.step()) {
         ++m.steps;
         if (steps && (m.steps & 0xff) == 0)
@@ -33,8 +35,10 @@ Playback::Measure Playback::measure(const RunConfig& config, const Scenario& sce
         m.error = dry.failureMessage();
         return m;
     }
-    if (!dry.finish(&m.error))
+    if (!dry.finish(&m.error)) {
+        m.failure = dry.failure();
         return m;
+    }
     m.summary = dry.summary();
     m.ok = true;
     return m;
@@ -55,6 +59,7 @@ Playback::Measure Playback::prepare(const RunConfig& config, const Scenario& sce
         m.error = run->failureMessage();
     } else if (!started) {
         m.ok = false;
+        m.failure = run->failure();
     } else {
         m.ready = std::move(run);
     }

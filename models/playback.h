@@ -8,6 +8,7 @@
 // that tells the views. While a worker holds the run, nothing else touches it.
 #pragma once
 
+#include "run.h"
 #include "runconfig.h"
 #include "summary.h"
 
@@ -41,6 +42,7 @@ public:
         bool ok = false;
         bool cancelled = false;
         QString error;
+        RunFailure failure = RunFailure::None;  // why not ok: bad input or the machine
         int steps = 0;
         Summary summary;
         // From prepare: a run of the configuration started beside the dry

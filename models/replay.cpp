@@ -9,13 +9,6 @@ namespace idem {
 
 namespace {
 
-// Collects the fresh run's events until the comparison takes them.
-class Queue : public TraceSink {
-public:
-    void add(const TraceEvent& event) override { events.push_back(event); }
-    std::deque<TraceEvent> events;
-};
-
 QString shown(const QJsonValue& v) {
     if (v.isUndefined())
         return QStringLiteral("(absent)");
@@ -79,90 +72,135 @@ QString firstDifference(const QJsonValue& stored, const QJsonValue& fresh, const
     }
 }
 
-ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header,
-                          const RunConfig& config, const Scenario& scenario) {
-    ReplayOutcome out;
-    Queue fresh;
+class ReplayCheck::Queue : public TraceSink {
+public:
+    void add(const TraceEvent& event) override { events.push_back(event); }
+    std::deque<TraceEvent> events;
+};
+
+ReplayCheck::ReplayCheck(const TraceReader::Header& header, const RunConfig& config,
+                         const Scenario& scenario, const std::atomic<bool>* cancel)
+    : header_(header), fresh_(std::make_unique<Queue>()) {
     RunOptions options;
     options.keepTrace = false;
-    options.sink = &fresh;
+    options.sink = fresh_.get();
+    options.cancel = cancel;
     options.formatVersion = header.version;
-    Run run(config, scenario, options);
+    run_ = std::make_unique<Run>(config, scenario, options);
+}
+
+ReplayCheck::~ReplayCheck() = default;
+
+bool ReplayCheck::start() {
     QString error;
-    if (!run.start(&error)) {
-        out.failure = run.failure();
-        out.error = error;
-        return out;
+    if (run_->start(&error))
+        return true;
+    out_.failure = run_->failure();
+    out_.error = error;
+    decided_ = true;
+    return false;
+}
+
+void ReplayCheck::finishRun() {
+    finished_ = true;
+    QString why;
+    if (!run_->finish(&why)) {
+        out_.failure = run_->failure();
+        out_.error = why;
     }
-    bool finished = false;
-    auto finish = [&] {
-        finished = true;
-        QString why;
-        if (!run.finish(&why)) {
-            out.failure = run.failure();
-            out.error = why;
+}
+
+// The next fresh event, running the engine as far as needed.
+std::optional<TraceEvent> ReplayCheck::next() {
+    while (fresh_->events.empty()) {
+        if (!run_->step()) {
+            if (finished_ || run_->failure() == RunFailure::Cancelled)
+                return std::nullopt;
+            finishRun();
         }
-    };
-    // Take the next fresh event, running the engine as far as needed.
-    auto next = [&]() -> std::optional<TraceEvent> {
-        while (fresh.events.empty()) {
-            if (!run.step()) {
-                if (finished)
-                    return std::nullopt;
-                finish();
-            }
-        }
-        TraceEvent e = std::move(fresh.events.front());
-        fresh.events.pop_front();
-        return e;
-    };
-    bool digestMatches = false;
-    const bool read = reader.readEvents(
-        [&](TraceEvent&&, const QJsonObject& stored) {
-            ++out.events;
-            const std::optional<TraceEvent> e = next();
-            const QJsonValue mine =
-                e ? QJsonValue(e->toJson(header.version)) : QJsonValue(QJsonValue::Undefined);
-            const QString d = firstDifference(stored, mine, QString());
-            if (!d.isEmpty()) {
-                out.difference = QStringLiteral("event %1, %2").arg(out.events).arg(d);
-                return false;
-            }
-            return true;
-        },
-        &digestMatches, &out.error);
-    if (!read && out.difference.isEmpty())
-        return out;
-    if (!out.difference.isEmpty())
-        return out;
+    }
+    TraceEvent e = std::move(fresh_->events.front());
+    fresh_->events.pop_front();
+    return e;
+}
+
+bool ReplayCheck::compare(const QJsonObject& stored) {
+    if (decided_)
+        return false;
+    ++out_.events;
+    const std::optional<TraceEvent> e = next();
+    if (run_->failure() == RunFailure::Cancelled) {
+        out_.failure = RunFailure::Cancelled;
+        out_.error = run_->failureMessage();
+        decided_ = true;
+        return false;
+    }
+    const QJsonValue mine =
+        e ? QJsonValue(e->toJson(header_.version)) : QJsonValue(QJsonValue::Undefined);
+    const QString d = firstDifference(stored, mine, QString());
+    if (!d.isEmpty()) {
+        out_.difference = QStringLiteral("event %1, %2").arg(out_.events).arg(d);
+        decided_ = true;
+        return false;
+    }
+    return true;
+}
+
+const ReplayOutcome& ReplayCheck::finish(bool read, const QString& readError, bool digestMatches) {
+    if (!read && out_.error.isEmpty() && out_.difference.isEmpty())
+        out_.error = readError;
+    if (decided_ || !read)
+        return out_;
+    decided_ = true;
     if (const std::optional<TraceEvent> extra = next()) {
-        out.difference = QStringLiteral("event %1: the trace ends here, the replay goes on with %2")
-                             .arg(out.events + 1)
-                             .arg(QString::fromUtf8(extra->toJsonBytes().left(160)));
-        return out;
+        out_.difference =
+            QStringLiteral("event %1: the trace ends here, the replay goes on with %2")
+                .arg(out_.events + 1)
+                .arg(QString::fromUtf8(extra->toJsonBytes().left(160)));
+        return out_;
     }
-    if (!finished)
-        finish();
-    if (out.failure != RunFailure::None)
-        return out;
-    out.summary = run.summary();
-    if (!header.hasSummary) {
-        out.difference = QStringLiteral("the trace has no summary");
-        return out;
+    if (!finished_)
+        finishRun();
+    if (out_.failure != RunFailure::None)
+        return out_;
+    out_.summary = run_->summary();
+    if (!header_.hasSummary) {
+        out_.difference = QStringLiteral("the trace has no summary");
+        return out_;
     }
-    const QString d = firstDifference(header.summary, run.summary().toJson(header.version),
+    const QString d = firstDifference(header_.summary, run_->summary().toJson(header_.version),
                                       QStringLiteral("summary"));
     if (!d.isEmpty()) {
-        out.difference = d;
-        return out;
+        out_.difference = d;
+        return out_;
     }
-    if (header.version >= 2 && !digestMatches) {
-        out.difference = QStringLiteral(
+    if (header_.version >= 2 && !digestMatches) {
+        out_.difference = QStringLiteral(
             "every event and the summary match, but the digest does not: the file was "
             "re-formatted or its digest edited");
-        return out;
+        return out_;
     }
-    out.identical = true;
+    out_.identical = true;
+    return out_;
+}
+
+ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header,
+                          const RunConfig& config, const Scenario& scenario,
+                          const std::atomic<bool>* cancel) {
+    ReplayCheck check(header, config, scenario, cancel);
+    reader.setCancel(cancel);
+    if (!check.start())
+        return check.outcome();
+    bool digestMatches = false;
+    QString error;
+    const bool read = reader.readEvents(
+        [&check](TraceEvent&&, const QJsonObject& stored) { return check.compare(stored); },
+        &digestMatches, &error);
+    ReplayOutcome out = check.finish(read || !check.outcome().difference.isEmpty() ||
+                                         check.outcome().failure != RunFailure::None,
+                                     error, digestMatches);
+    if (reader.cancelled())
+        out.failure = RunFailure::Cancelled;
     return out;
 }
 

@@ -9,6 +9,10 @@
 
 #include <QString>
 
+#include <atomic>
+#include <memory>
+#include <optional>
+
 namespace idem {
 
 struct ReplayOutcome {
@@ -20,9 +24,44 @@ struct ReplayOutcome {
     Summary summary;     // the fresh run's
 };
 
-// header: read from `reader` already; config: its configuration, checked.
+// The comparison fed one stored event at a time, as a reader hands them
+// out: replay reads the trace for it alone, an export while it reads the
+// trace for its own pass (so that the file is read once for both).
+class ReplayCheck {
+public:
+    // header: read already; config: its configuration, checked. cancel set:
+    // the run stops at its next step (failure Cancelled).
+    ReplayCheck(const TraceReader::Header& header, const RunConfig& config,
+                const Scenario& scenario, const std::atomic<bool>* cancel = nullptr);
+    ~ReplayCheck();
+    // Starts the fresh run; false when it cannot (outcome() says why).
+    bool start();
+    // The next stored event; false once the comparison is decided (the
+    // first difference, a run that failed or was stopped): later events are
+    // not looked at.
+    bool compare(const QJsonObject& stored);
+    // After the last stored event: the fresh run's end, the summary and the
+    // digest. read: whether the whole trace was read (else readError).
+    const ReplayOutcome& finish(bool read, const QString& readError, bool digestMatches);
+    const ReplayOutcome& outcome() const { return out_; }
+
+private:
+    std::optional<TraceEvent> next();
+    void finishRun();
+
+    class Queue;
+    const TraceReader::Header& header_;
+    std::unique_ptr<Queue> fresh_;
+    std::unique_ptr<Run> run_;
+    ReplayOutcome out_;
+    bool finished_ = false;
+    bool decided_ = false;
+};
+
+// The whole replay: reads `reader`'s events into a ReplayCheck.
 ReplayOutcome replayTrace(TraceReader& reader, const TraceReader::Header& header,
-                          const RunConfig& config, const Scenario& scenario);
+                          const RunConfig& config, const Scenario& scenario,
+                          const std::atomic<bool>* cancel = nullptr);
 
 // The first difference between two JSON values, types included (a whole
 // number is not a fraction, null is not 0), named by its path; empty when

@@ -86,6 +86,14 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
         e.fields.set("phase", QStringLiteral("setup"));
         run_.record(std::move(e));
     }
+    if (r.isStorageFailure()) {
+        // One line with the path and the disk's words, as a run that fills
+        // the disk later says it.
+        throw SetupFailure(QStringLiteral("the database file %1 could not be written: %2")
+                               .arg(run_.databasePath(), r.errorText())
+                               .toStdString(),
+                           true);
+    }
     if (!r.ok) {
         throw SetupFailure(QStringLiteral("a set-up statement failed: %1\n%2")
                                .arg(r.errorText(), sql.simplified())
@@ -190,7 +198,7 @@ bool Run::start(QString* error) {
             setup.exec(QStringLiteral("COMMIT"));
     } catch (const SetupFailure& e) {
         *error = QString::fromStdString(e.what());
-        fail(RunFailure::Internal, *error);
+        fail(e.storage ? RunFailure::Io : RunFailure::Internal, *error);
         return false;
     }
     countPlan();

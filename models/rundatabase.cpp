@@ -1,5 +1,7 @@
 #include "rundatabase.h"
 
+#include "outofmemory.h"
+#include "scratchfiles.h"
 #include "sqlconnection.h"
 
 #include <QDir>
@@ -55,6 +57,7 @@ RunDatabase::RunDatabase() = default;
 RunDatabase::~RunDatabase() {
     if (!published_ && !target_.isEmpty())
         removeWorkFiles();
+    scratch::forget(scratchHandle_);
 }
 
 void RunDatabase::removeWorkFiles() {
@@ -89,12 +92,15 @@ bool RunDatabase::isRunDatabase(const QString& path) {
 }
 
 QString RunDatabase::scratchFolder() {
-    if (qEnvironmentVariableIsEmpty("TMPDIR")) {
-        const QFileInfo shm(QStringLiteral("/dev/shm"));
-        if (shm.isDir() && shm.isWritable())
-            return shm.filePath();
-    }
-    return QDir::tempPath();
+    // $TMPDIR as the user wrote it: QDir::tempPath() makes a folder that does
+    // not exist an empty path, and the run would then work in the root folder.
+    const QString tmpdir = qEnvironmentVariable("TMPDIR");
+    if (!tmpdir.isEmpty())
+        return QDir::cleanPath(QDir(tmpdir).absolutePath());
+    const QFileInfo shm(QStringLiteral("/dev/shm"));
+    if (shm.isDir() && shm.isWritable())
+        return shm.filePath();
+    return QStringLiteral("/tmp");
 }
 
 void RunDatabase::removeLeftovers() {
@@ -124,11 +130,12 @@ bool RunDatabase::prepare(const QString& target, bool replace, QString* error, b
         tempDir_ = std::make_unique<QTemporaryDir>(
             scratchFolder() + QStringLiteral("/idemlab-run-%1-XXXXXX").arg(getpid()));
         if (!tempDir_->isValid()) {
-            *error =
-                QStringLiteral("cannot create a temporary folder: %1").arg(tempDir_->errorString());
+            *error = QStringLiteral("cannot create a temporary folder in %1: %2")
+                         .arg(QDir::toNativeSeparators(scratchFolder()), tempDir_->errorString());
             return false;
         }
         workPath_ = tempDir_->filePath(QStringLiteral("run.sqlite"));
+        scratchHandle_ = scratch::remember(workPath_, tempDir_->path());
         return true;
     }
     const QFileInfo info(target);
@@ -179,6 +186,7 @@ bool RunDatabase::prepare(const QString& target, bool replace, QString* error, b
     ::fchmod(work.handle(), newFileMode());
     workPath_ = work.fileName();
     target_ = target;
+    scratchHandle_ = scratch::remember(workPath_);
     return true;
 }
 
@@ -186,6 +194,11 @@ bool RunDatabase::publish(const QJsonObject& config, QString* error, bool* badIn
     *badInput = false;
     if (target_.isEmpty())
         return true;  // a temporary file goes with the run
+    if (memory::allocationFailed()) {
+        *error =
+            QStringLiteral("cannot write the database %1: %2").arg(target_, memory::kOutOfMemory);
+        return false;
+    }
     {
         SqlConnection c(workPath_, QStringLiteral("publish"));
         const QString json =
@@ -242,6 +255,8 @@ VALUES ('format', 'idemlab-run-database'), ('config', ?))"),
         return false;
     }
     published_ = true;
+    scratch::forget(scratchHandle_);
+    scratchHandle_ = -1;
     workPath_ = target_;
     return true;
 }

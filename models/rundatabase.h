@@ -61,6 +61,7 @@ private:
     QString workPath_;
     bool replace_ = false;
     bool published_ = false;
+    int scratchHandle_ = -1;  // scratchfiles.h: removed by a second signal
 };
 
 }  // namespace idem

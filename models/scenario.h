@@ -98,6 +98,11 @@ struct ScenarioInfo {
     QString guardTable;         // the dedup / claim / lock table, empty if none
     QStringList effectNames;    // what the judge counts
     bool callerRetries = true;  // the source retries an attempt that got no definite answer
+    // The most SQL statements one attempt runs, for the cost estimate
+    // (configcheck.h); empty: kStatementsPerAttempt, enough for an ordinary
+    // request. A scenario whose attempt loops over its parameters (a reader
+    // paging through a feed) gives its own bound.
+    std::function<qint64(const RunConfig&)> statementsPerAttempt{};
     StateMachineInfo stateMachine;
     // The sequence diagram's lanes in the order a reader expects: who sends,
     // who serves, who stores. The database always comes last; a lane not

@@ -49,130 +49,128 @@ QString resultText(const TraceEvent& e) {
     return rows.isEmpty() ? QStringLiteral("ok") : rows;
 }
 
-// One run as ShiViz lines: a clock per host, merged where a message arrives.
-class ShiVizLog {
-public:
-    explicit ShiVizLog(const QList<TraceEvent>& events) {
-        for (const TraceEvent& e : events) {
-            if (e.intent > 0)
-                manyIntents_ = true;
-            if (e.is(EventKind::Fire) && e.attempt > 0 && !e.fields.text("receiver").isEmpty())
-                perAttempt_.insert(e.fields.text("receiver"));
-        }
-        for (const TraceEvent& e : events) add(e);
-    }
-    const QByteArray& text() const { return out_; }
+}  // namespace
 
-private:
-    // An actor that handles attempts has one host per attempt: each attempt
-    // is a process of its own (a request thread, a consumer's delivery).
-    QString host(const QString& actor, const TraceEvent& e) const {
-        if (actor.isEmpty())
-            return kDatabase;
-        if (!perAttempt_.contains(actor) || e.attempt <= 0)
-            return hostWord(actor);
-        return hostWord(
-            manyIntents_ ? QStringLiteral("%1-i%2#%3").arg(actor).arg(e.intent + 1).arg(e.attempt)
-                         : QStringLiteral("%1#%2").arg(actor).arg(e.attempt));
-    }
+void ShiVizExport::look(const TraceEvent& e) {
+    if (e.intent > 0)
+        manyIntents_ = true;
+    if (e.is(EventKind::Fire) && e.attempt > 0 && !e.fields.text("receiver").isEmpty())
+        perAttempt_.insert(e.fields.text("receiver"));
+}
 
-    QString prefix(const TraceEvent& e) const {
-        QString p = QStringLiteral("t=%1").arg(e.tMs);
-        if (e.attempt > 0) {
-            p += manyIntents_ ? QStringLiteral(" i%1#%2").arg(e.intent + 1).arg(e.attempt)
-                              : QStringLiteral(" #%1").arg(e.attempt);
-        }
-        return p + QLatin1Char(' ');
-    }
+// An actor that handles attempts has one host per attempt: each attempt is a
+// process of its own (a request thread, a consumer's delivery).
+QString ShiVizExport::host(const QString& actor, const TraceEvent& e) const {
+    if (actor.isEmpty())
+        return kDatabase;
+    if (!perAttempt_.contains(actor) || e.attempt <= 0)
+        return hostWord(actor);
+    return hostWord(manyIntents_
+                        ? QStringLiteral("%1-i%2#%3").arg(actor).arg(e.intent + 1).arg(e.attempt)
+                        : QStringLiteral("%1#%2").arg(actor).arg(e.attempt));
+}
 
-    void event(const QString& host, const QString& text) {
-        QMap<QString, qint64>& clock = clocks_[host];
-        clock[host] += 1;
-        QJsonObject json;
-        for (auto it = clock.cbegin(); it != clock.cend(); ++it) json.insert(it.key(), it.value());
-        out_ += oneLine(text).toUtf8() + '\n' + host.toUtf8() + ' ' +
-                QJsonDocument(json).toJson(QJsonDocument::Compact) + '\n';
+QString ShiVizExport::prefix(const TraceEvent& e) const {
+    QString p = QStringLiteral("t=%1").arg(e.tMs);
+    if (e.attempt > 0) {
+        p += manyIntents_ ? QStringLiteral(" i%1#%2").arg(e.intent + 1).arg(e.attempt)
+                          : QStringLiteral(" #%1").arg(e.attempt);
     }
+    return p + QLatin1Char(' ');
+}
 
-    // An event that receives a message sent by the last event of `from`.
-    void receive(const QString& host, const QString& from, const QString& text) {
-        const QMap<QString, qint64> sent = clocks_.value(from);
-        QMap<QString, qint64>& clock = clocks_[host];
-        for (auto it = sent.cbegin(); it != sent.cend(); ++it)
-            clock[it.key()] = std::max(clock.value(it.key()), it.value());
-        event(host, text);
+// An event of `host`; with `from`, it receives the message the latest event
+// of `from` sent.
+void ShiVizExport::event(ExportOutput& out, const QString& host, const QString& text,
+                         const QString& from) {
+    QJsonObject clock{{host, ++clocks_[host]}};
+    if (!from.isEmpty())
+        clock.insert(from, clocks_.value(from));
+    out.write(oneLine(text).toUtf8() + '\n' + host.toUtf8() + ' ' +
+              QJsonDocument(clock).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void ShiVizExport::begin(const ExportRun& run, ExportOutput& out) {
+    // ShiViz's upload takes the first line as the parser and the second as
+    // the delimiter between executions (none: an empty line).
+    if (!started_) {
+        started_ = true;
+        out.write(QByteArray(kShiVizParser) + '\n');
+        out.write(runs_ > 1 ? QByteArray(kShiVizDelimiter) + '\n' : QByteArray("\n"));
     }
+    if (runs_ > 1)
+        out.write("=== " + oneLine(run.label).toUtf8() + " ===\n");
+    judged_ = false;
+    clocks_.clear();
+}
 
-    void add(const TraceEvent& e) {
-        const QString p = prefix(e);
-        const QString actor = e.actorName();
-        if (e.is(EventKind::Sql)) {
-            if (actor.isEmpty() || actor == kDatabase) {
-                event(kDatabase, p + e.connectionName() + QLatin1Char(' ') + describeEvent(e));
-                return;
-            }
-            // Statement sent, run by the database, result returned.
-            const QString h = host(actor, e);
-            event(h,
-                  p + QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
-            receive(kDatabase, h,
-                    p + QStringLiteral("%1 from %2: %3 → %4")
-                            .arg(e.connectionName(), h, statementText(e), resultText(e)));
-            receive(h, kDatabase, p + QStringLiteral("gets %1").arg(resultText(e)));
+void ShiVizExport::add(const TraceEvent& e, ExportOutput& out) {
+    const QString p = prefix(e);
+    const QString actor = e.actorName();
+    if (e.is(EventKind::Sql)) {
+        if (actor.isEmpty() || actor == kDatabase) {
+            event(out, kDatabase, p + e.connectionName() + QLatin1Char(' ') + describeEvent(e));
             return;
         }
-        if (actor == kJudge && !judged_) {
-            // The judge counts what the database holds at the end.
-            judged_ = true;
-            if (clocks_.contains(kDatabase)) {
-                receive(kJudge, kDatabase, p + describeEvent(e));
-                return;
-            }
-        }
-        const QString sender = e.fields.text("sender").isEmpty() ? actor : e.fields.text("sender");
-        const QString receiver = e.fields.text("receiver");
-        const bool lost =
-            e.fields.flag("lost") ||
-            (e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none")) ||
-            (receiver.isEmpty() && e.kindId().endsWith(QLatin1String("-lost")));
-        const QString from = host(sender, e);
-        event(from, p + describeEvent(e));
-        if (lost) {
-            receive(
-                kLost, from,
-                p + QStringLiteral("%1 from %2 never arrived%3")
-                        .arg(e.kindId(), sender,
-                             receiver.isEmpty() ? QString() : QStringLiteral(" at ") + receiver));
-        } else if (!receiver.isEmpty() && receiver != sender) {
-            receive(host(receiver, e), from,
-                    p + QStringLiteral("receives %1 from %2").arg(e.kindId(), sender));
+        // Statement sent, run by the database, result returned.
+        const QString h = host(actor, e);
+        event(out, h,
+              p + QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
+        event(out, kDatabase,
+              p + QStringLiteral("%1 from %2: %3 → %4")
+                      .arg(e.connectionName(), h, statementText(e), resultText(e)),
+              h);
+        event(out, h, p + QStringLiteral("gets %1").arg(resultText(e)), kDatabase);
+        return;
+    }
+    if (actor == kJudge && !judged_) {
+        // The judge counts what the database holds at the end.
+        judged_ = true;
+        if (clocks_.contains(kDatabase)) {
+            event(out, kJudge, p + describeEvent(e), kDatabase);
+            return;
         }
     }
+    const QString sender = e.fields.text("sender").isEmpty() ? actor : e.fields.text("sender");
+    const QString receiver = e.fields.text("receiver");
+    const bool lost =
+        e.fields.flag("lost") ||
+        (e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none")) ||
+        (receiver.isEmpty() && e.kindId().endsWith(QLatin1String("-lost")));
+    const QString from = host(sender, e);
+    event(out, from, p + describeEvent(e));
+    if (lost) {
+        event(out, kLost,
+              p + QStringLiteral("%1 from %2 never arrived%3")
+                      .arg(e.kindId(), sender,
+                           receiver.isEmpty() ? QString() : QStringLiteral(" at ") + receiver),
+              from);
+    } else if (!receiver.isEmpty() && receiver != sender) {
+        event(out, host(receiver, e),
+              p + QStringLiteral("receives %1 from %2").arg(e.kindId(), sender), from);
+    }
+}
 
-    QSet<QString> perAttempt_;
-    bool manyIntents_ = false;
-    bool judged_ = false;
-    QHash<QString, QMap<QString, qint64>> clocks_;
-    QByteArray out_;
-};
-
-}  // namespace
+void ShiVizExport::end(ExportOutput&) {
+    // The next run's hosts are learnt afresh.
+    perAttempt_.clear();
+    manyIntents_ = false;
+    clocks_.clear();
+}
 
 QByteArray traceToShiViz(const QList<TraceEvent>& events) {
     return runsToShiViz({ShiVizRun{QString(), events}});
 }
 
 QByteArray runsToShiViz(const QList<ShiVizRun>& runs) {
-    // ShiViz's upload takes the first line as the parser and the second as
-    // the delimiter between executions (none: an empty line).
-    QByteArray out = QByteArray(kShiVizParser) + '\n';
-    out += runs.size() > 1 ? QByteArray(kShiVizDelimiter) + '\n' : QByteArray("\n");
-    for (const ShiVizRun& run : runs) {
-        if (runs.size() > 1)
-            out += "=== " + oneLine(run.label).toUtf8() + " ===\n";
-        out += ShiVizLog(run.events).text();
+    ShiVizExport shiviz(int(runs.size()));
+    QList<QPair<ExportRun, QList<TraceEvent>>> all;
+    for (const ShiVizRun& r : runs) {
+        ExportRun run;
+        run.label = r.label;
+        all.append({run, r.events});
     }
-    return out;
+    return exportEvents(all, shiviz);
 }
 
 }  // namespace idem

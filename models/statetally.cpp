@@ -87,53 +87,53 @@ void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizet
     freshRejected_.clear();
     freshRolledBack_.clear();
     freshPending_.clear();
-    for (qsizetype i = applied_; i < end; ++i) {
-        const TraceEvent& e = events[i];
-        const bool fresh = i >= freshFrom;
-        if (e.is(EventKind::Sql)) {
-            const qint16 connection = e.connection;
-            const TxChange change = transactions_.follow(e);
-            if (change == TxChange::Committed || change == TxChange::RolledBack)
-                settle(connection, change == TxChange::Committed, fresh);
-            continue;
-        }
-        if (!e.is(EventKind::Transition))
-            continue;
-        const QString entity = e.fields.text("entity");
-        QString from = e.fields.text("from_state");
-        const QString to = e.fields.text("to_state");
-        const bool accepted = e.fields.flag("accepted");
-        if (from == QLatin1String("*"))
-            from = entityPending_.value(entity, entityState_.value(entity));
-        const Move move{from, to};
-        if (!accepted) {
-            // A refusal is the answer of the statement itself (0 rows),
-            // whatever becomes of its transaction.
-            rejected_[move] += 1;
-            if (fresh)
-                freshRejected_.insert(move);
-            if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
-                !offDiagram_.contains(move)) {
-                offDiagram_ << move;
-            }
-            continue;
-        }
-        const Held held{e.intent, entity, move};
-        if (!transactions_.latestOpen()) {
-            apply(held, fresh);
-            continue;
-        }
-        held_[transactions_.latest()] << held;
-        pending_[move] += 1;
-        if (fresh)
-            freshPending_.insert(move);
-        entityPending_[entity] = to;
-        if (drawnMove(move) && !to.isEmpty()) {
-            uncommitted_[e.intent] = to;
-            entities_[e.intent] = entity;
-        }
-    }
+    for (qsizetype i = applied_; i < end; ++i) add(events[i], i >= freshFrom);
     applied_ = end;
+}
+
+void StateTally::add(const TraceEvent& e, bool fresh) {
+    if (e.is(EventKind::Sql)) {
+        const qint16 connection = e.connection;
+        const TxChange change = transactions_.follow(e);
+        if (change == TxChange::Committed || change == TxChange::RolledBack)
+            settle(connection, change == TxChange::Committed, fresh);
+        return;
+    }
+    if (!e.is(EventKind::Transition))
+        return;
+    const QString entity = e.fields.text("entity");
+    QString from = e.fields.text("from_state");
+    const QString to = e.fields.text("to_state");
+    const bool accepted = e.fields.flag("accepted");
+    if (from == QLatin1String("*"))
+        from = entityPending_.value(entity, entityState_.value(entity));
+    const Move move{from, to};
+    if (!accepted) {
+        // A refusal is the answer of the statement itself (0 rows),
+        // whatever becomes of its transaction.
+        rejected_[move] += 1;
+        if (fresh)
+            freshRejected_.insert(move);
+        if (!allowed_.contains(move) && states_.contains(from) && states_.contains(to) &&
+            !offDiagram_.contains(move)) {
+            offDiagram_ << move;
+        }
+        return;
+    }
+    const Held held{e.intent, entity, move};
+    if (!transactions_.latestOpen()) {
+        apply(held, fresh);
+        return;
+    }
+    held_[transactions_.latest()] << held;
+    pending_[move] += 1;
+    if (fresh)
+        freshPending_.insert(move);
+    entityPending_[entity] = to;
+    if (drawnMove(move) && !to.isEmpty()) {
+        uncommitted_[e.intent] = to;
+        entities_[e.intent] = entity;
+    }
 }
 
 }  // namespace idem

@@ -38,6 +38,9 @@ public:
     // marks of the previous call are dropped). A commit or a rollback in
     // the latest step marks the moves it settled.
     void advance(const QList<TraceEvent>& events, qsizetype upTo, qsizetype freshFrom);
+    // Counts one event read as a stream (an export reads the trace once);
+    // `fresh` marks it as the latest step's. applied() does not move.
+    void add(const TraceEvent& e, bool fresh);
     // Events [0, applied()) are counted.
     qsizetype applied() const { return applied_; }
 

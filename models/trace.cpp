@@ -1,5 +1,7 @@
 #include "trace.h"
 
+#include "outofmemory.h"
+
 #include "runconfig.h"
 
 #include <QFileInfo>
@@ -118,8 +120,10 @@ bool TraceFileWriter::commit(const QJsonObject& summary, QString* error) {
     buffer_ +=
         "\n],\n\"summary\":" + s + ",\n\"digest\":\"sha256:" + digest_.result().toHex() + "\"}\n";
     flush();
-    if (failed()) {
-        *error = error_;
+    if (failed() || memory::allocationFailed()) {
+        *error = failed() ? error_
+                          : QStringLiteral("cannot write the trace to %1: %2")
+                                .arg(path_, memory::kOutOfMemory);
         cancel();
         return false;
     }

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -129,6 +130,12 @@ public:
 
     explicit TraceReader(QString path);
     explicit TraceReader(QByteArray bytes);  // a trace already in memory
+    // Set: reading stops at the next event (false, cancelled() true).
+    void setCancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+    bool cancelled() const { return cancelled_; }
+    // The last read failed for the disk's sake (the file could not be opened
+    // or read), not the file's content: an I/O failure, not bad input.
+    bool ioError() const { return ioError_; }
     // The header; also counts the events and checks the file's structure.
     bool readHeader(Header* header, QString* error);
     // Every event, in order; digestMatches tells whether the events and the
@@ -144,6 +151,14 @@ private:
     Header header_;
     QByteArray summaryRaw_;
     qint64 eventsOffset_ = -1;
+    const std::atomic<bool>* cancel_ = nullptr;
+    bool cancelled_ = false;
+    bool ioError_ = false;
+    bool stopRequested(QString* error);
+    bool readFailed(const QIODevice& device, QString* error);
+    bool parseHeader(QIODevice& device, Header* header, QString* error);
+    bool parseEvents(QIODevice& device, const EventHandler& onEvent, bool* digestMatches,
+                     QString* error);
 };
 
 }  // namespace idem

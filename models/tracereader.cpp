@@ -1,11 +1,13 @@
 // Reads trace files in pieces: a scanner finds the bounds of each JSON value
 // without building it, and only one event at a time becomes a QJsonObject.
+#include "jsonkeys.h"
 #include "trace.h"
 
 #include <QBuffer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 namespace idem {
 
@@ -167,6 +169,14 @@ QJsonValue parseValue(const QByteArray& raw, QString* error) {
 TraceReader::TraceReader(QString path) : path_(std::move(path)) {}
 TraceReader::TraceReader(QByteArray bytes) : bytes_(std::move(bytes)), inMemory_(true) {}
 
+bool TraceReader::stopRequested(QString* error) {
+    if (!cancel_ || !cancel_->load(std::memory_order_relaxed))
+        return false;
+    cancelled_ = true;
+    *error = QStringLiteral("stopped before the end of the trace");
+    return true;
+}
+
 std::unique_ptr<QIODevice> TraceReader::openDevice(QString* error) const {
     std::unique_ptr<QIODevice> device;
     if (inMemory_)
@@ -180,15 +190,37 @@ std::unique_ptr<QIODevice> TraceReader::openDevice(QString* error) const {
     return device;
 }
 
-bool TraceReader::readHeader(Header* header, QString* error) {
-    const std::unique_ptr<QIODevice> file = openDevice(error);
-    if (!file)
+// A read that failed (a disk error) is told as such: not as the truncated
+// value the scanner took the missing bytes for.
+bool TraceReader::readFailed(const QIODevice& device, QString* error) {
+    const auto* file = qobject_cast<const QFileDevice*>(&device);
+    if (!file || file->error() == QFileDevice::NoError)
         return false;
-    Scanner s(*file);
+    ioError_ = true;
+    *error = QStringLiteral("cannot read it: %1").arg(file->errorString());
+    return true;
+}
+
+bool TraceReader::readHeader(Header* header, QString* error) {
+    ioError_ = false;
+    const std::unique_ptr<QIODevice> file = openDevice(error);
+    if (!file) {
+        ioError_ = !inMemory_;
+        return false;
+    }
+    // A disk error ends the scanner's reading as the end of the file would:
+    // asked after a success too, for an error past the last value.
+    const bool parsed = parseHeader(*file, header, error);
+    return !readFailed(*file, error) && parsed;
+}
+
+bool TraceReader::parseHeader(QIODevice& device, Header* header, QString* error) {
+    Scanner s(device);
     Header h;
     bool hasFormat = false;
     QString format;
     QByteArray summaryRaw;
+    QSet<QString> topKeys;
     if (s.peekNonSpace() != '{') {
         *error = QStringLiteral("not a readable trace (corrupt: %1)").arg(unexpected(s, "\"{\""));
         return false;
@@ -218,6 +250,12 @@ bool TraceReader::readHeader(Header* header, QString* error) {
             return false;
         }
         const QString key = parseValue(keyRaw, error).toString();
+        // A key twice: which of the two a reader takes is anybody's guess.
+        if (topKeys.contains(key)) {
+            *error = QStringLiteral("the trace has the key \"%1\" twice").arg(key);
+            return false;
+        }
+        topKeys.insert(key);
         if (s.peekNonSpace() != ':') {
             *error = unexpected(s, "\":\"");
             return false;
@@ -237,7 +275,8 @@ bool TraceReader::readHeader(Header* header, QString* error) {
             for (;;) {
                 if (!s.value(nullptr, error))
                     return false;
-                ++h.events;
+                if ((++h.events & 0xff) == 0 && stopRequested(error))
+                    return false;
                 c = s.peekNonSpace();
                 s.next();
                 if (c == ']')
@@ -256,6 +295,10 @@ bool TraceReader::readHeader(Header* header, QString* error) {
         const QJsonValue v = parseValue(raw, error);
         if (v.isUndefined()) {
             *error = QStringLiteral("the trace's \"%1\" is %2").arg(key, *error);
+            return false;
+        }
+        if (const QString twice = json::duplicateKey(raw, key); !twice.isEmpty()) {
+            *error = QStringLiteral("the trace has the key \"%1\" twice").arg(twice);
             return false;
         }
         if (key == QLatin1String("format")) {
@@ -305,18 +348,29 @@ bool TraceReader::readHeader(Header* header, QString* error) {
 }
 
 bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, QString* error) {
+    ioError_ = false;
     if (eventsOffset_ < 0) {
         *error = QStringLiteral("the trace's header was not read");
         return false;
     }
     const std::unique_ptr<QIODevice> file = openDevice(error);
-    if (!file)
+    if (!file) {
+        ioError_ = !inMemory_;
         return false;
-    Scanner s(*file);
+    }
+    const bool parsed = parseEvents(*file, onEvent, digestMatches, error);
+    return !readFailed(*file, error) && parsed;
+}
+
+bool TraceReader::parseEvents(QIODevice& device, const EventHandler& onEvent, bool* digestMatches,
+                              QString* error) {
+    Scanner s(device);
     s.seek(eventsOffset_);
     s.next();  // '['
     Sha256 digest;
     for (qint64 n = 0; n < header_.events; ++n) {
+        if ((n & 0xff) == 0 && stopRequested(error))
+            return false;
         if (n > 0 && s.peekNonSpace() == ',')
             s.next();
         QByteArray raw;
@@ -324,6 +378,10 @@ bool TraceReader::readEvents(const EventHandler& onEvent, bool* digestMatches, Q
             return false;
         digest.addData(raw);
         digest.addData("\n");
+        if (const QString twice = json::duplicateKey(raw); !twice.isEmpty()) {
+            *error = QStringLiteral("event %1 has the key \"%2\" twice").arg(n + 1).arg(twice);
+            return false;
+        }
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(raw, &parseError);
         if (!doc.isObject()) {

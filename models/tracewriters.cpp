@@ -3,6 +3,7 @@
 #include "csv.h"
 #include "exporttext.h"
 #include "narration.h"
+#include "outofmemory.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -95,17 +96,7 @@ QString oneLine(const QString& s) {
     return out;
 }
 
-namespace {
-
-QString escape(const QString& s) {
-    return s.toHtmlEscaped();
-}
-
-}  // namespace
-
-// How many intents a run's events speak of (captions name the intent when
-// there are several).
-static int intentCount(const QList<TraceEvent>& events) {
+int intentCount(const QList<TraceEvent>& events) {
     int most = 0;
     for (const TraceEvent& e : events) most = std::max(most, e.intent + 1);
     return std::max(most, 1);
@@ -116,171 +107,33 @@ static QString countCell(const TraceEvent& e, RowCount counts) {
     return e.is(EventKind::Sql) && e.counts == counts ? QString::number(e.rows) : QString();
 }
 
+CsvExport::~CsvExport() = default;
+
+void CsvExport::begin(const ExportRun& run, ExportOutput& out) {
+    if (excel_)
+        out.write(QByteArray("\xEF\xBB\xBF"));
+    out.write(
+        QByteArray("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
+                   "rows_changed,error,data,caption\r\n"));
+    narrator_ = std::make_unique<Narrator>(run.intents);
+}
+
+void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
+    out.write(QStringList{QString::number(e.seq), QString::number(e.tMs), QString::number(e.intent),
+                          QString::number(e.attempt), csvText(e.actorName()), csvText(e.kindId()),
+                          csvText(e.connectionName()), csvText(e.sql),
+                          csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
+                          countCell(e, RowCount::Changed), csvText(e.errorText()),
+                          csvText(eventDataText(e)), csvText(narrator_->caption(e))}
+                  .join(QLatin1Char(','))
+                  .append(QLatin1String("\r\n")));
+}
+
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
-    QStringList lines{
-        QStringLiteral("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
-                       "rows_changed,error,data,caption")};
-    Narrator narrator(intentCount(events));
-    for (const TraceEvent& e : events) {
-        lines << QStringList{QString::number(e.seq),          QString::number(e.tMs),
-                             QString::number(e.intent),       QString::number(e.attempt),
-                             csvText(e.actorName()),          csvText(e.kindId()),
-                             csvText(e.connectionName()),     csvText(e.sql),
-                             csvText(paramsText(e.params)),   countCell(e, RowCount::Returned),
-                             countCell(e, RowCount::Changed), csvText(e.errorText()),
-                             csvText(eventDataText(e)),       csvText(narrator.caption(e))}
-                     .join(QLatin1Char(','));
-    }
-    const QByteArray bom = excel ? QByteArray("\xEF\xBB\xBF") : QByteArray();
-    return bom + (lines.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
-}
-
-namespace {
-
-// The report's words, translated under one context.
-class HtmlReport {
-    Q_DECLARE_TR_FUNCTIONS(idem::HtmlReport)
-};
-
-// On screen a page of its own width; on paper every diagram part scaled to
-// the page's width and kept whole, table headers repeated, rows never split.
-constexpr const char* kReportStyle =
-    "body{font-family:sans-serif;margin:2em;max-width:80em}"
-    "table{border-collapse:collapse;font-size:90%}"
-    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
-    "th{background:#eee}.err{background:#fdd}"
-    ".verdict{font-size:150%;font-weight:bold;padding:.3em .6em;color:#fff;display:inline-block}"
-    ".warning{background:#d63031;color:#fff;padding:.6em;font-weight:bold}"
-    "code{font-family:monospace;white-space:pre-wrap;word-break:break-all}"
-    "figure{margin:0 0 .5em 0}figure svg{display:block;max-width:100%;height:auto}"
-    "@page{size:A4;margin:12mm}"
-    "@media print{"
-    "body{margin:0;max-width:none;font-size:10pt}"
-    "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
-    "h1,h2{break-after:avoid;page-break-after:avoid}"
-    "figure{break-inside:avoid;page-break-inside:avoid}"
-    "figure svg{width:100%;max-height:265mm}"
-    "table{width:100%}thead{display:table-header-group}"
-    "tr{break-inside:avoid;page-break-inside:avoid}}";
-
-QString headerRow(const QStringList& cells) {
-    QString h = QStringLiteral("<thead><tr>");
-    for (const QString& c : cells) h += QStringLiteral("<th>%1</th>").arg(escape(c));
-    return h + QStringLiteral("</tr></thead><tbody>");
-}
-
-}  // namespace
-
-QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& diagrams,
-                       const ReportOptions& options) {
-    const QJsonObject& s = trace.summary;
-    QString h;
-    h += QStringLiteral(
-             "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'><title>%2</title>"
-             "<style>%3</style></head><body>")
-             .arg(escape(options.lang), escape(HtmlReport::tr("Idempotency Lab report")),
-                  QLatin1String(kReportStyle));
-    h += QStringLiteral("<h1>%1</h1>")
-             .arg(escape(HtmlReport::tr("Idempotency Lab — %1 / %2")
-                             .arg(s.value("scenario").toString(), s.value("variant").toString())));
-    if (!options.warning.isEmpty()) {
-        h += QStringLiteral("<p class='warning'>%1</p>")
-                 .arg(escape(
-                     HtmlReport::tr("This trace cannot be trusted: %1").arg(options.warning)));
-    }
-    const QString verdict = s.value("verdict").toString();
-    // The window's colours, one per verdict.
-    static const QMap<QString, QString> kColours{
-        {"exactly-once", "#27ae60"}, {"stuck", "#f0a202"},        {"lost", "#8e44ad"},
-        {"misanswered", "#c0396b"},  {"inconsistent", "#e67e22"}, {"duplicated", "#d63031"}};
-    const bool tolerated = s.value("tolerated").toBool();
-    h += QStringLiteral("<p class='verdict' style='background:%1'>%2%3</p>")
-             .arg(kColours.value(verdict, "#e67e22"),
-                  escape(options.verdictText.isEmpty() ? verdict : options.verdictText),
-                  tolerated ? escape(HtmlReport::tr(" — accepted cost")) : QString());
-    // What the callers were told that the database contradicts.
-    const QJsonArray wrong = s.value("wrong_answers").toArray();
-    if (!wrong.isEmpty()) {
-        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Wrong answers")));
-        h += headerRow({HtmlReport::tr("intent"), HtmlReport::tr("attempt"), HtmlReport::tr("told"),
-                        HtmlReport::tr("result"), HtmlReport::tr("the database shows")});
-        for (const QJsonValue& v : wrong) {
-            const QJsonObject w = v.toObject();
-            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                     .arg(w.value("intent").toInt())
-                     .arg(w.value("attempt").toInt())
-                     .arg(escape(w.value("told").toString()), escape(w.value("result").toString()),
-                          escape(w.value("database").toString()));
-        }
-        h += QStringLiteral("</tbody></table>");
-    }
-    const QJsonArray alerts = s.value("alerts").toArray();
-    if (!alerts.isEmpty()) {
-        h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Alerts")));
-        h += headerRow({HtmlReport::tr("t (ms)"), HtmlReport::tr("key"),
-                        HtmlReport::tr("count when it fired"), HtmlReport::tr("final count"),
-                        HtmlReport::tr("message")});
-        for (const QJsonValue& v : alerts) {
-            const QJsonObject a = v.toObject();
-            const QJsonValue final = a.value("final_count");
-            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                     .arg(a.value("t_ms").toInteger())
-                     .arg(escape(a.value("key").toString()))
-                     .arg(a.value("count").toInteger())
-                     .arg(final.isUndefined() ? QStringLiteral("—")
-                                              : QString::number(final.toInteger()),
-                          escape(a.value("message").toString()));
-        }
-        h += QStringLiteral("</tbody></table>");
-    }
-    h += QStringLiteral("<h2>%1</h2><table><tbody>").arg(escape(HtmlReport::tr("Configuration")));
-    for (auto it = trace.config.begin(); it != trace.config.end(); ++it) {
-        const QString value =
-            it.value().isObject()
-                ? QString::fromUtf8(
-                      QJsonDocument(it.value().toObject()).toJson(QJsonDocument::Compact))
-                : it.value().toVariant().toString();
-        h += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(escape(it.key()), escape(value));
-    }
-    h += QStringLiteral("</tbody></table><h2>%1</h2><table><tbody>")
-             .arg(escape(HtmlReport::tr("Summary")));
-    for (auto it = s.begin(); it != s.end(); ++it) {
-        const QString value =
-            it.value().isObject() || it.value().isArray()
-                ? QString::fromUtf8(QJsonDocument::fromVariant(it.value().toVariant())
-                                        .toJson(QJsonDocument::Compact))
-                : it.value().toVariant().toString();
-        h += QStringLiteral("<tr><th>%1</th><td><code>%2</code></td></tr>")
-                 .arg(escape(it.key()), escape(value.left(4000)));
-    }
-    h += QStringLiteral("</tbody></table>");
-    for (const ReportDiagram& d : diagrams) {
-        h += QStringLiteral("<h2>%1</h2>").arg(escape(d.title));
-        for (const QByteArray& svg : d.parts) {
-            const qsizetype start = svg.indexOf("<svg");
-            h += QStringLiteral("<figure>") + QString::fromUtf8(start > 0 ? svg.mid(start) : svg) +
-                 QStringLiteral("</figure>");
-        }
-    }
-    h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Events")));
-    h += headerRow({HtmlReport::tr("seq"), HtmlReport::tr("t (ms)"), HtmlReport::tr("intent"),
-                    HtmlReport::tr("attempt"), HtmlReport::tr("actor"), HtmlReport::tr("kind"),
-                    HtmlReport::tr("what happened"), HtmlReport::tr("what")});
-    Narrator narrator(intentCount(trace.events));
-    for (const TraceEvent& e : trace.events) {
-        h += QStringLiteral(
-                 "<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
-                 "<td>%8</td><td><code>%9</code></td></tr>")
-                 .arg(e.failed() ? QStringLiteral(" class='err'") : QString())
-                 .arg(e.seq)
-                 .arg(e.tMs)
-                 .arg(e.intent)
-                 .arg(e.attempt)
-                 .arg(escape(e.actorName()), escape(e.kindId()), escape(narrator.caption(e)),
-                      escape(describeEvent(e)));
-    }
-    h += QStringLiteral("</tbody></table></body></html>\n");
-    return h.toUtf8();
+    CsvExport csv(excel);
+    ExportRun run;
+    run.intents = intentCount(events);
+    return exportEvents(events, csv, run);
 }
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
@@ -310,6 +163,11 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
                      .arg(path, osWords(err, file))
                      .arg(std::max<qint64>(written, 0))
                      .arg(bytes.size());
+        return false;
+    }
+    if (memory::allocationFailed()) {
+        file.cancelWriting();
+        *error = QStringLiteral("cannot write %1: %2").arg(path, memory::kOutOfMemory);
         return false;
     }
     errno = 0;

@@ -3,27 +3,83 @@
 // Jepsen-style history and Chrome trace events (Perfetto).
 #pragma once
 
+#include "narration.h"
+#include "statetally.h"
 #include "trace.h"
+#include "traceexport.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
 #include <QList>
+#include <QMap>
+#include <QSet>
 #include <QString>
 
+#include <deque>
+#include <functional>
+#include <memory>
+
 namespace idem {
+
+struct StateMachineInfo;
 
 // RFC 4180 CSV, one row per event; numbers stay numbers and text that a
 // spreadsheet would run as a formula is neutralised. excel: starts with a
 // UTF-8 byte-order mark, without which Excel reads UTF-8 (Chinese, "→") as
 // the system's code page.
+class CsvExport : public TraceExport {
+public:
+    explicit CsvExport(bool excel = false) : excel_(excel) {}
+    ~CsvExport() override;
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput&) override {}
+
+private:
+    bool excel_;
+    std::unique_ptr<Narrator> narrator_;
+};
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false);
+
 // A ShiViz log that ShiViz's upload reads as is: its default parser regex on
 // the first line, the multi-execution delimiter on the second (empty for one
-// run), then a line per event and a line with its host and vector clock. Each
+// run), then a line per event and a line with its host and clock. Each
 // process that handles an attempt is a host ("service#2"), so concurrent
 // attempts are drawn side by side; the database is a host that receives each
 // statement and returns its result; fires, answers, downstream calls and
 // their answers are messages, and an answer that never arrived goes to the
 // host "lost". Several runs become several executions, each under its label.
+//
+// A clock names the event's own host and, on an event that receives a
+// message, the sender's entry at the send: ShiViz draws an arrow from every
+// entry that grew since the host's previous event and takes an entry left
+// out as unchanged (its modelGraph.js), so the drawing is the one full
+// vector clocks give, while a line stays short. Full clocks would list, on
+// every statement, each attempt the database ever served: a log growing with
+// the square of the run.
+class ShiVizExport : public TraceExport {
+public:
+    explicit ShiVizExport(int runs = 1) : runs_(runs) {}
+    bool twoPasses() const override { return true; }
+    void look(const TraceEvent& e) override;
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput& out) override;
+
+private:
+    QString host(const QString& actor, const TraceEvent& e) const;
+    QString prefix(const TraceEvent& e) const;
+    void event(ExportOutput& out, const QString& host, const QString& text,
+               const QString& from = {});
+
+    int runs_;
+    bool started_ = false;
+    QSet<QString> perAttempt_;
+    bool manyIntents_ = false;
+    bool judged_ = false;
+    QHash<QString, qint64> clocks_;  // each host's own entry
+};
 struct ShiVizRun {
     QString label;
     QList<TraceEvent> events;
@@ -34,15 +90,56 @@ QByteArray runsToShiViz(const QList<ShiVizRun>& runs);
 // the first two lines.
 extern const char* const kShiVizParser;
 extern const char* const kShiVizDelimiter;
+
 // JSON lines, one per operation: an invoke when an attempt is fired, then ok
 // (success), fail (a definite refusal: error carries the response) or info
 // (the caller got no answer: Jepsen's indeterminate outcome). time in
 // nanoseconds of virtual time, process one per attempt.
-QByteArray traceToHistory(const Trace::Loaded& trace);
+class HistoryExport : public TraceExport {
+public:
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput& out) override;
+
+private:
+    struct Operation {
+        qint64 process = 0;
+        QString f;
+        bool completed = false;
+    };
+    void line(ExportOutput& out, const char* type, const Operation& op, qint64 tMs, int intent,
+              int attempt, const QJsonObject& more);
+
+    QString scenario_;
+    QHash<qint64, Operation> operations_;  // by intent and attempt
+    qint64 index_ = 0;
+    qint64 endMs_ = 0;
+};
+
 // Chrome trace-event JSON for Perfetto and chrome://tracing: one track per
 // actor, virtual milliseconds as microseconds (ts), attempts and work as
-// async spans, every other event an instant with its fields as args.
+// async spans, every other event an instant with its fields as args. The
+// tracks are named first: the events go by once to learn them.
+class ChromeExport : public TraceExport {
+public:
+    bool twoPasses() const override { return true; }
+    void look(const TraceEvent& e) override;
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput& out) override;
+
+private:
+    int track(const QString& actor);
+    void append(ExportOutput& out, const QJsonObject& o);
+
+    QMap<QString, int> tracks_;  // actor → track, in order of appearance
+    QStringList actors_;
+    QMap<QString, int> open_;  // attempts fired and not answered → their track
+    bool first_ = true;
+    qint64 lastMs_ = 0;
+};
 QByteArray traceToChromeTrace(const Trace::Loaded& trace);
+
 // A diagram of the report: one SVG document, or several parts top to bottom
 // (a long sequence diagram cut between rows, the lanes named atop each part).
 struct ReportDiagram {
@@ -52,13 +149,45 @@ struct ReportDiagram {
 struct ReportOptions {
     QString lang = QStringLiteral("en");  // the html lang attribute: "en", "zh-CN"
     QString verdictText = {};             // the verdict as the window names it
-    QString warning = {};                 // shown at the top (a summary a re-run does not confirm)
+    QString warning = {};                 // shown at the top (a trace a re-run does not confirm)
 };
+// What the report's diagrams are drawn from, kept in the first pass: the
+// state diagram's counts over every event, and the events the sequence
+// diagram shows (the first `head`, for what a diagram learns at the start,
+// and the last `tail`, the rows it draws).
+struct ReportEvents {
+    StateTally tally;
+    Trace recent;
+};
+using ReportDrawing = std::function<QList<ReportDiagram>(const ExportRun&, const ReportEvents&)>;
 // A self-contained HTML report; headings in the language of the installed
 // translator. Printed, each diagram part fits the page's width and stays
 // whole, table headers repeat on every page and no row is split.
-QByteArray traceToHtml(const Trace::Loaded& trace, const QList<ReportDiagram>& diagrams,
-                       const ReportOptions& options = {});
+class HtmlExport : public TraceExport {
+public:
+    // Diagrams drawn from the events (the first of two passes), with the
+    // scenario's state machine to count them on.
+    HtmlExport(ReportOptions options, const StateMachineInfo& machine, ReportDrawing draw,
+               qsizetype head, qsizetype tail);
+    ~HtmlExport() override;
+    // Said at the top of the report; known after the first pass (a re-run
+    // that disagrees with the trace).
+    void setWarning(const QString& warning) { options_.warning = warning; }
+    bool twoPasses() const override { return true; }
+    void look(const TraceEvent& e) override;
+    void begin(const ExportRun& run, ExportOutput& out) override;
+    void add(const TraceEvent& e, ExportOutput& out) override;
+    void end(ExportOutput& out) override;
+
+private:
+    ReportOptions options_;
+    ReportDrawing draw_;
+    qsizetype head_ = 0;
+    qsizetype tail_ = 0;
+    ReportEvents seen_;
+    std::deque<TraceEvent> latest_;  // after the first `head_`, the last `tail_`
+    std::unique_ptr<Narrator> narrator_;
+};
 
 // Writes bytes through QSaveFile: complete or untouched. A short write (a full
 // disk) is never committed; the message gives the path and the system's words

@@ -1,6 +1,7 @@
 #include "lessonbook.h"
 
 #include "configcheck.h"
+#include "jsonkeys.h"
 #include "registry.h"
 #include "run.h"
 
@@ -137,15 +138,42 @@ const Lesson* findLesson(const QString& id) {
     return nullptr;
 }
 
-bool readLessonFile(const QString& path, Lesson* out, QString* error) {
+bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioError) {
     QFile file(path);
     const QString name = path.startsWith(QLatin1Char(':')) ? QFileInfo(path).fileName() : path;
+    if (ioError)
+        *ioError = false;
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("%1: %2").arg(name, file.errorString());
+        if (ioError)
+            *ioError = true;
         return false;
     }
     QJsonParseError parse;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(4 * 1024 * 1024), &parse);
+    // Read to the end, a piece at a time: a disk error after the first piece
+    // is only told by the read that follows it.
+    constexpr qsizetype kMostBytes = 4 * 1024 * 1024;
+    QByteArray bytes;
+    for (QByteArray piece; !(piece = file.read(64 * 1024)).isEmpty();) {
+        bytes += piece;
+        if (bytes.size() > kMostBytes) {
+            *error = QStringLiteral("%1: larger than %2 MiB, not a lesson")
+                         .arg(name)
+                         .arg(kMostBytes >> 20);
+            return false;
+        }
+    }
+    if (file.error() != QFileDevice::NoError) {
+        *error = QStringLiteral("%1: cannot read it: %2").arg(name, file.errorString());
+        if (ioError)
+            *ioError = true;
+        return false;
+    }
+    if (const QString twice = json::duplicateKey(bytes); !twice.isEmpty()) {
+        *error = QStringLiteral("%1: the key \"%2\" is given twice").arg(name, twice);
+        return false;
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parse);
     if (!doc.isObject()) {
         *error =
             QStringLiteral("%1: not a lesson (JSON: %2 at offset %3)")
@@ -161,6 +189,28 @@ bool readLessonFile(const QString& path, Lesson* out, QString* error) {
     return true;
 }
 
+std::optional<CostlyFrame> firstCostlyFrame(const Lesson& lesson) {
+    for (int i = 0; i < lesson.frames.size(); ++i) {
+        const std::optional<RunConfig>& load = lesson.frames.at(i).load;
+        const Scenario* scenario = load ? findScenario(load->scenario) : nullptr;
+        if (!scenario)
+            continue;  // no run, or refused when the lesson was read
+        const CostEstimate cost = estimateCost(*load, scenario->info());
+        if (cost.overLimit())
+            return CostlyFrame{i, cost};
+    }
+    return std::nullopt;
+}
+
+QString lessonCostProblem(const Lesson& lesson) {
+    const std::optional<CostlyFrame> costly = firstCostlyFrame(lesson);
+    if (!costly)
+        return {};
+    return QStringLiteral("frame %1 (%2), load: %3")
+        .arg(costly->frame + 1)
+        .arg(lesson.frames.at(costly->frame).title.en, costText(costly->cost));
+}
+
 std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
     for (int i = std::min<int>(frame, lesson.frames.size() - 1); i >= 0; --i)
         if (lesson.frames.at(i).load)
@@ -168,7 +218,8 @@ std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
     return std::nullopt;
 }
 
-FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause) {
+FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
+                      const std::atomic<bool>* cancel) {
     FrameCheck check;
     QStringList& problems = check.problems;
     const LessonFrame& frame = lesson.frames.at(i);
@@ -194,14 +245,33 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause) 
             problems << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
         return check;
     }
-    Run run(*config, scenario);
+    RunOptions options;
+    options.cancel = cancel;
+    Run run(*config, scenario, options);
     QString error;
+    // The machine's failures and a stop on request are told apart from the
+    // lesson's own problems: they say nothing about the file.
+    const auto stopped = [&run, &check, &where](const QString& why) {
+        if (run.failure() == RunFailure::Cancelled) {
+            check.cancelled = true;
+            return true;
+        }
+        if (run.failure() == RunFailure::Io || run.failure() == RunFailure::Internal) {
+            check.failure = QStringLiteral("%1: %2").arg(where, why);
+            return true;
+        }
+        return false;
+    };
     if (!run.start(&error)) {
-        problems << QStringLiteral("%1: the run cannot start: %2").arg(where, error);
+        if (!stopped(error))
+            problems << QStringLiteral("%1: the run cannot start: %2").arg(where, error);
         return check;
     }
     qsizetype lastStepBegin = 0;
-    if (runToPause(run, frame.pause, &lastStepBegin) < 0) {
+    const int reached = runToPause(run, frame.pause, &lastStepBegin);
+    if (stopped(run.failureMessage()))
+        return check;
+    if (reached < 0) {
         problems << QStringLiteral("%1: pause at %2 is never reached in %3 / %4")
                         .arg(where, frame.pause.describe(), config->scenario, config->variant);
         return check;
@@ -213,7 +283,8 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause) 
         return check;
     run.runToEnd();
     if (!run.finish(&error)) {
-        problems << QStringLiteral("%1: the run failed: %2").arg(where, error);
+        if (!stopped(error))
+            problems << QStringLiteral("%1: the run failed: %2").arg(where, error);
         return check;
     }
     const QString answer = lessonAnswer(frame.question->answer, run.summary());
@@ -241,7 +312,12 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause) 
 
 QStringList checkLesson(const Lesson& lesson) {
     QStringList problems;
-    for (int i = 0; i < lesson.frames.size(); ++i) problems << checkFrame(lesson, i).problems;
+    for (int i = 0; i < lesson.frames.size(); ++i) {
+        const FrameCheck frame = checkFrame(lesson, i);
+        problems << frame.problems;
+        if (!frame.failure.isEmpty())
+            problems << frame.failure;
+    }
     return problems;
 }
 

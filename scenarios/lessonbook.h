@@ -3,12 +3,14 @@
 // checking that every frame's run does what the frame says.
 #pragma once
 
+#include "configcheck.h"
 #include "lesson.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 
 namespace idem {
@@ -22,8 +24,21 @@ QStringList bundledLessonErrors();
 const Lesson* findLesson(const QString& id);
 
 // Reads a lesson file; false with a message naming the file, the frame and
-// the field.
-bool readLessonFile(const QString& path, Lesson* out, QString* error);
+// the field. *ioError (when given): the disk failed, not the file's content.
+bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioError = nullptr);
+
+// The first frame whose configuration is above the cost limit
+// (configcheck.h), named with its number and title, its field and the
+// estimate: "frame 2 (Many at once): load: about 32,032,000 SQL statements
+// estimated (...)". Empty when every frame's run is within the limit. A
+// lesson is checked with this before any of its runs starts.
+QString lessonCostProblem(const Lesson& lesson);
+// The same frame as data, for the window's own words.
+struct CostlyFrame {
+    int frame = 0;  // 0-based
+    CostEstimate cost;
+};
+std::optional<CostlyFrame> firstCostlyFrame(const Lesson& lesson);
 
 // One frame played headless: its configuration (frameConfig) fired and run
 // to its pause, then, for a question, on to the end and judged.
@@ -31,13 +46,20 @@ struct FrameCheck {
     QStringList problems;  // each naming the frame; empty when the frame holds
     bool paused = false;   // a fired run reached the frame's pause
     QString answer;        // the question's answer read from the run (lessonAnswer)
+    // The run could not start or go on for a reason of the machine's (a full
+    // or missing temporary folder), not of the lesson's: the message, with
+    // the path and the system's words. Not one of `problems`.
+    QString failure;
+    bool cancelled = false;  // stopped on request before its end
 };
 // Sees the run standing at the frame's pause; lastStepBegin: where the trace
 // events of the step it stopped after begin (as runToPause counts them).
 using PauseVisitor = std::function<void(const Run& run, qsizetype lastStepBegin)>;
 // Plays frame `frame` (0-based) as checkLesson does; `atPause`, when given,
 // is called once the pause is reached, before the run goes on to the end.
-FrameCheck checkFrame(const Lesson& lesson, int frame, const PauseVisitor& atPause = {});
+// `cancel` set: the frame's run stops at its next step (FrameCheck::cancelled).
+FrameCheck checkFrame(const Lesson& lesson, int frame, const PauseVisitor& atPause = {},
+                      const std::atomic<bool>* cancel = nullptr);
 
 // Runs every frame headless: its pause is reached, its highlighted table is
 // one of the scenario's, its question's answer is one of its choices.

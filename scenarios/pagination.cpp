@@ -153,6 +153,18 @@ Pagination::Pagination() {
     info_.defaultTiming = Timing::Retry;
     info_.defaultDuplicates = 0;
     info_.callerRetries = false;
+    // A reader runs two statements a page (the page, its log) and, while the
+    // user reads it, the other users' transaction: BEGIN, the inserts, the
+    // delete, COMMIT; up to maxPages pages, then its scroll's end.
+    info_.statementsPerAttempt = [this](const RunConfig& c) {
+        FeedShape feed = shapeOf(info_, c);
+        // An unchecked configuration (a trace being read) may hold anything.
+        feed.rows = std::clamp(feed.rows, 1, 1'000'000);
+        feed.pageSize = std::clamp(feed.pageSize, 1, 1'000'000);
+        const qint64 perPage =
+            2 + 2 + qint64(std::clamp(feed.inserts, 0, 1'000'000)) + (feed.deletes > 0 ? 1 : 0);
+        return qint64(feed.maxPages()) * perPage + 1;
+    };
     info_.params = {
         {"rows", "100", {}, 1, 10'000, "orders in the feed when the user opens the list"},
         {"page-size", "20", {}, 1, 500, "orders per page"},

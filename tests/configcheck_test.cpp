@@ -55,6 +55,7 @@ private slots:
     void traceConfigNumbersAreChecked();
     void everyAcceptedConfigReadsBack();
     void estimateAllowsTheSpecAndRefusesTheHuge();
+    void paginationParamsAreInTheEstimate();
 };
 
 void ConfigCheckTest::wholeNumbersParse_data() {
@@ -218,7 +219,8 @@ void ConfigCheckTest::hugeFieldsDoNotOverflowTheCheck() {
              qPrintable(error));
     QCOMPARE(allowedRange(NumberField::CrashAttempt, c).max, 4294967295LL);
     c.intents = std::numeric_limits<int>::max();
-    QCOMPARE(estimatedStatements(c), qint64(kMaxIntents) * 1'001 * 21 * kStatementsPerAttempt);
+    QCOMPARE(estimatedStatements(c, findScenario(c.scenario)->info()),
+             qint64(kMaxIntents) * 1'001 * 21 * kStatementsPerAttempt);
 }
 
 void ConfigCheckTest::traceConfigNumbersAreChecked_data() {
@@ -295,27 +297,55 @@ void ConfigCheckTest::everyAcceptedConfigReadsBack() {
 
 void ConfigCheckTest::estimateAllowsTheSpecAndRefusesTheHuge() {
     RunConfig c = orderCreate();
-    QCOMPARE(estimatedStatements(c), 3 * 4 * kStatementsPerAttempt);
+    QCOMPARE(estimatedStatements(c, findScenario(c.scenario)->info()),
+             3 * 4 * kStatementsPerAttempt);
     c.intents = 10'000;
-    QVERIFY(estimatedStatements(c) <= kMaxEstimatedStatements);
+    QVERIFY(estimatedStatements(c, findScenario(c.scenario)->info()) <= kMaxEstimatedStatements);
     c.intents = 100'000;
-    QCOMPARE(estimatedStatements(c), 9'600'000);
-    QVERIFY(estimatedStatements(c) <= kMaxEstimatedStatements);
+    QCOMPARE(estimatedStatements(c, findScenario(c.scenario)->info()), 9'600'000);
+    QVERIFY(estimatedStatements(c, findScenario(c.scenario)->info()) <= kMaxEstimatedStatements);
     c.intents = 1'000;
     c.duplicates = 1'000;
-    QVERIFY(estimatedStatements(c) > kMaxEstimatedStatements);
+    QVERIFY(estimatedStatements(c, findScenario(c.scenario)->info()) > kMaxEstimatedStatements);
     c.intents = 100'000;
     c.maxRetries = 20;
-    QCOMPARE(estimatedStatements(c), 100'000LL * 1'001 * 21 * kStatementsPerAttempt);
+    QCOMPARE(estimatedStatements(c, findScenario(c.scenario)->info()),
+             100'000LL * 1'001 * 21 * kStatementsPerAttempt);
     // Every scenario's defaults, and the truth tables' largest single-intent
     // runs (100 duplicates, every retry), stay allowed.
     for (const Scenario* s : allScenarios()) {
         RunConfig d = defaultConfig(*s);
-        QVERIFY2(estimatedStatements(d) <= kMaxEstimatedStatements, qPrintable(d.scenario));
+        QVERIFY2(
+            estimatedStatements(d, findScenario(d.scenario)->info()) <= kMaxEstimatedStatements,
+            qPrintable(d.scenario));
         d.duplicates = kMaxDuplicates;
         d.maxRetries = kMaxRetries;
-        QVERIFY2(estimatedStatements(d) <= kMaxEstimatedStatements, qPrintable(d.scenario));
+        QVERIFY2(
+            estimatedStatements(d, findScenario(d.scenario)->info()) <= kMaxEstimatedStatements,
+            qPrintable(d.scenario));
     }
+}
+
+// A reader pages through the whole feed: its rows, page size and the
+// writes between pages decide what one attempt costs.
+void ConfigCheckTest::paginationParamsAreInTheEstimate() {
+    const Scenario& pagination = *findScenario("pagination");
+    RunConfig c = defaultConfig(pagination);
+    const CostEstimate plain = estimateCost(c, pagination.info());
+    // 11 pages of 100 rows by 20, each 2 statements and a writer's 5, and the end.
+    QCOMPARE(plain.perAttempt, 11 * 7 + 1);
+    QVERIFY(!plain.overLimit());
+    c.params.insert("rows", "10000");
+    c.params.insert("page-size", "1");
+    c.params.insert("inserts-per-page", "100");
+    const CostEstimate one = estimateCost(c, pagination.info());
+    QCOMPARE(one.perAttempt, 20'001LL * 104 + 1);
+    QVERIFY(!one.overLimit());
+    c.intents = 10;
+    QVERIFY(estimateCost(c, pagination.info()).overLimit());
+    // An unchecked value (a trace being read) is estimated, not divided by.
+    c.params.insert("page-size", "0");
+    QVERIFY(estimateCost(c, pagination.info()).statements() > 0);
 }
 
 QTEST_GUILESS_MAIN(ConfigCheckTest)

@@ -241,17 +241,27 @@ def bad_input(work):
           f"unknown lesson: exit {r.returncode}, file written: {os.path.exists(out)}")
     check(r.stderr.count("\n") == 1 and "\"nope\" is neither a lesson file nor a lesson id" in r.stderr
           and r.stderr == c.stderr, f"unknown lesson: {r.stderr!r} (lesson check says {c.stderr!r})")
-    # A lesson that does not hold: exit 2 naming the frame; an unrelated file
-    # at --out stays as it was.
-    keep = os.path.join(work, "keep.html")
-    with open(keep, "w") as f:
+    # A teacher's own page at --out is never replaced, --force or not.
+    own = os.path.join(work, "own.html")
+    with open(own, "w") as f:
         f.write("a teacher's own page\n")
+    r = run("lesson", "export", "unique-key", "--format", "html", "--out", own, "--force")
+    check(r.returncode == 2 and "was not written by idemlab" in r.stderr,
+          f"a teacher's page at --out: exit {r.returncode}, {r.stderr!r}")
+    with open(own) as f:
+        check(f.read() == "a teacher's own page\n", "a teacher's page at --out was overwritten")
+    # A lesson that does not hold: exit 2 naming the frame; an earlier
+    # hand-out at --out stays as it was, even with --force.
+    keep = os.path.join(work, "keep.html")
+    run("lesson", "export", "unique-key", "--format", "html", "--out", keep)
+    with open(keep, "rb") as f:
+        earlier = f.read()
     r = run("lesson", "export", os.path.join(BAD, "bad-answer.json"), "--format", "html",
-            "--out", keep)
+            "--out", keep, "--force")
     check(r.returncode == 2 and "frame 2 (Predict first)" in r.stderr,
           f"failing lesson: exit {r.returncode}, {r.stderr!r}")
-    with open(keep) as f:
-        check(f.read() == "a teacher's own page\n", "failing lesson: --out was overwritten")
+    with open(keep, "rb") as f:
+        check(f.read() == earlier, "failing lesson: --out was overwritten")
     # The lesson file itself is never the output.
     lesson = os.path.join(work, "mine.json")
     with open(os.path.join(LESSONS, sorted(os.listdir(LESSONS))[0]), "rb") as src:
@@ -279,7 +289,8 @@ def default_language(work):
                if k not in ("LC_ALL", "LC_MESSAGES", "LANGUAGE")}
         env["LANG"] = locale
         out = os.path.join(work, "default.html")
-        r = run("lesson", "export", "unique-key", "--format", "html", "--out", out, env=env)
+        r = run("lesson", "export", "unique-key", "--format", "html", "--out", out, "--force",
+                env=env)
         page = Page()
         with open(out, encoding="utf-8") as f:
             page.feed(f.read())

@@ -6,6 +6,7 @@
 #include "configcheck.h"
 #include "experiment.h"
 #include "experimentview.h"
+#include "lessonplayer.h"
 #include "livestage.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -34,6 +35,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSet>
@@ -193,6 +195,7 @@ private slots:
     void aJobsWorkerGivesWayToTheWindow();
     void theSweeperLetsGoOfALongRunBetweenFrames();
     void aRunAboveTheCostLimitIsAskedAboutFirst();
+    void aLessonAboveTheCostLimitIsAskedAboutFirst();
     void saveTraceWritesTheRunOnScreen();
     void messagesFloatOverTheStageWithoutMovingIt();
     void aStepsTextsLayOutNothingAroundThemWhileTheyFit();
@@ -249,7 +252,9 @@ void ResponsiveTest::escapeStopsALongSeekWhereItGot() {
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QString error;
-    QVERIFY2(w.fire(config("order-create", 20, 300), &error), qPrintable(error));
+    // Long enough (about 2 s of a worker here) that Escape after 300 ms
+    // always comes while it goes, on a loaded machine too.
+    QVERIFY2(w.fire(config("order-create", 80, 300), &error), qPrintable(error));
     const int length = w.playback().length();
     QVERIFY2(length > 20 * Playback::kInlineSteps, qPrintable(QString::number(length)));
     QTest::keyClick(&w, Qt::Key_End);
@@ -693,7 +698,8 @@ void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
     // Above the limit through the retries (quick to plan, long to run).
     RunConfig large = config("order-create", 2000, 100);
     large.maxRetries = kMaxRetries;
-    QVERIFY(estimatedStatements(large) > kMaxEstimatedStatements);
+    QVERIFY(estimatedStatements(large, findScenario(large.scenario)->info()) >
+            kMaxEstimatedStatements);
     QString asked;
     auto answer = [&asked](QMessageBox::StandardButton button) {
         QTimer::singleShot(0, [&asked, button] {
@@ -724,6 +730,54 @@ void ResponsiveTest::aRunAboveTheCostLimitIsAskedAboutFirst() {
     QVERIFY(w.jobs()->isBusy());
     w.jobs()->finishNow();
     QCOMPARE(w.playback().config().intents, 4);
+}
+
+// A lesson file with a frame above the cost limit: asked about before any
+// of its runs starts (No by default: nothing runs, the call returns at
+// once); Yes checks its frames in the background, where Cancel stops it.
+void ResponsiveTest::aLessonAboveTheCostLimitIsAskedAboutFirst() {
+    MainWindow w(false);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(config("order-create", 3, 1), &error), qPrintable(error));
+    const QString path = QFINDTESTDATA("safety/over-limit-lesson.json");
+    QVERIFY(!path.isEmpty());
+    QString asked;
+    QPointer<QMessageBox> question;
+    auto answer = [&](QMessageBox::StandardButton button) {
+        QTimer::singleShot(0, [&, button] {
+            question = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(question);
+            QCOMPARE(question->objectName(), QStringLiteral("largeLessonQuestion"));
+            QCOMPARE(question->defaultButton(), question->button(QMessageBox::No));
+            asked = question->text();
+            question->button(button)->click();
+        });
+    };
+    answer(QMessageBox::No);
+    QElapsedTimer took;
+    took.start();
+    w.openLessonFileAt(path);
+    QVERIFY2(took.elapsed() < 1000, qPrintable(QString::number(took.elapsed())));
+    QVERIFY2(
+        asked.contains("Everyone at once") && asked.contains(QLocale().toString(3'203'200'000LL)),
+        qPrintable(asked));
+    QVERIFY(!w.jobs()->isBusy());
+    QVERIFY(!w.lessonPlayer()->isActive());
+    QCOMPARE(w.playback().config().intents, 3);
+    QVERIFY(w.messages()->currentMessage().contains("Not opened"));
+    // Yes: the frames are checked in a worker; the window stays free.
+    asked.clear();
+    answer(QMessageBox::Yes);
+    took.restart();
+    w.openLessonFileAt(path);
+    QVERIFY(took.elapsed() < 1000);
+    QVERIFY(!asked.isEmpty());
+    QVERIFY(w.jobs()->isBusy());
+    w.jobs()->cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 5000);
+    QVERIFY(!w.lessonPlayer()->isActive());
+    QCOMPARE(w.playback().config().intents, 3);
 }
 
 // A job's bar and a message lie over the bottom right of the stage: the

@@ -126,6 +126,7 @@ private slots:
     void firingAgainKeepsTheExplanationWhereTheReaderIs();
     void theFirstExplanationIsLaidOutRightAfterTheFirstPaint();
     void autoPlayPlaysAtAClassroomPaceAndIsRemembered();
+    void savingNeverWritesOverAnOpenedFile();
 };
 
 void WindowTest::fireAndStepThroughOrderCreation() {
@@ -599,6 +600,42 @@ void WindowTest::autoPlayPlaysAtAClassroomPaceAndIsRemembered() {
     QVERIFY(again.action("autoplay")->isChecked());
     QCOMPARE(again.playbackBar()->speedIndex(), PlaybackBar::kNormalSpeed - 1);
     again.playbackBar()->setAutoPlay(false);
+}
+
+// The trace the window opened is an input: Save trace to it (or to a link
+// to it, or by another spelling of its path) is refused with a message, and the file stays as it
+// was.
+void WindowTest::savingNeverWritesOverAnOpenedFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("opened.json");
+    MainWindow w(false);
+    QString error;
+    QVERIFY(w.fire(defaultConfig(*findScenario("order-create")), &error));
+    w.saveTraceTo(path);
+    w.jobs()->finishNow();
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray saved = file.readAll();
+    file.close();
+    QVERIFY(saved.startsWith("{\"format\":\"idemlab-trace\""));
+    w.openTraceAt(path);
+    w.jobs()->finishNow();  // read its header
+    w.jobs()->finishNow();  // fired its configuration
+    QVERIFY(!w.jobs()->isBusy());
+    QVERIFY(QFile::link(path, dir.filePath("soft.json")));
+    for (const QString& target : {path, dir.filePath("soft.json"), dir.filePath("./opened.json")}) {
+        w.messages()->clearMessage();
+        w.saveTraceTo(target);
+        QVERIFY(!w.jobs()->isBusy());
+        QVERIFY2(w.messages()->currentMessage().contains("is a file this window opened"),
+                 qPrintable(w.messages()->currentMessage()));
+    }
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), saved);
+    // Another name is written as before.
+    w.saveTraceTo(dir.filePath("other.json"));
+    w.jobs()->finishNow();
+    QVERIFY(QFile::exists(dir.filePath("other.json")));
 }
 
 QTEST_MAIN(WindowTest)

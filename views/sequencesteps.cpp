@@ -10,9 +10,6 @@ namespace idem {
 
 namespace {
 
-// How far into a trace build() looks for a second intent (beyond the events it draws).
-constexpr qsizetype kIntentLookAhead = 4096;
-
 using Shape = SequenceStep::Shape;
 using Tone = SequenceStep::Tone;
 
@@ -26,10 +23,7 @@ bool isSetupSql(const TraceEvent& e) {
 // the first attempt, drawn as one box on the database lane.
 qsizetype setupLength(const QList<TraceEvent>& events) {
     qsizetype n = 0;
-    while (n < events.size() && (isSetupSql(events[n]) ||
-                                 (events[n].is(EventKind::Transition) && events[n].attempt == 0))) {
-        ++n;
-    }
+    while (n < events.size() && SequenceSteps::isSetupEvent(events[n])) ++n;
     return n;
 }
 
@@ -273,6 +267,43 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
     return s;
 }
 
+bool SequenceSteps::isSetupEvent(const TraceEvent& e) {
+    return isSetupSql(e) || (e.is(EventKind::Transition) && e.attempt == 0);
+}
+
+SequenceStep SequenceSteps::setupStep(const QStringList& heads, const QStringList& lines,
+                                      const QString& state) {
+    SequenceStep s;
+    s.from = kDatabase;
+    s.tone = Tone::Muted;
+    s.setup = true;
+    if (heads.size() == 1 && state.isEmpty()) {
+        s.label = tr("set-up: %1").arg(heads.first());
+    } else if (heads.isEmpty()) {
+        s.label = tr("set-up: %1").arg(lines.join(QStringLiteral(", ")));
+    } else {
+        s.label = tr("set-up: %1 statements").arg(heads.size());
+        if (!state.isEmpty())
+            s.label += QStringLiteral(" → ") + state;
+    }
+    s.tooltip =
+        tr("Set-up before the first attempt:") + QLatin1Char('\n') + lines.join(QLatin1Char('\n'));
+    return s;
+}
+
+SequenceStep SequenceSteps::eventStep(const TraceEvent& e, bool manyIntents,
+                                      const QStringList& askKeys) {
+    SequenceStep s = step(e, manyIntents, askKeys);
+    const bool tagged = e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
+    if (e.attempt > 0 && !tagged)
+        s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
+    s.tMs = e.tMs;
+    s.tooltip = tooltip(e);
+    if (s.from.isEmpty())
+        s.from = kDatabase;
+    return s;
+}
+
 QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizetype from,
                                          qsizetype upTo, qsizetype freshFrom,
                                          const QStringList& askKeys) {
@@ -291,13 +322,6 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
         const TraceEvent& e = events[i];
         if (i < setupEnd) {
             const qsizetype last = setupEnd - 1;
-            SequenceStep s;
-            s.from = kDatabase;
-            s.tone = Tone::Muted;
-            s.tMs = e.tMs;
-            s.fresh = last >= freshFrom;
-            s.setup = true;
-            s.event = i;
             QStringList heads, lines;
             QString state;
             for (qsizetype j = i; j <= last; ++j) {
@@ -309,35 +333,60 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
                     lines << moveText(events[j]);
                 }
             }
-            if (heads.size() == 1 && state.isEmpty()) {
-                s.label = tr("set-up: %1").arg(heads.first());
-            } else if (heads.isEmpty()) {
-                s.label = tr("set-up: %1").arg(lines.join(QStringLiteral(", ")));
-            } else {
-                s.label = tr("set-up: %1 statements").arg(heads.size());
-                if (!state.isEmpty())
-                    s.label += QStringLiteral(" → ") + state;
-            }
-            s.tooltip = tr("Set-up before the first attempt:") + QLatin1Char('\n') +
-                        lines.join(QLatin1Char('\n'));
+            SequenceStep s = setupStep(heads, lines, state);
+            s.tMs = e.tMs;
+            s.fresh = last >= freshFrom;
+            s.event = i;
             steps << s;
             i = last;
             continue;
         }
-        SequenceStep s = step(e, manyIntents, askKeys);
-        const bool tagged =
-            e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
-        if (e.attempt > 0 && !tagged)
-            s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
-        s.tMs = e.tMs;
+        SequenceStep s = eventStep(e, manyIntents, askKeys);
         s.fresh = i >= freshFrom;
         s.event = i;
-        s.tooltip = tooltip(e);
-        if (s.from.isEmpty())
-            s.from = kDatabase;
         steps << s;
     }
     return steps;
+}
+
+SequenceSteps::Stream::Stream(bool manyIntents, QStringList askKeys)
+    : manyIntents_(manyIntents), askKeys_(std::move(askKeys)) {}
+
+void SequenceSteps::Stream::closeSetup(QList<SequenceStep>* steps) {
+    inSetup_ = false;
+    if (seen_ == 0)
+        return;
+    SequenceStep s = setupStep(heads_, lines_, state_);
+    s.tMs = setupMs_;
+    s.event = 0;
+    *steps << s;
+    heads_.clear();
+    lines_.clear();
+}
+
+void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps) {
+    if (inSetup_ && isSetupEvent(e)) {
+        if (seen_++ == 0)
+            setupMs_ = e.tMs;
+        if (isSetupSql(e)) {
+            heads_ << statementHead(e.sql);
+            lines_ << heads_.last();
+        } else {
+            state_ = e.fields.text("to_state");
+            lines_ << moveText(e);
+        }
+        return;
+    }
+    if (inSetup_)
+        closeSetup(steps);
+    SequenceStep s = eventStep(e, manyIntents_, askKeys_);
+    s.event = seen_++;
+    *steps << s;
+}
+
+void SequenceSteps::Stream::finish(QList<SequenceStep>* steps) {
+    if (inSetup_)
+        closeSetup(steps);
 }
 
 QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps, const QStringList& order) {

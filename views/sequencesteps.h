@@ -58,8 +58,45 @@ public:
     // The first words of a statement, enough to recognise it: "INSERT INTO
     // orders", "UPDATE orders", "SELECT … FROM dedup", "BEGIN IMMEDIATE".
     static QString statementHead(const QString& sql);
+    // Schema, seed rows and the states the seed rows start in: the events
+    // before the first attempt, drawn as one step on the database lane.
+    static bool isSetupEvent(const TraceEvent& e);
+
+    // How far into a trace build() looks for a second intent (beyond the
+    // events it draws).
+    static constexpr qsizetype kIntentLookAhead = 4096;
+
+    // The steps build() makes over a whole trace, one event at a time, for
+    // an export that reads the trace as a stream: the set-up's one step
+    // comes with the first event after it. manyIntents: whether any event
+    // belongs to an intent beyond the first (known from a first pass).
+    class Stream {
+    public:
+        Stream(bool manyIntents, QStringList askKeys);
+        // Appends the steps `e` completes to `steps`.
+        void add(const TraceEvent& e, QList<SequenceStep>* steps);
+        void finish(QList<SequenceStep>* steps);
+
+    private:
+        void closeSetup(QList<SequenceStep>* steps);
+
+        bool manyIntents_;
+        QStringList askKeys_;
+        bool inSetup_ = true;
+        qsizetype seen_ = 0;
+        // The set-up so far: its first event's time, statement heads, and moves.
+        qint64 setupMs_ = 0;
+        QStringList heads_;
+        QStringList lines_;
+        QString state_;
+    };
 
 private:
+    friend class Stream;
+    static SequenceStep setupStep(const QStringList& heads, const QStringList& lines,
+                                  const QString& state);
+    static SequenceStep eventStep(const TraceEvent& e, bool manyIntents,
+                                  const QStringList& askKeys);
     static SequenceStep step(const TraceEvent& e, bool manyIntents, const QStringList& askKeys);
     static SequenceStep sqlStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);

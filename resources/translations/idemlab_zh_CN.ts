@@ -1162,6 +1162,34 @@ All lessons are in Guided lessons (F2).</source>
         <source>&amp;Not now</source>
         <translation>以后再说(&amp;N)</translation>
     </message>
+    <message>
+        <source>A very large lesson</source>
+        <translation>规模很大的课</translation>
+    </message>
+    <message>
+        <source>Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, above the limit of %4. Checking and playing it may take minutes; Esc stops it. Open it anyway?</source>
+        <translation>这节课的第 %1 帧（%2）加载的运行估计约有 %3 条 SQL 语句，超过了上限 %4。检查和播放它可能要好几分钟，按 Esc 可以停止。仍然打开吗？</translation>
+    </message>
+    <message>
+        <source>Checking the lesson %1</source>
+        <translation>正在检查课程 %1</translation>
+    </message>
+    <message>
+        <source>Stopped: the lesson was not opened.</source>
+        <translation>已停止：课程没有打开。</translation>
+    </message>
+    <message>
+        <source>Not opened: none of the lesson&apos;s runs was started.</source>
+        <translation>未打开：这节课的运行一个也没有启动。</translation>
+    </message>
+    <message>
+        <source>Cannot save here</source>
+        <translation>不能保存到这里</translation>
+    </message>
+    <message>
+        <source>%1 is a file this window opened; it stays as it is. Choose another name.</source>
+        <translation>%1 是本窗口打开的文件，它保持原样。请换一个文件名。</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Mutation fuzzing of the trace loader: damaged traces must be refused, never crash.
+"""Mutation fuzzing of the trace and lesson loaders: damaged files must be refused, never crash.
 
-Takes the real traces in tests/fuzz/corpus, damages them (truncation, flipped
-and deleted bytes, values swapped for other types, huge and fractional
-numbers, formulas and line breaks in text, events dropped, doubled or
-reordered) and runs `idemlab replay` and `idemlab export` on each. A signal,
-a sanitizer report, a time-out or an exit code other than 0, 1 or 2 is a
-failure: the mutant is kept in the work folder and printed at the end.
+Takes the real traces in tests/fuzz/corpus and the bundled lessons, damages
+them (truncation, flipped and deleted bytes, values swapped for other types,
+huge and fractional numbers, formulas and line breaks in text, events
+dropped, doubled or reordered, a configuration or a frame's run made far
+larger than the cost limit) and runs `idemlab replay` and `idemlab export`
+on each trace, `idemlab lesson check` on each lesson. A signal, a sanitizer
+report, a time-out or an exit code other than 0, 1 or 2 is a failure, and
+so is an over-limit mutant that is not refused (exit 2) within a couple of
+seconds: the mutant is kept in the work folder and printed at the end.
 
 Deterministic: the same --seed gives the same mutants in the same order;
 --seconds only decides how many of them run.
@@ -42,6 +45,9 @@ OTHERS = [None, True, False, "", "3", "-1", "1e3", "=HYPERLINK(\"http://x\")", "
           "\u2028", "x" * 5000, "中文", [], [1, 2], {}, {"a": 1}]
 TEXT_EDITS = ["=cmd|' /C calc'!A0", "+1+2", "-2+3", "@SUM(A1)", "\t=1", "line\nbreak",
               "\"quoted\", comma", "</td><script>alert(1)</script>", "\x00nul"]
+# A sanitizer build is a few times slower; an over-limit refusal takes a
+# fraction of a second in a plain one.
+SLOW = 4 if os.environ.get("ASAN_OPTIONS") else 1
 SANITIZER_MARKS = ["ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
                    "SUMMARY: UndefinedBehaviorSanitizer", "SUMMARY: AddressSanitizer"]
 
@@ -132,8 +138,52 @@ def mutate_bytes(rng, data):
     return bytes(data[:i] + b"99999999999999999999" + data[i:])
 
 
+LIMIT = 20_000_000  # the cost limit in SQL statements (models/configcheck.h)
+
+
+def over_limit(rng, doc):
+    """A configuration far above the cost limit: many intents, many duplicates."""
+    doc = copy.deepcopy(doc)
+    big = {"intents": rng.randint(5_000, 100_000), "duplicates": rng.randint(500, 1_000)}
+    if isinstance(doc.get("config"), dict):  # a trace
+        doc["config"].update(big)
+        return doc
+    frames = doc.get("frames")
+    if isinstance(frames, list) and frames:  # a lesson: one frame's run
+        frame = rng.choice(frames)
+        if isinstance(frame, dict):
+            load = frame.get("load") if isinstance(frame.get("load"), dict) else {}
+            load.setdefault("scenario", "order-create")
+            load.update(big)
+            frame["load"] = load
+    return doc
+
+
+def estimate(doc):
+    """The run estimate of a configuration as idemlab makes it (its default
+    scenario's eight statements an attempt), or 0 when it is not one."""
+    configs = []
+    if isinstance(doc, dict) and isinstance(doc.get("config"), dict):
+        configs.append(doc["config"])
+    if isinstance(doc, dict) and isinstance(doc.get("frames"), list):
+        configs += [f["load"] for f in doc["frames"] if isinstance(f, dict) and isinstance(f.get("load"), dict)]
+    most = 0
+    for c in configs:
+        try:
+            n = int(c.get("intents", 1)) * (int(c.get("duplicates", 2)) + 1) * \
+                (int(c.get("max_retries", 3)) + 1) * 8
+        except (TypeError, ValueError):
+            continue
+        most = max(most, n)
+    return most
+
+
 def mutant(rng, corpus):
+    """A damaged file and, when its run is far above the cost limit, True."""
     name, raw, doc = rng.choice(corpus)
+    if rng.random() < 0.15:
+        doc = over_limit(rng, doc)
+        return name, json.dumps(doc).encode("utf-8"), estimate(doc) > LIMIT
     if rng.random() < 0.6:
         for _ in range(rng.randint(1, 3)):
             doc = mutate_json(rng, doc)
@@ -144,16 +194,17 @@ def mutant(rng, corpus):
         data = raw
         for _ in range(rng.randint(1, 3)):
             data = mutate_bytes(rng, data)
-    return name, data
+    return name, data, False
 
 
 def run(cmd, timeout, env):
+    started = time.monotonic()
     try:
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return None, "timed out after %d s" % timeout
-    return p.returncode, p.stderr.decode("utf-8", "replace")
+        return None, "timed out after %d s" % timeout, timeout
+    return p.returncode, p.stderr.decode("utf-8", "replace"), time.monotonic() - started
 
 
 def main():
@@ -169,11 +220,13 @@ def main():
     args = ap.parse_args()
 
     corpus = []
-    for name in sorted(os.listdir(args.corpus)):
-        if name.endswith(".json"):
-            with open(os.path.join(args.corpus, name), "rb") as f:
-                raw = f.read()
-            corpus.append((name, raw, json.loads(raw)))
+    lessons = os.path.join(os.path.dirname(os.path.dirname(HERE)), "resources", "lessons")
+    for folder in (args.corpus, lessons):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".json"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    raw = f.read()
+                corpus.append((name, raw, json.loads(raw)))
     if not corpus:
         sys.exit("no traces in %s" % args.corpus)
 
@@ -189,19 +242,26 @@ def main():
     try:
         while time.monotonic() < deadline and (not args.iterations or n < args.iterations):
             n += 1
-            name, data = mutant(rng, corpus)
+            name, data, huge = mutant(rng, corpus)
             fmt = rng.choice(formats)
             path = os.path.join(work, "mutant.json")
             with open(path, "wb") as f:
                 f.write(data)
             out = os.path.join(work, "out." + fmt)
-            for cmd in ([args.idemlab, "replay", path],
-                        [args.idemlab, "export", path, "--format", fmt, "--out", out]):
-                code, err = run(cmd, args.timeout, env)
+            lesson = b'"idemlab-lesson"' in data[:200]
+            commands = ([[args.idemlab, "lesson", "check", path]] if lesson else
+                        [[args.idemlab, "replay", path],
+                         [args.idemlab, "export", path, "--format", fmt, "--out", out, "--force"]])
+            for cmd in commands:
+                code, err, took = run(cmd, args.timeout, env)
                 codes[(cmd[1], code)] = codes.get((cmd[1], code), 0) + 1
                 marks = [m for m in SANITIZER_MARKS if m in err]
-                if code in (0, 1, 2) and not marks:
+                # Above the cost limit: refused before anything runs.
+                refused = not huge or (code == 2 and took < 2 * SLOW)
+                if code in (0, 1, 2) and not marks and refused:
                     continue
+                if not refused:
+                    marks.append("an over-limit run not refused at once (%.1f s)" % took)
                 os.makedirs(keep, exist_ok=True)
                 kept = os.path.join(keep, "seed%d-mutant%04d-from-%s" % (args.seed, n, name))
                 with open(kept, "wb") as f:
@@ -216,7 +276,8 @@ def main():
 
     summary = ", ".join("%s exit %s: %d" % (c, code, k) for (c, code), k in sorted(
         codes.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))))
-    print("fuzz: %d mutants of %d traces (seed %d); %s" % (n, len(corpus), args.seed, summary))
+    print("fuzz: %d mutants of %d traces and lessons (seed %d); %s" % (
+        n, len(corpus), args.seed, summary))
     for f in failures:
         print("FAIL:", f)
     sys.exit(1 if failures else 0)

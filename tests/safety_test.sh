@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# A student's file can never take the teacher's machine: every way a run
+# starts is held to one cost limit before anything runs, a run that cannot
+# start says so with the path and the system's words, and no command writes
+# over a file the lab did not write or over one of its inputs.
+set -u
+B="${IDEMLAB:?set IDEMLAB to the idemlab binary}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE "what stderr names" args...: the exit code, one line on stderr
+# naming the value, nothing on stdout, within a second (under 1 GB of
+# address space: a refused run must not have started). AddressSanitizer
+# reserves terabytes of address space and runs a few times slower: under it
+# the limit is left out and the second is three.
+limit=1048576 most_ms=1000
+if [ -n "${ASAN_OPTIONS:-}" ]; then limit=unlimited most_ms=3000; fi
+expect() {
+    local code="$1" want="$2"; shift 2
+    local start end rc
+    start=$(date +%s%N)
+    (ulimit -v "$limit"; exec "$B" "$@") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    end=$(date +%s%N)
+    local ms=$(((end - start) / 1000000))
+    if [ "$rc" -ne "$code" ]; then bad "$* exited $rc, not $code: $(cat "$tmp/err")"; return; fi
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$*: stderr is not one line: $(cat "$tmp/err")"; return; fi
+    if ! grep -qF -- "$want" "$tmp/err"; then bad "$*: stderr lacks '$want': $(cat "$tmp/err")"; return; fi
+    if [ -s "$tmp/out" ]; then bad "$* printed on stdout: $(head -c 200 "$tmp/out")"; return; fi
+    if [ "$ms" -gt "$most_ms" ]; then bad "$* took $ms ms"; return; fi
+    ok
+}
+
+# --- One cost rule for every way a run starts --------------------------------
+# A lesson of a few hundred bytes whose frame loads 100,000 intents x 1,000
+# duplicates, and a small trace whose configuration says the same.
+big_lesson="$here/safety/over-limit-lesson.json"
+"$B" run --scenario order-create --trace "$tmp/small.json" >/dev/null
+python3 - "$tmp/small.json" "$tmp/big.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"].update(intents=100000, duplicates=1000)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+estimate='about 3,203,200,000 SQL statements estimated (100,000 intents x 1,001 deliveries x 4 tries x 8 statements), above the limit of 20,000,000'
+expect 2 "frame 2 (Everyone at once), load: $estimate" lesson check "$big_lesson"
+expect 2 "frame 2 (Everyone at once)" lesson check --json "$big_lesson"
+expect 2 "frame 2 (Everyone at once)" lesson export "$big_lesson" --format html --out "$tmp/h.html"
+expect 2 "frame 2 (Everyone at once)" shot --lesson "$big_lesson" --out "$tmp/s.png"
+expect 2 "its config (intents 100000, duplicates 1000, max_retries 3) is too large to run again: $estimate" \
+    export "$tmp/big.json" --format csv --out "$tmp/x.csv"
+expect 2 "$estimate" replay "$tmp/big.json"
+expect 2 'this experiment is too large: about 128,000,000 SQL statements' \
+    experiment --scenario order-create --intents 100000 --json
+# Pagination's parameters are part of the estimate: a reader of 10,000 rows
+# one at a time under 100 inserts a page runs two million statements.
+expect 2 '2,080,105 statements), above the limit of 20,000,000; lower --intents, --duplicates, --max-retries or the --param values' \
+    run --scenario pagination --intents 10 --param rows=10000 --param page-size=1 --param inserts-per-page=100
+[ ! -e "$tmp/h.html" ] && [ ! -e "$tmp/s.png" ] && [ ! -e "$tmp/x.csv" ] && ok || bad "a refused command wrote its output"
+# --allow-large lifts the limit: the next check speaks (no such output folder).
+expect 1 'does not exist' lesson export "$big_lesson" --allow-large --format html --out "$tmp/none/h.html"
+
+# --- A run that cannot start: exit 1, the folder and the system's words ------
+touch "$tmp/a-file"
+for dir in /nonexistent "$tmp/a-file"; do
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" experiment --scenario order-create --intents 20 --json
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" run --scenario order-create
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" lesson check unique-key
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" lesson export unique-key --format html --out "$tmp/h.html"
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" shot --scenario order-create --out "$tmp/s.png"
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" shot --lesson unique-key --out "$tmp/s.png"
+done 2>/dev/null
+# A full temporary folder: the database file's path and SQLite's words.
+mkdir -p "$tmp/full"
+if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+    dd if=/dev/zero of="$tmp/full/fill" bs=4k count=100 2>/dev/null
+    TMPDIR="$tmp/full" expect 1 "$tmp/full/idemlab-run-" experiment --scenario order-create --intents 20 --json
+    TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' lesson check unique-key
+    TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' shot --scenario order-create --out "$tmp/s.png"
+    TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' shot --lesson unique-key --out "$tmp/s.png"
+    rm -f "$tmp/full/fill"
+    [ -z "$(ls -A "$tmp/full" | grep -v '^idemlab-runtime-')" ] && ok || bad "a failed run left $(ls -A "$tmp/full")"
+    umount "$tmp/full"
+else
+    echo "SKIP: cannot mount a small tmpfs here (needs root); a full temporary folder is untested"
+fi
+
+# --- No file replaced that the lab did not write; an input is never an output
+# expect_kept CODE "what stderr names" FILE args...: as expect, and FILE is
+# byte for byte what it was.
+expect_kept() {
+    local code="$1" want="$2" file="$3"; shift 3
+    cp -p "$file" "$tmp/before"
+    expect "$code" "$want" "$@"
+    cmp -s "$file" "$tmp/before" && ok || bad "$*: $file changed"
+}
+lesson="$tmp/my.json"
+cp "$here/../resources/lessons/$(ls "$here/../resources/lessons" | head -1)" "$lesson"
+sqlite3 "$tmp/user.db" 'CREATE TABLE thesis(c); INSERT INTO thesis VALUES (42)'
+printf 'chapter one\n' >"$tmp/notes.txt"
+printf '\x89PNG\r\n\x1a\n a holiday picture' >"$tmp/photo.png"
+not_ours='already exists and was not written by idemlab; it is left as it is'
+for force in "" --force; do
+    expect_kept 2 "is the input" "$lesson" shot --lesson "$lesson" --out "$lesson" $force
+    expect_kept 2 "$not_ours" "$tmp/user.db" run --scenario order-create --trace "$tmp/user.db" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" export "$tmp/small.json" --format csv --out "$tmp/notes.txt" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" lesson export unique-key --format html --out "$tmp/notes.txt" $force
+    expect_kept 2 "$not_ours" "$tmp/photo.png" shot --scenario order-create --out "$tmp/photo.png" $force
+    expect_kept 2 "$not_ours" "$tmp/notes.txt" lesson export "$lesson" --format html --out "$tmp/notes.txt" $force
+done
+# The same file under another name: a hard link, "..", a link to the folder.
+ln "$tmp/small.json" "$tmp/hard.json"
+mkdir -p "$tmp/sub"
+ln -s "$tmp" "$tmp/sub/up"
+for out in "$tmp/hard.json" "$tmp/sub/../small.json" "$tmp/sub/up/small.json"; do
+    expect_kept 2 "is the input" "$tmp/small.json" export "$tmp/small.json" --format csv --out "$out" --force
+done
+ln "$lesson" "$tmp/lesson-link.json"
+expect_kept 2 "is the input" "$lesson" lesson export "$lesson" --format html --out "$tmp/lesson-link.json" --force
+expect_kept 2 "is the input" "$lesson" shot --lesson "$lesson" --out "$tmp/lesson-link.json" --force
+# An earlier output of the lab's: replaced only with --force, whatever it was.
+earlier='holds an earlier output of idemlab; add --force to replace it'
+"$B" export "$tmp/small.json" --format csv --out "$tmp/out.csv" 2>/dev/null
+"$B" shot --scenario order-create --out "$tmp/out.png" 2>/dev/null
+"$B" lesson export unique-key --format html --out "$tmp/out.html" 2>/dev/null
+cp "$tmp/small.json" "$tmp/r.json"
+for f in out.csv out.png out.html small.json; do
+    expect_kept 2 "$earlier" "$tmp/$f" export "$tmp/r.json" --format mermaid --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" shot --scenario order-create --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" lesson export unique-key --format html --out "$tmp/$f"
+    expect_kept 2 "$earlier" "$tmp/$f" run --scenario order-create --trace "$tmp/$f"
+done
+for fmt in csv shiviz html mermaid plantuml history chrome; do
+    "$B" export "$tmp/r.json" --format $fmt --out "$tmp/each.$fmt" 2>/dev/null
+    expect_kept 2 "$earlier" "$tmp/each.$fmt" export "$tmp/r.json" --format csv --out "$tmp/each.$fmt"
+    "$B" export "$tmp/r.json" --format csv --out "$tmp/each.$fmt" --force 2>/dev/null && ok || bad "--force over an earlier $fmt export"
+    head -1 "$tmp/each.$fmt" | grep -q '^seq,t_ms' && ok || bad "--force did not replace the earlier $fmt export"
+done
+"$B" run --scenario order-create --trace "$tmp/out.png" --force >/dev/null && head -c 25 "$tmp/out.png" | grep -q idemlab-trace \
+    && ok || bad "run --trace --force over an earlier picture"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
