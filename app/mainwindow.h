@@ -35,6 +35,7 @@ struct PagingRuns;
 class Scenario;
 class PlaybackBar;
 class PlaybackKeys;
+class RecentTraces;
 class RunController;
 class ScenarioPicker;
 class SequenceView;
@@ -45,6 +46,7 @@ class SoloView;
 class StageLayout;
 class StateMachineView;
 class StepCaption;
+class WindowExports;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -63,6 +65,13 @@ public:
     StageDirector* director() const { return director_; }
     // Saves the run on screen as a trace file, in the background.
     void saveTraceTo(const QString& path);
+    // Opens a trace as File → Open trace does: read in the background, then
+    // replayed (`idemlab FILE`, File → Open recent). A trace that does not
+    // open is said so, and the window goes on as it was.
+    void openTraceFile(const QString& path);
+    RecentTraces* recentTraces() const { return recent_; }
+    // File → Export: the report, the hand-out, the sequence diagram as text.
+    WindowExports* exports() const { return exports_; }
     RunController* jobs() const { return jobs_; }
     // A job's progress and the window's messages ("Saved the trace to …"),
     // floating over the bottom of the stage.
@@ -176,6 +185,8 @@ private:
     RunController* jobs_ = nullptr;
     QStatusBar* messages_ = nullptr;
     StageDirector* director_ = nullptr;
+    RecentTraces* recent_ = nullptr;
+    WindowExports* exports_ = nullptr;
     bool firstFirePending_ = false;  // the first scenario runs after the first paint
 };
 

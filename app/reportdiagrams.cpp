@@ -1,5 +1,8 @@
 #include "reportdiagrams.h"
 
+#include "names.h"
+#include "registry.h"
+#include "runconfig.h"
 #include "scenario.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
@@ -161,6 +164,23 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
                  ? QList<QByteArray>{}
                  : sceneToSvgParts(sequence.scene(), QStringLiteral("Sequence"),
                                    laneHeaderHeight(sequence.scene()), kPageAspect)}};
+}
+
+QByteArray htmlReport(const Trace::Loaded& loaded, const RunConfig& config, const QString& lang,
+                      const QString& warning) {
+    const Scenario& scenario = *findScenario(config.scenario);
+    Trace trace;
+    for (const TraceEvent& e : loaded.events) trace.append(e);
+    const QList<ReportDiagram> diagrams =
+        runDiagrams(scenario.info(), config.variant, trace, trace.size(), trace.size()).drawn();
+    ReportOptions options;
+    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    Summary summary;
+    QString ignored;  // the trace was checked when it was read
+    if (Summary::fromJson(loaded.summary, &summary, &ignored))
+        options.verdictText = verdictName(summary.verdictId());
+    options.warning = warning;
+    return traceToHtml(loaded, diagrams, options);
 }
 
 }  // namespace idem

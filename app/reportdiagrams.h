@@ -12,6 +12,7 @@ class QGraphicsScene;
 
 namespace idem {
 
+struct RunConfig;
 struct ScenarioInfo;
 
 // SVG documents of the scene in order, each with a viewBox (it scales to the
@@ -37,5 +38,13 @@ struct RunDiagrams {
 };
 RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const Trace& trace,
                         qsizetype upTo, qsizetype freshFrom);
+
+// The HTML report of a whole run, its diagrams drawn off screen from the
+// trace's events: what `idemlab export --format html` and the window's File →
+// Export HTML report write. lang: "zh" or "en" (the words come from the
+// installed translator); warning: shown at the top when the trace's summary
+// is in doubt (empty: none). The configuration's scenario must exist.
+QByteArray htmlReport(const Trace::Loaded& trace, const RunConfig& config, const QString& lang,
+                      const QString& warning = {});
 
 }  // namespace idem

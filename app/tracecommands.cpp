@@ -2,7 +2,6 @@
 
 #include "cli.h"
 #include "configcheck.h"
-#include "names.h"
 #include "outputpaths.h"
 #include "registry.h"
 #include "replay.h"
@@ -183,23 +182,6 @@ QList<ShiVizRun> shivizRuns(const QList<ExportInput>& inputs) {
     return runs;
 }
 
-QByteArray htmlReport(const ExportInput& in, const QString& lang) {
-    // Draw the two diagrams off screen from the stored events.
-    const Scenario& scenario = *findScenario(in.config.scenario);
-    Trace trace;
-    for (const TraceEvent& e : in.loaded.events) trace.append(e);
-    const QList<ReportDiagram> diagrams =
-        runDiagrams(scenario.info(), in.config.variant, trace, trace.size(), trace.size()).drawn();
-    ReportOptions options;
-    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
-    Summary summary;
-    QString ignored;  // the trace was checked when it was read
-    if (Summary::fromJson(in.loaded.summary, &summary, &ignored))
-        options.verdictText = verdictName(summary.verdictId());
-    options.warning = in.doubt;
-    return traceToHtml(in.loaded, diagrams, options);
-}
-
 }  // namespace
 
 int exportTrace(const QStringList& args) {
@@ -289,7 +271,7 @@ int exportTrace(const QStringList& args) {
     } else if (format == QLatin1String("chrome")) {
         bytes = traceToChromeTrace(first.loaded);
     } else {
-        bytes = htmlReport(first, lang);
+        bytes = htmlReport(first.loaded, first.config, lang, first.doubt);
     }
     if (!writeFileAtomically(parser.value("out"), bytes, &error))
         return fail(error, Failure);

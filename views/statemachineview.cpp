@@ -150,6 +150,10 @@ StateMachineView::StateMachineView(QWidget* parent)
     rebuild();
 }
 
+void StateMachineView::nameForScreenReaders() {
+    view_->setAccessibleName(tr("State diagram"));
+}
+
 StateMachineView::~StateMachineView() = default;
 
 void StateMachineView::setMachine(const ScenarioInfo& info, const QString& variant) {
@@ -820,7 +824,7 @@ bool StateMachineView::eventFilter(QObject* watched, QEvent* event) {
 void StateMachineView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
-        view_->setAccessibleName(tr("State diagram"));
+        nameForScreenReaders();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         rebuild();
 }
