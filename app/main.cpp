@@ -1,5 +1,5 @@
-// idemlab: the window when started alone, otherwise a subcommand; only the
-// window needs a display.
+// idemlab: the window when started alone or on a trace file, otherwise a
+// subcommand; only the window needs a display.
 #include "cli.h"
 #include "completion.h"
 #include "idemversion.h"
@@ -68,7 +68,8 @@ bool exportDraws(int argc, char* argv[]) {
     return false;
 }
 
-int withGui(int argc, char* argv[], Gui mode) {
+// trace: for the window, a trace to open at once (empty: none).
+int withGui(int argc, char* argv[], Gui mode, const QString& trace = {}) {
     // A screenshot, a report or a hand-out is drawn off screen.
     if (mode != Gui::Window) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -115,7 +116,19 @@ int withGui(int argc, char* argv[], Gui mode) {
         return guarded([&] { return idem::cli::lessonExport(args.mid(1)); });
     idem::MainWindow window;
     window.show();
+    if (!trace.isEmpty())
+        window.openTraceAt(trace);
     return app.exec();
+}
+
+bool isCommandWord(const QString& word) {
+    for (const idem::cli::Command& c : idem::cli::commands()) {
+        if (word == QLatin1String(c.name))
+            return true;
+    }
+    return word == QLatin1String("help") || word == QLatin1String("--help") ||
+           word == QLatin1String("-h") || word == QLatin1String("--version") ||
+           word == QLatin1String("completion");
 }
 
 }  // namespace
@@ -136,6 +149,18 @@ int main(int argc, char* argv[]) {
     // A lesson's hand-out draws its diagrams off screen.
     if (command == QLatin1String("lesson") && argc > 2 && qstrcmp(argv[2], "export") == 0)
         return withGui(argc, argv, Gui::LessonExport);
+
+    // A file alone (the file manager's %f, or typed): the window opens on
+    // it. A command's word is the command, even where a file has its name.
+    if (argc == 2 && !isCommandWord(command)) {
+        if (QFileInfo(command).isFile())
+            return withGui(argc, argv, Gui::Window, command);
+        if (command.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+            QTextStream(stderr) << "idemlab: cannot open the trace \"" << command
+                                << "\": no such file" << Qt::endl;
+            return idem::cli::BadInput;
+        }
+    }
 
     QCoreApplication app(argc, argv);
     // The scenarios are built before any input is read: every command needs

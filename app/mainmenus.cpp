@@ -21,6 +21,7 @@
 #include "paginationview.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "recenttraces.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
@@ -32,6 +33,7 @@
 #include "tableview.h"
 #include "trace.h"
 #include "verdictglossary.h"
+#include "windowexports.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -66,6 +68,10 @@ void MainWindow::buildMenus() {
         {"save", "file", {QKeySequence::Save}},
         {"export-png", "file", {QKeySequence(Qt::CTRL | Qt::Key_E)}},
         {"export-svg", "file", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)}},
+        {"export-report", "file", {}},
+        {"export-mermaid", "file", {}},
+        {"export-plantuml", "file", {}},
+        {"export-handout", "file", {}},
         {"copy-csv", "file", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}},
         {"quit", "file", {QKeySequence::Quit}},
         {"fire", "run", {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_Return)}},
@@ -121,6 +127,23 @@ void MainWindow::buildMenus() {
         addAction(action);
         actions_.insert(spec.id, action);
     }
+    // File → Open recent, below Open trace.
+    recent_ = new RecentTraces(remember_, this);
+    menus["file"]->insertMenu(actions_["save"], recent_->menu());
+    connect(recent_, &RecentTraces::openRequested, this, &MainWindow::openTraceAt);
+    exports_ = new WindowExports({this, director_, playback_, lessons_, messages_}, this);
+    connect(exports_, &WindowExports::errorRaised, this, &MainWindow::showError);
+    connect(director_, &StageDirector::traceOpened, this, [this](const QString& path, bool opened) {
+        // Not written over, even when it did not open: it may be all there is.
+        exports_->protect(path);
+        if (opened) {
+            recent_->add(path);
+            return;
+        }
+        // Started on a trace that does not open: the window as it would have been.
+        if (!playback_->isLoaded() && !jobs_->isBusy())
+            director_->fireFromPanel();
+    });
     // Show or hide the side panels (a teacher may want only the live views).
     QMenu* view = menus["view"];
     view->addSeparator();
@@ -174,6 +197,19 @@ void MainWindow::buildMenus() {
     connect(actions_["save"], &QAction::triggered, this, &MainWindow::saveTrace);
     connect(actions_["export-png"], &QAction::triggered, this, [this] { exportDiagram(false); });
     connect(actions_["export-svg"], &QAction::triggered, this, [this] { exportDiagram(true); });
+    const QList<QPair<const char*, WindowExports::Format>> runExports{
+        {"export-report", WindowExports::Format::Report},
+        {"export-mermaid", WindowExports::Format::Mermaid},
+        {"export-plantuml", WindowExports::Format::PlantUml}};
+    for (const auto& [id, format] : runExports) {
+        connect(actions_[id], &QAction::triggered, exports_,
+                [this, format = format] { exports_->exportRun(format); });
+    }
+    connect(actions_["export-handout"], &QAction::triggered, exports_,
+            &WindowExports::exportHandout);
+    actions_["export-handout"]->setEnabled(false);
+    connect(lessons_, &LessonPlayer::activeChanged, actions_["export-handout"],
+            &QAction::setEnabled);
     connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
     connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
     connect(actions_["fire"], &QAction::triggered, director_, &StageDirector::fireFromPanel);
@@ -273,7 +309,8 @@ void MainWindow::buildMenus() {
             tr("<h3>Idempotency Lab 幂等实验室</h3><p>Fire duplicate requests at real "
                "SQL on a real SQLite database and watch which techniques keep the "
                "business effect exactly once.</p>") +
-                tr("<p>Version %1</p>").arg(QLatin1String(kVersion)));
+                tr("<p>Version %1</p>").arg(QLatin1String(kVersion)) +
+                tr("<p>Free software under the MIT licence.</p>"));
     });
     retranslate();
 }
@@ -296,6 +333,20 @@ void MainWindow::retranslate() {
          {tr("Export diagram as &PNG…"), tr("The state or sequence diagram on screen")}},
         {"export-svg",
          {tr("Export diagram as S&VG…"), tr("The state or sequence diagram on screen")}},
+        {"export-report",
+         {tr("Export &HTML report…"),
+          tr("The whole run as one page to hand in: settings, outcome, both diagrams, every "
+             "event (as idemlab export --format html)")}},
+        {"export-mermaid",
+         {tr("Export sequence diagram as &Mermaid…"),
+          tr("The whole run's sequence diagram as Mermaid text, for Markdown and slides")}},
+        {"export-plantuml",
+         {tr("Export sequence diagram as Plant&UML…"),
+          tr("The whole run's sequence diagram as PlantUML text")}},
+        {"export-handout",
+         {tr("Export lesson hand-ou&t…"),
+          tr("The lesson on screen as a page to print: every frame, its diagrams and "
+             "questions, the answers at the end")}},
         {"copy-csv",
          {tr("&Copy the table in front as CSV"), tr("Right-click any table for its own copy")}},
         {"quit", {tr("&Quit"), {}}},
@@ -366,6 +417,10 @@ void MainWindow::retranslate() {
     };
     if (jobs_)
         jobs_->retranslate();
+    if (recent_)
+        recent_->retranslate();
+    if (exports_)
+        exports_->setLanguage(language_);
     for (auto it = texts.cbegin(); it != texts.cend(); ++it) {
         if (QAction* a = actions_.value(it.key())) {
             a->setText(it.value().first);
@@ -429,38 +484,24 @@ void MainWindow::openTrace() {
 }
 
 void MainWindow::openTraceAt(const QString& path) {
-    inputs_ << path;
     director_->openTrace(path);
-}
-
-bool MainWindow::mayWrite(const QString& path) {
-    for (const QString& input : std::as_const(inputs_)) {
-        if (cli::isSameFile(input, path)) {
-            showError(tr("Cannot save here"),
-                      tr("%1 is a file this window opened; it stays as it is. Choose another "
-                         "name.")
-                          .arg(QDir::toNativeSeparators(path)));
-            return false;
-        }
-    }
-    return true;
 }
 
 void MainWindow::saveTrace() {
     if (!playback_->isLoaded())
         return;
+    // *.idemlab.json: the name a file manager knows a trace by.
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save trace"), QStringLiteral("trace.json"),
-                                     tr("Idempotency Lab traces (*.json)"));
+        exports_->askSavePath(tr("Save trace"), exports_->runFileStem() + ".idemlab.json",
+                              tr("Idempotency Lab traces (*.json)"));
     if (path.isEmpty())
         return;
     saveTraceTo(path);
 }
 
 void MainWindow::saveTraceTo(const QString& path) {
-    if (!mayWrite(path))
-        return;
-    director_->saveTraceTo(path);
+    if (!exports_->refused(path))
+        director_->saveTraceTo(path);
 }
 
 void MainWindow::exportDiagram(bool svg) {
@@ -470,9 +511,9 @@ void MainWindow::exportDiagram(bool svg) {
     QGraphicsScene* scene = sequence ? sequenceView->scene() : live_->stateView()->scene();
     const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export diagram"), name + (svg ? ".svg" : ".png"),
-                                     svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty() || !mayWrite(path))
+        exports_->askSavePath(tr("Export diagram"), name + (svg ? ".svg" : ".png"),
+                              svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
         return;
     QString error;
     const bool ok = svg ? exportSceneSvg(scene, path, windowTitle(), &error)

@@ -39,6 +39,7 @@
 #include "tablemodel.h"
 #include "tableview.h"
 #include "texts.h"
+#include "windowexports.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -315,9 +316,11 @@ void MainWindow::showVerdict() {
         header_->setVerdict(tr("Predict first: the verdict is hidden until the lesson shows it"),
                             palette().color(QPalette::AlternateBase),
                             palette().color(QPalette::WindowText));
+        header_->setVerdictDescription({});
         return;
     }
     header_->setVerdict(verdictText_, verdictBackground_, verdictForeground_);
+    header_->setVerdictDescription(outcome_->verdictDescription());
 }
 
 void MainWindow::setOutcomeWithheld(bool withheld) {
@@ -393,7 +396,7 @@ void MainWindow::openLessonFile() {
 }
 
 void MainWindow::openLessonFileAt(const QString& path) {
-    inputs_ << path;
+    exports_->protect(path);
     QString error;
     Lesson lesson;
     if (!readLessonFile(path, &lesson, &error)) {
@@ -523,9 +526,14 @@ void MainWindow::updateEnabled() {
     const bool held = director_ && director_->isHeld();
     const bool playing = onStage && !held;
     for (const char* id :
-         {"play", "step", "back", "reset", "end", "next-turn", "faster", "slower", "save"}) {
+         {"play", "step", "back", "reset", "end", "next-turn", "faster", "slower"}) {
         if (QAction* a = actions_.value(id))
-            a->setEnabled(playing || (id == std::string_view("save") && !held));
+            a->setEnabled(playing);
+    }
+    // What plays the run to its end and writes it waits only for a worker.
+    for (const char* id : {"save", "export-report", "export-mermaid", "export-plantuml"}) {
+        if (QAction* a = actions_.value(id))
+            a->setEnabled(!held);
     }
     playbackBar_->setEnabled(playing);
     if (!playing)

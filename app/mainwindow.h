@@ -35,6 +35,7 @@ struct PagingRuns;
 class Scenario;
 class PlaybackBar;
 class PlaybackKeys;
+class RecentTraces;
 class RunController;
 class ScenarioPicker;
 class SequenceView;
@@ -45,6 +46,7 @@ class SoloView;
 class StageLayout;
 class StateMachineView;
 class StepCaption;
+class WindowExports;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -64,6 +66,9 @@ public:
     StageDirector* director() const { return director_; }
     // Saves the run on screen as a trace file, in the background.
     void saveTraceTo(const QString& path);
+    RecentTraces* recentTraces() const { return recent_; }
+    // File → Export: the report, the hand-out, the sequence diagram as text.
+    WindowExports* exports() const { return exports_; }
     RunController* jobs() const { return jobs_; }
     // A job's progress and the window's messages ("Saved the trace to …"),
     // floating over the bottom of the stage.
@@ -117,7 +122,9 @@ public:
     // first (No by default) when a frame's run is above the cost limit, then
     // checks every frame in the background (Escape stops it) and opens it.
     void openLessonFileAt(const QString& path);
-    // File → Open trace… without the dialog.
+    // File → Open trace… without the dialog (`idemlab FILE`, File → Open
+    // recent): read in the background, then replayed. A trace that does not
+    // open is said so, and the window goes on as it was.
     void openTraceAt(const QString& path);
     // While a lesson withholds it, the outcome and the verdict are hidden so
     // that a prediction is a prediction.
@@ -143,9 +150,6 @@ private:
     void chooseLesson();
     void openLessonFile();
     void showVerdict();
-    // False, after telling why, when `path` is a file the window read from
-    // (a trace or a lesson it opened): a save never writes over an input.
-    bool mayWrite(const QString& path);
     // A dialog on screen; the status bar off screen (tests, `idemlab shot`).
     void showError(const QString& title, const QString& message);
     // The tab that plays the run: Pagination for pagination, else Live.
@@ -156,7 +160,6 @@ private:
     void stepTab(int by);
     void tabChanged();
 
-    QStringList inputs_;  // the files opened: never written over
     bool remember_;
     Playback* playback_;
     QTranslator translator_;
@@ -190,6 +193,8 @@ private:
     RunController* jobs_ = nullptr;
     QStatusBar* messages_ = nullptr;
     StageDirector* director_ = nullptr;
+    RecentTraces* recent_ = nullptr;
+    WindowExports* exports_ = nullptr;
     bool firstFirePending_ = false;  // the first scenario runs after the first paint
 };
 

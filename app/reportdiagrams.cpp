@@ -1,6 +1,10 @@
 #include "reportdiagrams.h"
 
+#include "names.h"
+#include "registry.h"
+#include "runconfig.h"
 #include "scenario.h"
+#include "sequenceexport.h"
 #include "sequencesteps.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
@@ -192,6 +196,41 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant,
     sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
     sequence.showTrace(seen.recent, seen.recent.size(), seen.recent.size());
     return drawnDiagrams(state, sequence);
+}
+
+std::unique_ptr<TraceExport> traceExportFor(const QString& format, const RunConfig& config,
+                                            const QJsonObject& summary, bool excel,
+                                            const QString& lang, int traces) {
+    const Scenario& scenario = *findScenario(config.scenario);
+    const QString title = QStringLiteral("%1 / %2").arg(config.scenario, config.variant);
+    if (format == QLatin1String("csv"))
+        return std::make_unique<CsvExport>(excel);
+    if (format == QLatin1String("shiviz"))
+        return std::make_unique<ShiVizExport>(traces);
+    if (format == QLatin1String("mermaid"))
+        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::Mermaid,
+                                                       &scenario.info(), title);
+    if (format == QLatin1String("plantuml"))
+        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::PlantUml,
+                                                       &scenario.info(), title);
+    if (format == QLatin1String("history"))
+        return std::make_unique<HistoryExport>();
+    if (format == QLatin1String("chrome"))
+        return std::make_unique<ChromeExport>();
+    ReportOptions options;
+    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    Summary judged;
+    QString ignored;  // the trace was checked when it was read
+    if (Summary::fromJson(summary, &judged, &ignored))
+        options.verdictText = verdictName(judged.verdictId());
+    // The diagrams, drawn off screen from what the export kept.
+    const QString variant = config.variant;
+    return std::make_unique<HtmlExport>(
+        options, scenario.info().stateMachine,
+        [&scenario, variant](const ExportRun&, const ReportEvents& seen) {
+            return runDiagrams(scenario.info(), variant, seen).drawn();
+        },
+        reportHeadEvents(), reportTailEvents());
 }
 
 }  // namespace idem

@@ -2,16 +2,20 @@
 // allows, each starting with the lane names, and cut only between rows.
 #pragma once
 
+#include "traceexport.h"
 #include "tracewriters.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
 
+#include <memory>
+
 class QGraphicsScene;
 
 namespace idem {
 
+struct RunConfig;
 struct ScenarioInfo;
 
 // SVG documents of the scene in order, each with a viewBox (it scales to the
@@ -44,5 +48,15 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
 // sequence diagram: what it looks at first, and the rows it draws.
 qsizetype reportHeadEvents();
 qsizetype reportTailEvents();
+
+// The writer of one export format ("csv", "shiviz", "html", "mermaid",
+// "plantuml", "history", "chrome") for runs of `config`'s scenario: what
+// `idemlab export` and the window's File → Export write with. summary: the
+// run's (the report names its verdict); lang: "zh" or "en" for the report
+// (its words come from the installed translator); traces: how many runs a
+// ShiViz log holds. The configuration's scenario must exist.
+std::unique_ptr<TraceExport> traceExportFor(const QString& format, const RunConfig& config,
+                                            const QJsonObject& summary, bool excel,
+                                            const QString& lang, int traces = 1);
 
 }  // namespace idem

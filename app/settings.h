@@ -19,6 +19,10 @@ inline const QString kAutoPlay = QStringLiteral("run/autoPlay");  // default fal
 // the set-up and the lab's own lanes and tables (an observer, its copies); default false
 inline const QString kShowInternals = QStringLiteral("view/showInternals");
 
+// File → Open recent: the traces opened last, newest first, absolute paths;
+// default none (RecentTraces::kMost at most)
+inline const QString kRecentTraces = QStringLiteral("file/recentTraces");
+
 // the first start's offer of the five-minute lesson was made; default false
 inline const QString kFirstLessonOffered = QStringLiteral("start/firstLessonOffered");
 

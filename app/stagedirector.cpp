@@ -20,6 +20,7 @@
 #include "stepcaption.h"
 #include "tracewriters.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -322,9 +323,7 @@ void StageDirector::saveTraceTo(const QString& path) {
         tr("Saving the trace"),
         [this, path, error, cost, views](RunController::Progress& p) {
             p.total = cost + playback_.eventCount();
-            playback_.advance(playback_.length(), &p.cancel, &p.done);
-            catchUpInWorker(*views);
-            if (p.cancel || !playback_.atEnd() || !playback_.judgeEnd(error.get()))
+            if (!toEndInWorker(p, *views, error.get()))
                 return;
             TraceFileWriter file;
             if (!file.open(path, playback_.config(), error.get()))
@@ -354,6 +353,48 @@ void StageDirector::saveTraceTo(const QString& path) {
         });
 }
 
+bool StageDirector::toEndInWorker(RunController::Progress& p, LiveStage::CatchUp& views,
+                                  QString* error) {
+    playback_.advance(playback_.length(), &p.cancel, &p.done);
+    catchUpInWorker(views);
+    return !p.cancel && playback_.atEnd() && playback_.judgeEnd(error);
+}
+
+void StageDirector::withWholeRun(const QString& jobTitle,
+                                 std::function<void(const Trace::Loaded& whole)> done) {
+    RunController* jobs = stage_.jobs;
+    if (!playback_.isLoaded() || jobs->isBusy())
+        return;
+    stage_.playbackBar->pause();
+    setHeld(true);
+    auto error = std::make_shared<QString>();
+    auto whole = std::make_shared<Trace::Loaded>();
+    const int cost = playback_.seekCost(playback_.length());
+    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
+    jobs->start(
+        jobTitle,
+        [this, error, whole, cost, views](RunController::Progress& p) {
+            p.total = cost;
+            if (!toEndInWorker(p, *views, error.get()))
+                return;
+            // What a saved trace holds (saveTraceTo), without the file.
+            whole->config = playback_.config().toJson();
+            whole->events = playback_.run()->trace().events();
+            whole->summary = playback_.run()->summary().toJson();
+            whole->digestMatches = true;
+        },
+        [this, error, whole, views, done = std::move(done)](bool cancelled) {
+            publishFromWorker(views);
+            if (cancelled) {
+                stage_.status->showMessage(tr("Stopped: nothing was written."));
+            } else if (!error->isEmpty()) {
+                emit errorRaised(tr("Cannot judge the run"), *error);
+            } else {
+                done(*whole);
+            }
+        });
+}
+
 void StageDirector::openTrace(const QString& path) {
     stage_.jobs->cancelNow();
     // A trace can be large: it is read in the background, then fired.
@@ -377,13 +418,24 @@ void StageDirector::openTrace(const QString& path) {
             if (!opened->ok)
                 opened->error = QStringLiteral("%1: %2").arg(path, opened->error);
         },
-        [this, opened](bool cancelled) {
+        [this, opened, path](bool cancelled) {
             if (cancelled)
                 return;
+            // A trace of a scenario or a variant this version does not know
+            // says so in the fire panel's words.
+            if (opened->ok) {
+                const Scenario* scenario = findScenario(opened->config.scenario);
+                opened->error = scenario ? FirePanel::problemText(opened->config, scenario->info())
+                                         : tr("Unknown scenario %1").arg(opened->config.scenario);
+                opened->ok = opened->error.isEmpty();
+            }
             if (!opened->ok) {
-                emit errorRaised(tr("Cannot open the trace"), opened->error);
+                emit errorRaised(tr("Cannot open the trace"),
+                                 tr("%1: %2").arg(QDir::toNativeSeparators(path), opened->error));
+                emit traceOpened(path, false);
                 return;
             }
+            emit traceOpened(path, true);
             fireInBackground(opened->config);
         });
 }

@@ -8,10 +8,13 @@
 #include "livestage.h"
 #include "playback.h"
 #include "runconfig.h"
+#include "runcontroller.h"
+#include "trace.h"
 
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 class QStatusBar;
@@ -29,7 +32,6 @@ class OutcomePanel;
 class PaginationView;
 struct PagingRuns;
 class PlaybackBar;
-class RunController;
 class Scenario;
 class ScenarioPicker;
 class StageHeader;
@@ -67,10 +69,16 @@ public:
     void fireInBackground(const RunConfig& config);
     // The same, waited for (tests, `idemlab shot`). False on bad input.
     bool fire(const RunConfig& config, QString* error, RunFailure* failure = nullptr);
-    // Reads a trace in the background, then fires its configuration.
+    // Reads a trace in the background, then fires its configuration
+    // (traceOpened tells which way it went).
     void openTrace(const QString& path);
     // Plays the run on screen to its end and writes it, in the background.
     void saveTraceTo(const QString& path);
+    // Plays the run on screen to its end and judges it in the background,
+    // then hands `done` the whole run as its trace file holds it (in this
+    // thread). Nothing when no run is loaded or a job is busy.
+    void withWholeRun(const QString& jobTitle,
+                      std::function<void(const Trace::Loaded& whole)> done);
     // Draws the views again from the run's start (language, theme, lanes).
     void redraw();
     // Shows now what a job's hand-over left for a frame later: the SQL log,
@@ -85,6 +93,9 @@ public:
 signals:
     void heldChanged();
     void errorRaised(const QString& title, const QString& message);
+    // A trace was read and its run fired (opened), or could not be (the
+    // error was raised).
+    void traceOpened(const QString& path, bool opened);
     // A run was fired: its page (Live or Pagination) should be in front.
     void playbackTabWanted();
     // Hidden while a prediction is open, shown when the run answers it.
@@ -110,6 +121,9 @@ private:
     // the views take in from the new events, so that the window's thread
     // only hands it over when the work is done.
     void catchUpInWorker(LiveStage::CatchUp& views);
+    // In a worker: plays the run to its end and judges it; false when
+    // cancelled or the judge failed (error says why).
+    bool toEndInWorker(RunController::Progress& p, LiveStage::CatchUp& views, QString* error);
     // Hands over what the worker counted (Playback::publish) and lets go of the run.
     void publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views);
     // Cancels whatever runs, quietly: a newer fire replaces it.

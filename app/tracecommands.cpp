@@ -188,43 +188,6 @@ QString runLabel(const ExportInput& in, QSet<QString>* labels) {
     return label;
 }
 
-// The report's diagrams, drawn off screen from what the export kept.
-ReportDrawing reportDrawing(const Scenario& scenario, const QString& variant) {
-    return [&scenario, variant](const ExportRun&, const ReportEvents& seen) {
-        return runDiagrams(scenario.info(), variant, seen).drawn();
-    };
-}
-
-std::unique_ptr<TraceExport> exportFormat(const QString& format, const ExportInput& first,
-                                          bool excel, const QString& lang, int traces) {
-    const Scenario& scenario = *findScenario(first.config.scenario);
-    const QString title =
-        QStringLiteral("%1 / %2").arg(first.config.scenario, first.config.variant);
-    if (format == QLatin1String("csv"))
-        return std::make_unique<CsvExport>(excel);
-    if (format == QLatin1String("shiviz"))
-        return std::make_unique<ShiVizExport>(traces);
-    if (format == QLatin1String("mermaid"))
-        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::Mermaid,
-                                                       &scenario.info(), title);
-    if (format == QLatin1String("plantuml"))
-        return std::make_unique<SequenceDiagramExport>(SequenceDiagramExport::Language::PlantUml,
-                                                       &scenario.info(), title);
-    if (format == QLatin1String("history"))
-        return std::make_unique<HistoryExport>();
-    if (format == QLatin1String("chrome"))
-        return std::make_unique<ChromeExport>();
-    ReportOptions options;
-    options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
-    Summary summary;
-    QString ignored;  // the trace was checked when it was read
-    if (Summary::fromJson(first.header.summary, &summary, &ignored))
-        options.verdictText = verdictName(summary.verdictId());
-    return std::make_unique<HtmlExport>(options, scenario.info().stateMachine,
-                                        reportDrawing(scenario, first.config.variant),
-                                        reportHeadEvents(), reportTailEvents());
-}
-
 }  // namespace
 
 int exportTrace(const QStringList& args) {
@@ -332,7 +295,8 @@ int exportTrace(const QStringList& args) {
             QCoreApplication::installTranslator(&translator);
     }
     const std::unique_ptr<TraceExport> writer =
-        exportFormat(format, inputs.front(), parser.isSet("excel"), lang, int(inputs.size()));
+        traceExportFor(format, inputs.front().config, inputs.front().header.summary,
+                       parser.isSet("excel"), lang, int(inputs.size()));
     auto* report = dynamic_cast<HtmlExport*>(writer.get());
     int code = BadInput;  // a damaged trace, unless a hook says otherwise
     QList<ExportSource> sources;

@@ -80,7 +80,7 @@ int printHelp() {
     out << "Idempotency Lab (幂等实验室) " << kVersion
         << " — fire duplicate requests at real SQL and watch.\n\n"
            "Usage:\n"
-           "  idemlab                     open the window\n";
+           "  idemlab [TRACE]             open the window (on a trace file: replayed in it)\n";
     for (const Command& c : commands()) {
         out << "  idemlab " << c.name << ' ' << c.synopsis << "\n      "
             << QString::fromUtf8(c.summary).replace(QLatin1Char('\n'), QLatin1Char(' ')) << "\n";

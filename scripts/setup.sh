@@ -20,8 +20,9 @@ idem_packages=(
     jq python3-jsonschema
     # CI's habits check (scripts/check.sh)
     git clang-format
-    # the .deb (dpkg-shlibdeps) and its test (desktop-file-validate, appstreamcli, man)
-    dpkg-dev desktop-file-utils appstream man-db
+    # the .deb (dpkg-shlibdeps, dpkg-buildflags) and its test (desktop-file-validate,
+    # appstreamcli, man, lintian, hardening-check of devscripts)
+    dpkg-dev desktop-file-utils appstream man-db lintian devscripts
     # presenter mode on a real X screen (tests/xvfb_presenter.sh), and the
     # README's tour with the keyboard alone, read back through the
     # accessibility tree (tests/keyboard_tour.py)
@@ -40,6 +41,16 @@ idem_install_missing() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
+
+# Builds and packages stamped with the last commit's time, not the clock's:
+# the resources compiled in (rcc) and the .deb (cpack) come out the same
+# bytes from the same commit.
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH=$(git -C "$IDEM_ROOT" log -1 --format=%ct 2>/dev/null) || true
+fi
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    export SOURCE_DATE_EPOCH
+fi
 
 idem_build() {
     if [ ! -f "$IDEM_BUILD/build.ninja" ]; then

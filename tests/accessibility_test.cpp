@@ -2,8 +2,16 @@
 // languages: what a screen reader says and what an automated UI test finds
 // it by. Asked of Qt's accessibility interfaces, as a screen reader asks.
 #include "advisordialog.h"
+#include "firepanel.h"
 #include "mainwindow.h"
+#include "names.h"
+#include "outcomepanel.h"
+#include "playback.h"
 #include "registry.h"
+#include "scenariopicker.h"
+#include "sequenceview.h"
+#include "settings.h"
+#include "statemachineview.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -14,13 +22,17 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QGraphicsView>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace idem;
@@ -93,13 +105,26 @@ QStringList nameless(QWidget* root, int* checked) {
 
 class AccessibilityTest : public QObject {
     Q_OBJECT
+    QTemporaryDir settings_;
+
 private slots:
-    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void initTestCase();
     void everyControlHasAName_data();
     void everyControlHasAName();
     void namesFollowTheLanguage();
     void qtsDockButtonsFollowTheLanguage();
+    void diagramsAreNamedFromTheStart_data();
+    void diagramsAreNamedFromTheStart();
+    void theVerdictIsReachedWithTabAndSaysWhatTheDatabaseShows_data();
+    void theVerdictIsReachedWithTabAndSaysWhatTheDatabaseShows();
 };
+
+void AccessibilityTest::initTestCase() {
+    QApplication::setApplicationName("idemlab-test");
+    // The windows that remember (the language they start in) remember here.
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+}
 
 void AccessibilityTest::everyControlHasAName_data() {
     QTest::addColumn<QString>("language");
@@ -195,6 +220,104 @@ void AccessibilityTest::qtsDockButtonsFollowTheLanguage() {
         if (auto* b = dock->findChild<QAbstractButton*>("qt_dockwidget_closebutton"))
             QCOMPARE(b->accessibleDescription(), QStringLiteral("Closes the dock widget"));
     }
+}
+
+void AccessibilityTest::diagramsAreNamedFromTheStart_data() {
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QString>("sequence");
+    QTest::newRow("en") << "en"
+                        << "State diagram"
+                        << "Sequence diagram";
+    QTest::newRow("zh") << "zh"
+                        << "状态图"
+                        << "时序图";
+}
+
+// A window started in a language (no switch since): each diagram's view has
+// its name, as a screen reader asks for it.
+void AccessibilityTest::diagramsAreNamedFromTheStart() {
+    QFETCH(QString, language);
+    QFETCH(QString, state);
+    QFETCH(QString, sequence);
+    QSettings().setValue(settings::kLanguage, language);
+    QSettings().setValue(settings::kFirstLessonOffered, true);
+    MainWindow w(true);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCOMPARE(w.language(), language);
+    const auto names = [](QWidget* diagram) {
+        QStringList out;
+        for (QGraphicsView* view : diagram->findChildren<QGraphicsView*>())
+            out << accessibleName(view);
+        return out;
+    };
+    QCOMPARE(names(w.stateView()), QStringList{state});
+    const QStringList lanes = names(w.sequenceView());
+    QCOMPARE(lanes.size(), 2);
+    QVERIFY2(lanes.contains(sequence), qPrintable(lanes.join(", ")));
+    QVERIFY2(!lanes.contains(QString()), qPrintable(lanes.join(", ")));
+    QSettings().clear();
+}
+
+void AccessibilityTest::theVerdictIsReachedWithTabAndSaysWhatTheDatabaseShows_data() {
+    QTest::addColumn<bool>("presenter");
+    QTest::addColumn<QString>("shown");  // the verdict's widget
+    QTest::newRow("outcome panel") << false << "verdict";
+    QTest::newRow("presenter banner") << true << "verdictBanner";
+}
+
+// The verdict is one of the places Tab stops at, and what a screen reader
+// says of it is the verdict, its meaning and the counts it was read from.
+void AccessibilityTest::theVerdictIsReachedWithTabAndSaysWhatTheDatabaseShows() {
+    QFETCH(bool, presenter);
+    QFETCH(QString, shown);
+    MainWindow w(false);
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    w.setLanguage("en");
+    w.setTheme(false, presenter, 100);
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.variant = "none";
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().seek(w.playback().length());
+    QCoreApplication::processEvents();
+    QCOMPARE(w.outcome()->verdictId(), QStringLiteral("duplicated"));
+    w.picker()->setFocus(Qt::TabFocusReason);
+    QStringList passed;
+    for (int i = 0; i < 300; ++i) {
+        QWidget* focus = QApplication::focusWidget();
+        if (!focus || focus->objectName() == shown)
+            break;
+        passed << path(focus);
+        QTest::keyClick(focus, Qt::Key_Tab);
+    }
+    QWidget* verdict = QApplication::focusWidget();
+    QVERIFY2(verdict && verdict->objectName() == shown, qPrintable(passed.mid(0, 60).join('\n')));
+    QAccessibleInterface* face = QAccessible::queryAccessibleInterface(verdict);
+    QVERIFY(face);
+    const QString said = face->text(QAccessible::Description);
+    QVERIFY2(said.startsWith("Verdict: " + verdictName("duplicated") + ". "), qPrintable(said));
+    const Summary& s = w.playback().finalSummary();
+    QVERIFY(!s.expectedEffects.isEmpty());
+    for (auto it = s.expectedEffects.cbegin(); it != s.expectedEffects.cend(); ++it) {
+        const qint64 got = s.effects.value(it.key());
+        QVERIFY(got > 1);
+        const QString count = QStringLiteral("the effect “%1” happened %2 times, expected %3")
+                                  .arg(it.key())
+                                  .arg(got)
+                                  .arg(it.value());
+        QVERIFY2(said.contains(count), qPrintable(said));
+    }
+    QVERIFY2(said.endsWith('.'), qPrintable(said));
+    // In Chinese too, counts included.
+    w.setLanguage("zh");
+    const QString chinese = w.outcome()->verdictDescription();
+    QVERIFY2(chinese.contains(verdictName("duplicated")), qPrintable(chinese));
+    QVERIFY2(chinese.contains(QString::number(s.effects.cbegin().value())), qPrintable(chinese));
+    QVERIFY2(!chinese.contains("effect"), qPrintable(chinese));
 }
 
 QTEST_MAIN(AccessibilityTest)

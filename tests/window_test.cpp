@@ -627,7 +627,7 @@ void WindowTest::savingNeverWritesOverAnOpenedFile() {
         w.messages()->clearMessage();
         w.saveTraceTo(target);
         QVERIFY(!w.jobs()->isBusy());
-        QVERIFY2(w.messages()->currentMessage().contains("is a file this window opened"),
+        QVERIFY2(w.messages()->currentMessage().contains("is a file the window opened"),
                  qPrintable(w.messages()->currentMessage()));
     }
     QVERIFY(file.open(QIODevice::ReadOnly));

@@ -113,6 +113,10 @@ QString OutcomePanel::verdictText() const {
     return verdict_->text();
 }
 
+QString OutcomePanel::verdictDescription() const {
+    return verdict_->accessibleDescription();
+}
+
 QString OutcomePanel::detailsText() const {
     return details_->text();
 }
@@ -127,6 +131,32 @@ bool OutcomePanel::alertVisible() const {
 
 void OutcomePanel::setVerdictVisible(bool visible) {
     verdict_->setVisible(visible);
+}
+
+QString OutcomePanel::spokenVerdict(const Summary& s, const QString& name,
+                                    const QString& verdict) const {
+    QString said = tr("Verdict: %1. %2")
+                       .arg(final_ ? name.simplified() : tr("so far %1").arg(name.simplified()),
+                            verdictMeaning(verdict));
+    // What the database shows, which the verdict was read from.
+    QStringList counts;
+    for (auto it = s.expectedEffects.cbegin(); it != s.expectedEffects.cend(); ++it) {
+        const qint64 got = s.effects.value(it.key());
+        const QString effect = it.key();
+        const qint64 want = it.value();
+        if (got == 0)
+            counts << tr("the effect “%1” never happened, expected %2").arg(effect).arg(want);
+        else if (got == 1)
+            counts << tr("the effect “%1” happened once, expected %2").arg(effect).arg(want);
+        else
+            counts << tr("the effect “%1” happened %2 times, expected %3")
+                          .arg(effect)
+                          .arg(got)
+                          .arg(want);
+    }
+    if (!counts.isEmpty())
+        said += QLatin1Char(' ') + tr("In the database, %1.").arg(counts.join(tr("; ")));
+    return said;
 }
 
 void OutcomePanel::render() {
@@ -162,8 +192,8 @@ void OutcomePanel::render() {
         // What the word means, on hover and for a screen reader.
         verdict_->setToolTip(verdictMeaning(verdict) + QLatin1Char('\n') +
                              tr("All six: Help → The six verdicts"));
-        verdict_->setAccessibleDescription(
-            tr("Verdict: %1. %2").arg(verdictName(verdict), verdictMeaning(verdict)));
+        // ... and, read out, what the database shows.
+        verdict_->setAccessibleDescription(spokenVerdict(s, name, verdict));
     } else {
         verdict_->setToolTip(tr("The verdict is read from the database when the run ends"));
         verdict_->setAccessibleDescription(verdict_->toolTip());

@@ -40,6 +40,8 @@ public:
     // The count of each alert's key in the run's alerts table (empty without one).
     static QMap<QString, qint64> alertCounts(SqlConnection& db);
     QString verdictText() const;
+    // What a screen reader says of the verdict (its accessible description).
+    QString verdictDescription() const;
     QString verdictId() const { return summary_ ? toId(summary_->verdict) : QString(); }
     QString detailsText() const;
     QString alertText() const;
@@ -63,6 +65,9 @@ protected:
 private:
     void render();
     void renderAlerts();
+    // The verdict as a screen reader says it: its name, what it means, and
+    // each effect's count against the expected one.
+    QString spokenVerdict(const Summary& s, const QString& name, const QString& verdict) const;
 
     std::optional<Summary> summary_;
     bool final_ = false;

@@ -370,7 +370,13 @@ SequenceView::SequenceView(QWidget* parent)
         if (pinned_)
             rows->setValue(maximum);
     });
+    nameForScreenReaders();
     draw();
+}
+
+void SequenceView::nameForScreenReaders() {
+    view_->setAccessibleName(tr("Sequence diagram"));
+    header_->setAccessibleName(tr("Sequence diagram lanes"));
 }
 
 void SequenceView::setCast(const QStringList& laneOrder, const QStringList& askKeys,
@@ -858,10 +864,8 @@ bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
 
 void SequenceView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::LanguageChange) {
-        view_->setAccessibleName(tr("Sequence diagram"));
-        header_->setAccessibleName(tr("Sequence diagram lanes"));
-    }
+    if (event->type() == QEvent::LanguageChange)
+        nameForScreenReaders();
     if (event->type() == QEvent::FontChange)
         narrowest_.clear();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)

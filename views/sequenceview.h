@@ -89,6 +89,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // What a screen reader calls the diagram, in the language of the moment:
+    // from the start, and again at each language change.
+    void nameForScreenReaders();
     struct Layout;
     // One drawn row: its step as built (label unwrapped), where it is, and
     // the scene items that draw it.

@@ -101,6 +101,9 @@ StageHeader::StageHeader(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     verdict_->setObjectName(QStringLiteral("verdictBanner"));
+    // In presenter mode the banner is the verdict (the outcome panel's is
+    // hidden): Tab reaches it, so that a screen reader reads it out.
+    verdict_->setFocusPolicy(Qt::TabFocus);
     verdict_->setAlignment(Qt::AlignCenter);
     verdict_->setMargin(2);
     setRelativeFont(verdict_, 1.25, true);
@@ -144,6 +147,11 @@ void StageHeader::setVerdict(const QString& text, const QColor& background,
     verdict_->setPalette(p);
     verdict_->update();
     verdict_->setAccessibleName(text);
+}
+
+void StageHeader::setVerdictDescription(const QString& description) {
+    verdict_->setAccessibleDescription(description);
+    verdict_->setToolTip(description);
 }
 
 void StageHeader::setAlert(const QString& text) {

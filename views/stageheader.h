@@ -17,6 +17,9 @@ class StageHeader : public QWidget {
 public:
     explicit StageHeader(QWidget* parent = nullptr);
     void setVerdict(const QString& text, const QColor& background, const QColor& foreground);
+    // What a screen reader says of the banner, and its tooltip: the outcome
+    // panel's description of the verdict (empty while it is withheld).
+    void setVerdictDescription(const QString& description);
     // A monitoring alert the run raised so far, as a red banner over the
     // stage (it is not the verdict: shown even while a lesson hides that);
     // empty: none.

@@ -147,7 +147,12 @@ StateMachineView::StateMachineView(QWidget* parent)
         const double opacity = 0.65 + 0.35 * std::cos(4 * M_PI * v.toDouble());
         for (QGraphicsItem* glow : std::as_const(glows_)) glow->setOpacity(opacity);
     });
+    nameForScreenReaders();
     rebuild();
+}
+
+void StateMachineView::nameForScreenReaders() {
+    view_->setAccessibleName(tr("State diagram"));
 }
 
 StateMachineView::~StateMachineView() = default;
@@ -820,7 +825,7 @@ bool StateMachineView::eventFilter(QObject* watched, QEvent* event) {
 void StateMachineView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
-        view_->setAccessibleName(tr("State diagram"));
+        nameForScreenReaders();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         rebuild();
 }

@@ -92,6 +92,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // What a screen reader calls the diagram, in the language of the moment:
+    // from the start, and again at each language change.
+    void nameForScreenReaders();
     using Move = StateTally::Move;
     struct NodeBox;
 

@@ -1183,12 +1183,40 @@ All lessons are in Guided lessons (F2).</source>
         <translation>未打开：这节课的运行一个也没有启动。</translation>
     </message>
     <message>
-        <source>Cannot save here</source>
-        <translation>不能保存到这里</translation>
+        <source>&lt;p&gt;Free software under the MIT licence.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;自由软件，采用 MIT 许可证。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>%1 is a file this window opened; it stays as it is. Choose another name.</source>
-        <translation>%1 是本窗口打开的文件，它保持原样。请换一个文件名。</translation>
+        <source>Export &amp;HTML report…</source>
+        <translation>导出 HTML 报告(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>The whole run as one page to hand in: settings, outcome, both diagrams, every event (as idemlab export --format html)</source>
+        <translation>整次运行写成一个可以提交的网页：设置、结果、两张图和每个事件（与 idemlab export --format html 相同）</translation>
+    </message>
+    <message>
+        <source>Export sequence diagram as &amp;Mermaid…</source>
+        <translation>导出时序图为 Mermaid(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>The whole run&apos;s sequence diagram as Mermaid text, for Markdown and slides</source>
+        <translation>整次运行的时序图，写成 Mermaid 文本，可用于 Markdown 和幻灯片</translation>
+    </message>
+    <message>
+        <source>Export sequence diagram as Plant&amp;UML…</source>
+        <translation>导出时序图为 PlantUML(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>The whole run&apos;s sequence diagram as PlantUML text</source>
+        <translation>整次运行的时序图，写成 PlantUML 文本</translation>
+    </message>
+    <message>
+        <source>Export lesson hand-ou&amp;t…</source>
+        <translation>导出课程讲义(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The lesson on screen as a page to print: every frame, its diagrams and questions, the answers at the end</source>
+        <translation>把当前课程写成可打印的网页：每一帧的讲解、图和问题，答案放在最后</translation>
     </message>
 </context>
 <context>
@@ -1984,6 +2012,22 @@ All lessons are in Guided lessons (F2).</source>
         <source>The %1 was not told success and sends again.</source>
         <translation>%1没有收到“成功”，于是再发一次。</translation>
     </message>
+    <message>
+        <source>%1: the %2 was answered with an error, a failure that may pass, and sends the request again (retry %3 of at most %4).</source>
+        <translation>%1：%2收到的是一个错误应答（可能只是暂时的失败），于是再发一次请求（第 %3 次重试，最多 %4 次）。</translation>
+    </message>
+    <message>
+        <source>%1: the %2 was told the request is still being processed and asks again (retry %3 of at most %4).</source>
+        <translation>%1：%2被告知请求仍在处理中，于是再问一次（第 %3 次重试，最多 %4 次）。</translation>
+    </message>
+    <message>
+        <source>The %1 was answered with an error and tries again.</source>
+        <translation>%1收到错误应答，准备重试。</translation>
+    </message>
+    <message>
+        <source>The %1 was told to ask again later and does.</source>
+        <translation>%1被告知稍后再问，于是准备再问一次。</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomePanel</name>
@@ -2072,6 +2116,30 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>The verdict is read from the database when the run ends</source>
         <translation>运行结束时，结论从数据库读出</translation>
+    </message>
+    <message>
+        <source>so far %1</source>
+        <translation>目前为%1</translation>
+    </message>
+    <message>
+        <source>the effect “%1” never happened, expected %2</source>
+        <translation>业务后果“%1”一次也没有发生，预期 %2 次</translation>
+    </message>
+    <message>
+        <source>the effect “%1” happened once, expected %2</source>
+        <translation>业务后果“%1”发生了 1 次，预期 %2 次</translation>
+    </message>
+    <message>
+        <source>the effect “%1” happened %2 times, expected %3</source>
+        <translation>业务后果“%1”发生了 %2 次，预期 %3 次</translation>
+    </message>
+    <message>
+        <source>In the database, %1.</source>
+        <translation>数据库中：%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -2287,6 +2355,33 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>about %1 s to the end</source>
         <translation>约 %1 秒后到结尾</translation>
+    </message>
+</context>
+<context>
+    <name>idem::RecentTraces</name>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No trace opened yet</source>
+        <translation>还没有打开过轨迹</translation>
+    </message>
+    <message>
+        <source>%1 %2 — %3</source>
+        <translation>%1 %2 — %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 — %3 (no longer there)</source>
+        <translation>%1 %2 — %3（已不在原处）</translation>
+    </message>
+    <message>
+        <source>%1 is no longer there: it was moved or deleted</source>
+        <translation>%1 已不在原处：它被移动或删除了</translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation>清空列表(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -2668,6 +2763,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>→ next · Space plays</source>
         <translation>→ 下一步 · 空格播放</translation>
+    </message>
+    <message>
+        <source>Stopped: nothing was written.</source>
+        <translation>已停止：没有写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Cannot judge the run</source>
+        <translation>无法判定这次运行</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -3217,6 +3324,69 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>&quot;Duplicated — accepted cost&quot; is a repeat the business chose to tolerate (a second notification): still a repeat, and said so.</source>
         <translation>“重复执行——可接受的代价”指业务选择容忍的重复（比如多发一条通知）：它仍然是重复，实验室照实说出来。</translation>
+    </message>
+</context>
+<context>
+    <name>idem::WindowExports</name>
+    <message>
+        <source>Not written</source>
+        <translation>未写入</translation>
+    </message>
+    <message>
+        <source>%1 is a file the window opened: choose another name, so that it stays as it is.</source>
+        <translation>%1 是窗口打开的文件：请换一个文件名，让它保持原样。</translation>
+    </message>
+    <message>
+        <source>Export the HTML report</source>
+        <translation>导出 HTML 报告</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 网页 (*.html)</translation>
+    </message>
+    <message>
+        <source>Export the sequence diagram as Mermaid</source>
+        <translation>导出时序图为 Mermaid</translation>
+    </message>
+    <message>
+        <source>Mermaid diagrams (*.mmd *.md)</source>
+        <translation>Mermaid 图 (*.mmd *.md)</translation>
+    </message>
+    <message>
+        <source>Export the sequence diagram as PlantUML</source>
+        <translation>导出时序图为 PlantUML</translation>
+    </message>
+    <message>
+        <source>PlantUML diagrams (*.puml)</source>
+        <translation>PlantUML 图 (*.puml)</translation>
+    </message>
+    <message>
+        <source>Writing the report</source>
+        <translation>正在写报告</translation>
+    </message>
+    <message>
+        <source>Writing the sequence diagram</source>
+        <translation>正在写时序图</translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export the lesson hand-out</source>
+        <translation>导出课程讲义</translation>
+    </message>
+    <message>
+        <source>Cannot export the hand-out</source>
+        <translation>无法导出讲义</translation>
+    </message>
+    <message>
+        <source>No lesson is open: choose one under Guided lessons first.</source>
+        <translation>没有打开的课程：请先在“课程”菜单里选择一门。</translation>
     </message>
 </context>
 <context>
