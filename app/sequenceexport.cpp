@@ -150,6 +150,8 @@ void SequenceDiagramExport::look(const TraceEvent& e) {
 }
 
 void SequenceDiagramExport::begin(const ExportRun&, ExportOutput& out) {
+    rowsOnPage_ = 0;
+    page_ = 1;
     QList<SequenceStep> steps;
     looking_.finish(&steps);
     see(steps);
@@ -185,8 +187,17 @@ QString SequenceDiagramExport::lane(const QString& name) const {
     return alias_.value(name, alias_.value(QStringLiteral("database"), QStringLiteral("p0")));
 }
 
-void SequenceDiagramExport::write(const QList<SequenceStep>& steps, ExportOutput& out) const {
+void SequenceDiagramExport::write(const QList<SequenceStep>& steps, ExportOutput& out) {
     for (const SequenceStep& s : steps) {
+        if (!mermaid_ && rowsOnPage_ == kPlantUmlRowsPerPage) {
+            ++page_;
+            rowsOnPage_ = 0;
+            const QString heading =
+                title_.isEmpty() ? QStringLiteral("(%1)").arg(page_)
+                                 : QStringLiteral("%1 (%2)").arg(title_).arg(page_);
+            out.write(QStringLiteral("newpage ") + plantUmlText(heading) + QLatin1Char('\n'));
+        }
+        ++rowsOnPage_;
         const QString text = syntax_->text(s.label);
         QString line;
         switch (s.shape) {

@@ -29,6 +29,10 @@ class SequenceDiagramExport : public TraceExport {
 public:
     enum class Language { Mermaid, PlantUml };
     struct Syntax;
+    // PlantUML draws no image taller than 4,096 px and cuts the rest off: a
+    // long diagram goes on a new page (`newpage`, the lanes named again)
+    // after this many rows, about 3,000 px with notes of two lines.
+    static constexpr int kPlantUmlRowsPerPage = 80;
     SequenceDiagramExport(Language language, const ScenarioInfo* scenario, QString title);
     ~SequenceDiagramExport() override;
     bool twoPasses() const override { return true; }
@@ -40,7 +44,7 @@ public:
 private:
     void see(const QList<SequenceStep>& steps);
     QString lane(const QString& name) const;
-    void write(const QList<SequenceStep>& steps, ExportOutput& out) const;
+    void write(const QList<SequenceStep>& steps, ExportOutput& out);
 
     const Syntax* syntax_;
     bool mermaid_;
@@ -54,6 +58,8 @@ private:
     QStringList firstSeen_;
     QStringList lanes_;
     QHash<QString, QString> alias_;
+    int rowsOnPage_ = 0;
+    int page_ = 1;
 };
 
 }  // namespace idem

@@ -71,7 +71,7 @@ void ChromeExport::look(const TraceEvent& e) {
     track(e.actorName());
     const QString attemptId = attemptIdOf(e);
     if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId))
-        open_.insert(attemptId, track(e.fields.text("receiver")));
+        open_.insert(attemptId, {track(e.fields.text("receiver")), {}});
     if (e.is(EventKind::Response))
         open_.remove(attemptId);
 }
@@ -119,12 +119,13 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
     // Attempts open when fired and close with their answer.
     if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId)) {
         const int to = track(e.fields.text("receiver"));
-        open_.insert(attemptId, to);
+        const QString name =
+            QStringLiteral("attempt %1 (%2)").arg(attemptId, e.fields.text("attempt_kind"));
+        open_.insert(attemptId, {to, name});
         append(out, QJsonObject{{"ph", "b"},
                                 {"cat", "attempt"},
                                 {"id", attemptId},
-                                {"name", QStringLiteral("attempt %1 (%2)")
-                                             .arg(attemptId, e.fields.text("attempt_kind"))},
+                                {"name", name},
                                 {"ts", ts},
                                 {"pid", kPid},
                                 {"tid", to}});
@@ -162,13 +163,14 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
                             {"tid", onTrack},
                             {"args", eventArgs(e)}});
     if (e.is(EventKind::Response) && open_.contains(attemptId)) {
+        const OpenSpan span = open_.take(attemptId);
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},
                                 {"id", attemptId},
-                                {"name", QStringLiteral("attempt %1").arg(attemptId)},
+                                {"name", span.name},
                                 {"ts", ts},
                                 {"pid", kPid},
-                                {"tid", open_.take(attemptId)},
+                                {"tid", span.track},
                                 {"args", QJsonObject{{"response", e.fields.text("response")}}}});
     }
 }
@@ -180,10 +182,10 @@ void ChromeExport::end(ExportOutput& out) {
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},
                                 {"id", it.key()},
-                                {"name", QStringLiteral("attempt %1").arg(it.key())},
+                                {"name", it.value().name},
                                 {"ts", end},
                                 {"pid", kPid},
-                                {"tid", it.value()},
+                                {"tid", it.value().track},
                                 {"args", QJsonObject{{"response", "none"}}}});
     }
     out.write(QByteArray("]}\n"));

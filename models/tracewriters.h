@@ -134,7 +134,13 @@ private:
 
     QMap<QString, int> tracks_;  // actor → track, in order of appearance
     QStringList actors_;
-    QMap<QString, int> open_;  // attempts fired and not answered → their track
+    // Attempts fired and not answered → their track and the span's name (its
+    // end carries the same name: Perfetto and DevTools pair by it).
+    struct OpenSpan {
+        int track = 0;
+        QString name;
+    };
+    QMap<QString, OpenSpan> open_;
     bool first_ = true;
     qint64 lastMs_ = 0;
 };

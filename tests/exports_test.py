@@ -99,6 +99,8 @@ HISTORY = r'''
   and (map(select(.type == "invoke")) | length) == $attempts
 '''
 
+# Chrome's trace: every span's begin has its end, paired as Perfetto and
+# DevTools pair them: by category, id, name and thread.
 CHROME = r'''
   (.traceEvents | type == "array")
   and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e")) and (.pid | type == "number")
@@ -106,8 +108,8 @@ CHROME = r'''
                           and (.ph == "M" or ((.ts | type == "number") and .ts >= 0)))
   and ([.traceEvents[] | select(.ph == "M" and .name == "thread_name") | .args.name] | sort)
       == $actors
-  and ([.traceEvents[] | select(.ph == "b") | .id] | sort)
-      == ([.traceEvents[] | select(.ph == "e") | .id] | sort)
+  and ([.traceEvents[] | select(.ph == "b") | [.cat, .id, .name, .tid]] | sort)
+      == ([.traceEvents[] | select(.ph == "e") | [.cat, .id, .name, .tid]] | sort)
 '''
 
 
@@ -143,6 +145,21 @@ def check_plantuml(folder, paths):
                     files.append(out)
                 else:
                     bad(f"{out} is not one @startuml ... @enduml")
+                # PlantUML cuts an image at 4,096 px: a long diagram is split
+                # into pages (newpage) of at most 80 rows, none lost.
+                header = ("@startuml", "@enduml", "'", "title ", "participant ", "actor ",
+                          "database ")
+                rows = [line for line in text.splitlines() if not line.startswith(header)]
+                pages = [[]]
+                for line in rows:
+                    if line.startswith("newpage"):
+                        pages.append([])
+                    else:
+                        pages[-1].append(line)
+                longest = max(len(p) for p in pages)
+                total = sum(len(p) for p in pages)
+                ok() if longest <= 80 and (total <= 80 or len(pages) > 1) and all(pages) else bad(
+                    f"{out}: {len(pages)} pages for {total} rows, the longest {longest}")
     if not THIRD_PARTY:
         print("SKIP: IDEM_THIRD_PARTY_PARSERS=0; PlantUML's checker not run")
         return
