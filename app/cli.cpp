@@ -16,6 +16,8 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QTextStream>
+
+#include <algorithm>
 #include <QTranslator>
 
 namespace idem::cli {
@@ -175,18 +177,24 @@ int list(const QStringList& args) {
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented) << Qt::flush;
         return Ok;
     }
+    // One column for every variant's summary, two spaces past the longest name.
+    qsizetype widest = 0;
+    for (const Scenario* s : allScenarios()) {
+        for (const VariantInfo& v : s->info().variants) widest = std::max(widest, v.id.size());
+    }
+    const QString indent(4 + widest + 2, QLatin1Char(' '));
     for (const Scenario* s : allScenarios()) {
         const ScenarioInfo& info = s->info();
         out() << info.id << "  (" << info.title << ")\n";
         for (const VariantInfo& v : info.variants) {
             QStringList points;
             for (CrashPoint p : v.crashPoints) points << toId(p);
-            out() << "  " << (v.recommended ? "* " : "  ") << v.id.leftJustified(20) << v.summary
-                  << "\n"
-                  << QString(24, ' ') << "crash points: "
+            out() << "  " << (v.recommended ? "* " : "  ") << v.id.leftJustified(widest + 2)
+                  << v.summary << "\n"
+                  << indent << "crash points: "
                   << (points.isEmpty() ? toId(CrashPoint::None) : points.join(", ")) << "\n";
             if (!v.toleratedEffects.isEmpty()) {
-                out() << QString(24, ' ')
+                out() << indent
                       << "repeats accepted (tolerated): " << v.toleratedEffects.join(", ") << "\n";
             }
         }

@@ -102,6 +102,15 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         }
         c.params.insert(kv.left(eq), kv.mid(eq + 1));
     }
+    // One value for one setting: a parameter in seconds and the option in
+    // milliseconds would otherwise quietly override each other.
+    for (const ParamInfo& param : scenario->info().params) {
+        if (!param.sets.isEmpty() && c.params.contains(param.key) && p.isSet(param.sets)) {
+            *error = QStringLiteral("--param %1=%2 and --%3 %4 set the same thing: give one of them")
+                         .arg(param.key, c.params.value(param.key), param.sets, p.value(param.sets));
+            return false;
+        }
+    }
     // Whole numbers are checked as 64-bit values before they are narrowed,
     // each against its range; the parameters' numbers in checkConfig.
     for (NumberField field : kNumberFields) {

@@ -56,6 +56,9 @@ struct ParamInfo {
     qint64 min = 0;
     qint64 max = 0;
     QString summary;
+    // The run option this parameter sets in another unit ("ttl-ms" for
+    // "ttl-s"): the command line refuses both at once.
+    QString sets = {};
 };
 
 // The state diagram the window draws: nodes at positions given here (grid

@@ -146,6 +146,15 @@ for s in d["scenarios"]:
 oc = next(s for s in d["scenarios"] if s["id"] == "order-create")
 assert next(v for v in oc["variants"] if v["id"] == "dedup-table")["recommended"]
 PY
+# list: every variant's summary starts in one column, apart from the longest name.
+"$B" list >"$tmp/list.txt" && python3 - "$tmp/list.txt" <<'PY' && ok || bad "list: columns run together"
+import re, sys
+rows = [l for l in open(sys.argv[1]) if re.match(r"^  [ *] [a-z]", l) and not l.startswith("    sources:")]
+assert len(rows) > 40, rows
+assert all(re.match(r"^  [ *] \S+  +\S", l) for l in rows), [l for l in rows if not re.match(r"^  [ *] \S+  +\S", l)]
+starts = {re.match(r"^  [ *] \S+ +", l).end() for l in rows}
+assert len(starts) == 1, starts
+PY
 
 # Ten thousand intents of the recommended variant, judged one by one.
 "$B" run --scenario order-create --intents 10000 --json >"$tmp/many.json"
