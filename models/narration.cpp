@@ -127,7 +127,7 @@ void Narrator::reset() {
     guarded_.clear();
     lastStatement_.clear();
     retries_.clear();
-    refusedBefore_.clear();
+    retryAfter_.clear();
 }
 
 QStringList Narrator::untranslated() {
@@ -350,24 +350,26 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                         3};
             if (kind == QLatin1String("retry")) {
                 const auto [depth, most] = retries_.value(attemptKey(e));
-                if (refusedBefore_.contains(attemptKey(e)))
-                    return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                                  "%1: the %2 was not told success (it was "
-                                                  "refused), takes that for a failed delivery "
-                                                  "and sends the notice again (resend %3 of at "
-                                                  "most %4)."))
-                                .arg(w, sender)
-                                .arg(depth)
-                                .arg(most),
-                            3};
-                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                              "%1: the %2 got no definite answer in time and "
-                                              "sends the request again (retry %3 of at most "
-                                              "%4)."))
-                            .arg(w, sender)
-                            .arg(depth)
-                            .arg(most),
-                        3};
+                const QString after = retryAfter_.value(attemptKey(e));
+                const char* sentence =
+                    after == QLatin1String("rejected")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1: the %2 was not told success (it was refused), "
+                                            "takes that for a failed delivery and sends the "
+                                            "notice again (resend %3 of at most %4).")
+                    : after == QLatin1String("error")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1: the %2 was answered with an error, a failure "
+                                            "that may pass, and sends the request again (retry "
+                                            "%3 of at most %4).")
+                    : after == QLatin1String("in-progress")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1: the %2 was told the request is still being "
+                                            "processed and asks again (retry %3 of at most %4).")
+                        : QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1: the %2 got no definite answer in time and "
+                                            "sends the request again (retry %3 of at most %4).");
+                return {SAY(sentence).arg(w, sender).arg(depth).arg(most), 3};
             }
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "%1: the same request reaches the %3 once more, a "
@@ -378,18 +380,24 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
         case EventKind::Retry:
             // Told with the attempt it sends (see Fire).
             retries_.insert(attemptKey(e), {e.fields.number("retry"), e.fields.number("of")});
-            if (e.fields.text("after") == QLatin1String("rejected")) {
-                refusedBefore_.insert(attemptKey(e));
-                return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                              "The %1 was not told success and sends again."))
-                            .arg(actorName(e.actorName())),
-                        1};
+            retryAfter_.insert(attemptKey(e), e.fields.text("after"));
+            {
+                const QString after = e.fields.text("after");
+                const char* sentence =
+                    after == QLatin1String("rejected")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "The %1 was not told success and sends again.")
+                    : after == QLatin1String("error")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "The %1 was answered with an error and tries again.")
+                    : after == QLatin1String("in-progress")
+                        ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "The %1 was told to ask again later and does.")
+                        : QT_TRANSLATE_NOOP("idem::Narration",
+                                            "The %1 got no definite answer in time and tries "
+                                            "again.");
+                return {SAY(sentence).arg(actorName(e.actorName())), 1};
             }
-            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                          "The %1 got no definite answer in time and tries "
-                                          "again."))
-                        .arg(actorName(e.actorName())),
-                    1};
         case EventKind::LockWait:
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "%1 waits: another transaction holds the database's "

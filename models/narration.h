@@ -87,7 +87,9 @@ private:
     QSet<int> guarded_;                     // intents some guard has looked at
     QHash<qint64, QString> lastStatement_;  // (intent, attempt) → its latest statement's head
     QHash<qint64, std::pair<qint64, qint64>> retries_;  // a retry's depth and the most allowed
-    QSet<qint64> refusedBefore_;  // retries sent after a refusal (a provider's resend)
+    // Why each retry is sent: the answer before it ("none", "in-progress",
+    // "error", "rejected"; empty in traces before version 4).
+    QHash<qint64, QString> retryAfter_;
 };
 
 }  // namespace idem
