@@ -106,8 +106,9 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
     // milliseconds would otherwise quietly override each other.
     for (const ParamInfo& param : scenario->info().params) {
         if (!param.sets.isEmpty() && c.params.contains(param.key) && p.isSet(param.sets)) {
-            *error = QStringLiteral("--param %1=%2 and --%3 %4 set the same thing: give one of them")
-                         .arg(param.key, c.params.value(param.key), param.sets, p.value(param.sets));
+            *error =
+                QStringLiteral("--param %1=%2 and --%3 %4 set the same thing: give one of them")
+                    .arg(param.key, c.params.value(param.key), param.sets, p.value(param.sets));
             return false;
         }
     }

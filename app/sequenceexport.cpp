@@ -192,9 +192,9 @@ void SequenceDiagramExport::write(const QList<SequenceStep>& steps, ExportOutput
         if (!mermaid_ && rowsOnPage_ == kPlantUmlRowsPerPage) {
             ++page_;
             rowsOnPage_ = 0;
-            const QString heading =
-                title_.isEmpty() ? QStringLiteral("(%1)").arg(page_)
-                                 : QStringLiteral("%1 (%2)").arg(title_).arg(page_);
+            const QString heading = title_.isEmpty()
+                                        ? QStringLiteral("(%1)").arg(page_)
+                                        : QStringLiteral("%1 (%2)").arg(title_).arg(page_);
             out.write(QStringLiteral("newpage ") + plantUmlText(heading) + QLatin1Char('\n'));
         }
         ++rowsOnPage_;

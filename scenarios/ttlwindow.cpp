@@ -70,10 +70,20 @@ TtlWindow::TtlWindow() {
     info_.sources = {Source::MqRedelivery, Source::GatewayRetry};
     info_.defaultTiming = Timing::Compensation;
     info_.params = {
-        {"ttl-s", "60", {}, 1, 30LL * 24 * 3'600, "TTL of the cache key in seconds (ttl-cache)",
+        {"ttl-s",
+         "60",
+         {},
+         1,
+         30LL * 24 * 3'600,
+         "TTL of the cache key in seconds (ttl-cache)",
          "ttl-ms"},
-        {"retention-s", "604800", {}, 1, 300LL * 24 * 3'600,
-         "how long dedup rows are kept, in seconds (dedup-table)", "retention-ms"},
+        {"retention-s",
+         "604800",
+         {},
+         1,
+         300LL * 24 * 3'600,
+         "how long dedup rows are kept, in seconds (dedup-table)",
+         "retention-ms"},
     };
     info_.tables = {"ttl_keys", "dedup", "points_ledger"};
     info_.guardTable = "ttl_keys";
