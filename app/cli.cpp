@@ -17,8 +17,8 @@
 #include <QLocale>
 #include <QTextStream>
 
-#include <algorithm>
 #include <QTranslator>
+#include <algorithm>
 
 namespace idem::cli {
 
@@ -194,8 +194,8 @@ int list(const QStringList& args) {
                   << indent << "crash points: "
                   << (points.isEmpty() ? toId(CrashPoint::None) : points.join(", ")) << "\n";
             if (!v.toleratedEffects.isEmpty()) {
-                out() << indent
-                      << "repeats accepted (tolerated): " << v.toleratedEffects.join(", ") << "\n";
+                out() << indent << "repeats accepted (tolerated): " << v.toleratedEffects.join(", ")
+                      << "\n";
             }
         }
         QStringList sources;
