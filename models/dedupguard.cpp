@@ -132,10 +132,13 @@ Task<DedupGuard::Claim> DedupGuard::claim(Attempt& a, const QString& bizId,
             co_await a.sql(kTakeover, owner(a), a.now(), bizType_, bizId, status, updatedAt);
         a.transition(bizId, status, "PROCESSING", takeover.rows == 1);
         if (takeover.rows == 1) {
-            a.guard("dedup", "takeover",
-                    {{"biz_id", bizId},
-                     {"previous_owner", row.value(0, 2)},
-                     {"age_ms", a.now() - updatedAt}});
+            Fields fields{{"biz_id", bizId},
+                          {"previous_owner", row.value(0, 2)},
+                          {"age_ms", a.now() - updatedAt}};
+            // A failed record is taken over at any age: its owner gave up.
+            if (status == QLatin1String("FAILED"))
+                fields.set("status", status);
+            a.guard("dedup", "takeover", std::move(fields));
             co_return Claim{Outcome::TakenOver, {}};
         }
         a.guard("dedup", "in-progress", {{"biz_id", bizId}, {"lost_takeover", true}});
@@ -154,7 +157,11 @@ Task<bool> DedupGuard::markSuccess(Attempt& a, const QString& bizId, const QStri
 
 Task<bool> DedupGuard::markFailed(Attempt& a, const QString& bizId, const QString& error) const {
     const SqlResult r = co_await a.sql(kMarkFailed, error, a.now(), bizType_, bizId, owner(a));
-    a.guard("dedup", r.rows == 1 ? "marked-failed" : "not-owner", {{"biz_id", bizId}});
+    Fields fields{{"biz_id", bizId}};
+    // Kept as the final answer (dedup-cache-error): every repeat gets it.
+    if (r.rows == 1 && options_.failedIsFinal)
+        fields.set("final", true);
+    a.guard("dedup", r.rows == 1 ? "marked-failed" : "not-owner", std::move(fields));
     a.transition(bizId, "PROCESSING", "FAILED", r.rows == 1);
     co_return r.rows == 1;
 }

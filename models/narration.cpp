@@ -128,6 +128,9 @@ void Narrator::reset() {
     lastStatement_.clear();
     retries_.clear();
     retryAfter_.clear();
+    storedErrors_.clear();
+    inserters_.clear();
+    failedUnhandled_.clear();
 }
 
 QStringList Narrator::untranslated() {
@@ -567,12 +570,16 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
     const qint64 before = committedBefore + pendingRows_.value(connection).value(slot);
     const bool upsert = e.sql.contains(QLatin1String("ON CONFLICT"), Qt::CaseInsensitive) &&
                         e.sql.contains(QLatin1String("DO UPDATE"), Qt::CaseInsensitive);
+    const qint32 inserter = inserters_.value(slot, 0);
+    const bool ownRows = inserter == e.attempt;
     qint64 delta = 0;
     if (!e.failed() && !table.isEmpty() && e.rows > 0) {
         if (verb == QLatin1String("INSERT") && upsert)
             uncounted_.insert(table);
         else if (verb == QLatin1String("INSERT"))
             delta = e.rows;
+        if (verb == QLatin1String("INSERT"))
+            inserters_.insert(slot, inserter == 0 || ownRows ? e.attempt : -1);
         else if (verb == QLatin1String("DELETE"))
             delta = -e.rows;
     }
@@ -622,10 +629,17 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
                                           "above it did."))
                         .arg(w, quoted(table), e.error),
                     3};
+        if (e.attempt > 0)
+            failedUnhandled_.insert(attemptKey(e));
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1's statement fails: %2."))
                     .arg(w, e.errorText()),
                 3};
     }
+    // A statement after a failure (not the end of the transaction) is the
+    // code handling it.
+    if (verb != QLatin1String("COMMIT") && verb != QLatin1String("END") &&
+        verb != QLatin1String("ROLLBACK"))
+        failedUnhandled_.remove(attemptKey(e));
     if (verb == QLatin1String("BEGIN"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 opens a transaction.")).arg(w), 1};
     if (change == TxChange::Committed) {
@@ -681,7 +695,7 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
                         .arg(e.rows)
                         .arg(quoted(table)),
                     1};
-        if (before == 0 || e.attempt <= 0)
+        if (before == 0 || e.attempt <= 0 || ownRows)
             return {(inTransaction
                          ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                                  "%1 inserts a row into %2, not yet "
@@ -758,7 +772,7 @@ Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
                                       "%1 is the first to claim the request (%2): it may do the "
                                       "work.")},
         {"duplicate", QT_TRANSLATE_NOOP("idem::Narration",
-                                        "The %2 recognises %1 as a repeat: it gets the first "
+                                        "The %2 recognises %1 as a repeat: it gets the stored "
                                         "result instead of doing the work again.")},
         {"in-progress", QT_TRANSLATE_NOOP("idem::Narration",
                                           "%1 finds the request still being processed (%2): it "
@@ -843,6 +857,31 @@ Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
                                                "%1 finds the refund already made (%2) and does "
                                                "not repeat it.")},
     };
+    // What a failed record means depends on the variant: taken over at any
+    // age, or kept as the answer for good.
+    const bool failedRecord = e.fields.text("status") == QLatin1String("FAILED");
+    if (decision == QLatin1String("takeover") && failedRecord)
+        return {fill(SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                           "%1 takes the request over (%2): its record says the "
+                                           "last try failed, so a new try may do the work.")),
+                     {w, guard}),
+                3};
+    if (decision == QLatin1String("marked-failed") && e.fields.flag("final")) {
+        storedErrors_.insert(e.intent);
+        return {fill(SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                           "%1 marks its guard record failed and keeps the error "
+                                           "as the answer: every repeat, retries included, will "
+                                           "get this error.")),
+                     {w, guard}),
+                3};
+    }
+    if (decision == QLatin1String("duplicate") && failedRecord)
+        return {fill(SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                           "The %2 recognises %1 as a repeat and gives it the "
+                                           "stored answer: the first try's error, though the "
+                                           "work was never done.")),
+                     {w, guard}),
+                3};
     const char* source = sentences.value(decision);
     if (source)
         return {fill(SAY(source), {w, guard}), 3};
@@ -947,12 +986,25 @@ Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
                                       "%1 answers the %2: still in progress, ask again later."))
                     .arg(w, receiver),
                 3};
+    if (response == QLatin1String("error") && storedErrors_.contains(e.intent))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 answers the %2 with the stored error%3: nothing was "
+                                      "done, and a retry will get the same error."))
+                    .arg(w, receiver,
+                         result.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(result)),
+                3};
     if (response == QLatin1String("error"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "%1 answers the %2 with an error%3: nothing was done, a "
                                       "retry is welcome."))
                     .arg(w, receiver,
                          result.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(result)),
+                3};
+    if (failedUnhandled_.remove(attemptKey(e)) && response == QLatin1String("success"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 ignores its failed statement, carries on as if it had "
+                                      "worked and answers the %2: %3."))
+                    .arg(w, receiver, answer),
                 3};
     return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 answers the %2: %3."))
                 .arg(w, receiver, answer),

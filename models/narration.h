@@ -90,6 +90,16 @@ private:
     // Why each retry is sent: the answer before it ("none", "in-progress",
     // "error", "rejected"; empty in traces before version 4).
     QHash<qint64, QString> retryAfter_;
+    // Intents whose failure the guard keeps as the final answer
+    // (dedup-cache-error): every later answer of theirs is that error.
+    QSet<qint32> storedErrors_;
+    // Per "intent/table", the attempt that inserted its rows so far (-1:
+    // several): more rows from the same attempt are not a repeat of the
+    // request (a reader logging each page it shows).
+    QHash<QString, qint32> inserters_;
+    // Attempts whose last statement failed with nothing handling it: an
+    // answer of success from them ignored the failure.
+    QSet<qint64> failedUnhandled_;
 };
 
 }  // namespace idem

@@ -147,6 +147,7 @@ private slots:
     void everyEventHasACaption();
     void everyCaptionIsTranslated();
     void captionsSayWhatHappened();
+    void captionsDoNotPromiseWhatTheVariantDoesNot();
     void csvHasACaptionForEveryEvent();
 };
 
@@ -226,6 +227,45 @@ void NarrationTest::captionsSayWhatHappened() {
                                        "marking its guard record done.")));
     QVERIFY(anyContains(told.steps, QStringLiteral("The database rolls back")) ||
             anyContains(told.steps, QStringLiteral("looks in the business table")));
+}
+
+// Captions that were false for some variants: a failure kept as the answer
+// is not "a retry may claim it again"; a failed record is taken over for its
+// failure, not its age; a retry after an error answer did get an answer; a
+// reader logging the rows it showed is not repeating a request; code that
+// ignores a failed statement is said to.
+void NarrationTest::captionsDoNotPromiseWhatTheVariantDoesNot() {
+    RunConfig cached = defaultConfig(*findScenario("order-create"));
+    cached.variant = QStringLiteral("dedup-cache-error");
+    cached.timing = Timing::Retry;
+    cached.params.insert("business-error", "1");
+    Told told = tell(cached);
+    const QString all = told.events.join("\n");
+    QVERIFY2(!all.contains("may claim it again") && !all.contains("a retry is welcome"),
+             qPrintable(all));
+    QVERIFY2(all.contains("keeps the error as the answer"), qPrintable(all));
+    QVERIFY2(all.contains("a retry will get the same error"), qPrintable(all));
+    QVERIFY2(all.contains("was answered with an error"), qPrintable(all));
+    QVERIFY2(!all.contains("no definite answer"), qPrintable(all));
+
+    RunConfig takeover = cached;
+    takeover.variant = QStringLiteral("dedup-table");
+    told = tell(takeover);
+    const QString taken = told.events.join("\n");
+    QVERIFY2(taken.contains("its record says the last try failed"), qPrintable(taken));
+    QVERIFY2(!taken.contains("older than the expiry"), qPrintable(taken));
+
+    RunConfig pages = defaultConfig(*findScenario("pagination"));
+    told = tell(pages);
+    QVERIFY2(!told.events.join("\n").contains("for the same request"),
+             qPrintable(told.events.join("\n")));
+
+    RunConfig tcc = defaultConfig(*findScenario("tcc"));
+    tcc.variant = QStringLiteral("naive");
+    tcc.params.insert("cancel-before-try", "1");
+    told = tell(tcc);
+    QVERIFY2(anyContains(told.events, "ignores its failed statement"),
+             qPrintable(told.events.join("\n")));
 }
 
 // The CSV export carries the captions: a column of its own, no empty cell

@@ -1661,10 +1661,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>%1第一个认领了这个请求（%2）：由它来执行业务。</translation>
     </message>
     <message>
-        <source>The %2 recognises %1 as a repeat: it gets the first result instead of doing the work again.</source>
-        <translation>%2认出 %1 是重复请求：直接返回第一次的结果，不再重复执行。</translation>
-    </message>
-    <message>
         <source>%1 finds the request still being processed (%2): it is told to ask again later, and does nothing.</source>
         <translation>%1发现请求仍在处理中（%2）：它被告知稍后再查，自己什么也不做。</translation>
     </message>
@@ -2027,6 +2023,30 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>The %1 was told to ask again later and does.</source>
         <translation>%1被告知稍后再问，于是准备再问一次。</translation>
+    </message>
+    <message>
+        <source>The %2 recognises %1 as a repeat: it gets the stored result instead of doing the work again.</source>
+        <translation>%2认出 %1 是重复请求：直接返回已保存的结果，不再重复执行。</translation>
+    </message>
+    <message>
+        <source>%1 takes the request over (%2): its record says the last try failed, so a new try may do the work.</source>
+        <translation>%1接管了这个请求（%2）：记录显示上一次尝试已失败，所以新的尝试可以重新执行。</translation>
+    </message>
+    <message>
+        <source>%1 marks its guard record failed and keeps the error as the answer: every repeat, retries included, will get this error.</source>
+        <translation>%1把防重记录标记为失败，并把这个错误当作最终应答保存下来：之后的每个重复请求（包括重试）都会拿到这个错误。</translation>
+    </message>
+    <message>
+        <source>The %2 recognises %1 as a repeat and gives it the stored answer: the first try&apos;s error, though the work was never done.</source>
+        <translation>%2认出 %1 是重复请求，返回已保存的应答：第一次尝试的错误，尽管业务从未执行成功。</translation>
+    </message>
+    <message>
+        <source>%1 answers the %2 with the stored error%3: nothing was done, and a retry will get the same error.</source>
+        <translation>%1向%2返回已保存的错误%3：什么也没做，重试也只会拿到同样的错误。</translation>
+    </message>
+    <message>
+        <source>%1 ignores its failed statement, carries on as if it had worked and answers the %2: %3.</source>
+        <translation>%1无视执行失败的语句，当作成功继续往下走，并应答%2：%3。</translation>
     </message>
 </context>
 <context>
