@@ -114,6 +114,18 @@ void printSummary(const Summary& s) {
             o << " (" << w.result << ")";
         o << ", but " << w.database << "\n";
     }
+    // What the technique cost the database, per intent: what a heavier
+    // scheme pays where a unique key would do.
+    if (s.cost.statements > 0) {
+        const double n = std::max(1, s.intents);
+        o << "  cost per intent: " << QString::number(s.cost.statements / n, 'f', 1)
+          << " statements, " << QString::number(s.cost.transactions / n, 'f', 1)
+          << " transactions, " << QString::number(s.cost.rowsWritten / n, 'f', 1)
+          << " rows written";
+        if (s.cost.lockWaits > 0)
+            o << ", " << QString::number(s.cost.lockWaits / n, 'f', 1) << " lock waits";
+        o << "\n";
+    }
     o << "  verdict: " << toId(s.verdict);
     if (s.tolerated)
         o << " — accepted cost (the business accepts repeating this effect)";
@@ -445,7 +457,12 @@ int experiment(const QStringList& args) {
             if (t.verdicts[v] > 0)
                 counts.insert(toId(Verdict(v)), t.verdicts[v]);
         }
-        variants.insert(t.variant, QJsonObject{{"intents", t.intents}, {"verdicts", counts}});
+        const QJsonObject cost{{"statements", t.cost.statements},
+                               {"transactions", t.cost.transactions},
+                               {"rows_written", t.cost.rowsWritten},
+                               {"lock_waits", t.cost.lockWaits}};
+        variants.insert(t.variant,
+                        QJsonObject{{"intents", t.intents}, {"verdicts", counts}, {"cost", cost}});
     }
     if (parser.isSet("json")) {
         const QJsonObject root{{"scenario", scenario->info().id},
@@ -461,8 +478,11 @@ int experiment(const QStringList& args) {
                 if (t.verdicts[v] > 0)
                     parts << QStringLiteral("%1 %2").arg(toId(Verdict(v))).arg(t.verdicts[v]);
             }
+            const double n = std::max<qint64>(1, t.intents);
             out() << t.variant.leftJustified(22) << t.intents
-                  << " intents: " << parts.join(QStringLiteral(", ")) << "\n";
+                  << " intents: " << parts.join(QStringLiteral(", ")) << "; per intent "
+                  << QString::number(t.cost.statements / n, 'f', 1) << " statements, "
+                  << QString::number(t.cost.rowsWritten / n, 'f', 1) << " rows written\n";
         }
         out() << Qt::flush;
     }

@@ -71,9 +71,13 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
             std::array<qint64, kVerdictCount> counts = r.summary.verdicts;
             for (std::size_t v = 0; v < counts.size(); ++v) tally.verdicts[v] += counts[v];
             tally.intents += c.intents;
+            tally.cost.statements += r.summary.cost.statements;
+            tally.cost.transactions += r.summary.cost.transactions;
+            tally.cost.rowsWritten += r.summary.cost.rowsWritten;
+            tally.cost.lockWaits += r.summary.cost.lockWaits;
             ++done;
             if (progress)
-                progress(variant, counts, done, total);
+                progress(variant, counts, r.summary.cost, done, total);
         }
         tallies.push_back(tally);
         if (stopped())

@@ -30,12 +30,14 @@ struct ExperimentTally {
     QString variant;
     qint64 intents = 0;
     std::array<qint64, kVerdictCount> verdicts{};
+    RunCost cost;  // over all its batches
 };
 
-// After each batch: which variant, what that batch counted, how many batches
-// are done of how many.
-using ExperimentProgress = std::function<void(
-    const QString& variant, const std::array<qint64, kVerdictCount>& batch, int done, int total)>;
+// After each batch: which variant, what that batch counted and cost, how
+// many batches are done of how many.
+using ExperimentProgress =
+    std::function<void(const QString& variant, const std::array<qint64, kVerdictCount>& batch,
+                       const RunCost& cost, int done, int total)>;
 
 // One batch's configuration, drawn from `random`.
 RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int intents,

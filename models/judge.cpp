@@ -99,6 +99,7 @@ Summary Run::judgeAll(Reader& reader,
     s.intents = n;
     s.attempts = countedAttempts_;
     s.endMs = now_;
+    s.cost = cost_;
     s.alerts = alerts_;
     scenario_.completeAlerts(reader, s.alerts);
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);

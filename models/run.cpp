@@ -462,6 +462,7 @@ void Run::runPendingSql(Process& p) {
         // SQLite said the database is locked: wait until the holder's
         // transaction ends, then run the same statement again.
         const bool known = writer_ && writer_ != &c;
+        ++cost_.lockWaits;
         recordFor(*p.attempt, EventKind::LockWait,
                   {{"connection", c.id()}, {"holder", known ? writer_->id() : QString()}});
         if (known) {
@@ -511,6 +512,17 @@ void Run::transactionEnded(SqlConnection* connection) {
 
 void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
                    const QVariantList& params, const SqlResult& r, const char* cause) {
+    if (a) {
+        ++cost_.statements;
+        const QStringView verb = QStringView(sql).trimmed().left(7);
+        if (verb.startsWith(u"BEGIN", Qt::CaseInsensitive) && r.ok)
+            ++cost_.transactions;
+        else if (r.ok && (verb.startsWith(u"INSERT", Qt::CaseInsensitive) ||
+                          verb.startsWith(u"UPDATE", Qt::CaseInsensitive) ||
+                          verb.startsWith(u"DELETE", Qt::CaseInsensitive) ||
+                          verb.startsWith(u"REPLACE", Qt::CaseInsensitive)))
+            cost_.rowsWritten += r.rows;
+    }
     if (!tracing())
         return;
     TraceEvent e;

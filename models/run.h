@@ -267,6 +267,7 @@ private:
     QList<AlertRecord> alerts_;
     Trace trace_;
     Summary summary_;
+    RunCost cost_;  // counted as the statements run, traced or not
     RunFailure failure_ = RunFailure::None;
     QString failureMessage_;
 

@@ -84,6 +84,12 @@ QJsonObject Summary::toJson(int version) const {
     }
     if (version >= 2 && !complete)
         s.insert("complete", false);
+    if (version >= 4) {
+        s.insert("cost", QJsonObject{{"statements", cost.statements},
+                                     {"transactions", cost.transactions},
+                                     {"rows_written", cost.rowsWritten},
+                                     {"lock_waits", cost.lockWaits}});
+    }
     return s;
 }
 
@@ -181,11 +187,21 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
     s.tolerated = json.value("tolerated").toBool(false);
     s.integrity = json.value("integrity").toString();
     s.complete = json.value("complete").toBool(true);
+    if (json.contains("cost")) {
+        const QJsonObject cost = json.value("cost").toObject();
+        for (const char* key : {"statements", "transactions", "rows_written", "lock_waits"}) {
+            if (!cost.value(QLatin1String(key)).isDouble() ||
+                cost.value(QLatin1String(key)).toInteger(-1) < 0)
+                return fail("cost");
+        }
+        s.cost = {cost.value("statements").toInteger(), cost.value("transactions").toInteger(),
+                  cost.value("rows_written").toInteger(), cost.value("lock_waits").toInteger()};
+    }
     static const QStringList kOwn{
         "scenario",        "variant",  "timing",        "source",   "crash",   "crash_attempt",
         "duplicates",      "seed",     "intents",       "attempts", "effects", "expected_effects",
         "responses",       "alerts",   "verdict",       "verdicts", "end_ms",  "integrity",
-        "inconsistencies", "complete", "wrong_answers", "tolerated"};
+        "inconsistencies", "complete", "wrong_answers", "tolerated",     "cost"};
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!kOwn.contains(it.key()))
             s.extras.insert(it.key(), it.value());

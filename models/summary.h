@@ -40,6 +40,19 @@ struct WrongAnswer {
     QString database;  // what the database shows instead
 };
 
+// What the run cost the database, over all attempts (set-up excluded): the
+// statements sent, the transactions opened, the rows written (inserted,
+// updated or deleted) and the times an attempt waited for a lock. The
+// article's "a generic scheme costs": a dedup table writes more per intent
+// than a unique key.
+struct RunCost {
+    qint64 statements = 0;
+    qint64 transactions = 0;
+    qint64 rowsWritten = 0;
+    qint64 lockWaits = 0;
+    bool operator==(const RunCost&) const = default;
+};
+
 struct Summary {
     RunConfig config;
     int intents = 0;
@@ -55,6 +68,7 @@ struct Summary {
     QList<AlertRecord> alerts;
     QStringList inconsistencies;      // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50
+    RunCost cost;                     // from version 4 on
     QString integrity;                // PRAGMA integrity_check: "ok"
     qint64 endMs = 0;                 // virtual time when the last event ran
     bool complete = true;             // false: the run was stopped before its end
@@ -66,9 +80,10 @@ struct Summary {
     qint64 responseCount(Response r) const { return responses[std::size_t(r)]; }
     qint64 verdictCount(Verdict v) const { return verdicts[std::size_t(v)]; }
 
-    // version 1 writes only what traces of version 1 held, for comparing a
-    // fresh run with such a trace.
-    QJsonObject toJson(int version = 2) const;
+    // As traces of `version` held it (an older one for comparing a fresh
+    // run with such a trace): version 1 without wrong answers, before 4
+    // without the cost.
+    QJsonObject toJson(int version = kTraceVersion) const;
     // Reads a summary written by toJson; false with a message naming the field.
     static bool fromJson(const QJsonObject& json, Summary* out, QString* error);
 };

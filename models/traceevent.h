@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sqlconnection.h"
+#include "vocabulary.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -16,8 +17,6 @@
 
 namespace idem {
 
-// The trace format version this program writes (see Trace).
-constexpr int kTraceVersion = 4;
 
 enum class EventKind : quint8 {
     Fire,        // an attempt is sent: sender → receiver

@@ -10,6 +10,10 @@
 
 namespace idem {
 
+// The trace format version this program writes (see Trace); a summary
+// is written in it too.
+constexpr int kTraceVersion = 4;
+
 enum class Source {
     DoubleClick,
     GatewayRetry,

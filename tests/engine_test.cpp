@@ -28,6 +28,7 @@ class EngineTest : public QObject {
     Q_OBJECT
 private slots:
     void busyDatabaseParksTheProcess();
+    void theCostOfATechniqueIsCountedFromItsStatements();
     void crashRollsBackTheOpenTransaction();
     void integrityAfterEveryCrashPoint();
     void manyIntentsAreJudgedOneByOne();
@@ -312,6 +313,52 @@ void EngineTest::aSeekBackStoppedKeepsTheRunOnScreen() {
     playback.publish();
     QCOMPARE(playback.position(), 2);
     QVERIFY(playback.run() != nullptr);
+}
+
+// The summary's cost is what the attempts sent: every traced statement of an
+// attempt counted, set-up left out; traced or not, the same counts; and a
+// dedup table pays more per intent than a unique key (the article's "a
+// generic scheme is heavy").
+void EngineTest::theCostOfATechniqueIsCountedFromItsStatements() {
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.duplicates = 2;
+    c.variant = QStringLiteral("unique-key");
+    const std::unique_ptr<Run> unique = test::finishedRun(c);
+    qint64 statements = 0, begins = 0, written = 0;
+    for (const TraceEvent& e : unique->trace().events()) {
+        if (!e.is(EventKind::Sql) || e.attempt <= 0)
+            continue;
+        ++statements;
+        const QString verb = e.sql.trimmed().section(QLatin1Char(' '), 0, 0).toUpper();
+        if (verb == QLatin1String("BEGIN") && !e.failed())
+            ++begins;
+        if ((verb == QLatin1String("INSERT") || verb == QLatin1String("UPDATE") ||
+             verb == QLatin1String("DELETE")) && !e.failed())
+            written += e.rows;
+    }
+    const RunCost& cost = unique->summary().cost;
+    QVERIFY(statements > 0);
+    QCOMPARE(cost.statements, statements);
+    QCOMPARE(cost.transactions, begins);
+    QCOMPARE(cost.rowsWritten, written);
+    const RunResult untraced = runToEnd(c, *findScenario("order-create"), RunOptions::untraced());
+    QVERIFY(untraced.summary.cost == cost);
+    c.variant = QStringLiteral("dedup-table");
+    const RunCost dedup = test::finishedRun(c)->summary().cost;
+    QVERIFY2(dedup.statements > cost.statements && dedup.rowsWritten > cost.rowsWritten,
+             qPrintable(QStringLiteral("dedup %1/%2, unique %3/%4")
+                            .arg(dedup.statements)
+                            .arg(dedup.rowsWritten)
+                            .arg(cost.statements)
+                            .arg(cost.rowsWritten)));
+    // Written with the summary from version 4 on, and read back.
+    const QJsonObject json = unique->summary().toJson(4);
+    QCOMPARE(json.value("cost").toObject().value("statements").toInteger(), statements);
+    QVERIFY(!unique->summary().toJson(3).contains("cost"));
+    Summary back;
+    QString error;
+    QVERIFY2(Summary::fromJson(json, &back, &error), qPrintable(error));
+    QVERIFY(back.cost == cost);
 }
 
 QTEST_GUILESS_MAIN(EngineTest)

@@ -935,7 +935,8 @@ void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
     int batches = 0;
     const std::vector<ExperimentTally> whole = runExperiment(
         scenario, plan, nullptr,
-        [&batches](const QString&, const std::array<qint64, kVerdictCount>&, int done, int total) {
+        [&batches](const QString&, const std::array<qint64, kVerdictCount>&, const RunCost&,
+                   int done, int total) {
             ++batches;
             QCOMPARE(total, 6);
             QCOMPARE(done, batches);
@@ -957,7 +958,8 @@ void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
     int seen = 0;
     const std::vector<ExperimentTally> stopped =
         runExperiment(scenario, plan, &stop,
-                      [&](const QString&, const std::array<qint64, kVerdictCount>&, int done, int) {
+                      [&](const QString&, const std::array<qint64, kVerdictCount>&,
+                          const RunCost&, int done, int) {
                           seen = done;
                           if (done == 2)
                               stop = true;

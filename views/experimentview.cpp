@@ -13,6 +13,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -81,12 +82,14 @@ void ExperimentView::setScenario(const Scenario& scenario) {
     scenario_ = &scenario;
     variants_->clear();
     for (const VariantInfo& v : scenario.info().variants) {
-        auto* item =
-            new QListWidgetItem(v.recommended ? QStringLiteral("★ ") + v.id : v.id, variants_);
+        auto* item = new QListWidgetItem(variants_);
         item->setData(Qt::UserRole, v.id);
         item->setCheckState(Qt::Checked);
     }
     results_.clear();
+    costs_.clear();
+    costIntents_.clear();
+    nameItems();
     renderChart();
 }
 
@@ -110,9 +113,13 @@ void ExperimentView::runNow() {
     if (plan.variants.isEmpty())
         return;
     results_.clear();
+    costs_.clear();
+    costIntents_.clear();
     runExperiment(*scenario_, plan, nullptr,
                   [this](const QString& variant, const std::array<qint64, kVerdictCount>& counts,
-                         int done, int total) { batchDone(variant, counts, done, total); });
+                         const RunCost& cost, int done, int total) {
+                      batchDone(variant, counts, cost, done, total);
+                  });
     updateBars();
 }
 
@@ -123,6 +130,8 @@ void ExperimentView::start() {
     if (plan.variants.isEmpty())
         return;
     results_.clear();
+    costs_.clear();
+    costIntents_.clear();
     updateBars();
     sinceBars_.start();
     progress_->setRange(0, 0);
@@ -140,13 +149,13 @@ void ExperimentView::start() {
     QThread* worker = QThread::create([this, scenario, plan, stop, generation] {
         runExperiment(*scenario, plan, stop.get(),
                       [this, generation](const QString& variant,
-                                         const std::array<qint64, kVerdictCount>& counts, int done,
-                                         int total) {
+                                         const std::array<qint64, kVerdictCount>& counts,
+                                         const RunCost& cost, int done, int total) {
                           QMetaObject::invokeMethod(
                               this,
-                              [this, generation, variant, counts, done, total] {
+                              [this, generation, variant, counts, cost, done, total] {
                                   if (generation == generation_)
-                                      batchDone(variant, counts, done, total);
+                                      batchDone(variant, counts, cost, done, total);
                               },
                               Qt::QueuedConnection);
                       });
@@ -168,12 +177,18 @@ void ExperimentView::start() {
 }
 
 void ExperimentView::batchDone(const QString& variant,
-                               const std::array<qint64, kVerdictCount>& counts, int done,
-                               int total) {
+                               const std::array<qint64, kVerdictCount>& counts,
+                               const RunCost& cost, int done, int total) {
     for (std::size_t v = 0; v < counts.size(); ++v) {
         if (counts[v] > 0)
             results_[variant][toId(Verdict(v))] += int(counts[v]);
+        costIntents_[variant] += counts[v];
     }
+    RunCost& sum = costs_[variant];
+    sum.statements += cost.statements;
+    sum.transactions += cost.transactions;
+    sum.rowsWritten += cost.rowsWritten;
+    sum.lockWaits += cost.lockWaits;
     progress_->setRange(0, total);
     progress_->setValue(done);
     if (!sinceBars_.isValid() || sinceBars_.elapsed() >= kBarsEveryMs || done == total) {
@@ -308,6 +323,31 @@ void ExperimentView::updateBars() {
                                                  counts.join(QStringLiteral(", ")));
     }
     chart_->setAccessibleDescription(said.join(QStringLiteral("; ")));
+    nameItems();
+}
+
+void ExperimentView::nameItems() {
+    if (!scenario_)
+        return;
+    for (int i = 0; i < variants_->count(); ++i) {
+        QListWidgetItem* item = variants_->item(i);
+        const QString id = item->data(Qt::UserRole).toString();
+        const VariantInfo* info = scenario_->info().variant(id);
+        QString text = (info && info->recommended ? QStringLiteral("★ ") : QString()) + id;
+        const qint64 judged = costIntents_.value(id);
+        if (judged > 0) {
+            // The price of the technique beside its name: statements and rows
+            // written per intent, what a heavy generic scheme pays.
+            const RunCost cost = costs_.value(id);
+            const auto per = [judged](qint64 total) {
+                return QLocale().toString(double(total) / double(judged), 'f', 1);
+            };
+            text += tr(" — per intent %1 statements, %2 rows written")
+                        .arg(per(cost.statements), per(cost.rowsWritten));
+        }
+        if (item->text() != text)
+            item->setText(text);
+    }
 }
 
 void ExperimentView::retranslate() {

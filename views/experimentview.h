@@ -3,6 +3,7 @@
 // chart of verdict counts per variant.
 #pragma once
 
+#include "summary.h"
 #include "vocabulary.h"
 
 #include <QElapsedTimer>
@@ -63,7 +64,10 @@ private:
     void updateBars();
     ExperimentPlan plan() const;
     void batchDone(const QString& variant, const std::array<qint64, kVerdictCount>& counts,
-                   int done, int total);
+                   const RunCost& cost, int done, int total);
+    // A variant's list item: its name, and once it has run, what it cost
+    // per intent.
+    void nameItems();
     void stopWorker();
 
     const Scenario* scenario_ = nullptr;
@@ -82,6 +86,8 @@ private:
     std::shared_ptr<std::atomic_bool> stop_;
     quint64 generation_ = 0;
     QMap<QString, QMap<QString, int>> results_;
+    QMap<QString, RunCost> costs_;       // per variant, over its batches
+    QMap<QString, qint64> costIntents_;  // the intents those batches judged
 };
 
 }  // namespace idem

@@ -14,7 +14,10 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace idem {
 
@@ -247,6 +250,20 @@ void OutcomePanel::render() {
         }
     }
     row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(", "));
+    // What the technique costs the database: the article's "a generic scheme
+    // is heavy", side by side in Compare.
+    if (s.cost.statements > 0) {
+        const double n = std::max(1, s.intents);
+        const auto per = [n](qint64 total) {
+            return QLocale().toString(total / n, 'f', 1);
+        };
+        QString cost =
+            tr("%1 statements · %2 transactions · %3 rows written")
+                .arg(per(s.cost.statements), per(s.cost.transactions), per(s.cost.rowsWritten));
+        if (s.cost.lockWaits > 0)
+            cost += tr(" · %1 lock waits").arg(per(s.cost.lockWaits));
+        row(tr("Cost per intent"), cost.toHtmlEscaped());
+    }
     if (final_ && s.intents > 1) {
         QStringList parts;
         for (std::size_t v = 0; v < s.verdicts.size(); ++v) {

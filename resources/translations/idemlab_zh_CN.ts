@@ -148,6 +148,10 @@
         <source>%1 — %2: %3</source>
         <translation>%1 —— %2：%3</translation>
     </message>
+    <message>
+        <source> — per intent %1 statements, %2 rows written</source>
+        <translation> — 每个意图 %1 条语句，写入 %2 行</translation>
+    </message>
 </context>
 <context>
     <name>idem::ExplanationView</name>
@@ -2160,6 +2164,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>%1 statements · %2 transactions · %3 rows written</source>
+        <translation>%1 条语句 · %2 个事务 · 写入 %3 行</translation>
+    </message>
+    <message>
+        <source> · %1 lock waits</source>
+        <translation> · 等锁 %1 次</translation>
+    </message>
+    <message>
+        <source>Cost per intent</source>
+        <translation>每个意图的代价</translation>
     </message>
 </context>
 <context>
