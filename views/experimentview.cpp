@@ -117,9 +117,8 @@ void ExperimentView::runNow() {
     costIntents_.clear();
     runExperiment(*scenario_, plan, nullptr,
                   [this](const QString& variant, const std::array<qint64, kVerdictCount>& counts,
-                         const RunCost& cost, int done, int total) {
-                      batchDone(variant, counts, cost, done, total);
-                  });
+                         const RunCost& cost, int done,
+                         int total) { batchDone(variant, counts, cost, done, total); });
     updateBars();
 }
 
@@ -177,8 +176,8 @@ void ExperimentView::start() {
 }
 
 void ExperimentView::batchDone(const QString& variant,
-                               const std::array<qint64, kVerdictCount>& counts,
-                               const RunCost& cost, int done, int total) {
+                               const std::array<qint64, kVerdictCount>& counts, const RunCost& cost,
+                               int done, int total) {
     for (std::size_t v = 0; v < counts.size(); ++v) {
         if (counts[v] > 0)
             results_[variant][toId(Verdict(v))] += int(counts[v]);
