@@ -933,14 +933,14 @@ void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
     plan.intentsPerVariant = 30;
     plan.batch = 10;
     int batches = 0;
-    const std::vector<ExperimentTally> whole = runExperiment(
-        scenario, plan, nullptr,
-        [&batches](const QString&, const std::array<qint64, kVerdictCount>&, const RunCost&,
-                   int done, int total) {
-            ++batches;
-            QCOMPARE(total, 6);
-            QCOMPARE(done, batches);
-        });
+    const std::vector<ExperimentTally> whole =
+        runExperiment(scenario, plan, nullptr,
+                      [&batches](const QString&, const std::array<qint64, kVerdictCount>&,
+                                 const RunCost&, int done, int total) {
+                          ++batches;
+                          QCOMPARE(total, 6);
+                          QCOMPARE(done, batches);
+                      });
     QCOMPARE(batches, 6);
     QCOMPARE(whole.size(), std::size_t(2));
     for (const ExperimentTally& t : whole) {
@@ -958,8 +958,8 @@ void ResponsiveTest::theExperimentRunsWithoutAWindowAndStops() {
     int seen = 0;
     const std::vector<ExperimentTally> stopped =
         runExperiment(scenario, plan, &stop,
-                      [&](const QString&, const std::array<qint64, kVerdictCount>&,
-                          const RunCost&, int done, int) {
+                      [&](const QString&, const std::array<qint64, kVerdictCount>&, const RunCost&,
+                          int done, int) {
                           seen = done;
                           if (done == 2)
                               stop = true;
