@@ -198,10 +198,10 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
                   cost.value("rows_written").toInteger(), cost.value("lock_waits").toInteger()};
     }
     static const QStringList kOwn{
-        "scenario",        "variant",  "timing",        "source",   "crash",   "crash_attempt",
-        "duplicates",      "seed",     "intents",       "attempts", "effects", "expected_effects",
-        "responses",       "alerts",   "verdict",       "verdicts", "end_ms",  "integrity",
-        "inconsistencies", "complete", "wrong_answers", "tolerated",     "cost"};
+        "scenario",        "variant",  "timing",        "source",    "crash",   "crash_attempt",
+        "duplicates",      "seed",     "intents",       "attempts",  "effects", "expected_effects",
+        "responses",       "alerts",   "verdict",       "verdicts",  "end_ms",  "integrity",
+        "inconsistencies", "complete", "wrong_answers", "tolerated", "cost"};
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!kOwn.contains(it.key()))
             s.extras.insert(it.key(), it.value());

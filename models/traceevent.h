@@ -17,7 +17,6 @@
 
 namespace idem {
 
-
 enum class EventKind : quint8 {
     Fire,        // an attempt is sent: sender → receiver
     Retry,       // a caller tries again after no definite answer

@@ -333,7 +333,8 @@ void EngineTest::theCostOfATechniqueIsCountedFromItsStatements() {
         if (verb == QLatin1String("BEGIN") && !e.failed())
             ++begins;
         if ((verb == QLatin1String("INSERT") || verb == QLatin1String("UPDATE") ||
-             verb == QLatin1String("DELETE")) && !e.failed())
+             verb == QLatin1String("DELETE")) &&
+            !e.failed())
             written += e.rows;
     }
     const RunCost& cost = unique->summary().cost;
