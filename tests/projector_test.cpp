@@ -177,6 +177,20 @@ void ProjectorTest::compareHasRoomForThreeRowsASideAndItsOwnVerdicts() {
                                 .arg(row)));
         QVERIFY(compare->outcome(side)->isVisible());
     }
+    // Both verdicts side by side, at the same height, each in full view:
+    // the outcomes are measured after their text is drawn.
+    QTRY_COMPARE(compare->outcome(0)->parentWidget()->height(),
+                 compare->outcome(1)->parentWidget()->height());
+    for (int side = 0; side < 2; ++side) {
+        auto* verdict = compare->outcome(side)->findChild<QLabel*>("verdict");
+        QVERIFY(verdict);
+        const QPoint top = verdict->mapTo(compare, QPoint(0, 0));
+        const QPoint other =
+            compare->outcome(1 - side)->findChild<QLabel*>("verdict")->mapTo(compare, QPoint(0, 0));
+        QCOMPARE(top.y(), other.y());
+        QVERIFY2(verdict->visibleRegion().boundingRect().height() == verdict->height(),
+                 qPrintable(QStringLiteral("side %1's verdict is cut").arg(side)));
+    }
     // The banner over the window is the Live run's: on Compare, whose two
     // sides each have their own, it stands aside.
     QVERIFY(!w.stageHeader()->isVerdictShown());

@@ -20,6 +20,8 @@
 #include <QScrollArea>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace idem {
 
 struct CompareRuns {
@@ -63,6 +65,10 @@ void CompareView::build() {
         grid->addWidget(outcomeRooms_[side], 2, side);
         grid->addWidget(tables_[side], 3, side);
         connect(variants_[side], &QComboBox::activated, this, &CompareView::requestCompare);
+        // The outcome draws its text a frame later (it is throttled): it is
+        // measured once it has.
+        connect(outcomes_[side], &OutcomePanel::verdictShown, this, &CompareView::fitOutcomes,
+                Qt::QueuedConnection);
     }
     grid->addWidget(run_, 4, 0, 1, 2);
     grid->setRowStretch(3, 1);
@@ -88,13 +94,14 @@ DatabaseTableView* CompareView::table(int side) {
 void CompareView::fitOutcomes() {
     if (!input_)
         return;
+    // Both as tall as the taller, so that the two verdicts stand side by side.
+    int wanted = 0;
     for (int side = 0; side < 2; ++side) {
-        const int wanted =
-            outcomes_[side]->heightForWidth(outcomeRooms_[side]->viewport()->width());
-        const int most = height() * kOutcomeShare / 100;
-        outcomeRooms_[side]->setFixedHeight(
-            std::min(most, wanted > 0 ? wanted : outcomes_[side]->sizeHint().height()));
+        const int h = outcomes_[side]->heightForWidth(outcomeRooms_[side]->viewport()->width());
+        wanted = std::max(wanted, h > 0 ? h : outcomes_[side]->sizeHint().height());
     }
+    const int most = height() * kOutcomeShare / 100;
+    for (QScrollArea* room : outcomeRooms_) room->setFixedHeight(std::min(most, wanted));
 }
 
 void CompareView::resizeEvent(QResizeEvent* event) {
