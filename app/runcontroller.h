@@ -38,6 +38,8 @@ public:
     ~RunController() override;
 
     bool isBusy() const { return worker_ != nullptr; }
+    // How far the job in progress has got (its Progress::done).
+    qint64 doneSoFar() const { return progress_.done.load(std::memory_order_relaxed); }
     // Starts `work` in a worker thread; false when a job is running already.
     bool start(const QString& what, Work work, Done done,
                QThread::Priority priority = QThread::LowPriority);
