@@ -1,6 +1,7 @@
 #include "sequenceexport.h"
 
 #include "labfiles.h"
+#include "names.h"
 #include "scenario.h"
 #include "sequencesteps.h"
 #include "trace.h"
@@ -19,7 +20,9 @@ using Shape = SequenceStep::Shape;
 // What differs between the two languages: how a lane is declared, how each
 // kind of arrow and a note are written, and how text is kept safe.
 struct SequenceDiagramExport::Syntax {
-    QString (*participant)(const QString& alias, const QString& name);
+    // A lane's declaration: its alias, its id (which picks PlantUML's shape)
+    // and its name in the export's language.
+    QString (*participant)(const QString& alias, const QString& id, const QString& name);
     const char* solid;       // an arrow
     const char* dashed;      // an answer
     const char* lost;        // an arrow that never arrives
@@ -82,7 +85,7 @@ QString nameText(const QString& s) {
 }
 
 const Syntax kMermaid{
-    [](const QString& alias, const QString& name) {
+    [](const QString& alias, const QString&, const QString& name) {
         return QStringLiteral("    participant %1 as %2").arg(alias, mermaidText(name));
     },
     "->>",
@@ -98,10 +101,10 @@ const Syntax kMermaid{
 };
 
 const Syntax kPlantUml{
-    [](const QString& alias, const QString& name) {
-        const char* kind = name == QLatin1String("database") ? "database"
-                           : name == QLatin1String("client") ? "actor"
-                                                             : "participant";
+    [](const QString& alias, const QString& id, const QString& name) {
+        const char* kind = id == QLatin1String("database") ? "database"
+                           : id == QLatin1String("client") ? "actor"
+                                                           : "participant";
         return QStringLiteral("%1 \"%2\" as %3").arg(QLatin1String(kind), nameText(name), alias);
     },
     " -> ",
@@ -177,7 +180,7 @@ void SequenceDiagramExport::begin(const ExportRun&, ExportOutput& out) {
     }
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
         alias_.insert(lanes_[i], QStringLiteral("p%1").arg(i));
-        lines << syntax_->participant(alias_[lanes_[i]], lanes_[i]);
+        lines << syntax_->participant(alias_[lanes_[i]], lanes_[i], actorName(lanes_[i]));
     }
     out.write(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     writing_ = std::make_unique<SequenceSteps::Stream>(manyIntents_, askKeys_);

@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,12 @@ def check_plantuml(folder, paths):
                     files.append(out)
                 else:
                     bad(f"{out} is not one @startuml ... @enduml")
+                # The lanes are named in the export's language.
+                lanes = [line for line in text.splitlines()
+                         if line.startswith(("participant ", "actor ", "database "))]
+                english = [line for line in lanes if re.search(r'"(client|service|database)"', line)]
+                ok() if lang == "en" or (lanes and not english) else bad(
+                    f"{out}: lanes not in Chinese: {english or 'none'}")
                 # PlantUML cuts an image at 4,096 px: a long diagram is split
                 # into pages (newpage) of at most 80 rows, none lost.
                 header = ("@startuml", "@enduml", "'", "title ", "participant ", "actor ",
