@@ -119,14 +119,21 @@ void CsvExport::begin(const ExportRun& run, ExportOutput& out) {
 }
 
 void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
-    out.write(QStringList{QString::number(e.seq), QString::number(e.tMs), QString::number(e.intent),
-                          QString::number(e.attempt), csvText(e.actorName()), csvText(e.kindId()),
-                          csvText(e.connectionName()), csvText(e.sql),
-                          csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
-                          countCell(e, RowCount::Changed), csvText(e.errorText()),
-                          csvText(eventDataText(e)), csvText(narrator_->caption(e))}
-                  .join(QLatin1Char(','))
-                  .append(QLatin1String("\r\n")));
+    // Appended cell by cell: a string that cannot grow throws (std::bad_alloc,
+    // the command's "out of memory"), where a list built from an initializer
+    // list writes through a null block when its allocation fails.
+    QString line = QString::number(e.seq);
+    for (const QString& cell :
+         {QString::number(e.tMs), QString::number(e.intent), QString::number(e.attempt),
+          csvText(e.actorName()), csvText(e.kindId()), csvText(e.connectionName()),
+          csvText(e.sql), csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
+          countCell(e, RowCount::Changed), csvText(e.errorText()), csvText(eventDataText(e)),
+          csvText(narrator_->caption(e))}) {
+        line += QLatin1Char(',');
+        line += cell;
+    }
+    line += QLatin1String("\r\n");
+    out.write(line);
 }
 
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
