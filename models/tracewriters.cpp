@@ -125,8 +125,8 @@ void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
     QString line = QString::number(e.seq);
     for (const QString& cell :
          {QString::number(e.tMs), QString::number(e.intent), QString::number(e.attempt),
-          csvText(e.actorName()), csvText(e.kindId()), csvText(e.connectionName()),
-          csvText(e.sql), csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
+          csvText(e.actorName()), csvText(e.kindId()), csvText(e.connectionName()), csvText(e.sql),
+          csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
           countCell(e, RowCount::Changed), csvText(e.errorText()), csvText(eventDataText(e)),
           csvText(narrator_->caption(e))}) {
         line += QLatin1Char(',');
