@@ -315,7 +315,8 @@ Narrator::Said Narrator::say(const TraceEvent& e) {
     Said said = sayPlain(e);
     // Chinese set against a Latin word keeps a space before it ("应答 TCC
     // 协调者"), as the translations write it where the word is their own.
-    static const QRegularExpression kHanThenLatin(QStringLiteral("([\\x{4e00}-\\x{9fff}])([A-Za-z])"));
+    static const QRegularExpression kHanThenLatin(
+        QStringLiteral("([\\x{4e00}-\\x{9fff}])([A-Za-z])"));
     if (said.text.contains(kHanThenLatin))
         said.text.replace(kHanThenLatin, QStringLiteral("\\1 \\2"));
     // "the relay opens …": a sentence starts with a capital.
