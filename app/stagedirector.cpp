@@ -360,8 +360,9 @@ bool StageDirector::toEndInWorker(RunController::Progress& p, LiveStage::CatchUp
     return !p.cancel && playback_.atEnd() && playback_.judgeEnd(error);
 }
 
-void StageDirector::withWholeRun(const QString& jobTitle,
-                                 std::function<void(const Trace::Loaded& whole)> done) {
+void StageDirector::withWholeRun(
+    const QString& jobTitle, RenderWhole render,
+    std::function<void(const Trace::Loaded& whole, const QByteArray&)> done) {
     RunController* jobs = stage_.jobs;
     if (!playback_.isLoaded() || jobs->isBusy())
         return;
@@ -369,11 +370,13 @@ void StageDirector::withWholeRun(const QString& jobTitle,
     setHeld(true);
     auto error = std::make_shared<QString>();
     auto whole = std::make_shared<Trace::Loaded>();
+    auto rendered = std::make_shared<QByteArray>();
     const int cost = playback_.seekCost(playback_.length());
     auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
     jobs->start(
         jobTitle,
-        [this, error, whole, cost, views](RunController::Progress& p) {
+        [this, error, whole, rendered, render = std::move(render), cost,
+         views](RunController::Progress& p) {
             p.total = cost;
             if (!toEndInWorker(p, *views, error.get()))
                 return;
@@ -382,15 +385,17 @@ void StageDirector::withWholeRun(const QString& jobTitle,
             whole->events = playback_.run()->trace().events();
             whole->summary = playback_.run()->summary().toJson();
             whole->digestMatches = true;
+            if (render)
+                *rendered = render(*whole);
         },
-        [this, error, whole, views, done = std::move(done)](bool cancelled) {
+        [this, error, whole, rendered, views, done = std::move(done)](bool cancelled) {
             publishFromWorker(views);
             if (cancelled) {
                 stage_.status->showMessage(tr("Stopped: nothing was written."));
             } else if (!error->isEmpty()) {
                 emit errorRaised(tr("Cannot judge the run"), *error);
             } else {
-                done(*whole);
+                done(*whole, *rendered);
             }
         });
 }

@@ -76,9 +76,11 @@ public:
     void saveTraceTo(const QString& path);
     // Plays the run on screen to its end and judges it in the background,
     // then hands `done` the whole run as its trace file holds it (in this
-    // thread). Nothing when no run is loaded or a job is busy.
-    void withWholeRun(const QString& jobTitle,
-                      std::function<void(const Trace::Loaded& whole)> done);
+    // thread), with what `render` (when given) made of it in the worker.
+    // Nothing when no run is loaded or a job is busy.
+    using RenderWhole = std::function<QByteArray(const Trace::Loaded& whole)>;
+    void withWholeRun(const QString& jobTitle, RenderWhole render,
+                      std::function<void(const Trace::Loaded& whole, const QByteArray&)> done);
     // Draws the views again from the run's start (language, theme, lanes).
     void redraw();
     // Shows now what a job's hand-over left for a frame later: the SQL log,

@@ -89,26 +89,35 @@ void WindowExports::writeRun(Format format, const QString& path) {
     const QString job =
         format == Format::Report ? tr("Writing the report") : tr("Writing the sequence diagram");
     // The whole run, as `idemlab export` reads it from a saved trace.
-    parts_.director->withWholeRun(job, [this, format, path](const Trace::Loaded& whole) {
-        const RunConfig& config = parts_.playback->config();
-        const QString name = format == Format::Report    ? QStringLiteral("html")
-                             : format == Format::Mermaid ? QStringLiteral("mermaid")
-                                                         : QStringLiteral("plantuml");
+    const RunConfig config = parts_.playback->config();
+    const QString name = format == Format::Report    ? QStringLiteral("html")
+                         : format == Format::Mermaid ? QStringLiteral("mermaid")
+                                                     : QStringLiteral("plantuml");
+    const QString lang = lang_;
+    const auto render = [config, name, lang](const Trace::Loaded& whole) {
         const std::unique_ptr<TraceExport> writer =
-            traceExportFor(name, config, whole.summary, false, lang_);
+            traceExportFor(name, config, whole.summary, false, lang);
         ExportRun run;
         run.config = whole.config;
         run.summary = whole.summary;
         run.intents = config.intents;
-        const QByteArray bytes = exportEvents(whole.events, *writer, run);
-        QString error;
-        if (!writeFileAtomically(path, bytes, &error)) {
-            emit errorRaised(tr("Cannot export"), error);
-            return;
-        }
-        parts_.status->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
-        emit written(path);
-    });
+        return exportEvents(whole.events, *writer, run);
+    };
+    // The text diagrams are written in the worker; the report draws its
+    // diagrams with widgets, which live on this thread.
+    const bool drawn = format == Format::Report;
+    parts_.director->withWholeRun(
+        job, drawn ? StageDirector::RenderWhole() : StageDirector::RenderWhole(render),
+        [this, path, drawn, render](const Trace::Loaded& whole, const QByteArray& rendered) {
+            const QByteArray bytes = drawn ? render(whole) : rendered;
+            QString error;
+            if (!writeFileAtomically(path, bytes, &error)) {
+                emit errorRaised(tr("Cannot export"), error);
+                return;
+            }
+            parts_.status->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+            emit written(path);
+        });
 }
 
 void WindowExports::exportHandout() {
