@@ -28,6 +28,10 @@ qint64 Attempt::now() const {
     return run_.now();
 }
 
+Attempt::SqlStep Attempt::begin() {
+    return sql(run_.backend().beginStatement());
+}
+
 void Attempt::SqlStep::await_suspend(std::coroutine_handle<> h) {
     attempt.run_.suspendOnSql(attempt, h, this);
 }

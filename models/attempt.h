@@ -102,7 +102,8 @@ public:
     SqlStep trySqlWith(QString text, QVariantList values) {
         return SqlStep{*this, std::move(text), std::move(values), true, {}};
     }
-    SqlStep begin() { return sql(QStringLiteral("BEGIN IMMEDIATE")); }
+    // Opens a transaction as the run's database does (SQLite: BEGIN IMMEDIATE).
+    SqlStep begin();
     SqlStep commit() { return sql(QStringLiteral("COMMIT")); }
     SqlStep rollback() { return sql(QStringLiteral("ROLLBACK")); }
     // Dies here when this is the configured crash attempt and point; for

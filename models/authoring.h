@@ -99,8 +99,13 @@ public:
     explicit Reader(SqlConnection& connection) : connection_(connection) {}
     SqlResult query(const QString& sql, const QVariantList& params = {});
     qint64 count(const QString& sql, const QVariantList& params = {});
+    // Whether the schema has this table (a variant may keep tables others lack).
+    bool hasTable(const QString& table);
+    // The database's own integrity check: "ok" or what it found.
+    QString integrity();
 
 private:
+    SqlResult checked(SqlResult r, const QString& what);
     SqlConnection& connection_;
 };
 

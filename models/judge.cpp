@@ -167,7 +167,7 @@ void Run::recordJudgement(int intent, const IntentJudgement& j) {
 bool Run::finish(QString* error) {
     // Every process has ended; close their connections so the file is whole.
     processes_.clear();
-    lockWaiters_.clear();
+    locks_.clear();
     idle_.clear();
     busy_.clear();
     setupConnection_.reset();
@@ -181,8 +181,7 @@ bool Run::finish(QString* error) {
         Reader reader(*connection);
         summary_ = judgeAll(
             reader, [this](int intent, const IntentJudgement& j) { recordJudgement(intent, j); });
-        const SqlResult integrity = reader.query(QStringLiteral("PRAGMA integrity_check"));
-        summary_.integrity = integrity.value().toString();
+        summary_.integrity = reader.integrity();
         QJsonObject extras;
         scenario_.extendSummary(reader, config_, extras);
         summary_.extras = extras;
@@ -197,7 +196,7 @@ bool Run::finish(QString* error) {
         return false;
     }
     bool badInput = false;
-    if (!db_.publish(config_.toJson(), error, &badInput)) {
+    if (!backend_->publish(config_.toJson(), error, &badInput)) {
         fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
         return false;
     }

@@ -2,6 +2,7 @@
 
 #include "attempt.h"
 #include "sqlconnection.h"
+#include "sqlitebackend.h"
 
 #include <algorithm>
 #include <limits>
@@ -113,14 +114,27 @@ void Setup::transition(int intent, const QString& entity, const QString& from, c
     run_.record(std::move(e));
 }
 
-SqlResult Reader::query(const QString& sql, const QVariantList& params) {
-    SqlResult r = connection_.exec(sql, params);
+SqlResult Reader::checked(SqlResult r, const QString& what) {
     if (!r.ok) {
         throw ReadFailure(QStringLiteral("the judge could not read the database: %1\n%2")
-                              .arg(r.errorText(), sql.simplified())
+                              .arg(r.errorText(), what.simplified())
                               .toStdString());
     }
     return r;
+}
+
+SqlResult Reader::query(const QString& sql, const QVariantList& params) {
+    return checked(connection_.exec(sql, params), sql);
+}
+
+bool Reader::hasTable(const QString& table) {
+    return !checked(connection_.findTable(table), QStringLiteral("find table ") + table).empty();
+}
+
+QString Reader::integrity() {
+    return checked(connection_.integrityCheck(), QStringLiteral("integrity check"))
+        .value()
+        .toString();
 }
 
 qint64 Reader::count(const QString& sql, const QVariantList& params) {
@@ -130,11 +144,15 @@ qint64 Reader::count(const QString& sql, const QVariantList& params) {
 // --- Run ---------------------------------------------------------------------
 
 Run::Run(const RunConfig& config, const Scenario& scenario, RunOptions options)
-    : config_(config), scenario_(scenario), options_(std::move(options)), rng_(config.seed) {}
+    : config_(config),
+      scenario_(scenario),
+      options_(std::move(options)),
+      backend_(std::make_unique<SqliteBackend>()),
+      rng_(config.seed) {}
 
 Run::~Run() {
     processes_.clear();  // coroutine frames first: they refer to attempts only
-    lockWaiters_.clear();
+    locks_.clear();
     busy_.clear();
     idle_.clear();
     setupConnection_.reset();
@@ -160,14 +178,14 @@ bool Run::start(QString* error) {
         return false;
     }
     bool badInput = false;
-    if (!db_.prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
+    if (!backend_->prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
         fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
         return false;
     }
-    setupConnection_ = std::make_unique<SqlConnection>(db_.workPath(), QStringLiteral("c0"));
+    setupConnection_ = backend_->connect(QStringLiteral("c0"));
     if (!setupConnection_->isOpen()) {
         *error = QStringLiteral("cannot open the database %1: %2")
-                     .arg(db_.workPath(), setupConnection_->openError());
+                     .arg(backend_->location(), setupConnection_->openError());
         fail(RunFailure::Io, *error);
         return false;
     }
@@ -175,19 +193,16 @@ bool Run::start(QString* error) {
         trace_.clear();
     try {
         Setup setup(*this, *setupConnection_);
-        const SqlResult wal = setup.exec(QStringLiteral("PRAGMA journal_mode = WAL"));
-        if (wal.value().toString() != QLatin1String("wal")) {
-            throw SetupFailure(QStringLiteral("SQLite refused write-ahead logging (journal mode "
-                                              "is %1); the run needs it for its connections")
-                                   .arg(wal.value().toString())
-                                   .toStdString());
-        }
+        const QString refused =
+            backend_->configure([&setup](const QString& sql) { return setup.exec(sql); });
+        if (!refused.isEmpty())
+            throw SetupFailure(refused.toStdString());
         for (const QString& statement : scenario_.schema(config_)) setup.exec(statement);
         intents_.resize(std::size_t(std::max(1, config_.intents)));
         // Seed rows in one transaction: one write to the file instead of one per row.
         const bool oneTransaction = options_.formatVersion >= 2;
         if (oneTransaction)
-            setup.exec(QStringLiteral("BEGIN IMMEDIATE"));
+            setup.exec(backend_->beginStatement());
         for (int i = 0; i < int(intents_.size()); ++i) {
             intents_[std::size_t(i)].start = i == 0 ? 0 : i * 250 + random(50);
             scenario_.seed(setup, i);
@@ -459,14 +474,15 @@ void Run::runPendingSql(Process& p) {
     SqlResult r = c.exec(step.sql, step.params);
     traceSql(p.attempt.get(), c, step.sql, step.params, r);
     if (r.isBusy()) {
-        // SQLite said the database is locked: wait until the holder's
+        // The database said it is locked: wait until the holder's
         // transaction ends, then run the same statement again.
-        const bool known = writer_ && writer_ != &c;
+        SqlConnection* holder = locks_.holderOf(LockTable::wholeDatabase());
+        const bool known = holder && holder != &c;
         ++cost_.lockWaits;
         recordFor(*p.attempt, EventKind::LockWait,
-                  {{"connection", c.id()}, {"holder", known ? writer_->id() : QString()}});
+                  {{"connection", c.id()}, {"holder", known ? holder->id() : QString()}});
         if (known) {
-            lockWaiters_.push_back(&p);
+            locks_.await(holder, [this, &p] { runPendingSql(p); });
             return;
         }
         // Locked by something outside the run: poll, but not for ever.
@@ -483,13 +499,14 @@ void Run::runPendingSql(Process& p) {
         // A full or failing disk says nothing about the technique: stop the
         // run instead of judging what the disk refused as business errors.
         fail(RunFailure::Io, QStringLiteral("the database file %1 could not be written: %2")
-                                 .arg(db_.workPath(), r.errorText()));
+                                 .arg(backend_->location(), r.errorText()));
         while (!queue_.empty()) queue_.pop();
         return;
     }
-    // The connection knows whether it holds a (write) transaction now.
-    if (!wasInTransaction && c.inTransaction())
-        writer_ = &c;
+    // The connection knows whether it holds a (write) transaction now; with
+    // one writer at a time, an open transaction holds the database's lock.
+    if (!wasInTransaction && c.inTransaction() && backend_->singleWriter())
+        locks_.grant(&c, LockTable::wholeDatabase());
     if (wasInTransaction && !c.inTransaction())
         transactionEnded(&c);
     p.busyPolls = 0;
@@ -500,14 +517,7 @@ void Run::runPendingSql(Process& p) {
 }
 
 void Run::transactionEnded(SqlConnection* connection) {
-    if (writer_ != connection)
-        return;
-    writer_ = nullptr;
-    std::deque<Process*> waiters;
-    waiters.swap(lockWaiters_);
-    for (Process* w : waiters) {
-        schedule(now_, [this, w] { runPendingSql(*w); });
-    }
+    for (LockTable::Wake& wake : locks_.release(connection)) schedule(now_, std::move(wake));
 }
 
 void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
@@ -690,8 +700,7 @@ void Run::maybeRetry(const Attempt& a, Response response) {
 
 SqlConnection* Run::acquireConnection() {
     if (idle_.empty()) {
-        idle_.push_back(std::make_unique<SqlConnection>(
-            db_.workPath(), QStringLiteral("c%1").arg(nextConnection_++)));
+        idle_.push_back(backend_->connect(QStringLiteral("c%1").arg(nextConnection_++)));
     }
     busy_.push_back(std::move(idle_.back()));
     idle_.pop_back();
@@ -710,7 +719,7 @@ void Run::releaseConnection(Process& p, bool close) {
 }
 
 std::unique_ptr<SqlConnection> Run::openReader() const {
-    return std::make_unique<SqlConnection>(db_.workPath(), QStringLiteral("reader"));
+    return backend_->connect(QStringLiteral("reader"));
 }
 
 bool Run::attemptCrashes(const Attempt& a, CrashPoint point) const {

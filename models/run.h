@@ -4,8 +4,9 @@
 #pragma once
 
 #include "attempt.h"
+#include "backend.h"
+#include "locktable.h"
 #include "runconfig.h"
-#include "rundatabase.h"
 #include "scenario.h"
 #include "sqlconnection.h"
 #include "summary.h"
@@ -118,9 +119,11 @@ public:
     // null: reading through it shows what that transaction has not
     // committed (the stage marks it so). Valid until the next step.
     SqlConnection* openWriter() const {
-        return writer_ && writer_->inTransaction() ? writer_ : nullptr;
+        SqlConnection* writer = locks_.holderOf(LockTable::wholeDatabase());
+        return writer && writer->inTransaction() ? writer : nullptr;
     }
-    QString databasePath() const { return db_.workPath(); }
+    QString databasePath() const { return backend_->location(); }
+    const Backend& backend() const { return *backend_; }
 
     // Whether events go anywhere: without a trace file and a kept trace, a
     // run builds no events at all.
@@ -218,13 +221,12 @@ private:
     const Scenario& scenario_;
     const VariantInfo* variant_ = nullptr;
     RunOptions options_;
-    RunDatabase db_;
+    std::unique_ptr<Backend> backend_;
     std::unique_ptr<SqlConnection> setupConnection_;
     std::vector<std::unique_ptr<SqlConnection>> idle_;
     std::vector<std::unique_ptr<SqlConnection>> busy_;
     int nextConnection_ = 1;
-    SqlConnection* writer_ = nullptr;
-    std::deque<Process*> lockWaiters_;
+    LockTable locks_;
 
     std::mt19937 rng_;
     qint64 now_ = 0;

@@ -2,7 +2,7 @@
 
 #include "outofmemory.h"
 #include "scratchfiles.h"
-#include "sqlconnection.h"
+#include "sqliteconnection.h"
 
 #include <QDir>
 #include <QFile>
@@ -200,7 +200,7 @@ bool RunDatabase::publish(const QJsonObject& config, QString* error, bool* badIn
         return false;
     }
     {
-        SqlConnection c(workPath_, QStringLiteral("publish"));
+        SqliteConnection c(workPath_, QStringLiteral("publish"));
         const QString json =
             QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
         const QList<QPair<QString, QVariantList>> steps{

@@ -1,7 +1,11 @@
-// One SQLite connection of a run, straight on libsqlite3: one prepared
-// statement per SQL text, kept for the connection's life; no busy timeout, so
-// a locked database is reported at once and the scheduler can park the process.
+// The database seam: one session of a run's database, whatever the database
+// is. The scheduler, the judge, the scenarios and the views speak to this;
+// only a backend's own files (sqliteconnection.*, rundatabase.*) know which
+// database answers. A result says what became of a statement in words every
+// backend shares (SqlOutcome), with the database's own code and message beside.
 #pragma once
+
+#include "sqloutcome.h"
 
 #include <QList>
 #include <QString>
@@ -10,27 +14,7 @@
 
 #include <memory>
 
-struct sqlite3;
-
 namespace idem {
-
-// SQLite's result codes that the engine and the scenarios act on (the
-// extended codes are what a connection reports; the primary code is the low
-// byte). Numbers, as in sqlite3.h, so that this header stays lean.
-namespace sqlite {
-constexpr int Ok = 0;
-constexpr int Error = 1;
-constexpr int Busy = 5;
-constexpr int Full = 13;
-constexpr int IoErr = 10;
-constexpr int Constraint = 19;
-constexpr int ConstraintCheck = 275;
-constexpr int ConstraintPrimaryKey = 1555;
-constexpr int ConstraintUnique = 2067;
-constexpr int primary(int code) {
-    return code & 0xff;
-}
-}  // namespace sqlite
 
 // Values to bind, in order. (A function rather than a braced list: g++ 12
 // miscompiles braced lists inside a co_await expression.)
@@ -39,35 +23,35 @@ QVariantList bound(Values&&... values) {
     return QVariantList{QVariant(std::forward<Values>(values))...};
 }
 
-// What a statement's count of rows counts, as SQLite knows the prepared
-// statement (its result columns and the actions its authorizer saw).
+// What a statement's count of rows counts (SQLite knows it from the prepared
+// statement's result columns and the actions its authorizer saw).
 enum class RowCount : quint8 {
     None,      // no count of its own: transaction control (BEGIN, COMMIT, SAVEPOINT ...),
                // schema, a pragma that answers nothing
     Returned,  // it returns rows (SELECT, ... RETURNING, a pragma's answer): how many
-    Changed,   // INSERT, UPDATE or DELETE: the rows it changed (sqlite3_changes)
+    Changed,   // INSERT, UPDATE or DELETE: the rows it changed
 };
 
 struct SqlResult {
     bool ok = true;
-    // Rows returned by a statement that returns rows; else SQLite's count of
-    // changes (sqlite3_changes), which after a statement that changes nothing
-    // itself (BEGIN, COMMIT) is still the previous statement's.
+    // Rows returned by a statement that returns rows; else the database's
+    // count of changes (SQLite's, after a statement that changes nothing
+    // itself, BEGIN or COMMIT, is still the previous statement's).
     qint64 rows = 0;
     RowCount counts = RowCount::None;  // what `rows` means
     QList<QVariantList> data;          // the rows a read returned
-    int code = sqlite::Ok;             // SQLite's extended result code
-    QString message;                   // SQLite's message; empty when ok
+    SqlOutcome outcome = SqlOutcome::Ok;
+    int code = 0;     // the database's own code (SQLite's extended result code)
+    QString message;  // the database's message; empty when ok
 
-    bool isBusy() const { return sqlite::primary(code) == sqlite::Busy; }
-    bool isConstraint() const { return sqlite::primary(code) == sqlite::Constraint; }
-    bool isUniqueViolation() const {
-        return code == sqlite::ConstraintUnique || code == sqlite::ConstraintPrimaryKey;
+    bool isBusy() const { return outcome == SqlOutcome::LockBusy; }
+    // A constraint refused the statement (a unique key or a CHECK).
+    bool isConstraint() const {
+        return outcome == SqlOutcome::UniqueViolation || outcome == SqlOutcome::CheckViolation;
     }
+    bool isUniqueViolation() const { return outcome == SqlOutcome::UniqueViolation; }
     // The disk is full or failing: no business outcome can be read from it.
-    bool isStorageFailure() const {
-        return sqlite::primary(code) == sqlite::Full || sqlite::primary(code) == sqlite::IoErr;
-    }
+    bool isStorageFailure() const { return outcome == SqlOutcome::StorageFailure; }
     bool empty() const { return data.isEmpty(); }
     QVariant value(int row = 0, int column = 0) const {
         return row < data.size() && column < data[row].size() ? data[row][column] : QVariant();
@@ -78,34 +62,36 @@ struct SqlResult {
 
 class SqlConnection {
 public:
-    SqlConnection(const QString& path, const QString& traceId);
-    ~SqlConnection();
+    explicit SqlConnection(const QString& traceId) : id_(traceId) {}
+    virtual ~SqlConnection();
     SqlConnection(const SqlConnection&) = delete;
     SqlConnection& operator=(const SqlConnection&) = delete;
 
-    bool isOpen() const { return db_ != nullptr; }
-    QString openError() const { return openError_; }
+    virtual bool isOpen() const = 0;
+    virtual QString openError() const = 0;
     const QString& id() const { return id_; }
-    // SQLite's own answer: a transaction is open on this connection.
-    bool inTransaction() const;
+    // The database's own answer: a transaction is open on this session.
+    virtual bool inTransaction() const = 0;
 
-    SqlResult exec(const QString& sql, const QVariantList& params = {});
-    // "SELECT rowid, <every column> FROM <table>", identifiers quoted;
-    // columns receives the column names (without rowid). Empty when the
+    virtual SqlResult exec(const QString& sql, const QVariantList& params = {}) = 0;
+    // "SELECT <row id>, <every column> FROM <table>", identifiers quoted;
+    // columns receives the column names (without the row id). Empty when the
     // table does not exist.
-    QString selectAllStatement(const QString& table, QStringList* columns);
-    // Whether another connection has committed since this one last asked
-    // (true the first time; SQLite's data_version, a few microseconds). A
-    // reader that shows the tables reads them again only when it is true.
-    bool othersCommittedSinceAsked();
+    virtual QString selectAllStatement(const QString& table, QStringList* columns) = 0;
+    // Whether another session has committed since this one last asked (true
+    // the first time). A reader that shows the tables reads them again only
+    // when it is true.
+    virtual bool othersCommittedSinceAsked() = 0;
+
+    // --- what each database says in its own way -----------------------------
+    // A row for each table of this name in the schema (none: no such table).
+    virtual SqlResult findTable(const QString& table) = 0;
+    // The database's own check of its files and constraints: one text,
+    // "ok" or what it found.
+    virtual SqlResult integrityCheck() = 0;
 
 private:
-    struct Statements;
     QString id_;
-    QString openError_;
-    sqlite3* db_ = nullptr;
-    std::unique_ptr<Statements> statements_;
-    qint64 dataVersion_ = -1;  // data_version when last asked; -1: never asked
 };
 
 }  // namespace idem

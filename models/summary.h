@@ -69,7 +69,7 @@ struct Summary {
     QStringList inconsistencies;      // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50
     RunCost cost;                     // from version 4 on
-    QString integrity;                // PRAGMA integrity_check: "ok"
+    QString integrity;                // the database's own check: "ok"
     qint64 endMs = 0;                 // virtual time when the last event ran
     bool complete = true;             // false: the run was stopped before its end
     // Fields a scenario adds of its own (pagination's pages, the broker's

@@ -1,6 +1,7 @@
 #include "traceevent.h"
 
 #include "jsonbytes.h"
+#include "sqliteconnection.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -488,6 +489,11 @@ bool TraceEvent::fromJson(const QJsonObject& json, int version, TraceEvent* out,
     }
     *out = std::move(e);
     return true;
+}
+
+SqlOutcome TraceEvent::outcome() const {
+    // Every trace so far was written on SQLite: its codes say it.
+    return sqliteOutcome(code);
 }
 
 }  // namespace idem

@@ -100,9 +100,9 @@ struct TraceEvent {
     // with no count of its own (BEGIN, COMMIT) keeps SQLite's count of changes
     // as it stood, the previous statement's, which version 2 wrote as "rows".
     qint64 rows = 0;
-    int code = 0;  // SQLite's extended result code; 0: ok
+    int code = 0;  // the database's own code (SQLite's extended result code); 0: ok
     QString sql;
-    QString error;  // SQLite's message; empty: no error
+    QString error;  // the database's message; empty: no error
     QVariantList params;
 
     // every other kind: its own fields (sql events: phase, cause)
@@ -110,6 +110,8 @@ struct TraceEvent {
 
     bool is(EventKind k) const { return kind == k; }
     bool failed() const { return code != 0; }
+    // What became of the statement, in the words every backend shares.
+    SqlOutcome outcome() const;
     QString actorName() const { return nameOf(actor); }
     QString kindId() const { return kind == EventKind::Note ? nameOf(note) : toId(kind); }
     QString connectionName() const;

@@ -150,8 +150,7 @@ void DuplicateAlert::completeAlerts(Reader& db, QList<AlertRecord>& alerts) cons
 
 void DuplicateAlert::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     // Only the alerting variant keeps a log of duplicates.
-    if (db.count(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name "
-                                "= 'duplicate_log'")) == 0)
+    if (!db.hasTable(QStringLiteral("duplicate_log")))
         return;
     const SqlResult rows = db.query(QStringLiteral(R"(SELECT operation, COUNT(*)
 FROM duplicate_log

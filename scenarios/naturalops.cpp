@@ -357,8 +357,7 @@ Effects NaturalOps::expectedEffects(const RunConfig&, int) const {
 // A repeat that brings back the state of one run can still be wrong: it
 // undid a write that came after the first run.
 QString NaturalOps::inconsistency(Reader& db, int intent) const {
-    if (db.count(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name "
-                                "= 'later_writes'")) == 0)
+    if (!db.hasTable(QStringLiteral("later_writes")))
         return {};
     const SqlResult w = db.query(kOverwritten, {intent});
     if (w.empty() || w.value(0, 0) == w.value(0, 2))

@@ -258,8 +258,7 @@ Effects ScheduledTask::expectedEffects(const RunConfig&, int) const {
 
 QString ScheduledTask::inconsistency(Reader& db, int intent) const {
     const QString date = bizDateOf(intent);
-    if (db.count(QStringLiteral(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'job_runs'")) == 0)
+    if (!db.hasTable(QStringLiteral("job_runs")))
         return {};  // this variant keeps no run record
     const SqlResult run = db.query(
         QStringLiteral("SELECT status FROM job_runs WHERE job = ? AND biz_date = ?"), {kJob, date});

@@ -83,8 +83,7 @@ WHERE frozen <> 0)");
 const QString kLogPerUser = QStringLiteral("SELECT user_id, status FROM tcc_log");
 
 bool hasLog(Reader& db) {
-    return db.count(QStringLiteral(
-               "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'tcc_log'")) > 0;
+    return db.hasTable(QStringLiteral("tcc_log"));
 }
 
 qint64 userOf(int intent) {
@@ -288,7 +287,7 @@ Task<Reply> Tcc::naiveConfirm(Attempt& a) const {
     // Release the hold. When there is none (a repeated Confirm), the CHECK
     // refuses the release, and the code shrugs: the money is debited anyway.
     const SqlResult released = co_await a.trySql(kUnfreeze, p.amount, p.userId);
-    if (!released.ok && released.code != sqlite::ConstraintCheck)
+    if (!released.ok && released.outcome != SqlOutcome::CheckViolation)
         throw SqlFailure(released.errorText().toStdString());
     co_await a.commit();
     co_return Reply{Response::Success, QStringLiteral("debited")};
@@ -299,7 +298,7 @@ Task<Reply> Tcc::naiveCancel(Attempt& a) const {
     // Nothing frozen yet (the Try has not arrived): the CHECK refuses the
     // release, nothing changes, and the Cancel is answered as done.
     const SqlResult released = co_await a.trySql(kUnfreeze, p.amount, p.userId);
-    if (!released.ok && released.code != sqlite::ConstraintCheck)
+    if (!released.ok && released.outcome != SqlOutcome::CheckViolation)
         throw SqlFailure(released.errorText().toStdString());
     co_return Reply{Response::Success,
                     released.ok ? QStringLiteral("released") : QStringLiteral("nothing frozen")};

@@ -6,6 +6,7 @@
 #include "rundatabase.h"
 #include "runner.h"
 #include "sqlconnection.h"
+#include "sqliteconnection.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -204,7 +205,7 @@ void EngineTest::dbFileIsKeptForInspection() {
     // The file stands alone: no write-ahead log beside it.
     QVERIFY(!QFile::exists(path + "-wal"));
     QVERIFY(RunDatabase::isRunDatabase(path));
-    SqlConnection c(path, "check");
+    SqliteConnection c(path, "check");
     QVERIFY(c.isOpen());
     QCOMPARE(c.exec("SELECT COUNT(*) FROM orders").value().toInt(), 2);
     QCOMPARE(c.exec("SELECT status FROM dedup").value().toString(), QStringLiteral("SUCCESS"));

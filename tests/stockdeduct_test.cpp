@@ -7,6 +7,7 @@
 #include "run.h"
 #include "runner.h"
 #include "sqlconnection.h"
+#include "sqliteconnection.h"
 #include "testsupport.h"
 
 // After the Qt-including headers: moc cannot parse <coroutine> on its own.
@@ -219,7 +220,7 @@ void StockDeductTest::versionFromRequestRefusesAStalePage() {
         QString error;
         QVERIFY2(run.start(&error), qPrintable(error));
         {
-            SqlConnection other(run.databasePath(), QStringLiteral("another-order"));
+            SqliteConnection other(run.databasePath(), QStringLiteral("another-order"));
             QVERIFY(
                 other
                     .exec(QStringLiteral("UPDATE stock SET qty = qty - 1, version = version + 1 "
@@ -246,7 +247,7 @@ void StockDeductTest::lostUpdateIsInconsistent() {
     {
         // A writer that read qty before the deduction and wrote back its own
         // value: the unit comes back although the row's version moved on.
-        SqlConnection writer(run->databasePath(), QStringLiteral("tamper"));
+        SqliteConnection writer(run->databasePath(), QStringLiteral("tamper"));
         QVERIFY(writer
                     .exec(QStringLiteral("UPDATE stock SET qty = ? WHERE sku = ?"),
                           {StockDeduct::kInitialStock, StockDeduct::skuOf(0)})
@@ -305,7 +306,7 @@ void StockDeductTest::aChangedDatabaseHasEveryAnswerCheckedAgain() {
          {static_cast<const Run*>(judged.get()), static_cast<const Run*>(&unjudged)}) {
         {
             // The units come back: every "deducted" answer is now untrue.
-            SqlConnection writer(run->databasePath(), QStringLiteral("tamper"));
+            SqliteConnection writer(run->databasePath(), QStringLiteral("tamper"));
             QVERIFY(
                 writer
                     .exec(QStringLiteral("UPDATE stock SET qty = ?"), {StockDeduct::kInitialStock})

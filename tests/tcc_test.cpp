@@ -4,6 +4,7 @@
 // phase's answer held against them.
 #include "registry.h"
 #include "run.h"
+#include "sqliteconnection.h"
 #include "testsupport.h"
 
 #include <QTest>

@@ -5,6 +5,7 @@
 #include "run.h"
 #include "runner.h"
 #include "sqlconnection.h"
+#include "sqliteconnection.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -174,7 +175,7 @@ void TraceTest::sqlEventsReplayToTheSameDatabase() {
             continue;
         auto& conn = connections[e.connectionName()];
         if (!conn)
-            conn = std::make_shared<SqlConnection>(replayPath, e.connectionName());
+            conn = std::make_shared<SqliteConnection>(replayPath, e.connectionName());
         const SqlResult result = conn->exec(e.sql, e.params);
         QCOMPARE(result.code, e.code);
         QCOMPARE(result.errorText(), e.errorText());
@@ -185,8 +186,8 @@ void TraceTest::sqlEventsReplayToTheSameDatabase() {
     }
     connections.clear();
     const char* dump = "SELECT id, request_id, user_id, amount, created_at FROM orders ORDER BY id";
-    SqlConnection original(dir.filePath("original.sqlite"), "a");
-    SqlConnection replayed(replayPath, "b");
+    SqliteConnection original(dir.filePath("original.sqlite"), "a");
+    SqliteConnection replayed(replayPath, "b");
     QCOMPARE(replayed.exec(dump).data, original.exec(dump).data);
     const char* dedup = "SELECT biz_id, status, result, owner FROM dedup";
     QCOMPARE(replayed.exec(dedup).data, original.exec(dedup).data);

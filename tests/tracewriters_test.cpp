@@ -7,6 +7,7 @@
 #include "exporttext.h"
 #include "run.h"
 #include "sqlconnection.h"
+#include "sqliteconnection.h"
 #include "sqllogmodel.h"
 #include "tablemodel.h"
 #include "testsupport.h"
@@ -223,7 +224,7 @@ void TraceWritersTest::traceCsvNeutralisesText() {
 
 void TraceWritersTest::tableCopyKeepsNumbersAndNeutralisesText() {
     QTemporaryDir dir;
-    SqlConnection db(dir.filePath("t.sqlite"), QStringLiteral("c0"));
+    SqliteConnection db(dir.filePath("t.sqlite"), QStringLiteral("c0"));
     db.exec(QStringLiteral("CREATE TABLE stock(sku TEXT, qty INTEGER, price REAL, note TEXT)"));
     db.exec(QStringLiteral("INSERT INTO stock VALUES (?, ?, ?, ?)"),
             {QStringLiteral("=HYPERLINK(\"http://x\")"), -3, -1.5, QStringLiteral("-1")});

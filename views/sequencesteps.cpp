@@ -126,7 +126,7 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
     // BEGIN, COMMIT, ROLLBACK: no count of their own.
     const bool control = e.counts == RowCount::None;
     const QString cause = e.fields.text("cause");
-    if (e.failed() && sqlite::primary(e.code) == sqlite::Busy) {
+    if (e.outcome() == SqlOutcome::LockBusy) {
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;

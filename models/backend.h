@@ -1,0 +1,51 @@
+// The database a run works in, behind the seam: where it lives, how its
+// sessions are opened, and what the scheduler must know of its locking. The
+// embedded default is SQLite (sqlitebackend.h); a server is another backend.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace idem {
+
+class SqlConnection;
+struct SqlResult;
+
+class Backend {
+public:
+    virtual ~Backend();
+
+    // "sqlite", as the trace and the summary name it.
+    virtual QString id() const = 0;
+    // Makes the run's database ready. target: where to keep it when the run
+    // ends (empty: nowhere). False with a message; *badInput tells a refused
+    // target from a failure of the machine.
+    virtual bool prepare(const QString& target, bool replace, QString* error, bool* badInput) = 0;
+    // Every session is closed: keep the database at its target, stamped with
+    // the run's configuration.
+    virtual bool publish(const QJsonObject& config, QString* error, bool* badInput) = 0;
+    // Where the database is, for messages and for the user.
+    virtual QString location() const = 0;
+    // A new session of the run's database, named as the trace names it
+    // (c0, c1 ..., reader). Check isOpen().
+    virtual std::unique_ptr<SqlConnection> connect(const QString& id) const = 0;
+    // Settings the run's setup session applies before the schema, each run
+    // through `exec` (which traces it); an empty text when all is well, else
+    // why the run cannot use this database.
+    using Exec = std::function<SqlResult(const QString&)>;
+    virtual QString configure(const Exec& exec) const = 0;
+    // The statement that opens an attempt's transaction (SQLite: BEGIN
+    // IMMEDIATE, which takes the write lock at once). The same object every
+    // time, so that statements are found by their text's address.
+    virtual const QString& beginStatement() const = 0;
+    // One writer at a time for the whole database (SQLite): a session that
+    // opens a transaction holds the write lock until it ends, and a statement
+    // of another that is refused as busy waits for that end. A server locks
+    // rows itself and tells whom a statement waits for.
+    virtual bool singleWriter() const = 0;
+};
+
+}  // namespace idem

@@ -1,0 +1,39 @@
+#include "sqlitebackend.h"
+
+#include "sqliteconnection.h"
+
+namespace idem {
+
+Backend::~Backend() = default;
+
+bool SqliteBackend::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
+    return file_.prepare(target, replace, error, badInput);
+}
+
+bool SqliteBackend::publish(const QJsonObject& config, QString* error, bool* badInput) {
+    return file_.publish(config, error, badInput);
+}
+
+std::unique_ptr<SqlConnection> SqliteBackend::connect(const QString& id) const {
+    return std::make_unique<SqliteConnection>(file_.workPath(), id);
+}
+
+QString SqliteBackend::configure(const Exec& exec) const {
+    // Readers (the judge mid-run, the window's tables) see the last commit
+    // while a writer's transaction is open.
+    const SqlResult wal = exec(QStringLiteral("PRAGMA journal_mode = WAL"));
+    if (wal.value().toString() != QLatin1String("wal")) {
+        return QStringLiteral(
+                   "SQLite refused write-ahead logging (journal mode is %1); the run needs it "
+                   "for its connections")
+            .arg(wal.value().toString());
+    }
+    return {};
+}
+
+const QString& SqliteBackend::beginStatement() const {
+    static const QString begin = QStringLiteral("BEGIN IMMEDIATE");
+    return begin;
+}
+
+}  // namespace idem
