@@ -1,7 +1,9 @@
 // Live mode's foundation on real servers (SPEC section 8): a private
-// PostgreSQL and MariaDB from their templates, sessions on them, and a
-// server that never outlives the lab, killed or not.
+// PostgreSQL and MariaDB from their templates, two sessions stepped from one
+// thread through the races LIVE-NOTES measured, each wait certain before it
+// is reported, and a server that never outlives the lab, killed or not.
 #include "live/mariasession.h"
+#include "live/observer.h"
 #include "live/pgsession.h"
 #include "live/privateserver.h"
 #include "live/session.h"
@@ -139,6 +141,70 @@ private:
         return e;
     }
 
+    // Two sessions of one run and the observer, on a fresh table of orders
+    // with a unique request id, written as each database's engineers write
+    // it.
+    struct Race {
+        ServerKind kind;
+        std::unique_ptr<Session> a, b;
+        std::unique_ptr<Observer> observer;
+        QList<Session*> run;
+        QString table;
+        QString begin, insert, selectForUpdate, count;
+
+        StepWait step(Session& s, const QString& sql, const QVariantList& params = {}) {
+            if (!s.send(sql, params))
+                return {StepWait::State::GaveUp, {}, 0};
+            return waitUntilDoneOrBlocked(s, *observer, run);
+        }
+        StepWait resume(Session& s) { return waitUntilDoneOrBlocked(s, *observer, run); }
+    };
+
+    std::unique_ptr<Race> race(ServerKind kind) {
+        auto r = std::make_unique<Race>();
+        r->kind = kind;
+        const Endpoint e = endpoint(kind);
+        r->table = QStringLiteral("orders_%1").arg(++tables_);
+        const bool pg = kind == ServerKind::Postgres;
+        const QString create = pg ? QStringLiteral(R"(
+CREATE TABLE %1 (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    request_id text NOT NULL UNIQUE,
+    amount int NOT NULL
+))")
+                                  : QStringLiteral(R"(
+CREATE TABLE %1 (
+    id bigint AUTO_INCREMENT PRIMARY KEY,
+    request_id varchar(64) NOT NULL,
+    amount int NOT NULL,
+    UNIQUE KEY uk_request_id (request_id)
+) ENGINE=InnoDB)");
+        auto setup = openSession(e, QStringLiteral("setup"));
+        if (!setup->isOpen() || !setup->exec(create.arg(r->table)).ok())
+            return nullptr;
+        r->a = openSession(e, QStringLiteral("a1"));
+        r->b = openSession(e, QStringLiteral("a2"));
+        r->observer = openObserver(e);
+        if (!r->a->isOpen() || !r->b->isOpen() || !r->observer->isOpen())
+            return nullptr;
+        r->run = {r->a.get(), r->b.get()};
+        r->begin = pg ? QStringLiteral("BEGIN") : QStringLiteral("START TRANSACTION");
+        r->insert = QString::fromLatin1(pg ? "INSERT INTO %1 (request_id, amount) VALUES ($1, $2)"
+                                           : "INSERT INTO %1 (request_id, amount) VALUES (?, ?)")
+                        .arg(r->table);
+        r->selectForUpdate =
+            QString::fromLatin1(pg ? "SELECT id FROM %1 WHERE request_id = $1 FOR UPDATE"
+                                   : "SELECT id FROM %1 WHERE request_id = ? FOR UPDATE")
+                .arg(r->table);
+        r->count = QStringLiteral("SELECT count(*) FROM %1").arg(r->table);
+        return r;
+    }
+
+    qint64 rowsIn(Race& r) {
+        auto reader = openSession(endpoint(r.kind), QStringLiteral("reader"));
+        return reader->exec(r.count).value().toLongLong();
+    }
+
     static void addKinds() {
         QTest::addColumn<ServerKind>("kind");
         QTest::newRow("postgres") << ServerKind::Postgres;
@@ -147,6 +213,7 @@ private:
 
     std::unique_ptr<PrivateServer> postgres_;
     std::unique_ptr<PrivateServer> mariadb_;
+    int tables_ = 0;
 
 private slots:
     void initTestCase() {
@@ -244,6 +311,198 @@ private slots:
         QCOMPARE(classifyMariaDb(1213), SqlOutcome::Deadlock);
         QCOMPARE(classifyMariaDb(4025), SqlOutcome::CheckViolation);
         QCOMPARE(classifyMariaDb(1020), SqlOutcome::SerializationFailure);
+    }
+
+    // LIVE-NOTES: plain INSERT of the same unique key. The second waits for
+    // the first's transaction, then fails once it commits.
+    void duplicateInsertWaitsThenFails_data() { addKinds(); }
+    void duplicateInsertWaitsThenFails() {
+        QFETCH(ServerKind, kind);
+        auto r = race(kind);
+        QVERIFY(r);
+        const QVariantList order{QStringLiteral("r-1"), 100};
+        QCOMPARE(r->step(*r->a, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, r->insert, order).state, StepWait::State::Done);
+        QVERIFY2(r->a->result().ok(), qPrintable(r->a->result().errorText()));
+        QCOMPARE(r->step(*r->b, r->begin).state, StepWait::State::Done);
+        const StepWait waiting = r->step(*r->b, r->insert, order);
+        QCOMPARE(waiting.state, StepWait::State::Blocked);
+        QCOMPARE(waiting.lock.on, QStringList{QStringLiteral("a1")});
+        qInfo("a2 %s (known in %lld ms)", qPrintable(waiting.lock.describe()), waiting.ms);
+        QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+        QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+        QCOMPARE(r->b->result().outcome, SqlOutcome::UniqueViolation);
+        QCOMPARE(r->b->result().sqlState,
+                 kind == ServerKind::Postgres ? QStringLiteral("23505") : QStringLiteral("23000"));
+        if (kind == ServerKind::MariaDb)
+            QCOMPARE(r->b->result().nativeCode, 1062);
+        qInfo("a2: %s", qPrintable(r->b->result().errorText()));
+        QCOMPARE(r->step(*r->b, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+        QCOMPARE(rowsIn(*r), qint64(1));
+    }
+
+    // LIVE-NOTES: SELECT ... FOR UPDATE on a missing key, then INSERT, under
+    // UNIQUE. PostgreSQL has no gap locks: both pass the SELECT, the second
+    // INSERT waits and fails with 23505. InnoDB's gap locks make the two
+    // INSERTs wait on each other: a deadlock (1213) for one of them.
+    void selectForUpdateThenInsert_data() { addKinds(); }
+    void selectForUpdateThenInsert() {
+        QFETCH(ServerKind, kind);
+        auto r = race(kind);
+        QVERIFY(r);
+        const QVariantList key{QStringLiteral("r-1")};
+        const QVariantList order{QStringLiteral("r-1"), 100};
+        for (Session* s : r->run) {
+            QCOMPARE(r->step(*s, r->begin).state, StepWait::State::Done);
+            QCOMPARE(r->step(*s, r->selectForUpdate, key).state, StepWait::State::Done);
+            QVERIFY2(s->result().ok(), qPrintable(s->result().errorText()));
+            QCOMPARE(s->result().rows, qint64(0));
+        }
+        const StepWait first = r->step(*r->a, r->insert, order);
+        if (kind == ServerKind::Postgres) {
+            QCOMPARE(first.state, StepWait::State::Done);
+            QVERIFY(r->a->result().ok());
+            const StepWait second = r->step(*r->b, r->insert, order);
+            QCOMPARE(second.state, StepWait::State::Blocked);
+            QCOMPARE(second.lock.on, QStringList{QStringLiteral("a1")});
+            qInfo("a2 %s (known in %lld ms)", qPrintable(second.lock.describe()), second.ms);
+            QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+            QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+            QCOMPARE(r->b->result().outcome, SqlOutcome::UniqueViolation);
+            QCOMPARE(r->b->result().sqlState, QStringLiteral("23505"));
+            QCOMPARE(r->step(*r->b, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+        } else {
+            QCOMPARE(first.state, StepWait::State::Blocked);
+            QCOMPARE(first.lock.on, QStringList{QStringLiteral("a2")});
+            qInfo("a1 %s (known in %lld ms)", qPrintable(first.lock.describe()), first.ms);
+            QVERIFY(first.lock.gap);
+            // a2's INSERT closes the cycle: InnoDB rolls one of them back
+            // at once, and the other's INSERT goes through.
+            QCOMPARE(r->step(*r->b, r->insert, order).state, StepWait::State::Done);
+            QCOMPARE(r->resume(*r->a).state, StepWait::State::Done);
+            Session* victim = r->a->result().ok() ? r->b.get() : r->a.get();
+            Session* survivor = victim == r->a.get() ? r->b.get() : r->a.get();
+            QCOMPARE(victim->result().outcome, SqlOutcome::Deadlock);
+            QCOMPARE(victim->result().nativeCode, 1213);
+            QVERIFY2(survivor->result().ok(), qPrintable(survivor->result().errorText()));
+            qInfo("%s: %s", qPrintable(victim->id()), qPrintable(victim->result().errorText()));
+            QCOMPARE(r->step(*survivor, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+            QCOMPARE(r->step(*victim, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+        }
+        QCOMPARE(rowsIn(*r), qint64(1));
+    }
+
+    // LIVE-NOTES: INSERT ... ON CONFLICT DO NOTHING while the first is
+    // uncommitted: the second waits; then 0 rows at read committed, 40001 at
+    // repeatable read (the row it would conflict with is not in its snapshot).
+    void onConflictWaits_data() {
+        QTest::addColumn<QString>("isolation");
+        QTest::addColumn<SqlOutcome>("outcome");
+        QTest::newRow("read committed") << QStringLiteral("READ COMMITTED") << SqlOutcome::Ok;
+        QTest::newRow("repeatable read")
+            << QStringLiteral("REPEATABLE READ") << SqlOutcome::SerializationFailure;
+    }
+    void onConflictWaits() {
+        QFETCH(QString, isolation);
+        QFETCH(SqlOutcome, outcome);
+        auto r = race(ServerKind::Postgres);
+        QVERIFY(r);
+        const QString begin = QStringLiteral("BEGIN ISOLATION LEVEL ") + isolation;
+        const QString insert = r->insert + QStringLiteral(" ON CONFLICT (request_id) DO NOTHING");
+        const QVariantList order{QStringLiteral("r-1"), 100};
+        QCOMPARE(r->step(*r->a, begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, insert, order).state, StepWait::State::Done);
+        QCOMPARE(r->a->result().rows, qint64(1));
+        const StepWait waiting = r->step(*r->b, insert, order);
+        QCOMPARE(waiting.state, StepWait::State::Blocked);
+        QCOMPARE(waiting.lock.on, QStringList{QStringLiteral("a1")});
+        QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+        QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+        QCOMPARE(r->b->result().outcome, outcome);
+        if (outcome == SqlOutcome::Ok)
+            QCOMPARE(r->b->result().rows, qint64(0));
+        else
+            QCOMPARE(r->b->result().sqlState, QStringLiteral("40001"));
+        QCOMPARE(r->step(*r->b, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+    }
+
+    // A wait for a row another session has locked names the row: its
+    // table, and on PostgreSQL the ctid and the holder's lock modes
+    // (pgrowlocks), on MariaDB the index record.
+    void lockedRowIsNamed_data() { addKinds(); }
+    void lockedRowIsNamed() {
+        QFETCH(ServerKind, kind);
+        auto r = race(kind);
+        QVERIFY(r);
+        QCOMPARE(r->step(*r->a, r->insert, {QStringLiteral("r-1"), 100}).state,
+                 StepWait::State::Done);
+        const bool pg = kind == ServerKind::Postgres;
+        const QString update =
+            QString::fromLatin1(pg ? "UPDATE %1 SET amount = amount + 1 WHERE request_id = $1"
+                                   : "UPDATE %1 SET amount = amount + 1 WHERE request_id = ?")
+                .arg(r->table);
+        const QVariantList key{QStringLiteral("r-1")};
+        QCOMPARE(r->step(*r->a, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, r->selectForUpdate, key).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->begin).state, StepWait::State::Done);
+        const StepWait waiting = r->step(*r->b, update, key);
+        QCOMPARE(waiting.state, StepWait::State::Blocked);
+        qInfo("a2 %s", qPrintable(waiting.lock.describe()));
+        QVERIFY(waiting.lock.table.contains(r->table));
+        QVERIFY(!waiting.lock.gap);
+        if (pg) {
+            QCOMPARE(waiting.lock.row, QStringLiteral("(0,1)"));
+            QCOMPARE(waiting.lock.heldAs, QStringLiteral("For Update"));
+        } else {
+            QCOMPARE(waiting.lock.index, QStringLiteral("uk_request_id"));
+            QCOMPARE(waiting.lock.row, QStringLiteral("'r-1'"));
+        }
+        QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+        QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+        QCOMPARE(r->b->result().rows, qint64(1));
+        QCOMPARE(r->step(*r->b, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+    }
+
+    // The lab's lock timeout: a cancel at a virtual instant. The waiter
+    // finishes with LockTimeout, the holder keeps its row.
+    void cancelEndsAWait_data() { addKinds(); }
+    void cancelEndsAWait() {
+        QFETCH(ServerKind, kind);
+        auto r = race(kind);
+        QVERIFY(r);
+        const QVariantList order{QStringLiteral("r-1"), 100};
+        QCOMPARE(r->step(*r->a, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, r->insert, order).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->insert, order).state, StepWait::State::Blocked);
+        QVERIFY(r->b->cancel());
+        QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+        QCOMPARE(r->b->result().outcome, SqlOutcome::LockTimeout);
+        qInfo("a2: %s", qPrintable(r->b->result().errorText()));
+        QCOMPARE(r->step(*r->b, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+        QCOMPARE(rowsIn(*r), qint64(1));
+    }
+
+    // A crash closes the connection: the server rolls the holder back, and
+    // the waiter's INSERT goes through at that step.
+    void crashReleasesTheWaiter_data() { addKinds(); }
+    void crashReleasesTheWaiter() {
+        QFETCH(ServerKind, kind);
+        auto r = race(kind);
+        QVERIFY(r);
+        const QVariantList order{QStringLiteral("r-1"), 100};
+        QCOMPARE(r->step(*r->a, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, r->insert, order).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->insert, order).state, StepWait::State::Blocked);
+        r->a->close();
+        QVERIFY(!r->a->isOpen());
+        QCOMPARE(r->resume(*r->b).state, StepWait::State::Done);
+        QVERIFY2(r->b->result().ok(), qPrintable(r->b->result().errorText()));
+        QCOMPARE(r->step(*r->b, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+        QCOMPARE(rowsIn(*r), qint64(1));
     }
 
     // keep(): the server outlives its object, and the command given
