@@ -260,6 +260,12 @@ private slots:
         auto session = openSession(t.server->endpoint(), QStringLiteral("a1"));
         QVERIFY2(session->isOpen(), qPrintable(session->openError()));
         QCOMPARE(session->exec(QStringLiteral("SELECT 1")).value(), QVariant(qint64(1)));
+        // The server stops under an open session: its next statement fails
+        // in words, and the session knows it is closed.
+        t.server.reset();
+        QCOMPARE(session->exec(QStringLiteral("SELECT 1")).outcome, SqlOutcome::OtherError);
+        QVERIFY(!session->isOpen());
+        qInfo("after the server stopped: %s", qPrintable(session->result().errorText()));
     }
 
     void typedValues_data() { addKinds(); }

@@ -27,8 +27,10 @@ PGconn* openPgConnection(const Endpoint& endpoint, const char* application) {
     return conn;
 }
 
+// The first line: libpq adds hints ("This probably means the server
+// terminated abnormally") that say less than the line before them.
 QString pgConnectionError(PGconn* conn) {
-    return QString::fromUtf8(PQerrorMessage(conn)).trimmed();
+    return QString::fromUtf8(PQerrorMessage(conn)).section(u'\n', 0, 0).trimmed();
 }
 
 namespace {
@@ -108,7 +110,9 @@ void take(const PGresult* res, StatementResult* into) {
             into->sqlState = QString::fromLatin1(state ? state : "");
             into->message = primary ? QString::fromUtf8(primary)
                                     : QString::fromUtf8(PQresultErrorMessage(res)).trimmed();
-            into->outcome = classifyPostgres(into->sqlState);
+            // An error without a code is the client's own (a lost connection).
+            into->outcome = into->sqlState.isEmpty() ? SqlOutcome::OtherError
+                                                     : classifyPostgres(into->sqlState);
             break;
         }
     }
@@ -202,6 +206,9 @@ bool PgSession::poll(int timeoutMs) {
         while (!PQisBusy(conn_)) {
             PGresult* res = PQgetResult(conn_);
             if (!res) {
+                // A server that ended the connection (its shutdown, a
+                // terminated backend) said why in the result.
+                open_ = PQstatus(conn_) == CONNECTION_OK;
                 finish(std::move(pending_));
                 return true;
             }

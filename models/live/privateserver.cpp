@@ -325,9 +325,13 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
     }
 
     const QString data = server->folder_ + QStringLiteral("/data");
-    const QString templates =
-        QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
-        QStringLiteral("/idemlab/templates");
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    if (cache.isEmpty()) {
+        *error = QStringLiteral("no cache folder for %1's template: set HOME or XDG_CACHE_HOME")
+                     .arg(serverName(kind));
+        return nullptr;
+    }
+    const QString templates = cache + QStringLiteral("/idemlab/templates");
     const QString templ =
         QStringLiteral("%1/%2-%3").arg(templates, QLatin1String(flavour.slug), server->version_);
     if (!QDir().mkpath(templates)) {

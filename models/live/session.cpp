@@ -18,6 +18,8 @@ QString serverName(ServerKind kind) {
 QString StatementResult::errorText() const {
     if (ok())
         return {};
+    if (sqlState.isEmpty())
+        return message;
     if (nativeCode != 0)
         return QStringLiteral("%1 (%2, SQLSTATE %3)").arg(message).arg(nativeCode).arg(sqlState);
     return QStringLiteral("%1 (%2)").arg(message, sqlState);
