@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,7 +54,6 @@ struct Plan {
     char* const* argv;
     char* const* envp;
     const char* workingDirectory;
-    const char* folder;
     char* const* removeArgv;
     const Account* account;
     int stopSignal;
@@ -74,17 +74,30 @@ void sleepMs(int ms) {
     poll(nullptr, 0, ms);
 }
 
-// Closes every descriptor from 3 up except the ones in keep (sorted).
+// Closes the descriptors from `first` to `last`; one by one up to the
+// process's limit where the kernel has no close_range (before Linux 5.9).
+void closeRange(unsigned first, unsigned last) {
+    if (close_range(first, last, 0) == 0)
+        return;
+    rlimit limit;
+    const unsigned open = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+                              ? unsigned(limit.rlim_cur)
+                              : 65536;
+    for (unsigned fd = first; fd <= last && fd < open; ++fd) close(int(fd));
+}
+
+// Closes every descriptor from 3 up except the ones in keep (sorted): the
+// keeper must not hold the lab's other files, nor another keeper's socket.
 void closeAllBut(const int* keep, int count) {
     unsigned from = 3;
     for (int i = 0; i < count; ++i) {
         const unsigned fd = unsigned(keep[i]);
         if (fd > from)
-            close_range(from, fd - 1, 0);
+            closeRange(from, fd - 1);
         if (fd >= from)
             from = fd + 1;
     }
-    close_range(from, ~0U, 0);
+    closeRange(from, ~0U);
 }
 
 void writeError(const char* what) {
@@ -102,7 +115,7 @@ pid_t startServer(const Plan& p, pid_t keeper) {
     dup2(p.devNull, STDIN_FILENO);
     dup2(p.log, STDOUT_FILENO);
     dup2(p.log, STDERR_FILENO);
-    close_range(3, ~0U, 0);
+    closeRange(3, ~0U);
     if (p.account && !becomeAccount(*p.account)) {
         writeError("idemlab: could not change to the server's user");
         _exit(kCannotBecome);
@@ -232,7 +245,6 @@ std::unique_ptr<Keeper> Keeper::spawn(const ServerCommand& command, QString* err
     removeArgv.add(QFile::encodeName(command.folder));
     const QByteArray program = QFile::encodeName(command.program);
     const QByteArray workingDirectory = QFile::encodeName(command.workingDirectory);
-    const QByteArray folder = QFile::encodeName(command.folder);
 
     // The lab's commands go over a socket rather than a pipe: writing to
     // it once the keeper has gone fails with EPIPE (MSG_NOSIGNAL) instead of
@@ -267,7 +279,6 @@ std::unique_ptr<Keeper> Keeper::spawn(const ServerCommand& command, QString* err
                     argv.finish(),
                     envp.finish(),
                     workingDirectory.constData(),
-                    folder.constData(),
                     removeArgv.finish(),
                     command.account ? &*command.account : nullptr,
                     command.stopSignal,

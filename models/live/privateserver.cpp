@@ -276,6 +276,143 @@ bool answers(const Endpoint& endpoint) {
     return QFileInfo::exists(socket) && openSession(endpoint, QStringLiteral("probe"))->isOpen();
 }
 
+// A private folder for one start, the server's user's under root.
+QString makeFolder(const Flavour& flavour, const std::optional<Account>& account, QString* error) {
+    const QByteArray parent = privateFolders();
+    QByteArray folder = parent + "/idemlab-" + QByteArray(flavour.slug) + "-XXXXXX";
+    if (!mkdtemp(folder.data())) {
+        *error = QStringLiteral("cannot make a folder in %1: %2")
+                     .arg(QFile::decodeName(parent), osError());
+        return {};
+    }
+    if (account && chown(folder.constData(), account->uid, account->gid) != 0) {
+        *error = QStringLiteral("cannot give %1 to the user %2 (%3): run the lab as a normal user")
+                     .arg(QFile::decodeName(folder), account->name, osError());
+        rmdir(folder.constData());
+        return {};
+    }
+    return QFile::decodeName(folder);
+}
+
+// The template made by the initialiser, in the folder's data directory,
+// then copied into the cache whole or not at all (beside it, then renamed).
+bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder,
+                  const QString& templ, const std::optional<Account>& account, QString* error) {
+    if (kind == ServerKind::MariaDb && !QFileInfo::exists(QLatin1String(kMariaDbDefaults))) {
+        *error = QStringLiteral(
+                     "MariaDB's set-up needs %1: install the Debian package %2 "
+                     "(scripts/setup.sh does)")
+                     .arg(QLatin1String(kMariaDbDefaults), QLatin1String(kMariaDbClientPackage));
+        return false;
+    }
+    const QString data = folder + QStringLiteral("/data");
+    QString output;
+    const int status = runTool(QLatin1String(flavour.initialiser), initialiserArguments(kind, data),
+                               account, folder, kInitialiseMs, &output);
+    if (status != 0) {
+        *error = status == kCannotBecome && account
+                     ? cannotBecome(kind, *account)
+                     : QStringLiteral("%1 failed: %2")
+                           .arg(QLatin1String(flavour.initialiser), lastError(output));
+        return false;
+    }
+    const QString part = QStringLiteral("%1.part-%2").arg(templ).arg(getpid());
+    QDir(part).removeRecursively();
+    if (!copyTree(data, part, error))
+        return false;
+    if (!QDir().rename(part, templ)) {
+        QDir(part).removeRecursively();
+        *error = QStringLiteral("cannot make the template %1").arg(templ);
+        return false;
+    }
+    return true;
+}
+
+// The folder's data directory: a copy of the template, which the first
+// start for a server version makes.
+bool prepareData(ServerKind kind, const Flavour& flavour, const QString& folder,
+                 const QString& version, const std::optional<Account>& account,
+                 const PrivateServer::Progress& progress, QString* error) {
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    if (cache.isEmpty()) {
+        *error = QStringLiteral("no cache folder for %1's template: set HOME or XDG_CACHE_HOME")
+                     .arg(serverName(kind));
+        return false;
+    }
+    const QString templates = cache + QStringLiteral("/idemlab/templates");
+    const QString templ =
+        QStringLiteral("%1/%2-%3").arg(templates, QLatin1String(flavour.slug), version);
+    if (!QDir().mkpath(templates)) {
+        *error = QStringLiteral("cannot make the folder %1").arg(templates);
+        return false;
+    }
+    const QString data = folder + QStringLiteral("/data");
+    if (!QFileInfo::exists(templ)) {
+        if (progress)
+            progress(PrivateServer::Stage::InitialisingTemplate);
+        // Two labs starting at once: one makes the template, the other
+        // waits for it. A lock left by a lab that died is taken over.
+        QLockFile lock(templ + QStringLiteral(".lock"));
+        lock.setStaleLockTime(0);
+        if (!lock.tryLock(2 * kInitialiseMs)) {
+            *error = QStringLiteral("another lab has been preparing %1 for minutes").arg(templ);
+            return false;
+        }
+        if (!QFileInfo::exists(templ) &&
+            !makeTemplate(kind, flavour, folder, templ, account, error))
+            return false;
+    }
+    if (QFileInfo::exists(data))
+        return true;  // this start made the template from it
+    if (progress)
+        progress(PrivateServer::Stage::Copying);
+    return copyTree(templ, data, error) && (!account || giveTree(data, *account, error));
+}
+
+Endpoint endpointOf(ServerKind kind, const QString& folder) {
+    Endpoint endpoint;
+    endpoint.kind = kind;
+    if (kind == ServerKind::Postgres) {
+        endpoint.socket = folder;
+        endpoint.user = QLatin1String(kPostgresUser);
+        endpoint.database = QStringLiteral("postgres");
+    } else {
+        endpoint.socket = folder + QStringLiteral("/mariadb.sock");
+        endpoint.user = QStringLiteral("root");
+    }
+    return endpoint;
+}
+
+// Polls until the server takes connections; false with the reason, from
+// its log, should it stop first.
+bool waitUntilAnswering(ServerKind kind, const Endpoint& endpoint, Keeper& keeper,
+                        const QString& folder, const std::optional<Account>& account,
+                        QString* error) {
+    const QString log = folder + QStringLiteral("/server.log");
+    QElapsedTimer clock;
+    clock.start();
+    while (!answers(endpoint)) {
+        QString how;
+        if (keeper.serverEnded(&how)) {
+            const QString why = keeper.serverCouldNotBecome() && account
+                                    ? cannotBecome(kind, *account)
+                                    : lastErrorOfFile(log);
+            *error = QStringLiteral("%1 stopped while starting (%2): %3")
+                         .arg(serverName(kind), how, why);
+            return false;
+        }
+        if (clock.elapsed() > kStartMs) {
+            *error = QStringLiteral("%1 did not answer within %2 s: %3")
+                         .arg(serverName(kind))
+                         .arg(kStartMs / 1000)
+                         .arg(lastErrorOfFile(log));
+            return false;
+        }
+        QThread::msleep(10);
+    }
+    return true;
+}
+
 }  // namespace
 
 std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progress& progress,
@@ -302,129 +439,24 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
     if (server->version_.isEmpty())
         return nullptr;
     server->account_ = account ? account->name : userName(geteuid());
-
-    const QByteArray parent = privateFolders();
-    QByteArray folder = parent + "/idemlab-" + QByteArray(flavour.slug) + "-XXXXXX";
-    if (!mkdtemp(folder.data())) {
-        *error = QStringLiteral("cannot make a folder in %1: %2")
-                     .arg(QFile::decodeName(parent), osError());
+    server->folder_ = makeFolder(flavour, account, error);
+    if (server->folder_.isEmpty())
         return nullptr;
-    }
-    server->folder_ = QFile::decodeName(folder);
-    if (account && chown(folder.constData(), account->uid, account->gid) != 0) {
-        *error = QStringLiteral("cannot give %1 to the user %2 (%3): run the lab as a normal user")
-                     .arg(server->folder_, account->name, osError());
-        QDir(server->folder_).removeRecursively();
-        return nullptr;
-    }
     // From here on the keeper removes the folder, however the lab ends.
     server->keeper_ = Keeper::spawn(serverCommand(kind, flavour, server->folder_, account), error);
     if (!server->keeper_) {
         QDir(server->folder_).removeRecursively();
         return nullptr;
     }
-
-    const QString data = server->folder_ + QStringLiteral("/data");
-    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
-    if (cache.isEmpty()) {
-        *error = QStringLiteral("no cache folder for %1's template: set HOME or XDG_CACHE_HOME")
-                     .arg(serverName(kind));
+    if (!prepareData(kind, flavour, server->folder_, server->version_, account, progress, error))
         return nullptr;
-    }
-    const QString templates = cache + QStringLiteral("/idemlab/templates");
-    const QString templ =
-        QStringLiteral("%1/%2-%3").arg(templates, QLatin1String(flavour.slug), server->version_);
-    if (!QDir().mkpath(templates)) {
-        *error = QStringLiteral("cannot make the folder %1").arg(templates);
-        return nullptr;
-    }
-    if (!QFileInfo::exists(templ)) {
-        if (progress)
-            progress(Stage::InitialisingTemplate);
-        // Two labs starting at once: one makes the template, the other
-        // waits for it. A lock left by a lab that died is taken over.
-        QLockFile lock(templ + QStringLiteral(".lock"));
-        lock.setStaleLockTime(0);
-        if (!lock.tryLock(2 * kInitialiseMs)) {
-            *error = QStringLiteral("another lab has been preparing %1 for minutes").arg(templ);
-            return nullptr;
-        }
-        if (!QFileInfo::exists(templ)) {
-            if (kind == ServerKind::MariaDb &&
-                !QFileInfo::exists(QLatin1String(kMariaDbDefaults))) {
-                *error =
-                    QStringLiteral(
-                        "MariaDB's set-up needs %1: install the Debian package %2 "
-                        "(scripts/setup.sh does)")
-                        .arg(QLatin1String(kMariaDbDefaults), QLatin1String(kMariaDbClientPackage));
-                return nullptr;
-            }
-            QString output;
-            const int status =
-                runTool(QLatin1String(flavour.initialiser), initialiserArguments(kind, data),
-                        account, server->folder_, kInitialiseMs, &output);
-            if (status != 0) {
-                *error = status == kCannotBecome && account
-                             ? cannotBecome(kind, *account)
-                             : QStringLiteral("%1 failed: %2")
-                                   .arg(QLatin1String(flavour.initialiser), lastError(output));
-                return nullptr;
-            }
-            // Whole or not at all: copied beside, then renamed.
-            const QString part = QStringLiteral("%1.part-%2").arg(templ).arg(getpid());
-            QDir(part).removeRecursively();
-            if (!copyTree(data, part, error))
-                return nullptr;
-            if (!QDir().rename(part, templ)) {
-                QDir(part).removeRecursively();
-                *error = QStringLiteral("cannot make the template %1").arg(templ);
-                return nullptr;
-            }
-        }
-    }
-    if (!QFileInfo::exists(data)) {
-        if (progress)
-            progress(Stage::Copying);
-        if (!copyTree(templ, data, error) || (account && !giveTree(data, *account, error)))
-            return nullptr;
-    }
-
     if (progress)
         progress(Stage::Starting);
-    Endpoint& endpoint = server->endpoint_;
-    endpoint.kind = kind;
-    if (kind == ServerKind::Postgres) {
-        endpoint.socket = server->folder_;
-        endpoint.user = QLatin1String(kPostgresUser);
-        endpoint.database = QStringLiteral("postgres");
-    } else {
-        endpoint.socket = server->folder_ + QStringLiteral("/mariadb.sock");
-        endpoint.user = QStringLiteral("root");
-    }
-    if (!server->keeper_->startServer(error))
+    server->endpoint_ = endpointOf(kind, server->folder_);
+    if (!server->keeper_->startServer(error) ||
+        !waitUntilAnswering(kind, server->endpoint_, *server->keeper_, server->folder_, account,
+                            error))
         return nullptr;
-    QElapsedTimer clock;
-    clock.start();
-    while (!answers(endpoint)) {
-        QString how;
-        if (server->keeper_->serverEnded(&how)) {
-            const QString why =
-                server->keeper_->serverCouldNotBecome() && account
-                    ? cannotBecome(kind, *account)
-                    : lastErrorOfFile(server->folder_ + QStringLiteral("/server.log"));
-            *error = QStringLiteral("%1 stopped while starting (%2): %3")
-                         .arg(serverName(kind), how, why);
-            return nullptr;
-        }
-        if (clock.elapsed() > kStartMs) {
-            *error = QStringLiteral("%1 did not answer within %2 s: %3")
-                         .arg(serverName(kind))
-                         .arg(kStartMs / 1000)
-                         .arg(lastErrorOfFile(server->folder_ + QStringLiteral("/server.log")));
-            return nullptr;
-        }
-        QThread::msleep(10);
-    }
     if (progress)
         progress(Stage::Ready);
     return server;
