@@ -27,6 +27,10 @@ idem_packages=(
     # README's tour with the keyboard alone, read back through the
     # accessibility tree (tests/keyboard_tour.py)
     xvfb openbox xdotool x11-utils dbus-x11 at-spi2-core python3-pyatspi
+    # live mode's private servers (postgresql-15 ships pgrowlocks;
+    # mariadb-install-db runs my_print_defaults of mariadb-client-core) and
+    # their client libraries; no system service or cluster (below)
+    postgresql-15 mariadb-server-core mariadb-client-core libpq-dev libmariadb-dev
 )
 
 idem_install_missing() {
@@ -39,6 +43,13 @@ idem_install_missing() {
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
+    # PostgreSQL's server package creates a system cluster on install unless
+    # told not to; the lab only ever starts servers of its own.
+    if [[ " ${missing[*]} " == *" postgresql-15 "* ]] &&
+        ! grep -qs '^create_main_cluster' /etc/postgresql-common/createcluster.conf; then
+        $sudo mkdir -p /etc/postgresql-common
+        echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+    fi
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 

@@ -61,6 +61,13 @@ RUNTIME_FILES = [
     "/usr/lib/*/qt6/plugins/sqldrivers/libqsqlite.so",
     "/usr/lib/*/qt6/plugins/iconengines/libqsvgicon.so",
     "/usr/share/qt6/translations/qtbase_zh_CN.qm",
+    # live_test's private servers and what makes their data directories
+    # (models/live/privateserver.cpp)
+    "/usr/lib/postgresql/15/bin/postgres",
+    "/usr/lib/postgresql/15/bin/initdb",
+    "/usr/sbin/mariadbd",
+    "/usr/bin/mariadb-install-db",
+    "/usr/bin/my_print_defaults",
 ]
 # FindOpenGL also looks for EGL and GLU. Nothing links them (checked against
 # build.ninja below), so a machine without them configures all the same.

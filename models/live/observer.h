@@ -1,0 +1,84 @@
+// The lab's own connection to a server, beside the sessions of a run: it
+// answers which of them waits for a lock, on whom, and for which lock. With
+// it, a statement sent on one session is stepped until it has either
+// finished or certainly waits for another session of the run, the way
+// PostgreSQL's isolation tester steps its sessions, never by a timer.
+#pragma once
+
+#include "live/session.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace idem::live {
+
+// A session waiting for a lock, as the server describes the wait.
+struct LockWait {
+    QStringList on;         // ids of the run's sessions it waits for
+    bool onOthers = false;  // ... and connections that are not the run's
+    QString table;          // "orders", "`lab`.`orders`"
+    QString index;          // MariaDB: the index the record lock is on
+    QString lockType;  // MariaDB: RECORD, TABLE; PostgreSQL: transactionid, tuple, relation ...
+    QString mode;      // what the waiter asks for: "X,GAP", "ShareLock"
+    QString heldAs;    // how the holder holds it: "S,GAP"; PostgreSQL: the row's lock modes
+    bool gap = false;  // a gap lock (MariaDB), not a lock on a record itself
+    QString row;       // the record: MariaDB's lock_data, PostgreSQL's ctid
+
+    // "waits for a1: ..." in one line, for logs and test output.
+    QString describe() const;
+};
+
+class Observer {
+public:
+    virtual ~Observer();
+    Observer(const Observer&) = delete;
+    Observer& operator=(const Observer&) = delete;
+
+    bool isOpen() const { return open_; }
+    QString openError() const { return openError_; }
+
+    // The sessions among `sessions` that wait for a lock now, and on whom.
+    virtual QHash<const Session*, LockWait> waits(const QList<const Session*>& sessions) = 0;
+    // How soon a read of waits() would see the server as it is now: 0 for
+    // PostgreSQL; MariaDB's lock tables come from a cache it refreshes only
+    // after 100 ms without a read. waits() itself waits out the rest.
+    virtual int msUntilFresh() const { return 0; }
+    // How often a caller stepping a session should ask.
+    virtual int lookIntervalMs() const = 0;
+
+protected:
+    Observer() = default;
+    bool open_ = false;
+    QString openError_;
+};
+
+std::unique_ptr<Observer> openObserver(const Endpoint& endpoint);
+
+// Where a statement stepped by waitUntilDoneOrBlocked stands.
+struct StepWait {
+    enum class State : quint8 {
+        Done,     // the statement finished: the session's result()
+        Blocked,  // it waits for a lock of `lock.on`, and only a later step of theirs can free it
+        GaveUp,   // neither, within the time allowed: a server that does not answer
+    };
+    State state = State::Done;
+    LockWait lock;  // when Blocked
+    qint64 ms = 0;  // real time it took to know
+};
+
+// Polls `session` (which has a statement in flight) until it is certainly
+// Done or certainly Blocked. Blocked only when every session it waits for,
+// and every session those wait for in turn, is one of `run` and either idle
+// or itself waiting, with no cycle among them: then nothing but a later
+// step can change it. A cycle is a deadlock the server is about to break,
+// and a wait on a session still running may end on its own: both are polled
+// until they settle. The other busy sessions of `run` are polled too, so
+// that a waiter freed meanwhile is seen to have finished.
+StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
+                                int giveUpMs = 60000);
+
+}  // namespace idem::live

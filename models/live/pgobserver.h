@@ -1,0 +1,28 @@
+// PostgreSQL's observer: pg_blocking_pids among the run's own backends (what
+// the isolation tester's pg_isolation_test_session_is_blocked asks), and
+// pg_locks for the lock. Only heavyweight-lock waits show this way; row
+// locks show as a wait on the holder's transaction.
+#pragma once
+
+#include "live/observer.h"
+
+typedef struct pg_conn PGconn;
+
+namespace idem::live {
+
+class PgObserver final : public Observer {
+public:
+    explicit PgObserver(const Endpoint& endpoint);
+    ~PgObserver() override;
+
+    QHash<const Session*, LockWait> waits(const QList<const Session*>& sessions) override;
+    int lookIntervalMs() const override { return 10; }
+
+private:
+    LockWait describe(qint64 pid);
+
+    PGconn* conn_ = nullptr;
+    bool rowLocks_ = false;  // pgrowlocks is installed: row lock modes can be named
+};
+
+}  // namespace idem::live

@@ -1,0 +1,60 @@
+#include "live/session.h"
+
+#include "live/mariasession.h"
+#include "live/pgsession.h"
+
+namespace idem::live {
+
+QString serverName(ServerKind kind) {
+    switch (kind) {
+        case ServerKind::Postgres:
+            return QStringLiteral("PostgreSQL");
+        case ServerKind::MariaDb:
+            return QStringLiteral("MariaDB");
+    }
+    return {};
+}
+
+QString StatementResult::errorText() const {
+    if (ok())
+        return {};
+    if (sqlState.isEmpty())
+        return message;
+    if (nativeCode != 0)
+        return QStringLiteral("%1 (%2, SQLSTATE %3)").arg(message).arg(nativeCode).arg(sqlState);
+    return QStringLiteral("%1 (%2)").arg(message, sqlState);
+}
+
+Session::Session(ServerKind kind, const QString& id) : kind_(kind), id_(id) {}
+
+Session::~Session() = default;
+
+const StatementResult& Session::exec(const QString& sql, const QVariantList& params) {
+    if (send(sql, params))
+        poll(-1);
+    return result_;
+}
+
+void Session::finish(StatementResult result) {
+    result_ = std::move(result);
+    busy_ = false;
+}
+
+void Session::failToSend(const QString& message) {
+    StatementResult failed;
+    failed.outcome = SqlOutcome::OtherError;
+    failed.message = message;
+    result_ = std::move(failed);
+}
+
+std::unique_ptr<Session> openSession(const Endpoint& endpoint, const QString& id) {
+    switch (endpoint.kind) {
+        case ServerKind::Postgres:
+            return std::make_unique<PgSession>(endpoint, id);
+        case ServerKind::MariaDb:
+            return std::make_unique<MariaSession>(endpoint, id);
+    }
+    return nullptr;
+}
+
+}  // namespace idem::live

@@ -1,0 +1,119 @@
+// One real connection of live mode, stepped from one thread: a statement is
+// sent without waiting, and the caller polls until the server has answered,
+// so that several sessions can be in flight at once and one of them can wait
+// on another's lock while the lab looks on (SPEC section 8, "Stepping on a
+// real server"). PostgreSQL and MariaDB each implement it (pgsession.h,
+// mariasession.h); the outcome of every statement is classed in the same
+// words (sqloutcome.h).
+#pragma once
+
+#include "sqloutcome.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+#include <QVariantList>
+
+#include <memory>
+
+namespace idem::live {
+
+enum class ServerKind : quint8 { Postgres, MariaDb };
+
+// "PostgreSQL", "MariaDB": for messages.
+QString serverName(ServerKind kind);
+
+// Where a server listens and as whom the lab connects to it.
+struct Endpoint {
+    ServerKind kind = ServerKind::Postgres;
+    QString socket;  // PostgreSQL: the socket's folder; MariaDB: the socket file
+    QString user;
+    QString password;
+    QString database;  // empty: none chosen (MariaDB)
+};
+
+// What a statement came to: its rows, or its error in the server's own words
+// beside the portable outcome.
+struct StatementResult {
+    SqlOutcome outcome = SqlOutcome::Ok;
+    bool returnsRows = false;  // a read (or RETURNING): rows counts what came back
+    qint64 rows = 0;           // rows returned, or rows the server says it changed
+    QStringList columns;
+    // Integers as qint64, floating point as double, NULL as a null QVariant,
+    // everything else (numeric and decimal included, exactly) as QString.
+    QList<QVariantList> data;
+    int nativeCode = 0;  // MariaDB's error number; PostgreSQL's code is its SQLSTATE
+    QString sqlState;    // "23505"; empty when ok
+    QString message;     // the server's message; empty when ok
+
+    bool ok() const { return outcome == SqlOutcome::Ok; }
+    QVariant value(int row = 0, int column = 0) const {
+        return row < data.size() && column < data[row].size() ? data[row][column] : QVariant();
+    }
+    // "duplicate key value violates unique constraint ... (23505)"; empty when ok.
+    QString errorText() const;
+};
+
+class Session {
+public:
+    virtual ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // The lab's name for it ("a1"), which lock waits report.
+    const QString& id() const { return id_; }
+    ServerKind kind() const { return kind_; }
+    bool isOpen() const { return open_; }
+    QString openError() const { return openError_; }
+    // The server's number for this connection: PostgreSQL's backend pid,
+    // MariaDB's connection (thread) id. What the observer sees.
+    qint64 serverId() const { return serverId_; }
+
+    // Sends a statement and returns at once. Parameters in the dialect's
+    // own placeholders: $1, $2 on PostgreSQL, ? on MariaDB. False when
+    // nothing was sent (closed, or a statement still in flight); result()
+    // then says why.
+    virtual bool send(const QString& sql, const QVariantList& params = {}) = 0;
+    // Reads what the server has answered, waiting at most timeoutMs (0: only
+    // look; negative: until it answers). True when nothing is in flight.
+    virtual bool poll(int timeoutMs) = 0;
+    bool busy() const { return busy_; }
+    // The last finished statement's result.
+    const StatementResult& result() const { return result_; }
+    // The statement text the server received (MariaDB's has the values in
+    // it), for the SQL log.
+    const QString& sentText() const { return sentText_; }
+
+    // Asks the server to give up the statement in flight, as the lab's lock
+    // timeout does: it then finishes with LockTimeout (57014, 1317), and the
+    // transaction is as the server leaves it after that error.
+    virtual bool cancel() = 0;
+    // Drops the connection as a crashed process would: the server rolls back
+    // the open transaction. A statement in flight is cancelled first: a
+    // server notices a vanished client only once the statement stops
+    // waiting, and until then it would keep the transaction's locks.
+    virtual void close() = 0;
+
+    // send() and poll() until the answer is in: for set-up statements.
+    const StatementResult& exec(const QString& sql, const QVariantList& params = {});
+
+protected:
+    Session(ServerKind kind, const QString& id);
+    void finish(StatementResult result);
+    void failToSend(const QString& message);
+
+    ServerKind kind_;
+    QString id_;
+    bool open_ = false;
+    QString openError_;
+    qint64 serverId_ = 0;
+    bool busy_ = false;
+    StatementResult result_;
+    QString sentText_;
+};
+
+// A new connection to the endpoint; check isOpen() / openError().
+std::unique_ptr<Session> openSession(const Endpoint& endpoint, const QString& id);
+
+}  // namespace idem::live
