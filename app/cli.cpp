@@ -59,6 +59,11 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
                             {"summary", v.summary}};
         if (!v.toleratedEffects.isEmpty())
             variant.insert("tolerated_effects", QJsonArray::fromStringList(v.toleratedEffects));
+        // Live mode: the servers its SQL is written for, and whether it needs one.
+        if (!v.servers.isEmpty())
+            variant.insert("servers", QJsonArray::fromStringList(v.servers));
+        if (v.serverOnly)
+            variant.insert("server_only", true);
         variants.append(variant);
     }
     QJsonArray sources;

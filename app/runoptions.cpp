@@ -43,6 +43,14 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"source", "Where duplicates come from (see `idemlab list`).", "X"});
     parser.addOption({"crash", "Crash point of the variant.", "P"});
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
+    parser.addOption({"backend",
+                      "The database: sqlite (default), mariadb or postgres (a private server "
+                      "the lab starts).",
+                      "B"});
+    parser.addOption({"isolation",
+                      "Isolation level on a server: read-committed, repeatable-read or "
+                      "serializable (default: the server's own).",
+                      "L"});
     for (const NumberOption& n : kNumbers) {
         parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }
@@ -94,6 +102,10 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         }
         c.crash = *cp;
     }
+    if (p.isSet("backend"))
+        c.backend = p.value("backend");
+    if (p.isSet("isolation"))
+        c.isolation = p.value("isolation");
     for (const QString& kv : p.values("param")) {
         const qsizetype eq = kv.indexOf(QLatin1Char('='));
         if (eq <= 0) {

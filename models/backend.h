@@ -5,9 +5,12 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
+#include <QVariantList>
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace idem {
 
@@ -46,6 +49,27 @@ public:
     // of another that is refused as busy waits for that end. A server locks
     // rows itself and tells whom a statement waits for.
     virtual bool singleWriter() const = 0;
+
+    // --- a server's sessions are stepped ------------------------------------
+    // The server and its version ("15.18"); empty for SQLite.
+    virtual QString serverVersion() const { return {}; }
+    // The isolation level the run's transactions have, as --isolation names it.
+    virtual QString isolation() const { return QStringLiteral("serializable"); }
+    // Whether statements are sent and then settled (settle()) instead of
+    // run at once: a server, where one session waits for another's lock.
+    virtual bool stepped() const { return false; }
+    // Sends a statement on a stepped session without waiting for it.
+    virtual void send(SqlConnection& session, const QString& sql, const QVariantList& params);
+    // Waits until the statement in flight on `session` has finished (then
+    // its result) or certainly waits for a lock of another of `others`
+    // (then whom it waits for and on what, in `waitsOn` and `lock`).
+    virtual bool settle(SqlConnection& session, const std::vector<SqlConnection*>& others,
+                        SqlResult* result, QStringList* waitsOn, QString* lock);
+    // Whether the statement in flight on a parked session has finished
+    // meanwhile (the server chose it as a deadlock's victim, say).
+    virtual bool finished(SqlConnection& session);
+    // A crashed process's session: the server rolls back what it held.
+    virtual void drop(SqlConnection& session);
 };
 
 }  // namespace idem

@@ -2,6 +2,7 @@
 
 #include "runconfig.h"
 #include "scenario.h"
+#include "serverbackend.h"
 
 #include <QLocale>
 
@@ -296,10 +297,61 @@ QString optionMessage(const NumberProblem& p) {
         .arg(p.allowed.max);
 }
 
+// Live mode's choices (SPEC section 8): a backend the lab has, a level that
+// backend has, and a variant whose SQL is written for it.
+QString checkBackend(const RunConfig& c, const ScenarioInfo& info) {
+    const QStringList backends = backendIds();
+    if (!backends.contains(c.backend)) {
+        return QStringLiteral("unknown backend \"%1\" (allowed: %2)")
+            .arg(c.backend, backends.join(QStringLiteral(", ")));
+    }
+    const QStringList levels = isolationIds(c.backend);
+    if (!c.isolation.isEmpty() && !levels.contains(c.isolation)) {
+        if (c.backend == QLatin1String("sqlite")) {
+            return QStringLiteral(
+                       "--isolation %1: SQLite has one level, serializable (one writer at a "
+                       "time); choose --backend mariadb or postgres for the others")
+                .arg(c.isolation);
+        }
+        return QStringLiteral("unknown isolation level \"%1\" (allowed: %2)")
+            .arg(c.isolation, levels.join(QStringLiteral(", ")));
+    }
+    const VariantInfo* v = info.variant(c.variant);
+    if (!v)
+        return {};
+    if (c.backend == QLatin1String("sqlite")) {
+        if (v->serverOnly) {
+            return QStringLiteral(
+                       "variant %1 of %2 locks rows with SELECT ... FOR UPDATE, which SQLite does "
+                       "not have (it locks the whole database instead): run it with --backend "
+                       "mariadb or --backend postgres")
+                .arg(v->id, info.id);
+        }
+        return {};
+    }
+    if (!v->servers.contains(c.backend)) {
+        QStringList written;
+        for (const VariantInfo& other : info.variants) {
+            if (other.servers.contains(c.backend))
+                written << other.id;
+        }
+        return QStringLiteral(
+                   "variant %1 of %2 has no %3 form of its SQL yet (on %3: %4); it runs on "
+                   "--backend sqlite")
+            .arg(v->id, info.id, c.backend,
+                 written.isEmpty() ? QStringLiteral("no variant of this scenario")
+                                   : written.join(QStringLiteral(", ")));
+    }
+    return {};
+}
+
 QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
     const QString choice = checkChoices(c, info);
     if (!choice.isEmpty())
         return choice;
+    const QString backend = checkBackend(c, info);
+    if (!backend.isEmpty())
+        return backend;
     if (const std::optional<NumberProblem> p = checkNumbers(c, info))
         return optionMessage(*p);
     return {};

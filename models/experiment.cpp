@@ -2,6 +2,8 @@
 
 #include "runner.h"
 
+#include <algorithm>
+
 namespace idem {
 
 RunConfig experimentBatch(const ScenarioInfo& info, const QString& variant, int intents,
@@ -30,7 +32,11 @@ CostEstimate experimentCost(const ScenarioInfo& info, const ExperimentPlan& plan
     most.duplicates = info.defaultDuplicates == 0 ? 0 : 3;  // experimentBatch draws 1 to 3
     most.intents = 1;
     CostEstimate cost = estimateCost(most, info);
-    const qint64 variants = plan.variants.isEmpty() ? info.variants.size() : plan.variants.size();
+    const qint64 variants =
+        plan.variants.isEmpty()
+            ? std::count_if(info.variants.cbegin(), info.variants.cend(),
+                            [](const VariantInfo& v) { return !v.serverLesson; })
+            : plan.variants.size();
     cost.intents = variants * std::max(0, plan.intentsPerVariant);
     return cost;
 }
@@ -41,7 +47,10 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
     const ScenarioInfo& info = scenario.info();
     QStringList variants = plan.variants;
     if (variants.isEmpty()) {
-        for (const VariantInfo& v : info.variants) variants << v.id;
+        for (const VariantInfo& v : info.variants) {
+            if (!v.serverLesson)
+                variants << v.id;
+        }
     }
     const int batch = std::max(1, plan.batch);
     const int batchesPerVariant = (plan.intentsPerVariant + batch - 1) / batch;

@@ -100,6 +100,7 @@ Summary Run::judgeAll(Reader& reader,
     s.attempts = countedAttempts_;
     s.endMs = now_;
     s.cost = cost_;
+    s.serverVersion = backend_->serverVersion();
     s.alerts = alerts_;
     scenario_.completeAlerts(reader, s.alerts);
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);

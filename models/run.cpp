@@ -1,8 +1,8 @@
 #include "run.h"
 
 #include "attempt.h"
+#include "serverbackend.h"
 #include "sqlconnection.h"
-#include "sqlitebackend.h"
 
 #include <algorithm>
 #include <limits>
@@ -147,12 +147,13 @@ Run::Run(const RunConfig& config, const Scenario& scenario, RunOptions options)
     : config_(config),
       scenario_(scenario),
       options_(std::move(options)),
-      backend_(std::make_unique<SqliteBackend>()),
+      backend_(makeBackend(config_, options_.serverProgress)),
       rng_(config.seed) {}
 
 Run::~Run() {
     processes_.clear();  // coroutine frames first: they refer to attempts only
     locks_.clear();
+    parked_.clear();
     busy_.clear();
     idle_.clear();
     setupConnection_.reset();
@@ -182,6 +183,9 @@ bool Run::start(QString* error) {
         fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
         return false;
     }
+    // A server's own level when none was asked for: the trace says which.
+    if (config_.backend != QLatin1String("sqlite"))
+        config_.isolation = backend_->isolation();
     setupConnection_ = backend_->connect(QStringLiteral("c0"));
     if (!setupConnection_->isOpen()) {
         *error = QStringLiteral("cannot open the database %1: %2")
@@ -468,6 +472,10 @@ qint16 Run::connectionNumber(const SqlConnection& c) {
 }
 
 void Run::runPendingSql(Process& p) {
+    if (backend_->stepped()) {
+        runSteppedSql(p);
+        return;
+    }
     SqlConnection& c = *p.connection;
     Attempt::SqlStep& step = *p.pendingSql;
     const bool wasInTransaction = c.inTransaction();
@@ -516,6 +524,86 @@ void Run::runPendingSql(Process& p) {
     resume(p, p.resumeAt);
 }
 
+void Run::runSteppedSql(Process& p) {
+    Attempt::SqlStep& step = *p.pendingSql;
+    backend_->send(*p.connection, step.sql, step.params);
+    settleStepped(p);
+}
+
+// The statement in flight has finished, or it certainly waits for a lock
+// that only a later step of another session can free: then its process is
+// parked, and the statement's end is an event of the step that freed it.
+void Run::settleStepped(Process& p) {
+    SqlConnection& c = *p.connection;
+    std::vector<SqlConnection*> others;
+    others.reserve(busy_.size());
+    for (const auto& b : busy_) others.push_back(b.get());
+    SqlResult r;
+    QStringList waitsOn;
+    QString lock;
+    if (!backend_->settle(c, others, &r, &waitsOn, &lock)) {
+        if (!p.parked) {
+            p.parked = true;
+            parked_.push_back(&p);
+            ++cost_.lockWaits;
+            recordFor(*p.attempt, EventKind::LockWait,
+                      {{"connection", c.id()},
+                       {"holder", waitsOn.join(QStringLiteral(", "))},
+                       {"lock", lock}});
+        }
+        // Another parked statement may have ended meanwhile: the server broke
+        // a deadlock this one closed by choosing that one as its victim.
+        wakeFinished();
+        return;
+    }
+    if (p.parked) {
+        p.parked = false;
+        std::erase(parked_, &p);
+    }
+    Attempt::SqlStep& step = *p.pendingSql;
+    traceSql(p.attempt.get(), c, step.sql, step.params, r);
+    if (r.outcome == SqlOutcome::Deadlock)
+        ++cost_.deadlocks;
+    else if (r.outcome == SqlOutcome::SerializationFailure)
+        ++cost_.serializationFailures;
+    if (r.isStorageFailure()) {
+        fail(RunFailure::Io, QStringLiteral("the server could not write: %1").arg(r.errorText()));
+        while (!queue_.empty()) queue_.pop();
+        return;
+    }
+    // Locks go when a transaction ends (or a statement fails and the
+    // server undoes it): the parked statements may go on.
+    const bool released = !c.inTransaction() || !r.ok;
+    step.result = std::move(r);
+    p.pendingSql = nullptr;
+    p.readyAt = now_ + 1 + random(2);  // a statement takes 1-2 virtual ms
+    resume(p, p.resumeAt);
+    if (released)
+        wakeParked();
+    else
+        wakeFinished();
+}
+
+void Run::wakeFinished() {
+    for (Process* w : parked_) {
+        if (w->connection && backend_->finished(*w->connection)) {
+            schedule(now_, [this, w] {
+                if (w->parked)
+                    settleStepped(*w);
+            });
+        }
+    }
+}
+
+void Run::wakeParked() {
+    for (Process* w : parked_) {
+        schedule(now_, [this, w] {
+            if (w->parked)
+                settleStepped(*w);
+        });
+    }
+}
+
 void Run::transactionEnded(SqlConnection* connection) {
     for (LockTable::Wake& wake : locks_.release(connection)) schedule(now_, std::move(wake));
 }
@@ -525,7 +613,8 @@ void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
     if (a) {
         ++cost_.statements;
         const QStringView verb = QStringView(sql).trimmed().left(7);
-        if (verb.startsWith(u"BEGIN", Qt::CaseInsensitive) && r.ok)
+        if ((verb.startsWith(u"BEGIN", Qt::CaseInsensitive) || sql == backend_->beginStatement()) &&
+            r.ok)
             ++cost_.transactions;
         else if (r.ok && (verb.startsWith(u"INSERT", Qt::CaseInsensitive) ||
                           verb.startsWith(u"UPDATE", Qt::CaseInsensitive) ||
@@ -549,6 +638,11 @@ void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
     e.counts = r.counts;
     e.code = r.code;
     e.error = r.message;
+    // A server's code is its own: the trace also says what it means.
+    if (!r.ok && backend_->stepped()) {
+        e.fields.set("outcome", QString::fromLatin1(outcomeId(r.outcome)));
+        e.fields.set("state", r.state);
+    }
     if (cause)
         e.fields.set("cause", QString::fromLatin1(cause));
     record(std::move(e));
@@ -560,13 +654,21 @@ void Run::crash(Attempt& a, CrashPoint point) {
     recordFor(a, EventKind::Crash, {{"point", toId(point)}});
     if (p.connection) {
         SqlConnection& c = *p.connection;
-        if (c.inTransaction()) {
-            const QString rollback = QStringLiteral("ROLLBACK");
-            const SqlResult r = c.exec(rollback);
-            traceSql(&a, c, rollback, {}, r, kCauseCrash);
+        if (backend_->stepped()) {
+            // The process's connection goes with it; the server rolls back
+            // what its transaction held.
+            backend_->drop(c);
+            releaseConnection(p, true);
+            wakeParked();
+        } else {
+            if (c.inTransaction()) {
+                const QString rollback = QStringLiteral("ROLLBACK");
+                const SqlResult r = c.exec(rollback);
+                traceSql(&a, c, rollback, {}, r, kCauseCrash);
+            }
+            transactionEnded(&c);
+            releaseConnection(p, true);
         }
-        transactionEnded(&c);
-        releaseConnection(p, true);
     }
     finishAttempt(p, Response::None, {});
 }
@@ -581,6 +683,8 @@ void Run::finishAttempt(Process& p, Response response, const QString& result,
             const SqlResult r = c.exec(rollback);
             traceSql(&a, c, rollback, {}, r, kCauseUnfinished);
             transactionEnded(&c);
+            if (backend_->stepped())
+                wakeParked();
         }
         releaseConnection(p, false);
     }

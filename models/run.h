@@ -34,6 +34,8 @@ struct RunOptions {
     // Replaying a trace of an older format: run as that version did (version
     // 1 wrote seed rows one transaction each).
     int formatVersion = Trace::kVersion;
+    // A server's start, step by step (its first start initialises it).
+    std::function<void(const QString&)> serverProgress;
 
     // Common shapes: no events kept (only the summary is wanted), events
     // streamed to a sink, the database kept at a path.
@@ -164,6 +166,7 @@ private:
         qint64 readyAt = 0;
         int busyPolls = 0;
         bool crashed = false;
+        bool parked = false;  // a server's statement waits for another session's lock
     };
     struct IntentState {
         qint64 start = 0;
@@ -193,6 +196,11 @@ private:
     void resume(Process& p, std::coroutine_handle<> h);
     void afterResume(Process& p);
     void runPendingSql(Process& p);
+    // A server's statement: sent, then settled (serverbackend.h).
+    void runSteppedSql(Process& p);
+    void settleStepped(Process& p);
+    void wakeParked();
+    void wakeFinished();
     void finishAttempt(Process& p, Response response, const QString& result,
                        const QString& reason = {});
     void maybeRetry(const Attempt& a, Response response);
@@ -227,6 +235,7 @@ private:
     std::vector<std::unique_ptr<SqlConnection>> busy_;
     int nextConnection_ = 1;
     LockTable locks_;
+    std::vector<Process*> parked_;  // a server's waiting statements, in the order they blocked
 
     std::mt19937 rng_;
     qint64 now_ = 0;

@@ -12,7 +12,7 @@ namespace idem {
 QJsonObject RunConfig::toJson() const {
     QJsonObject p;
     for (auto it = params.cbegin(); it != params.cend(); ++it) p.insert(it.key(), it.value());
-    return QJsonObject{
+    QJsonObject json{
         {"scenario", scenario},
         {"variant", variant},
         {"duplicates", duplicates},
@@ -31,6 +31,13 @@ QJsonObject RunConfig::toJson() const {
         {"lease_ms", leaseMs},
         {"visibility_ms", visibilityMs},
     };
+    // A run on SQLite says nothing of backends, as every trace before live
+    // mode did.
+    if (backend != QLatin1String("sqlite")) {
+        json.insert("backend", backend);
+        json.insert("isolation", isolation);
+    }
+    return json;
 }
 
 namespace {
@@ -127,6 +134,13 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
             return false;
         }
         c.params.insert(it.key(), it.value().toString());
+    }
+    if (json.contains("backend")) {
+        c.backend = json.value("backend").toString();
+        if (c.backend != QLatin1String("sqlite") && c.backend != QLatin1String("mariadb") &&
+            c.backend != QLatin1String("postgres"))
+            return fail("backend");
+        c.isolation = json.value("isolation").toString();
     }
     *out = c;
     return true;

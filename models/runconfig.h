@@ -28,6 +28,10 @@ struct RunConfig {
     qint64 ttlMs = 60'000;                      // TTL cache
     qint64 leaseMs = 30'000;                    // lock lease
     qint64 visibilityMs = 10'000;               // broker visibility timeout
+    // Live mode (SPEC section 8): the database the run works on (sqlite,
+    // mariadb, postgres) and its isolation level (empty: the database's own).
+    QString backend = QStringLiteral("sqlite");
+    QString isolation;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

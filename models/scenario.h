@@ -47,6 +47,14 @@ struct VariantInfo {
     // notification is a nuisance, not a loss). Repeats of them are still
     // duplicated, marked tolerated in the summary.
     QStringList toleratedEffects{};
+    // Live mode (SPEC section 8): the servers this variant's SQL is written
+    // for ("mariadb", "postgres"), beside SQLite; and whether it needs one
+    // (a statement SQLite lacks, as SELECT ... FOR UPDATE).
+    QStringList servers{};
+    bool serverOnly = false;
+    // Its lesson is a server's (SPEC section 8): left out of the lists that
+    // run on SQLite alone (the window, an experiment of every variant).
+    bool serverLesson = false;
 };
 
 struct ParamInfo {

@@ -13,6 +13,7 @@
 #include <QVariantList>
 
 #include <memory>
+#include <optional>
 
 namespace idem {
 
@@ -32,6 +33,10 @@ enum class RowCount : quint8 {
     Changed,   // INSERT, UPDATE or DELETE: the rows it changed
 };
 
+// "unique-violation", as traces name an outcome; outcomeFromId reads it back.
+const char* outcomeId(SqlOutcome outcome);
+std::optional<SqlOutcome> outcomeFromId(QStringView id);
+
 struct SqlResult {
     bool ok = true;
     // Rows returned by a statement that returns rows; else the database's
@@ -43,6 +48,7 @@ struct SqlResult {
     SqlOutcome outcome = SqlOutcome::Ok;
     int code = 0;     // the database's own code (SQLite's extended result code)
     QString message;  // the database's message; empty when ok
+    QString state;    // a server's SQLSTATE ("40001"); empty on SQLite and when ok
 
     bool isBusy() const { return outcome == SqlOutcome::LockBusy; }
     // A constraint refused the statement (a unique key or a CHECK).

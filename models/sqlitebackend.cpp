@@ -1,10 +1,25 @@
 #include "sqlitebackend.h"
 
+#include "sqlconnection.h"
 #include "sqliteconnection.h"
 
 namespace idem {
 
 Backend::~Backend() = default;
+
+// SQLite runs each statement at once (exec): nothing is ever in flight.
+void Backend::send(SqlConnection&, const QString&, const QVariantList&) {}
+
+bool Backend::settle(SqlConnection&, const std::vector<SqlConnection*>&, SqlResult*, QStringList*,
+                     QString*) {
+    return true;
+}
+
+bool Backend::finished(SqlConnection&) {
+    return true;
+}
+
+void Backend::drop(SqlConnection&) {}
 
 bool SqliteBackend::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
     return file_.prepare(target, replace, error, badInput);

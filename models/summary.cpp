@@ -90,6 +90,16 @@ QJsonObject Summary::toJson(int version) const {
                                      {"rows_written", cost.rowsWritten},
                                      {"lock_waits", cost.lockWaits}});
     }
+    // Live mode's fields, on a server only: a run on SQLite reads as every
+    // run before live mode did.
+    if (config.backend != QLatin1String("sqlite")) {
+        s.insert("backend", config.backend);
+        s.insert("server_version", serverVersion);
+        s.insert("isolation", config.isolation);
+        s.insert("lock_waits", cost.lockWaits);
+        s.insert("deadlocks", cost.deadlocks);
+        s.insert("serialization_failures", cost.serializationFailures);
+    }
     return s;
 }
 
@@ -197,11 +207,42 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
         s.cost = {cost.value("statements").toInteger(), cost.value("transactions").toInteger(),
                   cost.value("rows_written").toInteger(), cost.value("lock_waits").toInteger()};
     }
-    static const QStringList kOwn{
-        "scenario",        "variant",  "timing",        "source",    "crash",   "crash_attempt",
-        "duplicates",      "seed",     "intents",       "attempts",  "effects", "expected_effects",
-        "responses",       "alerts",   "verdict",       "verdicts",  "end_ms",  "integrity",
-        "inconsistencies", "complete", "wrong_answers", "tolerated", "cost"};
+    if (json.contains("backend")) {
+        s.config.backend = json.value("backend").toString();
+        s.config.isolation = json.value("isolation").toString();
+        s.serverVersion = json.value("server_version").toString();
+        s.cost.deadlocks = json.value("deadlocks").toInteger();
+        s.cost.serializationFailures = json.value("serialization_failures").toInteger();
+    }
+    static const QStringList kOwn{"scenario",
+                                  "variant",
+                                  "timing",
+                                  "source",
+                                  "crash",
+                                  "crash_attempt",
+                                  "duplicates",
+                                  "seed",
+                                  "intents",
+                                  "attempts",
+                                  "effects",
+                                  "expected_effects",
+                                  "responses",
+                                  "alerts",
+                                  "verdict",
+                                  "verdicts",
+                                  "end_ms",
+                                  "integrity",
+                                  "inconsistencies",
+                                  "complete",
+                                  "wrong_answers",
+                                  "tolerated",
+                                  "cost",
+                                  "backend",
+                                  "server_version",
+                                  "isolation",
+                                  "lock_waits",
+                                  "deadlocks",
+                                  "serialization_failures"};
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!kOwn.contains(it.key()))
             s.extras.insert(it.key(), it.value());

@@ -50,6 +50,9 @@ struct RunCost {
     qint64 transactions = 0;
     qint64 rowsWritten = 0;
     qint64 lockWaits = 0;
+    // On a server (SPEC section 8): transactions the server broke.
+    qint64 deadlocks = 0;
+    qint64 serializationFailures = 0;
     bool operator==(const RunCost&) const = default;
 };
 
@@ -65,6 +68,7 @@ struct Summary {
     // Duplicated, and every duplicated intent repeated only effects the
     // variant declares acceptable (SPEC section 2, Tolerated effects).
     bool tolerated = false;
+    QString serverVersion;  // a server's version ("15.18"); empty on SQLite
     QList<AlertRecord> alerts;
     QStringList inconsistencies;      // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50

@@ -492,7 +492,11 @@ bool TraceEvent::fromJson(const QJsonObject& json, int version, TraceEvent* out,
 }
 
 SqlOutcome TraceEvent::outcome() const {
-    // Every trace so far was written on SQLite: its codes say it.
+    // A server's run names the outcome; SQLite's codes say it themselves.
+    if (const QString named = fields.text("outcome"); !named.isEmpty()) {
+        if (const std::optional<SqlOutcome> o = outcomeFromId(named))
+            return *o;
+    }
     return sqliteOutcome(code);
 }
 

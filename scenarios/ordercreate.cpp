@@ -17,6 +17,30 @@ const QString kInsertOrder =
 VALUES (?, ?, ?, ?)
 RETURNING id)");
 const QString kFindOrder = QStringLiteral("SELECT id FROM orders WHERE request_id = ?");
+// A locking read: on a missing key InnoDB locks the gap where it would be.
+const QString kFindOrderForUpdate =
+    QStringLiteral("SELECT id FROM orders WHERE request_id = ? FOR UPDATE");
+
+// The live servers' orders table (SPEC section 8): an identity column on
+// PostgreSQL, AUTO_INCREMENT on MariaDB, and a bounded key that an index
+// can hold whole.
+const QString kOrdersPostgres = QStringLiteral(R"(CREATE TABLE orders (
+    id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    request_id VARCHAR(64) NOT NULL,
+    user_id    BIGINT NOT NULL,
+    amount     BIGINT NOT NULL,
+    created_at BIGINT NOT NULL
+))");
+const QString kOrdersMariaDb = QStringLiteral(R"(CREATE TABLE orders (
+    id         BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    request_id VARCHAR(64) NOT NULL,
+    user_id    BIGINT NOT NULL,
+    amount     BIGINT NOT NULL,
+    created_at BIGINT NOT NULL
+) ENGINE = InnoDB)");
+// The article's own form of the unique key.
+const QString kUniqueMariaDb =
+    QStringLiteral("ALTER TABLE orders ADD UNIQUE KEY uk_orders_request_id (request_id)");
 
 const QString kRiskUnavailable = QStringLiteral("risk service unavailable (503)");
 
@@ -82,6 +106,7 @@ OrderCreate::OrderCreate() {
     const QList<CrashPoint> answerOnly{CrashPoint::BeforeResponse};
     const QString uniqueRequestId =
         QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
+    const QStringList servers{QStringLiteral("mariadb"), QStringLiteral("postgres")};
     auto dedup = [this](DedupPolicy policy) {
         return [this, policy](Attempt& a) {
             return dedupTable(a, policy);
@@ -103,22 +128,34 @@ OrderCreate::OrderCreate() {
         {.id = "none",
          .crashPoints = answerOnly,
          .summary = "insert the order, no guard",
-         .handle =
-             [this](Attempt& a) {
-                 return createWithoutGuard(a);
-             }},
+         .handle = [this](Attempt& a) { return createWithoutGuard(a); },
+         .servers = servers},
         {.id = "check-then-insert",
          .crashPoints = answerOnly,
          .summary = "SELECT by request_id, then INSERT; no constraint",
-         .handle =
-             [this](Attempt& a) {
-                 return checkThenInsert(a);
-             }},
+         .handle = [this](Attempt& a) { return checkThenInsert(a); },
+         .servers = servers},
         {.id = "unique-key",
          .crashPoints = answerOnly,
          .summary = "UNIQUE(request_id); on conflict return the existing order",
          .handle = [this](Attempt& a) { return uniqueKey(a); },
-         .schema = {uniqueRequestId}},
+         .schema = {uniqueRequestId},
+         .servers = servers},
+        {.id = "check-in-tx",
+         .crashPoints = answerOnly,
+         .summary = "BEGIN; SELECT by request_id; INSERT if absent; COMMIT; no constraint",
+         .handle = [this](Attempt& a) { return checkInTransaction(a); },
+         .servers = servers,
+         .serverLesson = true},
+        {.id = "check-for-update",
+         .crashPoints = answerOnly,
+         .summary = "BEGIN; SELECT ... FOR UPDATE by request_id; INSERT if absent; COMMIT; "
+                    "UNIQUE(request_id) as the backstop",
+         .handle = [this](Attempt& a) { return checkForUpdate(a); },
+         .schema = {uniqueRequestId},
+         .servers = servers,
+         .serverOnly = true,
+         .serverLesson = true},
         {.id = "dedup-table",
          .recommended = true,
          .crashPoints = separate,
@@ -218,6 +255,20 @@ void OrderCreate::plan(Planner& planner, int intent) const {
     for (const AttemptSpec& s : specs) planner.fire(s);
 }
 
+QStringList OrderCreate::schema(const RunConfig& config) const {
+    QStringList s = Scenario::schema(config);
+    if (config.backend == QLatin1String("sqlite"))
+        return s;
+    const bool maria = config.backend == QLatin1String("mariadb");
+    for (QString& statement : s) {
+        if (statement.startsWith(QLatin1String("CREATE TABLE orders")))
+            statement = maria ? kOrdersMariaDb : kOrdersPostgres;
+        else if (maria && statement.startsWith(QLatin1String("CREATE UNIQUE INDEX uk_orders")))
+            statement = kUniqueMariaDb;
+    }
+    return s;
+}
+
 Task<QString> OrderCreate::insertOrder(Attempt& a) const {
     const SqlResult r =
         co_await a.sql(kInsertOrder, requestIdOf(a), userOf(a.intent()), amountOf(a), a.now());
@@ -268,6 +319,66 @@ Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
         co_return Reply{Response::Error, kRiskUnavailable};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
+}
+
+// The check and the insert in one transaction, with no constraint: only the
+// isolation level can keep a second order out. SQLite's BEGIN IMMEDIATE makes
+// the second writer wait (so it passes); a server's default level lets both
+// SELECTs see nothing (SPEC section 8).
+Task<Reply> OrderCreate::checkInTransaction(Attempt& a) const {
+    co_await a.begin();
+    const SqlResult found = co_await a.sql(kFindOrder, requestIdOf(a));
+    if (!found.empty()) {
+        a.guard("check-then-insert", "found", {{"request_id", requestIdOf(a)}});
+        co_await a.commit();
+        co_return Reply{Response::Success, found.value().toString()};
+    }
+    a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
+    if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
+        co_await a.rollback();
+        co_return Reply{Response::Error, kRiskUnavailable};
+    }
+    const QString id = co_await insertOrder(a);
+    co_await a.commit();
+    co_return Reply{Response::Success, id};
+}
+
+// The pattern many services write: a locking read, then the insert, with
+// UNIQUE(request_id) as the backstop. PostgreSQL locks no gap, so the second
+// INSERT waits for the first and then meets the key; InnoDB locks the gap
+// of the missing key for both, and their INSERTs deadlock.
+Task<Reply> OrderCreate::checkForUpdate(Attempt& a) const {
+    co_await a.begin();
+    const SqlResult found = co_await a.sql(kFindOrderForUpdate, requestIdOf(a));
+    if (!found.empty()) {
+        a.guard("check-then-insert", "found", {{"request_id", requestIdOf(a)}});
+        co_await a.commit();
+        co_return Reply{Response::Success, found.value().toString()};
+    }
+    a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
+    if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
+        co_await a.rollback();
+        co_return Reply{Response::Error, kRiskUnavailable};
+    }
+    const SqlResult inserted =
+        co_await a.trySql(kInsertOrder, requestIdOf(a), userOf(a.intent()), amountOf(a), a.now());
+    if (inserted.isUniqueViolation()) {
+        // Another transaction created it first; PostgreSQL has aborted this
+        // one, so the order is read after the rollback.
+        co_await a.rollback();
+        const SqlResult existing = co_await a.sql(kFindOrder, requestIdOf(a));
+        a.guard("unique-key", "duplicate",
+                {{"key", requestIdOf(a)}, {"conflict", inserted.errorText()}});
+        co_return Reply{Response::Success, existing.value().toString()};
+    }
+    if (!inserted.ok) {
+        // A deadlock's victim: the server rolled the transaction back
+        // (InnoDB) or aborted it (PostgreSQL, which still wants ROLLBACK).
+        co_await a.rollback();
+        co_return Reply{Response::Error, inserted.errorText()};
+    }
+    co_await a.commit();
+    co_return Reply{Response::Success, inserted.value().toString()};
 }
 
 Task<Reply> OrderCreate::uniqueKey(Attempt& a) const {

@@ -13,6 +13,8 @@ public:
     const ScenarioInfo& info() const override { return info_; }
     // With payload=changed, every duplicate reuses the key for another amount.
     void plan(Planner& planner, int intent) const override;
+    // The orders table as each database's engineers write it.
+    QStringList schema(const RunConfig& config) const override;
     Effects effects(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
     // A success must carry the id of the one order the user has.
@@ -33,6 +35,8 @@ private:
 
     Task<Reply> createWithoutGuard(Attempt& a) const;
     Task<Reply> checkThenInsert(Attempt& a) const;
+    Task<Reply> checkInTransaction(Attempt& a) const;
+    Task<Reply> checkForUpdate(Attempt& a) const;
     Task<Reply> uniqueKey(Attempt& a) const;
     Task<Reply> dedupTable(Attempt& a, DedupPolicy policy) const;
     Task<Reply> dedupSameTransaction(Attempt& a) const;

@@ -24,6 +24,8 @@ QList<RunConfig> everyConfiguration() {
     for (const Scenario* scenario : allScenarios()) {
         const ScenarioInfo& info = scenario->info();
         for (const VariantInfo& v : info.variants) {
+            if (v.serverOnly)
+                continue;  // a server's alone (SPEC section 8)
             QList<CrashPoint> crashes{CrashPoint::None};
             crashes << v.crashPoints;
             for (CrashPoint crash : crashes) {

@@ -218,7 +218,12 @@ void ProjectorTest::experimentNamesEveryVariantWhole() {
     const QFontMetricsF fm(axis->labelsFont());
     const QStringList description =
         experiment->chartView()->accessibleDescription().split(QStringLiteral("; "));
-    const QList<VariantInfo>& variants = findScenario("order-create")->info().variants;
+    // The window runs on SQLite: a server's lessons are not in its lists.
+    QList<VariantInfo> variants;
+    for (const VariantInfo& v : findScenario("order-create")->info().variants) {
+        if (!v.serverLesson)
+            variants << v;
+    }
     QCOMPARE(axis->count(), variants.size());
     for (qsizetype i = 0; i < variants.size(); ++i) {
         const VariantInfo& v = variants[i];

@@ -32,6 +32,8 @@ QList<Walk> walks() {
     for (const Scenario* s : allScenarios()) {
         const ScenarioInfo& info = s->info();
         for (const VariantInfo& v : info.variants) {
+            if (v.serverOnly)
+                continue;  // a server's alone (SPEC section 8)
             QList<CrashPoint> crashes{CrashPoint::None};
             crashes << v.crashPoints;
             for (CrashPoint crash : crashes) {

@@ -134,6 +134,8 @@ void CompareView::fillVariants(bool sameScenario) {
         const QString keep = variants_[side]->currentData().toString();
         variants_[side]->clear();
         for (const VariantInfo& v : info.variants) {
+            if (v.serverLesson)
+                continue;  // the window runs on SQLite
             QString title = Texts::instance().variantTitle(info.id, v.id);
             variants_[side]->addItem(title.isEmpty() ? v.id : title, v.id);
         }

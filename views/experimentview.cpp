@@ -82,6 +82,8 @@ void ExperimentView::setScenario(const Scenario& scenario) {
     scenario_ = &scenario;
     variants_->clear();
     for (const VariantInfo& v : scenario.info().variants) {
+        if (v.serverLesson)
+            continue;  // the window runs on SQLite
         auto* item = new QListWidgetItem(variants_);
         item->setData(Qt::UserRole, v.id);
         item->setCheckState(Qt::Checked);

@@ -240,6 +240,8 @@ void FirePanel::fillVariants() {
     variant_->clear();
     const ScenarioInfo& info = scenario_->info();
     for (const VariantInfo& v : info.variants) {
+        if (v.serverLesson)
+            continue;  // the window runs on SQLite
         QString title = Texts::instance().variantTitle(info.id, v.id);
         if (title.isEmpty())
             title = v.id;

@@ -1,0 +1,424 @@
+#include "serverbackend.h"
+
+#include "live/observer.h"
+#include "live/privateserver.h"
+#include "live/session.h"
+#include "runconfig.h"
+#include "sqlconnection.h"
+#include "sqlitebackend.h"
+
+#include <QRandomGenerator>
+
+namespace idem {
+
+namespace {
+
+using live::ServerKind;
+
+QString serverId(ServerKind kind) {
+    return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
+}
+
+// What a statement does to the session's transaction, read from its first word.
+enum class Control : quint8 { None, Begin, End };
+
+Control controlOf(const QString& sql) {
+    const QStringView head = QStringView(sql).trimmed();
+    if (head.startsWith(u"BEGIN", Qt::CaseInsensitive) ||
+        head.startsWith(u"START TRANSACTION", Qt::CaseInsensitive))
+        return Control::Begin;
+    if (head.startsWith(u"COMMIT", Qt::CaseInsensitive) ||
+        (head.startsWith(u"ROLLBACK", Qt::CaseInsensitive) &&
+         !head.startsWith(u"ROLLBACK TO", Qt::CaseInsensitive)))
+        return Control::End;
+    return Control::None;
+}
+
+bool changesRows(const QString& sql) {
+    const QStringView head = QStringView(sql).trimmed();
+    return head.startsWith(u"INSERT", Qt::CaseInsensitive) ||
+           head.startsWith(u"UPDATE", Qt::CaseInsensitive) ||
+           head.startsWith(u"DELETE", Qt::CaseInsensitive) ||
+           head.startsWith(u"REPLACE", Qt::CaseInsensitive);
+}
+
+// The scenarios write `?` for a bound value; PostgreSQL numbers them ($1,
+// $2 ...). A `?` inside a quoted literal is text, not a value.
+QString numberedPlaceholders(const QString& sql) {
+    QString out;
+    out.reserve(sql.size() + 8);
+    int n = 0;
+    bool quoted = false;
+    for (QChar ch : sql) {
+        if (ch == QLatin1Char('\''))
+            quoted = !quoted;
+        if (ch == QLatin1Char('?') && !quoted)
+            out += QLatin1Char('$') + QString::number(++n);
+        else
+            out += ch;
+    }
+    return out;
+}
+
+// A server's code as one number for the trace: MariaDB's error number;
+// PostgreSQL's SQLSTATE read as a number (in base 36 when it has letters,
+// as 40P01 has), never 0 for an error.
+int numericCode(const live::StatementResult& r) {
+    if (r.ok())
+        return 0;
+    if (r.nativeCode != 0)
+        return r.nativeCode;
+    bool ok = false;
+    int code = r.sqlState.toInt(&ok);
+    if (!ok)
+        code = r.sqlState.toInt(&ok, 36);
+    return ok && code != 0 ? code : 1;
+}
+
+// One real connection of the run.
+class ServerConnection final : public SqlConnection {
+public:
+    ServerConnection(std::unique_ptr<live::Session> session, const QString& id)
+        : SqlConnection(id), session_(std::move(session)) {}
+    ~ServerConnection() override {
+        if (session_ && session_->isOpen())
+            session_->close();
+    }
+
+    bool isOpen() const override { return session_ && session_->isOpen(); }
+    QString openError() const override { return session_ ? session_->openError() : QString(); }
+    bool inTransaction() const override { return inTransaction_; }
+
+    SqlResult exec(const QString& sql, const QVariantList& params = {}) override {
+        send(sql, params);
+        session_->poll(-1);
+        return take();
+    }
+
+    void send(const QString& sql, const QVariantList& params) {
+        sent_ = sql;
+        const QString text =
+            session_->kind() == ServerKind::Postgres ? numberedPlaceholders(sql) : sql;
+        session_->send(text, params);
+    }
+
+    // The finished statement's result, in the engine's words; the session's
+    // transaction as the server leaves it.
+    SqlResult take() {
+        const live::StatementResult& s = session_->result();
+        SqlResult r;
+        r.ok = s.ok();
+        r.outcome = s.outcome;
+        r.rows = s.rows;
+        r.data = s.data;
+        r.counts = s.returnsRows        ? RowCount::Returned
+                   : changesRows(sent_) ? RowCount::Changed
+                                        : RowCount::None;
+        r.code = numericCode(s);
+        r.message = s.ok() ? QString() : s.message;
+        r.state = s.sqlState;
+        const Control control = controlOf(sent_);
+        if (control == Control::Begin && r.ok)
+            inTransaction_ = true;
+        else if (control == Control::End)
+            inTransaction_ = false;
+        // InnoDB rolls back the whole transaction of a deadlock's victim;
+        // PostgreSQL keeps an aborted one open until ROLLBACK.
+        else if (s.outcome == SqlOutcome::Deadlock && session_->kind() == ServerKind::MariaDb)
+            inTransaction_ = false;
+        return r;
+    }
+
+    // As a crashed process: the connection goes, the server rolls back.
+    void drop() {
+        session_->close();
+        inTransaction_ = false;
+    }
+
+    live::Session& session() { return *session_; }
+
+    QString selectAllStatement(const QString& table, QStringList* columns) override {
+        const bool pg = session_->kind() == ServerKind::Postgres;
+        const SqlResult info =
+            exec(pg ? QStringLiteral("SELECT column_name FROM information_schema.columns WHERE "
+                                     "table_schema = current_schema() AND table_name = ? ORDER BY "
+                                     "ordinal_position")
+                    : QStringLiteral("SELECT column_name FROM information_schema.columns WHERE "
+                                     "table_schema = DATABASE() AND table_name = ? ORDER BY "
+                                     "ordinal_position"),
+                 {table});
+        if (!info.ok || info.empty())
+            return {};
+        const QChar quote = pg ? QLatin1Char('"') : QLatin1Char('`');
+        auto quoted = [quote](QString name) {
+            return quote + name.replace(quote, QString(2, quote)) + quote;
+        };
+        columns->clear();
+        QStringList select;
+        for (const QVariantList& row : info.data) {
+            *columns << row.value(0).toString();
+            select << quoted(row.value(0).toString());
+        }
+        // No row id of the database's own: rows in the order of their first
+        // column (every scenario's table starts with its key).
+        return QStringLiteral("SELECT ROW_NUMBER() OVER (ORDER BY %1), %2 FROM %3 ORDER BY %1")
+            .arg(select.first(), select.join(QStringLiteral(", ")), quoted(table));
+    }
+    bool othersCommittedSinceAsked() override { return true; }
+    SqlResult findTable(const QString& table) override {
+        return exec(session_->kind() == ServerKind::Postgres
+                        ? QStringLiteral("SELECT table_name FROM information_schema.tables "
+                                         "WHERE table_schema = current_schema() AND table_name = ?")
+                        : QStringLiteral("SELECT table_name FROM information_schema.tables "
+                                         "WHERE table_schema = DATABASE() AND table_name = ?"),
+                    {table});
+    }
+    // Every table read whole (PostgreSQL checks each page it reads) and, on
+    // MariaDB, CHECK TABLE: one text, "ok" or what was found.
+    SqlResult integrityCheck() override {
+        const bool pg = session_->kind() == ServerKind::Postgres;
+        SqlResult tables =
+            exec(pg ? QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                     "table_schema = current_schema()")
+                    : QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                     "table_schema = DATABASE()"));
+        if (!tables.ok)
+            return tables;
+        QStringList problems;
+        for (const QVariantList& row : tables.data) {
+            const QString name = row.value(0).toString();
+            if (pg) {
+                const SqlResult r = exec(QStringLiteral("SELECT COUNT(*) FROM \"%1\"").arg(name));
+                if (!r.ok)
+                    problems << name + QStringLiteral(": ") + r.message;
+            } else {
+                const SqlResult r = exec(QStringLiteral("CHECK TABLE `%1`").arg(name));
+                if (!r.ok)
+                    return r;
+                for (const QVariantList& line : r.data) {
+                    const QString text = line.value(3).toString();
+                    if (line.value(2).toString() == QLatin1String("status") &&
+                        text.compare(QLatin1String("OK"), Qt::CaseInsensitive) != 0)
+                        problems << name + QStringLiteral(": ") + text;
+                }
+            }
+        }
+        SqlResult r;
+        r.counts = RowCount::Returned;
+        r.rows = 1;
+        r.data = {
+            {problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "))}};
+        return r;
+    }
+
+private:
+    std::unique_ptr<live::Session> session_;
+    QString sent_;
+    bool inTransaction_ = false;
+};
+
+ServerConnection& server(SqlConnection& c) {
+    return static_cast<ServerConnection&>(c);
+}
+
+QString isolationSql(const QString& id) {
+    if (id == QLatin1String("read-committed"))
+        return QStringLiteral("READ COMMITTED");
+    if (id == QLatin1String("repeatable-read"))
+        return QStringLiteral("REPEATABLE READ");
+    return QStringLiteral("SERIALIZABLE");
+}
+
+class ServerBackend final : public Backend {
+public:
+    ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress)
+        : kind_(kind), isolation_(std::move(isolation)), progress_(std::move(progress)) {
+        if (isolation_.isEmpty())
+            isolation_ = isolationIds(serverId(kind)).value(0);
+    }
+    ~ServerBackend() override {
+        observer_.reset();
+        server_.reset();
+    }
+
+    QString id() const override { return serverId(kind_); }
+    QString serverVersion() const override { return server_ ? server_->version() : QString(); }
+    QString isolation() const override { return isolation_; }
+    bool stepped() const override { return true; }
+    bool singleWriter() const override { return false; }
+
+    bool prepare(const QString& target, bool, QString* error, bool* badInput) override {
+        *badInput = false;
+        if (!target.isEmpty()) {
+            *badInput = true;
+            *error = QStringLiteral(
+                         "--db keeps an SQLite file; a run on %1 keeps its database with --keep")
+                         .arg(live::serverName(kind_));
+            return false;
+        }
+        server_ = live::PrivateServer::start(
+            kind_,
+            [this](live::PrivateServer::Stage stage) {
+                if (!progress_)
+                    return;
+                switch (stage) {
+                    case live::PrivateServer::Stage::InitialisingTemplate:
+                        progress_(QStringLiteral("initialising"));
+                        break;
+                    case live::PrivateServer::Stage::Copying:
+                        progress_(QStringLiteral("copying"));
+                        break;
+                    case live::PrivateServer::Stage::Starting:
+                        progress_(QStringLiteral("starting"));
+                        break;
+                    case live::PrivateServer::Stage::Ready:
+                        progress_(QStringLiteral("ready"));
+                        break;
+                }
+            },
+            error);
+        if (!server_) {
+            // A missing package or a refused account: the user's to fix.
+            *badInput = true;
+            return false;
+        }
+        endpoint_ = server_->endpoint();
+        database_ =
+            QStringLiteral("idemlab_%1")
+                .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
+        {
+            const auto admin = live::openSession(endpoint_, QStringLiteral("setup"));
+            if (!admin->isOpen()) {
+                *error = admin->openError();
+                return false;
+            }
+            const live::StatementResult& r =
+                admin->exec(QStringLiteral("CREATE DATABASE %1").arg(database_));
+            if (!r.ok()) {
+                *error = QStringLiteral("cannot create the run's database: %1").arg(r.errorText());
+                return false;
+            }
+        }
+        endpoint_.database = database_;
+        observer_ = live::openObserver(endpoint_);
+        if (!observer_->isOpen()) {
+            *error = observer_->openError();
+            return false;
+        }
+        return true;
+    }
+
+    bool publish(const QJsonObject&, QString*, bool*) override { return true; }
+
+    QString location() const override {
+        return QStringLiteral("%1 %2, database %3 in %4")
+            .arg(live::serverName(kind_), serverVersion(), database_,
+                 server_ ? server_->folder() : QString());
+    }
+
+    std::unique_ptr<SqlConnection> connect(const QString& id) const override {
+        auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
+        if (c->isOpen()) {
+            const QString level = isolationSql(isolation_);
+            c->exec(kind_ == ServerKind::Postgres
+                        ? QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION "
+                                         "LEVEL %1")
+                              .arg(level)
+                        : QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL %1").arg(level));
+            // InnoDB does not see every cycle of gap locks among three
+            // sessions: they wait until its lock wait timeout (50 s by
+            // default) ends one. Five seconds keep such a run short.
+            if (kind_ == ServerKind::MariaDb)
+                c->exec(QStringLiteral("SET SESSION innodb_lock_wait_timeout = 5"));
+        }
+        return c;
+    }
+
+    QString configure(const Exec&) const override { return {}; }
+
+    const QString& beginStatement() const override {
+        static const QString begin = QStringLiteral("BEGIN");
+        static const QString start = QStringLiteral("START TRANSACTION");
+        return kind_ == ServerKind::Postgres ? begin : start;
+    }
+
+    void send(SqlConnection& session, const QString& sql, const QVariantList& params) override {
+        server(session).send(sql, params);
+    }
+
+    bool settle(SqlConnection& session, const std::vector<SqlConnection*>& others,
+                SqlResult* result, QStringList* waitsOn, QString* lock) override {
+        QList<live::Session*> run;
+        for (SqlConnection* c : others) {
+            if (c != &session)
+                run << &server(*c).session();
+        }
+        const live::StepWait step =
+            live::waitUntilDoneOrBlocked(server(session).session(), *observer_, run);
+        if (step.state == live::StepWait::State::Blocked) {
+            *waitsOn = step.lock.on;
+            *lock = step.lock.describe();
+            return false;
+        }
+        if (step.state == live::StepWait::State::GaveUp) {
+            server(session).session().cancel();
+            server(session).session().poll(-1);
+        }
+        *result = server(session).take();
+        return true;
+    }
+
+    bool finished(SqlConnection& session) override {
+        live::Session& s = server(session).session();
+        s.poll(0);
+        return !s.busy();
+    }
+
+    void drop(SqlConnection& session) override { server(session).drop(); }
+
+private:
+    ServerKind kind_;
+    QString isolation_;
+    std::function<void(const QString&)> progress_;
+    std::unique_ptr<live::PrivateServer> server_;
+    std::unique_ptr<live::Observer> observer_;
+    live::Endpoint endpoint_;
+    QString database_;
+};
+
+}  // namespace
+
+QStringList backendIds() {
+    return {QStringLiteral("sqlite"), QStringLiteral("mariadb"), QStringLiteral("postgres")};
+}
+
+QStringList isolationIds(const QString& backend) {
+    if (backend == QLatin1String("postgres"))
+        return {QStringLiteral("read-committed"), QStringLiteral("repeatable-read"),
+                QStringLiteral("serializable")};
+    if (backend == QLatin1String("mariadb"))
+        return {QStringLiteral("repeatable-read"), QStringLiteral("read-committed"),
+                QStringLiteral("serializable")};
+    return {QStringLiteral("serializable")};
+}
+
+QString serverPackage(const QString& backend) {
+    if (backend == QLatin1String("postgres"))
+        return QStringLiteral("postgresql-15");
+    if (backend == QLatin1String("mariadb"))
+        return QStringLiteral("mariadb-server-core");
+    return {};
+}
+
+std::unique_ptr<Backend> makeBackend(const RunConfig& config,
+                                     std::function<void(const QString&)> progress) {
+    if (config.backend == QLatin1String("postgres"))
+        return std::make_unique<ServerBackend>(ServerKind::Postgres, config.isolation,
+                                               std::move(progress));
+    if (config.backend == QLatin1String("mariadb"))
+        return std::make_unique<ServerBackend>(ServerKind::MariaDb, config.isolation,
+                                               std::move(progress));
+    return std::make_unique<SqliteBackend>();
+}
+
+}  // namespace idem
