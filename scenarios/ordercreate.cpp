@@ -321,13 +321,13 @@ Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
     co_return Reply{Response::Success, id};
 }
 
-// The check and the insert in one transaction, with no constraint: only the
-// isolation level can keep a second order out. SQLite's BEGIN IMMEDIATE makes
-// the second writer wait (so it passes); a server's default level lets both
-// SELECTs see nothing (SPEC section 8).
-Task<Reply> OrderCreate::checkInTransaction(Attempt& a) const {
+// BEGIN, then look for the order: found, the transaction ends and the
+// order is the answer; not found, the price and risk checks run, and a
+// failed one ends the transaction with its error. Nothing to answer yet:
+// the caller inserts in the open transaction.
+Task<std::optional<Reply>> OrderCreate::lookInTransaction(Attempt& a, const QString& find) const {
     co_await a.begin();
-    const SqlResult found = co_await a.sql(kFindOrder, requestIdOf(a));
+    const SqlResult found = co_await a.sql(find, requestIdOf(a));
     if (!found.empty()) {
         a.guard("check-then-insert", "found", {{"request_id", requestIdOf(a)}});
         co_await a.commit();
@@ -338,6 +338,16 @@ Task<Reply> OrderCreate::checkInTransaction(Attempt& a) const {
         co_await a.rollback();
         co_return Reply{Response::Error, kRiskUnavailable};
     }
+    co_return std::nullopt;
+}
+
+// The check and the insert in one transaction, with no constraint: only the
+// isolation level can keep a second order out. SQLite's BEGIN IMMEDIATE makes
+// the second writer wait (so it passes); a server's default level lets both
+// SELECTs see nothing (SPEC section 8).
+Task<Reply> OrderCreate::checkInTransaction(Attempt& a) const {
+    if (std::optional<Reply> answer = co_await lookInTransaction(a, kFindOrder))
+        co_return *answer;
     const QString id = co_await insertOrder(a);
     co_await a.commit();
     co_return Reply{Response::Success, id};
@@ -348,18 +358,8 @@ Task<Reply> OrderCreate::checkInTransaction(Attempt& a) const {
 // INSERT waits for the first and then meets the key; InnoDB locks the gap
 // of the missing key for both, and their INSERTs deadlock.
 Task<Reply> OrderCreate::checkForUpdate(Attempt& a) const {
-    co_await a.begin();
-    const SqlResult found = co_await a.sql(kFindOrderForUpdate, requestIdOf(a));
-    if (!found.empty()) {
-        a.guard("check-then-insert", "found", {{"request_id", requestIdOf(a)}});
-        co_await a.commit();
-        co_return Reply{Response::Success, found.value().toString()};
-    }
-    a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
-    if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
-        co_await a.rollback();
-        co_return Reply{Response::Error, kRiskUnavailable};
-    }
+    if (std::optional<Reply> answer = co_await lookInTransaction(a, kFindOrderForUpdate))
+        co_return *answer;
     const SqlResult inserted =
         co_await a.trySql(kInsertOrder, requestIdOf(a), userOf(a.intent()), amountOf(a), a.now());
     if (inserted.isUniqueViolation()) {

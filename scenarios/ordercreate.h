@@ -3,6 +3,8 @@
 // add: a database backstop, a request fingerprint, failed results.
 #pragma once
 
+#include <optional>
+
 #include "scenario.h"
 
 namespace idem {
@@ -37,6 +39,7 @@ private:
     Task<Reply> checkThenInsert(Attempt& a) const;
     Task<Reply> checkInTransaction(Attempt& a) const;
     Task<Reply> checkForUpdate(Attempt& a) const;
+    Task<std::optional<Reply>> lookInTransaction(Attempt& a, const QString& find) const;
     Task<Reply> uniqueKey(Attempt& a) const;
     Task<Reply> dedupTable(Attempt& a, DedupPolicy policy) const;
     Task<Reply> dedupSameTransaction(Attempt& a) const;
