@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 
 class QLabel;
 class QProgressBar;
@@ -43,6 +44,26 @@ public:
     // Starts `work` in a worker thread; false when a job is running already.
     bool start(const QString& what, Work work, Done done,
                QThread::Priority priority = QThread::LowPriority);
+    // Starts `work` on `held` in a worker thread: the job owns it while it
+    // runs (nothing else has a pointer to it), and `done` gets it back on
+    // this thread once the worker has ended. When a job is running already,
+    // `done` gets it back at once, cancelled.
+    template <class Held>
+    void startWith(const QString& what, std::unique_ptr<Held> held,
+                   std::function<void(Held&, Progress&)> work,
+                   std::function<void(std::unique_ptr<Held>, bool cancelled)> done) {
+        if (isBusy()) {
+            done(std::move(held), true);
+            return;
+        }
+        // One box for both halves (a std::function cannot hold a unique_ptr):
+        // the worker works on what it holds, then this thread takes it out
+        // once the worker has ended.
+        auto box = std::make_shared<std::unique_ptr<Held>>(std::move(held));
+        start(
+            what, [box, work = std::move(work)](Progress& p) { work(**box, p); },
+            [box, done = std::move(done)](bool cancelled) { done(std::move(*box), cancelled); });
+    }
     // Waits for the job in progress and delivers its result now, without a
     // nested event loop (tests, `idemlab shot`, a fresh synchronous fire).
     void finishNow();
