@@ -68,7 +68,7 @@ ExperimentView::ExperimentView(QWidget* parent)
 }
 
 ExperimentView::~ExperimentView() {
-    stopWorker();
+    stop();
 }
 
 bool ExperimentView::isRunning() const {
@@ -78,7 +78,7 @@ bool ExperimentView::isRunning() const {
 void ExperimentView::setScenario(const Scenario& scenario) {
     if (scenario_ == &scenario)
         return;
-    stopWorker();
+    stop();
     scenario_ = &scenario;
     variants_->clear();
     for (const VariantInfo& v : scenario.info().variants) {
@@ -201,7 +201,7 @@ void ExperimentView::cancel() {
         *stop_ = true;
 }
 
-void ExperimentView::stopWorker() {
+void ExperimentView::stop() {
     ++generation_;
     if (!worker_)
         return;

@@ -47,6 +47,8 @@ public:
 public slots:
     void start();
     void cancel();
+    // Cancels the experiment in progress and waits for its worker.
+    void stop();
 
 signals:
     void finished();
@@ -68,7 +70,6 @@ private:
     // A variant's list item: its name, and once it has run, what it cost
     // per intent.
     void nameItems();
-    void stopWorker();
 
     const Scenario* scenario_ = nullptr;
     QListWidget* variants_;
