@@ -14,6 +14,7 @@
 #include "reportdiagrams.h"
 #include "run.h"
 #include "stepcaption.h"
+#include "stepnarrator.h"
 #include "texts.h"
 #include "tracewriters.h"
 #include "usage.h"
@@ -231,10 +232,16 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             lesson, i,
             [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
-                StepCaption caption;
-                caption.setAskKeys(run.scenario().info().askKeys);
-                const QString said = caption.narrate(run.trace().events(), lastStepBegin, upTo,
-                                                     run.config().intents, true);
+                const QList<TraceEvent>& events = run.trace().events();
+                const QStringList& askKeys = run.scenario().info().askKeys;
+                StepNarrator narrator(run.config().intents);
+                const QString said =
+                    narrator
+                        .narrate(events, lastStepBegin, upTo, true,
+                                 [&events, &askKeys](qsizetype from, qsizetype to) {
+                                     return StepCaption::describe(events, from, to, askKeys);
+                                 })
+                        .text;
                 if (!said.isEmpty()) {
                     pauseHtml += QStringLiteral("<p class='caption'><strong>%1</strong> %2</p>")
                                      .arg(escape(LessonHandout::tr("At the pause:")), escape(said));

@@ -190,7 +190,11 @@ void MainWindow::offerFirstLesson() {
     offer->open();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Gone without a close (a test, `idemlab shot`): the job in progress
+    // stops, and goes with what it held, while all it could report to is here.
+    jobs_->abandon();
+}
 
 QStringList MainWindow::viewNames() {
     return {"overview", "dedup",  "state",      "sequence", "sql",       "outcome",
@@ -652,6 +656,13 @@ void MainWindow::setTheme(bool dark, bool presenter, int zoomPercent) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // Closed, quit or logged out of while something runs in the background:
+    // no play goes on to start more, the job in progress stops at its next
+    // step and hands back the run it held, and an experiment stops too,
+    // before the window goes. Closing waits only for that step.
+    playbackBar_->stop();
+    jobs_->cancelNow();
+    experiment_->stop();
     if (remember_) {
         QSettings s;
         s.setValue(settings::kGeometry, saveGeometry());

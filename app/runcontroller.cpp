@@ -54,40 +54,37 @@ RunController::RunController(QStatusBar* bar, QObject* parent)
     linger_->setInterval(kLingerMs);
     connect(linger_, &QTimer::timeout, this, &RunController::hideProgress);
     connect(cancelButton_, &QPushButton::clicked, this, &RunController::cancel);
+    // Delivered on this thread once the worker has ended; a job delivered
+    // early (finishNow) or dropped has no worker left to deliver.
+    connect(this, &RunController::workerEnded, this, [this](quint64 generation) {
+        if (generation == generation_ && worker_.joinable())
+            deliver(true);
+    });
 }
 
 RunController::~RunController() {
-    if (worker_) {
-        progress_.cancel = true;
-        worker_->wait();
-        delete worker_;
-        worker_ = nullptr;
-    }
+    // The status bar may be gone already: only the worker is seen to.
+    dropJob();
 }
 
-bool RunController::start(const QString& what, Work work, Done done, QThread::Priority priority) {
-    if (worker_)
+bool RunController::start(const QString& what, Work work, Done done) {
+    if (worker_.joinable())
         return false;
     progress_.done = 0;
     progress_.total = 0;
     progress_.cancel = false;
+    work_ = std::move(work);
     done_ = std::move(done);
     what_ = what;
     polls_ = 0;
-    const bool background = priority == QThread::LowPriority || priority == QThread::LowestPriority;
-    worker_ = QThread::create([this, background, work = std::move(work)] {
-        if (background)
-            becomeBackground();
-        work(progress_);
-    });
-    // Delivered on this thread once the worker has ended; a job delivered
-    // early by finishNow has no worker left to deliver.
     const quint64 generation = ++generation_;
-    connect(worker_, &QThread::finished, this, [this, generation] {
-        if (generation == generation_ && worker_)
-            deliver(true);
+    // The worker reads only what it is given and the Progress; it reports
+    // its end with a signal, which Qt queues to this thread.
+    worker_ = std::thread([this, generation, work = &work_] {
+        becomeBackground();
+        (*work)(progress_);
+        emit workerEnded(generation, QPrivateSignal());
     });
-    worker_->start(priority);
     // What was said about the last job gives way to this one.
     status_->clearMessage();
     if (linger_->isActive()) {  // the bar still showing the last job shows this one
@@ -110,7 +107,7 @@ void RunController::retranslate() {
 }
 
 void RunController::showProgress() {
-    if (!worker_ || ++polls_ < kQuietPolls)
+    if (!worker_.joinable() || ++polls_ < kQuietPolls)
         return;
     const qint64 total = progress_.total.load();
     const qint64 done = progress_.done.load();
@@ -135,7 +132,7 @@ void RunController::updateVisibility() {
 }
 
 void RunController::cancel() {
-    if (!worker_)
+    if (!worker_.joinable())
         return;
     progress_.cancel = true;
     cancelButton_->setText(tr("Stopping…"));
@@ -144,10 +141,8 @@ void RunController::cancel() {
 
 void RunController::deliver(bool linger) {
     ++generation_;
-    QThread* worker = worker_;
-    worker_ = nullptr;
-    worker->wait();
-    worker->deleteLater();
+    worker_.join();
+    work_ = nullptr;
     poll_->stop();
     if (!linger || !bar_->isVisibleTo(status_)) {
         hideProgress();
@@ -165,7 +160,7 @@ void RunController::deliver(bool linger) {
 }
 
 void RunController::finishNow() {
-    if (!worker_)
+    if (!worker_.joinable())
         return;
     finishingNow_ = true;
     deliver(false);
@@ -183,6 +178,25 @@ void RunController::hideProgress() {
 void RunController::cancelNow() {
     cancel();
     finishNow();
+}
+
+void RunController::abandon() {
+    if (!worker_.joinable())
+        return;
+    dropJob();
+    poll_->stop();
+    hideProgress();
+    emit busyChanged(false);
+}
+
+void RunController::dropJob() {
+    if (!worker_.joinable())
+        return;
+    ++generation_;  // its workerEnded, if queued already, is not delivered
+    progress_.cancel = true;
+    worker_.join();
+    work_ = nullptr;  // and with it the job, and what it held
+    done_ = nullptr;
 }
 
 }  // namespace idem

@@ -11,6 +11,7 @@
 #include "outcomepanel.h"
 #include "paginationview.h"
 #include "playbackbar.h"
+#include "playedrun.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
@@ -52,7 +53,7 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     connect(&playback_, &Playback::loaded, this, [this] {
         stage_.live->setEffectTable(
             stagehints::effectTable(playback_.scenario()->info(), playback_.finalSummary()));
-        showStep(0, playback_.eventCount(), true);
+        showStep(0, playback_.played()->eventCount(), true);
     });
     connect(stage_.compare, &CompareView::compareRequested, this,
             &StageDirector::compareInBackground);
@@ -211,7 +212,6 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     stage_.explanation->showFor(config);
     stage_.header->setSettings(FirePanel::describe(config));
     stage_.live->setScenario(scenario.info(), config.variant);
-    stage_.caption->setAskKeys(scenario.info().askKeys);
     stage_.compare->setInput(scenario, config);
     stage_.experiment->setScenario(scenario);
     QTabWidget* tabs = stage_.tabs;
@@ -248,7 +248,8 @@ void StageDirector::takeFirstStep() {
     // Someone stepped, played, or sent the run to a worker (a seek, a save)
     // meanwhile: theirs is the next move. A comparison the hand-over started
     // works on runs of its own.
-    if (held_ || playback_.position() != 0 || !playback_.isLoaded())
+    const PlayedRun* played = playback_.played();
+    if (!played || played->position() != 0)
         return;
     playback_.stepForward();
     PlaybackBar* bar = stage_.playbackBar;
@@ -276,30 +277,41 @@ void StageDirector::compareInBackground() {
         });
 }
 
-void StageDirector::setHeld(bool held) {
-    held_ = held;
+bool StageDirector::holdRun(const QString& title, RunWork work, std::function<void(bool)> done) {
+    RunController* jobs = stage_.jobs;
+    if (jobs->isBusy() || !playback_.played())
+        return false;
+    stage_.playbackBar->pause();
+    // What the views have counted so far, for the worker to go on from; and
+    // whether the narrator may: views drawn again start it over anyway.
+    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
+    const bool narrate = !narrationStale_;
+    jobs->startWith<PlayedRun>(
+        title, playback_.lend(),
+        [work = std::move(work), views, narrate](PlayedRun& run, RunController::Progress& p) {
+            work(run, p);
+            catchUpInWorker(run, *views, narrate);
+        },
+        [this, views, done = std::move(done)](std::unique_ptr<PlayedRun> run, bool cancelled) {
+            playback_.handBack(std::move(run));
+            publishFromWorker(views);
+            done(cancelled);
+        });
     emit heldChanged();
+    return true;
 }
 
 void StageDirector::seekInBackground(int target) {
-    RunController* jobs = stage_.jobs;
-    if (jobs->isBusy())
-        return;
-    stage_.playbackBar->pause();
     const int from = playback_.position();
     const int cost = playback_.seekCost(target);
-    setHeld(true);
-    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
-    jobs->start(
+    holdRun(
         target < from ? tr("Going back to step %1").arg(target)
                       : tr("Going to step %1").arg(target),
-        [this, target, cost, views](RunController::Progress& p) {
+        [target, cost](PlayedRun& run, RunController::Progress& p) {
             p.total = cost;
-            playback_.advance(target, &p.cancel, &p.done);
-            catchUpInWorker(*views);
+            run.advance(target, &p.cancel, &p.done);
         },
-        [this, target, views](bool cancelled) {
-            publishFromWorker(views);
+        [this, target](bool cancelled) {
             if (cancelled && playback_.position() != target) {
                 stage_.status->showMessage(tr("Stopped at step %1 of %2.")
                                                .arg(playback_.position())
@@ -309,26 +321,20 @@ void StageDirector::seekInBackground(int target) {
 }
 
 void StageDirector::saveTraceTo(const QString& path) {
-    RunController* jobs = stage_.jobs;
-    if (!playback_.isLoaded() || jobs->isBusy())
-        return;
     // The run on screen is played to its end and judged, and its events
     // written as they are: nothing runs twice.
-    stage_.playbackBar->pause();
-    setHeld(true);
     auto error = std::make_shared<QString>();
     const int cost = playback_.seekCost(playback_.length());
-    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
-    jobs->start(
+    holdRun(
         tr("Saving the trace"),
-        [this, path, error, cost, views](RunController::Progress& p) {
-            p.total = cost + playback_.eventCount();
-            if (!toEndInWorker(p, *views, error.get()))
+        [path, error, cost](PlayedRun& run, RunController::Progress& p) {
+            p.total = cost + run.eventCount();
+            if (!toEndInWorker(run, p, error.get()))
                 return;
             TraceFileWriter file;
-            if (!file.open(path, playback_.config(), error.get()))
+            if (!file.open(path, run.run().config(), error.get()))
                 return;
-            const QList<TraceEvent>& events = playback_.run()->trace().events();
+            const QList<TraceEvent>& events = run.run().trace().events();
             for (qsizetype i = 0; i < events.size(); ++i) {
                 file.add(events[i]);
                 if ((i & 0xfff) == 0) {
@@ -339,10 +345,9 @@ void StageDirector::saveTraceTo(const QString& path) {
                     p.done = cost + i;
                 }
             }
-            file.commit(playback_.run()->summary().toJson(), error.get());
+            file.commit(run.run().summary().toJson(), error.get());
         },
-        [this, path, error, views](bool cancelled) {
-            publishFromWorker(views);
+        [this, path, error](bool cancelled) {
             if (cancelled) {
                 stage_.status->showMessage(tr("Stopped: the trace was not saved."));
             } else if (!error->isEmpty()) {
@@ -353,43 +358,34 @@ void StageDirector::saveTraceTo(const QString& path) {
         });
 }
 
-bool StageDirector::toEndInWorker(RunController::Progress& p, LiveStage::CatchUp& views,
-                                  QString* error) {
-    playback_.advance(playback_.length(), &p.cancel, &p.done);
-    catchUpInWorker(views);
-    return !p.cancel && playback_.atEnd() && playback_.judgeEnd(error);
+bool StageDirector::toEndInWorker(PlayedRun& run, RunController::Progress& p, QString* error) {
+    run.advance(run.length(), &p.cancel, &p.done);
+    return !p.cancel && run.atEnd() && run.judgeEnd(error);
 }
 
 void StageDirector::withWholeRun(
     const QString& jobTitle, RenderWhole render,
     std::function<void(const Trace::Loaded& whole, const QByteArray&)> done) {
-    RunController* jobs = stage_.jobs;
-    if (!playback_.isLoaded() || jobs->isBusy())
-        return;
-    stage_.playbackBar->pause();
-    setHeld(true);
     auto error = std::make_shared<QString>();
     auto whole = std::make_shared<Trace::Loaded>();
     auto rendered = std::make_shared<QByteArray>();
     const int cost = playback_.seekCost(playback_.length());
-    auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
-    jobs->start(
+    holdRun(
         jobTitle,
-        [this, error, whole, rendered, render = std::move(render), cost,
-         views](RunController::Progress& p) {
+        [error, whole, rendered, render = std::move(render), cost](PlayedRun& run,
+                                                                   RunController::Progress& p) {
             p.total = cost;
-            if (!toEndInWorker(p, *views, error.get()))
+            if (!toEndInWorker(run, p, error.get()))
                 return;
             // What a saved trace holds (saveTraceTo), without the file.
-            whole->config = playback_.config().toJson();
-            whole->events = playback_.run()->trace().events();
-            whole->summary = playback_.run()->summary().toJson();
+            whole->config = run.run().config().toJson();
+            whole->events = run.run().trace().events();
+            whole->summary = run.run().summary().toJson();
             whole->digestMatches = true;
             if (render)
                 *rendered = render(*whole);
         },
-        [this, error, whole, rendered, views, done = std::move(done)](bool cancelled) {
-            publishFromWorker(views);
+        [this, error, whole, rendered, done = std::move(done)](bool cancelled) {
             if (cancelled) {
                 stage_.status->showMessage(tr("Stopped: nothing was written."));
             } else if (!error->isEmpty()) {
@@ -445,22 +441,20 @@ void StageDirector::openTrace(const QString& path) {
         });
 }
 
-void StageDirector::catchUpInWorker(LiveStage::CatchUp& views) {
-    const Run* run = playback_.run();
-    const qsizetype from = playback_.pendingFrom();
-    if (!run || from < 0)
+void StageDirector::catchUpInWorker(PlayedRun& run, LiveStage::CatchUp& views, bool narrate) {
+    const qsizetype from = run.pendingFrom();
+    if (from < 0)
         return;
-    const QList<TraceEvent>& events = run->trace().events();
+    const QList<TraceEvent>& events = run.run().trace().events();
     // The caption's narrator reads every earlier event: here, not on the
     // window's thread after (unless the views start over).
-    if (!narrationStale_)
-        stage_.caption->catchUp(events, playback_.lastStepBegin(), playback_.config().intents);
-    views.take(events, from, playback_.eventCount(), std::max(from, playback_.lastStepBegin()),
-               playback_.pendingRewound());
+    if (narrate)
+        run.narrator().catchUp(events, run.lastStepBegin());
+    views.take(events, from, run.eventCount(), std::max(from, run.lastStepBegin()),
+               run.pendingRewound());
 }
 
 void StageDirector::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views) {
-    held_ = false;
     narratorCaughtUp_ = !narrationStale_;
     viewsCaughtUp_ = views.get();
     playback_.publish();
@@ -477,27 +471,34 @@ void StageDirector::publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>&
 }
 
 void StageDirector::redraw() {
-    if (playback_.isLoaded())
-        showStep(playback_.lastStepBegin(), playback_.eventCount(), true);
+    // While a job holds the run the views keep what they show; the job's
+    // hand-over draws them again.
+    if (const PlayedRun* played = playback_.played()) {
+        showStep(played->lastStepBegin(), played->eventCount(), true);
+    } else if (playback_.isLent()) {
+        narrationStale_ = true;
+        redrawAfterJob_ = true;
+    }
 }
 
 void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     // After a long seek the narrator was brought up to date in the worker.
     narrationStale_ = narrationStale_ || (rebuild && !narratorCaughtUp_);
-    if (held_) {
-        redrawAfterJob_ = true;
+    const PlayedRun* played = playback_.played();
+    if (!played) {
+        // A job holds the run: the views keep what they show until it is back.
+        if (playback_.isLent())
+            redrawAfterJob_ = true;
         return;
     }
     // A prediction is answered when the run reaches its end.
-    if (predictionOpen_ && playback_.atEnd()) {
+    if (predictionOpen_ && played->atEnd()) {
         predictionOpen_ = false;
         emit outcomeWithheldChanged(false);
     }
-    const Run* run = playback_.run();
-    if (!run)
-        return;
+    const Run* run = &played->run();
     // Only the latest step flashes, even after a jump over many steps.
-    const qsizetype fresh = std::max(from, playback_.lastStepBegin());
+    const qsizetype fresh = std::max(from, played->lastStepBegin());
     // A job's hand-over leaves the SQL log, the tables and the sequence
     // diagram for a frame later.
     const bool later = viewsCaughtUp_ != nullptr;
@@ -508,8 +509,7 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     } else {
         laterDue_.due = false;  // drawn with this step
     }
-    stage_.live->showStep(*run, playback_.reader(), from, to, fresh, rebuild, viewsCaughtUp_,
-                          later);
+    stage_.live->showStep(*run, played->reader(), from, to, fresh, rebuild, viewsCaughtUp_, later);
     QTabWidget* tabs = stage_.tabs;
     PaginationView* pagination = stage_.pagination;
     if (tabs->isTabVisible(tabs->indexOf(pagination)))
@@ -521,24 +521,26 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     } else {
         repeatWrote_ = repeatWrote_ || OutcomePanel::repeatWrote(events, from, to, internalLanes);
     }
-    const bool end = playback_.atEnd();
-    const Summary& summary = end ? playback_.finalSummary() : playback_.liveSummary();
+    const bool end = played->atEnd();
+    const Summary live = end ? Summary() : played->liveSummary();
+    const Summary& summary = end ? playback_.finalSummary() : live;
     OutcomePanel* outcome = stage_.outcome;
     outcome->showSummary(summary, end, repeatWrote_);
-    if (end && !summary.alerts.isEmpty() && playback_.reader())
-        outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*playback_.reader()));
+    if (end && !summary.alerts.isEmpty() && played->reader())
+        outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*played->reader()));
     stage_.header->setAlert(outcome->alertText());
     updateCaption();
 }
 
 void StageDirector::showLaterPart() {
     // While a job runs, the run is the worker's: its hand-over restarts this.
-    if (!laterDue_.due || held_)
+    const PlayedRun* played = playback_.played();
+    if (!laterDue_.due || !played)
         return;
     // The SQL log and the tables in this frame, the sequence diagram in the
     // next: each of them and its repaint fit one.
     if (stage_.live->hasLater()) {
-        stage_.live->showLater(playback_.reader(), playback_.writer());
+        stage_.live->showLater(played->reader(), played->writer());
         laterTimer_->start();
         return;
     }
@@ -546,21 +548,23 @@ void StageDirector::showLaterPart() {
 }
 
 void StageDirector::showLaterNow() {
-    if (!laterDue_.due || held_)
+    const PlayedRun* played = playback_.played();
+    if (!laterDue_.due || !played)
         return;
     laterDue_.due = false;
     laterTimer_->stop();
-    stage_.live->showLater(playback_.reader(), playback_.writer());
-    if (const Run* run = playback_.run())
-        stage_.live->showSequence(*run, laterDue_.to, laterDue_.fresh, laterDue_.rebuild);
+    stage_.live->showLater(played->reader(), played->writer());
+    stage_.live->showSequence(played->run(), laterDue_.to, laterDue_.fresh, laterDue_.rebuild);
 }
 
 void StageDirector::updateCaption() {
-    if (held_)
+    // While a job holds the run the caption stays as it is.
+    if (playback_.isLent())
         return;
     StepCaption* caption = stage_.caption;
-    const Run* run = playback_.run();
-    if (!run) {
+    const PlayedRun* played = playback_.played();
+    StepNarrator* narrator = playback_.narrator();
+    if (!played || !narrator) {
         caption->setCaption(tr("Pick a scenario and press F5 to fire."));
         return;
     }
@@ -575,16 +579,23 @@ void StageDirector::updateCaption() {
         told = tr("Predicted %1 — the verdict shows at the end.").arg(verdictName(prediction_)) +
                QLatin1Char(' ');
     }
-    const QString what =
-        told + caption->narrate(run->trace().events(), playback_.lastStepBegin(),
-                                playback_.eventCount(), run->config().intents, narrationStale_);
+    const QList<TraceEvent>& events = played->run().trace().events();
+    const QStringList& askKeys = played->run().scenario().info().askKeys;
+    const StepNarrator::Told narrated =
+        narrator->narrate(events, played->lastStepBegin(), played->eventCount(), narrationStale_,
+                          [&events, &askKeys](qsizetype from, qsizetype to) {
+                              return StepCaption::describe(events, from, to, askKeys);
+                          });
     narrationStale_ = false;
+    if (narrated.fromStart)
+        caption->startOver();
+    const QString what = told + narrated.text;
     QString hint;
     if (stage_.lessons->isActive()) {
         hint = tr("Page Down: next frame");
     } else if (stage_.playbackBar->isPlaying()) {
         hint = tr("Space pauses");
-    } else if (playback_.atEnd()) {
+    } else if (played->atEnd()) {
         hint = tr("the end · Home starts again");
     } else {
         hint = tr("→ next · Space plays");

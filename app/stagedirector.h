@@ -31,6 +31,7 @@ class LessonPlayer;
 class OutcomePanel;
 class PaginationView;
 struct PagingRuns;
+class PlayedRun;
 class PlaybackBar;
 class Scenario;
 class ScenarioPicker;
@@ -87,8 +88,8 @@ public:
     // the tables, the sequence diagram (before it is exported, say).
     void showLaterNow();
     void updateCaption();
-    // A worker holds the run: the playback keys wait.
-    bool isHeld() const { return held_; }
+    // A worker's job holds the run: the playback keys wait.
+    bool isHeld() const { return playback_.isLent(); }
     // View → Predict first: a fire asks the class for a verdict first.
     void setPredictFirst(bool on) { predictFirst_ = on; }
 
@@ -118,15 +119,22 @@ private:
                    bool firstStepLater = false);
     void takeFirstStep();
     void showStep(qsizetype from, qsizetype to, bool rebuild);
-    void setHeld(bool held);
-    // In a long seek's worker, after Playback::advance: what the caption and
-    // the views take in from the new events, so that the window's thread
-    // only hands it over when the work is done.
-    void catchUpInWorker(LiveStage::CatchUp& views);
+    // What a job does to the run on screen, in its worker: the run is the
+    // job's alone (the window's thread has no pointer to it) until done.
+    using RunWork = std::function<void(PlayedRun& run, RunController::Progress& p)>;
+    // Lends the run to `work` in a worker; once it is back, the views are
+    // told what changed, then `done` runs. False when a job is running or
+    // no run is here.
+    bool holdRun(const QString& title, RunWork work, std::function<void(bool cancelled)> done);
+    // In a job's worker, after its work: what the caption's narrator and the
+    // views take in from the new events, so that the window's thread only
+    // hands it over when the work is done. `narrate`: the narrator goes on
+    // from where it was (the views do not start over).
+    static void catchUpInWorker(PlayedRun& run, LiveStage::CatchUp& views, bool narrate);
     // In a worker: plays the run to its end and judges it; false when
     // cancelled or the judge failed (error says why).
-    bool toEndInWorker(RunController::Progress& p, LiveStage::CatchUp& views, QString* error);
-    // Hands over what the worker counted (Playback::publish) and lets go of the run.
+    static bool toEndInWorker(PlayedRun& run, RunController::Progress& p, QString* error);
+    // Hands over what the worker counted (Playback::publish).
     void publishFromWorker(const std::shared_ptr<LiveStage::CatchUp>& views);
     // Cancels whatever runs, quietly: a newer fire replaces it.
     void replaceJob();
@@ -134,8 +142,7 @@ private:
     Stage stage_;
     Playback& playback_;
     bool predictFirst_ = false;
-    bool held_ = false;
-    bool redrawAfterJob_ = false;    // a step came while held: draw after the job
+    bool redrawAfterJob_ = false;    // a step or a redraw came during a job: draw after it
     bool narrationStale_ = true;     // the run was replaced or rewound: narrate from its start
     bool narratorCaughtUp_ = false;  // a long seek fed the narrator in its worker
     LiveStage::CatchUp* viewsCaughtUp_ = nullptr;  // ... and counted for the views

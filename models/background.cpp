@@ -1,6 +1,8 @@
 #include "background.h"
 
 #ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -17,6 +19,13 @@ void becomeBackground() {
     // this thread's nice value, not the whole process's.
     if (getpriority(PRIO_PROCESS, id_t(gettid())) < kBackgroundNice)
         setpriority(PRIO_PROCESS, id_t(gettid()), kBackgroundNice);
+#endif
+}
+
+void becomeIdle() {
+#ifdef __linux__
+    const sched_param none{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
 #endif
 }
 

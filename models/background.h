@@ -12,5 +12,9 @@ namespace idem {
 // that keep every CPU busy such a thread gets almost nothing (a fire of the
 // fire panel's maximum did not end in 140 s; at nice 10 it took 108 s).
 void becomeBackground();
+// Lets the calling thread run only on a CPU nothing else wants (SCHED_IDLE,
+// what QThread::IdlePriority asks for on Linux): for work nobody waits on,
+// the stress experiment's.
+void becomeIdle();
 
 }  // namespace idem

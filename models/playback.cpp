@@ -1,11 +1,10 @@
 #include "playback.h"
 
+#include "playedrun.h"
 #include "run.h"
 #include "sqlconnection.h"
 #include "sweeper.h"
 #include "traceevent.h"
-
-#include <QElapsedTimer>
 
 #include <algorithm>
 
@@ -85,189 +84,166 @@ bool Playback::install(const RunConfig& config, const Scenario& scenario, const 
     length_ = measured.steps;
     finalSummary_ = measured.summary;
     // Taken once: a second install of the same measure starts its own run.
-    if (measured.ready && measured.ready.use_count() == 1) {
-        reader_.reset();
-        replaceRun(measured.ready);
-        position_ = 0;
-        stepBegin_ = 0;
-        judged_ = false;
-        steppedEvents_ = 0;
-        reader_ = run_->openReader();
-    } else if (!rebuild(error)) {
-        // No run of the configuration before stays behind.
-        reader_.reset();
-        run_.reset();
-        return false;
+    std::unique_ptr<PlayedRun> fresh = measured.ready && measured.ready.use_count() == 1
+                                           ? std::make_unique<PlayedRun>(measured.ready, length_)
+                                           : PlayedRun::start(config, scenario, length_, error);
+    // The run before goes, even when this one cannot start.
+    if (played_) {
+        letGoOfReplaced();
+        letGoOf(played_->release());
     }
-    emit loaded();
-    emit positionChanged(position_, length_);
-    return true;
-}
-
-bool Playback::rebuild(QString* error, const std::atomic<bool>* cancel) {
-    // Started beside the run on screen, which stays as it was when the start
-    // fails or is stopped (planning the largest runs takes seconds).
-    auto fresh = std::make_unique<Run>(config_, *scenario_);
-    fresh->setCancel(cancel);
-    const bool started = fresh->start(error);
-    fresh->setCancel(nullptr);
-    if (!started || fresh->failure() == RunFailure::Cancelled)
+    played_ = std::move(fresh);
+    lent_.reset();
+    if (!played_)
         return false;
-    reader_.reset();
-    replaceRun(std::move(fresh));
-    position_ = 0;
-    stepBegin_ = 0;
-    judged_ = false;
-    steppedEvents_ = 0;
-    reader_ = run_->openReader();
+    emit loaded();
+    emit positionChanged(position(), length_);
     return true;
 }
 
-void Playback::replaceRun(std::shared_ptr<Run> run) {
-    std::shared_ptr<Run> old = std::exchange(run_, std::move(run));
+std::unique_ptr<PlayedRun> Playback::lend() {
+    if (!played_)
+        return nullptr;
+    lent_ = Shown{played_->position(), played_->lastStepBegin(), played_->eventCount(),
+                  played_->virtualTime()};
+    played_->setStopAtTurn(stopAtTurn_);
+    return std::move(played_);
+}
+
+void Playback::handBack(std::unique_ptr<PlayedRun> played) {
+    if (!played)
+        return;
+    if (!lent_) {  // a run installed meanwhile replaced it
+        for (std::shared_ptr<Run>& run : played->takeReplaced()) letGoOf(std::move(run));
+        letGoOf(played->release());
+        return;
+    }
+    lent_.reset();
+    played_ = std::move(played);
+    // Unless the job reached the turn (or was asked to stop looking meanwhile).
+    stopAtTurn_ = stopAtTurn_ && played_->stopsAtTurn();
+    letGoOfReplaced();
+}
+
+void Playback::letGoOf(std::shared_ptr<Run> run) {
     // Hundreds of thousands of events take a frame or more to free.
-    if (old && old->trace().size() > 20'000)
-        sweeper_->take(std::move(old));
+    if (run && run->trace().size() > 20'000)
+        sweeper_->take(std::move(run));
+}
+
+void Playback::letGoOfReplaced() {
+    for (std::shared_ptr<Run>& run : played_->takeReplaced()) letGoOf(std::move(run));
+}
+
+StepNarrator* Playback::narrator() {
+    return played_ ? &played_->narrator() : nullptr;
+}
+
+const Run* Playback::run() const {
+    return played_ ? &played_->run() : nullptr;
+}
+
+SqlConnection* Playback::reader() const {
+    return played_ ? played_->reader() : nullptr;
+}
+
+SqlConnection* Playback::writer() const {
+    return played_ ? played_->writer() : nullptr;
 }
 
 qsizetype Playback::eventCount() const {
-    if (!run_)
-        return 0;
-    return judged_ ? steppedEvents_ : run_->trace().size();
+    if (lent_)
+        return lent_->events;
+    return played_ ? played_->eventCount() : 0;
+}
+
+int Playback::position() const {
+    if (lent_)
+        return lent_->position;
+    return played_ ? played_->position() : 0;
+}
+
+qsizetype Playback::lastStepBegin() const {
+    if (lent_)
+        return lent_->stepBegin;
+    return played_ ? played_->lastStepBegin() : 0;
 }
 
 qint64 Playback::virtualTime() const {
-    return run_ ? run_->now() : 0;
+    if (lent_)
+        return lent_->time;
+    return played_ ? played_->virtualTime() : 0;
 }
 
 Summary Playback::liveSummary() const {
-    if (!run_ || !reader_)
-        return {};
-    Reader reader(*reader_);
-    try {
-        return run_->judgeNow(reader);
-    } catch (const ReadFailure&) {
-        // Mid-run a scenario's table may not exist yet: nothing is certain.
-        return {};
-    }
+    return played_ ? played_->liveSummary() : Summary{};
+}
+
+void Playback::setStopAtTurn(bool stop) {
+    stopAtTurn_ = stop;
+}
+
+bool Playback::isTurn(const TraceEvent& e) {
+    return PlayedRun::isTurn(e);
 }
 
 void Playback::stepForward() {
-    if (!run_ || atEnd())
+    if (!played_)
         return;
-    const qsizetype before = run_->trace().size();
-    stepBegin_ = before;
-    run_->step();
-    ++position_;
-    emit advanced(before, run_->trace().size());
-    emit positionChanged(position_, length_);
+    const qsizetype before = played_->run().trace().size();
+    if (!played_->stepForward())
+        return;
+    emit advanced(before, played_->run().trace().size());
+    emit positionChanged(played_->position(), length_);
 }
 
 void Playback::stepBack() {
-    requestSeek(position_ - 1);
+    requestSeek(position() - 1);
 }
 
 int Playback::seekCost(int target) const {
     target = std::clamp(target, 0, length_);
-    return target >= position_ ? target - position_ : target;
-}
-
-void Playback::advance(int target, const std::atomic<bool>* cancel, std::atomic<qint64>* done) {
-    if (!run_)
-        return;
-    target = std::clamp(target, 0, length_);
-    if (pendingFrom_ < 0)
-        pendingFrom_ = eventCount();
-    if (target < position_) {
-        QString error;
-        if (!rebuild(&error, cancel))
-            return;
-        pendingRewound_ = true;
-    }
-    qint64 steps = 0;
-    while (position_ < target && !judged_) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            break;
-        stepBegin_ = run_->trace().size();
-        if (!run_->step())
-            break;
-        ++position_;
-        if (done && (++steps & 0xff) == 0)
-            done->store(steps, std::memory_order_relaxed);
-        if (stopAtTurn_.load(std::memory_order_relaxed)) {
-            const QList<TraceEvent>& events = run_->trace().events();
-            if (std::any_of(events.cbegin() + stepBegin_, events.cend(), &Playback::isTurn)) {
-                stopAtTurn_ = false;
-                break;
-            }
-        }
-    }
-}
-
-bool Playback::isTurn(const TraceEvent& e) {
-    switch (e.kind) {
-        case EventKind::Crash:
-        case EventKind::Alert:
-        case EventKind::Retry:
-            return true;
-        case EventKind::Sql:
-            return e.failed() && e.attempt > 0;
-        case EventKind::Transition:
-            return !e.fields.flag("accepted");
-        case EventKind::Response: {
-            const QString answer = e.fields.text("response");
-            return answer != QLatin1String("success") && answer != QLatin1String("in-progress");
-        }
-        default:
-            return false;
-    }
-}
-
-bool Playback::judgeEnd(QString* error) {
-    if (!run_ || !atEnd())
-        return false;
-    if (judged_)
-        return true;
-    if (pendingFrom_ < 0)
-        pendingFrom_ = run_->trace().size();
-    steppedEvents_ = run_->trace().size();
-    judged_ = true;
-    return run_->finish(error);
+    return target >= position() ? target - position() : target;
 }
 
 void Playback::publish() {
-    if (pendingFrom_ < 0 || !run_)
+    if (!played_ || played_->pendingFrom() < 0)
         return;
-    if (pendingRewound_) {
+    const qsizetype from = played_->pendingFrom();
+    const bool again = played_->pendingRewound();
+    played_->clearPending();
+    if (again) {
         emit rewound();
-    } else if (eventCount() > pendingFrom_) {
-        emit advanced(pendingFrom_, eventCount());
+    } else if (played_->eventCount() > from) {
+        emit advanced(from, played_->eventCount());
     }
-    pendingRewound_ = false;
-    pendingFrom_ = -1;
-    emit positionChanged(position_, length_);
+    emit positionChanged(played_->position(), length_);
 }
 
 void Playback::seek(int target) {
-    if (!run_)
+    if (!played_)
         return;
     target = std::clamp(target, 0, length_);
-    if (target == position_)
+    if (target == played_->position())
         return;
-    advance(target);
+    played_->setStopAtTurn(stopAtTurn_);
+    played_->advance(target);
+    stopAtTurn_ = played_->stopsAtTurn();
+    letGoOfReplaced();
     publish();
 }
 
 void Playback::requestSeek(int target) {
-    if (!run_)
+    if (!played_)
         return;
     target = std::clamp(target, 0, length_);
-    if (target == position_)
+    const int position = played_->position();
+    if (target == position)
         return;
     // A seek back also lets go of the run so far: far into a long run, its
     // hundreds of thousands of events take a while to free.
     const bool longWay =
-        seekCost(target) > kInlineSteps || (target < position_ && position_ > kInlineSteps);
+        seekCost(target) > kInlineSteps || (target < position && position > kInlineSteps);
     if (longSeek_ && longWay) {
         longSeek_(target);
         return;
@@ -276,28 +252,10 @@ void Playback::requestSeek(int target) {
 }
 
 void Playback::stepFor(int budgetMs, qsizetype maxEvents) {
-    if (!run_ || atEnd())
+    if (!played_ || played_->atEnd())
         return;
-    QElapsedTimer clock;
-    clock.start();
-    pendingFrom_ = eventCount();
-    while (!atEnd() && !judged_) {
-        stepBegin_ = run_->trace().size();
-        if (!run_->step())
-            break;
-        ++position_;
-        if (run_->trace().size() - pendingFrom_ >= maxEvents)
-            break;
-        // The clock is read after every step: one that opens a connection
-        // or commits can take a millisecond.
-        if (clock.nsecsElapsed() >= qint64(budgetMs) * 1'000'000)
-            break;
-    }
+    played_->stepFor(budgetMs, maxEvents);
     publish();
-}
-
-SqlConnection* Playback::writer() const {
-    return run_ && reader_ ? run_->openWriter() : nullptr;
 }
 
 }  // namespace idem

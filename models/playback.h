@@ -3,9 +3,10 @@
 // previous step, so no step needs hand-written undo.
 //
 // The long parts (the dry run that measures a configuration, a seek over
-// many steps, judging the end for a saved trace) come in two halves: one that
-// may run in a worker thread and emits nothing, and one on the owner's thread
-// that tells the views. While a worker holds the run, nothing else touches it.
+// many steps, judging the end for a saved trace) run in a worker thread: the
+// dry run on nothing of this, the others on the run itself, which the job
+// takes whole (lend) and hands back (handBack), then publish tells the views.
+// While a job holds the run, nothing here can reach it.
 #pragma once
 
 #include "run.h"
@@ -18,11 +19,14 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace idem {
 
 struct TraceEvent;
 
+class PlayedRun;
+class StepNarrator;
 class Run;
 class Scenario;
 class SqlConnection;
@@ -70,28 +74,48 @@ public:
     // The second half of load, with a measure taken elsewhere.
     bool install(const RunConfig& config, const Scenario& scenario, const Measure& measured,
                  QString* error);
-    bool isLoaded() const { return run_ != nullptr; }
+    // A run is on screen: here, or lent to a worker's job.
+    bool isLoaded() const { return played_ || lent_; }
+
+    // The run on screen and where it stands; null while a worker's job
+    // holds it (and before the first load): what reads the run asks here.
+    const PlayedRun* played() const { return played_.get(); }
+    // A worker's job holds the run (lend): until it hands it back, the run
+    // cannot be read, stepped or sought here, and where it stands is where
+    // it stood when it was lent (what the views still show).
+    bool isLent() const { return lent_.has_value(); }
+    // The narration of the run's steps (the caption's); null while a job
+    // holds the run.
+    StepNarrator* narrator();
+    // Gives the run to a worker's job, whole: null when it is not here.
+    std::unique_ptr<PlayedRun> lend();
+    // Takes back what lend gave, when the job is done with it; publish then
+    // tells the views what the job changed.
+    void handBack(std::unique_ptr<PlayedRun> played);
+    // Tells the views what the steps since they were last told changed.
+    void publish();
 
     const RunConfig& config() const { return config_; }
     const Scenario* scenario() const { return scenario_; }
-    const Run* run() const { return run_.get(); }
-    // Lets go of long runs a slice at a time between frames: the one this
-    // playback replaces, and any other the window is done with (Compare's).
-    Sweeper* sweeper() const { return sweeper_; }
+    // The run itself and its connections; null while a job holds it.
+    const Run* run() const;
     // A connection that reads what the run has committed so far.
-    SqlConnection* reader() const { return reader_.get(); }
+    SqlConnection* reader() const;
     // The open write transaction's connection, to show what it has not
     // committed yet; null when none is open (Run::openWriter).
     SqlConnection* writer() const;
+    // Lets go of long runs a slice at a time between frames: the one this
+    // playback replaces, and any other the window is done with (Compare's).
+    Sweeper* sweeper() const { return sweeper_; }
     // How many of the run's trace events the steps so far recorded (the
     // judge's events, once judged for a saved trace, are not steps).
     qsizetype eventCount() const;
 
-    int position() const { return position_; }
+    int position() const;
     // Where the trace events of the latest step begin.
-    qsizetype lastStepBegin() const { return stepBegin_; }
+    qsizetype lastStepBegin() const;
     int length() const { return length_; }
-    bool atEnd() const { return position_ >= length_; }
+    bool atEnd() const { return position() >= length_; }
     qint64 virtualTime() const;
     // The summary of the whole run (from the dry run).
     const Summary& finalSummary() const { return finalSummary_; }
@@ -99,11 +123,11 @@ public:
     Summary liveSummary() const;
 
     // Called instead of stepping inline when a requested seek is long (set
-    // by the window, which runs it in a worker: advance, then publish).
+    // by the window, which lends the run to a worker that advances it).
     // The next seek forward stops after the first step that matters (a
     // crash, a refused statement or move, an answer other than success, a
     // retry, an alert), if it comes before the target; cleared when it did.
-    void setStopAtTurn(bool stop) { stopAtTurn_ = stop; }
+    void setStopAtTurn(bool stop);
     bool stopsAtTurn() const { return stopAtTurn_; }
     // Whether an event is one such step's.
     static bool isTurn(const TraceEvent& e);
@@ -112,22 +136,6 @@ public:
     }
     // How many steps reaching `target` costs (a seek back re-runs from 0).
     int seekCost(int target) const;
-
-    // First half of a seek: steps to `target` (rebuilding first when it is
-    // behind) and emits nothing. Stops early when `cancel` is set; `done`
-    // counts the steps taken. Safe in a worker while nothing else uses this.
-    void advance(int target, const std::atomic<bool>* cancel = nullptr,
-                 std::atomic<qint64>* done = nullptr);
-    // At the end: the judge reads the final database and records its events,
-    // as a saved trace has them. Worker-safe like advance.
-    bool judgeEnd(QString* error);
-    bool judged() const { return judged_; }
-    // Second half: tells the views what advance changed.
-    void publish();
-    // What publish will tell: the first new event (-1: nothing to tell), and
-    // whether the run was rebuilt (then the views take in all its events).
-    qsizetype pendingFrom() const { return pendingRewound_ ? 0 : pendingFrom_; }
-    bool pendingRewound() const { return pendingRewound_; }
 
 public slots:
     void stepForward();
@@ -153,30 +161,27 @@ signals:
     void positionChanged(int position, int length);
 
 private:
-    // A fresh run at step 0 in place of the one on screen; false (and the
-    // run on screen unchanged) when it cannot start or `cancel` stops it.
-    bool rebuild(QString* error, const std::atomic<bool>* cancel = nullptr);
+    // In place of a run that goes: a long one is let go of a slice at a
+    // time, between frames (sweeper.h).
+    void letGoOf(std::shared_ptr<Run> run);
+    void letGoOfReplaced();
 
     RunConfig config_;
     const Scenario* scenario_ = nullptr;
-    // In place of a run that goes: a long one is let go of a slice at a
-    // time, between frames (sweeper.h).
-    void replaceRun(std::shared_ptr<Run> run);
-    Sweeper* sweeper_;
-
-    std::shared_ptr<Run> run_;
-    std::unique_ptr<SqlConnection> reader_;
-    int position_ = 0;
     int length_ = 0;
-    qsizetype stepBegin_ = 0;
     Summary finalSummary_;
+    Sweeper* sweeper_;
+    std::unique_ptr<PlayedRun> played_;
+    // Where the run stood when it was lent; set while a job holds it.
+    struct Shown {
+        int position = 0;
+        qsizetype stepBegin = 0;
+        qsizetype events = 0;
+        qint64 time = 0;
+    };
+    std::optional<Shown> lent_;
     std::function<void(int)> longSeek_;
-    std::atomic<bool> stopAtTurn_ = false;  // read by a worker's seek
-    bool judged_ = false;
-    qsizetype steppedEvents_ = 0;  // events before the judge's, once judged
-    // What advance changed, for publish.
-    bool pendingRewound_ = false;
-    qsizetype pendingFrom_ = -1;
+    bool stopAtTurn_ = false;
 };
 
 }  // namespace idem

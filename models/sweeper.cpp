@@ -4,8 +4,6 @@
 #include "run.h"
 
 #include <QElapsedTimer>
-#include <QMutexLocker>
-#include <QThreadPool>
 #include <QTimer>
 
 #ifdef __GLIBC__
@@ -20,50 +18,51 @@ void Sweeper::freeEvenly() {
 #endif
 }
 
-Sweeper::Sweeper(QObject* parent)
-    : QObject(parent), timer_(new QTimer(this)), pool_(new QThreadPool(this)) {
-    pool_->setMaxThreadCount(1);
+Sweeper::Sweeper(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
     timer_->setInterval(kIntervalMs);
     connect(timer_, &QTimer::timeout, this, &Sweeper::sweep);
+    // Queued when taken in another thread.
+    connect(this, &Sweeper::taken, this, [this] {
+        if (!timer_->isActive())
+            timer_->start();
+    });
 }
 
-Sweeper::~Sweeper() = default;
+Sweeper::~Sweeper() {
+    // What the background thread holds goes before this does.
+    {
+        const std::lock_guard lock(mutex_);
+        ending_ = true;
+    }
+    freeable_.notify_one();
+    if (freer_.joinable())
+        freer_.join();
+}
 
 void Sweeper::take(std::shared_ptr<Run> run) {
     if (!run)
         return;
     {
-        QMutexLocker lock(&mutex_);
+        const std::lock_guard lock(mutex_);
         runs_.push_back(std::move(run));
     }
-    wake();
+    emit taken(QPrivateSignal());
 }
 
 void Sweeper::take(std::vector<QList<TraceEvent>> rows) {
     {
-        QMutexLocker lock(&mutex_);
+        const std::lock_guard lock(mutex_);
         for (QList<TraceEvent>& piece : rows) {
             if (!piece.isEmpty())
                 rows_.push_back(std::move(piece));
         }
     }
-    wake();
+    emit taken(QPrivateSignal());
 }
 
 bool Sweeper::idle() const {
-    QMutexLocker lock(&mutex_);
-    return runs_.empty() && rows_.empty() && freeing_ == 0;
-}
-
-void Sweeper::wake() {
-    // Started on the sweeper's own thread, whichever thread handed things over.
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-            if (!timer_->isActive())
-                timer_->start();
-        },
-        Qt::QueuedConnection);
+    const std::lock_guard lock(mutex_);
+    return runs_.empty() && rows_.empty() && toFree_.empty() && freeing_ == 0;
 }
 
 void Sweeper::sweep() {
@@ -82,7 +81,7 @@ bool Sweeper::sweepSlice() {
     std::shared_ptr<Run> done;
     QList<TraceEvent> slice;
     {
-        QMutexLocker lock(&mutex_);
+        const std::lock_guard lock(mutex_);
         if (!rows_.empty()) {
             QList<TraceEvent>& piece = rows_.back();
             if (piece.size() <= kSlice || !piece.isDetached()) {
@@ -101,22 +100,43 @@ bool Sweeper::sweepSlice() {
     }
     if (done) {
         // The run's events a slice at a time; then the rest of it (its
-        // attempts, its connections) in a pool thread: there is less of it,
-        // and in one piece it is a long frame here.
+        // attempts, its connections) in the background thread: there is less
+        // of it, and in one piece it is a long frame here.
         if (done.use_count() == 1 && done->dropLastEvents(kSlice)) {
-            QMutexLocker lock(&mutex_);
+            const std::lock_guard lock(mutex_);
             runs_.push_front(std::move(done));
         } else if (done.use_count() == 1) {
-            auto* going = new std::shared_ptr<Run>(std::move(done));
-            ++freeing_;
-            pool_->start([this, going] {
-                becomeBackground();
-                delete going;
-                --freeing_;
-            });
+            freeInBackground(std::move(done));
         }
     }
     return true;
+}
+
+void Sweeper::freeInBackground(std::shared_ptr<Run> run) {
+    {
+        const std::lock_guard lock(mutex_);
+        toFree_.push_back(std::move(run));
+        if (!freer_.joinable())
+            freer_ = std::thread([this] { freeing(); });
+    }
+    freeable_.notify_one();
+}
+
+void Sweeper::freeing() {
+    becomeBackground();
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        freeable_.wait(lock, [this] { return ending_ || !toFree_.empty(); });
+        if (toFree_.empty())
+            return;  // ending, and all of it let go of
+        std::shared_ptr<Run> run = std::move(toFree_.front());
+        toFree_.pop_front();
+        ++freeing_;
+        lock.unlock();
+        run.reset();
+        lock.lock();
+        --freeing_;
+    }
 }
 
 }  // namespace idem

@@ -11,15 +11,15 @@
 #include "traceevent.h"
 
 #include <QList>
-#include <QMutex>
 #include <QObject>
 
-#include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
-class QThreadPool;
 class QTimer;
 
 namespace idem {
@@ -44,24 +44,36 @@ public:
     explicit Sweeper(QObject* parent = nullptr);
     ~Sweeper() override;
 
-    // Takes what is to go. Callable from any thread (a worker's seek back
-    // hands its old run over); the sweeping happens on this object's thread.
+    // Takes what is to go. Callable from any thread; the sweeping happens on
+    // this object's thread.
     void take(std::shared_ptr<Run> run);
     void take(std::vector<QList<TraceEvent>> rows);
     // Nothing left to let go of, here or in the background.
     bool idle() const;
 
+signals:
+    // Emitted by take, in the caller's thread: the timer starts in this one.
+    void taken(QPrivateSignal);
+
 private:
     void sweep();
     bool sweepSlice();  // false: nothing was left
-    void wake();
+    // Lets go of the rest of a run in the background thread (started at the
+    // first, ended with this object), which gives way to the window's.
+    void freeInBackground(std::shared_ptr<Run> run);
+    void freeing();
 
-    mutable QMutex mutex_;
+    // Standard locks, not Qt's: ThreadSanitizer sees only what the lab's
+    // own code does (Debian's Qt is not instrumented).
+    mutable std::mutex mutex_;
     std::deque<std::shared_ptr<Run>> runs_;
     std::deque<QList<TraceEvent>> rows_;
     QTimer* timer_;
-    QThreadPool* pool_;            // lets go of the rest of a run, in the background
-    std::atomic<int> freeing_{0};  // runs pool_ has yet to finish with
+    std::deque<std::shared_ptr<Run>> toFree_;  // for the background thread
+    int freeing_ = 0;                          // ... and being freed there now
+    bool ending_ = false;                      // this object is going: it ends
+    std::condition_variable freeable_;
+    std::thread freer_;
 };
 
 }  // namespace idem

@@ -1,6 +1,7 @@
 // The engine itself: SQLite's own locking, crashes that roll back, many
 // intents in one run, and the database left whole after every crash point.
 #include "playback.h"
+#include "playedrun.h"
 #include "registry.h"
 #include "run.h"
 #include "rundatabase.h"
@@ -303,16 +304,24 @@ void EngineTest::aSeekBackStoppedKeepsTheRunOnScreen() {
     QCOMPARE(playback.position(), 6);
     const Run* onScreen = playback.run();
     const qsizetype events = playback.eventCount();
+    // As a worker's job does: the run is lent, advanced, handed back.
+    std::unique_ptr<PlayedRun> lent = playback.lend();
+    QVERIFY(playback.isLent());
+    QVERIFY(playback.run() == nullptr);
     const std::atomic<bool> stopped = true;
-    playback.advance(2, &stopped);
-    QCOMPARE(playback.run(), onScreen);
-    QCOMPARE(playback.position(), 6);
-    QCOMPARE(playback.eventCount(), events);
+    lent->advance(2, &stopped);
+    QCOMPARE(&lent->run(), onScreen);
+    QCOMPARE(lent->position(), 6);
+    QCOMPARE(lent->eventCount(), events);
+    playback.handBack(std::move(lent));
     playback.publish();
+    QCOMPARE(playback.run(), onScreen);
     playback.stepForward();
     QCOMPARE(playback.position(), 7);
     // Not stopped, the same seek goes back.
-    playback.advance(2);
+    lent = playback.lend();
+    lent->advance(2);
+    playback.handBack(std::move(lent));
     playback.publish();
     QCOMPARE(playback.position(), 2);
     QVERIFY(playback.run() != nullptr);

@@ -47,6 +47,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <thread>
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -677,13 +679,11 @@ void ResponsiveTest::theSweeperLetsGoOfALongRunBetweenFrames() {
     std::weak_ptr<Run> watch = run;
     std::vector<QList<TraceEvent>> rows(2, run->trace().events());
     for (QList<TraceEvent>& piece : rows) piece.detach();
-    QThread* other = QThread::create([&sweeper, &run, &rows] {
+    std::thread other([&sweeper, &run, &rows] {
         sweeper.take(std::move(run));
         sweeper.take(std::move(rows));
     });
-    other->start();
-    QVERIFY(other->wait(10'000));
-    delete other;
+    other.join();
     QVERIFY(!sweeper.idle());
     QVERIFY(!watch.expired());
     QTRY_VERIFY_WITH_TIMEOUT(sweeper.idle(), 20'000);

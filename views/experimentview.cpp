@@ -1,5 +1,6 @@
 #include "experimentview.h"
 
+#include "background.h"
 #include "experiment.h"
 #include "names.h"
 #include "statusdelegate.h"
@@ -18,7 +19,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedBarSeries>
-#include <QThread>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -63,22 +63,25 @@ ExperimentView::ExperimentView(QWidget* parent)
     cancel_->setEnabled(false);
     connect(run_, &QPushButton::clicked, this, &ExperimentView::start);
     connect(cancel_, &QPushButton::clicked, this, &ExperimentView::cancel);
+    // Emitted by the worker: queued to this thread.
+    connect(this, &ExperimentView::batchesReady, this, &ExperimentView::takeBatches);
+    connect(this, &ExperimentView::workerEnded, this, &ExperimentView::workerDone);
     retranslate();
     renderChart();
 }
 
 ExperimentView::~ExperimentView() {
-    stopWorker();
+    stop();
 }
 
 bool ExperimentView::isRunning() const {
-    return worker_ && worker_->isRunning();
+    return worker_.joinable();
 }
 
 void ExperimentView::setScenario(const Scenario& scenario) {
     if (scenario_ == &scenario)
         return;
-    stopWorker();
+    stop();
     scenario_ = &scenario;
     variants_->clear();
     for (const VariantInfo& v : scenario.info().variants) {
@@ -146,35 +149,48 @@ void ExperimentView::start() {
     const Scenario* scenario = scenario_;
     auto stop = stop_;
     // Each batch runs on its own database and connections, all made and
-    // closed in the worker thread; results come back as queued calls.
-    QThread* worker = QThread::create([this, scenario, plan, stop, generation] {
+    // closed in the worker thread, which runs only on a CPU nothing else
+    // wants; results come back through batches_, the worker's signals say
+    // when.
+    worker_ = std::thread([this, scenario, plan, stop, generation] {
+        becomeIdle();
         runExperiment(*scenario, plan, stop.get(),
                       [this, generation](const QString& variant,
                                          const std::array<qint64, kVerdictCount>& counts,
                                          const RunCost& cost, int done, int total) {
-                          QMetaObject::invokeMethod(
-                              this,
-                              [this, generation, variant, counts, cost, done, total] {
-                                  if (generation == generation_)
-                                      batchDone(variant, counts, cost, done, total);
-                              },
-                              Qt::QueuedConnection);
+                          {
+                              const std::lock_guard lock(batchesMutex_);
+                              batches_.push_back({generation, variant, counts, cost, done, total});
+                          }
+                          emit batchesReady(QPrivateSignal());
                       });
+        emit workerEnded(generation, QPrivateSignal());
     });
-    worker->setParent(this);
-    worker_ = worker;
-    connect(worker, &QThread::finished, this, [this, worker, generation] {
-        worker->deleteLater();
-        if (worker_ == worker)
-            worker_ = nullptr;
-        if (generation != generation_)
-            return;
-        run_->setEnabled(true);
-        cancel_->setEnabled(false);
-        updateBars();
-        emit finished();
-    });
-    worker->start(QThread::IdlePriority);
+}
+
+void ExperimentView::takeBatches() {
+    std::vector<Batch> batches;
+    {
+        const std::lock_guard lock(batchesMutex_);
+        batches.swap(batches_);
+    }
+    // Results of an earlier experiment still queued when this one started
+    // (the scenario changed meanwhile) carry an old generation: dropped.
+    for (const Batch& b : batches) {
+        if (b.generation == generation_)
+            batchDone(b.variant, b.counts, b.cost, b.done, b.total);
+    }
+}
+
+void ExperimentView::workerDone(quint64 generation) {
+    // An experiment stopped (its worker joined there) has nothing more to say.
+    if (generation != generation_ || !worker_.joinable())
+        return;
+    worker_.join();
+    run_->setEnabled(true);
+    cancel_->setEnabled(false);
+    updateBars();
+    emit finished();
 }
 
 void ExperimentView::batchDone(const QString& variant,
@@ -203,13 +219,12 @@ void ExperimentView::cancel() {
         *stop_ = true;
 }
 
-void ExperimentView::stopWorker() {
+void ExperimentView::stop() {
     ++generation_;
-    if (!worker_)
+    if (!worker_.joinable())
         return;
     cancel();
-    worker_->wait();
-    worker_ = nullptr;  // deleted by its own finished() connection
+    worker_.join();
     run_->setEnabled(true);
     cancel_->setEnabled(false);
 }

@@ -13,6 +13,9 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 class QChartView;
 class QStackedBarSeries;
@@ -22,7 +25,6 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QThread;
 
 namespace idem {
 
@@ -47,9 +49,14 @@ public:
 public slots:
     void start();
     void cancel();
+    // Cancels the experiment in progress and waits for its worker.
+    void stop();
 
 signals:
     void finished();
+    // Emitted by the worker: batches are waiting, it has ended.
+    void batchesReady(QPrivateSignal);
+    void workerEnded(quint64 generation, QPrivateSignal);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -68,7 +75,9 @@ private:
     // A variant's list item: its name, and once it has run, what it cost
     // per intent.
     void nameItems();
-    void stopWorker();
+    // What the worker reported since, on this thread.
+    void takeBatches();
+    void workerDone(quint64 generation);
 
     const Scenario* scenario_ = nullptr;
     QListWidget* variants_;
@@ -82,8 +91,20 @@ private:
     QValueAxis* yAxis_ = nullptr;
     QElapsedTimer sinceBars_;
     bool chartStale_ = true;  // the chart is built when the page is first shown
-    QThread* worker_ = nullptr;
+    // Joined before anything it read goes (stop, workerDone).
+    std::thread worker_;
     std::shared_ptr<std::atomic_bool> stop_;
+    // Batches the worker has run and this thread not yet shown.
+    struct Batch {
+        quint64 generation;
+        QString variant;
+        std::array<qint64, kVerdictCount> counts;
+        RunCost cost;
+        int done;
+        int total;
+    };
+    std::mutex batchesMutex_;
+    std::vector<Batch> batches_;
     quint64 generation_ = 0;
     QMap<QString, QMap<QString, int>> results_;
     QMap<QString, RunCost> costs_;       // per variant, over its batches

@@ -1,8 +1,6 @@
 #include "stepcaption.h"
 
 #include "labelholder.h"
-#include "names.h"
-#include "narration.h"
 #include "relativefont.h"
 #include "sequencesteps.h"
 #include "traceevent.h"
@@ -42,8 +40,6 @@ StepCaption::StepCaption(QWidget* parent)
     setBackgroundRole(QPalette::AlternateBase);
 }
 
-StepCaption::~StepCaption() = default;
-
 void StepCaption::setCaption(const QString& caption, const QString& hint) {
     caption_->setText(caption);
     hint_->setText(hint);
@@ -76,36 +72,8 @@ QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, q
     return parts.join(QStringLiteral(" · "));
 }
 
-QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
-                             int intents, bool restart) {
-    // The same step asked again (play toggled): told already.
-    if (!restart && narrator_ && from == toldFrom_ && to == toldTo_)
-        return told_;
-    toldFrom_ = from;
-    toldTo_ = to;
-    if (restart || !narrator_ || from < fed_) {
-        narrator_ = std::make_unique<Narrator>(intents);
-        fed_ = 0;
-        told_.clear();
-        captionRoom_->forgetTallest();  // told from the start again: the room starts afresh
-    }
-    // A step that recorded nothing (time passed): what was told stays.
-    if (from >= to && !told_.isEmpty())
-        return told_;
-    for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
-    const QString caption = narrator_->narrate(events, from, to);
-    fed_ = std::max(fed_, to);
-    told_ = caption.isEmpty() ? describe(events, from, to, askKeys_) : caption;
-    return told_;
-}
-
-void StepCaption::catchUp(const QList<TraceEvent>& events, qsizetype upTo, int intents) {
-    if (!narrator_ || upTo < fed_) {
-        narrator_ = std::make_unique<Narrator>(intents);
-        fed_ = 0;
-        told_.clear();
-    }
-    for (; fed_ < upTo && fed_ < events.size(); ++fed_) narrator_->caption(events.at(fed_));
+void StepCaption::startOver() {
+    captionRoom_->forgetTallest();
 }
 
 }  // namespace idem

@@ -1,0 +1,52 @@
+#include "stepnarrator.h"
+
+#include "narration.h"
+#include "traceevent.h"
+
+#include <algorithm>
+
+namespace idem {
+
+StepNarrator::StepNarrator(int intents) : intents_(intents) {}
+StepNarrator::~StepNarrator() = default;
+StepNarrator::StepNarrator(StepNarrator&&) noexcept = default;
+StepNarrator& StepNarrator::operator=(StepNarrator&&) noexcept = default;
+
+void StepNarrator::startOver() {
+    narrator_ = std::make_unique<Narrator>(intents_);
+    fed_ = 0;
+    told_.clear();
+}
+
+StepNarrator::Told StepNarrator::narrate(const QList<TraceEvent>& events, qsizetype from,
+                                         qsizetype to, bool restart, const Plain& plain) {
+    // The same step asked again (play toggled): told already.
+    if (!restart && narrator_ && from == toldFrom_ && to == toldTo_)
+        return {told_};
+    toldFrom_ = from;
+    toldTo_ = to;
+    Told told;
+    if (restart || !narrator_ || from < fed_) {
+        startOver();
+        told.fromStart = true;
+    }
+    // A step that recorded nothing (time passed): what was told stays.
+    if (from >= to && !told_.isEmpty()) {
+        told.text = told_;
+        return told;
+    }
+    for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
+    const QString caption = narrator_->narrate(events, from, to);
+    fed_ = std::max(fed_, to);
+    told_ = caption.isEmpty() && plain ? plain(from, to) : caption;
+    told.text = told_;
+    return told;
+}
+
+void StepNarrator::catchUp(const QList<TraceEvent>& events, qsizetype upTo) {
+    if (!narrator_ || upTo < fed_)
+        startOver();
+    for (; fed_ < upTo && fed_ < events.size(); ++fed_) narrator_->caption(events.at(fed_));
+}
+
+}  // namespace idem
