@@ -75,7 +75,7 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
         params.append(o);
     }
     return QJsonObject{{"id", info.id},
-                       {"group", info.group},
+                       {"group", toId(info.group)},
                        {"title", info.title},
                        {"variants", variants},
                        {"sources", sources},
@@ -106,13 +106,13 @@ void printSummary(const Summary& s) {
         o << "  effect " << it.key() << ": " << it.value() << " (expected "
           << s.expectedEffects.value(it.key()) << ")\n";
     }
-    for (const AlertRecord& a : s.alerts) o << "  ALERT " << a.message << "\n";
-    for (const QString& why : s.inconsistencies) o << "  inconsistent: " << why << "\n";
+    for (const AlertRecord& a : s.alerts) o << "  ALERT " << a.message.english() << "\n";
+    for (const Phrase& why : s.inconsistencies) o << "  inconsistent: " << why.english() << "\n";
     for (const WrongAnswer& w : s.wrongAnswers) {
         o << "  wrong answer: attempt #" << w.attempt << " was told " << toId(w.told);
         if (!w.result.isEmpty())
-            o << " (" << w.result << ")";
-        o << ", but " << w.database << "\n";
+            o << " (" << w.result.english() << ")";
+        o << ", but " << w.database.english() << "\n";
     }
     // What the technique cost the database, per intent: what a heavier
     // scheme pays where a unique key would do.
@@ -247,7 +247,7 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
     options.keepTrace = true;
     RunResult result;
     auto run = std::make_unique<Run>(config, scenario, std::move(options));
-    Narrator narrator(config.intents);
+    Narrator narrator(config.intents, &scenario.info().words);
     qsizetype told = 0;
     int line = 0;
     const auto tell = [&](bool eachAlone) {

@@ -232,7 +232,7 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 StepCaption caption;
-                caption.setAskKeys(run.scenario().info().askKeys);
+                caption.setScenario(&run.scenario().info());
                 const QString said = caption.narrate(run.trace().events(), lastStepBegin, upTo,
                                                      run.config().intents, true);
                 if (!said.isEmpty()) {
@@ -260,7 +260,7 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
         body +=
             QStringLiteral("<div class='narration'>%1</div>").arg(paragraphs(f.narration.in(lang)));
         body += configBlock(lesson, i);
-        if (const QString look = LessonPanel::lookAtText(f.highlight); !look.isEmpty())
+        if (const QString look = LessonPanel::lookAtText(lesson, i); !look.isEmpty())
             body += QStringLiteral("<p class='look'>%1</p>").arg(escape(look));
         body += QStringLiteral("</div>");
         if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {

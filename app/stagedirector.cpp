@@ -211,7 +211,7 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     stage_.explanation->showFor(config);
     stage_.header->setSettings(FirePanel::describe(config));
     stage_.live->setScenario(scenario.info(), config.variant);
-    stage_.caption->setAskKeys(scenario.info().askKeys);
+    stage_.caption->setScenario(&scenario.info());
     stage_.compare->setInput(scenario, config);
     stage_.experiment->setScenario(scenario);
     QTabWidget* tabs = stage_.tabs;
@@ -383,7 +383,8 @@ void StageDirector::withWholeRun(
             // What a saved trace holds (saveTraceTo), without the file.
             whole->config = playback_.config().toJson();
             whole->events = playback_.run()->trace().events();
-            whole->summary = playback_.run()->summary().toJson();
+            whole->judged = playback_.run()->summary();
+            whole->summary = whole->judged->toJson();
             whole->digestMatches = true;
             if (render)
                 *rendered = render(*whole);

@@ -7,7 +7,6 @@
 #include "registry.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
-#include "tracewords.h"
 
 #include <QApplication>
 #include <QFormLayout>
@@ -110,8 +109,9 @@ void ChineseTest::everyDiagramTitleHasAChineseName() {
         if (scenario->info().stateMachine.nodes.isEmpty())
             continue;
         ++machines;
-        QVERIFY2(han.match(entityName(what)).hasMatch(),
-                 qPrintable(scenario->info().id + QStringLiteral(": ") + entityName(what)));
+        const QString name = scenario->info().words.entityName(what);
+        QVERIFY2(han.match(name).hasMatch(),
+                 qPrintable(scenario->info().id + QStringLiteral(": ") + name));
     }
     QVERIFY(machines >= 6);
 }

@@ -4,6 +4,7 @@
 #include "names.h"
 #include "narration.h"
 #include "relativefont.h"
+#include "scenario.h"
 #include "sequencesteps.h"
 #include "traceevent.h"
 
@@ -60,11 +61,11 @@ QString StepCaption::hint() const {
 }
 
 QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
-                              const QStringList& askKeys) {
+                              const ScenarioInfo* scenario) {
     // A step that recorded nothing (time passed): say what happened last.
     if (from >= to && to > 0)
         from = to - 1;
-    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, askKeys);
+    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, scenario);
     QStringList parts;
     for (const SequenceStep& s : steps) {
         if (parts.size() == kStepsNamed) {
@@ -84,7 +85,7 @@ QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qs
     toldFrom_ = from;
     toldTo_ = to;
     if (restart || !narrator_ || from < fed_) {
-        narrator_ = std::make_unique<Narrator>(intents);
+        narrator_ = std::make_unique<Narrator>(intents, scenario_ ? &scenario_->words : nullptr);
         fed_ = 0;
         told_.clear();
         captionRoom_->forgetTallest();  // told from the start again: the room starts afresh
@@ -95,13 +96,13 @@ QString StepCaption::narrate(const QList<TraceEvent>& events, qsizetype from, qs
     for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
     const QString caption = narrator_->narrate(events, from, to);
     fed_ = std::max(fed_, to);
-    told_ = caption.isEmpty() ? describe(events, from, to, askKeys_) : caption;
+    told_ = caption.isEmpty() ? describe(events, from, to, scenario_) : caption;
     return told_;
 }
 
 void StepCaption::catchUp(const QList<TraceEvent>& events, qsizetype upTo, int intents) {
     if (!narrator_ || upTo < fed_) {
-        narrator_ = std::make_unique<Narrator>(intents);
+        narrator_ = std::make_unique<Narrator>(intents, scenario_ ? &scenario_->words : nullptr);
         fed_ = 0;
         told_.clear();
     }

@@ -15,6 +15,7 @@ namespace idem {
 
 class LabelHolder;
 class Narrator;
+struct ScenarioInfo;
 struct TraceEvent;
 
 class StepCaption : public QWidget {
@@ -28,11 +29,14 @@ public:
     QString hint() const;
 
     // A plain description of events [from, to) of a run: each one's words as
-    // the sequence diagram labels it (showing the payload keys `askKeys`), joined.
+    // the sequence diagram labels it (in the words of `scenario`, null:
+    // none), joined.
     static QString describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
-                            const QStringList& askKeys);
-    // The payload keys the run's scenario shows on an attempt (ScenarioInfo::askKeys).
-    void setAskKeys(const QStringList& askKeys) { askKeys_ = askKeys; }
+                            const ScenarioInfo* scenario);
+    // The run's scenario: its words (notes, actors, guards) and the payload
+    // keys it shows on an attempt. A scenario's declarations live as long
+    // as the program.
+    void setScenario(const ScenarioInfo* scenario) { scenario_ = scenario; }
 
     // The narrated caption of the step of events [from, to) of a run with
     // `intents` intents: what happened and why it matters. The narrator
@@ -50,7 +54,7 @@ private:
     QLabel* caption_;
     LabelHolder* captionRoom_;  // holds caption_ at the height of its tallest text
     QLabel* hint_;
-    QStringList askKeys_;
+    const ScenarioInfo* scenario_ = nullptr;
     std::unique_ptr<Narrator> narrator_;
     qsizetype fed_ = 0;  // events the narrator has seen
     QString told_;       // the latest narrated caption, of events [toldFrom_, toldTo_)
