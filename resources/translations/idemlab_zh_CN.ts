@@ -3737,4 +3737,75 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>时序图</translation>
     </message>
 </context>
+<context>
+    <name>idem::cli::RunSummary</name>
+    <message>
+        <source>  timing %1, source %2, duplicates %3, seed %4</source>
+        <translation>  时机 %1，来源 %2，重复 %3 次，种子 %4</translation>
+    </message>
+    <message>
+        <source>, crash %1 on attempt %2</source>
+        <translation>，尝试 #%2 在 %1 崩溃</translation>
+    </message>
+    <message>
+        <source>  intents %1, attempts %2, virtual time %3 ms</source>
+        <translation>  意图 %1 个，尝试 %2 次，虚拟时间 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>  responses: %1</source>
+        <translation>  应答：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>  effect %1: %2 (expected %3)</source>
+        <translation>  业务效果 %1：%2（预期 %3）</translation>
+    </message>
+    <message>
+        <source>  ALERT %1</source>
+        <translation>  告警：%1</translation>
+    </message>
+    <message>
+        <source>  inconsistent: %1</source>
+        <translation>  不一致：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>  wrong answer: attempt #%1 was told %2, but %3</source>
+        <translation>  错误应答：尝试 #%1 收到的应答是“%2”，但数据库显示：%3</translation>
+    </message>
+    <message>
+        <source>  cost per intent: %1 statements, %2 transactions, %3 rows written</source>
+        <translation>  每个意图的开销：%1 条语句，%2 个事务，写入 %3 行</translation>
+    </message>
+    <message>
+        <source>, %1 lock waits</source>
+        <translation>，等锁 %1 次</translation>
+    </message>
+    <message>
+        <source>  verdict: %1</source>
+        <translation>  结论：%1</translation>
+    </message>
+    <message>
+        <source> — accepted cost (the business accepts repeating this effect)</source>
+        <translation>——可接受的代价（业务允许这个效果重复）</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>  INCOMPLETE: the run was stopped before its end</source>
+        <translation>  不完整：运行在结束前被停止了</translation>
+    </message>
+    <message>
+        <source>  integrity: %1</source>
+        <translation>  完整性检查：%1</translation>
+    </message>
+</context>
 </TS>
