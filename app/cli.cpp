@@ -3,6 +3,7 @@
 #include "configcheck.h"
 #include "experiment.h"
 #include "interruption.h"
+#include "names.h"
 #include "narration.h"
 #include "outofmemory.h"
 #include "outputpaths.h"
@@ -12,6 +13,7 @@
 #include "usage.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -80,7 +82,7 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
         params.append(o);
     }
     return QJsonObject{{"id", info.id},
-                       {"group", info.group},
+                       {"group", toId(info.group)},
                        {"title", info.title},
                        {"variants", variants},
                        {"sources", sources},
@@ -91,60 +93,96 @@ QJsonObject scenarioJson(const ScenarioInfo& info) {
                        {"effects", QJsonArray::fromStringList(info.effectNames)}};
 }
 
-void printSummary(const Summary& s) {
+// The summary's words: English as the command line always printed them,
+// Chinese with --lang zh.
+class RunSummary {
+    Q_DECLARE_TR_FUNCTIONS(idem::cli::RunSummary)
+};
+
+// An id as the summary names it: itself in English, the reader's word with
+// the id after it in Chinese (the id is what the options take).
+QString named(const QString& id, const QString& name, bool chinese) {
+    return chinese ? QStringLiteral("%1 [%2]").arg(name, id) : id;
+}
+
+void printSummary(const Summary& s, bool chinese) {
     QTextStream& o = out();
     const RunConfig& c = s.config;
     o << c.scenario << " / " << c.variant << "\n";
-    o << "  timing " << toId(c.timing) << ", source " << toId(c.source) << ", duplicates "
-      << c.duplicates << ", seed " << c.seed;
+    o << RunSummary::tr("  timing %1, source %2, duplicates %3, seed %4")
+             .arg(named(toId(c.timing), timingName(c.timing), chinese),
+                  named(toId(c.source), sourceName(c.source), chinese))
+             .arg(c.duplicates)
+             .arg(c.seed);
     if (c.crash != CrashPoint::None)
-        o << ", crash " << toId(c.crash) << " on attempt " << c.crashAttempt;
-    o << "\n  intents " << s.intents << ", attempts " << s.attempts << ", virtual time " << s.endMs
-      << " ms\n";
+        o << RunSummary::tr(", crash %1 on attempt %2")
+                 .arg(named(toId(c.crash), crashPointName(c.crash), chinese))
+                 .arg(c.crashAttempt);
+    o << "\n"
+      << RunSummary::tr("  intents %1, attempts %2, virtual time %3 ms")
+             .arg(s.intents)
+             .arg(s.attempts)
+             .arg(s.endMs)
+      << "\n";
+    const auto responseWord = [chinese](Response r) {
+        return chinese ? responseName(toId(r)) : toId(r);
+    };
     QStringList responses;
     for (std::size_t r = 0; r < s.responses.size(); ++r) {
         if (s.responses[r] > 0)
-            responses << QStringLiteral("%1 %2").arg(toId(Response(r))).arg(s.responses[r]);
+            responses << QStringLiteral("%1 %2").arg(responseWord(Response(r))).arg(s.responses[r]);
     }
-    o << "  responses: " << responses.join(QStringLiteral(", ")) << "\n";
+    o << RunSummary::tr("  responses: %1").arg(responses.join(RunSummary::tr(", "))) << "\n";
     for (auto it = s.effects.cbegin(); it != s.effects.cend(); ++it) {
-        o << "  effect " << it.key() << ": " << it.value() << " (expected "
-          << s.expectedEffects.value(it.key()) << ")\n";
+        o << RunSummary::tr("  effect %1: %2 (expected %3)")
+                 .arg(it.key())
+                 .arg(it.value())
+                 .arg(s.expectedEffects.value(it.key()))
+          << "\n";
     }
-    for (const AlertRecord& a : s.alerts) o << "  ALERT " << a.message << "\n";
-    for (const QString& why : s.inconsistencies) o << "  inconsistent: " << why << "\n";
+    for (const AlertRecord& a : s.alerts)
+        o << RunSummary::tr("  ALERT %1").arg(a.message.translated()) << "\n";
+    for (const Phrase& why : s.inconsistencies)
+        o << RunSummary::tr("  inconsistent: %1").arg(why.translated()) << "\n";
     for (const WrongAnswer& w : s.wrongAnswers) {
-        o << "  wrong answer: attempt #" << w.attempt << " was told " << toId(w.told);
+        QString told = responseWord(w.told);
         if (!w.result.isEmpty())
-            o << " (" << w.result << ")";
-        o << ", but " << w.database << "\n";
+            told = RunSummary::tr("%1 (%2)").arg(told, w.result.translated());
+        o << RunSummary::tr("  wrong answer: attempt #%1 was told %2, but %3")
+                 .arg(w.attempt)
+                 .arg(told, w.database.translated())
+          << "\n";
     }
     // What the technique cost the database, per intent: what a heavier
     // scheme pays where a unique key would do.
     if (s.cost.statements > 0) {
         const double n = std::max(1, s.intents);
-        o << "  cost per intent: " << QString::number(s.cost.statements / n, 'f', 1)
-          << " statements, " << QString::number(s.cost.transactions / n, 'f', 1)
-          << " transactions, " << QString::number(s.cost.rowsWritten / n, 'f', 1)
-          << " rows written";
+        const auto per = [n](qint64 total) {
+            return QString::number(total / n, 'f', 1);
+        };
+        o << RunSummary::tr("  cost per intent: %1 statements, %2 transactions, %3 rows written")
+                 .arg(per(s.cost.statements), per(s.cost.transactions), per(s.cost.rowsWritten));
         if (s.cost.lockWaits > 0)
-            o << ", " << QString::number(s.cost.lockWaits / n, 'f', 1) << " lock waits";
+            o << RunSummary::tr(", %1 lock waits").arg(per(s.cost.lockWaits));
         o << "\n";
     }
-    o << "  verdict: " << toId(s.verdict);
+    const auto verdictWord = [chinese](Verdict v) {
+        return named(toId(v), verdictName(toId(v)), chinese);
+    };
+    o << RunSummary::tr("  verdict: %1").arg(verdictWord(s.verdict));
     if (s.tolerated)
-        o << " — accepted cost (the business accepts repeating this effect)";
+        o << RunSummary::tr(" — accepted cost (the business accepts repeating this effect)");
     if (s.intents > 1) {
         QStringList parts;
         for (std::size_t v = 0; v < s.verdicts.size(); ++v) {
             if (s.verdicts[v] > 0)
-                parts << QStringLiteral("%1 %2").arg(toId(Verdict(v))).arg(s.verdicts[v]);
+                parts << QStringLiteral("%1 %2").arg(verdictWord(Verdict(v))).arg(s.verdicts[v]);
         }
-        o << " (" << parts.join(QStringLiteral(", ")) << ")";
+        o << RunSummary::tr(" (%1)").arg(parts.join(RunSummary::tr(", ")));
     }
     if (!s.complete)
-        o << "\n  INCOMPLETE: the run was stopped before its end";
-    o << "\n  integrity: " << s.integrity << Qt::endl;
+        o << "\n" << RunSummary::tr("  INCOMPLETE: the run was stopped before its end");
+    o << "\n" << RunSummary::tr("  integrity: %1").arg(s.integrity) << Qt::endl;
 }
 
 int failureExit(RunFailure f) {
@@ -252,7 +290,7 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
     options.keepTrace = true;
     RunResult result;
     auto run = std::make_unique<Run>(config, scenario, std::move(options));
-    Narrator narrator(config.intents);
+    Narrator narrator(config.intents, &scenario.info().words);
     qsizetype told = 0;
     int line = 0;
     const auto tell = [&](bool eachAlone) {
@@ -361,7 +399,7 @@ int run(const QStringList& args) {
     if (parser.isSet("json")) {
         out() << QJsonDocument(result.summary.toJson()).toJson(QJsonDocument::Compact) << Qt::endl;
     } else {
-        printSummary(result.summary);
+        printSummary(result.summary, parser.value("lang") == QLatin1String("zh"));
     }
     if (result.failure == RunFailure::Cancelled) {
         QTextStream(stderr) << "idemlab: " << result.error << "; the summary above is incomplete"

@@ -233,13 +233,13 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 const QList<TraceEvent>& events = run.trace().events();
-                const QStringList& askKeys = run.scenario().info().askKeys;
-                StepNarrator narrator(run.config().intents);
+                const ScenarioInfo* info = &run.scenario().info();
+                StepNarrator narrator(run.config().intents, &info->words);
                 const QString said =
                     narrator
                         .narrate(events, lastStepBegin, upTo, true,
-                                 [&events, &askKeys](qsizetype from, qsizetype to) {
-                                     return StepCaption::describe(events, from, to, askKeys);
+                                 [&events, info](qsizetype from, qsizetype to) {
+                                     return StepCaption::describe(events, from, to, info);
                                  })
                         .text;
                 if (!said.isEmpty()) {
@@ -267,7 +267,7 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
         body +=
             QStringLiteral("<div class='narration'>%1</div>").arg(paragraphs(f.narration.in(lang)));
         body += configBlock(lesson, i);
-        if (const QString look = LessonPanel::lookAtText(f.highlight); !look.isEmpty())
+        if (const QString look = LessonPanel::lookAtText(lesson, i); !look.isEmpty())
             body += QStringLiteral("<p class='look'>%1</p>").arg(escape(look));
         body += QStringLiteral("</div>");
         if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {

@@ -180,7 +180,7 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
     state.showTrace(trace, upTo, freshFrom);
     SequenceView sequence;
     sequence.resize(1200, 800);
-    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
+    sequence.setCast(info);
     sequence.showTrace(trace, upTo, freshFrom);
     return drawnDiagrams(state, sequence);
 }
@@ -193,7 +193,7 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant,
     state.showTally(seen.tally);
     SequenceView sequence;
     sequence.resize(1200, 800);
-    sequence.setCast(info.lanes, info.askKeys, info.internalLanes);
+    sequence.setCast(info);
     sequence.showTrace(seen.recent, seen.recent.size(), seen.recent.size());
     return drawnDiagrams(state, sequence);
 }
@@ -204,7 +204,7 @@ std::unique_ptr<TraceExport> traceExportFor(const QString& format, const RunConf
     const Scenario& scenario = *findScenario(config.scenario);
     const QString title = QStringLiteral("%1 / %2").arg(config.scenario, config.variant);
     if (format == QLatin1String("csv"))
-        return std::make_unique<CsvExport>(excel);
+        return std::make_unique<CsvExport>(excel, &scenario.info().words);
     if (format == QLatin1String("shiviz"))
         return std::make_unique<ShiVizExport>(traces);
     if (format == QLatin1String("mermaid"))
@@ -219,6 +219,7 @@ std::unique_ptr<TraceExport> traceExportFor(const QString& format, const RunConf
         return std::make_unique<ChromeExport>();
     ReportOptions options;
     options.lang = lang == QLatin1String("zh") ? QStringLiteral("zh-CN") : QStringLiteral("en");
+    options.words = &scenario.info().words;
     Summary judged;
     QString ignored;  // the trace was checked when it was read
     if (Summary::fromJson(summary, &judged, &ignored))

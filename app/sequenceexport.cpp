@@ -127,8 +127,8 @@ SequenceDiagramExport::SequenceDiagramExport(Language language, const ScenarioIn
       mermaid_(language == Language::Mermaid),
       title_(std::move(title)),
       order_(scenario ? scenario->lanes : QStringList()),
-      askKeys_(scenario ? scenario->askKeys : QStringList()),
-      looking_(false, askKeys_) {}
+      scenario_(scenario),
+      looking_(false, scenario) {}
 
 SequenceDiagramExport::~SequenceDiagramExport() = default;
 
@@ -180,10 +180,12 @@ void SequenceDiagramExport::begin(const ExportRun&, ExportOutput& out) {
     }
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
         alias_.insert(lanes_[i], QStringLiteral("p%1").arg(i));
-        lines << syntax_->participant(alias_[lanes_[i]], lanes_[i], actorName(lanes_[i]));
+        const QString name =
+            scenario_ ? scenario_->words.actorName(lanes_[i]) : actorName(lanes_[i]);
+        lines << syntax_->participant(alias_[lanes_[i]], lanes_[i], name);
     }
     out.write(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-    writing_ = std::make_unique<SequenceSteps::Stream>(manyIntents_, askKeys_);
+    writing_ = std::make_unique<SequenceSteps::Stream>(manyIntents_, scenario_);
 }
 
 QString SequenceDiagramExport::lane(const QString& name) const {

@@ -50,7 +50,7 @@ private:
     bool mermaid_;
     QString title_;
     QStringList order_;
-    QStringList askKeys_;
+    const ScenarioInfo* scenario_;
     SequenceSteps::Stream looking_;
     std::unique_ptr<SequenceSteps::Stream> writing_;
     bool manyIntents_ = false;

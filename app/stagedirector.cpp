@@ -380,7 +380,8 @@ void StageDirector::withWholeRun(
             // What a saved trace holds (saveTraceTo), without the file.
             whole->config = run.run().config().toJson();
             whole->events = run.run().trace().events();
-            whole->summary = run.run().summary().toJson();
+            whole->judged = run.run().summary();
+            whole->summary = whole->judged->toJson();
             whole->digestMatches = true;
             if (render)
                 *rendered = render(*whole);
@@ -580,11 +581,11 @@ void StageDirector::updateCaption() {
                QLatin1Char(' ');
     }
     const QList<TraceEvent>& events = played->run().trace().events();
-    const QStringList& askKeys = played->run().scenario().info().askKeys;
+    const ScenarioInfo* info = &played->run().scenario().info();
     const StepNarrator::Told narrated =
         narrator->narrate(events, played->lastStepBegin(), played->eventCount(), narrationStale_,
-                          [&events, &askKeys](qsizetype from, qsizetype to) {
-                              return StepCaption::describe(events, from, to, askKeys);
+                          [&events, info](qsizetype from, qsizetype to) {
+                              return StepCaption::describe(events, from, to, info);
                           });
     narrationStale_ = false;
     if (narrated.fromStart)

@@ -337,6 +337,8 @@ int exportTrace(const QStringList& args) {
                 else if (!r.identical)
                     input->doubt = QStringLiteral("a re-run of its configuration differs at %1")
                                        .arg(r.difference);
+                else if (report)
+                    report->setJudged(r.summary, r.phrases);  // in the report's language
             }
             if (input->doubt.isEmpty())
                 return true;

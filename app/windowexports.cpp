@@ -97,6 +97,8 @@ void WindowExports::writeRun(Format format, const QString& path) {
     const auto render = [config, name, lang](const Trace::Loaded& whole) {
         const std::unique_ptr<TraceExport> writer =
             traceExportFor(name, config, whole.summary, false, lang);
+        if (auto* report = dynamic_cast<HtmlExport*>(writer.get()); report && whole.judged)
+            report->setJudged(*whole.judged);
         ExportRun run;
         run.config = whole.config;
         run.summary = whole.summary;

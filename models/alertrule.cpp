@@ -4,6 +4,8 @@
 #include "authoring.h"
 #include "summary.h"
 
+#include <QCoreApplication>
+
 #include <stdexcept>
 
 namespace idem {
@@ -81,14 +83,14 @@ Task<AlertRule::Count> AlertRule::recordDuplicate(Attempt& a, const QString& key
                 {{"key", key}, {"count", c.inWindow}, {"threshold", options_.threshold}});
         co_return c;
     }
-    const QString message =
-        QStringLiteral("%1: %2 duplicate %3 requests within one minute (threshold %4)")
-            .arg(key)
-            .arg(c.inWindow)
-            .arg(operation_)
-            .arg(options_.threshold);
-    const SqlResult raised =
-        co_await a.trySql(kRaise, key, operation_, windowStart, c.inWindow, message, a.now());
+    // Stored in English, as an alert log is; shown in the reader's language.
+    const Phrase message(
+        "idem::AlertRule",
+        QT_TRANSLATE_NOOP("idem::AlertRule",
+                          "%1: %2 duplicate %3 requests within one minute (threshold %4)"),
+        {key, Phrase::number(c.inWindow), operation_, Phrase::number(options_.threshold)});
+    const SqlResult raised = co_await a.trySql(kRaise, key, operation_, windowStart, c.inWindow,
+                                               message.english(), a.now());
     if (raised.ok) {
         c.raised = true;
         a.guard("alert-rule", "raised", {{"key", key}, {"count", c.inWindow}});

@@ -87,7 +87,7 @@ void Attempt::transition(const QString& entity, const QString& from, const QStri
         {{"entity", entity}, {"from_state", from}, {"to_state", to}, {"accepted", accepted}});
 }
 
-void Attempt::alert(const QString& key, qint64 count, const QString& message) {
+void Attempt::alert(const QString& key, qint64 count, const Phrase& message) {
     run_.raiseAlert(*this, key, count, message);
 }
 

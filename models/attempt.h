@@ -77,7 +77,7 @@ public:
     struct WaitStep {
         Attempt& attempt;
         qint64 ms;
-        QString what;
+        Phrase what;
         bool await_ready() const noexcept { return ms <= 0; }
         void await_suspend(std::coroutine_handle<> h);
         void await_resume() const noexcept {}
@@ -110,14 +110,15 @@ public:
     // long-pause, stalls for twice the lease and goes on.
     CrashStep crashPoint(CrashPoint point) { return CrashStep{*this, point}; }
     // Time spent outside the database (a slow computation, a remote call).
-    WaitStep work(qint64 ms, QString what) { return WaitStep{*this, ms, std::move(what)}; }
+    // `what` is shown on the diagram and in the captions.
+    WaitStep work(qint64 ms, Phrase what) { return WaitStep{*this, ms, std::move(what)}; }
 
     // --- trace ------------------------------------------------------------
     // A guard's decision: claimed, duplicate, in-progress, takeover, rechecked ...
     void guard(const char* guardName, const char* decision, Fields details = {});
     // A state-machine step that the database accepted (1 row) or rejected (0 rows).
     void transition(const QString& entity, const QString& from, const QString& to, bool accepted);
-    void alert(const QString& key, qint64 count, const QString& message);
+    void alert(const QString& key, qint64 count, const Phrase& message);
     // A scenario's own event (a page read, a downstream call ...).
     void note(const QString& kind, Fields fields);
 

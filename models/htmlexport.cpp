@@ -1,6 +1,7 @@
 // The HTML report, written as the trace is read.
 #include "exporttext.h"
 #include "labfiles.h"
+#include "names.h"
 #include "narration.h"
 #include "tracewriters.h"
 
@@ -50,8 +51,11 @@ QString headerRow(const QStringList& cells) {
     return h + QStringLiteral("</tr></thead><tbody>");
 }
 
-// The verdict in its colour, the wrong answers and the alerts.
-QString summaryHtml(const QJsonObject& s, const QString& verdictText) {
+// The verdict in its colour, the wrong answers and the alerts: the judged
+// summary's sentences in the report's language when the run is at hand,
+// else the trace's English.
+QString summaryHtml(const QJsonObject& s, const std::optional<Summary>& judged,
+                    const QString& verdictText) {
     QString h;
     const QString verdict = s.value("verdict").toString();
     // The window's colours, one per verdict.
@@ -69,13 +73,24 @@ QString summaryHtml(const QJsonObject& s, const QString& verdictText) {
         h += QStringLiteral("<h2>%1</h2><table>").arg(escape(HtmlReport::tr("Wrong answers")));
         h += headerRow({HtmlReport::tr("intent"), HtmlReport::tr("attempt"), HtmlReport::tr("told"),
                         HtmlReport::tr("result"), HtmlReport::tr("the database shows")});
-        for (const QJsonValue& v : wrong) {
-            const QJsonObject w = v.toObject();
+        const auto row = [&h](int intent, int attempt, const QString& told, const QString& result,
+                              const QString& database) {
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                     .arg(w.value("intent").toInt())
-                     .arg(w.value("attempt").toInt())
-                     .arg(escape(w.value("told").toString()), escape(w.value("result").toString()),
-                          escape(w.value("database").toString()));
+                     .arg(intent)
+                     .arg(attempt)
+                     .arg(escape(told), escape(result), escape(database));
+        };
+        if (judged) {
+            for (const WrongAnswer& w : judged->wrongAnswers)
+                row(w.intent, w.attempt, responseName(toId(w.told)), w.result.translated(),
+                    w.database.translated());
+        } else {
+            for (const QJsonValue& v : wrong) {
+                const QJsonObject w = v.toObject();
+                row(w.value("intent").toInt(), w.value("attempt").toInt(),
+                    responseName(w.value("told").toString()), w.value("result").toString(),
+                    w.value("database").toString());
+            }
         }
         h += QStringLiteral("</tbody></table>");
     }
@@ -85,8 +100,11 @@ QString summaryHtml(const QJsonObject& s, const QString& verdictText) {
         h += headerRow({HtmlReport::tr("t (ms)"), HtmlReport::tr("key"),
                         HtmlReport::tr("count when it fired"), HtmlReport::tr("final count"),
                         HtmlReport::tr("message")});
-        for (const QJsonValue& v : alerts) {
-            const QJsonObject a = v.toObject();
+        for (qsizetype i = 0; i < alerts.size(); ++i) {
+            const QJsonObject a = alerts.at(i).toObject();
+            const QString message = judged && i < judged->alerts.size()
+                                        ? judged->alerts.at(i).message.translated()
+                                        : a.value("message").toString();
             const QJsonValue final = a.value("final_count");
             h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                      .arg(a.value("t_ms").toInteger())
@@ -94,7 +112,7 @@ QString summaryHtml(const QJsonObject& s, const QString& verdictText) {
                      .arg(a.value("count").toInteger())
                      .arg(final.isUndefined() ? QStringLiteral("—")
                                               : QString::number(final.toInteger()),
-                          escape(a.value("message").toString()));
+                          escape(message));
         }
         h += QStringLiteral("</tbody></table>");
     }
@@ -142,7 +160,7 @@ void HtmlExport::begin(const ExportRun& run, ExportOutput& out) {
                  .arg(escape(
                      HtmlReport::tr("This trace cannot be trusted: %1").arg(options_.warning)));
     }
-    h += summaryHtml(s, options_.verdictText);
+    h += summaryHtml(s, judged_, options_.verdictText);
     h += QStringLiteral("<h2>%1</h2><table><tbody>").arg(escape(HtmlReport::tr("Configuration")));
     for (auto it = run.config.begin(); it != run.config.end(); ++it) {
         const QString value =
@@ -177,10 +195,24 @@ void HtmlExport::begin(const ExportRun& run, ExportOutput& out) {
                     HtmlReport::tr("attempt"), HtmlReport::tr("actor"), HtmlReport::tr("kind"),
                     HtmlReport::tr("what happened"), HtmlReport::tr("what")});
     out.write(h);
-    narrator_ = std::make_unique<Narrator>(run.intents);
+    narrator_ = std::make_unique<Narrator>(run.intents, options_.words);
 }
 
-void HtmlExport::add(const TraceEvent& e, ExportOutput& out) {
+void HtmlExport::add(const TraceEvent& stored, ExportOutput& out) {
+    // A stored event holds the English of the run's sentences: the caption
+    // says them as the run wrote them.
+    std::optional<TraceEvent> typed;
+    for (const Field& f : stored.fields) {
+        if (f.value.typeId() != QMetaType::QString)
+            continue;
+        const auto p = phrases_.constFind(f.value.toString());
+        if (p == phrases_.cend())
+            continue;
+        if (!typed)
+            typed = stored;
+        typed->fields.set(f.key, p->toVariant());
+    }
+    const TraceEvent& e = typed ? *typed : stored;
     out.write(
         QStringLiteral("<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
                        "<td>%8</td><td><code>%9</code></td></tr>")

@@ -5,46 +5,57 @@
 #include "attempt.h"
 #include "sqlconnection.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace idem {
 
 namespace {
 
+// The judge's sentences, said in English in the summary and in the
+// reader's language where they are shown.
+Phrase judged(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::Judge", source, std::move(args));
+}
+
 // SPEC section 2, Answers: a repeat gets the first result. A definite
 // answer held against what the database shows: what the database shows
 // instead when the answer is wrong, else empty.
-QString wrongBy(const Run::Answer& a, const AnswerTruth& intentTruth) {
+Phrase wrongBy(const Run::Answer& a, const AnswerTruth& intentTruth) {
     // An attempt that asked for one of several operations is held against
     // what the database says of that operation.
     const auto op = intentTruth.operations.constFind(a.operation);
     const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
     if (!truth.checked)
         return {};
-    QString database;
     if (a.changedPayload) {
         // A changed request under the same key was not done: only a
         // refusal (or an explicit key-reused error) is true.
-        if (a.response == Response::Success) {
-            database = QStringLiteral("the changed request was not carried out; %1")
-                           .arg(truth.happened ? QStringLiteral("the original stands")
-                                               : QStringLiteral("nothing was done"));
-        }
-    } else if (a.response == Response::Success) {
-        if (!truth.happened) {
-            database = truth.shows.isEmpty() ? QStringLiteral("nothing was done") : truth.shows;
-        } else if (!truth.result.isEmpty() && a.result != truth.result) {
-            database = QStringLiteral("the result is %1").arg(truth.result);
-        }
+        if (a.response != Response::Success)
+            return {};
+        return truth.happened ? judged(QT_TRANSLATE_NOOP(
+                                    "idem::Judge",
+                                    "the changed request was not carried out; the original stands"))
+                              : judged(QT_TRANSLATE_NOOP(
+                                    "idem::Judge",
+                                    "the changed request was not carried out; nothing was done"));
+    }
+    if (a.response == Response::Success) {
+        if (!truth.happened)
+            return truth.shows.isEmpty()
+                       ? judged(QT_TRANSLATE_NOOP("idem::Judge", "nothing was done"))
+                       : truth.shows;
+        if (!truth.result.isEmpty() && a.result.english() != truth.result.english())
+            return judged(QT_TRANSLATE_NOOP("idem::Judge", "the result is %1"), {truth.result});
     } else if (a.response == Response::Rejected && truth.happened) {
         if (!truth.shows.isEmpty())
-            database = truth.shows;
-        else if (truth.result.isEmpty())
-            database = QStringLiteral("it was done");
-        else
-            database = QStringLiteral("it was done: %1").arg(truth.result);
+            return truth.shows;
+        if (truth.result.isEmpty())
+            return judged(QT_TRANSLATE_NOOP("idem::Judge", "it was done"));
+        return judged(QT_TRANSLATE_NOOP("idem::Judge", "it was done: %1"), {truth.result});
     }
-    return database;
+    return {};
 }
 
 // Duplicated only in effects the variant accepts repeating.
@@ -73,9 +84,10 @@ const Run::CheckedAnswers& Run::checkAnswers(int intent, const AnswerTruth& trut
     for (qint32 i = c.last >= 0 ? answers_[std::size_t(c.last)].next : state.firstAnswer; i >= 0;
          i = answers_[std::size_t(i)].next) {
         const Answer a = answerAt(i);
-        if (const QString database = wrongBy(a, truth); !database.isEmpty()) {
+        if (Phrase database = wrongBy(a, truth); !database.isEmpty()) {
             if (c.firstWrong.size() < kMaxWrongAnswers)
-                c.firstWrong << WrongAnswer{intent, a.attempt, a.response, a.result, database};
+                c.firstWrong << WrongAnswer{intent, a.attempt, a.response, a.result,
+                                            std::move(database)};
             ++c.wrongCount;
         }
         c.last = i;
@@ -104,7 +116,7 @@ Summary Run::judgeAll(Reader& reader,
     s.alerts = alerts_;
     scenario_.completeAlerts(reader, s.alerts);
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);
-    const std::vector<QString> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
+    const std::vector<Phrase> inconsistencies = scenario_.inconsistenciesOfAll(reader, n);
     const std::vector<AnswerTruth> truths = scenario_.answerTruthOfAll(reader, n);
     bool allTolerated = true;
     for (int i = 0; i < n; ++i) {

@@ -44,7 +44,7 @@ struct PausePoint {
     Kind kind = Kind::End;
     int step = 0;
     // Event: "kind" (an event kind id such as "guard", "transition",
-    // "effect", or a scenario's note such as "provider-query"), optionally
+    // "effect", or the kind of one of the scenario's notes), optionally
     // "attempt", "actor" and any of the event's own fields ("decision",
     // "accepted", "to_state", "response", "rows_changed", "code" …), all of which
     // must be equal.

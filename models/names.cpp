@@ -101,6 +101,8 @@ QString verdictName(const QString& id) {
     return id;
 }
 
+// The actors of the engine (who sends each source's attempts, the service,
+// the database); a scenario names its own (ScenarioWords).
 QString actorName(const QString& actor) {
     if (actor == QLatin1String("client"))
         return Names::tr("client");
@@ -114,26 +116,8 @@ QString actorName(const QString& actor) {
         return Names::tr("broker");
     if (actor == QLatin1String("scheduler"))
         return Names::tr("scheduler");
-    if (actor == QLatin1String("downstream"))
-        return Names::tr("downstream");
     if (actor == QLatin1String("provider"))
         return Names::tr("payment provider");
-    if (actor == QLatin1String("consumer"))
-        return Names::tr("consumer");
-    if (actor == QLatin1String("relay"))
-        return Names::tr("outbox relay");
-    if (actor == QLatin1String("coordinator"))
-        return Names::tr("TCC coordinator");
-    if (actor == QLatin1String("participant"))
-        return Names::tr("TCC participant");
-    if (actor == QLatin1String("node-a"))
-        return Names::tr("node A");
-    if (actor == QLatin1String("node-b"))
-        return Names::tr("node B");
-    if (actor == QLatin1String("observer"))
-        return Names::tr("observer");
-    if (actor == QLatin1String("writer"))
-        return Names::tr("writer");
     return actor;
 }
 

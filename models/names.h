@@ -12,6 +12,7 @@ QString timingName(Timing t);
 QString crashPointName(CrashPoint c);
 QString responseName(const QString& responseId);
 QString verdictName(const QString& verdictId);
+// The engine's actors; a scenario's own are in its ScenarioWords.
 QString actorName(const QString& actor);
 
 }  // namespace idem

@@ -1,6 +1,7 @@
 #include "narration.h"
 
 #include "names.h"
+#include "scenariowords.h"
 #include "traceevent.h"
 #include "tracewords.h"
 #include "vocabulary.h"
@@ -114,7 +115,8 @@ QString quoted(const QString& name) {
 
 }  // namespace
 
-Narrator::Narrator(int intents) : intents_(intents) {}
+Narrator::Narrator(int intents, const ScenarioWords* words)
+    : intents_(intents), words_(words ? words : &ScenarioWords::none()) {}
 
 void Narrator::reset() {
     attemptKinds_.clear();
@@ -156,31 +158,15 @@ QString translated(const char* source) {
     return text;
 }
 
-// The scenarios' own words: time spent outside the database, a business error.
-QString scenarioWords(const QString& what) {
-    static const QRegularExpression page(QStringLiteral("^the user reads page (\\d+)$"));
-    if (const QRegularExpressionMatch m = page.match(what); m.hasMatch())
-        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the user reads page %1"))
-            .arg(m.captured(1));
-    static const QHash<QString, const char*> words{
-        {"price and risk checks", QT_TRANSLATE_NOOP("idem::Narration", "price and risk checks")},
-        {"book the shipment at the warehouse",
-         QT_TRANSLATE_NOOP("idem::Narration", "booking the shipment at the warehouse")},
-        {"waiting for the Try's answer",
-         QT_TRANSLATE_NOOP("idem::Narration", "waiting for the Try's answer")},
-        {"no answer from the coupon service: timeout",
-         QT_TRANSLATE_NOOP("idem::Narration", "no answer from the coupon service, a timeout")},
-        {"compute the day's settlement",
-         QT_TRANSLATE_NOOP("idem::Narration", "computing the day's settlement")},
-        {"visibility timeout: waiting for an ack",
-         QT_TRANSLATE_NOOP("idem::Narration",
-                           "the broker waits for an ack until the visibility timeout")},
-        {"processing the message", QT_TRANSLATE_NOOP("idem::Narration", "processing the message")},
-        {"risk service unavailable (503)",
-         QT_TRANSLATE_NOOP("idem::Narration", "the risk service is unavailable (503)")},
-    };
-    const char* source = words.value(what);
-    return source ? SAY(source) : what;
+// A scenario's caption, in its own context, kept track of as SAY does.
+QString translated(const Phrase& caption) {
+    if (caption.source() && translating() &&
+        QCoreApplication::translate(caption.context(), caption.source()) ==
+            QLatin1String(caption.source())) {
+        QMutexLocker lock(&untranslatedLock);
+        untranslatedSources.insert(QString::fromUtf8(caption.source()));
+    }
+    return caption.translated();
 }
 
 QString crashSentence(const QString& who, const QString& point) {
@@ -252,7 +238,8 @@ QString verdictSentence(const TraceEvent& e) {
 
 QString Narrator::who(const TraceEvent& e) const {
     if (e.attempt <= 0)
-        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1")).arg(actorName(e.actorName()));
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1"))
+            .arg(words_->actorName(e.actorName()));
     if (intents_ > 1)
         return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, #%2"))
             .arg(e.intent + 1)
@@ -348,8 +335,8 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
         case EventKind::Fire: {
             const QString kind = e.fields.text("attempt_kind");
             attemptKinds_.insert(attemptKey(e), kind);
-            const QString sender = actorName(e.fields.text("sender"));
-            const QString receiver = actorName(e.fields.text("receiver"));
+            const QString sender = words_->actorName(e.fields.text("sender"));
+            const QString receiver = words_->actorName(e.fields.text("receiver"));
             const auto source = sourceFromId(e.fields.text("source"));
             const QString why = source ? sourceName(*source) : e.fields.text("source");
             if (kind == QLatin1String("original"))
@@ -405,7 +392,7 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                         : QT_TRANSLATE_NOOP("idem::Narration",
                                             "The %1 got no definite answer in time and tries "
                                             "again.");
-                return {SAY(sentence).arg(actorName(e.actorName())), 1};
+                return {SAY(sentence).arg(words_->actorName(e.actorName())), 1};
             }
         case EventKind::LockWait:
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
@@ -418,7 +405,7 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                                           "%1 spends %2 ms outside the database: %3."))
                         .arg(w)
                         .arg(e.fields.number("ms"))
-                        .arg(scenarioWords(e.fields.text("what"))),
+                        .arg(e.fields.phrase("what").translated()),
                     2};
         }
         case EventKind::Pause:
@@ -771,7 +758,7 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
 
 Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
     const QString w = who(e);
-    const QString guard = guardName(e.fields.text("guard"));
+    const QString guard = words_->guardName(e.fields.text("guard"));
     const QString decision = e.fields.text("decision");
     static const QHash<QString, const char*> sentences{
         {"claimed", QT_TRANSLATE_NOOP("idem::Narration",
@@ -834,8 +821,6 @@ Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
         {"conflict", QT_TRANSLATE_NOOP("idem::Narration",
                                        "%1's version no longer matches (%2): someone changed the "
                                        "row since it was read, so its update changes nothing.")},
-        {"out-of-stock",
-         QT_TRANSLATE_NOOP("idem::Narration", "%1 finds too little stock left (%2).")},
         {"raised", QT_TRANSLATE_NOOP("idem::Narration",
                                      "The %2 fires: the count of repeats crossed its threshold.")},
         {"already-raised", QT_TRANSLATE_NOOP("idem::Narration",
@@ -851,17 +836,6 @@ Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
         {"key-reused", QT_TRANSLATE_NOOP("idem::Narration",
                                          "%1 reuses the key with a different payload: refused, "
                                          "a key names one request only.")},
-        {"repeat", QT_TRANSLATE_NOOP("idem::Narration",
-                                     "The %2 recognises %1 as a repeat and answers as before.")},
-        {"empty-rollback", QT_TRANSLATE_NOOP("idem::Narration",
-                                             "Cancel arrives before any Try: %1 records an empty "
-                                             "rollback, so a late Try will be refused.")},
-        {"anti-hanging", QT_TRANSLATE_NOOP("idem::Narration",
-                                           "A late Try arrives after the Cancel: %1 refuses it, "
-                                           "so no reservation hangs.")},
-        {"already-refunded", QT_TRANSLATE_NOOP("idem::Narration",
-                                               "%1 finds the refund already made (%2) and does "
-                                               "not repeat it.")},
     };
     // What a failed record means depends on the variant: taken over at any
     // age, or kept as the answer for good.
@@ -888,11 +862,13 @@ Narrator::Said Narrator::sayGuard(const TraceEvent& e) {
                                            "work was never done.")),
                      {w, guard}),
                 3};
+    if (const DecisionWords* own = words_->decision(decision); own && !own->sentence.isEmpty())
+        return {fill(translated(own->sentence), {w, guard}), 3};
     const char* source = sentences.value(decision);
     if (source)
         return {fill(SAY(source), {w, guard}), 3};
     return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1, %2: %3."))
-                .arg(w, guard, guardDecisionName(decision)),
+                .arg(w, guard, words_->decisionName(decision)),
             3};
 }
 
@@ -969,12 +945,12 @@ Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
 
 Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
     const QString w = who(e);
-    const QString receiver = actorName(e.fields.text("receiver"));
+    const QString receiver = words_->actorName(e.fields.text("receiver"));
     const QString response = e.fields.text("response");
-    const QString result = e.fields.text("result");
-    const QString answer = result.isEmpty()
-                               ? responseName(response)
-                               : QStringLiteral("%1 (%2)").arg(responseName(response), result);
+    const QString result = e.fields.phrase("result").translated();
+    const QString answer = result.isEmpty() ? responseName(response)
+                                            : SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 (%2)"))
+                                                  .arg(responseName(response), result);
     if (response == QLatin1String("none"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "The %2 gets no answer for %1: it cannot tell whether the "
@@ -997,14 +973,18 @@ Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
                                       "%1 answers the %2 with the stored error%3: nothing was "
                                       "done, and a retry will get the same error."))
                     .arg(w, receiver,
-                         result.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(result)),
+                         result.isEmpty()
+                             ? QString()
+                             : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)")).arg(result)),
                 3};
     if (response == QLatin1String("error"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "%1 answers the %2 with an error%3: nothing was done, a "
                                       "retry is welcome."))
                     .arg(w, receiver,
-                         result.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(result)),
+                         result.isEmpty()
+                             ? QString()
+                             : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)")).arg(result)),
                 3};
     if (failedUnhandled_.remove(attemptKey(e)) && response == QLatin1String("success"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
@@ -1018,120 +998,32 @@ Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
 }
 
 Narrator::Said Narrator::sayNote(const TraceEvent& e) {
-    const QString w = who(e);
-    const QString kind = e.kindId();
+    // A note is a scenario's own event: its caption is the scenario's.
+    const NoteWords* words = words_->note(e);
+    if (!words)
+        return {};
     const Fields& f = e.fields;
-    if (kind == QLatin1String("ack"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The %1 acknowledges message %2: the broker will not "
-                                      "deliver it again."))
-                    .arg(actorName(f.text("sender")), f.text("msg_id")),
-                3};
-    if (kind == QLatin1String("ack-lost"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The ack of message %1 (delivery %2) is lost: the broker "
-                                      "will deliver the message again."))
-                    .arg(f.text("msg_id"), f.text("delivery")),
-                3};
-    if (kind == QLatin1String("deliver"))
-        return {
-            SAY(QT_TRANSLATE_NOOP("idem::Narration", "The broker delivers message %1 to the %2."))
-                .arg(f.text("msg_id"), actorName(f.text("receiver"))),
-            3};
-    if (kind == QLatin1String("redeliver"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "No ack for message %1 within the visibility timeout: the "
-                                      "broker delivers it to the %2 again (delivery %3)."))
-                    .arg(f.text("msg_id"), actorName(f.text("receiver")), f.text("delivery")),
-                3};
-    if (kind == QLatin1String("publish"))
-        return {
-            SAY(QT_TRANSLATE_NOOP("idem::Narration", "The %1 publishes event %2 to the broker."))
-                .arg(actorName(f.text("sender")), f.text("event_id")),
-            3};
-    if (kind == QLatin1String("business-error"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "%1's business step fails with a transient error (%2): "
-                                      "nothing was written, a retry may succeed."))
-                    .arg(w, scenarioWords(f.text("error"))),
-                3};
-    if (kind == QLatin1String("dedup-store-lost"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The dedup store loses the record of %1 (evicted, or lost "
-                                      "in a fail-over): the next repeat looks new."))
-                    .arg(f.text("biz_id")),
-                3};
-    if (kind == QLatin1String("downstream-call"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 calls the %2 (call %3)%4."))
-                    .arg(w, actorName(f.text("receiver")), f.text("call"),
-                         f.contains("grant_key")
-                             ? SAY(QT_TRANSLATE_NOOP("idem::Narration", ", with the key %1"))
-                                   .arg(f.text("grant_key"))
-                             : QString()),
-                3};
-    if (kind == QLatin1String("downstream-answer"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The %1 answers call %2: coupon %3."))
-                    .arg(actorName(e.actorName()), f.text("call"), f.text("coupon_id")),
-                3};
-    if (kind == QLatin1String("answer-lost"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The %1 granted coupon %3, but its answer to call %2 is "
-                                      "lost: the caller times out and believes nothing "
-                                      "happened."))
-                    .arg(actorName(e.actorName()), f.text("call"), f.text("coupon_id")),
-                3};
-    if (kind == QLatin1String("page"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The user gets page %1: %2 row(s)."))
-                    .arg(f.text("page"), f.text("rows")),
-                3};
-    if (kind == QLatin1String("gave-up"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The reader stops after %1 pages, the most it will "
-                                      "read."))
-                    .arg(f.text("page")),
-                3};
-    if (kind == QLatin1String("feed-changed"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "While the user reads page %1, other users add %2 "
-                                      "order(s) and delete %3 the user has seen."))
-                    .arg(f.text("after_page"), f.text("inserted"), f.text("deleted")),
-                3};
-    if (kind == QLatin1String("pay-again"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The user pays again (trade %1): the order goes back to "
-                                      "paying."))
-                    .arg(f.text("out_trade_no")),
-                3};
-    if (kind == QLatin1String("provider-query"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "%1 asks the payment provider for the real status of "
-                                      "trade %2 instead of guessing."))
-                    .arg(w, f.text("out_trade_no")),
-                3};
-    if (kind == QLatin1String("provider-answer"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "The provider answers: trade %1 is %2."))
-                    .arg(f.text("out_trade_no"), f.text("trade_status")),
-                3};
-    if (kind == QLatin1String("snapshot"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The state after one application is recorded (%1 "
-                                      "row(s)), to compare with the state after all "
-                                      "repeats."))
-                    .arg(f.text("rows")),
-                3};
-    if (kind == QLatin1String("try-held-up"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The coordinator's Try for %1 is held up in the "
-                                      "network."))
-                    .arg(f.text("tx_id")),
-                3};
-    if (kind == QLatin1String("try-timeout"))
-        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                      "The coordinator stops waiting for the Try of %1 and "
-                                      "sends Cancel instead."))
-                    .arg(f.text("tx_id")),
-                3};
-    return {};
+    std::vector<Phrase> args;
+    for (const NoteArg& arg : words->args) {
+        switch (arg.from) {
+            case NoteArg::From::Field:
+                args.emplace_back(f.text(arg.key));
+                break;
+            case NoteArg::From::FieldActor:
+                args.emplace_back(words_->actorName(f.text(arg.key)));
+                break;
+            case NoteArg::From::FieldPhrase:
+                args.emplace_back(f.phrase(arg.key).translated());
+                break;
+            case NoteArg::From::Actor:
+                args.emplace_back(words_->actorName(e.actorName()));
+                break;
+            case NoteArg::From::Who:
+                args.emplace_back(who(e));
+                break;
+        }
+    }
+    return {translated(words->caption.with(std::move(args))), 3};
 }
 
 }  // namespace idem

@@ -19,14 +19,16 @@
 
 namespace idem {
 
+struct ScenarioWords;
 struct TraceEvent;
 
 class Narrator {
     Q_DECLARE_TR_FUNCTIONS(idem::Narration)
 public:
     // intents: how many intents the run has (with more than one, attempts are
-    // named with their intent).
-    explicit Narrator(int intents = 1);
+    // named with their intent); words: the run's scenario's (its actors, its
+    // notes' captions, its guards' decisions), null for the engine's alone.
+    explicit Narrator(int intents = 1, const ScenarioWords* words = nullptr);
 
     // The caption of one step: events [from, to) of a run whose earlier
     // events were all fed before, in order. Feeding is what a caption
@@ -74,6 +76,7 @@ private:
     QString stateSeenBy(qint16 connection, const QString& entity) const;
 
     int intents_;
+    const ScenarioWords* words_;
     QHash<qint64, QString> attemptKinds_;  // (intent, attempt) → original, duplicate, retry
     // Rows counted per "intent/table": committed, and inside each open
     // transaction (by connection), so that a caption never counts a row a

@@ -1,6 +1,7 @@
 #include "playedrun.h"
 
 #include "run.h"
+#include "scenario.h"
 #include "sqlconnection.h"
 #include "traceevent.h"
 
@@ -24,7 +25,7 @@ std::unique_ptr<PlayedRun> PlayedRun::start(const RunConfig& config, const Scena
 }
 
 PlayedRun::PlayedRun(std::shared_ptr<Run> started, int length)
-    : narrator_(started->config().intents), length_(length) {
+    : narrator_(started->config().intents, &started->scenario().info().words), length_(length) {
     restartAt(std::move(started));
 }
 

@@ -9,6 +9,10 @@ namespace idem {
 
 namespace {
 
+// Enough for the sentences of any run a report is made of; a run of many
+// intents whose results are all different keeps its first ones.
+constexpr qsizetype kPhrasesKept = 100'000;
+
 QString shown(const QJsonValue& v) {
     if (v.isUndefined())
         return QStringLiteral("(absent)");
@@ -142,6 +146,13 @@ bool ReplayCheck::compare(const QJsonObject& stored) {
         out_.difference = QStringLiteral("event %1, %2").arg(out_.events).arg(d);
         decided_ = true;
         return false;
+    }
+    for (const Field& f : e->fields) {
+        if (f.value.metaType() == QMetaType::fromType<Phrase>() &&
+            out_.phrases.size() < kPhrasesKept) {
+            const Phrase p = f.value.value<Phrase>();
+            out_.phrases.insert(p.english(), p);
+        }
     }
     return true;
 }

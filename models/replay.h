@@ -7,6 +7,7 @@
 #include "run.h"
 #include "trace.h"
 
+#include <QHash>
 #include <QString>
 
 #include <atomic>
@@ -22,6 +23,11 @@ struct ReplayOutcome {
     QString difference;  // the first one: where, what was stored, what the run gave
     qint64 events = 0;   // events compared
     Summary summary;     // the fresh run's
+    // The fresh run's sentences in its events (results, time spent outside
+    // the database) by their English: a stored trace holds only the
+    // English, and an export that found it identical says them in its
+    // language.
+    QHash<QString, Phrase> phrases{};
 };
 
 // The comparison fed one stored event at a time, as a reader hands them

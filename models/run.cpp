@@ -356,9 +356,10 @@ void Run::recordFor(const Attempt& a, EventKind kind, Fields fields) {
     record(std::move(e));
 }
 
-void Run::raiseAlert(const Attempt& a, const QString& key, qint64 count, const QString& message) {
+void Run::raiseAlert(const Attempt& a, const QString& key, qint64 count, const Phrase& message) {
     alerts_.append(AlertRecord{now_, a.intent(), key, count, -1, message});
-    recordFor(a, EventKind::Alert, {{"key", key}, {"count", count}, {"message", message}});
+    recordFor(a, EventKind::Alert,
+              {{"key", key}, {"count", count}, {"message", message.toVariant()}});
 }
 
 Run::Process& Run::processOf(const Attempt& a) {
@@ -448,9 +449,9 @@ void Run::suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* 
     schedule(std::max(now_, p.readyAt), [this, &p] { runPendingSql(p); });
 }
 
-void Run::suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const QString& what) {
+void Run::suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const Phrase& what) {
     Process& p = processOf(a);
-    recordFor(a, EventKind::Work, {{"ms", ms}, {"what", what}});
+    recordFor(a, EventKind::Work, {{"ms", ms}, {"what", what.toVariant()}});
     p.resumeAt = h;
     schedule(now_ + ms, [this, &p] { resume(p, p.resumeAt); });
 }
@@ -673,7 +674,7 @@ void Run::crash(Attempt& a, CrashPoint point) {
     finishAttempt(p, Response::None, {});
 }
 
-void Run::finishAttempt(Process& p, Response response, const QString& result,
+void Run::finishAttempt(Process& p, Response response, const Phrase& result,
                         const QString& reason) {
     Attempt& a = *p.attempt;
     if (p.connection) {
@@ -691,7 +692,7 @@ void Run::finishAttempt(Process& p, Response response, const QString& result,
     if (a.counted()) {
         Fields data{{"receiver", a.caller()}, {"response", toId(response)}};
         if (!result.isEmpty())
-            data.set("result", result);
+            data.set("result", result.toVariant());
         if (!reason.isEmpty())
             data.set("reason", reason);
         if (response == Response::None)
@@ -705,7 +706,7 @@ void Run::finishAttempt(Process& p, Response response, const QString& result,
         release(p);
 }
 
-void Run::keepAnswer(const Attempt& a, Response response, const QString& result) {
+void Run::keepAnswer(const Attempt& a, Response response, const Phrase& result) {
     IntentState& state = intents_[std::size_t(a.intent())];
     ++state.responses[std::size_t(response)];
     if (isDefinite(response))
@@ -717,7 +718,7 @@ void Run::keepAnswer(const Attempt& a, Response response, const QString& result)
     // The repeats of an intent mostly get the answer its previous attempt got.
     if (state.lastAnswer >= 0) {
         const quint32 previous = answers_[std::size_t(state.lastAnswer)].result;
-        record.result = textAt(previous) == result ? previous : keepText(result);
+        record.result = phraseAt(previous) == result ? previous : keepText(result);
     } else {
         record.result = keepText(result);
     }
@@ -738,12 +739,16 @@ void Run::keepAnswer(const Attempt& a, Response response, const QString& result)
     state.lastAnswer = index;
 }
 
-quint32 Run::keepText(const QString& text) {
-    if (text.isEmpty())
+quint32 Run::keepText(const Phrase& phrase) {
+    if (phrase.isEmpty())
         return 0;
+    const QString text = phrase.english();
     textArena_.insert(textArena_.end(), text.utf16(), text.utf16() + text.size());
     textStart_.push_back(quint32(textArena_.size()));
-    return quint32(textStart_.size() - 2);
+    const auto index = quint32(textStart_.size() - 2);
+    if (!phrase.isLiteral())
+        phrases_.insert(index, phrase);
+    return index;
 }
 
 QString Run::textAt(quint32 index) const {
@@ -753,9 +758,14 @@ QString Run::textAt(quint32 index) const {
                    qsizetype(end - begin));
 }
 
+Phrase Run::phraseAt(quint32 index) const {
+    const auto sentence = phrases_.constFind(index);
+    return sentence != phrases_.cend() ? sentence.value() : Phrase(textAt(index));
+}
+
 Run::Answer Run::answerAt(qint32 index) const {
     const AnswerRecord& r = answers_[std::size_t(index)];
-    return Answer{r.attempt, Response(r.response), textAt(r.result), r.changedPayload,
+    return Answer{r.attempt, Response(r.response), phraseAt(r.result), r.changedPayload,
                   operations_.at(r.operation)};
 }
 

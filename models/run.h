@@ -12,6 +12,7 @@
 #include "summary.h"
 #include "trace.h"
 
+#include <QHash>
 #include <QString>
 
 #include <atomic>
@@ -67,7 +68,7 @@ public:
     struct Answer {
         int attempt = 0;
         Response response = Response::None;
-        QString result;
+        Phrase result;
         bool changedPayload = false;
         QString operation;  // empty: the intent's one request
     };
@@ -142,10 +143,10 @@ public:
     void recordFor(const Attempt& a, EventKind kind, Fields fields);
     quint32 random(quint32 bound);
     void suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* step);
-    void suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const QString& what);
+    void suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const Phrase& what);
     void crash(Attempt& a, CrashPoint point);
     void pause(Attempt& a, std::coroutine_handle<> h);
-    void raiseAlert(const Attempt& a, const QString& key, qint64 count, const QString& message);
+    void raiseAlert(const Attempt& a, const QString& key, qint64 count, const Phrase& message);
     qint64 intentStart(int intent) const { return intents_[std::size_t(intent)].start; }
     bool attemptCrashes(const Attempt& a, CrashPoint point) const;
 
@@ -201,7 +202,7 @@ private:
     void settleStepped(Process& p);
     void wakeParked();
     void wakeFinished();
-    void finishAttempt(Process& p, Response response, const QString& result,
+    void finishAttempt(Process& p, Response response, const Phrase& result,
                        const QString& reason = {});
     void maybeRetry(const Attempt& a, Response response);
     void release(Process& p);
@@ -219,9 +220,10 @@ private:
     void countPlan();
     void planDueIntents();
     void scheduleFire(AttemptSpec spec, qint64 at, qint64 seq);
-    void keepAnswer(const Attempt& a, Response response, const QString& result);
-    quint32 keepText(const QString& text);
+    void keepAnswer(const Attempt& a, Response response, const Phrase& result);
+    quint32 keepText(const Phrase& text);
     QString textAt(quint32 index) const;
+    Phrase phraseAt(quint32 index) const;
     Answer answerAt(qint32 index) const;  // answers_[index], its texts looked up
     static qint16 connectionNumber(const SqlConnection& c);
 
@@ -274,6 +276,7 @@ private:
     const CheckedAnswers& checkAnswers(int intent, const AnswerTruth& truth) const;
     std::vector<char16_t> textArena_;
     std::vector<quint32> textStart_{0, 0};  // text 0 is the empty one
+    QHash<quint32, Phrase> phrases_;        // the texts that are sentences, by index
     QStringList operations_{QString()};
     QList<AlertRecord> alerts_;
     Trace trace_;

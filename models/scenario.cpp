@@ -6,6 +6,22 @@
 
 namespace idem {
 
+QString toId(ScenarioGroup g) {
+    switch (g) {
+        case ScenarioGroup::Recommended:
+            return QStringLiteral("recommended");
+        case ScenarioGroup::Natural:
+            return QStringLiteral("natural");
+        case ScenarioGroup::Read:
+            return QStringLiteral("read");
+        case ScenarioGroup::Misconception:
+            return QStringLiteral("misconception");
+        case ScenarioGroup::Production:
+            return QStringLiteral("production");
+    }
+    return {};
+}
+
 const VariantInfo* ScenarioInfo::variant(const QString& id) const {
     for (const VariantInfo& v : variants) {
         if (v.id == id)
@@ -66,7 +82,7 @@ Effects Scenario::expectedEffects(const RunConfig&, int) const {
     return e;
 }
 
-QString Scenario::inconsistency(Reader&, int) const {
+Phrase Scenario::inconsistency(Reader&, int) const {
     return {};
 }
 
@@ -83,8 +99,8 @@ std::vector<AnswerTruth> Scenario::answerTruthOfAll(Reader&, int intents) const 
     return std::vector<AnswerTruth>(static_cast<std::size_t>(intents));
 }
 
-std::vector<QString> Scenario::inconsistenciesOfAll(Reader& db, int intents) const {
-    std::vector<QString> all;
+std::vector<Phrase> Scenario::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<Phrase> all;
     all.reserve(std::size_t(intents));
     for (int i = 0; i < intents; ++i) all.push_back(inconsistency(db, i));
     return all;

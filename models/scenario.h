@@ -3,6 +3,8 @@
 // its effects and its consistency from the final database.
 #pragma once
 
+#include "phrase.h"
+#include "scenariowords.h"
 #include "summary.h"
 #include "task.h"
 #include "vocabulary.h"
@@ -28,7 +30,7 @@ struct RunConfig;
 // The service's answer to one attempt.
 struct Reply {
     Response response = Response::Success;
-    QString result;  // the business result (an order id ...); a duplicate gets the original's
+    Phrase result;  // the business result (an order id ...); a duplicate gets the original's
 };
 
 // One variant, declared once: its id, its service code, where it may crash,
@@ -95,11 +97,17 @@ struct StateMachineInfo {
     QString stateQuery{};
 };
 
+// Where the picker lists a scenario: the article's recommendations, the
+// operations idempotent by nature, reads, misconceptions, and what
+// production adds.
+enum class ScenarioGroup { Recommended, Natural, Read, Misconception, Production };
+QString toId(ScenarioGroup g);
+
 struct ScenarioInfo {
     QString id;
     QStringList schema;  // CREATE TABLE statements every variant shares
-    QString group;       // recommended, natural, read, misconception
-    QString title;       // English title; the window uses the translated texts
+    ScenarioGroup group = ScenarioGroup::Recommended;
+    QString title;  // English title; the window uses the translated texts
     QList<VariantInfo> variants;
     QList<Source> sources;  // the first is the default
     Timing defaultTiming = Timing::Retry;
@@ -132,6 +140,14 @@ struct ScenarioInfo {
     // side by side (a read scenario whose variants page the same feed).
     enum class Stage { Live, Paging };
     Stage stage = Stage::Live;
+    // What the paging page follows (Stage::Paging): the note a reader
+    // leaves for each page it gets, and the one the other users' writes
+    // between two pages leave.
+    struct PagingNotes {
+        QString page{};
+        QString feedChanged{};
+    };
+    PagingNotes pagingNotes{};
     // The lab's own instruments rather than the system under study: the
     // lanes of processes that only record what happened (a process copying
     // rows to compare later), and the tables of such copies and of the
@@ -143,6 +159,10 @@ struct ScenarioInfo {
     // side): no protection, or the weaker approach the lesson starts from.
     // Empty: none in particular (every variant is a case of its own).
     QString baseline{};
+    // Every word the scenario shows: its actors, its notes' names and
+    // captions, its guards' decisions, its parameters, its state diagram's
+    // entity.
+    ScenarioWords words{};
 
     const VariantInfo* variant(const QString& id) const;
     const ParamInfo* param(const QString& key) const;
@@ -159,10 +179,10 @@ struct ScenarioInfo {
 struct AnswerTruth {
     bool checked = false;
     bool happened = false;
-    QString result;
+    Phrase result;
     // What the database shows, in the words a wrong answer is listed with;
     // empty: the judge says it ("nothing was done", "it was done").
-    QString shows{};
+    Phrase shows{};
     // An intent whose attempts ask for different things (TCC's Try, Confirm,
     // Cancel): each operation's own truth, by the attempt's operation. An
     // answer to an operation not listed here is held against the fields above.
@@ -175,7 +195,7 @@ struct AnswerTruth {
 struct IntentJudgement {
     Effects effects;
     Effects expected;
-    QString inconsistency;  // non-empty: why effects and state disagree
+    Phrase inconsistency;   // non-empty: why effects and state disagree
     bool answered = false;  // the caller got a definite answer (success, rejected, error)
     Verdict verdict = Verdict::ExactlyOnce;
     bool tolerated = false;  // duplicated, but only in effects the variant accepts
@@ -202,11 +222,11 @@ public:
     virtual Effects expectedEffects(const RunConfig& config, int intent) const;
     // Non-empty when effects and state disagree (money recorded but order not
     // paid, a status moved backwards, a lost update).
-    virtual QString inconsistency(Reader& db, int intent) const;
+    virtual Phrase inconsistency(Reader& db, int intent) const;
     // The same for every intent at once: a scenario with many intents reads
     // them with one grouped query each instead of one query per intent.
     virtual std::vector<Effects> effectsOfAll(Reader& db, int intents) const;
-    virtual std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const;
+    virtual std::vector<Phrase> inconsistenciesOfAll(Reader& db, int intents) const;
     // What each intent's callers should have been told (SPEC section 2,
     // Answers); the default checks nothing.
     virtual std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const;

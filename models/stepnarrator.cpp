@@ -7,13 +7,14 @@
 
 namespace idem {
 
-StepNarrator::StepNarrator(int intents) : intents_(intents) {}
+StepNarrator::StepNarrator(int intents, const ScenarioWords* words)
+    : intents_(intents), words_(words) {}
 StepNarrator::~StepNarrator() = default;
 StepNarrator::StepNarrator(StepNarrator&&) noexcept = default;
 StepNarrator& StepNarrator::operator=(StepNarrator&&) noexcept = default;
 
 void StepNarrator::startOver() {
-    narrator_ = std::make_unique<Narrator>(intents_);
+    narrator_ = std::make_unique<Narrator>(intents_, words_);
     fed_ = 0;
     told_.clear();
 }

@@ -14,12 +14,14 @@
 namespace idem {
 
 class Narrator;
+struct ScenarioWords;
 struct TraceEvent;
 
 class StepNarrator {
 public:
-    // intents: how many intents the run has (Narrator's).
-    explicit StepNarrator(int intents = 1);
+    // intents: how many intents the run has; words: its scenario's, which
+    // live as long as the program (Narrator's).
+    explicit StepNarrator(int intents = 1, const ScenarioWords* words = nullptr);
     ~StepNarrator();
     StepNarrator(StepNarrator&&) noexcept;
     StepNarrator& operator=(StepNarrator&&) noexcept;
@@ -45,6 +47,7 @@ private:
     void startOver();
 
     int intents_;
+    const ScenarioWords* words_;
     std::unique_ptr<Narrator> narrator_;
     qsizetype fed_ = 0;  // events the narrator has seen
     QString told_;       // the latest caption, of events [toldFrom_, toldTo_)

@@ -42,7 +42,7 @@ QJsonObject Summary::toJson(int version) const {
                           {"intent", a.intent},
                           {"key", a.key},
                           {"count", a.count},
-                          {"message", a.message}};
+                          {"message", a.message.english()}};
         if (version >= 2 && a.finalCount >= 0)
             alert.insert("final_count", a.finalCount);
         alertsJson.append(alert);
@@ -65,16 +65,19 @@ QJsonObject Summary::toJson(int version) const {
     s.insert("verdicts", verdictsJson);
     s.insert("end_ms", endMs);
     s.insert("integrity", integrity);
-    if (!inconsistencies.isEmpty())
-        s.insert("inconsistencies", QJsonArray::fromStringList(inconsistencies));
+    if (!inconsistencies.isEmpty()) {
+        QJsonArray whys;
+        for (const Phrase& why : inconsistencies) whys.append(why.english());
+        s.insert("inconsistencies", whys);
+    }
     if (version >= 2) {
         QJsonArray wrong;
         for (const WrongAnswer& w : wrongAnswers) {
             wrong.append(QJsonObject{{"intent", w.intent},
                                      {"attempt", w.attempt},
                                      {"told", toId(w.told)},
-                                     {"result", w.result},
-                                     {"database", w.database}});
+                                     {"result", w.result.english()},
+                                     {"database", w.database.english()}});
         }
         s.insert("wrong_answers", wrong);
         // Only when true, like "complete" only when false: a summary
@@ -181,18 +184,18 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
         s.alerts.append(AlertRecord{o.value("t_ms").toInteger(), o.value("intent").toInt(),
                                     o.value("key").toString(), o.value("count").toInteger(),
                                     o.value("final_count").toInteger(-1),
-                                    o.value("message").toString()});
+                                    Phrase(o.value("message").toString())});
     }
     for (const QJsonValue& why : json.value("inconsistencies").toArray())
-        s.inconsistencies << why.toString();
+        s.inconsistencies << Phrase(why.toString());
     for (const QJsonValue& v : json.value("wrong_answers").toArray()) {
         const QJsonObject o = v.toObject();
         const std::optional<Response> told = responseFromId(o.value("told").toString());
         if (!told)
             return fail("wrong_answers");
         s.wrongAnswers.append(WrongAnswer{o.value("intent").toInt(), o.value("attempt").toInt(),
-                                          *told, o.value("result").toString(),
-                                          o.value("database").toString()});
+                                          *told, Phrase(o.value("result").toString()),
+                                          Phrase(o.value("database").toString())});
     }
     s.tolerated = json.value("tolerated").toBool(false);
     s.integrity = json.value("integrity").toString();

@@ -3,6 +3,7 @@
 // the one place its JSON form is written and read.
 #pragma once
 
+#include "phrase.h"
 #include "runconfig.h"
 #include "vocabulary.h"
 
@@ -28,7 +29,7 @@ struct AlertRecord {
     // a burst many repeats are logged before the first check counts them,
     // so `count` can be well past the threshold, and below this.
     qint64 finalCount = -1;
-    QString message;
+    Phrase message;
 };
 
 // A definite answer the final database contradicts.
@@ -36,8 +37,8 @@ struct WrongAnswer {
     int intent = 0;
     int attempt = 0;
     Response told = Response::Success;
-    QString result;    // what the answer carried
-    QString database;  // what the database shows instead
+    Phrase result;    // what the answer carried
+    Phrase database;  // what the database shows instead
 };
 
 // What the run cost the database, over all attempts (set-up excluded): the
@@ -70,7 +71,7 @@ struct Summary {
     bool tolerated = false;
     QString serverVersion;  // a server's version ("15.18"); empty on SQLite
     QList<AlertRecord> alerts;
-    QStringList inconsistencies;      // why effects and state disagree (at most 20)
+    QList<Phrase> inconsistencies;    // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50
     RunCost cost;                     // from version 4 on
     QString integrity;                // the database's own check: "ok"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "digest.h"
+#include "summary.h"
 #include "traceevent.h"
 
 #include <QByteArray>
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QIODevice;
 class QSaveFile;
@@ -72,6 +74,9 @@ public:
         // was written (or it predates digests: version 1)
         bool digestMatches = false;
         QList<TraceEvent> events;
+        // The run's own summary, its sentences typed, when the run is at
+        // hand (a trace read from a file holds only their English).
+        std::optional<Summary> judged{};
     };
     // Reads a whole trace file; a corrupt, truncated or newer-version file
     // gives a message a student understands.

@@ -3,6 +3,7 @@
 // short list of (static key, value). JSON exists only when an event is written.
 #pragma once
 
+#include "phrase.h"
 #include "sqlconnection.h"
 #include "vocabulary.h"
 
@@ -73,6 +74,9 @@ public:
     bool contains(Key key) const { return find(key) != nullptr; }
     QVariant value(Key key) const;
     QString text(Key key) const { return value(key).toString(); }
+    // A sentence the run wrote (a result, time spent outside the database),
+    // to be said in the reader's language; read from a file: its English.
+    Phrase phrase(Key key) const { return Phrase::fromVariant(value(key)); }
     qint64 number(Key key) const { return value(key).toLongLong(); }
     bool flag(Key key) const { return value(key).toBool(); }
     bool isEmpty() const { return items_.empty(); }

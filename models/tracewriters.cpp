@@ -115,7 +115,7 @@ void CsvExport::begin(const ExportRun& run, ExportOutput& out) {
     out.write(
         QByteArray("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
                    "rows_changed,error,data,caption\r\n"));
-    narrator_ = std::make_unique<Narrator>(run.intents);
+    narrator_ = std::make_unique<Narrator>(run.intents, words_);
 }
 
 void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
@@ -136,8 +136,8 @@ void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
     out.write(line);
 }
 
-QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel) {
-    CsvExport csv(excel);
+QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel, const ScenarioWords* words) {
+    CsvExport csv(excel, words);
     ExportRun run;
     run.intents = intentCount(events);
     return exportEvents(events, csv, run);

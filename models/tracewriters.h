@@ -5,6 +5,7 @@
 
 #include "narration.h"
 #include "statetally.h"
+#include "summary.h"
 #include "trace.h"
 #include "traceexport.h"
 
@@ -19,18 +20,22 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace idem {
 
+struct ScenarioWords;
 struct StateMachineInfo;
 
 // RFC 4180 CSV, one row per event; numbers stay numbers and text that a
 // spreadsheet would run as a formula is neutralised. excel: starts with a
 // UTF-8 byte-order mark, without which Excel reads UTF-8 (Chinese, "→") as
-// the system's code page.
+// the system's code page. words: the run's scenario's, for the captions of
+// its notes (null: the engine's words alone).
 class CsvExport : public TraceExport {
 public:
-    explicit CsvExport(bool excel = false) : excel_(excel) {}
+    explicit CsvExport(bool excel = false, const ScenarioWords* words = nullptr)
+        : excel_(excel), words_(words) {}
     ~CsvExport() override;
     void begin(const ExportRun& run, ExportOutput& out) override;
     void add(const TraceEvent& e, ExportOutput& out) override;
@@ -38,9 +43,11 @@ public:
 
 private:
     bool excel_;
+    const ScenarioWords* words_;
     std::unique_ptr<Narrator> narrator_;
 };
-QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false);
+QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
+                      const ScenarioWords* words = nullptr);
 
 // A ShiViz log that ShiViz's upload reads as is: its default parser regex on
 // the first line, the multi-execution delimiter on the second (empty for one
@@ -153,9 +160,10 @@ struct ReportDiagram {
     QList<QByteArray> parts;
 };
 struct ReportOptions {
-    QString lang = QStringLiteral("en");  // the html lang attribute: "en", "zh-CN"
-    QString verdictText = {};             // the verdict as the window names it
-    QString warning = {};                 // shown at the top (a trace a re-run does not confirm)
+    QString lang = QStringLiteral("en");   // the html lang attribute: "en", "zh-CN"
+    QString verdictText = {};              // the verdict as the window names it
+    QString warning = {};                  // shown at the top (a trace a re-run does not confirm)
+    const ScenarioWords* words = nullptr;  // the scenario's, for the captions of its notes
 };
 // What the report's diagrams are drawn from, kept in the first pass: the
 // state diagram's counts over every event, and the events the sequence
@@ -179,6 +187,14 @@ public:
     // Said at the top of the report; known after the first pass (a re-run
     // that disagrees with the trace).
     void setWarning(const QString& warning) { options_.warning = warning; }
+    // The run's own summary and the sentences its events hold (results,
+    // time spent outside the database) by their English, which the report
+    // says in its language; without them (a trace no run confirmed) the
+    // report shows the trace's English words.
+    void setJudged(const Summary& judged, QHash<QString, Phrase> phrases = {}) {
+        judged_ = judged;
+        phrases_ = std::move(phrases);
+    }
     bool twoPasses() const override { return true; }
     void look(const TraceEvent& e) override;
     void begin(const ExportRun& run, ExportOutput& out) override;
@@ -187,6 +203,8 @@ public:
 
 private:
     ReportOptions options_;
+    std::optional<Summary> judged_;
+    QHash<QString, Phrase> phrases_;
     ReportDrawing draw_;
     qsizetype head_ = 0;
     qsizetype tail_ = 0;

@@ -6,9 +6,16 @@
 #include "statemachine.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
+
 namespace idem {
 
 namespace {
+
+// This scenario's words, said in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::BoltOn", source, std::move(args));
+}
 
 // The model the layer was bolted onto: an order and a list of refunds,
 // nothing that could tell a first refund from a second one.
@@ -63,7 +70,7 @@ QString BoltOn::orderOf(int intent) {
 BoltOn::BoltOn() {
     const QList<CrashPoint> points{CrashPoint::DedupStoreLost};
     info_.id = QStringLiteral("bolt-on");
-    info_.group = QStringLiteral("misconception");
+    info_.group = ScenarioGroup::Misconception;
     info_.title = QStringLiteral("Idempotency bolted on as a dedup layer");
     // The dedup layer is the same in both variants; so is the refunds list.
     info_.schema = {DedupGuard::schema(), QStringLiteral(R"(CREATE TABLE refunds (
@@ -111,6 +118,21 @@ VALUES (?, ?, ?, 'PAID'))"),
                           {{"", "PAID"}, {"PAID", "REFUNDED"}},
                           {"designed-in"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT id, status FROM orders");
+    info_.words = {
+        .notes = {{"dedup-store-lost",
+                   said(QT_TRANSLATE_NOOP("idem::BoltOn", "dedup record lost")),
+                   said(QT_TRANSLATE_NOOP("idem::BoltOn",
+                                          "The dedup store loses the record of %1 (evicted, or "
+                                          "lost in a fail-over): the next repeat looks new.")),
+                   {NoteArg::field("biz_id")}}},
+        .guards = {{"order-status", said(QT_TRANSLATE_NOOP("idem::BoltOn", "order status"))}},
+        .decisions = {{"already-refunded",
+                       said(QT_TRANSLATE_NOOP("idem::BoltOn", "already refunded")),
+                       said(QT_TRANSLATE_NOOP("idem::BoltOn",
+                                              "%1 finds the refund already made (%2) and does not "
+                                              "repeat it."))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::BoltOn", "order")),
+    };
 }
 
 Task<Reply> BoltOn::serve(Attempt& a, bool designedIn) const {

@@ -5,9 +5,17 @@
 #include "run.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
+
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the trace and the summary
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::Downstream", source, std::move(args));
+}
 
 // The coupon service's own SQL. Without a key it can only insert; with one,
 // its unique index recognises a call it has already served.
@@ -24,7 +32,10 @@ const QString kCampaign = QStringLiteral("WELCOME-10");
 const QString kDownstreamLane = QStringLiteral("downstream");
 // How long the service waits for the coupon service before it calls again.
 constexpr qint64 kCallTimeoutMs = 500;
-const QString kWaitingForAnswer = QStringLiteral("no answer from the coupon service: timeout");
+Phrase waitingForAnswer() {
+    return said(
+        QT_TRANSLATE_NOOP("idem::Downstream", "no answer from the coupon service: timeout"));
+}
 
 qint64 userOf(int intent) {
     return 30001 + intent;
@@ -46,7 +57,7 @@ bool answerLost(const Attempt& a, int call) {
 
 Downstream::Downstream() {
     info_.id = QStringLiteral("downstream");
-    info_.group = QStringLiteral("misconception");
+    info_.group = ScenarioGroup::Misconception;
     info_.title = QStringLiteral("Request id only at the entry");
     info_.schema = {DedupGuard::schema(), QStringLiteral(R"(CREATE TABLE coupon_grants (
     id         INTEGER PRIMARY KEY,
@@ -87,6 +98,33 @@ Downstream::Downstream() {
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
+    info_.words = {
+        .actors = {{kDownstreamLane, said(QT_TRANSLATE_NOOP("idem::Downstream", "downstream"))}},
+        .notes = {{"downstream-call",
+                   said(QT_TRANSLATE_NOOP("idem::Downstream", "call")),
+                   said(QT_TRANSLATE_NOOP("idem::Downstream",
+                                          "%1 calls the %2 (call %3), with the key %4.")),
+                   {NoteArg::who(), NoteArg::actorIn("receiver"), NoteArg::field("call"),
+                    NoteArg::field("grant_key")},
+                   "grant_key"},
+                  {"downstream-call",
+                   said(QT_TRANSLATE_NOOP("idem::Downstream", "call")),
+                   said(QT_TRANSLATE_NOOP("idem::Downstream", "%1 calls the %2 (call %3).")),
+                   {NoteArg::who(), NoteArg::actorIn("receiver"), NoteArg::field("call")}},
+                  {"downstream-answer",
+                   said(QT_TRANSLATE_NOOP("idem::Downstream", "answer")),
+                   said(
+                       QT_TRANSLATE_NOOP("idem::Downstream", "The %1 answers call %2: coupon %3.")),
+                   {NoteArg::actor(), NoteArg::field("call"), NoteArg::field("coupon_id")}},
+                  {"answer-lost",
+                   said(QT_TRANSLATE_NOOP("idem::Downstream", "answer lost")),
+                   said(QT_TRANSLATE_NOOP("idem::Downstream",
+                                          "The %1 granted coupon %3, but its answer to call %2 is "
+                                          "lost: the caller times out and believes nothing "
+                                          "happened.")),
+                   {NoteArg::actor(), NoteArg::field("call"), NoteArg::field("coupon_id")}}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::Downstream", "dedup record")),
+    };
 }
 
 void Downstream::plan(Planner& planner, int intent) const {
@@ -137,7 +175,7 @@ Task<QString> Downstream::callCouponService(Attempt& a, const QString& requestId
             co_return *answer;
         // No answer looks exactly like a failure: the service cannot tell
         // that the coupon was granted, so it calls again.
-        co_await a.work(kCallTimeoutMs, kWaitingForAnswer);
+        co_await a.work(kCallTimeoutMs, waitingForAnswer());
     }
 }
 

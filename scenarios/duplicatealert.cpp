@@ -5,9 +5,16 @@
 #include "run.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
+
 namespace idem {
 
 namespace {
+
+// This scenario's words, said in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::DuplicateAlert", source, std::move(args));
+}
 
 const QString kCharge =
     QStringLiteral(R"(INSERT INTO payments (payment_no, order_id, amount, created_at)
@@ -39,7 +46,7 @@ bool isQuery(const Attempt& a) {
 
 DuplicateAlert::DuplicateAlert() {
     info_.id = QStringLiteral("duplicate-alert");
-    info_.group = QStringLiteral("misconception");
+    info_.group = ScenarioGroup::Misconception;
     info_.title = QStringLiteral("Every duplicate answered success");
     info_.schema = {QStringLiteral(R"(CREATE TABLE payments (
     id         INTEGER PRIMARY KEY,
@@ -90,6 +97,16 @@ DuplicateAlert::DuplicateAlert() {
     info_.askKeys = {"operation"};
     info_.effectTable = "payments";
     info_.effectNames = {"charges"};
+    info_.words = {
+        .params = {{"threshold", said(QT_TRANSLATE_NOOP("idem::DuplicateAlert", "Alert threshold")),
+                    said(QT_TRANSLATE_NOOP("idem::DuplicateAlert",
+                                           "More repeats of one key within a minute than this "
+                                           "raise an alert"))},
+                   {"queries", said(QT_TRANSLATE_NOOP("idem::DuplicateAlert", "Queries")),
+                    said(QT_TRANSLATE_NOOP("idem::DuplicateAlert",
+                                           "Status queries for the same payment within the minute "
+                                           "(they never alert)"))}},
+    };
 }
 
 void DuplicateAlert::plan(Planner& planner, int intent) const {

@@ -5,6 +5,7 @@
 #include "statemachine.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -14,6 +15,12 @@
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the trace and the summary
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::MqConsume", source, std::move(args));
+}
 
 // --- the broker's side ------------------------------------------------------
 const QString kPublish = QStringLiteral(
@@ -50,7 +57,9 @@ const QString kCouponOfMessage = QStringLiteral("SELECT id FROM coupons WHERE ms
 
 const QString kBroker = QStringLiteral("broker");
 const QString kProcessingMs = QStringLiteral("processing-ms");
-const QString kProcessing = QStringLiteral("processing the message");
+Phrase processing() {
+    return said(QT_TRANSLATE_NOOP("idem::MqConsume", "processing the message"));
+}
 const QString kConsumer = QStringLiteral("consumer");
 
 // The message as the broker hands it over: its id, the business event in
@@ -117,7 +126,7 @@ qint64 MqConsume::processingMs(const RunConfig& c) {
 
 MqConsume::MqConsume() {
     info_.id = QStringLiteral("mq-consume");
-    info_.group = QStringLiteral("recommended");
+    info_.group = ScenarioGroup::Recommended;
     info_.title = QStringLiteral("Message queue consumer");
     info_.schema = {QStringLiteral(R"(CREATE TABLE broker (
     msg_id       TEXT    PRIMARY KEY,
@@ -199,6 +208,22 @@ MqConsume::MqConsume() {
                            {"INFLIGHT", "DEAD"}},
                           {}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT msg_id, status FROM broker");
+    info_.words = {
+        .actors = {{"consumer", said(QT_TRANSLATE_NOOP("idem::MqConsume", "consumer"))}},
+        .notes = {{"ack-lost",
+                   said(QT_TRANSLATE_NOOP("idem::MqConsume", "ack lost")),
+                   said(QT_TRANSLATE_NOOP("idem::MqConsume",
+                                          "The ack of message %1 (delivery %2) is lost: the "
+                                          "broker will deliver the message again.")),
+                   {NoteArg::field("msg_id"), NoteArg::field("delivery")}}},
+        .params = {{kProcessingMs,
+                    said(QT_TRANSLATE_NOOP("idem::MqConsume", "Processing time (ms)")),
+                    said(QT_TRANSLATE_NOOP("idem::MqConsume",
+                                           "How long the consumer works on a message before it "
+                                           "acks; longer than the visibility timeout and the "
+                                           "broker delivers it again meanwhile"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::MqConsume", "message")),
+    };
 }
 
 void MqConsume::plan(Planner& planner, int intent) const {
@@ -260,7 +285,8 @@ Task<Reply> MqConsume::brokerDelivers(Attempt& a) const {
         }
         if (visibleAt > a.now()) {
             co_await a.work(visibleAt - a.now(),
-                            QStringLiteral("visibility timeout: waiting for an ack"));
+                            said(QT_TRANSLATE_NOOP("idem::MqConsume",
+                                                   "visibility timeout: waiting for an ack")));
             continue;
         }
         if (deliveries >= maxDeliveries) {
@@ -304,7 +330,7 @@ AttemptSpec MqConsume::delivery(const Attempt& broker, int number, int lost) con
 
 Task<Reply> MqConsume::processThenAck(Attempt& a) const {
     const Message m = received(a);
-    co_await a.work(processingMs(a.config()), kProcessing);
+    co_await a.work(processingMs(a.config()), processing());
     const QString coupon = co_await issueCoupon(a, m);
     co_await a.crashPoint(CrashPoint::BeforeAck);
     co_return co_await ack(a, m, coupon);
@@ -314,14 +340,14 @@ Task<Reply> MqConsume::ackThenProcess(Attempt& a) const {
     const Message m = received(a);
     const Reply acked = co_await ack(a, m, QString());
     co_await a.crashPoint(CrashPoint::AfterAck);
-    co_await a.work(processingMs(a.config()), kProcessing);
+    co_await a.work(processingMs(a.config()), processing());
     const QString coupon = co_await issueCoupon(a, m);
     co_return Reply{acked.response, coupon};
 }
 
 Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
     const Message m = received(a);
-    co_await a.work(processingMs(a.config()), kProcessing);
+    co_await a.work(processingMs(a.config()), processing());
     co_await a.begin();
     const UniqueInsert consumed = co_await insertUnique(
         a, m.id, kMarkConsumed, bound(m.id, a.now()), kCouponOfMessage, bound(m.id));
@@ -338,7 +364,7 @@ Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
 
 Task<Reply> MqConsume::dedupOnBusinessKey(Attempt& a) const {
     const Message m = received(a);
-    co_await a.work(processingMs(a.config()), kProcessing);
+    co_await a.work(processingMs(a.config()), processing());
     const QString key = QStringLiteral("%1/%2").arg(m.userId).arg(m.campaign);
     // The unique index on (user_id, campaign) makes the check and the coupon
     // one statement: a second coupon for the same business event cannot commit.

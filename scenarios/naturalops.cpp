@@ -3,6 +3,7 @@
 #include "attempt.h"
 #include "run.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
@@ -14,6 +15,21 @@
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the summary and the trace
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::NaturalOps", source, std::move(args));
+}
+// What an operation answers: a number in its words.
+const char* const kGone = QT_TRANSLATE_NOOP("idem::NaturalOps", "order %1 is gone");
+const char* const kPoints = QT_TRANSLATE_NOOP("idem::NaturalOps", "points %1");
+const char* const kBalance = QT_TRANSLATE_NOOP("idem::NaturalOps", "balance %1");
+const char* const kOrder = QT_TRANSLATE_NOOP("idem::NaturalOps", "order %1");
+const char* const kMessage = QT_TRANSLATE_NOOP("idem::NaturalOps", "message %1");
+Phrase counted(const char* source, qint64 n) {
+    return said(source, {Phrase::number(n)});
+}
 
 // --- the operations, each one statement on the user's rows -----------------
 const QString kQuery = QStringLiteral(R"(SELECT id, user_id, status, amount
@@ -131,7 +147,8 @@ QJsonArray rowsOfTable(const SqlResult& r, const QString& table) {
 Task<Reply> query(Attempt& a) {
     const SqlResult r = co_await a.sql(kQuery, orderOf(a.intent()));
     co_return Reply{Response::Success,
-                    r.empty() ? QStringLiteral("not found") : r.value(0, 2).toString()};
+                    r.empty() ? said(QT_TRANSLATE_NOOP("idem::NaturalOps", "not found"))
+                              : Phrase(r.value(0, 2).toString())};
 }
 
 Task<Reply> setStatus(Attempt& a) {
@@ -143,28 +160,28 @@ Task<Reply> deleteById(Attempt& a) {
     // 1 row the first time, 0 after: a different answer, the same state.
     const qint64 order = orderOf(a.intent());
     co_await a.sql(kDeleteById, order);
-    co_return Reply{Response::Success, QStringLiteral("order %1 is gone").arg(order)};
+    co_return Reply{Response::Success, counted(kGone, order)};
 }
 
 Task<Reply> increment(Attempt& a) {
     const SqlResult r = co_await a.sql(kAddPoints, userOf(a.intent()));
-    co_return Reply{Response::Success, QStringLiteral("points %1").arg(r.value().toLongLong())};
+    co_return Reply{Response::Success, counted(kPoints, r.value().toLongLong())};
 }
 
 Task<Reply> deduct(Attempt& a) {
     const SqlResult r = co_await a.sql(kDeduct, userOf(a.intent()));
-    co_return Reply{Response::Success, QStringLiteral("balance %1").arg(r.value().toLongLong())};
+    co_return Reply{Response::Success, counted(kBalance, r.value().toLongLong())};
 }
 
 Task<Reply> insertNew(Attempt& a) {
     const SqlResult r = co_await a.sql(kInsertOrder, userOf(a.intent()), amountOf(a.intent()));
-    co_return Reply{Response::Success, QStringLiteral("order %1").arg(r.value().toLongLong())};
+    co_return Reply{Response::Success, counted(kOrder, r.value().toLongLong())};
 }
 
 Task<Reply> sendNotification(Attempt& a) {
     const QString body = QStringLiteral("Your order %1 has shipped").arg(orderOf(a.intent()));
     const SqlResult r = co_await a.sql(kNotify, userOf(a.intent()), body, a.now());
-    co_return Reply{Response::Success, QStringLiteral("message %1").arg(r.value().toLongLong())};
+    co_return Reply{Response::Success, counted(kMessage, r.value().toLongLong())};
 }
 
 // Each operation, the table it works on (for the side-by-side view), what it
@@ -201,7 +218,7 @@ QString tableOf(const QString& op) {
 
 NaturalOps::NaturalOps() {
     info_.id = QStringLiteral("natural-ops");
-    info_.group = QStringLiteral("natural");
+    info_.group = ScenarioGroup::Natural;
     info_.title = QStringLiteral("Naturally idempotent operations");
     for (const Operation& o : kOperations) {
         info_.variants << VariantInfo{
@@ -226,6 +243,21 @@ NaturalOps::NaturalOps() {
     // lab's measuring, not part of any operation.
     info_.internalLanes = {"observer"};
     info_.internalTables = {"snapshots"};
+    info_.words = {
+        .actors = {{"observer", said(QT_TRANSLATE_NOOP("idem::NaturalOps", "observer"))},
+                   {"writer", said(QT_TRANSLATE_NOOP("idem::NaturalOps", "writer"))}},
+        .notes = {{"snapshot",
+                   said(QT_TRANSLATE_NOOP("idem::NaturalOps", "snapshot")),
+                   said(QT_TRANSLATE_NOOP("idem::NaturalOps",
+                                          "The state after one application is recorded (%1 "
+                                          "row(s)), to compare with the state after all "
+                                          "repeats.")),
+                   {NoteArg::field("rows")}}},
+        .params = {{kLateRepeat, said(QT_TRANSLATE_NOOP("idem::NaturalOps", "Late repeat")),
+                    said(QT_TRANSLATE_NOOP("idem::NaturalOps",
+                                           "On: the last repeat of set-status arrives after "
+                                           "another write changed the order"))}},
+    };
     info_.effectTable = "orders";
     info_.effectNames = {kChanged};
     info_.schema = {
@@ -356,19 +388,17 @@ Effects NaturalOps::expectedEffects(const RunConfig&, int) const {
 
 // A repeat that brings back the state of one run can still be wrong: it
 // undid a write that came after the first run.
-QString NaturalOps::inconsistency(Reader& db, int intent) const {
+Phrase NaturalOps::inconsistency(Reader& db, int intent) const {
     if (!db.hasTable(QStringLiteral("later_writes")))
         return {};
     const SqlResult w = db.query(kOverwritten, {intent});
     if (w.empty() || w.value(0, 0) == w.value(0, 2))
         return {};
-    return QStringLiteral(
-               "order %1: the later write %2 (at %3 ms) was overwritten by a late "
-               "repeat; the order is %4 again")
-        .arg(orderOf(intent))
-        .arg(w.value(0, 0).toString())
-        .arg(w.value(0, 1).toLongLong())
-        .arg(w.value(0, 2).toString());
+    return said(QT_TRANSLATE_NOOP("idem::NaturalOps",
+                                  "order %1: the later write %2 (at %3 ms) was overwritten by a "
+                                  "late repeat; the order is %4 again"),
+                {Phrase::number(orderOf(intent)), w.value(0, 0).toString(),
+                 Phrase::number(w.value(0, 1).toLongLong()), w.value(0, 2).toString()});
 }
 
 void NaturalOps::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {

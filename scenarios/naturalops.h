@@ -21,7 +21,7 @@ public:
     Effects effects(Reader& db, int intent) const override;
     Effects expectedEffects(const RunConfig& config, int intent) const override;
     // With late-repeat: the later write that a late repeat overwrote.
-    QString inconsistency(Reader& db, int intent) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
     // Adds "table", "after_one" and "after_all": the first intent's rows of
     // the table the operation works on, after one run and after every run.
     void extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const override;

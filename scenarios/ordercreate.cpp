@@ -5,6 +5,8 @@
 #include "run.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <optional>
 
@@ -42,7 +44,21 @@ const QString kOrdersMariaDb = QStringLiteral(R"(CREATE TABLE orders (
 const QString kUniqueMariaDb =
     QStringLiteral("ALTER TABLE orders ADD UNIQUE KEY uk_orders_request_id (request_id)");
 
-const QString kRiskUnavailable = QStringLiteral("risk service unavailable (503)");
+// This scenario's sentences, said in English in the summary and the trace
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::OrderCreate", source, std::move(args));
+}
+
+Phrase riskUnavailable() {
+    return said(QT_TRANSLATE_NOOP("idem::OrderCreate", "risk service unavailable (503)"));
+}
+// The error a dedup record keeps is the risk service's, written in English
+// in the table: said as that error again.
+Phrase storedError(const QString& stored) {
+    const Phrase risk = riskUnavailable();
+    return stored == risk.english() ? risk : Phrase(stored);
+}
 
 qint64 userOf(int intent) {
     return 10001 + intent;
@@ -88,7 +104,7 @@ std::optional<Reply> answerFromClaim(const DedupGuard::Claim& claim) {
         case DedupGuard::Outcome::InProgress:
             return Reply{Response::InProgress, {}};
         case DedupGuard::Outcome::Failed:
-            return Reply{Response::Error, claim.result};
+            return Reply{Response::Error, storedError(claim.result)};
         case DedupGuard::Outcome::KeyReused:
             return Reply{Response::Rejected, QStringLiteral("key-reused")};
         case DedupGuard::Outcome::Claimed:
@@ -113,7 +129,7 @@ OrderCreate::OrderCreate() {
         };
     };
     info_.id = QStringLiteral("order-create");
-    info_.group = QStringLiteral("recommended");
+    info_.group = ScenarioGroup::Recommended;
     info_.title = QStringLiteral("Order creation");
     info_.schema = {QStringLiteral(R"(CREATE TABLE orders (
     id         INTEGER PRIMARY KEY,
@@ -236,6 +252,36 @@ OrderCreate::OrderCreate() {
                           {"dedup-table", "dedup-no-expiry", "dedup-no-recheck", "dedup-same-tx",
                            "dedup-and-unique", "dedup-fingerprint", "dedup-cache-error"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
+    info_.words = {
+        .notes = {{"business-error",
+                   said(QT_TRANSLATE_NOOP("idem::OrderCreate", "business error")),
+                   said(QT_TRANSLATE_NOOP("idem::OrderCreate",
+                                          "%1's business step fails with a transient error (%2): "
+                                          "nothing was written, a retry may succeed.")),
+                   {NoteArg::who(), NoteArg::phraseIn("error")}}},
+        .guards = {{"check-then-insert",
+                    said(QT_TRANSLATE_NOOP("idem::OrderCreate", "check then insert"))}},
+        .params =
+            {{"request-id",
+              said(QT_TRANSLATE_NOOP("idem::OrderCreate", "Request id")),
+              said(QT_TRANSLATE_NOOP("idem::OrderCreate",
+                                     "One requestId per order form, or a new one for every click "
+                                     "(then repeats look like new orders)")),
+              {{"per-intent", said(QT_TRANSLATE_NOOP("idem::OrderCreate", "one per order form"))},
+               {"per-click", said(QT_TRANSLATE_NOOP("idem::OrderCreate", "a new one per click"))}}},
+             {"payload",
+              said(QT_TRANSLATE_NOOP("idem::OrderCreate", "Payload of repeats")),
+              said(QT_TRANSLATE_NOOP("idem::OrderCreate",
+                                     "Changed: every repeat reuses the requestId with a different "
+                                     "amount")),
+              {{"same", said(QT_TRANSLATE_NOOP("idem::OrderCreate", "the same"))},
+               {"changed", said(QT_TRANSLATE_NOOP("idem::OrderCreate", "changed"))}}},
+             {"business-error", said(QT_TRANSLATE_NOOP("idem::OrderCreate", "Business step fails")),
+              said(QT_TRANSLATE_NOOP("idem::OrderCreate",
+                                     "On: the first business step fails with a transient error "
+                                     "(the risk service answers 503)"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::OrderCreate", "dedup record")),
+    };
 }
 
 void OrderCreate::plan(Planner& planner, int intent) const {
@@ -292,18 +338,18 @@ Task<QString> OrderCreate::insertOrFindOrder(Attempt& a) const {
 Task<bool> OrderCreate::priceAndRiskChecks(Attempt& a, bool firstToRun) const {
     if (businessStepFails(a, firstToRun)) {
         a.note(QStringLiteral("business-error"),
-               {{"step", QStringLiteral("risk check")}, {"error", kRiskUnavailable}});
+               {{"step", QStringLiteral("risk check")}, {"error", riskUnavailable().toVariant()}});
         co_return false;
     }
     const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
     co_await a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
-                    QStringLiteral("price and risk checks"));
+                    said(QT_TRANSLATE_NOOP("idem::OrderCreate", "price and risk checks")));
     co_return true;
 }
 
 Task<Reply> OrderCreate::createWithoutGuard(Attempt& a) const {
     if (!co_await priceAndRiskChecks(a, a.number() == 1))
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_return Reply{Response::Error, riskUnavailable()};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
 }
@@ -316,7 +362,7 @@ Task<Reply> OrderCreate::checkThenInsert(Attempt& a) const {
     }
     a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
     if (!co_await priceAndRiskChecks(a, a.number() == 1))
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_return Reply{Response::Error, riskUnavailable()};
     const QString id = co_await insertOrder(a);
     co_return Reply{Response::Success, id};
 }
@@ -336,7 +382,7 @@ Task<std::optional<Reply>> OrderCreate::lookInTransaction(Attempt& a, const QStr
     a.guard("check-then-insert", "not-found", {{"request_id", requestIdOf(a)}});
     if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
         co_await a.rollback();
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_return Reply{Response::Error, riskUnavailable()};
     }
     co_return std::nullopt;
 }
@@ -383,7 +429,7 @@ Task<Reply> OrderCreate::checkForUpdate(Attempt& a) const {
 
 Task<Reply> OrderCreate::uniqueKey(Attempt& a) const {
     if (!co_await priceAndRiskChecks(a, a.number() == 1))
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_return Reply{Response::Error, riskUnavailable()};
     const QString id = co_await insertOrFindOrder(a);
     co_return Reply{Response::Success, id};
 }
@@ -418,8 +464,8 @@ Task<Reply> OrderCreate::dedupTable(Attempt& a, DedupPolicy policy) const {
     //    recorded, so that a retry may claim the key again (or, caching
     //    errors, so that every repeat hears the same error).
     if (!co_await priceAndRiskChecks(a, claim.outcome == DedupGuard::Outcome::Claimed)) {
-        co_await dedup.markFailed(a, key, kRiskUnavailable);
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_await dedup.markFailed(a, key, riskUnavailable().english());
+        co_return Reply{Response::Error, riskUnavailable()};
     }
     co_await a.begin();
     QString id;
@@ -449,7 +495,7 @@ Task<Reply> OrderCreate::dedupSameTransaction(Attempt& a) const {
     // A failure rolls the claim back with everything else: nothing to record.
     if (!co_await priceAndRiskChecks(a, a.number() == 1)) {
         co_await a.rollback();
-        co_return Reply{Response::Error, kRiskUnavailable};
+        co_return Reply{Response::Error, riskUnavailable()};
     }
     const QString id = co_await insertOrder(a);
     co_await dedup.markSuccess(a, key, id);

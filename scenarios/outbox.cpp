@@ -5,11 +5,18 @@
 #include "statemachine.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
 #include <QJsonObject>
 
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the summary and in the
+// reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::Outbox", source, std::move(args));
+}
 
 const QString kRelay = QStringLiteral("relay");
 const QString kBroker = QStringLiteral("broker");
@@ -241,7 +248,7 @@ Outbox::Outbox() {
         };
     };
     info_.id = QStringLiteral("outbox");
-    info_.group = QStringLiteral("production");
+    info_.group = ScenarioGroup::Production;
     info_.title = QStringLiteral("Transactional outbox");
     info_.schema = {QStringLiteral(R"(CREATE TABLE orders (
     id         INTEGER PRIMARY KEY,
@@ -325,6 +332,44 @@ Outbox::Outbox() {
                            {"PENDING", "SENT", "mark sent", "标记"}},
                           {"outbox", "outbox-inbox"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT event_id, status FROM outbox");
+    info_.words = {
+        .actors = {{kRelay, said(QT_TRANSLATE_NOOP("idem::Outbox", "outbox relay"))},
+                   {kConsumer, said(QT_TRANSLATE_NOOP("idem::Outbox", "consumer"))}},
+        .notes =
+            {{"publish",
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "publish")),
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "The %1 publishes event %2 to the broker.")),
+              {NoteArg::actorIn("sender"), NoteArg::field("event_id")}},
+             {"deliver",
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver")),
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "The broker delivers message %1 to the %2.")),
+              {NoteArg::field("msg_id"), NoteArg::actorIn("receiver")}},
+             {"redeliver",
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver again")),
+              said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                     "No ack for message %1 within the visibility timeout: the "
+                                     "broker delivers it to the %2 again (delivery %3).")),
+              {NoteArg::field("msg_id"), NoteArg::actorIn("receiver"), NoteArg::field("delivery")}},
+             {"ack",
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "ack")),
+              said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                     "The %1 acknowledges message %2: the broker "
+                                     "will not deliver it again.")),
+              {NoteArg::actorIn("sender"), NoteArg::field("msg_id")}},
+             {"ack-lost",
+              said(QT_TRANSLATE_NOOP("idem::Outbox", "ack lost")),
+              said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                     "The ack of message %1 (delivery %2) is lost: the broker "
+                                     "will deliver the message again.")),
+              {NoteArg::field("msg_id"), NoteArg::field("delivery")}}},
+        .params = {{kRedeliveries, said(QT_TRANSLATE_NOOP("idem::Outbox", "Broker redeliveries")),
+                    said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                           "How many more times the broker delivers each "
+                                           "message: the consumer's acks are lost, and after the "
+                                           "visibility timeout it delivers again (at least "
+                                           "once)"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::Outbox", "outbox row")),
+    };
 }
 
 void Outbox::plan(Planner& planner, int intent) const {
@@ -523,18 +568,20 @@ std::vector<Effects> Outbox::effectsOfAll(Reader& db, int intents) const {
     return all;
 }
 
-QString Outbox::inconsistency(Reader& db, int intent) const {
+Phrase Outbox::inconsistency(Reader& db, int intent) const {
     return inconsistenciesOfAll(db, intent + 1)[std::size_t(intent)];
 }
 
-std::vector<QString> Outbox::inconsistenciesOfAll(Reader& db, int intents) const {
-    std::vector<QString> all(static_cast<std::size_t>(intents));
+std::vector<Phrase> Outbox::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<Phrase> all(static_cast<std::size_t>(intents));
     for (const QVariantList& row : db.query(kPhantomPoints).data) {
         const int intent = intentOfUser(row[0].toLongLong());
         if (intent >= 0 && intent < intents && all[std::size_t(intent)].isEmpty()) {
             all[std::size_t(intent)] =
-                QStringLiteral("points awarded for order %1, which was never created")
-                    .arg(row[1].toString());
+                said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                       "points awarded for order %1, which was never "
+                                       "created"),
+                     {row[1].toString()});
         }
     }
     return all;
@@ -544,7 +591,11 @@ std::vector<AnswerTruth> Outbox::answerTruthOfAll(Reader& db, int intents) const
     std::vector<AnswerTruth> all(static_cast<std::size_t>(intents));
     for (int i = 0; i < intents; ++i) {
         all[std::size_t(i)] = AnswerTruth{
-            true, false, {}, QStringLiteral("no order exists for %1").arg(requestIdOf(i)), {}};
+            true,
+            false,
+            {},
+            said(QT_TRANSLATE_NOOP("idem::Outbox", "no order exists for %1"), {requestIdOf(i)}),
+            {}};
     }
     for (const QVariantList& row : db.query(kOrderPerUser).data) {
         const int intent = intentOfUser(row[0].toLongLong());
@@ -552,7 +603,7 @@ std::vector<AnswerTruth> Outbox::answerTruthOfAll(Reader& db, int intents) const
             continue;
         AnswerTruth& t = all[std::size_t(intent)];
         t.happened = true;
-        t.shows.clear();
+        t.shows = {};
         // request_id is UNIQUE: one order at most, and a success names it.
         if (row[1].toLongLong() == 1)
             t.result = row[2].toString();

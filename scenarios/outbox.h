@@ -22,8 +22,8 @@ public:
     Effects effects(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
     // Points awarded for an order that does not exist (a phantom event).
-    QString inconsistency(Reader& db, int intent) const override;
-    std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
+    std::vector<Phrase> inconsistenciesOfAll(Reader& db, int intents) const override;
     // A create request told success must name the order that exists for its
     // request id; there is at most one (request_id is UNIQUE).
     std::vector<AnswerTruth> answerTruthOfAll(Reader& db, int intents) const override;

@@ -4,6 +4,7 @@
 #include "pageaccount.h"
 #include "run.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +15,19 @@
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the trace and the summary
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::Pagination", source, std::move(args));
+}
+Phrase reading(int page) {
+    return said(QT_TRANSLATE_NOOP("idem::Pagination", "the user reads page %1"),
+                {Phrase::number(page)});
+}
+Phrase pagesRead(int pages) {
+    return said(QT_TRANSLATE_NOOP("idem::Pagination", "%1 pages"), {Phrase::number(pages)});
+}
 
 // Every variant shows the same order; only how it finds the next page differs.
 const QString kFirstPage = QStringLiteral(R"(SELECT id, amount, created_at
@@ -137,7 +151,7 @@ const Pagination::Strategy* Pagination::strategy(const QString& variant) {
 
 Pagination::Pagination() {
     info_.id = QStringLiteral("pagination");
-    info_.group = QStringLiteral("read");
+    info_.group = ScenarioGroup::Read;
     info_.title = QStringLiteral("Pagination (read idempotency)");
     for (const char* id : {"offset", "cursor", "keyset"}) {
         const Strategy& st = *strategy(QLatin1String(id));
@@ -191,6 +205,45 @@ Pagination::Pagination() {
     // the judge's records, not the shop's.
     info_.internalTables = {"feed_at_start", "scroll_ends"};
     info_.effectNames = {"shown_twice", "missed"};
+    info_.pagingNotes = {.page = "page", .feedChanged = "feed-changed"};
+    info_.words = {
+        .actors = {{kWriter, said(QT_TRANSLATE_NOOP("idem::Pagination", "writer"))}},
+        .notes = {{"page",
+                   said(QT_TRANSLATE_NOOP("idem::Pagination", "page")),
+                   said(QT_TRANSLATE_NOOP("idem::Pagination", "The user gets page %1: %2 row(s).")),
+                   {NoteArg::field("page"), NoteArg::field("rows")}},
+                  {"gave-up",
+                   said(QT_TRANSLATE_NOOP("idem::Pagination", "gave up")),
+                   said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                          "The reader stops after %1 pages, the most it will "
+                                          "read.")),
+                   {NoteArg::field("page")}},
+                  {"feed-changed",
+                   said(QT_TRANSLATE_NOOP("idem::Pagination", "feed changed")),
+                   said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                          "While the user reads page %1, other users add %2 "
+                                          "order(s) and delete %3 the user has seen.")),
+                   {NoteArg::field("after_page"), NoteArg::field("inserted"),
+                    NoteArg::field("deleted")}}},
+        .params = {{"rows", said(QT_TRANSLATE_NOOP("idem::Pagination", "Rows in the feed")),
+                    said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                           "Orders in the feed when the user opens the list"))},
+                   {"page-size", said(QT_TRANSLATE_NOOP("idem::Pagination", "Page size")),
+                    said(QT_TRANSLATE_NOOP("idem::Pagination", "Orders per page"))},
+                   {"inserts-per-page",
+                    said(QT_TRANSLATE_NOOP("idem::Pagination", "Inserts per page")),
+                    said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                           "New orders inserted while the user reads a page"))},
+                   {"deletes-per-page",
+                    said(QT_TRANSLATE_NOOP("idem::Pagination", "Deletes per page")),
+                    said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                           "Orders already seen that are deleted while the user "
+                                           "reads a page"))},
+                   {"ties", said(QT_TRANSLATE_NOOP("idem::Pagination", "Equal timestamps")),
+                    said(QT_TRANSLATE_NOOP("idem::Pagination",
+                                           "On: orders come in groups sharing one created_at, "
+                                           "and page boundaries fall inside a group"))}},
+    };
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
     id         INTEGER PRIMARY KEY,
@@ -275,10 +328,10 @@ Task<Reply> Pagination::scroll(Attempt& a, const Strategy& strategy) const {
             writer.payload = {{"after_page", page}};
             a.fire(writer);
         }
-        co_await a.work(kReadingMs, QStringLiteral("the user reads page %1").arg(page));
+        co_await a.work(kReadingMs, reading(page));
     }
     co_await a.sql(kLogScrollEnd, reader, page, a.now());
-    co_return Reply{Response::Success, QStringLiteral("%1 pages").arg(page)};
+    co_return Reply{Response::Success, pagesRead(page)};
 }
 
 Task<SqlResult> Pagination::readPage(Attempt& a, const Strategy& strategy, int page,

@@ -5,9 +5,17 @@
 #include "statemachine.h"
 #include "uniquekey.h"
 
+#include <QCoreApplication>
+
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the summary and in the
+// reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::PaymentCallback", source, std::move(args));
+}
 
 const QString kInsertFlow = QStringLiteral(R"(INSERT INTO pay_flow (out_trade_no, order_id, amount)
 VALUES (?, ?, ?))");
@@ -98,15 +106,20 @@ int intentOf(const QString& order) {
 
 // Money and state must agree: a credit only for a PAID order, a PAID order
 // credited, a recorded flow credited.
-QString inconsistencyOf(const QString& order, const QString& status, qint64 credits, qint64 flows) {
+Phrase inconsistencyOf(const QString& order, const QString& status, qint64 credits, qint64 flows) {
     if (credits > 0 && status != QLatin1String("PAID"))
-        return QStringLiteral("%1: merchant credited but the order is %2").arg(order, status);
+        return said(
+            QT_TRANSLATE_NOOP("idem::PaymentCallback", "%1: merchant credited but the order is %2"),
+            {order, status});
     if (status == QLatin1String("PAID") && credits == 0)
-        return QStringLiteral("%1: order PAID but the merchant was never credited").arg(order);
+        return said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                      "%1: order PAID but the merchant was never credited"),
+                    {order});
     if (flows > 0 && credits == 0) {
-        return QStringLiteral(
-                   "%1: payment flow recorded but the order is %2 and nothing was credited")
-            .arg(order, status);
+        return said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                      "%1: payment flow recorded but the order is %2 and nothing "
+                                      "was credited"),
+                    {order, status});
     }
     return {};
 }
@@ -156,7 +169,7 @@ PaymentCallback::PaymentCallback() {
         };
     };
     info_.id = QStringLiteral("payment-callback");
-    info_.group = QStringLiteral("recommended");
+    info_.group = ScenarioGroup::Recommended;
     info_.title = QStringLiteral("Payment callback");
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE orders (
@@ -261,6 +274,37 @@ PaymentCallback::PaymentCallback() {
                            {"FAILED", "PAYING", "retry", "重试"}},
                           {}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT order_id, status FROM orders");
+    info_.words = {
+        .notes = {{"pay-again",
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "pays again")),
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                          "The user pays again (trade %1): the order goes back "
+                                          "to paying.")),
+                   {NoteArg::field("out_trade_no")}},
+                  {"provider-query",
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "query the payment")),
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                          "%1 asks the payment provider for the real status of "
+                                          "trade %2 instead of guessing.")),
+                   {NoteArg::who(), NoteArg::field("out_trade_no")}},
+                  {"provider-answer",
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "payment status")),
+                   said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                          "The provider answers: trade %1 is %2.")),
+                   {NoteArg::field("out_trade_no"), NoteArg::field("trade_status")}}},
+        .params = {{"late-failure",
+                    said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "Late failure callback")),
+                    said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                           "On: a stale FAILED callback arrives after the SUCCESS "
+                                           "ones (with First payment fails: the first payment's "
+                                           "FAILED again, while the second one is under way)"))},
+                   {"failed-then-retry",
+                    said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "First payment fails")),
+                    said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                           "On: the first payment fails; the user pays again "
+                                           "under a new trade number and that one succeeds"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::PaymentCallback", "order")),
+    };
 }
 
 void PaymentCallback::seed(Setup& setup, int intent) const {
@@ -379,9 +423,11 @@ Task<Reply> PaymentCallback::acknowledgeNotice(Attempt& a) const {
                        a.payload().value(QStringLiteral("trade_status")).toString(), status,
                        a.now());
         a.alert(order, 1,
-                QStringLiteral("stale %1 notice for %2 (order %3 is %4): acknowledged, not applied")
-                    .arg(a.payload().value(QStringLiteral("trade_status")).toString(), tradeNoOf(a),
-                         order, status));
+                said(QT_TRANSLATE_NOOP("idem::PaymentCallback",
+                                       "stale %1 notice for %2 (order %3 is %4): acknowledged, "
+                                       "not applied"),
+                     {a.payload().value(QStringLiteral("trade_status")).toString(), tradeNoOf(a),
+                      order, status}));
     }
     co_return Reply{Response::Success, status};
 }
@@ -585,10 +631,10 @@ Effects PaymentCallback::effects(Reader& db, int intent) const {
                       {orderOf(intent)})}};
 }
 
-QString PaymentCallback::inconsistency(Reader& db, int intent) const {
+Phrase PaymentCallback::inconsistency(Reader& db, int intent) const {
     const QString order = orderOf(intent);
     const SqlResult r = db.query(kOrderBooks, {order});
-    return r.empty() ? QString()
+    return r.empty() ? Phrase()
                      : inconsistencyOf(order, r.value(0, 1).toString(), r.value(0, 2).toLongLong(),
                                        r.value(0, 3).toLongLong());
 }
@@ -603,8 +649,8 @@ std::vector<Effects> PaymentCallback::effectsOfAll(Reader& db, int intents) cons
     return all;
 }
 
-std::vector<QString> PaymentCallback::inconsistenciesOfAll(Reader& db, int intents) const {
-    std::vector<QString> all(static_cast<std::size_t>(intents));
+std::vector<Phrase> PaymentCallback::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<Phrase> all(static_cast<std::size_t>(intents));
     for (const QVariantList& row : db.query(kAllOrderBooks).data) {
         const QString order = row[0].toString();
         const int intent = intentOf(order);

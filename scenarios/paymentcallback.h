@@ -16,9 +16,9 @@ public:
     void plan(Planner& planner, int intent) const override;
     Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
-    QString inconsistency(Reader& db, int intent) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
-    std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const override;
+    std::vector<Phrase> inconsistenciesOfAll(Reader& db, int intents) const override;
 
     // The order state machine: PENDING → PAYING → PAID; PAYING → FAILED → PAYING.
     static QStringList states();

@@ -5,6 +5,7 @@
 #include "leaselock.h"
 #include "run.h"
 
+#include <QCoreApplication>
 #include <QDate>
 
 #include <stdexcept>
@@ -14,8 +15,16 @@ namespace idem {
 
 namespace {
 
+// This scenario's sentences, said in English in the summary and the trace
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::ScheduledTask", source, std::move(args));
+}
+
 const QString kJob = QStringLiteral("settle");
-const QString kCompute = QStringLiteral("compute the day's settlement");
+Phrase computing() {
+    return said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "compute the day's settlement"));
+}
 const QString kInsertSale = QStringLiteral(R"(INSERT INTO sales (biz_date, merchant, amount)
 VALUES (?, ?, ?))");
 // The business: one payout per merchant for the day, stamped with who wrote
@@ -39,8 +48,15 @@ QString lockNameOf(int intent) {
 QString ownerOf(const Attempt& a) {
     return QStringLiteral("%1#%2").arg(a.actor()).arg(a.number());
 }
-QString settled(int intent) {
-    return QStringLiteral("settled %1").arg(bizDateOf(intent));
+Phrase settled(int intent) {
+    return said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "settled %1"), {bizDateOf(intent)});
+}
+Phrase skipped(const QString& holder) {
+    return said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "skipped: %1 holds the lock"), {holder});
+}
+Phrase fenced(qint64 token) {
+    return said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "fenced: token %1 is no longer the run's"),
+                {Phrase::number(token)});
 }
 
 // The job run's row the claim variants move PENDING → RUNNING → DONE.
@@ -55,7 +71,7 @@ void seedClaim(Setup& setup, int intent) {
 ScheduledTask::ScheduledTask() {
     const QList<CrashPoint> guarded{CrashPoint::AfterGuard, CrashPoint::LongPause};
     info_.id = QStringLiteral("scheduled-task");
-    info_.group = QStringLiteral("recommended");
+    info_.group = ScenarioGroup::Recommended;
     info_.title = QStringLiteral("Scheduled job");
     info_.schema = {
         QStringLiteral(R"(CREATE TABLE sales (
@@ -122,6 +138,11 @@ ScheduledTask::ScheduledTask() {
         {"claim-only", "lock-and-claim"}};
     info_.stateMachine.stateQuery =
         QStringLiteral("SELECT job || '/' || biz_date, status FROM job_runs");
+    info_.words = {
+        .actors = {{"node-a", said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "node A"))},
+                   {"node-b", said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "node B"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "job run")),
+    };
 }
 
 void ScheduledTask::seed(Setup& setup, int intent) const {
@@ -154,7 +175,7 @@ Task<void> ScheduledTask::writePayouts(Attempt& a, const QVariant& token) const 
 Task<Reply> ScheduledTask::withoutGuard(Attempt& a) const {
     const QVariant noToken;
     co_await a.crashPoint(CrashPoint::LongPause);  // the node stalls as it starts
-    co_await a.work(kComputeMs, kCompute);
+    co_await a.work(kComputeMs, computing());
     co_await a.begin();
     co_await writePayouts(a, noToken);
     co_await a.commit();
@@ -167,13 +188,12 @@ Task<Reply> ScheduledTask::lockOnly(Attempt& a) const {
     if (!lease.acquired) {
         // Nothing records whether the job ran, so coming back later could
         // only run it again: a node that finds the lock held skips for good.
-        co_return Reply{Response::Rejected,
-                        QStringLiteral("skipped: %1 holds the lock").arg(lease.holder)};
+        co_return Reply{Response::Rejected, skipped(lease.holder)};
     }
     co_await a.crashPoint(CrashPoint::AfterGuard);
     co_await a.crashPoint(CrashPoint::LongPause);
 
-    co_await a.work(kComputeMs, kCompute);
+    co_await a.work(kComputeMs, computing());
     const QVariant token = lease.token;
     co_await a.begin();
     co_await writePayouts(a, token);
@@ -194,7 +214,7 @@ Task<Reply> ScheduledTask::claimOnly(Attempt& a) const {
     co_await a.crashPoint(CrashPoint::AfterGuard);
     co_await a.crashPoint(CrashPoint::LongPause);
 
-    co_await a.work(kComputeMs, kCompute);
+    co_await a.work(kComputeMs, computing());
     co_await a.begin();
     co_await writePayouts(a, noToken);
     co_await a.commit();
@@ -231,15 +251,14 @@ Task<Reply> ScheduledTask::lockAndClaim(Attempt& a) const {
     // 3. Payouts and DONE in one transaction that commits only while the
     //    run still carries our token: a node that slept past its lease finds
     //    a newer token there and rolls back.
-    co_await a.work(kComputeMs, kCompute);
+    co_await a.work(kComputeMs, computing());
     co_await a.begin();
     co_await writePayouts(a, token);
     const bool finished = co_await claims.finish(a, token, true);
     if (!finished) {
         co_await a.rollback();
         co_await lock.release(a, lease.token);
-        co_return Reply{Response::Rejected,
-                        QStringLiteral("fenced: token %1 is no longer the run's").arg(lease.token)};
+        co_return Reply{Response::Rejected, fenced(lease.token)};
     }
     co_await a.commit();
     co_await lock.release(a, lease.token);
@@ -256,7 +275,7 @@ Effects ScheduledTask::expectedEffects(const RunConfig&, int) const {
     return {{QStringLiteral("payouts"), kMerchants.size()}};
 }
 
-QString ScheduledTask::inconsistency(Reader& db, int intent) const {
+Phrase ScheduledTask::inconsistency(Reader& db, int intent) const {
     const QString date = bizDateOf(intent);
     if (!db.hasTable(QStringLiteral("job_runs")))
         return {};  // this variant keeps no run record
@@ -268,10 +287,14 @@ QString ScheduledTask::inconsistency(Reader& db, int intent) const {
     const qint64 payouts =
         db.count(QStringLiteral("SELECT COUNT(*) FROM payouts WHERE biz_date = ?"), {date});
     if (payouts > 0 && status != QLatin1String("DONE")) {
-        return QStringLiteral("%1: payouts written but the run is still %2").arg(date, status);
+        return said(
+            QT_TRANSLATE_NOOP("idem::ScheduledTask", "%1: payouts written but the run is still %2"),
+            {date, status});
     }
     if (payouts == 0 && status == QLatin1String("DONE")) {
-        return QStringLiteral("%1: the run is DONE but nothing was paid").arg(date);
+        return said(
+            QT_TRANSLATE_NOOP("idem::ScheduledTask", "%1: the run is DONE but nothing was paid"),
+            {date});
     }
     return {};
 }

@@ -15,7 +15,7 @@ public:
     void plan(Planner& planner, int intent) const override;
     Effects effects(Reader& db, int intent) const override;
     Effects expectedEffects(const RunConfig& config, int intent) const override;
-    QString inconsistency(Reader& db, int intent) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
 
 private:
     Task<Reply> withoutGuard(Attempt& a) const;

@@ -6,11 +6,19 @@
 #include "uniquekey.h"
 #include "versionguard.h"
 
+#include <QCoreApplication>
+
 #include <stdexcept>
 
 namespace idem {
 
 namespace {
+
+// This scenario's sentences, said in English in the summary and the trace
+// and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::StockDeduct", source, std::move(args));
+}
 
 const QString kDeduct = QStringLiteral(R"(UPDATE stock
 SET qty = qty - ?, version = version + 1
@@ -65,7 +73,7 @@ QString StockDeduct::orderOf(int intent) {
 StockDeduct::StockDeduct() {
     const QList<CrashPoint> points{CrashPoint::BeforeResponse};
     info_.id = QStringLiteral("stock-deduct");
-    info_.group = QStringLiteral("recommended");
+    info_.group = ScenarioGroup::Recommended;
     info_.title = QStringLiteral("Stock deduction");
     info_.schema = {QStringLiteral(R"(CREATE TABLE stock (
     sku     TEXT    PRIMARY KEY,
@@ -139,6 +147,15 @@ StockDeduct::StockDeduct() {
         {{"", "CREATED"}, {"CREATED", "DEDUCTED"}},
         {"status-guard"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT id, status FROM orders");
+    info_.words = {
+        .guards = {{"stock-check", said(QT_TRANSLATE_NOOP("idem::StockDeduct", "stock check"))},
+                   {"deduction-record",
+                    said(QT_TRANSLATE_NOOP("idem::StockDeduct", "deduction record"))}},
+        .decisions = {{"out-of-stock", said(QT_TRANSLATE_NOOP("idem::StockDeduct", "out of stock")),
+                       said(QT_TRANSLATE_NOOP("idem::StockDeduct",
+                                              "%1 finds too little stock left (%2)."))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::StockDeduct", "order")),
+    };
 }
 
 void StockDeduct::seed(Setup& setup, int intent) const {
@@ -180,8 +197,9 @@ Task<bool> StockDeduct::takeStock(Attempt& a) const {
 // which is why the gateway sends the request again.
 Task<Reply> StockDeduct::deducted(Attempt& a) const {
     const bool slow = a.config().source == Source::GatewayRetry && a.number() == 1;
-    co_await a.work(slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
-                    QStringLiteral("book the shipment at the warehouse"));
+    co_await a.work(
+        slow ? retryIntervalMs(Source::GatewayRetry, 0) + 1'000 : 0,
+        said(QT_TRANSLATE_NOOP("idem::StockDeduct", "book the shipment at the warehouse")));
     co_return Reply{Response::Success, QStringLiteral("DEDUCTED")};
 }
 
@@ -299,7 +317,7 @@ Effects StockDeduct::expectedEffects(const RunConfig&, int) const {
     return {{QStringLiteral("units"), kUnitsPerOrder}};
 }
 
-QString StockDeduct::inconsistency(Reader& db, int intent) const {
+Phrase StockDeduct::inconsistency(Reader& db, int intent) const {
     const QString sku = skuOf(intent);
     const QString order = orderOf(intent);
     const SqlResult stock =
@@ -309,29 +327,29 @@ QString StockDeduct::inconsistency(Reader& db, int intent) const {
     // Every write of the row bumps its version and takes one order's units.
     const qint64 writes = stock.value(0, 1).toLongLong() - kInitialVersion;
     if (qty < 0) {
-        return QStringLiteral("%1: oversold, qty is %2").arg(sku).arg(qty);
+        return said(QT_TRANSLATE_NOOP("idem::StockDeduct", "%1: oversold, qty is %2"),
+                    {sku, Phrase::number(qty)});
     }
     if (units != writes * kUnitsPerOrder) {
-        return QStringLiteral("%1: stock lost an update: %2 writes, but %3 units gone")
-            .arg(sku)
-            .arg(writes)
-            .arg(units);
+        return said(QT_TRANSLATE_NOOP("idem::StockDeduct",
+                                      "%1: stock lost an update: %2 writes, but %3 units gone"),
+                    {sku, Phrase::number(writes), Phrase::number(units)});
     }
     const QString status =
         db.query(QStringLiteral("SELECT status FROM orders WHERE id = ?"), {order})
             .value()
             .toString();
     if (status == QLatin1String("DEDUCTED") && units == 0) {
-        return QStringLiteral("%1 is DEDUCTED but no stock was taken").arg(order);
+        return said(QT_TRANSLATE_NOOP("idem::StockDeduct", "%1 is DEDUCTED but no stock was taken"),
+                    {order});
     }
     const SqlResult log = db.query(
         QStringLiteral("SELECT COUNT(*), COALESCE(SUM(qty), 0) FROM deductions WHERE order_id = ?"),
         {order});
     if (log.value(0, 0).toLongLong() > 0 && log.value(0, 1).toLongLong() != units) {
-        return QStringLiteral("%1: the deduction log says %2 units, the stock lost %3")
-            .arg(order)
-            .arg(log.value(0, 1).toLongLong())
-            .arg(units);
+        return said(QT_TRANSLATE_NOOP("idem::StockDeduct",
+                                      "%1: the deduction log says %2 units, the stock lost %3"),
+                    {order, Phrase::number(log.value(0, 1).toLongLong()), Phrase::number(units)});
     }
     return {};
 }

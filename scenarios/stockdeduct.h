@@ -21,7 +21,7 @@ public:
     Effects expectedEffects(const RunConfig& config, int intent) const override;
     // A lost update (the row's writes and the units gone disagree), an order
     // marked DEDUCTED with nothing taken, a log that disagrees with the stock.
-    QString inconsistency(Reader& db, int intent) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
 
     // What every sku holds before the first attempt, and its first version.
     static constexpr qint64 kInitialStock = 10;

@@ -4,6 +4,7 @@
 #include "run.h"
 #include "statemachine.h"
 
+#include <QCoreApplication>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -11,6 +12,12 @@
 namespace idem {
 
 namespace {
+
+// This scenario's sentences (results, what the database shows), said in
+// English in the summary and in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::Tcc", source, std::move(args));
+}
 
 const QString kCoordinator = QStringLiteral("coordinator");
 const QString kParticipant = QStringLiteral("participant");
@@ -159,7 +166,7 @@ Tcc::Tcc() {
         };
     };
     info_.id = QStringLiteral("tcc");
-    info_.group = QStringLiteral("production");
+    info_.group = ScenarioGroup::Production;
     info_.title = QStringLiteral("TCC (Try-Confirm-Cancel)");
     info_.schema = {QStringLiteral(R"(CREATE TABLE accounts (
     user_id INTEGER PRIMARY KEY,
@@ -222,6 +229,44 @@ Tcc::Tcc() {
                            {"CANCELLED", "CANCELLED", "late Try refused", "防悬挂"}},
                           {"tcc-log"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT tx_id, status FROM tcc_log");
+    info_.words = {
+        .actors = {{kCoordinator, said(QT_TRANSLATE_NOOP("idem::Tcc", "TCC coordinator"))},
+                   {kParticipant, said(QT_TRANSLATE_NOOP("idem::Tcc", "TCC participant"))}},
+        .notes = {{"try-held-up",
+                   said(QT_TRANSLATE_NOOP("idem::Tcc", "Try held up")),
+                   said(QT_TRANSLATE_NOOP(
+                       "idem::Tcc", "The coordinator's Try for %1 is held up in the network.")),
+                   {NoteArg::field("tx_id")}},
+                  {"try-timeout",
+                   said(QT_TRANSLATE_NOOP("idem::Tcc", "Try timed out: Cancel")),
+                   said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                          "The coordinator stops waiting for the Try of %1 and "
+                                          "sends Cancel instead.")),
+                   {NoteArg::field("tx_id")}}},
+        .guards = {{"tcc-log", said(QT_TRANSLATE_NOOP("idem::Tcc", "TCC log"))}},
+        .decisions = {{"repeat", said(QT_TRANSLATE_NOOP("idem::Tcc", "a repeat")),
+                       said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                              "The %2 recognises %1 as a repeat and "
+                                              "answers as before."))},
+                      {"empty-rollback", said(QT_TRANSLATE_NOOP("idem::Tcc", "empty rollback")),
+                       said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                              "Cancel arrives before any Try: %1 records an empty "
+                                              "rollback, so a late Try will be refused."))},
+                      {"anti-hanging", said(QT_TRANSLATE_NOOP("idem::Tcc", "late Try refused")),
+                       said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                              "A late Try arrives after the Cancel: %1 refuses "
+                                              "it, so no reservation hangs."))}},
+        .params = {{"confirm-retries", said(QT_TRANSLATE_NOOP("idem::Tcc", "Extra Confirms")),
+                    said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                           "How many more times the coordinator delivers Confirm "
+                                           "(a recovery driving the transaction again)"))},
+                   {"cancel-before-try", said(QT_TRANSLATE_NOOP("idem::Tcc", "Cancel before Try")),
+                    said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                           "On: the Try is held up in the network; the "
+                                           "coordinator times out and cancels, then the Try "
+                                           "arrives"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::Tcc", "tcc_log record")),
+    };
 }
 
 void Tcc::seed(Setup& setup, int intent) const {
@@ -264,7 +309,8 @@ Task<Reply> Tcc::coordinatorTimesOut(Attempt& a) const {
     const QString tx = txOf(a.intent());
     a.note(QStringLiteral("try-held-up"),
            {{"sender", kCoordinator}, {"receiver", kParticipant}, {"tx_id", tx}, {"op", kTry}});
-    co_await a.work(kTryTimeoutMs, QStringLiteral("waiting for the Try's answer"));
+    co_await a.work(kTryTimeoutMs,
+                    said(QT_TRANSLATE_NOOP("idem::Tcc", "waiting for the Try's answer")));
     a.note(QStringLiteral("try-timeout"), {{"tx_id", tx}, {"next", kCancel}});
     co_return Reply{};
 }
@@ -275,8 +321,9 @@ Task<Reply> Tcc::naiveTry(Attempt& a) const {
     const Phase p = phaseOf(a);
     const SqlResult frozen = co_await a.sql(kFreeze, p.amount, p.userId, p.amount);
     if (frozen.rows == 0)
-        co_return Reply{Response::Rejected, QStringLiteral("insufficient funds")};
-    co_return Reply{Response::Success, QStringLiteral("frozen")};
+        co_return Reply{Response::Rejected,
+                        said(QT_TRANSLATE_NOOP("idem::Tcc", "insufficient funds"))};
+    co_return Reply{Response::Success, said(QT_TRANSLATE_NOOP("idem::Tcc", "frozen"))};
 }
 
 Task<Reply> Tcc::naiveConfirm(Attempt& a) const {
@@ -290,7 +337,7 @@ Task<Reply> Tcc::naiveConfirm(Attempt& a) const {
     if (!released.ok && released.outcome != SqlOutcome::CheckViolation)
         throw SqlFailure(released.errorText().toStdString());
     co_await a.commit();
-    co_return Reply{Response::Success, QStringLiteral("debited")};
+    co_return Reply{Response::Success, said(QT_TRANSLATE_NOOP("idem::Tcc", "debited"))};
 }
 
 Task<Reply> Tcc::naiveCancel(Attempt& a) const {
@@ -301,7 +348,8 @@ Task<Reply> Tcc::naiveCancel(Attempt& a) const {
     if (!released.ok && released.outcome != SqlOutcome::CheckViolation)
         throw SqlFailure(released.errorText().toStdString());
     co_return Reply{Response::Success,
-                    released.ok ? QStringLiteral("released") : QStringLiteral("nothing frozen")};
+                    released.ok ? said(QT_TRANSLATE_NOOP("idem::Tcc", "released"))
+                                : said(QT_TRANSLATE_NOOP("idem::Tcc", "nothing frozen"))};
 }
 
 // --- with the transaction log: each phase a conditional transition ------------
@@ -315,7 +363,8 @@ Task<Reply> Tcc::loggedTry(Attempt& a) const {
         const SqlResult frozen = co_await a.sql(kFreeze, p.amount, p.userId, p.amount);
         if (frozen.rows == 0) {
             co_await a.rollback();
-            co_return Reply{Response::Rejected, QStringLiteral("insufficient funds")};
+            co_return Reply{Response::Rejected,
+                            said(QT_TRANSLATE_NOOP("idem::Tcc", "insufficient funds"))};
         }
         co_await a.commit();
         co_return Reply{Response::Success, QStringLiteral("TRYING")};
@@ -409,22 +458,21 @@ Effects Tcc::expectedEffects(const RunConfig& config, int) const {
     return {{QStringLiteral("debits"), cancelsBeforeTry(info_, config) ? 0 : 1}};
 }
 
-QString Tcc::inconsistency(Reader& db, int intent) const {
+Phrase Tcc::inconsistency(Reader& db, int intent) const {
     return inconsistenciesOfAll(db, intent + 1)[std::size_t(intent)];
 }
 
-std::vector<QString> Tcc::inconsistenciesOfAll(Reader& db, int intents) const {
-    std::vector<QString> all(static_cast<std::size_t>(intents));
+std::vector<Phrase> Tcc::inconsistenciesOfAll(Reader& db, int intents) const {
+    std::vector<Phrase> all(static_cast<std::size_t>(intents));
     for (const QVariantList& row : db.query(kStillFrozen).data) {
         const int intent = intentOfUser(row[0].toLongLong());
         if (intent >= 0 && intent < intents) {
             all[std::size_t(intent)] =
-                QStringLiteral(
-                    "%1 still frozen in account %2 after %3 ended: no phase will "
-                    "release it")
-                    .arg(row[1].toLongLong())
-                    .arg(row[0].toLongLong())
-                    .arg(txOf(intent));
+                said(QT_TRANSLATE_NOOP("idem::Tcc",
+                                       "%1 still frozen in account %2 after %3 ended: no phase "
+                                       "will release it"),
+                     {Phrase::number(row[1].toLongLong()), Phrase::number(row[0].toLongLong()),
+                      txOf(intent)});
         }
     }
     return all;
@@ -461,17 +509,19 @@ std::vector<AnswerTruth> Tcc::answerTruthOfAll(Reader& db, int intents) const {
         const State& s = states[std::size_t(i)];
         const QString tx = txOf(i);
         // What the database holds for the transaction, in one phrase.
-        QString shows;
+        Phrase shows;
         if (s.debits == 1)
-            shows = QStringLiteral("%1 was debited").arg(tx);
+            shows = said(QT_TRANSLATE_NOOP("idem::Tcc", "%1 was debited"), {tx});
         else if (s.debits > 1)
-            shows = QStringLiteral("%1 was debited %2 times").arg(tx).arg(s.debits);
+            shows = said(QT_TRANSLATE_NOOP("idem::Tcc", "%1 was debited %2 times"),
+                         {tx, Phrase::number(s.debits)});
         else if (s.frozen > 0)
-            shows = QStringLiteral("%1 still frozen for %2").arg(s.frozen).arg(tx);
+            shows = said(QT_TRANSLATE_NOOP("idem::Tcc", "%1 still frozen for %2"),
+                         {Phrase::number(s.frozen), tx});
         else
-            shows = QStringLiteral("nothing frozen or debited for %1").arg(tx);
+            shows = said(QT_TRANSLATE_NOOP("idem::Tcc", "nothing frozen or debited for %1"), {tx});
         if (!s.log.isEmpty())
-            shows += QStringLiteral("; tcc_log says %1").arg(s.log);
+            shows = said(QT_TRANSLATE_NOOP("idem::Tcc", "%1; tcc_log says %2"), {shows, s.log});
         AnswerTruth& t = all[std::size_t(i)];
         // The Try reserves the funds: they are still held, or the Confirm
         // took them.
@@ -481,7 +531,7 @@ std::vector<AnswerTruth> Tcc::answerTruthOfAll(Reader& db, int intents) const {
         t.operations.insert(
             kConfirm, AnswerTruth{true,
                                   s.debits > 0,
-                                  logged && s.log == QLatin1String("CONFIRMED") ? s.log : QString(),
+                                  logged && s.log == QLatin1String("CONFIRMED") ? s.log : Phrase(),
                                   shows,
                                   {}});
         // The Cancel ends the transaction with nothing held and nothing
@@ -489,7 +539,7 @@ std::vector<AnswerTruth> Tcc::answerTruthOfAll(Reader& db, int intents) const {
         const bool released =
             s.debits == 0 && s.frozen == 0 && (!logged || s.log == QLatin1String("CANCELLED"));
         t.operations.insert(kCancel,
-                            AnswerTruth{true, released, released ? s.log : QString(), shows, {}});
+                            AnswerTruth{true, released, released ? s.log : Phrase(), shows, {}});
     }
     return all;
 }

@@ -26,8 +26,8 @@ public:
     // One debit, unless the coordinator cancelled: then none.
     Effects expectedEffects(const RunConfig& config, int intent) const override;
     // Funds still frozen at the end: no phase will ever release them.
-    QString inconsistency(Reader& db, int intent) const override;
-    std::vector<QString> inconsistenciesOfAll(Reader& db, int intents) const override;
+    Phrase inconsistency(Reader& db, int intent) const override;
+    std::vector<Phrase> inconsistenciesOfAll(Reader& db, int intents) const override;
     // Each phase's answers against the accounts, the debits and tcc_log: a
     // Try told success reserved the funds, a Confirm told success debited
     // them, a Cancel told success left nothing held and nothing taken.

@@ -5,9 +5,16 @@
 #include "run.h"
 #include "ttlguard.h"
 
+#include <QCoreApplication>
+
 namespace idem {
 
 namespace {
+
+// This scenario's words, said in the reader's language where they are shown.
+Phrase said(const char* source, std::vector<Phrase> args = {}) {
+    return Phrase("idem::TtlWindow", source, std::move(args));
+}
 
 const QString kCredit =
     QStringLiteral(R"(INSERT INTO points_ledger (order_id, user_id, points, created_at)
@@ -46,7 +53,7 @@ qint64 TtlWindow::retentionMs(const RunConfig& config) {
 
 TtlWindow::TtlWindow() {
     info_.id = QStringLiteral("ttl-window");
-    info_.group = QStringLiteral("misconception");
+    info_.group = ScenarioGroup::Misconception;
     info_.title = QStringLiteral("Short TTL dedup against late duplicates");
     // The guard's table first, then the ledger, as a reader meets them.
     const QString ledger = QStringLiteral(R"(CREATE TABLE points_ledger (
@@ -97,6 +104,17 @@ TtlWindow::TtlWindow() {
         {{"", "PROCESSING"}, {"PROCESSING", "PROCESSING"}, {"PROCESSING", "SUCCESS"}},
         {"dedup-table"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
+    info_.words = {
+        .params = {{"ttl-s", said(QT_TRANSLATE_NOOP("idem::TtlWindow", "TTL (s)")),
+                    said(QT_TRANSLATE_NOOP("idem::TtlWindow",
+                                           "How long the cache key lives, in seconds (TTL "
+                                           "cache)"))},
+                   {"retention-s", said(QT_TRANSLATE_NOOP("idem::TtlWindow", "Retention (s)")),
+                    said(QT_TRANSLATE_NOOP("idem::TtlWindow",
+                                           "How long dedup rows are kept, in seconds (dedup "
+                                           "table)"))}},
+        .entity = said(QT_TRANSLATE_NOOP("idem::TtlWindow", "dedup record")),
+    };
 }
 
 Task<QString> TtlWindow::creditPoints(Attempt& a) const {

@@ -33,7 +33,6 @@ class TwoArrivals : public Scenario {
 public:
     TwoArrivals() {
         info_.id = QStringLiteral("two-arrivals");
-        info_.group = QStringLiteral("test");
         info_.schema = QStringList{DedupGuard::schema(), ClaimGuard::schema(), LeaseLock::schema(),
                                    TtlGuard::schema()};
         info_.callerRetries = false;

@@ -1,13 +1,15 @@
 // The Chinese window speaks Chinese: diagram titles and labels, attempt
-// kinds, guard decisions and parameter labels, and a language switch
-// redraws the diagrams at once, not at the next Fire or step.
+// kinds, guard decisions and parameter labels, the outcome's sentences and
+// every step's caption, and a language switch redraws the diagrams at once,
+// not at the next Fire or step.
 #include "firepanel.h"
 #include "mainwindow.h"
+#include "outcomepanel.h"
 #include "playback.h"
 #include "registry.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
-#include "tracewords.h"
+#include "stepcaption.h"
 
 #include <QApplication>
 #include <QFormLayout>
@@ -47,6 +49,60 @@ QStringList english(const QStringList& texts) {
     return out;
 }
 
+// What a Chinese text may hold in Latin letters: the database's own words
+// (its error messages, SQL, table and column names), ids and states, and
+// the terms the translations keep (Try, Confirm, Cancel, ack, TCC). Any
+// other run of two or more English words is a sentence of the lab's own
+// left untranslated.
+QStringList englishSentences(const QStringList& texts) {
+    static const QList<QRegularExpression> kAllowed{
+        // The database's messages, as SQLite wrote them.
+        QRegularExpression(
+            QStringLiteral("(UNIQUE|CHECK|NOT NULL) constraint failed: [^（(。，]*")),
+        QRegularExpression(QStringLiteral("database is locked")),
+        // The outcome's markup.
+        QRegularExpression(QStringLiteral("<[^>]*>")),
+        // Statement heads on the diagram: a verb and its table.
+        QRegularExpression(QStringLiteral("\\b(INSERT INTO|UPDATE|DELETE FROM|SELECT|FROM|BEGIN "
+                                          "IMMEDIATE|COMMIT|ROLLBACK)\\b( \\w+)?")),
+        // Names the database and the configuration use: `orders`, tcc_log.
+        QRegularExpression(QStringLiteral("`[^`]*`|\\b\\w+_\\w+\\b")),
+        // Ids with digits or dashes: tx-1, evt-O20250001-1, #2.
+        QRegularExpression(QStringLiteral("\\b[\\w-]*\\d[\\w-]*\\b|\\b\\w+(-\\w+)+\\b")),
+    };
+    static const QRegularExpression kWords(QStringLiteral("\\b[A-Za-z]{2,}(\\s+[A-Za-z]{2,})+\\b"));
+    QStringList out;
+    for (QString t : texts) {
+        for (const QRegularExpression& allowed : kAllowed) t.replace(allowed, QStringLiteral(" "));
+        if (const QRegularExpressionMatch m = kWords.match(t); m.hasMatch())
+            out << m.captured(0) + QStringLiteral(" ⟵ ") + t.simplified();
+    }
+    return out;
+}
+
+// The window in Chinese plays `config` step by step: every caption, and at
+// the end the sequence diagram's and the outcome's texts.
+QStringList chineseTexts(const RunConfig& config) {
+    MainWindow w(false);
+    w.resize(1400, 900);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return {QStringLiteral("the window was not shown")};
+    w.setLanguage("zh");
+    QString error;
+    if (!w.fire(config, &error))
+        return {QStringLiteral("fire: ") + error};
+    QStringList texts;
+    while (!w.playback().atEnd()) {
+        w.playback().stepForward();
+        texts << w.caption()->caption();
+    }
+    texts << sceneTexts(w.sequenceView()->scene()) << sceneTexts(w.stateView()->scene());
+    texts << w.outcome()->verdictText() << w.outcome()->verdictDescription()
+          << w.outcome()->detailsText() << w.outcome()->alertText();
+    return texts;
+}
+
 }  // namespace
 
 class ChineseTest : public QObject {
@@ -57,6 +113,8 @@ private slots:
     void diagramsAndParamsSpeakChinese();
     void aLanguageSwitchRedrawsAtOnce();
     void everyDiagramTitleHasAChineseName();
+    void outcomeAndCaptionsHaveNoEnglishSentence_data();
+    void outcomeAndCaptionsHaveNoEnglishSentence();
 };
 
 void ChineseTest::diagramsAndParamsSpeakChinese_data() {
@@ -110,10 +168,50 @@ void ChineseTest::everyDiagramTitleHasAChineseName() {
         if (scenario->info().stateMachine.nodes.isEmpty())
             continue;
         ++machines;
-        QVERIFY2(han.match(entityName(what)).hasMatch(),
-                 qPrintable(scenario->info().id + QStringLiteral(": ") + entityName(what)));
+        const QString name = scenario->info().words.entityName(what);
+        QVERIFY2(han.match(name).hasMatch(),
+                 qPrintable(scenario->info().id + QStringLiteral(": ") + name));
     }
     QVERIFY(machines >= 6);
+}
+
+void ChineseTest::outcomeAndCaptionsHaveNoEnglishSentence_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<QString>("crash");
+    QTest::addColumn<QString>("param");
+    // The judge's and the scenario's own sentences: a wrong answer, what the
+    // database shows, an inconsistency, a result ("nothing frozen"), notes.
+    QTest::newRow("tcc naive, Cancel before Try") << "tcc"
+                                                  << "naive"
+                                                  << ""
+                                                  << "cancel-before-try=1";
+    QTest::newRow("outbox publish-first, crash before commit") << "outbox"
+                                                               << "publish-first"
+                                                               << "before-commit"
+                                                               << "";
+}
+
+void ChineseTest::outcomeAndCaptionsHaveNoEnglishSentence() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, variant);
+    QFETCH(QString, crash);
+    QFETCH(QString, param);
+    RunConfig c = defaultConfig(*findScenario(scenario));
+    c.variant = variant;
+    if (!crash.isEmpty())
+        c.crash = *crashPointFromId(crash);
+    if (!param.isEmpty())
+        c.params.insert(param.section('=', 0, 0), param.section('=', 1));
+    const QStringList texts = chineseTexts(c);
+    QVERIFY(texts.size() > 10);
+    const QStringList left = englishSentences(texts);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral("\n"))));
+    // The outcome says what is wrong, in Chinese.
+    const QString all = texts.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(scenario == QLatin1String("tcc") ? QStringLiteral("没有冻结任何金额")
+                                                           : QStringLiteral("根本没有创建")),
+             qPrintable(all));
 }
 
 QTEST_MAIN(ChineseTest)

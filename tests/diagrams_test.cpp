@@ -297,18 +297,21 @@ void DiagramsTest::sequenceShowsTheBrokerRedelivering() {
     const QList<TraceEvent>& events = run->trace().events();
     const ScenarioInfo& outbox = run->scenario().info();
     const QList<SequenceStep> steps =
-        SequenceSteps::build(events, 0, events.size(), events.size(), outbox.askKeys);
+        SequenceSteps::build(events, 0, events.size(), events.size(), &outbox);
+    // Each note's arrow is labelled as the scenario names it.
+    const QString redeliver = outbox.words.noteLabel("redeliver");
+    const QString ackLost = outbox.words.noteLabel("ack-lost");
+    const QString ack = outbox.words.noteLabel("ack");
+    QVERIFY(redeliver != "redeliver" && ackLost != "ack-lost");
     int redelivered = 0, lostAcks = 0, acks = 0;
     for (const SequenceStep& s : steps) {
         if (s.shape != SequenceStep::Shape::Arrow)
             continue;
-        if (s.label == "redeliver" && s.from == "broker" && s.to == "consumer")
+        if (s.label == redeliver && s.from == "broker" && s.to == "consumer")
             ++redelivered;
-        if (s.label == "ack-lost" && s.from == "consumer" && s.to == "broker" && s.lost &&
-            s.dashed) {
+        if (s.label == ackLost && s.from == "consumer" && s.to == "broker" && s.lost && s.dashed)
             ++lostAcks;
-        }
-        if (s.label == "ack" && s.from == "consumer" && s.to == "broker" && !s.lost)
+        if (s.label == ack && s.from == "consumer" && s.to == "broker" && !s.lost)
             ++acks;
     }
     QCOMPARE(redelivered, 2);
@@ -340,7 +343,7 @@ void DiagramsTest::everyLaneDrawnIsDeclared() {
                 QVERIFY2(run.finish(&error), qPrintable(error));
                 const QList<TraceEvent>& events = run.trace().events();
                 const QList<SequenceStep> steps =
-                    SequenceSteps::build(events, 0, events.size(), events.size(), info.askKeys);
+                    SequenceSteps::build(events, 0, events.size(), events.size(), &info);
                 QStringList lanes = SequenceSteps::lanes(steps, info.lanes);
                 const QString where = info.id + " / " + v.id + " / " + toId(source);
                 QVERIFY2(lanes.size() > 1 && lanes.takeLast() == "database", qPrintable(where));
@@ -364,9 +367,11 @@ void DiagramsTest::arrowsShowTheDeclaredPayload() {
     const QStringList askKeys = run->scenario().info().askKeys;
     QCOMPARE(askKeys, QStringList{"trade_status"});
     auto fireLabels = [&](const QStringList& keys) {
+        ScenarioInfo cast = run->scenario().info();
+        cast.askKeys = keys;
         QStringList labels;
         for (const SequenceStep& s :
-             SequenceSteps::build(events, 0, events.size(), events.size(), keys)) {
+             SequenceSteps::build(events, 0, events.size(), events.size(), &cast)) {
             if (s.shape == SequenceStep::Shape::Arrow && s.counted && s.tooltip.startsWith("fire"))
                 labels << s.label;
         }

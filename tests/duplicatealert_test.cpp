@@ -91,7 +91,7 @@ void DuplicateAlertTest::hundredConcurrentDuplicatesRaiseOneAlert() {
                      .value("final_count")
                      .toInteger(),
                  100);
-        const QString message = alert.message;
+        const QString message = alert.message.english();
         QVERIFY2(message.contains(key) && message.contains(QString::number(count)),
                  qPrintable(message));
         QCOMPARE(alertEvents(*r), 1);

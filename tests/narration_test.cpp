@@ -73,8 +73,9 @@ Told tell(const RunConfig& config) {
     QString error;
     if (!run.start(&error))
         qFatal("%s", qPrintable(error));
-    Narrator perEvent(config.intents);
-    Narrator perStep(config.intents);
+    const ScenarioWords* words = &findScenario(config.scenario)->info().words;
+    Narrator perEvent(config.intents, words);
+    Narrator perStep(config.intents, words);
     Told told;
     qsizetype from = 0;
     const auto step = [&] {
@@ -204,7 +205,7 @@ void NarrationTest::captionsSayWhatHappened() {
                                        "them, and nothing checks for a repeat.")));
     // The commit is told by itself (a caption per event); in its step the
     // answer says more.
-    Narrator one;
+    Narrator one(1, &findScenario(payment.scenario)->info().words);
     QStringList each;
     const std::unique_ptr<Run> run = test::finishedRun(payment);
     for (const TraceEvent& e : run->trace().events()) each << one.caption(e);
@@ -289,8 +290,8 @@ void NarrationTest::csvHasACaptionForEveryEvent() {
             QVERIFY(run.start(&error));
             run.runToEnd();
             QVERIFY(run.finish(&error));
-            const QList<QStringList> table =
-                csvRows(QString::fromUtf8(traceToCsv(run.trace().events())));
+            const QList<QStringList> table = csvRows(QString::fromUtf8(
+                traceToCsv(run.trace().events(), false, &scenario->info().words)));
             QVERIFY(table.size() > 1);
             QCOMPARE(table.first().last(), QString("caption"));
             const qsizetype sql = table.first().indexOf("sql");

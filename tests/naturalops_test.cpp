@@ -81,8 +81,8 @@ void NaturalOpsTest::lateRepeatOverwritesTheLaterWrite() {
                 QVERIFY(runs[d - 1] < writerAt && writerAt < runs[d]);
                 const Summary& s = run->summary();
                 QCOMPARE(s.inconsistencies.size(), 1);
-                QVERIFY2(s.inconsistencies.first().contains("CANCELLED"),
-                         qPrintable(s.inconsistencies.first()));
+                QVERIFY2(s.inconsistencies.first().english().contains("CANCELLED"),
+                         qPrintable(s.inconsistencies.first().english()));
                 // The state equals the state after one run: no effect piled up.
                 QCOMPARE(s.effects.value("changed_by_repeats"), 0);
             }

@@ -230,7 +230,7 @@ void OutboxTest::answersNameTheOrderThatExists() {
                 const std::vector<AnswerTruth> truth =
                     findScenario(QStringLiteral("outbox"))->answerTruthOfAll(reader, 1);
                 QVERIFY(truth[0].checked && truth[0].happened);
-                QCOMPARE(truth[0].result, order);
+                QCOMPARE(truth[0].result.english(), order);
                 for (const TraceEvent& e : run->trace().events()) {
                     if (e.is(EventKind::Response) && e.fields.text("response") == "success")
                         QCOMPARE(e.fields.text("result"), order);
@@ -249,7 +249,7 @@ void OutboxTest::answersNameTheOrderThatExists() {
     const std::vector<AnswerTruth> truth =
         findScenario(QStringLiteral("outbox"))->answerTruthOfAll(reader, 1);
     QVERIFY(truth[0].checked && !truth[0].happened);
-    QCOMPARE(truth[0].shows, QStringLiteral("no order exists for req-1"));
+    QCOMPARE(truth[0].shows.english(), QStringLiteral("no order exists for req-1"));
 }
 
 void OutboxTest::relayPublishesAgainAfterDyingBeforeMarkingSent() {

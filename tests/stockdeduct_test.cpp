@@ -258,8 +258,8 @@ void StockDeductTest::lostUpdateIsInconsistent() {
     const Summary now = run->judgeNow(reader);
     QCOMPARE(now.verdict, Verdict::Inconsistent);
     QVERIFY(!now.inconsistencies.isEmpty());
-    QVERIFY2(now.inconsistencies.first().contains(QLatin1String("lost an update")),
-             qPrintable(now.inconsistencies.first()));
+    QVERIFY2(now.inconsistencies.first().english().contains(QLatin1String("lost an update")),
+             qPrintable(now.inconsistencies.first().english()));
 }
 
 // The judge checks each intent's answers once for as long as what the

@@ -152,8 +152,8 @@ void TccTest::naiveCancelIsToldDoneWhileTheLateTryHolds() {
             QList<int> attempts;
             for (const WrongAnswer& w : s.wrongAnswers) {
                 QCOMPARE(w.told, Response::Success);
-                QCOMPARE(w.result, QStringLiteral("nothing frozen"));
-                QCOMPARE(w.database, QStringLiteral("300 still frozen for tx-1"));
+                QCOMPARE(w.result.english(), QStringLiteral("nothing frozen"));
+                QCOMPARE(w.database.english(), QStringLiteral("300 still frozen for tx-1"));
                 attempts << w.attempt;
             }
             std::sort(attempts.begin(), attempts.end());
@@ -178,9 +178,9 @@ void TccTest::everyPhaseIsAnsweredTruly() {
         const AnswerTruth t = tcc->answerTruthOfAll(reader, 1)[0];
         QVERIFY(t.operations.value("Try").checked && t.operations.value("Try").happened);
         QVERIFY(t.operations.value("Confirm").happened);
-        QCOMPARE(t.operations.value("Confirm").result, QStringLiteral("CONFIRMED"));
+        QCOMPARE(t.operations.value("Confirm").result.english(), QStringLiteral("CONFIRMED"));
         QVERIFY(!t.operations.value("Cancel").happened);
-        QCOMPARE(t.operations.value("Cancel").shows,
+        QCOMPARE(t.operations.value("Cancel").shows.english(),
                  QStringLiteral("tx-1 was debited; tcc_log says CONFIRMED"));
         QVERIFY(run->summary().wrongAnswers.isEmpty());
     }
@@ -193,7 +193,7 @@ void TccTest::everyPhaseIsAnsweredTruly() {
         QVERIFY(!t.operations.value("Try").happened);  // the late Try's refusal is true
         QVERIFY(!t.operations.value("Confirm").happened);
         QVERIFY(t.operations.value("Cancel").happened);
-        QCOMPARE(t.operations.value("Cancel").result, QStringLiteral("CANCELLED"));
+        QCOMPARE(t.operations.value("Cancel").result.english(), QStringLiteral("CANCELLED"));
     }
     // Repeated naive Confirms debit again each time, and each is told so
     // truly: the harm is the duplicate debit, not a false answer.

@@ -101,7 +101,7 @@ void TruthTest::theStageAgreesWithTheDatabaseAtEveryStep() {
                        (machine.variants.isEmpty() || machine.variants.contains(c.variant));
     StateTally tally;
     tally.setMachine(machine);
-    Narrator narrator(c.intents);
+    Narrator narrator(c.intents, &s->info().words);
     const std::unique_ptr<SqlConnection> reader = run.openReader();
     const QList<TraceEvent>& events = run.trace().events();
     qsizetype told = 0;
@@ -193,7 +193,7 @@ void TruthTest::aCaptionNeverCountsARolledBackRow() {
         Run run(c, *s);
         QString error;
         QVERIFY(run.start(&error));
-        Narrator narrator;
+        Narrator narrator(1, &s->info().words);
         QStringList captions;
         const QList<TraceEvent>& events = run.trace().events();
         qsizetype told = 0;

@@ -413,7 +413,9 @@ void WindowTest::configProblemsNameThePanelsFields() {
     QVERIFY2(!text.contains("order-create") && !text.contains("--"), qPrintable(text));
     text = refusal(noSuchValue);
     QVERIFY2(!text.contains("--param") && !text.contains("request-id"), qPrintable(text));
-    QVERIFY2(text.contains(paramLabel("request-id")) && text.contains("random"), qPrintable(text));
+    const ScenarioWords& orderWords = findScenario("order-create")->info().words;
+    QVERIFY2(text.contains(orderWords.paramLabel("request-id")) && text.contains("random"),
+             qPrintable(text));
     // Nothing to choose from: the panel's only choice, or no settings at all.
     RunConfig noCrashHere = defaultConfig(*findScenario("natural-ops"));
     noCrashHere.crash = CrashPoint::AfterGuard;
@@ -431,7 +433,7 @@ void WindowTest::configProblemsNameThePanelsFields() {
     text = refusal(noSuchVariant);
     QVERIFY2(text.contains("没有方案“magic”") && !text.contains("order-create"), qPrintable(text));
     text = refusal(noSuchValue);
-    QVERIFY2(text.contains(paramLabel("request-id")) && !text.contains("request-id"),
+    QVERIFY2(text.contains(orderWords.paramLabel("request-id")) && !text.contains("request-id"),
              qPrintable(text));
     w.setLanguage("en");
 }

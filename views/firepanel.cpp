@@ -106,8 +106,8 @@ QString variantName(const ScenarioInfo& info, const QString& variant) {
     return title.isEmpty() ? variant : title;
 }
 
-QString numberProblemText(const NumberProblem& p) {
-    QString field = p.param ? paramLabel(p.field) : QString();
+QString numberProblemText(const NumberProblem& p, const ScenarioInfo& info) {
+    QString field = p.param ? info.words.paramLabel(p.field) : QString();
     if (!p.param) {
         for (NumberField f : kNumberFields) {
             if (optionName(f) == p.field)
@@ -146,13 +146,14 @@ QString choiceProblemText(const ChoiceProblem& p, const RunConfig& c, const Scen
                 return FirePanel::tr("%1 has no settings of its own; “%2” is not one")
                     .arg(scenario, p.value);
             }
-            for (const QString& key : p.allowed) names << paramLabel(key);
+            for (const QString& key : p.allowed) names << info.words.paramLabel(key);
             return FirePanel::tr("%1 has no setting “%2” (its settings: %3)")
                 .arg(scenario, p.value, listed(names));
         case ChoiceProblem::Kind::ParamValue:
-            for (const QString& value : p.allowed) names << paramValueName(value);
+            for (const QString& value : p.allowed)
+                names << info.words.paramValueName(p.param, value);
             return FirePanel::tr("%1 cannot be %2 (allowed: %3)")
-                .arg(paramLabel(p.param), shownValue(p.value), listed(names));
+                .arg(info.words.paramLabel(p.param), shownValue(p.value), listed(names));
     }
     return {};
 }
@@ -282,7 +283,8 @@ void FirePanel::rebuildParams() {
         if (!p.allowed.isEmpty()) {
             auto* box = new QComboBox(this);
             shrinkable(box);
-            for (const QString& v : p.allowed) box->addItem(paramValueName(v), v);
+            for (const QString& v : p.allowed)
+                box->addItem(scenario_->info().words.paramValueName(p.key, v), v);
             box->setCurrentIndex(std::max(0, box->findData(p.defaultValue)));
             field = box;
         } else {
@@ -293,9 +295,10 @@ void FirePanel::rebuildParams() {
             field = spin;
         }
         // The key as the command line spells it, beside what it does.
-        field->setToolTip(p.key + QStringLiteral(": ") + paramSummary(p.key, p.summary));
+        const ScenarioWords& words = scenario_->info().words;
+        field->setToolTip(p.key + QStringLiteral(": ") + words.paramHelp(p.key, p.summary));
         field->setObjectName(QStringLiteral("param-") + p.key);
-        form_->addRow(paramLabel(p.key), field);
+        form_->addRow(words.paramLabel(p.key), field);
         params_.insert(p.key, field);
         paramRows_ << field;
     }
@@ -379,8 +382,11 @@ QString FirePanel::settingsText(const RunConfig& c) {
     if (c.intents > 1)
         parts << tr("intents: %1").arg(c.intents);
     // Parameters in the window's words ("late FAILED callback: on", "迟到的失败回调：开").
+    const Scenario* scenario = findScenario(c.scenario);
+    const ScenarioWords& words = scenario ? scenario->info().words : ScenarioWords::none();
     for (auto it = c.params.cbegin(); it != c.params.cend(); ++it)
-        parts << tr("%1: %2").arg(paramLabel(it.key()), paramValueName(it.value()));
+        parts << tr("%1: %2").arg(words.paramLabel(it.key()),
+                                  words.paramValueName(it.key(), it.value()));
     parts << tr("seed %1").arg(c.seed);
     return parts.join(QStringLiteral(" · "));
 }
@@ -389,7 +395,7 @@ QString FirePanel::problemText(const RunConfig& config, const ScenarioInfo& info
     if (const std::optional<ChoiceProblem> p = findChoiceProblem(config, info))
         return choiceProblemText(*p, config, info);
     if (const std::optional<NumberProblem> p = checkNumbers(config, info))
-        return numberProblemText(*p);
+        return numberProblemText(*p, info);
     return {};
 }
 
@@ -410,13 +416,16 @@ void FirePanel::retranslate() {
     for (int i = 0; i < crash_->count(); ++i) {
         crash_->setItemText(i, crashPointName(*crashPointFromId(crash_->itemData(i).toString())));
     }
+    const ScenarioWords& words = scenario_ ? scenario_->info().words : ScenarioWords::none();
     for (auto it = params_.cbegin(); it != params_.cend(); ++it) {
         if (auto* label = qobject_cast<QLabel*>(form_->labelForField(it.value())))
-            label->setText(paramLabel(it.key()));
-        it.value()->setToolTip(it.key() + QStringLiteral(": ") + paramSummary(it.key(), {}));
+            label->setText(words.paramLabel(it.key()));
+        const ParamInfo* p = scenario_ ? scenario_->info().param(it.key()) : nullptr;
+        it.value()->setToolTip(it.key() + QStringLiteral(": ") +
+                               words.paramHelp(it.key(), p ? p->summary : QString()));
         if (auto* box = qobject_cast<QComboBox*>(it.value())) {
             for (int i = 0; i < box->count(); ++i)
-                box->setItemText(i, paramValueName(box->itemData(i).toString()));
+                box->setItemText(i, words.paramValueName(it.key(), box->itemData(i).toString()));
         }
     }
     fillVariants();

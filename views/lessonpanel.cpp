@@ -1,7 +1,8 @@
 #include "lessonpanel.h"
 
 #include "lesson.h"
-#include "names.h"
+#include "lessonbook.h"
+#include "registry.h"
 #include "relativefont.h"
 
 #include <QEvent>
@@ -73,7 +74,7 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     title_->setText(frame.title.in(lang));
     narration_->setText(frame.narration.in(lang));
 
-    lookAt_->setText(lookAtText(frame.highlight));
+    lookAt_->setText(lookAtText(lesson, index));
     lookAt_->setVisible(!lookAt_->text().isEmpty());
 
     if (!frame.question) {
@@ -111,14 +112,18 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     setAccessibleDescription(narration_->text() + QLatin1Char('\n') + question_->text());
 }
 
-QString LessonPanel::lookAtText(const LessonHighlight& highlight) {
+QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
+    const LessonHighlight& highlight = lesson.frames.at(frame).highlight;
+    const std::optional<RunConfig> config = frameConfig(lesson, frame);
+    const Scenario* scenario = config ? findScenario(config->scenario) : nullptr;
+    const ScenarioWords& words = scenario ? scenario->info().words : ScenarioWords::none();
     QStringList look;
     if (!highlight.table.isEmpty())
         look << tr("table %1").arg(highlight.table);
     if (!highlight.state.isEmpty())
         look << tr("state %1").arg(highlight.state);
     if (!highlight.lane.isEmpty())
-        look << tr("lane “%1”").arg(actorName(highlight.lane));
+        look << tr("lane “%1”").arg(words.actorName(highlight.lane));
     return look.isEmpty() ? QString() : tr("Look at: %1").arg(look.join(QStringLiteral(" · ")));
 }
 

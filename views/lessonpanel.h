@@ -30,9 +30,10 @@ public:
     QString position() const;    // "Frame 3 / 7"
     QString lookAt() const;      // "Look at: table pay_flow · lane database"
 
-    // Where a frame points, in the installed language ("Look at: table
-    // pay_flow · lane “database”"); empty when it points nowhere.
-    static QString lookAtText(const LessonHighlight& highlight);
+    // Where frame `frame` of `lesson` points, in the installed language
+    // ("Look at: table pay_flow · lane “database”"), its lanes named as the
+    // frame's scenario names them; empty when it points nowhere.
+    static QString lookAtText(const Lesson& lesson, int frame);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -156,7 +156,7 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
         return;
     cast_ = cast;
     state_->setMachine(info, variant);
-    sequence_->setCast(info.lanes, info.askKeys, info.internalLanes);
+    sequence_->setCast(info);
     sqlLog_->setInternalLanes(info.internalLanes);
     internalTables_ = info.internalTables;
     tableTabs_->clear();

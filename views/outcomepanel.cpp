@@ -284,7 +284,8 @@ void OutcomePanel::render() {
         row(tr("Each strategy"), parts.join(QStringLiteral(" · ")));
     }
     if (final_) {
-        for (const QString& why : s.inconsistencies) row(tr("Inconsistent"), why.toHtmlEscaped());
+        for (const Phrase& why : s.inconsistencies)
+            row(tr("Inconsistent"), why.translated().toHtmlEscaped());
         // SPEC section 2, Answers: what callers were told that is not so.
         constexpr int kShownWrong = 5;
         for (int i = 0; i < s.wrongAnswers.size() && i < kShownWrong; ++i)
@@ -305,8 +306,9 @@ void OutcomePanel::renderAlerts() {
     }
     QStringList lines;
     for (const AlertRecord& a : summary_->alerts) {
-        QString line =
-            tr("⚠ ALERT: raised at %1 duplicates of %2 — %3").arg(a.count).arg(a.key, a.message);
+        QString line = tr("⚠ ALERT: raised at %1 duplicates of %2 — %3")
+                           .arg(a.count)
+                           .arg(a.key, a.message.translated());
         // The judge's count of the alert's window, else the alerts table's.
         const qint64 atEnd = a.finalCount >= 0 ? a.finalCount : alertCountsAtEnd_.value(a.key, -1);
         if (final_ && atEnd >= 0)

@@ -29,7 +29,7 @@ struct StrategyRun {
     QJsonArray pages;
     QJsonArray plan;
     // What the other users did while a reader read a page, as the scenario
-    // noted it ("feed-changed"): (reader, page) → (inserted, deleted).
+    // noted it (ScenarioInfo::pagingNotes): (reader, page) → (inserted, deleted).
     QMap<QPair<qint64, qint64>, QPair<qint64, qint64>> writes;
     QString verdict;
     QString error;
@@ -37,6 +37,7 @@ struct StrategyRun {
 
 struct PagingRuns {
     QList<StrategyRun> strategies;  // one per variant, in the scenario's order
+    QString pageNote;               // the note a reader leaves for each page
 };
 
 namespace {
@@ -172,6 +173,7 @@ std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
                                                    const RunConfig& config,
                                                    const std::atomic<bool>* cancel) {
     auto all = std::make_shared<PagingRuns>();
+    all->pageNote = scenario.info().pagingNotes.page;
     for (const VariantInfo& variant : scenario.info().variants) {
         RunConfig c = config;
         c.variant = variant.id;
@@ -190,7 +192,7 @@ std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
         result.verdict = toId(run.summary.verdict);
         // What the other users did after each page, as the scenario noted it.
         for (const TraceEvent& e : run.run->trace().events()) {
-            if (e.kindId() != QLatin1String("feed-changed"))
+            if (e.kindId() != scenario.info().pagingNotes.feedChanged)
                 continue;
             auto& [inserted, deleted] =
                 result.writes[qMakePair(e.fields.number("reader"), e.fields.number("after_page"))];
@@ -228,9 +230,11 @@ void PaginationView::showPages(int pages) {
 }
 
 void PaginationView::followRun(const QList<TraceEvent>& events, qsizetype upTo) {
+    if (!runs_)
+        return;
     int pages = 0;
     for (qsizetype i = 0; i < upTo && i < events.size(); ++i)
-        pages += events[i].kindId() == QLatin1String("page");
+        pages += events[i].kindId() == runs_->pageNote;
     showPages(pages);
 }
 

@@ -134,12 +134,12 @@ void ScenarioPicker::rebuild() {
     table_->setRowCount(0);
     table_->setHorizontalHeaderLabels({tr("Scenario"), tr("Recommended technique"), tr("Why")});
     table_->setAccessibleName(tr("Scenarios"));
-    const QList<QPair<QString, QString>> groups{
-        {"recommended", tr("How to choose, by scenario (常见场景怎么选)")},
-        {"natural", tr("Naturally idempotent operations (天然幂等)")},
-        {"read", tr("Read idempotency (读幂等)")},
-        {"misconception", tr("Common misconceptions (常见误区)")},
-        {"production", tr("Production patterns (生产实践)")},
+    const QList<QPair<ScenarioGroup, QString>> groups{
+        {ScenarioGroup::Recommended, tr("How to choose, by scenario (常见场景怎么选)")},
+        {ScenarioGroup::Natural, tr("Naturally idempotent operations (天然幂等)")},
+        {ScenarioGroup::Read, tr("Read idempotency (读幂等)")},
+        {ScenarioGroup::Misconception, tr("Common misconceptions (常见误区)")},
+        {ScenarioGroup::Production, tr("Production patterns (生产实践)")},
     };
     const Texts& t = Texts::instance();
     for (const auto& [group, title] : groups) {

@@ -1,6 +1,7 @@
 #include "sequencesteps.h"
 
 #include "names.h"
+#include "scenario.h"
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
 #include "trace.h"
@@ -153,7 +154,7 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     s.to = e.fields.text("receiver");
     s.counted = true;
     const QString response = e.fields.text("response");
-    const QString result = e.fields.text("result");
+    const QString result = e.fields.phrase("result").translated();
     s.label = responseName(response);
     if (!result.isEmpty())
         s.label += QStringLiteral(" · ") + result;
@@ -173,7 +174,9 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
 }
 
 SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
-                                 const QStringList& askKeys) {
+                                 const ScenarioInfo* scenario) {
+    const ScenarioWords& words = scenario ? scenario->words : ScenarioWords::none();
+    const QStringList askKeys = scenario ? scenario->askKeys : QStringList();
     const Fields& d = e.fields;
     auto text = [&](const char* key) {
         return d.text(key);
@@ -211,16 +214,16 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
                       ? tr("%1 waits: database locked").arg(text("connection"))
                       : tr("%1 waits for %2").arg(text("connection"), text("holder"));
     } else if (k == EventKind::Guard) {
-        s.label =
-            guardName(text("guard")) + QStringLiteral(": ") + guardDecisionName(text("decision"));
+        s.label = words.guardName(text("guard")) + QStringLiteral(": ") +
+                  words.decisionName(text("decision"));
     } else if (k == EventKind::Transition) {
         const bool ok = d.flag("accepted");
         s.tone = ok ? Tone::Good : Tone::Bad;
         s.label = moveText(e) + (ok ? QStringLiteral(" ✓") : QStringLiteral(" ✗"));
     } else if (k == EventKind::Work) {
         s.tone = Tone::Muted;
-        s.label =
-            QStringLiteral("⋯ %1 %2").arg(SqlLogModel::formatTime(d.number("ms")), text("what"));
+        s.label = QStringLiteral("⋯ %1 %2").arg(SqlLogModel::formatTime(d.number("ms")),
+                                                d.phrase("what").translated());
     } else if (k == EventKind::Pause) {
         s.shape = Shape::Bar;
         s.tone = Tone::Warn;
@@ -235,7 +238,9 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
         s.label = tr("✕ crash: %1").arg(point ? crashPointName(*point) : text("point"));
     } else if (k == EventKind::Alert) {
         s.tone = Tone::Bad;
-        s.label = tr("⚑ alert: %1").arg(text("message").isEmpty() ? text("key") : text("message"));
+        s.label =
+            tr("⚑ alert: %1")
+                .arg(text("message").isEmpty() ? text("key") : d.phrase("message").translated());
     } else if (k == EventKind::Effect) {
         s.shape = Shape::Banner;
         s.tone = Tone::Muted;
@@ -257,12 +262,12 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
         s.lost = d.flag("lost");
         s.dashed = s.lost;
         s.tone = s.lost ? Tone::Bad : Tone::Normal;
-        s.label = e.kindId();
+        s.label = words.noteLabel(e.kindId());
         if (d.contains("call"))
             s.label += QLatin1Char(' ') + tr("(call %1)").arg(text("call"));
     } else {
         s.tone = Tone::Muted;
-        s.label = e.kindId();
+        s.label = words.noteLabel(e.kindId());
     }
     return s;
 }
@@ -292,8 +297,8 @@ SequenceStep SequenceSteps::setupStep(const QStringList& heads, const QStringLis
 }
 
 SequenceStep SequenceSteps::eventStep(const TraceEvent& e, bool manyIntents,
-                                      const QStringList& askKeys) {
-    SequenceStep s = step(e, manyIntents, askKeys);
+                                      const ScenarioInfo* scenario) {
+    SequenceStep s = step(e, manyIntents, scenario);
     const bool tagged = e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
     if (e.attempt > 0 && !tagged)
         s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
@@ -306,7 +311,7 @@ SequenceStep SequenceSteps::eventStep(const TraceEvent& e, bool manyIntents,
 
 QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizetype from,
                                          qsizetype upTo, qsizetype freshFrom,
-                                         const QStringList& askKeys) {
+                                         const ScenarioInfo* scenario) {
     QList<SequenceStep> steps;
     upTo = std::min(upTo, events.size());
     // Whether attempts are tagged with their intent: any intent beyond the
@@ -341,7 +346,7 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             i = last;
             continue;
         }
-        SequenceStep s = eventStep(e, manyIntents, askKeys);
+        SequenceStep s = eventStep(e, manyIntents, scenario);
         s.fresh = i >= freshFrom;
         s.event = i;
         steps << s;
@@ -349,8 +354,8 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
     return steps;
 }
 
-SequenceSteps::Stream::Stream(bool manyIntents, QStringList askKeys)
-    : manyIntents_(manyIntents), askKeys_(std::move(askKeys)) {}
+SequenceSteps::Stream::Stream(bool manyIntents, const ScenarioInfo* scenario)
+    : manyIntents_(manyIntents), scenario_(scenario) {}
 
 void SequenceSteps::Stream::closeSetup(QList<SequenceStep>* steps) {
     inSetup_ = false;
@@ -379,7 +384,7 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
     }
     if (inSetup_)
         closeSetup(steps);
-    SequenceStep s = eventStep(e, manyIntents_, askKeys_);
+    SequenceStep s = eventStep(e, manyIntents_, scenario_);
     s.event = seen_++;
     *steps << s;
 }

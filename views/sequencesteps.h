@@ -10,6 +10,7 @@
 
 namespace idem {
 
+struct ScenarioInfo;
 struct TraceEvent;
 
 struct SequenceStep {
@@ -45,12 +46,12 @@ class SequenceSteps {
     Q_DECLARE_TR_FUNCTIONS(idem::SequenceSteps)
 public:
     // The steps for events [from, upTo); events at or after freshFrom are
-    // marked fresh. Consecutive set-up statements become one step. An
-    // attempt's arrow shows the values of the payload keys in `askKeys`
-    // (the scenario's ScenarioInfo::askKeys).
+    // marked fresh. Consecutive set-up statements become one step. The run's
+    // scenario (null: none) names its notes, actors and guards, and says
+    // which payload keys an attempt's arrow shows (ScenarioInfo::askKeys).
     static QList<SequenceStep> build(const QList<TraceEvent>& events, qsizetype from,
                                      qsizetype upTo, qsizetype freshFrom,
-                                     const QStringList& askKeys);
+                                     const ScenarioInfo* scenario);
     // The lanes the steps use: those named in `order` (the scenario's
     // ScenarioInfo::lanes) in that order, then any other in the order it
     // first appears, the database last.
@@ -72,7 +73,7 @@ public:
     // belongs to an intent beyond the first (known from a first pass).
     class Stream {
     public:
-        Stream(bool manyIntents, QStringList askKeys);
+        Stream(bool manyIntents, const ScenarioInfo* scenario);
         // Appends the steps `e` completes to `steps`.
         void add(const TraceEvent& e, QList<SequenceStep>* steps);
         void finish(QList<SequenceStep>* steps);
@@ -81,7 +82,7 @@ public:
         void closeSetup(QList<SequenceStep>* steps);
 
         bool manyIntents_;
-        QStringList askKeys_;
+        const ScenarioInfo* scenario_;
         bool inSetup_ = true;
         qsizetype seen_ = 0;
         // The set-up so far: its first event's time, statement heads, and moves.
@@ -96,8 +97,8 @@ private:
     static SequenceStep setupStep(const QStringList& heads, const QStringList& lines,
                                   const QString& state);
     static SequenceStep eventStep(const TraceEvent& e, bool manyIntents,
-                                  const QStringList& askKeys);
-    static SequenceStep step(const TraceEvent& e, bool manyIntents, const QStringList& askKeys);
+                                  const ScenarioInfo* scenario);
+    static SequenceStep step(const TraceEvent& e, bool manyIntents, const ScenarioInfo* scenario);
     static SequenceStep sqlStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
     static QString tooltip(const TraceEvent& e);

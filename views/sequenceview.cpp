@@ -3,6 +3,7 @@
 #include "diagrampalette.h"
 #include "lineitem.h"
 #include "names.h"
+#include "scenario.h"
 #include "sqllogmodel.h"
 #include "trace.h"
 
@@ -379,11 +380,14 @@ void SequenceView::nameForScreenReaders() {
     header_->setAccessibleName(tr("Sequence diagram lanes"));
 }
 
-void SequenceView::setCast(const QStringList& laneOrder, const QStringList& askKeys,
-                           const QStringList& internalLanes) {
-    laneOrder_ = laneOrder;
-    askKeys_ = askKeys;
-    internalLanes_ = internalLanes;
+void SequenceView::setCast(const ScenarioInfo& scenario) {
+    scenario_ = &scenario;
+    laneOrder_ = scenario.lanes;
+    internalLanes_ = scenario.internalLanes;
+}
+
+QString SequenceView::laneName(const QString& lane) const {
+    return scenario_ ? scenario_->words.actorName(lane) : actorName(lane);
 }
 
 void SequenceView::setShowInternals(bool show) {
@@ -402,7 +406,7 @@ void SequenceView::showLast(const Trace& trace, qsizetype upTo, qsizetype freshF
                             qsizetype events) {
     upTo = std::min(upTo, trace.size());
     earlier_ = std::max<qsizetype>(0, upTo - std::clamp<qsizetype>(events, 1, kMaxEvents));
-    steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom, askKeys_);
+    steps_ = SequenceSteps::build(trace.events(), earlier_, upTo, freshFrom, scenario_);
     if (!showInternals_) {
         steps_.removeIf([this](const SequenceStep& s) {
             return s.setup || internalLanes_.contains(s.from) || internalLanes_.contains(s.to);
@@ -427,7 +431,7 @@ void SequenceView::advanceTrace(const Trace& trace, qsizetype upTo, qsizetype fr
         return;
     }
     QList<SequenceStep> added =
-        SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom, askKeys_);
+        SequenceSteps::build(trace.events(), drawnUpTo_, upTo, freshFrom, scenario_);
     if (!showInternals_) {
         added.removeIf([this](const SequenceStep& s) {
             return s.setup || internalLanes_.contains(s.from) || internalLanes_.contains(s.to);
@@ -558,7 +562,7 @@ void SequenceView::draw() {
     for (int extra = 0; extra <= mostExtra; ++extra) {
         need = fm.averageCharWidth() * (extra == 0 ? 14 : 10);
         for (const QString& lane : std::as_const(lanes_))
-            need = std::max(need, laneNameNeed(actorName(lane), fmBold, extra));
+            need = std::max(need, laneNameNeed(laneName(lane), fmBold, extra));
         for (const SequenceStep& s : std::as_const(steps_))
             need = std::max(need, laneNeed(s, fm, fmBold, l.lineH, extra));
         l.extraLines = extra;
@@ -567,7 +571,7 @@ void SequenceView::draw() {
     }
     l.spacing = std::max(need, room);
     for (const QString& lane : std::as_const(lanes_)) {
-        const int lines = laneNameLines(actorName(lane), fmBold, l.spacing);
+        const int lines = laneNameLines(laneName(lane), fmBold, l.spacing);
         l.headerH = std::max(l.headerH, l.lineH * (1.4 + lines));
     }
     for (qsizetype i = 0; i < lanes_.size(); ++i) {
@@ -692,7 +696,7 @@ void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
     auto* strip = scene_->addRect(0, 0, l.width, l.headerH, Qt::NoPen, pal.background);
     strip->setZValue(5);
     for (const QString& lane : std::as_const(lanes_)) {
-        const QString name = wrapped(actorName(lane), QFontMetricsF(l.bold), l.spacing - 28);
+        const QString name = wrapped(laneName(lane), QFontMetricsF(l.bold), l.spacing - 28);
         const double w = widest(name, QFontMetricsF(l.bold)) + 20;
         const double boxH = l.lineH * (0.5 + double(name.count(QLatin1Char('\n')) + 1));
         const double x = l.x.value(lane);

@@ -23,6 +23,7 @@ namespace idem {
 
 class LaneScene;
 class Trace;
+struct ScenarioInfo;
 struct DiagramPalette;
 
 class SequenceView : public QWidget {
@@ -40,12 +41,12 @@ public:
     explicit SequenceView(QWidget* parent = nullptr);
 
     // What the scenario declares about its diagram: the order of its lanes,
-    // the payload keys its attempts' arrows show and the lanes of the lab's
-    // own instruments, left out unless internals are shown
-    // (ScenarioInfo::lanes, ::askKeys, ::internalLanes). Applies from the
-    // next drawing.
-    void setCast(const QStringList& laneOrder, const QStringList& askKeys,
-                 const QStringList& internalLanes);
+    // the payload keys its attempts' arrows show, the lanes of the lab's
+    // own instruments, left out unless internals are shown, and its words
+    // (ScenarioInfo::lanes, ::askKeys, ::internalLanes, ::words). Applies
+    // from the next drawing; a scenario's declarations live as long as the
+    // program.
+    void setCast(const ScenarioInfo& scenario);
 
     // Draws events [0, upTo) (the last kMaxEvents of them); events in
     // [freshFrom, upTo) are this step's and drawn emphasised.
@@ -92,6 +93,8 @@ private:
     // What a screen reader calls the diagram, in the language of the moment:
     // from the start, and again at each language change.
     void nameForScreenReaders();
+    // A lane's name in the window's language, as the scenario names it.
+    QString laneName(const QString& lane) const;
     struct Layout;
     // One drawn row: its step as built (label unwrapped), where it is, and
     // the scene items that draw it.
@@ -133,9 +136,9 @@ private:
     QGraphicsView* header_;  // the lane names, kept in sight while the rows scroll
     QGraphicsView* view_;
     QList<SequenceStep> steps_;
+    const ScenarioInfo* scenario_ = nullptr;
     QStringList laneOrder_;
     QString pointedLane_;
-    QStringList askKeys_;
     QStringList internalLanes_;
     QStringList lanes_;
     QStringList labels_;

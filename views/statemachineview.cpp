@@ -6,7 +6,6 @@
 #include "scenario.h"
 #include "texts.h"
 #include "trace.h"
-#include "tracewords.h"
 
 #include <QEvent>
 #include <QFontInfo>
@@ -125,7 +124,8 @@ StateMachineView::StateMachineView(QWidget* parent)
       view_(new QGraphicsView(scene_, this)),
       pulse_(new QVariantAnimation(this)),
       drawing_(new DrawThrottle([this] { drawNow(); }, this)),
-      machine_(std::make_unique<StateMachineInfo>()) {
+      machine_(std::make_unique<StateMachineInfo>()),
+      words_(&ScenarioWords::none()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
@@ -159,6 +159,7 @@ StateMachineView::~StateMachineView() = default;
 
 void StateMachineView::setMachine(const ScenarioInfo& info, const QString& variant) {
     *machine_ = info.stateMachine;
+    words_ = &info.words;
     variant_ = variant;
     arrangedFor_.clear();  // another machine: its arrangement is chosen afresh
     tally_.setMachine(*machine_);
@@ -384,7 +385,7 @@ void StateMachineView::draw(const DiagramPalette& pal) {
 
     // Whose state this is, above the diagram; a legend for dashed moves below.
     const QRectF drawn = drawnRect();
-    QString caption = entityName(machine_->what);
+    QString caption = words_->entityName(machine_->what);
     const QMap<int, QString>& entities = tally_.entities();
     if (!entities.isEmpty() && entities.size() <= kTokensListed) {
         QStringList names;

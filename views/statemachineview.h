@@ -26,6 +26,7 @@ class DrawThrottle;
 class Trace;
 struct DiagramPalette;
 struct ScenarioInfo;
+struct ScenarioWords;
 struct StateMachineInfo;
 
 class StateMachineView : public QWidget {
@@ -132,6 +133,7 @@ private:
 
     // Held by pointer: scenario.h brings C++20 headers that moc cannot parse.
     std::unique_ptr<StateMachineInfo> machine_;
+    const ScenarioWords* words_;  // the scenario's, whose names last as long as the program
     QString variant_;
     QString pointed_;
     StateTally tally_;

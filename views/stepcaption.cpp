@@ -2,6 +2,7 @@
 
 #include "labelholder.h"
 #include "relativefont.h"
+#include "scenario.h"
 #include "sequencesteps.h"
 #include "traceevent.h"
 
@@ -56,11 +57,11 @@ QString StepCaption::hint() const {
 }
 
 QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
-                              const QStringList& askKeys) {
+                              const ScenarioInfo* scenario) {
     // A step that recorded nothing (time passed): say what happened last.
     if (from >= to && to > 0)
         from = to - 1;
-    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, askKeys);
+    const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, scenario);
     QStringList parts;
     for (const SequenceStep& s : steps) {
         if (parts.size() == kStepsNamed) {

@@ -12,6 +12,7 @@ class QLabel;
 namespace idem {
 
 class LabelHolder;
+struct ScenarioInfo;
 struct TraceEvent;
 
 class StepCaption : public QWidget {
@@ -24,9 +25,10 @@ public:
     QString hint() const;
 
     // A plain description of events [from, to) of a run: each one's words as
-    // the sequence diagram labels it (showing the payload keys `askKeys`), joined.
+    // the sequence diagram labels it (in the words of `scenario`, null:
+    // none), joined.
     static QString describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
-                            const QStringList& askKeys);
+                            const ScenarioInfo* scenario);
     // The captions are told from the run's start again (StepNarrator): the
     // caption's room, held at the height of its tallest text, starts afresh.
     void startOver();

@@ -32,6 +32,40 @@
     </message>
 </context>
 <context>
+    <name>idem::AlertRule</name>
+    <message>
+        <source>%1: %2 duplicate %3 requests within one minute (threshold %4)</source>
+        <translation>%1：一分钟内收到 %2 次重复的 %3 请求（阈值 %4）</translation>
+    </message>
+</context>
+<context>
+    <name>idem::BoltOn</name>
+    <message>
+        <source>dedup record lost</source>
+        <translation>去重记录丢失</translation>
+    </message>
+    <message>
+        <source>The dedup store loses the record of %1 (evicted, or lost in a fail-over): the next repeat looks new.</source>
+        <translation>去重存储丢失了 %1 的记录（被淘汰，或在故障切换中丢失）：下一次重复请求看起来像新请求。</translation>
+    </message>
+    <message>
+        <source>order status</source>
+        <translation>订单状态</translation>
+    </message>
+    <message>
+        <source>already refunded</source>
+        <translation>已退款</translation>
+    </message>
+    <message>
+        <source>%1 finds the refund already made (%2) and does not repeat it.</source>
+        <translation>%1发现已经退过款（%2），不再重复退款。</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>订单</translation>
+    </message>
+</context>
+<context>
     <name>idem::CompareView</name>
     <message>
         <source>Fire a scenario first; then compare two of its variants here.</source>
@@ -108,6 +142,68 @@
     <message>
         <source>The picture could not be drawn as SVG.</source>
         <translation>无法将图片绘制为 SVG。</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Downstream</name>
+    <message>
+        <source>no answer from the coupon service: timeout</source>
+        <translation>优惠券服务迟迟没有应答，超时</translation>
+    </message>
+    <message>
+        <source>downstream</source>
+        <translation>下游</translation>
+    </message>
+    <message>
+        <source>call</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <source>%1 calls the %2 (call %3), with the key %4.</source>
+        <translation>%1调用%2（第 %3 次调用），携带键 %4。</translation>
+    </message>
+    <message>
+        <source>%1 calls the %2 (call %3).</source>
+        <translation>%1调用%2（第 %3 次调用）。</translation>
+    </message>
+    <message>
+        <source>answer</source>
+        <translation>应答</translation>
+    </message>
+    <message>
+        <source>The %1 answers call %2: coupon %3.</source>
+        <translation>%1应答第 %2 次调用：优惠券 %3。</translation>
+    </message>
+    <message>
+        <source>answer lost</source>
+        <translation>应答丢失</translation>
+    </message>
+    <message>
+        <source>The %1 granted coupon %3, but its answer to call %2 is lost: the caller times out and believes nothing happened.</source>
+        <translation>%1已经发放优惠券 %3，但对第 %2 次调用的应答丢了：调用方超时，以为什么都没发生。</translation>
+    </message>
+    <message>
+        <source>dedup record</source>
+        <translation>去重记录</translation>
+    </message>
+</context>
+<context>
+    <name>idem::DuplicateAlert</name>
+    <message>
+        <source>Alert threshold</source>
+        <translation>告警阈值</translation>
+    </message>
+    <message>
+        <source>More repeats of one key within a minute than this raise an alert</source>
+        <translation>同一个键一分钟内的重复次数超过这个值就告警</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询次数</translation>
+    </message>
+    <message>
+        <source>Status queries for the same payment within the minute (they never alert)</source>
+        <translation>一分钟内对同一笔支付的状态查询次数（查询永远不告警）</translation>
     </message>
 </context>
 <context>
@@ -424,6 +520,33 @@
     <message>
         <source>what happened</source>
         <translation>发生了什么</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Judge</name>
+    <message>
+        <source>the changed request was not carried out; the original stands</source>
+        <translation>改过参数的请求并没有执行，原来那笔仍然有效</translation>
+    </message>
+    <message>
+        <source>the changed request was not carried out; nothing was done</source>
+        <translation>改过参数的请求并没有执行，什么也没有做</translation>
+    </message>
+    <message>
+        <source>nothing was done</source>
+        <translation>什么也没有做</translation>
+    </message>
+    <message>
+        <source>the result is %1</source>
+        <translation>结果是 %1</translation>
+    </message>
+    <message>
+        <source>it was done</source>
+        <translation>已经做了</translation>
+    </message>
+    <message>
+        <source>it was done: %1</source>
+        <translation>已经做了：%1</translation>
     </message>
 </context>
 <context>
@@ -1224,6 +1347,41 @@ All lessons are in Guided lessons (F2).</source>
     </message>
 </context>
 <context>
+    <name>idem::MqConsume</name>
+    <message>
+        <source>processing the message</source>
+        <translation>处理这条消息</translation>
+    </message>
+    <message>
+        <source>visibility timeout: waiting for an ack</source>
+        <translation>消息中间件等待 ack，直到可见性超时</translation>
+    </message>
+    <message>
+        <source>consumer</source>
+        <translation>消费者</translation>
+    </message>
+    <message>
+        <source>ack lost</source>
+        <translation>ack 丢失</translation>
+    </message>
+    <message>
+        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
+        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
+    </message>
+    <message>
+        <source>Processing time (ms)</source>
+        <translation>处理耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>How long the consumer works on a message before it acks; longer than the visibility timeout and the broker delivers it again meanwhile</source>
+        <translation>消费者处理一条消息到 ack 之前花的时间；超过可见性超时，消息中间件会在此期间再投递一次</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
     <name>idem::Names</name>
     <message>
         <source>double click (front end)</source>
@@ -1378,88 +1536,16 @@ All lessons are in Guided lessons (F2).</source>
         <translation>调度器</translation>
     </message>
     <message>
-        <source>downstream</source>
-        <translation>下游</translation>
-    </message>
-    <message>
         <source>payment provider</source>
         <translation>支付渠道</translation>
-    </message>
-    <message>
-        <source>consumer</source>
-        <translation>消费者</translation>
-    </message>
-    <message>
-        <source>outbox relay</source>
-        <translation>消息中继</translation>
-    </message>
-    <message>
-        <source>TCC coordinator</source>
-        <translation>TCC 协调者</translation>
-    </message>
-    <message>
-        <source>TCC participant</source>
-        <translation>TCC 参与者</translation>
     </message>
     <message>
         <source>MISANSWERED</source>
         <translation>答复有误</translation>
     </message>
-    <message>
-        <source>node A</source>
-        <translation>节点 A</translation>
-    </message>
-    <message>
-        <source>node B</source>
-        <translation>节点 B</translation>
-    </message>
-    <message>
-        <source>observer</source>
-        <translation>观察者</translation>
-    </message>
-    <message>
-        <source>writer</source>
-        <translation>写入者</translation>
-    </message>
 </context>
 <context>
     <name>idem::Narration</name>
-    <message>
-        <source>the user reads page %1</source>
-        <translation>用户正在看第 %1 页</translation>
-    </message>
-    <message>
-        <source>price and risk checks</source>
-        <translation>价格与风控校验</translation>
-    </message>
-    <message>
-        <source>booking the shipment at the warehouse</source>
-        <translation>向仓库预约发货</translation>
-    </message>
-    <message>
-        <source>waiting for the Try&apos;s answer</source>
-        <translation>等待 Try 的应答</translation>
-    </message>
-    <message>
-        <source>no answer from the coupon service, a timeout</source>
-        <translation>优惠券服务迟迟没有应答，超时</translation>
-    </message>
-    <message>
-        <source>computing the day&apos;s settlement</source>
-        <translation>计算当天的结算</translation>
-    </message>
-    <message>
-        <source>the broker waits for an ack until the visibility timeout</source>
-        <translation>消息中间件等待 ack，直到可见性超时</translation>
-    </message>
-    <message>
-        <source>processing the message</source>
-        <translation>处理这条消息</translation>
-    </message>
-    <message>
-        <source>the risk service is unavailable (503)</source>
-        <translation>风控服务不可用（503）</translation>
-    </message>
     <message>
         <source>%1 dies before committing: the database rolls its transaction back, as if it never started.</source>
         <translation>%1在提交前崩溃：数据库回滚它的事务，就像它从没开始过。</translation>
@@ -1753,10 +1839,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>%1的版本号已对不上（%2）：读取之后这一行被别人改过，它的更新不会生效。</translation>
     </message>
     <message>
-        <source>%1 finds too little stock left (%2).</source>
-        <translation>%1发现库存不足（%2）。</translation>
-    </message>
-    <message>
         <source>The %2 fires: the count of repeats crossed its threshold.</source>
         <translation>%2触发：重复次数超过了阈值。</translation>
     </message>
@@ -1779,22 +1861,6 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 reuses the key with a different payload: refused, a key names one request only.</source>
         <translation>%1用同一个键发来不同的参数：被拒绝，一个键只代表一个请求。</translation>
-    </message>
-    <message>
-        <source>The %2 recognises %1 as a repeat and answers as before.</source>
-        <translation>%2认出 %1 是重复请求，按上次的结果应答。</translation>
-    </message>
-    <message>
-        <source>Cancel arrives before any Try: %1 records an empty rollback, so a late Try will be refused.</source>
-        <translation>Cancel 先于 Try 到达：%1记下一次空回滚，迟到的 Try 将被拒绝。</translation>
-    </message>
-    <message>
-        <source>A late Try arrives after the Cancel: %1 refuses it, so no reservation hangs.</source>
-        <translation>迟到的 Try 在 Cancel 之后到达：%1拒绝它，这样就不会有资源被悬挂。</translation>
-    </message>
-    <message>
-        <source>%1 finds the refund already made (%2) and does not repeat it.</source>
-        <translation>%1发现已经退过款（%2），不再重复退款。</translation>
     </message>
     <message>
         <source>%1, %2: %3.</source>
@@ -1855,86 +1921,6 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 answers the %2: %3.</source>
         <translation>%1应答%2：%3。</translation>
-    </message>
-    <message>
-        <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
-        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
-    </message>
-    <message>
-        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
-        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
-    </message>
-    <message>
-        <source>The broker delivers message %1 to the %2.</source>
-        <translation>消息中间件把消息 %1 投递给%2。</translation>
-    </message>
-    <message>
-        <source>The %1 publishes event %2 to the broker.</source>
-        <translation>%1把事件 %2 发布到消息中间件。</translation>
-    </message>
-    <message>
-        <source>%1&apos;s business step fails with a transient error (%2): nothing was written, a retry may succeed.</source>
-        <translation>%1的业务步骤遇到临时错误（%2）：什么也没写入，重试可能成功。</translation>
-    </message>
-    <message>
-        <source>The dedup store loses the record of %1 (evicted, or lost in a fail-over): the next repeat looks new.</source>
-        <translation>去重存储丢失了 %1 的记录（被淘汰，或在故障切换中丢失）：下一次重复请求看起来像新请求。</translation>
-    </message>
-    <message>
-        <source>%1 calls the %2 (call %3)%4.</source>
-        <translation>%1调用%2（第 %3 次调用）%4。</translation>
-    </message>
-    <message>
-        <source>, with the key %1</source>
-        <translation>，携带键 %1</translation>
-    </message>
-    <message>
-        <source>The %1 answers call %2: coupon %3.</source>
-        <translation>%1应答第 %2 次调用：优惠券 %3。</translation>
-    </message>
-    <message>
-        <source>The %1 granted coupon %3, but its answer to call %2 is lost: the caller times out and believes nothing happened.</source>
-        <translation>%1已经发放优惠券 %3，但对第 %2 次调用的应答丢了：调用方超时，以为什么都没发生。</translation>
-    </message>
-    <message>
-        <source>The user gets page %1: %2 row(s).</source>
-        <translation>用户拿到第 %1 页：%2 行。</translation>
-    </message>
-    <message>
-        <source>The reader stops after %1 pages, the most it will read.</source>
-        <translation>读到第 %1 页就停下，这是它最多会读的页数。</translation>
-    </message>
-    <message>
-        <source>The user pays again (trade %1): the order goes back to paying.</source>
-        <translation>用户重新支付（交易号 %1）：订单回到支付中。</translation>
-    </message>
-    <message>
-        <source>%1 asks the payment provider for the real status of trade %2 instead of guessing.</source>
-        <translation>%1不去猜测，而是向支付渠道回查交易 %2 的真实状态。</translation>
-    </message>
-    <message>
-        <source>The provider answers: trade %1 is %2.</source>
-        <translation>支付渠道答复：交易 %1 的状态是 %2。</translation>
-    </message>
-    <message>
-        <source>The state after one application is recorded (%1 row(s)), to compare with the state after all repeats.</source>
-        <translation>记下执行一次之后的状态（%1 行），用来和所有重复执行之后的状态比较。</translation>
-    </message>
-    <message>
-        <source>The coordinator&apos;s Try for %1 is held up in the network.</source>
-        <translation>协调者发给 %1 的 Try 在网络中被耽搁了。</translation>
-    </message>
-    <message>
-        <source>The coordinator stops waiting for the Try of %1 and sends Cancel instead.</source>
-        <translation>协调者不再等待 %1 的 Try，改为发送 Cancel。</translation>
-    </message>
-    <message>
-        <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
-        <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
-    </message>
-    <message>
-        <source>While the user reads page %1, other users add %2 order(s) and delete %3 the user has seen.</source>
-        <translation>用户阅读第 %1 页期间，其他用户新增了 %2 条订单，并删除了 %3 条用户看过的订单。</translation>
     </message>
     <message>
         <source>Not yet committed: nobody else sees it.</source>
@@ -2051,6 +2037,207 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 ignores its failed statement, carries on as if it had worked and answers the %2: %3.</source>
         <translation>%1无视执行失败的语句，当作成功继续往下走，并应答%2：%3。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>idem::NaturalOps</name>
+    <message>
+        <source>order %1 is gone</source>
+        <translation>订单 %1 已删除</translation>
+    </message>
+    <message>
+        <source>points %1</source>
+        <translation>积分 %1</translation>
+    </message>
+    <message>
+        <source>balance %1</source>
+        <translation>余额 %1</translation>
+    </message>
+    <message>
+        <source>order %1</source>
+        <translation>订单 %1</translation>
+    </message>
+    <message>
+        <source>message %1</source>
+        <translation>消息 %1</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>order %1: the later write %2 (at %3 ms) was overwritten by a late repeat; the order is %4 again</source>
+        <translation>订单 %1：后来的写入 %2（%3 毫秒时）被一次迟到的重复请求覆盖了，订单又变回了 %4</translation>
+    </message>
+    <message>
+        <source>observer</source>
+        <translation>观察者</translation>
+    </message>
+    <message>
+        <source>writer</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>The state after one application is recorded (%1 row(s)), to compare with the state after all repeats.</source>
+        <translation>记下执行一次之后的状态（%1 行），用来和所有重复执行之后的状态比较。</translation>
+    </message>
+    <message>
+        <source>Late repeat</source>
+        <translation>迟到的重复</translation>
+    </message>
+    <message>
+        <source>On: the last repeat of set-status arrives after another write changed the order</source>
+        <translation>开：set-status 的最后一次重复，在另一次写入改过订单之后才到达</translation>
+    </message>
+</context>
+<context>
+    <name>idem::OrderCreate</name>
+    <message>
+        <source>risk service unavailable (503)</source>
+        <translation>风控服务不可用（503）</translation>
+    </message>
+    <message>
+        <source>price and risk checks</source>
+        <translation>价格与风控校验</translation>
+    </message>
+    <message>
+        <source>business error</source>
+        <translation>业务出错</translation>
+    </message>
+    <message>
+        <source>%1&apos;s business step fails with a transient error (%2): nothing was written, a retry may succeed.</source>
+        <translation>%1的业务步骤遇到临时错误（%2）：什么也没写入，重试可能成功。</translation>
+    </message>
+    <message>
+        <source>check then insert</source>
+        <translation>先查后插</translation>
+    </message>
+    <message>
+        <source>Request id</source>
+        <translation>请求号</translation>
+    </message>
+    <message>
+        <source>One requestId per order form, or a new one for every click (then repeats look like new orders)</source>
+        <translation>每张下单表单一个 requestId，或者每次点击都生成新的（这时重复请求看起来像新订单）</translation>
+    </message>
+    <message>
+        <source>one per order form</source>
+        <translation>每张表单一个</translation>
+    </message>
+    <message>
+        <source>a new one per click</source>
+        <translation>每次点击一个新的</translation>
+    </message>
+    <message>
+        <source>Payload of repeats</source>
+        <translation>重复请求的参数</translation>
+    </message>
+    <message>
+        <source>Changed: every repeat reuses the requestId with a different amount</source>
+        <translation>改过：每次重复都沿用同一个 requestId，但金额不同</translation>
+    </message>
+    <message>
+        <source>the same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>改过</translation>
+    </message>
+    <message>
+        <source>Business step fails</source>
+        <translation>业务步骤失败</translation>
+    </message>
+    <message>
+        <source>On: the first business step fails with a transient error (the risk service answers 503)</source>
+        <translation>开：第一次执行业务时遇到临时错误（风控服务返回 503）</translation>
+    </message>
+    <message>
+        <source>dedup record</source>
+        <translation>去重记录</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Outbox</name>
+    <message>
+        <source>points awarded for order %1, which was never created</source>
+        <translation>为订单 %1 发放了积分，但这个订单根本没有创建</translation>
+    </message>
+    <message>
+        <source>no order exists for %1</source>
+        <translation>%1 没有对应的订单</translation>
+    </message>
+    <message>
+        <source>outbox relay</source>
+        <translation>消息中继</translation>
+    </message>
+    <message>
+        <source>consumer</source>
+        <translation>消费者</translation>
+    </message>
+    <message>
+        <source>publish</source>
+        <translation>发布</translation>
+    </message>
+    <message>
+        <source>The %1 publishes event %2 to the broker.</source>
+        <translation>%1把事件 %2 发布到消息中间件。</translation>
+    </message>
+    <message>
+        <source>deliver</source>
+        <translation>投递</translation>
+    </message>
+    <message>
+        <source>The broker delivers message %1 to the %2.</source>
+        <translation>消息中间件把消息 %1 投递给%2。</translation>
+    </message>
+    <message>
+        <source>deliver again</source>
+        <translation>再次投递</translation>
+    </message>
+    <message>
+        <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
+        <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
+    </message>
+    <message>
+        <source>ack</source>
+        <translation>ack</translation>
+    </message>
+    <message>
+        <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
+        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
+    </message>
+    <message>
+        <source>ack lost</source>
+        <translation>ack 丢失</translation>
+    </message>
+    <message>
+        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
+        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
+    </message>
+    <message>
+        <source>Broker redeliveries</source>
+        <translation>消息中间件重投次数</translation>
+    </message>
+    <message>
+        <source>How many more times the broker delivers each message: the consumer&apos;s acks are lost, and after the visibility timeout it delivers again (at least once)</source>
+        <translation>消息中间件把每条消息多投递几次：消费者的 ack 丢在路上，过了可见性超时就再投递一次（至少一次投递）</translation>
+    </message>
+    <message>
+        <source>outbox row</source>
+        <translation>发件箱记录</translation>
     </message>
 </context>
 <context>
@@ -2181,36 +2368,91 @@ All lessons are in Guided lessons (F2).</source>
 <context>
     <name>idem::OutcomeTexts</name>
     <message>
-        <source>nothing was done</source>
-        <translation>什么也没有做</translation>
-    </message>
-    <message>
-        <source>it was done</source>
-        <translation>已经做了</translation>
-    </message>
-    <message>
-        <source>the changed request was not carried out; the original stands</source>
-        <translation>改过参数的请求并没有执行，原来那笔仍然有效</translation>
-    </message>
-    <message>
-        <source>the changed request was not carried out; nothing was done</source>
-        <translation>改过参数的请求并没有执行，什么也没有做</translation>
-    </message>
-    <message>
-        <source>the result is %1</source>
-        <translation>结果是 %1</translation>
-    </message>
-    <message>
-        <source>it was done: %1</source>
-        <translation>已经做了：%1</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
         <source>attempt %1 was told “%2”, but %3</source>
-        <translation>第 %1 次请求收到的应答是“%2”，但实际上%3</translation>
+        <translation>第 %1 次请求收到的应答是“%2”，但数据库显示：%3</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Pagination</name>
+    <message>
+        <source>the user reads page %1</source>
+        <translation>用户正在看第 %1 页</translation>
+    </message>
+    <message>
+        <source>%1 pages</source>
+        <translation>%1 页</translation>
+    </message>
+    <message>
+        <source>writer</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>page</source>
+        <translation>一页</translation>
+    </message>
+    <message>
+        <source>The user gets page %1: %2 row(s).</source>
+        <translation>用户拿到第 %1 页：%2 行。</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>停止翻页</translation>
+    </message>
+    <message>
+        <source>The reader stops after %1 pages, the most it will read.</source>
+        <translation>读到第 %1 页就停下，这是它最多会读的页数。</translation>
+    </message>
+    <message>
+        <source>feed changed</source>
+        <translation>列表有变化</translation>
+    </message>
+    <message>
+        <source>While the user reads page %1, other users add %2 order(s) and delete %3 the user has seen.</source>
+        <translation>用户阅读第 %1 页期间，其他用户新增了 %2 条订单，并删除了 %3 条用户看过的订单。</translation>
+    </message>
+    <message>
+        <source>Rows in the feed</source>
+        <translation>列表总行数</translation>
+    </message>
+    <message>
+        <source>Orders in the feed when the user opens the list</source>
+        <translation>用户打开列表时列表里的订单数</translation>
+    </message>
+    <message>
+        <source>Page size</source>
+        <translation>每页行数</translation>
+    </message>
+    <message>
+        <source>Orders per page</source>
+        <translation>每页订单数</translation>
+    </message>
+    <message>
+        <source>Inserts per page</source>
+        <translation>每页期间插入数</translation>
+    </message>
+    <message>
+        <source>New orders inserted while the user reads a page</source>
+        <translation>用户看一页期间新插入的订单数</translation>
+    </message>
+    <message>
+        <source>Deletes per page</source>
+        <translation>每页期间删除数</translation>
+    </message>
+    <message>
+        <source>Orders already seen that are deleted while the user reads a page</source>
+        <translation>用户看一页期间被删除的已看过订单数</translation>
+    </message>
+    <message>
+        <source>Equal timestamps</source>
+        <translation>相同时间戳</translation>
+    </message>
+    <message>
+        <source>On: orders come in groups sharing one created_at, and page boundaries fall inside a group</source>
+        <translation>开：订单成组出现、共用同一个 created_at，分页边界落在组内</translation>
     </message>
 </context>
 <context>
@@ -2284,6 +2526,69 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Query plan of %1</source>
         <translation>%1 的查询计划</translation>
+    </message>
+</context>
+<context>
+    <name>idem::PaymentCallback</name>
+    <message>
+        <source>%1: merchant credited but the order is %2</source>
+        <translation>%1：已给商户入账，订单却是 %2</translation>
+    </message>
+    <message>
+        <source>%1: order PAID but the merchant was never credited</source>
+        <translation>%1：订单已是 PAID，商户却从未入账</translation>
+    </message>
+    <message>
+        <source>%1: payment flow recorded but the order is %2 and nothing was credited</source>
+        <translation>%1：支付流水已记录，但订单是 %2，也没有任何入账</translation>
+    </message>
+    <message>
+        <source>stale %1 notice for %2 (order %3 is %4): acknowledged, not applied</source>
+        <translation>%2 的过期 %1 通知（订单 %3 已是 %4）：已应答成功，但没有执行</translation>
+    </message>
+    <message>
+        <source>pays again</source>
+        <translation>重新支付</translation>
+    </message>
+    <message>
+        <source>The user pays again (trade %1): the order goes back to paying.</source>
+        <translation>用户重新支付（交易号 %1）：订单回到支付中。</translation>
+    </message>
+    <message>
+        <source>query the payment</source>
+        <translation>查询支付结果</translation>
+    </message>
+    <message>
+        <source>%1 asks the payment provider for the real status of trade %2 instead of guessing.</source>
+        <translation>%1不去猜测，而是向支付渠道回查交易 %2 的真实状态。</translation>
+    </message>
+    <message>
+        <source>payment status</source>
+        <translation>支付状态</translation>
+    </message>
+    <message>
+        <source>The provider answers: trade %1 is %2.</source>
+        <translation>支付渠道答复：交易 %1 的状态是 %2。</translation>
+    </message>
+    <message>
+        <source>Late failure callback</source>
+        <translation>迟到的失败回调</translation>
+    </message>
+    <message>
+        <source>On: a stale FAILED callback arrives after the SUCCESS ones (with First payment fails: the first payment&apos;s FAILED again, while the second one is under way)</source>
+        <translation>开：一条过时的 FAILED 回调在 SUCCESS 回调之后才到达（与“首次支付失败”同开时：第一次支付的 FAILED 再来一次，而此时第二次支付正在进行）</translation>
+    </message>
+    <message>
+        <source>First payment fails</source>
+        <translation>首次支付失败</translation>
+    </message>
+    <message>
+        <source>On: the first payment fails; the user pays again under a new trade number and that one succeeds</source>
+        <translation>开：第一次支付失败，用户用新的交易号重新支付并成功</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>订单</translation>
     </message>
 </context>
 <context>
@@ -2484,6 +2789,45 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Scenarios</source>
         <translation>场景列表</translation>
+    </message>
+</context>
+<context>
+    <name>idem::ScheduledTask</name>
+    <message>
+        <source>compute the day&apos;s settlement</source>
+        <translation>计算当天的结算</translation>
+    </message>
+    <message>
+        <source>settled %1</source>
+        <translation>%1 已结算</translation>
+    </message>
+    <message>
+        <source>skipped: %1 holds the lock</source>
+        <translation>跳过：锁由 %1 持有</translation>
+    </message>
+    <message>
+        <source>fenced: token %1 is no longer the run&apos;s</source>
+        <translation>被防护令牌拦下：令牌 %1 已不是当前这次执行的</translation>
+    </message>
+    <message>
+        <source>%1: payouts written but the run is still %2</source>
+        <translation>%1：打款已写入，执行记录却仍是 %2</translation>
+    </message>
+    <message>
+        <source>%1: the run is DONE but nothing was paid</source>
+        <translation>%1：执行记录是 DONE，却什么都没打款</translation>
+    </message>
+    <message>
+        <source>node A</source>
+        <translation>节点 A</translation>
+    </message>
+    <message>
+        <source>node B</source>
+        <translation>节点 B</translation>
+    </message>
+    <message>
+        <source>job run</source>
+        <translation>任务执行</translation>
     </message>
 </context>
 <context>
@@ -2900,6 +3244,49 @@ All lessons are in Guided lessons (F2).</source>
     </message>
 </context>
 <context>
+    <name>idem::StockDeduct</name>
+    <message>
+        <source>book the shipment at the warehouse</source>
+        <translation>向仓库预约发货</translation>
+    </message>
+    <message>
+        <source>%1: oversold, qty is %2</source>
+        <translation>%1：超卖了，库存数量是 %2</translation>
+    </message>
+    <message>
+        <source>%1: stock lost an update: %2 writes, but %3 units gone</source>
+        <translation>%1：库存丢失了一次更新：写了 %2 次，却少了 %3 件</translation>
+    </message>
+    <message>
+        <source>%1 is DEDUCTED but no stock was taken</source>
+        <translation>%1 已是 DEDUCTED，库存却没有扣</translation>
+    </message>
+    <message>
+        <source>%1: the deduction log says %2 units, the stock lost %3</source>
+        <translation>%1：扣减记录写的是 %2 件，库存却少了 %3 件</translation>
+    </message>
+    <message>
+        <source>stock check</source>
+        <translation>库存检查</translation>
+    </message>
+    <message>
+        <source>deduction record</source>
+        <translation>扣减记录</translation>
+    </message>
+    <message>
+        <source>out of stock</source>
+        <translation>库存不足</translation>
+    </message>
+    <message>
+        <source>%1 finds too little stock left (%2).</source>
+        <translation>%1发现库存不足（%2）。</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>订单</translation>
+    </message>
+</context>
+<context>
     <name>idem::TableModel</name>
     <message>
         <source>%1
@@ -2921,11 +3308,130 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     </message>
 </context>
 <context>
-    <name>idem::TraceWords</name>
+    <name>idem::Tcc</name>
+    <message>
+        <source>waiting for the Try&apos;s answer</source>
+        <translation>等待 Try 的应答</translation>
+    </message>
+    <message>
+        <source>insufficient funds</source>
+        <translation>余额不足</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>已冻结</translation>
+    </message>
+    <message>
+        <source>debited</source>
+        <translation>已扣款</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>nothing frozen</source>
+        <translation>没有冻结任何金额</translation>
+    </message>
+    <message>
+        <source>%1 still frozen in account %2 after %3 ended: no phase will release it</source>
+        <translation>%3 结束后，账户 %2 里仍冻结着 %1：没有任何阶段会再释放它</translation>
+    </message>
+    <message>
+        <source>%1 was debited</source>
+        <translation>%1 已扣款</translation>
+    </message>
+    <message>
+        <source>%1 was debited %2 times</source>
+        <translation>%1 被扣款 %2 次</translation>
+    </message>
+    <message>
+        <source>%1 still frozen for %2</source>
+        <translation>%2 仍冻结着 %1</translation>
+    </message>
+    <message>
+        <source>nothing frozen or debited for %1</source>
+        <translation>%1 既没有冻结也没有扣款</translation>
+    </message>
+    <message>
+        <source>%1; tcc_log says %2</source>
+        <translation>%1；tcc_log 记录的是 %2</translation>
+    </message>
+    <message>
+        <source>TCC coordinator</source>
+        <translation>TCC 协调者</translation>
+    </message>
+    <message>
+        <source>TCC participant</source>
+        <translation>TCC 参与者</translation>
+    </message>
+    <message>
+        <source>Try held up</source>
+        <translation>Try 被耽搁</translation>
+    </message>
+    <message>
+        <source>The coordinator&apos;s Try for %1 is held up in the network.</source>
+        <translation>协调者发给 %1 的 Try 在网络中被耽搁了。</translation>
+    </message>
+    <message>
+        <source>Try timed out: Cancel</source>
+        <translation>Try 超时：改发 Cancel</translation>
+    </message>
+    <message>
+        <source>The coordinator stops waiting for the Try of %1 and sends Cancel instead.</source>
+        <translation>协调者不再等待 %1 的 Try，改为发送 Cancel。</translation>
+    </message>
     <message>
         <source>TCC log</source>
         <translation>TCC 事务日志</translation>
     </message>
+    <message>
+        <source>a repeat</source>
+        <translation>重复请求</translation>
+    </message>
+    <message>
+        <source>The %2 recognises %1 as a repeat and answers as before.</source>
+        <translation>%2认出 %1 是重复请求，按上次的结果应答。</translation>
+    </message>
+    <message>
+        <source>empty rollback</source>
+        <translation>空回滚</translation>
+    </message>
+    <message>
+        <source>Cancel arrives before any Try: %1 records an empty rollback, so a late Try will be refused.</source>
+        <translation>Cancel 先于 Try 到达：%1记下一次空回滚，迟到的 Try 将被拒绝。</translation>
+    </message>
+    <message>
+        <source>late Try refused</source>
+        <translation>防悬挂：拒绝迟到的 Try</translation>
+    </message>
+    <message>
+        <source>A late Try arrives after the Cancel: %1 refuses it, so no reservation hangs.</source>
+        <translation>迟到的 Try 在 Cancel 之后到达：%1拒绝它，这样就不会有资源被悬挂。</translation>
+    </message>
+    <message>
+        <source>Extra Confirms</source>
+        <translation>额外的 Confirm 次数</translation>
+    </message>
+    <message>
+        <source>How many more times the coordinator delivers Confirm (a recovery driving the transaction again)</source>
+        <translation>协调者额外投递 Confirm 的次数（故障恢复时重新推进事务）</translation>
+    </message>
+    <message>
+        <source>Cancel before Try</source>
+        <translation>Cancel 先于 Try 到达</translation>
+    </message>
+    <message>
+        <source>On: the Try is held up in the network; the coordinator times out and cancels, then the Try arrives</source>
+        <translation>开：Try 在网络中被耽搁，协调者超时后发出 Cancel，之后 Try 才到达</translation>
+    </message>
+    <message>
+        <source>tcc_log record</source>
+        <translation>tcc_log 记录</translation>
+    </message>
+</context>
+<context>
+    <name>idem::TraceWords</name>
     <message>
         <source>marked failed</source>
         <translation>标记为失败</translation>
@@ -2933,58 +3439,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>key reused for another request</source>
         <translation>同一个键用于另一个请求</translation>
-    </message>
-    <message>
-        <source>a repeat</source>
-        <translation>重复请求</translation>
-    </message>
-    <message>
-        <source>empty rollback</source>
-        <translation>空回滚</translation>
-    </message>
-    <message>
-        <source>late Try refused</source>
-        <translation>防悬挂：拒绝迟到的 Try</translation>
-    </message>
-    <message>
-        <source>outbox row</source>
-        <translation>发件箱记录</translation>
-    </message>
-    <message>
-        <source>tcc_log record</source>
-        <translation>tcc_log 记录</translation>
-    </message>
-    <message>
-        <source>First payment fails</source>
-        <translation>首次支付失败</translation>
-    </message>
-    <message>
-        <source>Late repeat</source>
-        <translation>迟到的重复</translation>
-    </message>
-    <message>
-        <source>Processing time (ms)</source>
-        <translation>处理耗时（毫秒）</translation>
-    </message>
-    <message>
-        <source>already refunded</source>
-        <translation>已退款</translation>
-    </message>
-    <message>
-        <source>Payload of repeats</source>
-        <translation>重复请求的参数</translation>
-    </message>
-    <message>
-        <source>Business step fails</source>
-        <translation>业务步骤失败</translation>
-    </message>
-    <message>
-        <source>Extra Confirms</source>
-        <translation>额外的 Confirm 次数</translation>
-    </message>
-    <message>
-        <source>Cancel before Try</source>
-        <translation>Cancel 先于 Try 到达</translation>
     </message>
     <message>
         <source>original</source>
@@ -3027,16 +3481,8 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>版本号</translation>
     </message>
     <message>
-        <source>check then insert</source>
-        <translation>先查后插</translation>
-    </message>
-    <message>
         <source>alert rule</source>
         <translation>告警规则</translation>
-    </message>
-    <message>
-        <source>stock check</source>
-        <translation>库存检查</translation>
     </message>
     <message>
         <source>claimed</source>
@@ -3131,10 +3577,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>冲突</translation>
     </message>
     <message>
-        <source>out of stock</source>
-        <translation>库存不足</translation>
-    </message>
-    <message>
         <source>raised</source>
         <translation>已告警</translation>
     </message>
@@ -3151,138 +3593,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>正常重复</translation>
     </message>
     <message>
-        <source>dedup record</source>
-        <translation>去重记录</translation>
-    </message>
-    <message>
-        <source>order</source>
-        <translation>订单</translation>
-    </message>
-    <message>
-        <source>job run</source>
-        <translation>任务执行</translation>
-    </message>
-    <message>
-        <source>Request id</source>
-        <translation>请求号</translation>
-    </message>
-    <message>
-        <source>Late failure callback</source>
-        <translation>迟到的失败回调</translation>
-    </message>
-    <message>
-        <source>Rows in the feed</source>
-        <translation>列表总行数</translation>
-    </message>
-    <message>
-        <source>Page size</source>
-        <translation>每页行数</translation>
-    </message>
-    <message>
-        <source>Inserts per page</source>
-        <translation>每页期间插入数</translation>
-    </message>
-    <message>
-        <source>TTL (s)</source>
-        <translation>TTL（秒）</translation>
-    </message>
-    <message>
-        <source>Retention (s)</source>
-        <translation>保留期（秒）</translation>
-    </message>
-    <message>
-        <source>Alert threshold</source>
-        <translation>告警阈值</translation>
-    </message>
-    <message>
-        <source>Queries</source>
-        <translation>查询次数</translation>
-    </message>
-    <message>
-        <source>deduction record</source>
-        <translation>扣减记录</translation>
-    </message>
-    <message>
-        <source>order status</source>
-        <translation>订单状态</translation>
-    </message>
-    <message>
-        <source>Deletes per page</source>
-        <translation>每页期间删除数</translation>
-    </message>
-    <message>
-        <source>Equal timestamps</source>
-        <translation>相同时间戳</translation>
-    </message>
-    <message>
-        <source>One requestId per order form, or a new one for every click (then repeats look like new orders)</source>
-        <translation>每张下单表单一个 requestId，或者每次点击都生成新的（这时重复请求看起来像新订单）</translation>
-    </message>
-    <message>
-        <source>Changed: every repeat reuses the requestId with a different amount</source>
-        <translation>改过：每次重复都沿用同一个 requestId，但金额不同</translation>
-    </message>
-    <message>
-        <source>On: the first business step fails with a transient error (the risk service answers 503)</source>
-        <translation>开：第一次执行业务时遇到临时错误（风控服务返回 503）</translation>
-    </message>
-    <message>
-        <source>On: the first payment fails; the user pays again under a new trade number and that one succeeds</source>
-        <translation>开：第一次支付失败，用户用新的交易号重新支付并成功</translation>
-    </message>
-    <message>
-        <source>How long the consumer works on a message before it acks; longer than the visibility timeout and the broker delivers it again meanwhile</source>
-        <translation>消费者处理一条消息到 ack 之前花的时间；超过可见性超时，消息中间件会在此期间再投递一次</translation>
-    </message>
-    <message>
-        <source>On: the last repeat of set-status arrives after another write changed the order</source>
-        <translation>开：set-status 的最后一次重复，在另一次写入改过订单之后才到达</translation>
-    </message>
-    <message>
-        <source>Orders in the feed when the user opens the list</source>
-        <translation>用户打开列表时列表里的订单数</translation>
-    </message>
-    <message>
-        <source>Orders per page</source>
-        <translation>每页订单数</translation>
-    </message>
-    <message>
-        <source>New orders inserted while the user reads a page</source>
-        <translation>用户看一页期间新插入的订单数</translation>
-    </message>
-    <message>
-        <source>Orders already seen that are deleted while the user reads a page</source>
-        <translation>用户看一页期间被删除的已看过订单数</translation>
-    </message>
-    <message>
-        <source>On: orders come in groups sharing one created_at, and page boundaries fall inside a group</source>
-        <translation>开：订单成组出现、共用同一个 created_at，分页边界落在组内</translation>
-    </message>
-    <message>
-        <source>How long the cache key lives, in seconds (TTL cache)</source>
-        <translation>缓存键的存活时间，单位秒（TTL 缓存）</translation>
-    </message>
-    <message>
-        <source>How long dedup rows are kept, in seconds (dedup table)</source>
-        <translation>去重记录的保留时间，单位秒（去重表）</translation>
-    </message>
-    <message>
-        <source>More repeats of one key within a minute than this raise an alert</source>
-        <translation>同一个键一分钟内的重复次数超过这个值就告警</translation>
-    </message>
-    <message>
-        <source>Status queries for the same payment within the minute (they never alert)</source>
-        <translation>一分钟内对同一笔支付的状态查询次数（查询永远不告警）</translation>
-    </message>
-    <message>
-        <source>How many more times the coordinator delivers Confirm (a recovery driving the transaction again)</source>
-        <translation>协调者额外投递 Confirm 的次数（故障恢复时重新推进事务）</translation>
-    </message>
-    <message>
-        <source>On: the Try is held up in the network; the coordinator times out and cancels, then the Try arrives</source>
-        <translation>开：Try 在网络中被耽搁，协调者超时后发出 Cancel，之后 Try 才到达</translation>
-    </message>
-    <message>
         <source>off</source>
         <translation>关</translation>
     </message>
@@ -3290,37 +3600,28 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <source>on</source>
         <translation>开</translation>
     </message>
+</context>
+<context>
+    <name>idem::TtlWindow</name>
     <message>
-        <source>one per order form</source>
-        <translation>每张表单一个</translation>
+        <source>TTL (s)</source>
+        <translation>TTL（秒）</translation>
     </message>
     <message>
-        <source>a new one per click</source>
-        <translation>每次点击一个新的</translation>
+        <source>How long the cache key lives, in seconds (TTL cache)</source>
+        <translation>缓存键的存活时间，单位秒（TTL 缓存）</translation>
     </message>
     <message>
-        <source>the same</source>
-        <translation>相同</translation>
+        <source>Retention (s)</source>
+        <translation>保留期（秒）</translation>
     </message>
     <message>
-        <source>changed</source>
-        <translation>改过</translation>
+        <source>How long dedup rows are kept, in seconds (dedup table)</source>
+        <translation>去重记录的保留时间，单位秒（去重表）</translation>
     </message>
     <message>
-        <source>Broker redeliveries</source>
-        <translation>消息中间件重投次数</translation>
-    </message>
-    <message>
-        <source>How many more times the broker delivers each message: the consumer&apos;s acks are lost, and after the visibility timeout it delivers again (at least once)</source>
-        <translation>消息中间件把每条消息多投递几次：消费者的 ack 丢在路上，过了可见性超时就再投递一次（至少一次投递）</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>On: a stale FAILED callback arrives after the SUCCESS ones (with First payment fails: the first payment&apos;s FAILED again, while the second one is under way)</source>
-        <translation>开：一条过时的 FAILED 回调在 SUCCESS 回调之后才到达（与“首次支付失败”同开时：第一次支付的 FAILED 再来一次，而此时第二次支付正在进行）</translation>
+        <source>dedup record</source>
+        <translation>去重记录</translation>
     </message>
 </context>
 <context>
@@ -3434,6 +3735,77 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>Sequence diagram</source>
         <translation>时序图</translation>
+    </message>
+</context>
+<context>
+    <name>idem::cli::RunSummary</name>
+    <message>
+        <source>  timing %1, source %2, duplicates %3, seed %4</source>
+        <translation>  时机 %1，来源 %2，重复 %3 次，种子 %4</translation>
+    </message>
+    <message>
+        <source>, crash %1 on attempt %2</source>
+        <translation>，尝试 #%2 在 %1 崩溃</translation>
+    </message>
+    <message>
+        <source>  intents %1, attempts %2, virtual time %3 ms</source>
+        <translation>  意图 %1 个，尝试 %2 次，虚拟时间 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>  responses: %1</source>
+        <translation>  应答：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>  effect %1: %2 (expected %3)</source>
+        <translation>  业务效果 %1：%2（预期 %3）</translation>
+    </message>
+    <message>
+        <source>  ALERT %1</source>
+        <translation>  告警：%1</translation>
+    </message>
+    <message>
+        <source>  inconsistent: %1</source>
+        <translation>  不一致：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>  wrong answer: attempt #%1 was told %2, but %3</source>
+        <translation>  错误应答：尝试 #%1 收到的应答是“%2”，但数据库显示：%3</translation>
+    </message>
+    <message>
+        <source>  cost per intent: %1 statements, %2 transactions, %3 rows written</source>
+        <translation>  每个意图的开销：%1 条语句，%2 个事务，写入 %3 行</translation>
+    </message>
+    <message>
+        <source>, %1 lock waits</source>
+        <translation>，等锁 %1 次</translation>
+    </message>
+    <message>
+        <source>  verdict: %1</source>
+        <translation>  结论：%1</translation>
+    </message>
+    <message>
+        <source> — accepted cost (the business accepts repeating this effect)</source>
+        <translation>——可接受的代价（业务允许这个效果重复）</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>  INCOMPLETE: the run was stopped before its end</source>
+        <translation>  不完整：运行在结束前被停止了</translation>
+    </message>
+    <message>
+        <source>  integrity: %1</source>
+        <translation>  完整性检查：%1</translation>
     </message>
 </context>
 </TS>
