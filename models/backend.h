@@ -58,6 +58,10 @@ public:
     // Whether statements are sent and then settled (settle()) instead of
     // run at once: a server, where one session waits for another's lock.
     virtual bool stepped() const { return false; }
+    // Whether any failed statement aborts the whole transaction
+    // (PostgreSQL's): a statement that may fail is then sent behind a
+    // savepoint, so that the transaction goes on as it does elsewhere.
+    virtual bool abortsTransactionOnError() const { return false; }
     // Sends a statement on a stepped session without waiting for it.
     virtual void send(SqlConnection& session, const QString& sql, const QVariantList& params);
     // Waits until the statement in flight on `session` has finished (then

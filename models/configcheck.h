@@ -14,6 +14,8 @@ struct RunConfig;
 struct ScenarioInfo;
 
 inline constexpr int kMaxDuplicates = 1000;
+// ... on a server, whose sessions are real connections (at most 300).
+inline constexpr int kMaxServerDuplicates = 250;
 inline constexpr int kMaxRetries = 20;
 inline constexpr int kMaxIntents = 100'000;
 inline constexpr qint64 kMaxSeed = 0xFFFF'FFFFLL;

@@ -29,9 +29,20 @@ SET owner      = excluded.owner,
     expires_at = excluded.expires_at
 WHERE locks.expires_at <= ?
 RETURNING token, expires_at)");
+// MariaDB's upsert has no condition of its own: each column keeps its value
+// unless the lease has run out. The columns are set left to right, so
+// expires_at, read by the others, is set last. The server counts 1 for a new
+// row, 2 for a row it changed and 0 for one it left as it was.
+const QString kAcquireMariaDb = QStringLiteral(R"(INSERT INTO locks (name, owner, token, expires_at)
+VALUES (?, ?, 1, ?)
+ON DUPLICATE KEY UPDATE
+    owner      = IF(expires_at <= ?, VALUES(owner), owner),
+    token      = IF(expires_at <= ?, token + 1, token),
+    expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at))");
 const QString kHolder = QStringLiteral(R"(SELECT owner, token, expires_at
 FROM locks
 WHERE name = ?)");
+const QString kLease = QStringLiteral("SELECT token, expires_at FROM locks WHERE name = ?");
 const QString kRelease = QStringLiteral(R"(UPDATE locks
 SET owner = NULL, expires_at = 0
 WHERE name = ?
@@ -42,7 +53,15 @@ Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) cons
     // The lease runs from this attempt's arrival, and a lease whose end is
     // at or before our arrival has run out (Attempt::arrivedAt).
     const qint64 now = a.arrivedAt();
-    const SqlResult taken = co_await a.sql(kAcquire, name_, owner, now + leaseMs_, now);
+    SqlResult taken;
+    if (a.config().backend == QLatin1String("mariadb")) {
+        const SqlResult upsert = co_await a.sqlWith(
+            kAcquireMariaDb, bound(name_, owner, now + leaseMs_, now, now, now));
+        if (upsert.rows > 0)
+            taken = co_await a.sql(kLease, name_);
+    } else {
+        taken = co_await a.sql(kAcquire, name_, owner, now + leaseMs_, now);
+    }
     if (!taken.empty()) {
         Lease lease{true, taken.value(0, 0).toLongLong(), taken.value(0, 1).toLongLong(), owner};
         a.guard("lease-lock", "acquired",

@@ -78,7 +78,7 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
         e.actor = nameId(u"database");
         e.kind = EventKind::Sql;
         e.connection = 0;
-        e.sql = sql;
+        e.sql = connection_.textSent(sql);
         e.params = params;
         e.rows = r.ok ? r.rows : 0;
         e.counts = r.counts;
@@ -97,7 +97,7 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
     }
     if (!r.ok) {
         throw SetupFailure(QStringLiteral("a set-up statement failed: %1\n%2")
-                               .arg(r.errorText(), sql.simplified())
+                               .arg(r.errorText(), connection_.textSent(sql).simplified())
                                .toStdString());
     }
     return r;
@@ -186,6 +186,8 @@ bool Run::start(QString* error) {
     // A server's own level when none was asked for: the trace says which.
     if (config_.backend != QLatin1String("sqlite"))
         config_.isolation = backend_->isolation();
+    if (options_.sink)
+        options_.sink->started(config_);
     setupConnection_ = backend_->connect(QStringLiteral("c0"));
     if (!setupConnection_->isOpen()) {
         *error = QStringLiteral("cannot open the database %1: %2")
@@ -525,8 +527,20 @@ void Run::runPendingSql(Process& p) {
     resume(p, p.resumeAt);
 }
 
+namespace {
+const QString kSavepoint = QStringLiteral("SAVEPOINT may_fail");
+const QString kReleaseSavepoint = QStringLiteral("RELEASE SAVEPOINT may_fail");
+const QString kRollbackToSavepoint = QStringLiteral("ROLLBACK TO SAVEPOINT may_fail");
+}  // namespace
+
 void Run::runSteppedSql(Process& p) {
     Attempt::SqlStep& step = *p.pendingSql;
+    // A statement the handler lets fail (a unique key's conflict) must not
+    // take the transaction with it where one error aborts it all.
+    p.savepoint = step.mayFail && backend_->abortsTransactionOnError() &&
+                  p.connection->inTransaction();
+    if (p.savepoint)
+        traceSql(p.attempt.get(), *p.connection, kSavepoint, {}, p.connection->exec(kSavepoint));
     backend_->send(*p.connection, step.sql, step.params);
     settleStepped(p);
 }
@@ -563,6 +577,11 @@ void Run::settleStepped(Process& p) {
     }
     Attempt::SqlStep& step = *p.pendingSql;
     traceSql(p.attempt.get(), c, step.sql, step.params, r);
+    if (p.savepoint) {
+        p.savepoint = false;
+        const QString& end = r.ok ? kReleaseSavepoint : kRollbackToSavepoint;
+        traceSql(p.attempt.get(), c, end, {}, c.exec(end));
+    }
     if (r.outcome == SqlOutcome::Deadlock)
         ++cost_.deadlocks;
     else if (r.outcome == SqlOutcome::SerializationFailure)
@@ -633,7 +652,7 @@ void Run::traceSql(const Attempt* a, const SqlConnection& c, const QString& sql,
         e.attempt = a->number();
     }
     e.connection = connectionNumber(c);
-    e.sql = sql;
+    e.sql = c.textSent(sql);
     e.params = params;
     e.rows = r.ok ? r.rows : 0;
     e.counts = r.counts;
@@ -815,6 +834,16 @@ void Run::maybeRetry(const Attempt& a, Response response) {
 SqlConnection* Run::acquireConnection() {
     if (idle_.empty()) {
         idle_.push_back(backend_->connect(QStringLiteral("c%1").arg(nextConnection_++)));
+        if (!idle_.back()->isOpen()) {
+            // A server that takes no more connections: the run stops here
+            // rather than judging refused statements as business errors.
+            fail(RunFailure::Io,
+                 QStringLiteral("%1 refused connection %2 (%3 open): %4")
+                     .arg(backend_->location(), idle_.back()->id())
+                     .arg(busy_.size() + 1)
+                     .arg(idle_.back()->openError()));
+            while (!queue_.empty()) queue_.pop();
+        }
     }
     busy_.push_back(std::move(idle_.back()));
     idle_.pop_back();

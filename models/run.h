@@ -168,6 +168,7 @@ private:
         int busyPolls = 0;
         bool crashed = false;
         bool parked = false;  // a server's statement waits for another session's lock
+        bool savepoint = false;  // ... that may fail, behind a savepoint (PostgreSQL)
     };
     struct IntentState {
         qint64 start = 0;

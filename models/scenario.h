@@ -49,10 +49,11 @@ struct VariantInfo {
     // notification is a nuisance, not a loss). Repeats of them are still
     // duplicated, marked tolerated in the summary.
     QStringList toleratedEffects{};
-    // Live mode (SPEC section 8): the servers this variant's SQL is written
-    // for ("mariadb", "postgres"), beside SQLite; and whether it needs one
-    // (a statement SQLite lacks, as SELECT ... FOR UPDATE).
-    QStringList servers{};
+    // Live mode (SPEC section 8): the servers this variant's SQL runs on
+    // ("mariadb", "postgres"), beside SQLite: every variant's, in each
+    // server's spelling (sqldialect.h), unless it says otherwise; and whether
+    // it needs one (a statement SQLite lacks, as SELECT ... FOR UPDATE).
+    QStringList servers{QStringLiteral("mariadb"), QStringLiteral("postgres")};
     bool serverOnly = false;
     // Its lesson is a server's (SPEC section 8): left out of the lists that
     // run on SQLite alone (the window, an experiment of every variant).

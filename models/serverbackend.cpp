@@ -5,9 +5,13 @@
 #include "live/session.h"
 #include "runconfig.h"
 #include "sqlconnection.h"
+#include "sqldialect.h"
 #include "sqlitebackend.h"
 
 #include <QRandomGenerator>
+
+#include <map>
+#include <mutex>
 
 namespace idem {
 
@@ -95,10 +99,16 @@ public:
         return take();
     }
 
+    QString textSent(const QString& sql) const override {
+        return inDialect(
+            session_->kind() == ServerKind::Postgres ? SqlDialect::Postgres : SqlDialect::MariaDb,
+            sql);
+    }
+
     void send(const QString& sql, const QVariantList& params) {
-        sent_ = sql;
+        sent_ = textSent(sql);
         const QString text =
-            session_->kind() == ServerKind::Postgres ? numberedPlaceholders(sql) : sql;
+            session_->kind() == ServerKind::Postgres ? numberedPlaceholders(sent_) : sent_;
         session_->send(text, params);
     }
 
@@ -229,6 +239,39 @@ QString isolationSql(const QString& id) {
     return QStringLiteral("SERIALIZABLE");
 }
 
+const QString kLabDatabase = QStringLiteral("idemlab");
+
+// One private server of each kind per process: the first run starts it,
+// the runs after it (a class firing again, a test's hundreds of runs) each
+// get a database of their own on it. The server stops when the lab exits
+// (its keeper sees to that should the lab be killed).
+std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
+                                                  const live::PrivateServer::Progress& progress,
+                                                  QString* error) {
+    static std::mutex mutex;
+    static std::map<ServerKind, std::shared_ptr<live::PrivateServer>> running;
+    const std::lock_guard lock(mutex);
+    std::shared_ptr<live::PrivateServer>& server = running[kind];
+    if (!server) {
+        server = live::PrivateServer::start(kind, progress, error);
+        // PostgreSQL: the runs' schemas live in a database of the lab's
+        // (a schema is made and dropped in a few milliseconds; a database
+        // is a copy of template1).
+        if (server && kind == ServerKind::Postgres) {
+            const auto admin = live::openSession(server->endpoint(), QStringLiteral("setup"));
+            const live::StatementResult& r =
+                admin->exec(QStringLiteral("CREATE DATABASE %1").arg(kLabDatabase));
+            if (!r.ok()) {
+                *error = QStringLiteral("cannot create the lab's database: %1").arg(r.errorText());
+                server.reset();
+            }
+        }
+    } else if (progress) {
+        progress(live::PrivateServer::Stage::Ready);
+    }
+    return server;
+}
+
 class ServerBackend final : public Backend {
 public:
     ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress)
@@ -238,13 +281,14 @@ public:
     }
     ~ServerBackend() override {
         observer_.reset();
-        server_.reset();
+        dropDatabase();
     }
 
     QString id() const override { return serverId(kind_); }
     QString serverVersion() const override { return server_ ? server_->version() : QString(); }
     QString isolation() const override { return isolation_; }
     bool stepped() const override { return true; }
+    bool abortsTransactionOnError() const override { return kind_ == ServerKind::Postgres; }
     bool singleWriter() const override { return false; }
 
     bool prepare(const QString& target, bool, QString* error, bool* badInput) override {
@@ -256,7 +300,7 @@ public:
                          .arg(live::serverName(kind_));
             return false;
         }
-        server_ = live::PrivateServer::start(
+        server_ = sharedServer(
             kind_,
             [this](live::PrivateServer::Stage stage) {
                 if (!progress_)
@@ -283,23 +327,32 @@ public:
             return false;
         }
         endpoint_ = server_->endpoint();
+        // The run's own tables: a database of its own on MariaDB (where a
+        // database is a schema), a schema in the lab's database on PostgreSQL.
         database_ =
             QStringLiteral("idemlab_%1")
                 .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QLatin1Char('0'));
+        const bool pg = kind_ == ServerKind::Postgres;
+        if (pg)
+            endpoint_.database = kLabDatabase;
         {
             const auto admin = live::openSession(endpoint_, QStringLiteral("setup"));
             if (!admin->isOpen()) {
                 *error = admin->openError();
                 return false;
             }
-            const live::StatementResult& r =
-                admin->exec(QStringLiteral("CREATE DATABASE %1").arg(database_));
+            const live::StatementResult& r = admin->exec(
+                (pg ? QStringLiteral("CREATE SCHEMA %1") : QStringLiteral("CREATE DATABASE %1"))
+                    .arg(database_));
             if (!r.ok()) {
-                *error = QStringLiteral("cannot create the run's database: %1").arg(r.errorText());
+                *error = QStringLiteral("cannot create the run's %1: %2")
+                             .arg(pg ? QStringLiteral("schema") : QStringLiteral("database"),
+                                  r.errorText());
                 return false;
             }
         }
-        endpoint_.database = database_;
+        if (!pg)
+            endpoint_.database = database_;
         observer_ = live::openObserver(endpoint_);
         if (!observer_->isOpen()) {
             *error = observer_->openError();
@@ -311,13 +364,19 @@ public:
     bool publish(const QJsonObject&, QString*, bool*) override { return true; }
 
     QString location() const override {
-        return QStringLiteral("%1 %2, database %3 in %4")
-            .arg(live::serverName(kind_), serverVersion(), database_,
+        const QString where =
+            kind_ == ServerKind::Postgres
+                ? QStringLiteral("schema %1 of database %2").arg(database_, kLabDatabase)
+                : QStringLiteral("database %1").arg(database_);
+        return QStringLiteral("%1 %2, %3 in %4")
+            .arg(live::serverName(kind_), serverVersion(), where,
                  server_ ? server_->folder() : QString());
     }
 
     std::unique_ptr<SqlConnection> connect(const QString& id) const override {
         auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
+        if (c->isOpen() && kind_ == ServerKind::Postgres)
+            c->exec(QStringLiteral("SET search_path TO %1").arg(database_));
         if (c->isOpen()) {
             const QString level = isolationSql(isolation_);
             c->exec(kind_ == ServerKind::Postgres
@@ -328,8 +387,12 @@ public:
             // InnoDB does not see every cycle of gap locks among three
             // sessions: they wait until its lock wait timeout (50 s by
             // default) ends one. Five seconds keep such a run short.
-            if (kind_ == ServerKind::MariaDb)
+            if (kind_ == ServerKind::MariaDb) {
                 c->exec(QStringLiteral("SET SESSION innodb_lock_wait_timeout = 5"));
+                // || joins text, as the standard and the other databases read it.
+                c->exec(QStringLiteral(
+                    "SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')"));
+            }
         }
         return c;
     }
@@ -357,7 +420,9 @@ public:
             live::waitUntilDoneOrBlocked(server(session).session(), *observer_, run);
         if (step.state == live::StepWait::State::Blocked) {
             *waitsOn = step.lock.on;
-            *lock = step.lock.describe();
+            // The run's database is the only one it has: the lock is named
+            // by its table alone, the same in every run.
+            *lock = step.lock.describe().remove(QStringLiteral("`%1`.").arg(database_));
             return false;
         }
         if (step.state == live::StepWait::State::GaveUp) {
@@ -380,7 +445,28 @@ private:
     ServerKind kind_;
     QString isolation_;
     std::function<void(const QString&)> progress_;
-    std::unique_ptr<live::PrivateServer> server_;
+    // The run's database goes with the run; the server stays for the next.
+    void dropDatabase() {
+        if (!server_ || database_.isEmpty())
+            return;
+        live::Endpoint admin = endpoint_;
+        if (kind_ == ServerKind::MariaDb)
+            admin.database.clear();
+        const auto session = live::openSession(admin, QStringLiteral("setup"));
+        if (!session->isOpen())
+            return;
+        if (kind_ == ServerKind::Postgres) {
+            // A session still in a transaction there would hold the drop.
+            session->exec(QStringLiteral("SET lock_timeout = '5s'"));
+            session->exec(QStringLiteral("DROP SCHEMA IF EXISTS %1 CASCADE").arg(database_));
+        } else {
+            // A session still in a transaction there would hold the drop.
+            session->exec(QStringLiteral("SET SESSION lock_wait_timeout = 5"));
+            session->exec(QStringLiteral("DROP DATABASE IF EXISTS %1").arg(database_));
+        }
+    }
+
+    std::shared_ptr<live::PrivateServer> server_;
     std::unique_ptr<live::Observer> observer_;
     live::Endpoint endpoint_;
     QString database_;

@@ -80,6 +80,9 @@ public:
     virtual bool inTransaction() const = 0;
 
     virtual SqlResult exec(const QString& sql, const QVariantList& params = {}) = 0;
+    // The text of `sql` this session sends: the lab's SQL in the database's
+    // own spelling (sqldialect.h). The trace and the SQL log show it.
+    virtual QString textSent(const QString& sql) const { return sql; }
     // "SELECT <row id>, <every column> FROM <table>", identifiers quoted;
     // columns receives the column names (without the row id). Empty when the
     // table does not exist.

@@ -79,6 +79,13 @@ bool TraceFileWriter::open(const QString& path, const RunConfig& config, QString
     return true;
 }
 
+void TraceFileWriter::started(const RunConfig& config) {
+    // Nothing is written before the first event: the header says the run as
+    // it runs.
+    if (file_ && first_ && !failed())
+        buffer_ = headerBytes(config);
+}
+
 void TraceFileWriter::add(const TraceEvent& event) {
     if (!file_ || failed())
         return;

@@ -30,6 +30,9 @@ class TraceSink {
 public:
     virtual ~TraceSink() = default;
     virtual void add(const TraceEvent& event) = 0;
+    // The run's configuration as it runs, before its first event: what the
+    // backend filled in (a server's isolation level when none was asked for).
+    virtual void started(const RunConfig&) {}
 };
 
 // The events of a run in memory, for playback, the views and the tests.
@@ -98,6 +101,7 @@ public:
 
     bool open(const QString& path, const RunConfig& config, QString* error);
     void add(const TraceEvent& event) override;
+    void started(const RunConfig& config) override;
     bool commit(const QJsonObject& summary, QString* error);
     // Drops what was written; the path keeps what it had.
     void cancel();

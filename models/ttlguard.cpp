@@ -22,6 +22,14 @@ VALUES (?, 'PROCESSING', ?)
 ON CONFLICT (key) DO UPDATE
 SET value = excluded.value, expires_at = excluded.expires_at
 WHERE ttl_keys.expires_at <= ?)");
+// MariaDB's form: the row keeps its value unless it has expired (expires_at,
+// which the other column reads, is set last). 1: a new row, 2: an expired
+// one replaced, 0: a live key left as it was.
+const QString kSetNxMariaDb = QStringLiteral(R"(INSERT INTO ttl_keys (key, value, expires_at)
+VALUES (?, 'PROCESSING', ?)
+ON DUPLICATE KEY UPDATE
+    value      = IF(expires_at <= ?, VALUES(value), value),
+    expires_at = IF(expires_at <= ?, VALUES(expires_at), expires_at))");
 const QString kGet = QStringLiteral(R"(SELECT value, expires_at
 FROM ttl_keys
 WHERE key = ? AND expires_at > ?)");
@@ -34,8 +42,14 @@ Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) cons
     // The key lives from this attempt's arrival; at a later arrival it
     // counts as absent once ttl or more has passed (Attempt::arrivedAt).
     const qint64 expiresAt = a.arrivedAt() + ttlMs_;
-    const SqlResult set = co_await a.sql(kSetNx, key, expiresAt, a.arrivedAt());
-    if (set.rows == 1) {
+    const bool mariaDb = a.config().backend == QLatin1String("mariadb");
+    SqlResult set;
+    if (mariaDb)
+        set =
+            co_await a.sqlWith(kSetNxMariaDb, bound(key, expiresAt, a.arrivedAt(), a.arrivedAt()));
+    else
+        set = co_await a.sql(kSetNx, key, expiresAt, a.arrivedAt());
+    if (mariaDb ? set.rows > 0 : set.rows == 1) {
         a.guard("ttl-key", "set", {{"key", key}, {"ttl_ms", ttlMs_}, {"expires_at", expiresAt}});
         co_return Claim{Outcome::Set, {}, expiresAt};
     }

@@ -400,8 +400,8 @@ GROUP BY user_id)"),
 void MqConsume::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
        COALESCE(SUM(deliveries), 0),
-       COALESCE(SUM(status = 'ACKED'), 0),
-       COALESCE(SUM(status = 'DEAD'), 0)
+       COUNT(CASE WHEN status = 'ACKED' THEN 1 END),
+       COUNT(CASE WHEN status = 'DEAD' THEN 1 END)
 FROM broker)"));
     summary.insert("broker", QJsonObject{{"messages", b.value(0, 0).toLongLong()},
                                          {"deliveries", b.value(0, 1).toLongLong()},

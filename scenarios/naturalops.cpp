@@ -47,6 +47,16 @@ const QString kDeduct = QStringLiteral(R"(UPDATE accounts
 SET balance = balance - 100
 WHERE user_id = ?
 RETURNING balance)");
+// MariaDB's UPDATE returns no rows: the new value is read after it, in the
+// same transaction.
+const QString kAddPointsMariaDb = QStringLiteral(R"(UPDATE accounts
+SET points = points + 10
+WHERE user_id = ?)");
+const QString kDeductMariaDb = QStringLiteral(R"(UPDATE accounts
+SET balance = balance - 100
+WHERE user_id = ?)");
+const QString kPointsOf = QStringLiteral("SELECT points FROM accounts WHERE user_id = ?");
+const QString kBalanceOf = QStringLiteral("SELECT balance FROM accounts WHERE user_id = ?");
 const QString kInsertOrder = QStringLiteral(R"(INSERT INTO orders (user_id, status, amount)
 VALUES (?, 'CREATED', ?)
 RETURNING id)");
@@ -163,14 +173,29 @@ Task<Reply> deleteById(Attempt& a) {
     co_return Reply{Response::Success, counted(kGone, order)};
 }
 
+// An UPDATE that answers the value it left: RETURNING where the database
+// has it, else the UPDATE and a read of the row in one transaction.
+Task<qint64> updateReturning(Attempt& a, const QString& returning, const QString& mariaDb,
+                             const QString& read) {
+    if (a.config().backend != QLatin1String("mariadb")) {
+        const SqlResult r = co_await a.sql(returning, userOf(a.intent()));
+        co_return r.value().toLongLong();
+    }
+    co_await a.begin();
+    co_await a.sql(mariaDb, userOf(a.intent()));
+    const SqlResult r = co_await a.sql(read, userOf(a.intent()));
+    co_await a.commit();
+    co_return r.value().toLongLong();
+}
+
 Task<Reply> increment(Attempt& a) {
-    const SqlResult r = co_await a.sql(kAddPoints, userOf(a.intent()));
-    co_return Reply{Response::Success, counted(kPoints, r.value().toLongLong())};
+    const qint64 points = co_await updateReturning(a, kAddPoints, kAddPointsMariaDb, kPointsOf);
+    co_return Reply{Response::Success, counted(kPoints, points)};
 }
 
 Task<Reply> deduct(Attempt& a) {
-    const SqlResult r = co_await a.sql(kDeduct, userOf(a.intent()));
-    co_return Reply{Response::Success, counted(kBalance, r.value().toLongLong())};
+    const qint64 balance = co_await updateReturning(a, kDeduct, kDeductMariaDb, kBalanceOf);
+    co_return Reply{Response::Success, counted(kBalance, balance)};
 }
 
 Task<Reply> insertNew(Attempt& a) {

@@ -122,7 +122,6 @@ OrderCreate::OrderCreate() {
     const QList<CrashPoint> answerOnly{CrashPoint::BeforeResponse};
     const QString uniqueRequestId =
         QStringLiteral("CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)");
-    const QStringList servers{QStringLiteral("mariadb"), QStringLiteral("postgres")};
     auto dedup = [this](DedupPolicy policy) {
         return [this, policy](Attempt& a) {
             return dedupTable(a, policy);
@@ -144,24 +143,26 @@ OrderCreate::OrderCreate() {
         {.id = "none",
          .crashPoints = answerOnly,
          .summary = "insert the order, no guard",
-         .handle = [this](Attempt& a) { return createWithoutGuard(a); },
-         .servers = servers},
+         .handle =
+             [this](Attempt& a) {
+                 return createWithoutGuard(a);
+             }},
         {.id = "check-then-insert",
          .crashPoints = answerOnly,
          .summary = "SELECT by request_id, then INSERT; no constraint",
-         .handle = [this](Attempt& a) { return checkThenInsert(a); },
-         .servers = servers},
+         .handle =
+             [this](Attempt& a) {
+                 return checkThenInsert(a);
+             }},
         {.id = "unique-key",
          .crashPoints = answerOnly,
          .summary = "UNIQUE(request_id); on conflict return the existing order",
          .handle = [this](Attempt& a) { return uniqueKey(a); },
-         .schema = {uniqueRequestId},
-         .servers = servers},
+         .schema = {uniqueRequestId}},
         {.id = "check-in-tx",
          .crashPoints = answerOnly,
          .summary = "BEGIN; SELECT by request_id; INSERT if absent; COMMIT; no constraint",
          .handle = [this](Attempt& a) { return checkInTransaction(a); },
-         .servers = servers,
          .serverLesson = true},
         {.id = "check-for-update",
          .crashPoints = answerOnly,
@@ -169,7 +170,6 @@ OrderCreate::OrderCreate() {
                     "UNIQUE(request_id) as the backstop",
          .handle = [this](Attempt& a) { return checkForUpdate(a); },
          .schema = {uniqueRequestId},
-         .servers = servers,
          .serverOnly = true,
          .serverLesson = true},
         {.id = "dedup-table",

@@ -88,6 +88,13 @@ SET deliveries = deliveries + 1
 WHERE msg_id = ?
   AND status = 'DELIVERED'
 RETURNING deliveries)");
+// MariaDB's UPDATE returns no rows: the count is read after it (only the
+// broker writes the row).
+const QString kRedeliverMariaDb = QStringLiteral(R"(UPDATE broker
+SET deliveries = deliveries + 1
+WHERE msg_id = ?
+  AND status = 'DELIVERED')");
+const QString kDeliveries = QStringLiteral("SELECT deliveries FROM broker WHERE msg_id = ?");
 
 // --- the points service (the consumer) --------------------------------------
 const QString kAwardPoints =
@@ -502,7 +509,14 @@ Task<Reply> Outbox::brokerDelivers(Attempt& a) const {
 // goes to the consumer again; an acked one is done.
 Task<Reply> Outbox::brokerRedelivers(Attempt& a) const {
     const qint64 msgId = messageIdOf(a);
-    const SqlResult again = co_await a.sql(kRedeliver, msgId);
+    SqlResult again;
+    if (a.config().backend != QLatin1String("mariadb")) {
+        again = co_await a.sql(kRedeliver, msgId);
+    } else {
+        const SqlResult redelivered = co_await a.sql(kRedeliverMariaDb, msgId);
+        if (redelivered.rows == 1)
+            again = co_await a.sql(kDeliveries, msgId);
+    }
     if (again.empty())
         co_return Reply{};
     const int delivery = again.value().toInt();
@@ -614,7 +628,7 @@ std::vector<AnswerTruth> Outbox::answerTruthOfAll(Reader& db, int intents) const
 void Outbox::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
     const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
        COALESCE(SUM(deliveries), 0),
-       COALESCE(SUM(status = 'ACKED'), 0)
+       COUNT(CASE WHEN status = 'ACKED' THEN 1 END)
 FROM broker)"));
     summary.insert("broker", QJsonObject{{"messages", b.value(0, 0).toLongLong()},
                                          {"deliveries", b.value(0, 1).toLongLong()},

@@ -17,7 +17,7 @@ FROM (SELECT row_id
       FROM page_reads
       WHERE reader = ?
       GROUP BY row_id
-      HAVING COUNT(*) > 1))");
+      HAVING COUNT(*) > 1) AS shown_twice)");
 
 // Existed at the start, still in the feed (never deleted), never shown; and
 // either the reader is done, or it has already shown an older row.

@@ -55,6 +55,25 @@ const QString kLogPage =
     QStringLiteral(R"(INSERT INTO page_reads (reader, page, position, row_id, created_at)
 SELECT ?, ?, key + 1, json_extract(value, '$[0]'), json_extract(value, '$[1]')
 FROM json_each(?))");
+// The same on PostgreSQL (the array's elements, numbered from 1; values
+// bound as text are cast to the columns' types) ...
+const QString kLogPagePostgres =
+    QStringLiteral(R"(INSERT INTO page_reads (reader, page, position, row_id, created_at)
+SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), shown.position,
+       CAST(shown.item ->> 0 AS BIGINT), CAST(shown.item ->> 1 AS BIGINT)
+FROM jsonb_array_elements(CAST(? AS JSONB)) WITH ORDINALITY AS shown(item, position))");
+// ... and on MariaDB (JSON_TABLE, a row for each element).
+const QString kLogPageMariaDb =
+    QStringLiteral(R"(INSERT INTO page_reads (reader, page, position, row_id, created_at)
+SELECT ?, ?, shown.position, shown.row_id, shown.created_at
+FROM JSON_TABLE(?, '$[*]' COLUMNS (position   FOR ORDINALITY,
+                                   row_id     BIGINT PATH '$[0]',
+                                   created_at BIGINT PATH '$[1]')) AS shown)");
+const QString& logPage(const QString& backend) {
+    return backend == QLatin1String("postgres")  ? kLogPagePostgres
+           : backend == QLatin1String("mariadb") ? kLogPageMariaDb
+                                                 : kLogPage;
+}
 const QString kLogScrollEnd = QStringLiteral(R"(INSERT INTO scroll_ends (reader, pages, ended_at)
 VALUES (?, ?, ?))");
 
@@ -68,6 +87,16 @@ WHERE id IN (SELECT row_id
                AND row_id IN (SELECT id FROM orders)
              ORDER BY page, position
              LIMIT ?))");
+// MariaDB takes no LIMIT in an IN subquery: the rows are chosen in a derived
+// table first.
+const QString kDeleteSeenMariaDb = QStringLiteral(R"(DELETE FROM orders
+WHERE id IN (SELECT row_id
+             FROM (SELECT row_id
+                   FROM page_reads
+                   WHERE reader = ?
+                     AND row_id IN (SELECT id FROM orders)
+                   ORDER BY page, position
+                   LIMIT ?) AS seen))");
 
 // The feed before the user opens the list: one order per second, oldest
 // first, the newest one second before virtual time 0. With ties, each second
@@ -80,6 +109,28 @@ const QString kSeedFeed = QStringLiteral(R"(WITH RECURSIVE n(i) AS (
 INSERT INTO orders (amount, created_at)
 SELECT 100 + i * 37 % 900,
        ? - ((? - 1 - i) / ? + 1) * 1000
+FROM n)");
+// The same feed as PostgreSQL's engineers write it: the counter is a
+// BIGINT from the start, so the timestamps (milliseconds) fit.
+const QString kSeedFeedPostgres = QStringLiteral(R"(WITH RECURSIVE n(i) AS (
+    SELECT CAST(0 AS BIGINT)
+    UNION ALL
+    SELECT i + 1 FROM n WHERE i + 1 < ?
+)
+INSERT INTO orders (amount, created_at)
+SELECT 100 + i * 37 % 900,
+       ? - ((? - 1 - i) / ? + 1) * 1000
+FROM n)");
+// ... and MariaDB's: the statement is the INSERT, the CTE feeds its SELECT,
+// and DIV divides integers (its / gives a decimal).
+const QString kSeedFeedMariaDb = QStringLiteral(R"(INSERT INTO orders (amount, created_at)
+WITH RECURSIVE n(i) AS (
+    SELECT 0
+    UNION ALL
+    SELECT i + 1 FROM n WHERE i + 1 < ?
+)
+SELECT 100 + i * 37 % 900,
+       ? - ((? - 1 - i) DIV ? + 1) * 1000
 FROM n)");
 const QString kSnapshotFeed = QStringLiteral(R"(INSERT INTO feed_at_start (row_id, created_at)
 SELECT id, created_at
@@ -276,7 +327,11 @@ void Pagination::seed(Setup& setup, int intent) const {
     if (intent != 0)
         return;  // one feed; every reader pages through it
     const FeedShape feed = shapeOf(info_, setup.config());
-    setup.exec(kSeedFeed, {feed.rows, kEpochMs, feed.rows, feed.groupSize()});
+    const QString& backend = setup.config().backend;
+    const QString& seedFeed = backend == QLatin1String("postgres")  ? kSeedFeedPostgres
+                              : backend == QLatin1String("mariadb") ? kSeedFeedMariaDb
+                                                                    : kSeedFeed;
+    setup.exec(seedFeed, {feed.rows, kEpochMs, feed.rows, feed.groupSize()});
     setup.exec(kSnapshotFeed);
 }
 
@@ -305,7 +360,7 @@ Task<Reply> Pagination::scroll(Attempt& a, const Strategy& strategy) const {
     for (;; ++page) {
         const SqlResult rows = co_await readPage(a, strategy, page, lastCreatedAt, lastId);
         if (!rows.empty()) {
-            co_await a.sql(kLogPage, reader, page, displayedRows(rows));
+            co_await a.sql(logPage(a.config().backend), reader, page, displayedRows(rows));
             lastId = rows.data.last()[0].toLongLong();
             lastCreatedAt = rows.data.last()[2].toLongLong();
         }
@@ -365,7 +420,9 @@ Task<Reply> Pagination::writeBetweenPages(Attempt& a) const {
         inserted += added.rows;
     }
     if (feed.deletes > 0) {
-        const SqlResult removed = co_await a.sql(kDeleteSeen, readerOf(a.intent()), feed.deletes);
+        const SqlResult removed = co_await a.sql(
+            a.config().backend == QLatin1String("mariadb") ? kDeleteSeenMariaDb : kDeleteSeen,
+            readerOf(a.intent()), feed.deletes);
         deleted = removed.rows;
     }
     co_await a.commit();
@@ -397,6 +454,42 @@ Verdict Pagination::judge(const IntentJudgement& j) const {
     return Verdict::ExactlyOnce;
 }
 
+namespace {
+
+// The database's plan for a page after the first, one step a line: SQLite's
+// EXPLAIN QUERY PLAN as it numbers its steps; PostgreSQL's EXPLAIN, a line
+// each; MariaDB's EXPLAIN, a table read each (its access type, key, the rows
+// it expects to read).
+QJsonArray queryPlan(Reader& db, const QString& backend, const QString& page,
+                     const QVariantList& params) {
+    QJsonArray plan;
+    if (backend == QLatin1String("sqlite")) {
+        for (const QVariantList& row :
+             db.query(QStringLiteral("EXPLAIN QUERY PLAN ") + page, params).data) {
+            plan.append(QJsonObject{{"id", row.value(0).toLongLong()},
+                                    {"parent", row.value(1).toLongLong()},
+                                    {"detail", row.value(3).toString()}});
+        }
+        return plan;
+    }
+    const bool maria = backend == QLatin1String("mariadb");
+    qint64 id = 0;
+    for (const QVariantList& row : db.query(QStringLiteral("EXPLAIN ") + page, params).data) {
+        QString detail = row.value(0).toString();
+        if (maria) {
+            detail =
+                QStringLiteral("%1 %2 type %3 key %4 rows %5 %6")
+                    .arg(row.value(1).toString(), row.value(2).toString(), row.value(3).toString(),
+                         row.value(5).toString(), row.value(8).toString(), row.value(9).toString())
+                    .trimmed();
+        }
+        plan.append(QJsonObject{{"id", ++id}, {"parent", 0}, {"detail", detail}});
+    }
+    return plan;
+}
+
+}  // namespace
+
 void Pagination::extendSummary(Reader& db, const RunConfig& config, QJsonObject& summary) const {
     const FeedShape feed = shapeOf(info_, config);
     const Strategy& st = *strategy(config.variant);
@@ -421,8 +514,8 @@ WHERE row_id NOT IN (SELECT id FROM orders))"))},
         shape.insert("tie_group_size", feed.groupSize());
     summary.insert("feed", shape);
 
-    // How SQLite finds a page after the first: offset scans past the skipped
-    // rows, a cursor or keyset seeks into the (created_at, id) index.
+    // How the database finds a page after the first: offset scans past the
+    // skipped rows, a cursor or keyset seeks into the (created_at, id) index.
     QVariantList params;
     switch (st.cursor) {
         case Cursor::Offset:
@@ -435,14 +528,7 @@ WHERE row_id NOT IN (SELECT id FROM orders))"))},
             params = {kEpochMs, 0, feed.pageSize};
             break;
     }
-    QJsonArray plan;
-    for (const QVariantList& row :
-         db.query(QStringLiteral("EXPLAIN QUERY PLAN ") + st.nextPage, params).data) {
-        plan.append(QJsonObject{{"id", row.value(0).toLongLong()},
-                                {"parent", row.value(1).toLongLong()},
-                                {"detail", row.value(3).toString()}});
-    }
-    summary.insert("query_plan", plan);
+    summary.insert("query_plan", queryPlan(db, config.backend, st.nextPage, params));
 }
 
 }  // namespace idem

@@ -99,7 +99,7 @@ void PaginationTest::truthTable_data() {
                                        : QLatin1String(name) == QLatin1String("deletes") ? kDeletes
                                                                                          : kTies;
             for (int pageSize : {20, 7}) {
-                for (int seed = 1; seed <= 5; ++seed) {
+                for (int seed = 1; seed <= test::seedCount(5); ++seed) {
                     QTest::addRow("%s %s page-size=%d seed=%d", r.variant, name, pageSize, seed)
                         << QString(r.variant) << params << pageSize << seed << QString(expected);
                 }

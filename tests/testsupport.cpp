@@ -3,9 +3,14 @@
 #include "registry.h"
 #include "run.h"
 #include "runner.h"
+#include "scenario.h"
+#include "trace.h"
+#include "traceevent.h"
 
 #include <QJsonDocument>
 #include <QTest>
+
+#include <algorithm>
 
 namespace idem::test {
 
@@ -26,7 +31,29 @@ RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, 
     c.intervalMs = cell.intervalMs;
     c.duplicates = duplicates;
     c.seed = seed;
+    c.backend = testBackend();
     return c;
+}
+
+int seedCount(int seeds) {
+    const auto cap = [](const char* variable, int fallback) {
+        bool ok = false;
+        const int n = qEnvironmentVariableIntValue(variable, &ok);
+        return ok && n > 0 ? n : fallback;
+    };
+    // Every seed the table names, unless IDEM_TABLE_SEEDS asks for fewer
+    // (the sanitizers' stage of CI: the first stage runs them all) ...
+    seeds = std::min(seeds, cap("IDEM_TABLE_SEEDS", seeds));
+    // ... and on a server, where each run is real sessions on a real server,
+    // two unless IDEM_LIVE_SEEDS says otherwise.
+    if (testBackend() != QLatin1String("sqlite"))
+        seeds = std::min(seeds, cap("IDEM_LIVE_SEEDS", 2));
+    return seeds;
+}
+
+QString testBackend() {
+    const QString backend = qEnvironmentVariable("IDEM_TEST_BACKEND");
+    return backend.isEmpty() ? QStringLiteral("sqlite") : backend;
 }
 
 Summary runToSummary(const RunConfig& config) {
@@ -35,9 +62,24 @@ Summary runToSummary(const RunConfig& config) {
         QTest::qFail("unknown scenario", __FILE__, __LINE__);
         return {};
     }
-    const RunResult r = runToEnd(config, *scenario, RunOptions::untraced());
+    // On a server the events are kept: a statement the server could not
+    // run (its SQL not in the server's spelling) fails the cell, whatever
+    // the verdict.
+    const bool server = config.backend != QLatin1String("sqlite");
+    const RunResult r =
+        runToEnd(config, *scenario, server ? RunOptions{} : RunOptions::untraced(), server);
     if (!r.ok())
         QTest::qFail(qPrintable(r.error), __FILE__, __LINE__);
+    if (server && r.run) {
+        for (const TraceEvent& e : r.run->trace().events()) {
+            if (e.is(EventKind::Sql) && e.outcome() == SqlOutcome::OtherError) {
+                QTest::qFail(qPrintable(QStringLiteral("%1 could not run: %2\n%3")
+                                            .arg(config.backend, e.error, e.sql)),
+                             __FILE__, __LINE__);
+                break;
+            }
+        }
+    }
     return r.summary;
 }
 
@@ -63,6 +105,8 @@ std::unique_ptr<Run> finishedRun(const RunConfig& config) {
 }
 
 void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds) {
+    const QString backend = testBackend();
+    seeds = seedCount(seeds);
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("variant");
     QTest::addColumn<QString>("timing");
@@ -73,7 +117,11 @@ void addCellRows(const QString& scenario, const QList<Cell>& cells, int seeds) {
     QTest::addColumn<int>("duplicates");
     QTest::addColumn<int>("seed");
     QTest::addColumn<QString>("expected");
+    const Scenario* s = findScenario(scenario);
     for (const Cell& cell : cells) {
+        const VariantInfo* variant = s->info().variant(cell.variant);
+        if (backend != QLatin1String("sqlite") && variant && !variant->servers.contains(backend))
+            continue;
         for (int d = cell.minDuplicates; d <= cell.maxDuplicates; ++d) {
             for (int seed = 1; seed <= seeds; ++seed) {
                 const QString name = QStringLiteral("%1 %2 %3 %4 %5 d=%6 seed=%7")

@@ -31,6 +31,12 @@ struct Cell {
 };
 
 RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, quint32 seed);
+// The backend the cells run on: IDEM_TEST_BACKEND ("mariadb", "postgres"),
+// SQLite when unset. tests/CMakeLists.txt runs each table on each.
+QString testBackend();
+// How many of a cell's seeds 1..seeds to run: all of them; fewer with
+// IDEM_TABLE_SEEDS; on a server two, or IDEM_LIVE_SEEDS.
+int seedCount(int seeds);
 // Runs to the end and returns the summary; fails the current test on error.
 Summary runToSummary(const RunConfig& config);
 // Finishes a run that stepped to its end; aborts the test program on error.

@@ -223,7 +223,9 @@ ServerCommand serverCommand(ServerKind kind, const Flavour& flavour, const QStri
             QStringLiteral("-c"), QStringLiteral("fsync=off"),
             QStringLiteral("-c"), QStringLiteral("synchronous_commit=off"),
             QStringLiteral("-c"), QStringLiteral("full_page_writes=off"),
-            QStringLiteral("-c"), QStringLiteral("cluster_name=idemlab")};
+            QStringLiteral("-c"), QStringLiteral("cluster_name=idemlab"),
+            // Each attempt of a run is a session of its own.
+            QStringLiteral("-c"), QStringLiteral("max_connections=300")};
         // SIGINT: fast shutdown (clients disconnected, transactions rolled
         // back). SIGQUIT, should the keeper vanish: the postmaster ends its
         // backends and exits at once.
@@ -238,7 +240,8 @@ ServerCommand serverCommand(ServerKind kind, const Flavour& flavour, const QStri
             QStringLiteral("--skip-networking"),
             QStringLiteral("--innodb-flush-log-at-trx-commit=0"),
             QStringLiteral("--innodb-buffer-pool-size=32M"),
-            QStringLiteral("--innodb-log-file-size=8M")};
+            QStringLiteral("--innodb-log-file-size=8M"),
+            QStringLiteral("--max-connections=300")};
         command.stopSignal = SIGTERM;
         command.deathSignal = SIGKILL;  // one process: nothing of it is left
     }

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""A run on a server is as repeatable as one on SQLite: the same
+configuration run three times gives the same events, in the same order, at
+the same virtual instants, with the same outcome classes, lock waits and
+summary. Only the servers' own wording (an error message naming a process
+id) may differ. Covers a deadlock on MariaDB, a wait then a unique violation
+on PostgreSQL, and serialization failures at PostgreSQL's serializable level.
+Skips when the servers' programs are absent."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+IDEMLAB = sys.argv[1]
+CASES = [
+    ("mariadb", ["--scenario", "order-create", "--variant", "check-for-update",
+                 "--timing", "concurrent", "--duplicates", "1"]),
+    ("postgres", ["--scenario", "order-create", "--variant", "check-for-update",
+                  "--timing", "concurrent", "--duplicates", "2"]),
+    ("postgres", ["--scenario", "order-create", "--variant", "check-in-tx",
+                  "--timing", "concurrent", "--isolation", "serializable"]),
+    ("mariadb", ["--scenario", "payment-callback", "--variant", "unique-and-state",
+                 "--timing", "concurrent"]),
+]
+
+
+def comparable(path):
+    with open(path, encoding="utf-8") as f:
+        trace = json.load(f)
+    events = []
+    for e in trace["events"]:
+        e = dict(e)
+        e.pop("error", None)  # the server's words: may name a process id
+        events.append(e)
+    return trace["config"], events, trace["summary"]
+
+
+def main():
+    if not (shutil.which("mariadbd") or os.path.exists("/usr/sbin/mariadbd")) or \
+            not os.path.exists("/usr/lib/postgresql/15/bin/postgres"):
+        print("SKIP: the servers' programs are not installed")
+        return 0
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for backend, args in CASES:
+            runs = []
+            for i in range(3):
+                path = os.path.join(tmp, f"t{i}.json")
+                cmd = [IDEMLAB, "run", "--backend", backend, "--seed", "3", "--json",
+                       "--force", "--trace", path] + args
+                done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+                if done.returncode != 0:
+                    print("FAIL:", " ".join(cmd[1:]), "exit", done.returncode, done.stderr)
+                    failures += 1
+                    break
+                runs.append(comparable(path))
+            if len(runs) < 3:
+                continue
+            name = backend + " " + " ".join(args)
+            first = runs[0]
+            waits = sum(1 for e in first[1] if e["kind"] == "lock-wait")
+            for i, other in enumerate(runs[1:], start=2):
+                for what, a, b in (("config", first[0], other[0]),
+                                   ("summary", first[2], other[2])):
+                    if a != b:
+                        print(f"FAIL: {name}: run {i}'s {what} differs:\n  {a}\n  {b}")
+                        failures += 1
+                if first[1] != other[1]:
+                    for n, (a, b) in enumerate(zip(first[1], other[1])):
+                        if a != b:
+                            print(f"FAIL: {name}: run {i}'s event {n} differs:\n  {a}\n  {b}")
+                            break
+                    else:
+                        print(f"FAIL: {name}: run {i} has {len(other[1])} events, not "
+                              f"{len(first[1])}")
+                    failures += 1
+            print(f"ok: {name}: 3 runs, {len(first[1])} events, {waits} lock waits, "
+                  f"verdict {first[2]['verdict']}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
