@@ -537,8 +537,8 @@ void Run::runSteppedSql(Process& p) {
     Attempt::SqlStep& step = *p.pendingSql;
     // A statement the handler lets fail (a unique key's conflict) must not
     // take the transaction with it where one error aborts it all.
-    p.savepoint = step.mayFail && backend_->abortsTransactionOnError() &&
-                  p.connection->inTransaction();
+    p.savepoint =
+        step.mayFail && backend_->abortsTransactionOnError() && p.connection->inTransaction();
     if (p.savepoint)
         traceSql(p.attempt.get(), *p.connection, kSavepoint, {}, p.connection->exec(kSavepoint));
     backend_->send(*p.connection, step.sql, step.params);
@@ -837,11 +837,10 @@ SqlConnection* Run::acquireConnection() {
         if (!idle_.back()->isOpen()) {
             // A server that takes no more connections: the run stops here
             // rather than judging refused statements as business errors.
-            fail(RunFailure::Io,
-                 QStringLiteral("%1 refused connection %2 (%3 open): %4")
-                     .arg(backend_->location(), idle_.back()->id())
-                     .arg(busy_.size() + 1)
-                     .arg(idle_.back()->openError()));
+            fail(RunFailure::Io, QStringLiteral("%1 refused connection %2 (%3 open): %4")
+                                     .arg(backend_->location(), idle_.back()->id())
+                                     .arg(busy_.size() + 1)
+                                     .arg(idle_.back()->openError()));
             while (!queue_.empty()) queue_.pop();
         }
     }

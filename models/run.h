@@ -167,7 +167,7 @@ private:
         qint64 readyAt = 0;
         int busyPolls = 0;
         bool crashed = false;
-        bool parked = false;  // a server's statement waits for another session's lock
+        bool parked = false;     // a server's statement waits for another session's lock
         bool savepoint = false;  // ... that may fail, behind a savepoint (PostgreSQL)
     };
     struct IntentState {
