@@ -331,8 +331,9 @@ QString checkBackend(const RunConfig& c, const ScenarioInfo& info) {
     }
     // Each attempt in flight is a connection of the server's.
     if (c.duplicates > kMaxServerDuplicates) {
-        return QStringLiteral("--duplicates %1: on %2 each attempt is a connection of its own; at "
-                              "most %3 (on --backend sqlite up to %4)")
+        return QStringLiteral(
+                   "--duplicates %1: on %2 each attempt is a connection of its own; at "
+                   "most %3 (on --backend sqlite up to %4)")
             .arg(c.duplicates)
             .arg(c.backend)
             .arg(kMaxServerDuplicates)

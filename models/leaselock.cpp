@@ -55,8 +55,8 @@ Task<LeaseLock::Lease> LeaseLock::acquire(Attempt& a, const QString& owner) cons
     const qint64 now = a.arrivedAt();
     SqlResult taken;
     if (a.config().backend == QLatin1String("mariadb")) {
-        const SqlResult upsert = co_await a.sqlWith(
-            kAcquireMariaDb, bound(name_, owner, now + leaseMs_, now, now, now));
+        const SqlResult upsert =
+            co_await a.sqlWith(kAcquireMariaDb, bound(name_, owner, now + leaseMs_, now, now, now));
         if (upsert.rows > 0)
             taken = co_await a.sql(kLease, name_);
     } else {
