@@ -286,7 +286,8 @@ bool useLanguage(const QString& lang, QString* error) {
 
 // --narrate: steps the run itself and prints the caption of every step that
 // says something, then one line per effect and verdict of the judge.
-RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOptions options) {
+RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOptions options,
+                      bool keepRun) {
     options.keepTrace = true;
     RunResult result;
     auto run = std::make_unique<Run>(config, scenario, std::move(options));
@@ -321,6 +322,8 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
     out() << Qt::endl;
     result.failure = run->failure();
     result.summary = run->summary();
+    if (keepRun)
+        result.run = std::move(run);
     return result;
 }
 
@@ -335,6 +338,9 @@ int run(const QStringList& args) {
     parser.addOption({"json", "Print the summary as one JSON object."});
     parser.addOption({"expect", "Exit 3 unless the verdict is VERDICT.", "VERDICT"});
     parser.addOption({"narrate", "Print a caption for every step of the run, then the summary."});
+    parser.addOption({"keep",
+                      "On a server: leave it running with the run's database, and print how to "
+                      "connect to it (psql, mariadb) and how to stop it."});
     parser.addOption({"lang", "Language of the captions: zh or en (default en).", "LANG", "en"});
     addHelpFlag(parser);
     QString error;
@@ -355,6 +361,11 @@ int run(const QStringList& args) {
     }
     if (!useLanguage(parser.value("lang"), &error))
         return badInput(error);
+    if (parser.isSet("keep") && config.backend == QLatin1String("sqlite")) {
+        return badInput(QStringLiteral(
+            "--keep leaves a server running with the run's database; on SQLite keep the "
+            "database file with --db FILE"));
+    }
     // Checked before the run, so that a long run never ends in a path that
     // cannot take its result.
     QList<NamedPath> outputs;
@@ -380,8 +391,15 @@ int run(const QStringList& args) {
     const Interruption interruption;
     options.cancel = Interruption::flag();
     const Scenario& scenario = *findScenario(config.scenario);
-    const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options)
-                                                     : runToEnd(config, scenario, options);
+    const bool keep = parser.isSet("keep");
+    const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options, keep)
+                                                     : runToEnd(config, scenario, options, keep);
+    if (keep && result.run && result.ok()) {
+        // Said first, on the error stream: the summary stays the output.
+        const QString kept = result.run->backend().keep();
+        if (!kept.isEmpty())
+            QTextStream(stderr) << "idemlab: " << kept << Qt::endl;
+    }
     if (!result.ok() && result.failure != RunFailure::Cancelled) {
         trace.cancel();
         QTextStream(stderr) << "idemlab: " << result.error << Qt::endl;
@@ -422,6 +440,14 @@ int experiment(const QStringList& args) {
     parser.addOption({"intents", "Intents per variant (default 300).", "N"});
     parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
     parser.addOption({"json", "Print the counts as one JSON object."});
+    parser.addOption({"backend",
+                      "The database: sqlite (default), mariadb or postgres (a private server "
+                      "the lab starts).",
+                      "B"});
+    parser.addOption({"isolation",
+                      "Isolation level on a server: read-committed, repeatable-read or "
+                      "serializable (default: the server's own).",
+                      "L"});
     parser.addOption(
         {"allow-large", "Run even when the estimated cost is above the limit of SQL statements."});
     addHelpFlag(parser);
@@ -477,6 +503,21 @@ int experiment(const QStringList& args) {
         if (!number("seed", 0, 4'294'967'295LL, &n, &error))
             return badInput(error);
         plan.seed = quint32(n);
+    }
+    if (parser.isSet("backend"))
+        plan.backend = parser.value("backend");
+    if (parser.isSet("isolation"))
+        plan.isolation = parser.value("isolation");
+    {
+        // The same checks as a run's, on the first variant the plan runs.
+        RunConfig probe = defaultConfig(*scenario);
+        probe.backend = plan.backend;
+        probe.isolation = plan.isolation;
+        if (!plan.variants.isEmpty())
+            probe.variant = plan.variants.first();
+        const QString problem = checkConfig(probe, scenario->info());
+        if (!problem.isEmpty())
+            return badInput(problem);
     }
     if (const CostEstimate cost = experimentCost(scenario->info(), plan);
         cost.overLimit() && !parser.isSet("allow-large")) {

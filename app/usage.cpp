@@ -19,7 +19,8 @@ const QList<Command>& commands() {
          "Runs a scenario to the end on a real SQLite database and prints a readable summary,\n"
          "or exactly one JSON object with --json.",
          "0 ran, 1 an I/O or internal failure, 2 bad input, 3 the verdict differs from --expect."},
-        {"experiment", "--scenario S [--variants a,b] [--intents N] [--seed N] [--json]",
+        {"experiment",
+         "--scenario S [--variants a,b] [--intents N] [--seed N] [--backend B] [--json]",
          "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
          "point, and prints the intents per verdict for each variant.",
          "0 ran, 1 a run could not run (the folder and the system's words), 2 bad input, 130 "

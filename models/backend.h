@@ -53,6 +53,10 @@ public:
     // --- a server's sessions are stepped ------------------------------------
     // The server and its version ("15.18"); empty for SQLite.
     virtual QString serverVersion() const { return {}; }
+    // Leaves the server running after the lab, with the run's database:
+    // the lines that say how to connect to it and how to stop it. Empty
+    // where there is no server (SQLite's file stays with --db).
+    virtual QString keep() { return {}; }
     // The isolation level the run's transactions have, as --isolation names it.
     virtual QString isolation() const { return QStringLiteral("serializable"); }
     // Whether statements are sent and then settled (settle()) instead of

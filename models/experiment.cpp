@@ -47,8 +47,11 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
     const ScenarioInfo& info = scenario.info();
     QStringList variants = plan.variants;
     if (variants.isEmpty()) {
+        // Every variant the backend runs; the servers' own lessons only on
+        // a server.
+        const bool server = plan.backend != QLatin1String("sqlite");
         for (const VariantInfo& v : info.variants) {
-            if (!v.serverLesson)
+            if (server ? v.servers.contains(plan.backend) : !v.serverLesson && !v.serverOnly)
                 variants << v.id;
         }
     }
@@ -65,7 +68,9 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
         ExperimentTally tally;
         tally.variant = variant;
         for (int left = plan.intentsPerVariant; left > 0 && !stopped(); left -= batch) {
-            const RunConfig c = experimentBatch(info, variant, std::min(left, batch), random);
+            RunConfig c = experimentBatch(info, variant, std::min(left, batch), random);
+            c.backend = plan.backend;
+            c.isolation = plan.isolation;
             RunOptions options = RunOptions::untraced();
             options.cancel = cancel;
             const RunResult r = runToEnd(c, scenario, options);

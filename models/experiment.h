@@ -23,7 +23,9 @@ struct ExperimentPlan {
     QStringList variants;  // empty: every variant of the scenario
     int intentsPerVariant = 300;
     quint32 seed = 1;
-    int batch = 10;  // intents per run; each run draws its own input
+    int batch = 10;                              // intents per run; each run draws its own input
+    QString backend = QStringLiteral("sqlite");  // where every run runs (RunConfig's)
+    QString isolation;                           // empty: the backend's own
 };
 
 struct ExperimentTally {

@@ -127,6 +127,7 @@ public:
     }
     QString databasePath() const { return backend_->location(); }
     const Backend& backend() const { return *backend_; }
+    Backend& backend() { return *backend_; }
 
     // Whether events go anywhere: without a trace file and a kept trace, a
     // run builds no events at all.

@@ -363,6 +363,23 @@ public:
 
     bool publish(const QJsonObject&, QString*, bool*) override { return true; }
 
+    QString keep() override {
+        if (!server_)
+            return {};
+        kept_ = true;
+        server_->keep();
+        const QString connect =
+            kind_ == ServerKind::Postgres
+                ? QStringLiteral("PGOPTIONS='-c search_path=%1' psql -h %2 -U %3 %4")
+                      .arg(database_, endpoint_.socket, endpoint_.user, kLabDatabase)
+                : QStringLiteral("mariadb --socket=%1 -u %2 %3")
+                      .arg(endpoint_.socket, endpoint_.user, database_);
+        return QStringLiteral("kept %1\n  connect: %2\n  stop:    kill %3 (then remove %4)")
+            .arg(location(), connect)
+            .arg(server_->serverPid())
+            .arg(server_->folder());
+    }
+
     QString location() const override {
         const QString where =
             kind_ == ServerKind::Postgres
@@ -447,7 +464,7 @@ private:
     std::function<void(const QString&)> progress_;
     // The run's database goes with the run; the server stays for the next.
     void dropDatabase() {
-        if (!server_ || database_.isEmpty())
+        if (!server_ || database_.isEmpty() || kept_)
             return;
         live::Endpoint admin = endpoint_;
         if (kind_ == ServerKind::MariaDb)
@@ -467,6 +484,7 @@ private:
     }
 
     std::shared_ptr<live::PrivateServer> server_;
+    bool kept_ = false;  // the server and the run's database stay after the lab
     std::unique_ptr<live::Observer> observer_;
     live::Endpoint endpoint_;
     QString database_;

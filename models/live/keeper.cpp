@@ -181,6 +181,11 @@ void removeFolder(const Plan& p) {
     int keep[] = {p.control, p.status, p.log, p.devNull};
     std::sort(std::begin(keep), std::end(keep));
     closeAllBut(keep, 4);
+    // Nor the lab's terminal or pipes: a kept server's keeper outlives the
+    // lab, and whoever reads the lab's output waits for its end.
+    dup2(p.devNull, STDIN_FILENO);
+    dup2(p.devNull, STDOUT_FILENO);
+    dup2(p.devNull, STDERR_FILENO);
 
     const pid_t self = getpid();
     pid_t server = 0;
