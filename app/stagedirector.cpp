@@ -16,6 +16,7 @@
 #include "run.h"
 #include "runcontroller.h"
 #include "scenariopicker.h"
+#include "serverinstall.h"
 #include "stageheader.h"
 #include "stagehints.h"
 #include "stepcaption.h"
@@ -121,7 +122,21 @@ void StageDirector::fireInBackground(const RunConfig& config) {
     stage_.jobs->start(
         tr("Running %1").arg(FirePanel::describe(config)),
         [fired, config, scenario, paging](RunController::Progress& p) {
-            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done);
+            // A live server starts in this worker; the window says how far.
+            const QString server = backendName(config.backend);
+            auto serverProgress = [&p, server](const QString& stage) {
+                if (stage == QLatin1String("initialising"))
+                    p.setNote(
+                        tr("Starting %1… (first start initialises it: a few seconds)").arg(server));
+                else if (stage == QLatin1String("ready"))
+                    p.setNote(tr("%1 is running").arg(server));
+                else
+                    p.setNote(tr("Starting %1…").arg(server));
+            };
+            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done,
+                                                config.backend == QLatin1String("sqlite")
+                                                    ? Playback::ServerProgress()
+                                                    : serverProgress);
             if (paging && fired->measured.ok)
                 fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
         },
