@@ -266,9 +266,12 @@ void StageDirector::takeFirstStep() {
     const PlayedRun* played = playback_.played();
     if (!played || played->position() != 0)
         return;
-    playback_.stepForward();
     PlaybackBar* bar = stage_.playbackBar;
-    if (bar->autoPlay())
+    // On a server the step is a worker's, which pauses the bar: a play
+    // already asked for goes on after it.
+    const bool playing = bar->isPlaying();
+    playback_.stepForward();
+    if (bar->autoPlay() || playing)
         bar->play();
 }
 

@@ -192,9 +192,18 @@ bool Playback::isTurn(const TraceEvent& e) {
     return PlayedRun::isTurn(e);
 }
 
+bool Playback::stepsInWorker() const {
+    return longSeek_ && played_ && !config_.backend.isEmpty() &&
+           config_.backend != QLatin1String("sqlite");
+}
+
 void Playback::stepForward() {
     if (!played_)
         return;
+    if (stepsInWorker()) {
+        requestSeek(position() + 1);
+        return;
+    }
     const qsizetype before = played_->run().trace().size();
     if (!played_->stepForward())
         return;
@@ -247,12 +256,10 @@ void Playback::requestSeek(int target) {
         return;
     // A seek back also lets go of the run so far: far into a long run, its
     // hundreds of thousands of events take a while to free.
-    // So does any seek back on a live server: the run starts again, and so
-    // does a server (a fraction of a second, or seconds the first time).
-    const bool restartsServer = target < position && config_.backend != QLatin1String("sqlite") &&
-                                !config_.backend.isEmpty();
+    // So does any seek on a live server: a step waits for the server, and a
+    // seek back starts the run, and so a server, again.
     const bool longWay = seekCost(target) > kInlineSteps ||
-                         (target < position && position > kInlineSteps) || restartsServer;
+                         (target < position && position > kInlineSteps) || stepsInWorker();
     if (longSeek_ && longWay) {
         longSeek_(target);
         return;

@@ -138,6 +138,10 @@ public:
     void setLongSeekHandler(std::function<void(int target)> handler) {
         longSeek_ = std::move(handler);
     }
+    // A run on a live server: each step waits for the server (a lock wait
+    // is certain only once the server says so, up to a few hundred ms), so
+    // with a long-seek handler every step, forward or back, goes to it.
+    bool stepsInWorker() const;
     // How many steps reaching `target` costs (a seek back re-runs from 0).
     int seekCost(int target) const;
 
