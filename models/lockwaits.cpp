@@ -2,6 +2,7 @@
 
 #include "traceevent.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 namespace idem {
@@ -63,6 +64,15 @@ QString lockName(const QString& lock) {
     if (words.startsWith(QLatin1String("waits for ")) && words.contains(QLatin1String(": ")))
         words = words.section(QStringLiteral(": "), 1);
     return words.section(QStringLiteral(", held as"), 0, 0).trimmed();
+}
+
+QString lockLabel(const QString& lock) {
+    const QString name = lockName(lock);
+    if (!lock.contains(QLatin1String(" index ")))
+        return name;
+    return (isGapLock(lock) ? QCoreApplication::translate("idem::LockWaits", "gap lock on %1")
+                            : QCoreApplication::translate("idem::LockWaits", "lock on %1"))
+        .arg(name);
 }
 
 bool isGapLock(const QString& lock) {

@@ -48,6 +48,10 @@ bool isServerLockWait(const TraceEvent& e);
 // "uk_orders_request_id"), else the server's own words without the sessions
 // (PostgreSQL: "transactionid ShareLock").
 QString lockName(const QString& lock);
+// The lock in a few words of the reader's language: "gap lock on
+// uk_orders_request_id", "lock on uk_orders_request_id", or the server's own
+// words when they name no index ("transactionid ShareLock").
+QString lockLabel(const QString& lock);
 // A gap lock (InnoDB's lock on the place where a key would go: the
 // supremum pseudo-record, or a GAP mode), which locking reads of an absent
 // key take.

@@ -200,12 +200,8 @@ QString SequenceSteps::lockWaitLabel(const TraceEvent& e, bool manyIntents,
     }
     if (holders.isEmpty())
         holders << holder;
-    const QString lock = e.fields.text("lock");
-    const QString name = lockName(lock);
-    const QString what = !lock.contains(QLatin1String(" index ")) ? name
-                         : isGapLock(lock)                        ? tr("gap lock on %1").arg(name)
-                                                                  : tr("lock on %1").arg(name);
-    return tr("waits for %1 · %2").arg(holders.join(QStringLiteral(", ")), what);
+    return tr("waits for %1 · %2")
+        .arg(holders.join(QStringLiteral(", ")), lockLabel(e.fields.text("lock")));
 }
 
 SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,

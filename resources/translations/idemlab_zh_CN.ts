@@ -972,6 +972,17 @@
     </message>
 </context>
 <context>
+    <name>idem::LockWaits</name>
+    <message>
+        <source>gap lock on %1</source>
+        <translation>%1 上的间隙锁</translation>
+    </message>
+    <message>
+        <source>lock on %1</source>
+        <translation>%1 上的锁</translation>
+    </message>
+</context>
+<context>
     <name>idem::MainWindow</name>
     <message>
         <source>About Idempotency Lab</source>
@@ -3101,14 +3112,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>锁等待超时：放弃等待</translation>
     </message>
     <message>
-        <source>gap lock on %1</source>
-        <translation>%1 上的间隙锁</translation>
-    </message>
-    <message>
-        <source>lock on %1</source>
-        <translation>%1 上的锁</translation>
-    </message>
-    <message>
         <source>waits for %1 · %2</source>
         <translation>等待 %1 · %2</translation>
     </message>
@@ -3193,6 +3196,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 changed</source>
         <translation>改动 %1</translation>
+    </message>
+    <message>
+        <source>waits for %1: %2</source>
+        <translation>等待 %1 持有的锁：%2</translation>
     </message>
 </context>
 <context>
