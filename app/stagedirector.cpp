@@ -46,7 +46,7 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     firstStepTimer_->setSingleShot(true);
     firstStepTimer_->setTimerType(Qt::PreciseTimer);
     firstStepTimer_->setInterval(kFrameMs);
-    connect(firstStepTimer_, &QTimer::timeout, this, &StageDirector::takeFirstStep);
+    connect(firstStepTimer_, &QTimer::timeout, this, [this] { takeFirstStep(); });
     playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
     connect(&playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -253,12 +253,12 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     if (firstStepLater) {
         firstStepTimer_->start();
     } else {
-        takeFirstStep();
+        takeFirstStep(true);
     }
     return true;
 }
 
-void StageDirector::takeFirstStep() {
+void StageDirector::takeFirstStep(bool waited) {
     firstStepTimer_->stop();
     // Someone stepped, played, or sent the run to a worker (a seek, a save)
     // meanwhile: theirs is the next move. A comparison the hand-over started
@@ -270,7 +270,12 @@ void StageDirector::takeFirstStep() {
     // On a server the step is a worker's, which pauses the bar: a play
     // already asked for goes on after it.
     const bool playing = bar->isPlaying();
-    playback_.stepForward();
+    // A fire that is waited for (tests, `idemlab shot`) steps here too,
+    // even on a server.
+    if (waited)
+        playback_.seek(1);
+    else
+        playback_.stepForward();
     if (bar->autoPlay() || playing)
         bar->play();
 }

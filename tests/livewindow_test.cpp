@@ -19,6 +19,7 @@
 #include "serverbackend.h"
 #include "serverinstall.h"
 #include "stagedirector.h"
+#include "stepcaption.h"
 #include "trace.h"
 
 #include <QApplication>
@@ -403,6 +404,9 @@ void LiveWindowTest::theDiagramShowsTheWaitTheHolderTheLockAndTheDeadlock() {
         w.playback().length(), longestStep, longestAsk);
     QVERIFY2(longestAsk < 50, qPrintable(QString::number(longestAsk)));
     w.director()->showLaterNow();
+    // The caption tells the last step, as after steps on the window's thread.
+    QVERIFY2(w.caption()->caption().contains("#4 answers the client"),
+             qPrintable(w.caption()->caption()));
     const QStringList drawn = w.sequenceView()->labels();
     QVERIFY2(anyContains(drawn, "deadlock: victim"), qPrintable(drawn.join('\n')));
     QVERIFY2(anyContains(drawn, "uk_orders_request_id"), qPrintable(drawn.join('\n')));
