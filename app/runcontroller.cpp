@@ -73,6 +73,7 @@ bool RunController::start(const QString& what, Work work, Done done) {
     progress_.done = 0;
     progress_.total = 0;
     progress_.cancel = false;
+    progress_.setNote({});
     work_ = std::move(work);
     done_ = std::move(done);
     what_ = what;
@@ -118,7 +119,11 @@ void RunController::showProgress() {
     } else {
         bar_->setRange(0, 0);
     }
-    label_->setText(done > 0 ? tr("%1 · %2 steps").arg(what_, QLocale().toString(done)) : what_);
+    const QString note = progress_.note();
+    QString text = done > 0 ? tr("%1 · %2 steps").arg(what_, QLocale().toString(done)) : what_;
+    if (!note.isEmpty())
+        text += QStringLiteral(" · ") + note;
+    label_->setText(text);
     cancelButton_->setText(progress_.cancel ? tr("Stopping…") : tr("Cancel (Esc)"));
     cancelButton_->setEnabled(!progress_.cancel);
     for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(bar_),

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 class QLabel;
@@ -30,6 +31,20 @@ public:
         std::atomic<qint64> done{0};
         std::atomic<qint64> total{0};  // 0: not known (the bar only moves)
         std::atomic<bool> cancel{false};
+        // What the job is doing now, in a few words shown after its title
+        // ("Starting MariaDB…"); empty: nothing beyond the title.
+        void setNote(const QString& note) {
+            const std::lock_guard lock(noteLock);
+            noteText = note;
+        }
+        QString note() const {
+            const std::lock_guard lock(noteLock);
+            return noteText;
+        }
+
+    private:
+        mutable std::mutex noteLock;
+        QString noteText;
     };
     using Work = std::function<void(Progress&)>;
     // Runs on the window's thread after the work; `cancelled` when stopped.

@@ -16,6 +16,7 @@
 #include "run.h"
 #include "runcontroller.h"
 #include "scenariopicker.h"
+#include "serverinstall.h"
 #include "stageheader.h"
 #include "stagehints.h"
 #include "stepcaption.h"
@@ -45,7 +46,7 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     firstStepTimer_->setSingleShot(true);
     firstStepTimer_->setTimerType(Qt::PreciseTimer);
     firstStepTimer_->setInterval(kFrameMs);
-    connect(firstStepTimer_, &QTimer::timeout, this, &StageDirector::takeFirstStep);
+    connect(firstStepTimer_, &QTimer::timeout, this, [this] { takeFirstStep(); });
     playback_.setLongSeekHandler([this](int target) { seekInBackground(target); });
     connect(&playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
@@ -121,7 +122,21 @@ void StageDirector::fireInBackground(const RunConfig& config) {
     stage_.jobs->start(
         tr("Running %1").arg(FirePanel::describe(config)),
         [fired, config, scenario, paging](RunController::Progress& p) {
-            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done);
+            // A live server starts in this worker; the window says how far.
+            const QString server = backendName(config.backend);
+            auto serverProgress = [&p, server](const QString& stage) {
+                if (stage == QLatin1String("initialising"))
+                    p.setNote(
+                        tr("Starting %1… (first start initialises it: a few seconds)").arg(server));
+                else if (stage == QLatin1String("ready"))
+                    p.setNote(tr("%1 is running").arg(server));
+                else
+                    p.setNote(tr("Starting %1…").arg(server));
+            };
+            fired->measured = Playback::prepare(config, *scenario, &p.cancel, &p.done,
+                                                config.backend == QLatin1String("sqlite")
+                                                    ? Playback::ServerProgress()
+                                                    : serverProgress);
             if (paging && fired->measured.ok)
                 fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
         },
@@ -238,12 +253,12 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     if (firstStepLater) {
         firstStepTimer_->start();
     } else {
-        takeFirstStep();
+        takeFirstStep(true);
     }
     return true;
 }
 
-void StageDirector::takeFirstStep() {
+void StageDirector::takeFirstStep(bool waited) {
     firstStepTimer_->stop();
     // Someone stepped, played, or sent the run to a worker (a seek, a save)
     // meanwhile: theirs is the next move. A comparison the hand-over started
@@ -251,9 +266,17 @@ void StageDirector::takeFirstStep() {
     const PlayedRun* played = playback_.played();
     if (!played || played->position() != 0)
         return;
-    playback_.stepForward();
     PlaybackBar* bar = stage_.playbackBar;
-    if (bar->autoPlay())
+    // On a server the step is a worker's, which pauses the bar: a play
+    // already asked for goes on after it.
+    const bool playing = bar->isPlaying();
+    // A fire that is waited for (tests, `idemlab shot`) steps here too,
+    // even on a server.
+    if (waited)
+        playback_.seek(1);
+    else
+        playback_.stepForward();
+    if (bar->autoPlay() || playing)
         bar->play();
 }
 

@@ -117,7 +117,8 @@ private:
     bool showFired(const RunConfig& config, const Scenario& scenario,
                    const Playback::Measure& measured, const PagingRuns* paging, QString* error,
                    bool firstStepLater = false);
-    void takeFirstStep();
+    // waited: in this thread, even where a step is a worker's (a server).
+    void takeFirstStep(bool waited = false);
     void showStep(qsizetype from, qsizetype to, bool rebuild);
     // What a job does to the run on screen, in its worker: the run is the
     // job's alone (the window's thread has no pointer to it) until done.

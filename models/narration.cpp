@@ -69,6 +69,9 @@ QString tableOf(const QString& sql) {
 
 QString verbOf(const QString& sql) {
     const QString trimmed = sql.trimmed();
+    // MariaDB's START TRANSACTION is BEGIN as the captions tell it.
+    if (trimmed.startsWith(QLatin1String("START TRANSACTION"), Qt::CaseInsensitive))
+        return QStringLiteral("BEGIN");
     const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
     return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
 }
@@ -133,6 +136,7 @@ void Narrator::reset() {
     storedErrors_.clear();
     inserters_.clear();
     failedUnhandled_.clear();
+    sessions_.clear();
 }
 
 QStringList Narrator::untranslated() {
@@ -236,6 +240,14 @@ QString verdictSentence(const TraceEvent& e) {
 
 }  // namespace
 
+QString Narrator::who(const AttemptRef& a) const {
+    if (intents_ > 1)
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, #%2"))
+            .arg(a.intent + 1)
+            .arg(a.attempt);
+    return QStringLiteral("#%1").arg(a.attempt);
+}
+
 QString Narrator::who(const TraceEvent& e) const {
     if (e.attempt <= 0)
         return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1"))
@@ -316,6 +328,7 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
     const QString w = who(e);
     switch (e.kind) {
         case EventKind::Sql:
+            sessions_.follow(e);
             return saySql(e);
         case EventKind::Guard:
             guarded_.insert(e.intent);
@@ -395,6 +408,8 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                 return {SAY(sentence).arg(words_->actorName(e.actorName())), 1};
             }
         case EventKind::LockWait:
+            if (isServerLockWait(e))
+                return sayLockWait(e);
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "%1 waits: another transaction holds the database's "
                                           "write lock."))
@@ -543,6 +558,38 @@ QString Narrator::stateSeenBy(qint16 connection, const QString& entity) const {
     return states_.value(entity);
 }
 
+Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
+    const QString lock = e.fields.text("lock");
+    QStringList holders;
+    for (const AttemptRef& a : sessions_.holders(e)) holders << who(a);
+    if (holders.isEmpty())
+        holders << SAY(QT_TRANSLATE_NOOP("idem::Narration", "another transaction"));
+    const QString held = holders.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+    const QString name = lockName(lock);
+    const bool onIndex = lock.contains(QLatin1String(" index "));
+    // The verb agrees with the holders: "#1 holds", "#2, #3 hold".
+    const bool one = holders.size() == 1;
+    const char* sentence =
+        !onIndex ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 waits for a lock %2 holds (%3): its statement "
+                                            "goes on when that transaction ends.")
+                        : QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 waits for a lock %2 hold (%3): its statement "
+                                            "goes on when their transactions end."))
+        : isGapLock(lock)
+            ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1 waits for the gap lock %2 holds on %3: a locking read "
+                                       "of a key that is not there locks the place where it "
+                                       "would go.")
+                   : QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1 waits for the gap lock %2 hold on %3: a locking read "
+                                       "of a key that is not there locks the place where it "
+                                       "would go."))
+        : one ? QT_TRANSLATE_NOOP("idem::Narration", "%1 waits for the lock %2 holds on %3.")
+              : QT_TRANSLATE_NOOP("idem::Narration", "%1 waits for the lock %2 hold on %3.");
+    return {SAY(sentence).arg(who(e), held, name), 3};
+}
+
 Narrator::Said Narrator::saySql(const TraceEvent& e) {
     const QString w = who(e);
     const QString statement = mainStatement(e.sql);
@@ -615,7 +662,39 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
             3};
     }
     if (e.failed()) {
-        if (e.code == kUniqueViolation || e.code == kPrimaryKeyViolation)
+        const SqlOutcome outcome = e.outcome();
+        if (outcome == SqlOutcome::Deadlock) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "Deadlock: the server rolled back %1's transaction. "
+                                          "%1 is the victim the server chose to break the cycle "
+                                          "of transactions waiting for each other; the others "
+                                          "go on."))
+                        .arg(w),
+                    3};
+        }
+        if (outcome == SqlOutcome::SerializationFailure) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "Serialization failure: the server refuses %1's %2, "
+                                          "which no one-at-a-time order of the transactions "
+                                          "running beside it could give, and rolls %1's "
+                                          "transaction back."))
+                        .arg(w, verb),
+                    3};
+        }
+        if (outcome == SqlOutcome::LockTimeout) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 gives up waiting for the lock (lock timeout): its "
+                                          "%2 did not run."))
+                        .arg(w, verb),
+                    3};
+        }
+        if (outcome == SqlOutcome::UniqueViolation)
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "The database refuses %1's insert into %2: %3. The "
                                           "unique key stops the repeat, whatever the code "

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "lockwaits.h"
 #include "opentransactions.h"
 
 #include <utility>
@@ -63,7 +64,9 @@ private:
     Said sayTransition(const TraceEvent& e);
     Said sayResponse(const TraceEvent& e);
     Said sayNote(const TraceEvent& e);
+    Said sayLockWait(const TraceEvent& e);
     QString who(const TraceEvent& e) const;
+    QString who(const AttemptRef& attempt) const;
     QString setupCaption(qsizetype statements) const;
     // What an open transaction wrote, in a few words ("1 `ledger` row, the
     // move of P1 to PAID"); empty when it wrote nothing this narrator counts.
@@ -103,6 +106,8 @@ private:
     // Attempts whose last statement failed with nothing handling it: an
     // answer of success from them ignored the failure.
     QSet<qint64> failedUnhandled_;
+    // Which attempt each server session serves: a lock wait names sessions.
+    SessionAttempts sessions_;
 };
 
 }  // namespace idem

@@ -13,10 +13,12 @@
 namespace idem {
 
 Playback::Measure Playback::measure(const RunConfig& config, const Scenario& scenario,
-                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps) {
+                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps,
+                                    const ServerProgress& serverProgress) {
     Measure m;
     RunOptions options = RunOptions::untraced();
     options.cancel = cancel;
+    options.serverProgress = serverProgress;
     Run dry(config, scenario, options);
     if (!dry.start(&m.error)) {
         m.failure = dry.failure();
@@ -44,11 +46,14 @@ Playback::Measure Playback::measure(const RunConfig& config, const Scenario& sce
 }
 
 Playback::Measure Playback::prepare(const RunConfig& config, const Scenario& scenario,
-                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps) {
-    Measure m = measure(config, scenario, cancel, steps);
+                                    const std::atomic<bool>* cancel, std::atomic<qint64>* steps,
+                                    const ServerProgress& serverProgress) {
+    Measure m = measure(config, scenario, cancel, steps, serverProgress);
     if (!m.ok)
         return m;
-    auto run = std::make_shared<Run>(config, scenario);
+    RunOptions options;
+    options.serverProgress = serverProgress;
+    auto run = std::make_shared<Run>(config, scenario, std::move(options));
     run->setCancel(cancel);
     const bool started = run->start(&m.error);
     run->setCancel(nullptr);
@@ -187,9 +192,18 @@ bool Playback::isTurn(const TraceEvent& e) {
     return PlayedRun::isTurn(e);
 }
 
+bool Playback::stepsInWorker() const {
+    return longSeek_ && played_ && !config_.backend.isEmpty() &&
+           config_.backend != QLatin1String("sqlite");
+}
+
 void Playback::stepForward() {
     if (!played_)
         return;
+    if (stepsInWorker()) {
+        requestSeek(position() + 1);
+        return;
+    }
     const qsizetype before = played_->run().trace().size();
     if (!played_->stepForward())
         return;
@@ -242,8 +256,10 @@ void Playback::requestSeek(int target) {
         return;
     // A seek back also lets go of the run so far: far into a long run, its
     // hundreds of thousands of events take a while to free.
-    const bool longWay =
-        seekCost(target) > kInlineSteps || (target < position && position > kInlineSteps);
+    // So does any seek on a live server: a step waits for the server, and a
+    // seek back starts the run, and so a server, again.
+    const bool longWay = seekCost(target) > kInlineSteps ||
+                         (target < position && position > kInlineSteps) || stepsInWorker();
     if (longSeek_ && longWay) {
         longSeek_(target);
         return;

@@ -55,15 +55,19 @@ public:
     };
     // The dry run alone, touching no Playback: safe in any thread. `steps`
     // counts as it goes (for a progress bar); `cancel` stops it.
+    // `serverProgress` hears a live server's start (RunOptions::serverProgress).
+    using ServerProgress = std::function<void(const QString& stage)>;
     static Measure measure(const RunConfig& config, const Scenario& scenario,
                            const std::atomic<bool>* cancel = nullptr,
-                           std::atomic<qint64>* steps = nullptr);
+                           std::atomic<qint64>* steps = nullptr,
+                           const ServerProgress& serverProgress = {});
 
     // The dry run, and a run started for install to take: both in the
     // caller's thread, so a window's worker leaves its thread nothing to plan.
     static Measure prepare(const RunConfig& config, const Scenario& scenario,
                            const std::atomic<bool>* cancel = nullptr,
-                           std::atomic<qint64>* steps = nullptr);
+                           std::atomic<qint64>* steps = nullptr,
+                           const ServerProgress& serverProgress = {});
 
     explicit Playback(QObject* parent = nullptr);
     ~Playback() override;
@@ -134,6 +138,10 @@ public:
     void setLongSeekHandler(std::function<void(int target)> handler) {
         longSeek_ = std::move(handler);
     }
+    // A run on a live server: each step waits for the server (a lock wait
+    // is certain only once the server says so, up to a few hundred ms), so
+    // with a long-seek handler every step, forward or back, goes to it.
+    bool stepsInWorker() const;
     // How many steps reaching `target` costs (a seek back re-runs from 0).
     int seekCost(int target) const;
 

@@ -1,6 +1,7 @@
 #include "sqllogmodel.h"
 
 #include "csv.h"
+#include "lockwaits.h"
 #include "sweeper.h"
 
 #include <algorithm>
@@ -186,6 +187,13 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
             return wait ? e.fields.text("connection") : e.connectionName();
         case Statement:
             if (wait) {
+                // A server names the lock: the sessions holding it and where it is.
+                const QString lock = e.fields.text("lock");
+                if (!lock.isEmpty())
+                    return role == Qt::ToolTipRole
+                               ? lock
+                               : tr("waits for %1: %2")
+                                     .arg(e.fields.text("holder"), lockLabel(lock));
                 return tr("waits: the database is locked by %1").arg(e.fields.text("holder"));
             }
             return role == Qt::ToolTipRole ? e.sql : e.sql.simplified();

@@ -24,8 +24,14 @@ StepNarrator::Told StepNarrator::narrate(const QList<TraceEvent>& events, qsizet
     // The same step asked again (play toggled): told already.
     if (!restart && narrator_ && from == toldFrom_ && to == toldTo_)
         return {told_};
+    // A step that recorded nothing (a statement on a server still waiting),
+    // reached by a jump: what was told belongs to a step long before, so
+    // its last event tells where the run stands.
+    const bool jumped = toldTo_ != from;
     toldFrom_ = from;
     toldTo_ = to;
+    if (from >= to && to > 0 && (jumped || told_.isEmpty()))
+        from = to - 1;
     Told told;
     if (restart || !narrator_ || from < fed_) {
         startOver();

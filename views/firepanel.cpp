@@ -4,6 +4,8 @@
 #include "names.h"
 #include "registry.h"
 #include "relativefont.h"
+#include "serverbackend.h"
+#include "serverinstall.h"
 #include "texts.h"
 #include "tracewords.h"
 
@@ -17,6 +19,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
 namespace idem {
 
@@ -35,9 +38,11 @@ enum Row {
     CrashRow,
     CrashAttemptRow,
     SeedRow,
-    IntentsRow
+    IntentsRow,
+    BackendRow,
+    IsolationRow
 };
-constexpr int kRows = 8;
+constexpr int kRows = 10;
 const char* const kRowLabels[kRows] = {
     QT_TRANSLATE_NOOP("idem::FirePanel", "Varia&nt"),
     QT_TRANSLATE_NOOP("idem::FirePanel", "&Duplicates"),
@@ -47,7 +52,73 @@ const char* const kRowLabels[kRows] = {
     QT_TRANSLATE_NOOP("idem::FirePanel", "Crash &attempt"),
     QT_TRANSLATE_NOOP("idem::FirePanel", "S&eed"),
     QT_TRANSLATE_NOOP("idem::FirePanel", "&Intents"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "Data&base"),
+    QT_TRANSLATE_NOOP("idem::FirePanel", "Isolation level"),
 };
+
+// The isolation levels as a person reads them, and what each changes.
+QString isolationName(const QString& id) {
+    if (id == QLatin1String("read-committed"))
+        return FirePanel::tr("Read committed");
+    if (id == QLatin1String("repeatable-read"))
+        return FirePanel::tr("Repeatable read");
+    if (id == QLatin1String("serializable"))
+        return FirePanel::tr("Serializable");
+    return id;
+}
+
+QString isolationHelp(const QString& backend, const QString& id) {
+    if (backend == QLatin1String("sqlite"))
+        return FirePanel::tr(
+            "SQLite has this level only: one writer at a time, so a second "
+            "writer's BEGIN IMMEDIATE waits for the first. Choose MariaDB or "
+            "PostgreSQL for the others.");
+    if (id == QLatin1String("read-committed"))
+        return backend == QLatin1String("mariadb")
+                   ? FirePanel::tr(
+                         "Each statement sees what was committed before it began. "
+                         "InnoDB takes no gap locks at this level: a "
+                         "locking read of a missing key waits instead of deadlocking.")
+                   : FirePanel::tr(
+                         "Each statement sees what was committed before it began "
+                         "(PostgreSQL's default): two transactions can both find "
+                         "nothing and both insert.");
+    if (id == QLatin1String("repeatable-read"))
+        return backend == QLatin1String("mariadb")
+                   ? FirePanel::tr(
+                         "The transaction reads one snapshot throughout "
+                         "(MariaDB's default); locking reads take gap locks, which "
+                         "can deadlock.")
+                   : FirePanel::tr(
+                         "The transaction reads one snapshot throughout; a write "
+                         "that meets a newer committed version fails with a "
+                         "serialization failure.");
+    return backend == QLatin1String("mariadb")
+               ? FirePanel::tr(
+                     "As if the transactions ran one after another: every read "
+                     "locks what it read, so conflicting transactions deadlock and "
+                     "one is rolled back.")
+               : FirePanel::tr(
+                     "As if the transactions ran one after another: the server "
+                     "refuses a commit that no such order explains (serialization "
+                     "failure).");
+}
+
+QString backendHelp(const QString& backend) {
+    if (backend == QLatin1String("mariadb"))
+        return FirePanel::tr(
+            "A private MariaDB 10.11 server (InnoDB, the article's MySQL "
+            "dialect) that the lab starts itself: row and gap locks, waits, "
+            "deadlocks. The first start takes a few seconds.");
+    if (backend == QLatin1String("postgres"))
+        return FirePanel::tr(
+            "A private PostgreSQL 15 server that the lab starts itself: row "
+            "locks, waits, serialization failures. The first start takes a "
+            "few seconds.");
+    return FirePanel::tr(
+        "SQLite, inside the lab: nothing to start, one writer at a time "
+        "(a second writer waits for the whole database).");
+}
 
 QString rowLabel(Row row) {
     return QCoreApplication::translate("idem::FirePanel", kRowLabels[row]);
@@ -163,6 +234,9 @@ FirePanel::FirePanel(QWidget* parent)
     : QWidget(parent),
       form_(new QFormLayout),
       variant_(new QComboBox(this)),
+      backend_(new QComboBox(this)),
+      isolation_(new QComboBox(this)),
+      backendNote_(new QLabel(this)),
       duplicates_(new QSpinBox(this)),
       source_(new QComboBox(this)),
       timing_(new QComboBox(this)),
@@ -188,20 +262,31 @@ FirePanel::FirePanel(QWidget* parent)
     // Not a Tab stop: it scrolls to whichever field has the focus.
     scroll->setFocusPolicy(Qt::NoFocus);
     outer->addWidget(scroll, 1);
-    QWidget* inputs[] = {variant_, duplicates_,   source_, timing_,
-                         crash_,   crashAttempt_, seed_,   intents_};
-    const char* ids[] = {"variant", "duplicates",   "source", "timing",
-                         "crash",   "crashAttempt", "seed",   "intents"};
-    for (int i = 0; i < 8; ++i) {
+    QWidget* inputs[] = {variant_,      duplicates_, source_,  timing_,  crash_,
+                         crashAttempt_, seed_,       intents_, backend_, isolation_};
+    const char* ids[] = {"variant",      "duplicates", "source",  "timing",  "crash",
+                         "crashAttempt", "seed",       "intents", "backend", "isolation"};
+    for (int i = 0; i < kRows; ++i) {
         inputs[i]->setObjectName(QLatin1String(ids[i]));
         labels_[i] = new QLabel(this);
         labels_[i]->setObjectName(QLatin1String(ids[i]) + QStringLiteral("Label"));
         labels_[i]->setBuddy(inputs[i]);
-        form_->addRow(labels_[i], inputs[i]);
     }
+    // The database right under the variant: it decides which variants run.
+    for (Row row : {VariantRow, BackendRow, IsolationRow}) form_->addRow(labels_[row], inputs[row]);
+    backendNote_->setObjectName(QStringLiteral("backendNote"));
+    backendNote_->setWordWrap(true);
+    backendNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    backendNote_->hide();
+    form_->addRow(backendNote_);
+    for (Row row :
+         {DuplicatesRow, SourceRow, TimingRow, CrashRow, CrashAttemptRow, SeedRow, IntentsRow})
+        form_->addRow(labels_[row], inputs[row]);
+    for (const QString& id : backendIds()) backend_->addItem(backendName(id), id);
     // Long names (a variant's title) must not make the panel wider than a
     // small screen: the box shrinks, the open list shows them whole.
-    for (QComboBox* box : {variant_, source_, timing_, crash_}) shrinkable(box);
+    for (QComboBox* box : {variant_, backend_, isolation_, source_, timing_, crash_})
+        shrinkable(box);
     duplicates_->setRange(0, kMaxDuplicates);
     crashAttempt_->setRange(1, 50);
     seed_->setRange(0, std::numeric_limits<int>::max());
@@ -214,6 +299,8 @@ FirePanel::FirePanel(QWidget* parent)
     outer->addWidget(fire_);
     connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
     connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
+    connect(backend_, &QComboBox::currentIndexChanged, this, &FirePanel::backendChanged);
+    fillIsolations();
     connect(crash_, &QComboBox::currentIndexChanged, this, [this] {
         crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
     });
@@ -240,19 +327,40 @@ void FirePanel::fillVariants() {
     const QSignalBlocker b(variant_);
     variant_->clear();
     const ScenarioInfo& info = scenario_->info();
+    const QString backend = backend_->currentData().toString();
+    auto* items = qobject_cast<QStandardItemModel*>(variant_->model());
+    int recommended = -1;
     for (const VariantInfo& v : info.variants) {
-        if (v.serverLesson)
-            continue;  // the window runs on SQLite
         QString title = Texts::instance().variantTitle(info.id, v.id);
         if (title.isEmpty())
             title = v.id;
-        const QString label = v.recommended ? tr("★ %1 (recommended)").arg(title) : title;
+        QString label = v.recommended ? tr("★ %1 (recommended)").arg(title) : title;
+        // A variant without this database's form is shown, greyed, saying why.
+        const QString unavailable = unavailableText(v, backend);
+        if (!unavailable.isEmpty())
+            label = tr("%1 (not on %2)").arg(label, backendName(backend));
         variant_->addItem(label, v.id);
-        variant_->setItemData(variant_->count() - 1, v.id + QStringLiteral(": ") + v.summary,
-                              Qt::ToolTipRole);
+        const int row = variant_->count() - 1;
+        QString tip = v.id + QStringLiteral(": ") + v.summary;
+        if (!unavailable.isEmpty()) {
+            tip = unavailable + QLatin1Char('\n') + tip;
+            if (items)
+                items->item(row)->setEnabled(false);
+        } else if (v.recommended) {
+            recommended = row;
+        }
+        variant_->setItemData(row, tip, Qt::ToolTipRole);
     }
-    const int i = variant_->findData(current);
-    if (i >= 0)
+    auto enabled = [&](int row) {
+        return row >= 0 && (!items || items->item(row)->isEnabled());
+    };
+    // The choice stays where it can; else the recommended variant, else the
+    // first that runs on this database.
+    int i = variant_->findData(current);
+    if (!enabled(i))
+        i = recommended;
+    for (int row = 0; !enabled(i) && row < variant_->count(); ++row) i = row;
+    if (enabled(i))
         variant_->setCurrentIndex(i);
     fillCrashPoints();
 }
@@ -270,6 +378,70 @@ void FirePanel::fillCrashPoints() {
     const int i = crash_->findData(current);
     crash_->setCurrentIndex(i >= 0 ? i : 0);
     crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
+}
+
+void FirePanel::fillIsolations() {
+    const QString backend = backend_->currentData().toString();
+    // A level chosen on one server stays on the next where it has it; a
+    // server's own level gives way to the next one's (SQLite's only level is
+    // no choice either).
+    const bool chosen = isolation_->isEnabled() && isolation_->currentIndex() > 0;
+    const QString current = chosen ? isolation_->currentData().toString() : QString();
+    const QStringList levels = isolationIds(backend);
+    {
+        const QSignalBlocker b(isolation_);
+        isolation_->clear();
+        for (const QString& id : levels) {
+            // The first is the database's own: the one a run gets unless told.
+            const QString name = id == levels.first() ? tr("%1 (default)").arg(isolationName(id))
+                                                      : isolationName(id);
+            isolation_->addItem(name, id);
+            isolation_->setItemData(isolation_->count() - 1, isolationHelp(backend, id),
+                                    Qt::ToolTipRole);
+        }
+        const int i = isolation_->findData(current);
+        isolation_->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    // SQLite's one level is shown, not offered.
+    isolation_->setEnabled(levels.size() > 1);
+    isolation_->setToolTip(
+        levels.size() > 1
+            ? tr("How much the transactions of concurrent attempts see of each other, and "
+                 "which conflicts the server refuses: it decides whether a check inside a "
+                 "transaction lets a duplicate through, waits, deadlocks or fails to serialize.")
+            : isolationHelp(backend, levels.value(0)));
+}
+
+void FirePanel::backendChanged() {
+    const QString backend = backend_->currentData().toString();
+    backend_->setToolTip(backendHelp(backend));
+    fillIsolations();
+    fillVariants();
+    const QString missing = missingServerText(backend);
+    backendNote_->setText(missing);
+    backendNote_->setVisible(!missing.isEmpty());
+}
+
+QString FirePanel::unavailableText(const VariantInfo& v, const QString& backend) {
+    if (backend == QLatin1String("sqlite") || backend.isEmpty()) {
+        if (v.serverOnly)
+            return tr(
+                "Needs MariaDB or PostgreSQL: SQLite has no SELECT … FOR UPDATE (it "
+                "locks the whole database instead).");
+        return {};
+    }
+    if (!v.servers.contains(backend))
+        return tr("No %1 form of its SQL yet: it runs on SQLite.").arg(backendName(backend));
+    return {};
+}
+
+QString FirePanel::missingServerText(const QString& backend) {
+    const QString package = missingServerPackage(backend);
+    if (package.isEmpty())
+        return {};
+    return tr("%1 is not installed on this computer: its Debian package %2 is missing. "
+              "./run.sh installs it (or: sudo apt-get install %2). SQLite needs nothing.")
+        .arg(backendName(backend), package);
 }
 
 void FirePanel::rebuildParams() {
@@ -310,7 +482,10 @@ void FirePanel::setConfig(const RunConfig& c) {
         if (i >= 0)
             box->setCurrentIndex(i);
     };
+    // The database first: it decides which variants are offered.
+    select(backend_, c.backend.isEmpty() ? QStringLiteral("sqlite") : c.backend);
     select(variant_, c.variant);
+    select(isolation_, c.isolation.isEmpty() ? isolationIds(c.backend).value(0) : c.isolation);
     fillCrashPoints();
     select(source_, toId(c.source));
     select(timing_, toId(c.timing));
@@ -331,6 +506,9 @@ void FirePanel::setConfig(const RunConfig& c) {
 RunConfig FirePanel::config() const {
     RunConfig c = scenario_ ? defaultConfig(*scenario_) : RunConfig{};
     c.variant = variant_->currentData().toString();
+    c.backend = backend_->currentData().toString();
+    // The database's own level stays unnamed, as on the command line.
+    c.isolation = isolation_->currentIndex() > 0 ? isolation_->currentData().toString() : QString();
     c.duplicates = duplicates_->value();
     if (auto s = sourceFromId(source_->currentData().toString()))
         c.source = *s;
@@ -375,6 +553,11 @@ QString FirePanel::describe(const RunConfig& c, bool withVariant) {
 
 QString FirePanel::settingsText(const RunConfig& c) {
     QStringList parts;
+    if (!c.backend.isEmpty() && c.backend != QLatin1String("sqlite")) {
+        parts << (c.isolation.isEmpty()
+                      ? backendName(c.backend)
+                      : tr("%1 (%2)").arg(backendName(c.backend), isolationName(c.isolation)));
+    }
     parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
     parts << (c.crash == CrashPoint::None
                   ? crashPointName(c.crash)
@@ -396,7 +579,21 @@ QString FirePanel::problemText(const RunConfig& config, const ScenarioInfo& info
         return choiceProblemText(*p, config, info);
     if (const std::optional<NumberProblem> p = checkNumbers(config, info))
         return numberProblemText(*p, info);
-    return {};
+    if (!backendIds().contains(config.backend))
+        return tr("There is no database “%1” (the lab has: %2)")
+            .arg(config.backend, listed(backendIds()));
+    if (!config.isolation.isEmpty() && !isolationIds(config.backend).contains(config.isolation)) {
+        QStringList names;
+        for (const QString& id : isolationIds(config.backend)) names << isolationName(id);
+        return tr("%1 has no isolation level “%2” (its levels: %3)")
+            .arg(backendName(config.backend), config.isolation, listed(names));
+    }
+    if (const VariantInfo* v = info.variant(config.variant)) {
+        const QString unavailable = unavailableText(*v, config.backend);
+        if (!unavailable.isEmpty())
+            return variantName(info, v->id) + QStringLiteral(": ") + unavailable;
+    }
+    return missingServerText(config.backend);
 }
 
 void FirePanel::retranslate() {
@@ -407,6 +604,10 @@ void FirePanel::retranslate() {
     crashAttempt_->setToolTip(tr("Which attempt dies at the crash point (1 = the original)"));
     seed_->setToolTip(tr("Decides the order of concurrent arrivals and statement costs"));
     intents_->setToolTip(tr("Independent business intents, each with its own duplicates"));
+    for (int i = 0; i < backend_->count(); ++i)
+        backend_->setItemData(i, backendHelp(backend_->itemData(i).toString()), Qt::ToolTipRole);
+    backend_->setAccessibleName(tr("Database the run uses"));
+    isolation_->setAccessibleName(tr("Isolation level of the run's transactions"));
     for (int i = 0; i < timing_->count(); ++i) {
         timing_->setItemText(i, timingName(*timingFromId(timing_->itemData(i).toString())));
     }
@@ -428,7 +629,8 @@ void FirePanel::retranslate() {
                 box->setItemText(i, words.paramValueName(it.key(), box->itemData(i).toString()));
         }
     }
-    fillVariants();
+    // The variants, the levels and the note, in the new language.
+    backendChanged();
 }
 
 void FirePanel::changeEvent(QEvent* event) {

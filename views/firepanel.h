@@ -1,6 +1,7 @@
 // The fire panel (发射): variant (recommended marked, the unguarded one always
-// there for contrast), duplicates, source, timing, crash point (only the
-// variant's) and which attempt, seed, and the scenario's own params.
+// there for contrast), the database it runs on and its isolation level (live
+// mode), duplicates, source, timing, crash point (only the variant's) and
+// which attempt, seed, and the scenario's own params.
 #pragma once
 
 #include "runconfig.h"
@@ -18,6 +19,7 @@ namespace idem {
 
 class Scenario;
 struct ScenarioInfo;
+struct VariantInfo;
 
 class FirePanel : public QWidget {
     Q_OBJECT
@@ -41,6 +43,16 @@ public:
     static QString problemText(const RunConfig& config, const ScenarioInfo& info);
     QPushButton* fireButton() const { return fire_; }
     QComboBox* variantBox() const { return variant_; }
+    QComboBox* backendBox() const { return backend_; }
+    QComboBox* isolationBox() const { return isolation_; }
+    // What the panel says under the database when its server is missing.
+    QLabel* backendNote() const { return backendNote_; }
+    // Why a variant cannot run on a backend, in the window's words; empty
+    // when it can (its SQL has that database's form, or needs none).
+    static QString unavailableText(const VariantInfo& variant, const QString& backend);
+    // Why a backend cannot start here (its server's package is missing),
+    // with how to install it; empty when it can.
+    static QString missingServerText(const QString& backend);
     QComboBox* crashBox() const { return crash_; }
     QComboBox* timingBox() const { return timing_; }
     QSpinBox* duplicatesBox() const { return duplicates_; }
@@ -55,11 +67,17 @@ private:
     void retranslate();
     void fillVariants();
     void fillCrashPoints();
+    void fillIsolations();
+    // The backend chosen: variants enabled or not, the isolation levels, the note.
+    void backendChanged();
     void rebuildParams();
 
     const Scenario* scenario_ = nullptr;
     QFormLayout* form_;
     QComboBox* variant_;
+    QComboBox* backend_;
+    QComboBox* isolation_;
+    QLabel* backendNote_;
     QSpinBox* duplicates_;
     QComboBox* source_;
     QComboBox* timing_;
@@ -68,7 +86,7 @@ private:
     QSpinBox* seed_;
     QSpinBox* intents_;
     QPushButton* fire_;
-    QLabel* labels_[8] = {};
+    QLabel* labels_[10] = {};
     QMap<QString, QWidget*> params_;
     QList<QWidget*> paramRows_;
 };

@@ -229,6 +229,16 @@ void PlaybackBar::tick() {
         pause();
         return;
     }
+    // A run on a live server: each step is a worker's (it waits for the
+    // server); the bar waits for it, then plays on.
+    if (playback_.stepsInWorker()) {
+        timer_->stop();
+        playWhenEnabled_ = true;
+        leapAsked_ = true;
+        playback_.stepForward();
+        leapAsked_ = false;
+        return;
+    }
     // A long run at instant: leaps, each a seek a worker makes while the
     // window answers; the bar waits for it, then plays on.
     if (stepMs() == 0 && playback_.length() > kLeapRun) {

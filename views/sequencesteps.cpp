@@ -34,7 +34,20 @@ QString moveText(const TraceEvent& e) {
            e.fields.text("to_state");
 }
 
-QString shortError(const QString& error) {
+QString shortError(const TraceEvent& e) {
+    const QString& error = e.error;
+    switch (e.outcome()) {
+        case SqlOutcome::Deadlock:
+            return SequenceSteps::tr("deadlock: victim, rolled back");
+        case SqlOutcome::SerializationFailure:
+            return SequenceSteps::tr("serialization failure: refused");
+        case SqlOutcome::LockTimeout:
+            return SequenceSteps::tr("lock timeout: gave up waiting");
+        case SqlOutcome::UniqueViolation:
+            return SequenceSteps::tr("UNIQUE violation");
+        default:
+            break;
+    }
     if (error.contains(QLatin1String("UNIQUE")))
         return SequenceSteps::tr("UNIQUE violation");
     if (error.contains(QLatin1String("CHECK")))
@@ -134,7 +147,7 @@ SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
         s.label = head + QStringLiteral(" → ") + tr("locked");
     } else if (e.failed()) {
         s.tone = Tone::Bad;
-        s.label = head + QStringLiteral(" → ") + shortError(e.error);
+        s.label = head + QStringLiteral(" → ") + shortError(e);
     } else if (control) {
         s.tone = cause.isEmpty() ? Tone::Muted : Tone::Bad;
         s.label = cause == QLatin1String("crash") ? tr("%1 (crash)").arg(head) : head;
@@ -173,8 +186,26 @@ SequenceStep SequenceSteps::responseStep(const TraceEvent& e) {
     return s;
 }
 
+QString SequenceSteps::lockWaitLabel(const TraceEvent& e, bool manyIntents,
+                                     const Context& context) {
+    const QString holder = e.fields.text("holder");
+    if (!isServerLockWait(e)) {
+        return holder.isEmpty() ? tr("%1 waits: database locked").arg(e.fields.text("connection"))
+                                : tr("%1 waits for %2").arg(e.fields.text("connection"), holder);
+    }
+    QStringList holders;
+    for (const AttemptRef& a : context.holders) {
+        const QString number = QStringLiteral("#%1").arg(a.attempt);
+        holders << (manyIntents ? QStringLiteral("i%1").arg(a.intent + 1) + number : number);
+    }
+    if (holders.isEmpty())
+        holders << holder;
+    return tr("waits for %1 · %2")
+        .arg(holders.join(QStringLiteral(", ")), lockLabel(e.fields.text("lock")));
+}
+
 SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
-                                 const ScenarioInfo* scenario) {
+                                 const ScenarioInfo* scenario, const Context& context) {
     const ScenarioWords& words = scenario ? scenario->words : ScenarioWords::none();
     const QStringList askKeys = scenario ? scenario->askKeys : QStringList();
     const Fields& d = e.fields;
@@ -210,9 +241,7 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
         s.tone = Tone::Warn;
         s.dashed = true;
         s.hourglass = true;
-        s.label = text("holder").isEmpty()
-                      ? tr("%1 waits: database locked").arg(text("connection"))
-                      : tr("%1 waits for %2").arg(text("connection"), text("holder"));
+        s.label = lockWaitLabel(e, manyIntents, context);
     } else if (k == EventKind::Guard) {
         s.label = words.guardName(text("guard")) + QStringLiteral(": ") +
                   words.decisionName(text("decision"));
@@ -297,8 +326,8 @@ SequenceStep SequenceSteps::setupStep(const QStringList& heads, const QStringLis
 }
 
 SequenceStep SequenceSteps::eventStep(const TraceEvent& e, bool manyIntents,
-                                      const ScenarioInfo* scenario) {
-    SequenceStep s = step(e, manyIntents, scenario);
+                                      const ScenarioInfo* scenario, const Context& context) {
+    SequenceStep s = step(e, manyIntents, scenario, context);
     const bool tagged = e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
     if (e.attempt > 0 && !tagged)
         s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
@@ -346,9 +375,15 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             i = last;
             continue;
         }
-        SequenceStep s = eventStep(e, manyIntents, scenario);
+        Context context;
+        if (isServerLockWait(e))
+            context.holders = lockHolders(events, i);
+        SequenceStep s = eventStep(e, manyIntents, scenario, context);
         s.fresh = i >= freshFrom;
         s.event = i;
+        s.waitedFrom = releasedWait(events, i);
+        if (s.waitedFrom >= 0)
+            s.label += QStringLiteral(" · ") + tr("after the wait");
         steps << s;
     }
     return steps;
@@ -384,8 +419,22 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
     }
     if (inSetup_)
         closeSetup(steps);
-    SequenceStep s = eventStep(e, manyIntents_, scenario_);
+    Context context;
+    const QString attempt = QStringLiteral("%1/%2").arg(e.intent).arg(e.attempt);
+    if (isServerLockWait(e))
+        context.holders = sessions_.holders(e);
+    SequenceStep s = eventStep(e, manyIntents_, scenario_, context);
     s.event = seen_++;
+    if (e.attempt > 0) {
+        if (e.is(EventKind::Sql))
+            s.waitedFrom = waiting_.value(attempt, -1);
+        if (s.waitedFrom >= 0)
+            s.label += QStringLiteral(" · ") + tr("after the wait");
+        waiting_.remove(attempt);
+        if (isServerLockWait(e))
+            waiting_.insert(attempt, s.event);
+    }
+    sessions_.follow(e);
     *steps << s;
 }
 

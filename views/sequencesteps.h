@@ -4,9 +4,12 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include "lockwaits.h"
 
 namespace idem {
 
@@ -38,6 +41,9 @@ struct SequenceStep {
     bool fresh = false;
     qsizetype event = -1;  // the trace event it was drawn from (the first, for the set-up)
     bool setup = false;    // the set-up before the first attempt (schema, seed rows)
+    // A statement a server held in a lock wait until this step: the wait's
+    // trace event (drawn as a bar on the lane from the wait to here); -1: none.
+    qsizetype waitedFrom = -1;
 };
 
 // Turns trace events into steps; static functions only, a class so that its
@@ -90,15 +96,26 @@ public:
         QStringList heads_;
         QStringList lines_;
         QString state_;
+        SessionAttempts sessions_;
+        // Per attempt ("intent/attempt"), its server lock wait's event, until
+        // the statement it held ends.
+        QHash<QString, qsizetype> waiting_;
     };
 
 private:
     friend class Stream;
     static SequenceStep setupStep(const QStringList& heads, const QStringList& lines,
                                   const QString& state);
+    // What a server's lock wait needs from the events before it: the
+    // attempts holding the lock.
+    struct Context {
+        QList<AttemptRef> holders;
+    };
     static SequenceStep eventStep(const TraceEvent& e, bool manyIntents,
-                                  const ScenarioInfo* scenario);
-    static SequenceStep step(const TraceEvent& e, bool manyIntents, const ScenarioInfo* scenario);
+                                  const ScenarioInfo* scenario, const Context& context);
+    static SequenceStep step(const TraceEvent& e, bool manyIntents, const ScenarioInfo* scenario,
+                             const Context& context);
+    static QString lockWaitLabel(const TraceEvent& e, bool manyIntents, const Context& context);
     static SequenceStep sqlStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
     static QString tooltip(const TraceEvent& e);

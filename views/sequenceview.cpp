@@ -645,6 +645,8 @@ void SequenceView::drawRow(Row& row, double top, qint64 lastTime, const DiagramP
                          s.tMs == lastTime ? pal.muted : pal.text);
     time->setPos(fm.averageCharWidth() * 0.5, top + (h - l.lineH) / 2);
     drawStep(s, l, top, h, pal);
+    if (s.waitedFrom >= 0)
+        drawWait(s, l, top + h / 2, pal);
     scene_ = main;
     row.items = scratch_.items();
     row.items.removeIf([](QGraphicsItem* item) { return item->parentItem() != nullptr; });
@@ -652,6 +654,34 @@ void SequenceView::drawRow(Row& row, double top, qint64 lastTime, const DiagramP
     row.arrows = arrows_ - arrowsBefore;
     row.top = top;
     row.height = h;
+}
+
+void SequenceView::drawWait(const SequenceStep& s, const Layout& l, double until,
+                            const DiagramPalette& pal) {
+    // From the wait's row, or from the first row drawn when it is above them.
+    double from = -1;
+    for (const Row& r : std::as_const(rows_)) {
+        if (r.step.event == s.waitedFrom) {
+            from = r.top + r.height / 2;
+            break;
+        }
+        if (r.step.event > s.waitedFrom) {
+            from = r.top;
+            break;
+        }
+    }
+    if (from < 0 || from >= until || !l.x.contains(s.from))
+        return;
+    // Beside the lifeline, left of the boxes and arrows that start on it.
+    const double w = std::max(4.0, l.lineH * 0.3);
+    const double x = l.x.value(s.from) - l.lineH * 0.9;
+    QColor color = toneColor(Tone::Warn, pal);
+    auto* bar = scene_->addRect(QRectF(x - w / 2, from, w, until - from), QPen(color, 1),
+                                DiagramPalette::mix(pal.background, color, 0.6));
+    bar->setZValue(1);
+    bar->setToolTip(
+        tr("Waiting for a lock held by another transaction, from the wait to the "
+           "step that released it"));
 }
 
 void SequenceView::removeRow(Row& row) {

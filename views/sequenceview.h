@@ -118,6 +118,9 @@ private:
                   const QFont& font);
     void drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
                  const QFont& font, const DiagramPalette& pal);
+    // A statement released from a lock wait: a bar on its lane from the
+    // wait's row down to `until` (this row's middle).
+    void drawWait(const SequenceStep& s, const Layout& l, double until, const DiagramPalette& pal);
     double rowHeight(const SequenceStep& s) const;
     // The lane spacing a step needs (its label in two or three lines).
     double laneNeed(const SequenceStep& s, const QFontMetricsF& fm, const QFontMetricsF& fmBold,

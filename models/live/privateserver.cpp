@@ -417,11 +417,18 @@ bool waitUntilAnswering(ServerKind kind, const Endpoint& endpoint, Keeper& keepe
 
 }  // namespace
 
+QString PrivateServer::missingPackage(ServerKind kind) {
+    const Flavour& flavour = flavourOf(kind);
+    if (!QFileInfo(QLatin1String(flavour.server)).isExecutable() ||
+        !QFileInfo(QLatin1String(flavour.initialiser)).isExecutable())
+        return QLatin1String(flavour.package);
+    return {};
+}
+
 std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progress& progress,
                                                     QString* error) {
     const Flavour& flavour = flavourOf(kind);
-    if (!QFileInfo(QLatin1String(flavour.server)).isExecutable() ||
-        !QFileInfo(QLatin1String(flavour.initialiser)).isExecutable()) {
+    if (!missingPackage(kind).isEmpty()) {
         *error = QStringLiteral(
                      "%1 is not installed: install the Debian package %2 "
                      "(scripts/setup.sh does)")

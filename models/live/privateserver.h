@@ -33,6 +33,9 @@ public:
     // do (which package to install, as whom to run the lab).
     static std::unique_ptr<PrivateServer> start(ServerKind kind, const Progress& progress,
                                                 QString* error);
+    // The Debian package whose server programs this machine lacks for
+    // `kind`; empty when they are installed. start() refuses with it.
+    static QString missingPackage(ServerKind kind);
     // Stops the server (PostgreSQL's fast shutdown, MariaDB's normal one)
     // and removes its folder, unless kept.
     ~PrivateServer();

@@ -422,6 +422,110 @@
         <source>%1 has no settings of its own; “%2” is not one</source>
         <translation>%1没有自己的设置项，因此没有“%2”</translation>
     </message>
+    <message>
+        <source>Data&amp;base</source>
+        <translation>数据库(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Isolation level</source>
+        <translation>隔离级别</translation>
+    </message>
+    <message>
+        <source>Read committed</source>
+        <translation>读已提交</translation>
+    </message>
+    <message>
+        <source>Repeatable read</source>
+        <translation>可重复读</translation>
+    </message>
+    <message>
+        <source>Serializable</source>
+        <translation>可串行化</translation>
+    </message>
+    <message>
+        <source>SQLite has this level only: one writer at a time, so a second writer&apos;s BEGIN IMMEDIATE waits for the first. Choose MariaDB or PostgreSQL for the others.</source>
+        <translation>SQLite 只有这一个级别：同一时刻只有一个写者，第二个写者的 BEGIN IMMEDIATE 要等第一个结束。其他级别请选 MariaDB 或 PostgreSQL。</translation>
+    </message>
+    <message>
+        <source>Each statement sees what was committed before it began. InnoDB takes no gap locks at this level: a locking read of a missing key waits instead of deadlocking.</source>
+        <translation>每条语句看到它开始之前已提交的数据。在这个级别 InnoDB 不加间隙锁：对不存在的键做加锁读时会等待，而不是死锁。</translation>
+    </message>
+    <message>
+        <source>Each statement sees what was committed before it began (PostgreSQL&apos;s default): two transactions can both find nothing and both insert.</source>
+        <translation>每条语句看到它开始之前已提交的数据（PostgreSQL 的默认级别）：两个事务可能都查不到记录，于是都插入。</translation>
+    </message>
+    <message>
+        <source>The transaction reads one snapshot throughout (MariaDB&apos;s default); locking reads take gap locks, which can deadlock.</source>
+        <translation>整个事务读同一个快照（MariaDB 的默认级别）；加锁读会加间隙锁，可能因此死锁。</translation>
+    </message>
+    <message>
+        <source>The transaction reads one snapshot throughout; a write that meets a newer committed version fails with a serialization failure.</source>
+        <translation>整个事务读同一个快照；写入时若遇到更新的已提交版本，就以序列化失败告终。</translation>
+    </message>
+    <message>
+        <source>As if the transactions ran one after another: every read locks what it read, so conflicting transactions deadlock and one is rolled back.</source>
+        <translation>如同事务一个接一个地执行：每次读都锁住读到的范围，冲突的事务因此死锁，其中一个被回滚。</translation>
+    </message>
+    <message>
+        <source>As if the transactions ran one after another: the server refuses a commit that no such order explains (serialization failure).</source>
+        <translation>如同事务一个接一个地执行：任何先后顺序都解释不了的提交，服务器拒绝（序列化失败）。</translation>
+    </message>
+    <message>
+        <source>A private MariaDB 10.11 server (InnoDB, the article&apos;s MySQL dialect) that the lab starts itself: row and gap locks, waits, deadlocks. The first start takes a few seconds.</source>
+        <translation>实验室自己启动的私有 MariaDB 10.11 服务器（InnoDB，即文章所用的 MySQL 方言）：行锁和间隙锁、锁等待、死锁。第一次启动需要几秒钟。</translation>
+    </message>
+    <message>
+        <source>A private PostgreSQL 15 server that the lab starts itself: row locks, waits, serialization failures. The first start takes a few seconds.</source>
+        <translation>实验室自己启动的私有 PostgreSQL 15 服务器：行锁、锁等待、序列化失败。第一次启动需要几秒钟。</translation>
+    </message>
+    <message>
+        <source>SQLite, inside the lab: nothing to start, one writer at a time (a second writer waits for the whole database).</source>
+        <translation>SQLite，内嵌在实验室里：无需启动任何东西，同一时刻只有一个写者（第二个写者要等整个数据库）。</translation>
+    </message>
+    <message>
+        <source>%1 (not on %2)</source>
+        <translation>%1（%2 上不可用）</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>How much the transactions of concurrent attempts see of each other, and which conflicts the server refuses: it decides whether a check inside a transaction lets a duplicate through, waits, deadlocks or fails to serialize.</source>
+        <translation>并发尝试的事务彼此能看到多少，以及服务器拒绝哪些冲突：它决定事务内的检查是放过重复、等待、死锁，还是序列化失败。</translation>
+    </message>
+    <message>
+        <source>Needs MariaDB or PostgreSQL: SQLite has no SELECT … FOR UPDATE (it locks the whole database instead).</source>
+        <translation>需要 MariaDB 或 PostgreSQL：SQLite 没有 SELECT … FOR UPDATE（它改为锁住整个数据库）。</translation>
+    </message>
+    <message>
+        <source>No %1 form of its SQL yet: it runs on SQLite.</source>
+        <translation>它的 SQL 还没有 %1 写法：只能在 SQLite 上运行。</translation>
+    </message>
+    <message>
+        <source>%1 is not installed on this computer: its Debian package %2 is missing. ./run.sh installs it (or: sudo apt-get install %2). SQLite needs nothing.</source>
+        <translation>这台电脑没有安装 %1：缺少 Debian 软件包 %2。运行 ./run.sh 即可安装（或：sudo apt-get install %2）。SQLite 无需安装任何东西。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>There is no database “%1” (the lab has: %2)</source>
+        <translation>没有名为“%1”的数据库（实验室支持：%2）</translation>
+    </message>
+    <message>
+        <source>%1 has no isolation level “%2” (its levels: %3)</source>
+        <translation>%1 没有隔离级别“%2”（它支持：%3）</translation>
+    </message>
+    <message>
+        <source>Database the run uses</source>
+        <translation>本次运行使用的数据库</translation>
+    </message>
+    <message>
+        <source>Isolation level of the run&apos;s transactions</source>
+        <translation>本次运行中事务的隔离级别</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -865,6 +969,17 @@
     <message>
         <source>This variant does not use the table %1</source>
         <translation>此方案不使用表 %1</translation>
+    </message>
+</context>
+<context>
+    <name>idem::LockWaits</name>
+    <message>
+        <source>gap lock on %1</source>
+        <translation>%1 上的间隙锁</translation>
+    </message>
+    <message>
+        <source>lock on %1</source>
+        <translation>%1 上的锁</translation>
     </message>
 </context>
 <context>
@@ -2046,6 +2161,46 @@ All lessons are in Guided lessons (F2).</source>
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
+    <message>
+        <source>another transaction</source>
+        <translation>另一个事务</translation>
+    </message>
+    <message>
+        <source>%1 waits for a lock %2 holds (%3): its statement goes on when that transaction ends.</source>
+        <translation>%1 等待 %2 持有的锁（%3）：那个事务结束后，它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>%1 waits for a lock %2 hold (%3): its statement goes on when their transactions end.</source>
+        <translation>%1 等待 %2 持有的锁（%3）：那些事务结束后，它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the gap lock %2 holds on %3: a locking read of a key that is not there locks the place where it would go.</source>
+        <translation>%1 等待 %2 持有的 %3 上的间隙锁：对一个不存在的键做加锁读，锁住的是它本该插入的位置。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the gap lock %2 hold on %3: a locking read of a key that is not there locks the place where it would go.</source>
+        <translation>%1 等待 %2 持有的 %3 上的间隙锁：对一个不存在的键做加锁读，锁住的是它本该插入的位置。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the lock %2 holds on %3.</source>
+        <translation>%1 等待 %2 持有的 %3 上的锁。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the lock %2 hold on %3.</source>
+        <translation>%1 等待 %2 持有的 %3 上的锁。</translation>
+    </message>
+    <message>
+        <source>Deadlock: the server rolled back %1&apos;s transaction. %1 is the victim the server chose to break the cycle of transactions waiting for each other; the others go on.</source>
+        <translation>死锁：服务器回滚了 %1 的事务。几个事务互相等待成环，服务器选中 %1 作为牺牲者来打破僵局；其他事务继续。</translation>
+    </message>
+    <message>
+        <source>Serialization failure: the server refuses %1&apos;s %2, which no one-at-a-time order of the transactions running beside it could give, and rolls %1&apos;s transaction back.</source>
+        <translation>序列化失败：服务器拒绝了 %1 的 %2，因为与它并发的事务无论按什么先后顺序逐个执行，都得不到这样的结果；服务器回滚了 %1 的事务。</translation>
+    </message>
+    <message>
+        <source>%1 gives up waiting for the lock (lock timeout): its %2 did not run.</source>
+        <translation>%1 不再等待这把锁（锁等待超时）：它的 %2 没有执行。</translation>
+    </message>
 </context>
 <context>
     <name>idem::NaturalOps</name>
@@ -2944,6 +3099,26 @@ All lessons are in Guided lessons (F2).</source>
         <source>rows changed: %1</source>
         <translation>改动行数：%1</translation>
     </message>
+    <message>
+        <source>deadlock: victim, rolled back</source>
+        <translation>死锁：被选为牺牲者，已回滚</translation>
+    </message>
+    <message>
+        <source>serialization failure: refused</source>
+        <translation>序列化失败：被拒绝</translation>
+    </message>
+    <message>
+        <source>lock timeout: gave up waiting</source>
+        <translation>锁等待超时：放弃等待</translation>
+    </message>
+    <message>
+        <source>waits for %1 · %2</source>
+        <translation>等待 %1 · %2</translation>
+    </message>
+    <message>
+        <source>after the wait</source>
+        <translation>等待之后</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -2966,6 +3141,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Sequence diagram lanes</source>
         <translation>时序图的泳道</translation>
+    </message>
+    <message>
+        <source>Waiting for a lock held by another transaction, from the wait to the step that released it</source>
+        <translation>等待另一个事务持有的锁：从开始等待，到锁被释放的那一步</translation>
     </message>
 </context>
 <context>
@@ -3017,6 +3196,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 changed</source>
         <translation>改动 %1</translation>
+    </message>
+    <message>
+        <source>waits for %1: %2</source>
+        <translation>等待 %1 持有的锁：%2</translation>
     </message>
 </context>
 <context>
@@ -3155,6 +3338,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Starting %1… (first start initialises it: a few seconds)</source>
+        <translation>正在启动 %1…（第一次启动要先初始化：需要几秒钟）</translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation>%1 已在运行</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>正在启动 %1…</translation>
     </message>
 </context>
 <context>

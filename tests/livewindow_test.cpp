@@ -1,0 +1,478 @@
+// Live mode in the window (SPEC sections 5 and 8), with the real widgets off
+// screen: what the fire panel offers on each database, a server started
+// while the window keeps answering, a missing server said in one message
+// while SQLite goes on working, and a server's waits, holders, locks,
+// deadlocks and serialization failures on the sequence diagram and in the
+// captions. Functions that need a server skip when its package is missing.
+#include "firepanel.h"
+#include "lockwaits.h"
+#include "mainwindow.h"
+#include "narration.h"
+#include "playback.h"
+#include "playbackbar.h"
+#include "registry.h"
+#include "run.h"
+#include "runcontroller.h"
+#include "runner.h"
+#include "sequencesteps.h"
+#include "sequenceview.h"
+#include "serverbackend.h"
+#include "serverinstall.h"
+#include "stagedirector.h"
+#include "stepcaption.h"
+#include "trace.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTranslator>
+
+using namespace idem;
+
+namespace {
+
+void choose(QComboBox* box, const QString& id) {
+    const int i = box->findData(id);
+    QVERIFY2(i >= 0, qPrintable(id));
+    box->setCurrentIndex(i);
+}
+
+bool offered(QComboBox* box, const QString& id) {
+    const int i = box->findData(id);
+    const auto* items = qobject_cast<QStandardItemModel*>(box->model());
+    return i >= 0 && items && items->item(i)->isEnabled();
+}
+
+QString tooltipOf(QComboBox* box, const QString& id) {
+    return box->itemData(box->findData(id), Qt::ToolTipRole).toString();
+}
+
+QStringList dataOf(QComboBox* box) {
+    QStringList ids;
+    for (int i = 0; i < box->count(); ++i) ids << box->itemData(i).toString();
+    return ids;
+}
+
+#define SKIP_WITHOUT(backend)                                                          \
+    do {                                                                               \
+        if (const QString missing = missingServerPackage(backend); !missing.isEmpty()) \
+            QSKIP(qPrintable(QStringLiteral("%1 is not installed (package %2)")        \
+                                 .arg(backendName(backend), missing)));                \
+    } while (false)
+
+RunConfig orderCreate(const QString& backend, const QString& variant,
+                      const QString& isolation = {}) {
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.backend = backend;
+    c.variant = variant;
+    c.isolation = isolation;
+    c.timing = Timing::Concurrent;
+    return c;
+}
+
+QList<TraceEvent> eventsOf(const RunConfig& c) {
+    const Scenario& scenario = *findScenario(c.scenario);
+    Run run(c, scenario);
+    QString error;
+    if (!run.start(&error))
+        qWarning() << "the run did not start:" << error;
+    run.runToEnd();
+    return run.trace().events();
+}
+
+QStringList captionsOf(const RunConfig& c, const QList<TraceEvent>& events) {
+    Narrator narrator(c.intents, &findScenario(c.scenario)->info().words);
+    QStringList captions;
+    for (const TraceEvent& e : events) captions << narrator.caption(e);
+    return captions;
+}
+
+bool anyContains(const QStringList& lines, const QString& part) {
+    return std::any_of(lines.cbegin(), lines.cend(),
+                       [&](const QString& line) { return line.contains(part); });
+}
+
+}  // namespace
+
+class LiveWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void theFirePanelOffersWhatEachDatabaseHas();
+    void theChoosersAreReachedByKeyAndNamedInBothLanguages();
+    void startingAServerKeepsTheWindowTurning();
+    void aMissingServerIsOneMessageAndSqliteGoesOn();
+    void theDiagramShowsTheWaitTheHolderTheLockAndTheDeadlock();
+    void theCaptionsSayTheWaitAndTheDeadlockInBothLanguages();
+    void aSerializationFailureIsMarkedWhereTheServerRefused();
+};
+
+void LiveWindowTest::theFirePanelOffersWhatEachDatabaseHas() {
+    FirePanel panel;
+    const Scenario& scenario = *findScenario("order-create");
+    panel.setScenario(scenario);
+    QComboBox* backend = panel.backendBox();
+    QComboBox* isolation = panel.isolationBox();
+    QComboBox* variant = panel.variantBox();
+    QCOMPARE(dataOf(backend), QStringList({"sqlite", "mariadb", "postgres"}));
+    QCOMPARE(backend->currentData().toString(), QStringLiteral("sqlite"));
+    // SQLite's one level is shown, not offered.
+    QCOMPARE(dataOf(isolation), QStringList({"serializable"}));
+    QVERIFY(!isolation->isEnabled());
+    QVERIFY(!isolation->toolTip().isEmpty());
+    // FOR UPDATE needs a server: greyed on SQLite, saying why.
+    QVERIFY(variant->findData("check-for-update") >= 0);
+    QVERIFY(!offered(variant, "check-for-update"));
+    QVERIFY2(tooltipOf(variant, "check-for-update").contains("FOR UPDATE"),
+             qPrintable(tooltipOf(variant, "check-for-update")));
+    QVERIFY(offered(variant, "check-in-tx"));  // it runs on SQLite: the trap of a SQLite test suite
+    QVERIFY(offered(variant, "none"));
+
+    for (const QString& server : {QStringLiteral("mariadb"), QStringLiteral("postgres")}) {
+        choose(backend, server);
+        QCOMPARE(dataOf(isolation), isolationIds(server));
+        QVERIFY(isolation->isEnabled());
+        QCOMPARE(isolation->currentIndex(), 0);  // the server's own level
+        for (int i = 0; i < isolation->count(); ++i)
+            QVERIFY(!isolation->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+        // Read at run time: each variant is offered where its SQL has this
+        // server's form, greyed with the reason elsewhere.
+        for (const VariantInfo& v : scenario.info().variants) {
+            QVERIFY2(offered(variant, v.id) == v.servers.contains(server),
+                     qPrintable(server + " " + v.id));
+            if (!v.servers.contains(server))
+                QVERIFY(tooltipOf(variant, v.id).contains(backendName(server)));
+        }
+        QVERIFY(offered(variant, "check-for-update"));
+        QVERIFY(offered(variant, variant->currentData().toString()));
+    }
+
+    // A choice the new database lacks falls back to one it has.
+    choose(backend, "mariadb");
+    choose(variant, "check-for-update");
+    choose(isolation, "read-committed");
+    RunConfig c = panel.config();
+    QCOMPARE(c.backend, QStringLiteral("mariadb"));
+    QCOMPARE(c.isolation, QStringLiteral("read-committed"));
+    QCOMPARE(c.variant, QStringLiteral("check-for-update"));
+    QVERIFY(FirePanel::problemText(c, scenario.info()).isEmpty() ||
+            !missingServerPackage("mariadb").isEmpty());
+    choose(backend, "sqlite");
+    c = panel.config();
+    QCOMPARE(c.backend, QStringLiteral("sqlite"));
+    QVERIFY(c.isolation.isEmpty());
+    QVERIFY(c.variant != QLatin1String("check-for-update"));
+    QVERIFY(offered(variant, c.variant));
+    QVERIFY(scenario.info().variant(c.variant)->recommended);
+    QVERIFY(FirePanel::problemText(c, scenario.info()).isEmpty());
+
+    // A configuration from elsewhere (a trace, a lesson) shows its database.
+    panel.setConfig(orderCreate("postgres", "check-in-tx", "serializable"));
+    QCOMPARE(panel.config().backend, QStringLiteral("postgres"));
+    QCOMPARE(panel.config().isolation, QStringLiteral("serializable"));
+    QCOMPARE(panel.config().variant, QStringLiteral("check-in-tx"));
+    // ... and a server-only variant on SQLite is refused in the panel's words.
+    const QString refused =
+        FirePanel::problemText(orderCreate("sqlite", "check-for-update"), scenario.info());
+    QVERIFY2(refused.contains("FOR UPDATE"), qPrintable(refused));
+}
+
+void LiveWindowTest::theChoosersAreReachedByKeyAndNamedInBothLanguages() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    FirePanel* panel = w.firePanel();
+    QTest::keyClick(&w, Qt::Key_B, Qt::AltModifier);
+    QCOMPARE(QApplication::focusWidget(), panel->backendBox());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
+    QCOMPARE(panel->backendBox()->currentData().toString(), QStringLiteral("mariadb"));
+    // The level is the next field: the panel's letters are all taken.
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), panel->isolationBox());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
+    QCOMPARE(panel->isolationBox()->currentData().toString(), QStringLiteral("read-committed"));
+    QCOMPARE(panel->backendBox()->accessibleName(), QStringLiteral("Database the run uses"));
+
+    w.setLanguage("zh");
+    QCOMPARE(panel->backendBox()->accessibleName(), QStringLiteral("本次运行使用的数据库"));
+    QCOMPARE(panel->isolationBox()->accessibleName(), QStringLiteral("本次运行中事务的隔离级别"));
+    QCOMPARE(panel->findChild<QLabel*>("backendLabel")->text(), QStringLiteral("数据库(&B)"));
+    QCOMPARE(panel->findChild<QLabel*>("isolationLabel")->text(), QStringLiteral("隔离级别"));
+    // The choice survives the language, in the new language's words.
+    QCOMPARE(panel->isolationBox()->currentData().toString(), QStringLiteral("read-committed"));
+    QCOMPARE(panel->isolationBox()->currentText(), QStringLiteral("读已提交"));
+    w.setLanguage("en");
+}
+
+void LiveWindowTest::startingAServerKeepsTheWindowTurning() {
+    SKIP_WITHOUT("mariadb");
+    // A cache of its own: the first start initialises the server's template
+    // (seconds), the longest the window has to keep answering.
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    const QByteArray oldCache = qgetenv("XDG_CACHE_HOME");
+    qputenv("XDG_CACHE_HOME", QFile::encodeName(cache.path()));
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.fireInBackground(defaultConfig(*findScenario("order-create")));
+    w.jobs()->finishNow();
+    FirePanel* panel = w.firePanel();
+    choose(panel->backendBox(), "mariadb");
+    choose(panel->variantBox(), "check-for-update");
+    choose(panel->timingBox(), "concurrent");
+
+    // The event loop's turns, timed while the server starts in the worker.
+    QElapsedTimer clock;
+    qint64 last = 0;
+    qint64 longestGap = 0;
+    QStringList said;
+    QTimer beat;
+    beat.setInterval(5);
+    connect(&beat, &QTimer::timeout, &w, [&] {
+        const qint64 now = clock.elapsed();
+        longestGap = std::max(longestGap, now - last);
+        last = now;
+        const QString text = w.jobs()->label()->text();
+        if (w.jobs()->label()->isVisible() && !said.contains(text))
+            said << text;
+    });
+    clock.start();
+    beat.start();
+    QTest::mouseClick(panel->fireButton(), Qt::LeftButton);
+    QVERIFY(w.jobs()->isBusy());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 120000);
+    beat.stop();
+    const qint64 took = clock.elapsed();
+    qputenv("XDG_CACHE_HOME", oldCache);
+    QVERIFY2(w.messages()->currentMessage().isEmpty(), qPrintable(w.messages()->currentMessage()));
+    QCOMPARE(w.playback().config().backend, QStringLiteral("mariadb"));
+    QVERIFY(w.playback().length() > 0);
+    qInfo("the fire took %lld ms; the longest event-loop gap was %lld ms; the status said: %s",
+          took, longestGap, qPrintable(said.join(QStringLiteral(" | "))));
+    QVERIFY2(longestGap < 250, qPrintable(QString::number(longestGap)));
+    QVERIFY2(anyContains(said, QStringLiteral("Starting MariaDB… (first start initialises it")),
+             qPrintable(said.join('\n')));
+
+    // Played, each step in a worker, to the end, the window answering.
+    PlaybackBar* bar = w.playbackBar();
+    bar->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
+    longestGap = 0;
+    clock.restart();
+    last = 0;
+    beat.start();
+    bar->play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.playback().atEnd(), 60000);
+    beat.stop();
+    qInfo("played %d steps in %lld ms; the longest event-loop gap was %lld ms",
+          w.playback().length(), clock.elapsed(), longestGap);
+    QVERIFY2(longestGap < 250, qPrintable(QString::number(longestGap)));
+}
+
+void LiveWindowTest::aMissingServerIsOneMessageAndSqliteGoesOn() {
+    // Run by tests/without_servers.sh, which hides the servers' programs in
+    // a mount namespace of its own, as on a machine without their packages.
+    if (missingServerPackage("mariadb").isEmpty())
+        QSKIP("MariaDB is installed: tests/without_servers.sh runs this without it");
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.fireInBackground(defaultConfig(*findScenario("order-create")));
+    w.jobs()->finishNow();
+    FirePanel* panel = w.firePanel();
+    choose(panel->backendBox(), "mariadb");
+    QVERIFY(panel->backendNote()->isVisible());
+    const QString note = panel->backendNote()->text();
+    QVERIFY2(note.contains("mariadb-server-core") && note.contains("./run.sh"), qPrintable(note));
+    w.messages()->clearMessage();
+    QTest::mouseClick(panel->fireButton(), Qt::LeftButton);
+    QVERIFY(!w.jobs()->isBusy());  // refused before anything starts
+    QCOMPARE(w.messages()->currentMessage(), note);
+    QCOMPARE(w.playback().config().backend, QStringLiteral("sqlite"));  // the run before stays
+
+    w.setLanguage("zh");
+    QVERIFY2(panel->backendNote()->text().contains("mariadb-server-core") &&
+                 panel->backendNote()->text().contains("缺少"),
+             qPrintable(panel->backendNote()->text()));
+    w.setLanguage("en");
+
+    choose(panel->backendBox(), "sqlite");
+    QVERIFY(!panel->backendNote()->isVisible());
+    choose(panel->variantBox(), "unique-key");
+    QTest::mouseClick(panel->fireButton(), Qt::LeftButton);
+    w.jobs()->finishNow();
+    QCOMPARE(w.playback().config().variant, QStringLiteral("unique-key"));
+    QVERIFY(w.playback().length() > 0);
+}
+
+void LiveWindowTest::theDiagramShowsTheWaitTheHolderTheLockAndTheDeadlock() {
+    SKIP_WITHOUT("mariadb");
+    const RunConfig c = orderCreate("mariadb", "check-for-update");
+    const QList<TraceEvent> events = eventsOf(c);
+    const ScenarioInfo& info = findScenario(c.scenario)->info();
+    const QList<SequenceStep> steps =
+        SequenceSteps::build(events, 0, events.size(), events.size(), &info);
+    // Each attempt's session, from its own events.
+    auto attemptOn = [&](const QString& session, qsizetype before) {
+        for (qsizetype i = before - 1; i >= 0; --i) {
+            if (events[i].attempt > 0 && events[i].connectionName() == session)
+                return events[i].attempt;
+        }
+        return 0;
+    };
+    int waits = 0, deadlocks = 0, released = 0;
+    for (const SequenceStep& s : steps) {
+        const TraceEvent& e = events[s.event];
+        if (isServerLockWait(e)) {
+            ++waits;
+            QVERIFY(s.hourglass);
+            QVERIFY2(s.label.startsWith(QStringLiteral("#%1 waits for #").arg(e.attempt)),
+                     qPrintable(s.label));
+            QVERIFY2(s.label.contains("uk_orders_request_id"), qPrintable(s.label));
+            for (const QString& session : e.fields.text("holder").split(", "))
+                QVERIFY2(s.label.contains(QStringLiteral("#%1").arg(attemptOn(session, s.event))),
+                         qPrintable(s.label + " / " + session));
+        }
+        if (e.is(EventKind::Sql) && e.outcome() == SqlOutcome::Deadlock) {
+            ++deadlocks;
+            QCOMPARE(s.tone, SequenceStep::Tone::Bad);
+            QVERIFY2(s.label.startsWith(QStringLiteral("#%1 ").arg(e.attempt)) &&
+                         s.label.contains("deadlock: victim"),
+                     qPrintable(s.label));
+        }
+        if (s.waitedFrom >= 0) {
+            ++released;
+            const TraceEvent& wait = events[s.waitedFrom];
+            QVERIFY(isServerLockWait(wait));
+            QCOMPARE(wait.attempt, e.attempt);
+            QVERIFY(e.is(EventKind::Sql));
+            QVERIFY(s.waitedFrom < s.event);
+        }
+    }
+    QVERIFY(waits >= 1);
+    QVERIFY(deadlocks >= 1);
+    QCOMPARE(released, waits);
+    // A gap lock is named so.
+    QVERIFY(std::any_of(steps.cbegin(), steps.cend(), [](const SequenceStep& s) {
+        return s.label.contains("gap lock on uk_orders_request_id");
+    }));
+
+    // The streamed steps (the exports) say the same.
+    SequenceSteps::Stream stream(false, &info);
+    QList<SequenceStep> streamed;
+    for (const TraceEvent& e : events) stream.add(e, &streamed);
+    stream.finish(&streamed);
+    QStringList built, fromStream;
+    for (const SequenceStep& s : steps) built << s.label;
+    for (const SequenceStep& s : streamed) fromStream << s.label;
+    QCOMPARE(fromStream, built);
+
+    // The window draws them: fired, then played to the end.
+    MainWindow w(false);
+    w.resize(1920, 1080);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    // Stepped as the arrow key steps it: a step on a server waits for the
+    // server (a lock wait is certain only once it says so), in a worker;
+    // the window's thread only asks for it.
+    qint64 longestAsk = 0;
+    qint64 longestStep = 0;
+    QElapsedTimer clock;
+    while (w.playback().position() < w.playback().length()) {
+        const int before = w.playback().position();
+        clock.start();
+        w.playback().stepForward();
+        longestAsk = std::max(longestAsk, clock.elapsed());
+        QVERIFY(w.jobs()->isBusy());
+        w.jobs()->finishNow();
+        longestStep = std::max(longestStep, clock.elapsed());
+        QCOMPARE(w.playback().position(), before + 1);
+    }
+    qInfo(
+        "%d steps on MariaDB: the longest took %lld ms in its worker, %lld ms on the window's "
+        "thread",
+        w.playback().length(), longestStep, longestAsk);
+    QVERIFY2(longestAsk < 50, qPrintable(QString::number(longestAsk)));
+    w.director()->showLaterNow();
+    // The caption tells the last step, as after steps on the window's thread.
+    QVERIFY2(w.caption()->caption().contains("#4 answers the client"),
+             qPrintable(w.caption()->caption()));
+    const QStringList drawn = w.sequenceView()->labels();
+    QVERIFY2(anyContains(drawn, "deadlock: victim"), qPrintable(drawn.join('\n')));
+    QVERIFY2(anyContains(drawn, "uk_orders_request_id"), qPrintable(drawn.join('\n')));
+}
+
+void LiveWindowTest::theCaptionsSayTheWaitAndTheDeadlockInBothLanguages() {
+    SKIP_WITHOUT("mariadb");
+    const RunConfig c = orderCreate("mariadb", "check-for-update");
+    const QList<TraceEvent> events = eventsOf(c);
+    QStringList english = captionsOf(c, events);
+    QVERIFY2(anyContains(english, "#1 waits for the gap lock #2, #3 hold on uk_orders_request_id"),
+             qPrintable(english.join('\n')));
+    QVERIFY2(anyContains(english, "Deadlock: the server rolled back #2's transaction"),
+             qPrintable(english.join('\n')));
+    QVERIFY2(anyContains(english, "#4 waits for the lock #5 holds on uk_orders_request_id."),
+             qPrintable(english.join('\n')));
+
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    QCoreApplication::installTranslator(&zh);
+    Narrator::untranslated();
+    const QStringList chinese = captionsOf(c, events);
+    const QStringList untranslated = Narrator::untranslated();
+    QCoreApplication::removeTranslator(&zh);
+    QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join('\n')));
+    QVERIFY2(anyContains(chinese, "#1 等待 #2、#3 持有的 uk_orders_request_id 上的间隙锁"),
+             qPrintable(chinese.join('\n')));
+    QVERIFY2(anyContains(chinese, "死锁：服务器回滚了 #2 的事务"), qPrintable(chinese.join('\n')));
+    QVERIFY2(anyContains(chinese, "#4 等待 #5 持有的 uk_orders_request_id 上的锁"),
+             qPrintable(chinese.join('\n')));
+
+    // On SQLite a wait is still the database's one write lock.
+    RunConfig sqlite = orderCreate("sqlite", "check-in-tx");
+    const QList<TraceEvent> local = eventsOf(sqlite);
+    const QStringList said = captionsOf(sqlite, local);
+    QVERIFY(std::any_of(local.cbegin(), local.cend(),
+                        [](const TraceEvent& e) { return e.is(EventKind::LockWait); }));
+    QVERIFY2(anyContains(said, "waits: another transaction holds the database's write lock"),
+             qPrintable(said.join('\n')));
+}
+
+void LiveWindowTest::aSerializationFailureIsMarkedWhereTheServerRefused() {
+    SKIP_WITHOUT("postgres");
+    const RunConfig c = orderCreate("postgres", "check-in-tx", "serializable");
+    const QList<TraceEvent> events = eventsOf(c);
+    const ScenarioInfo& info = findScenario(c.scenario)->info();
+    const QList<SequenceStep> steps =
+        SequenceSteps::build(events, 0, events.size(), events.size(), &info);
+    const QStringList captions = captionsOf(c, events);
+    int refused = 0;
+    for (const SequenceStep& s : steps) {
+        const TraceEvent& e = events[s.event];
+        if (!e.is(EventKind::Sql) || e.outcome() != SqlOutcome::SerializationFailure)
+            continue;
+        ++refused;
+        QCOMPARE(s.tone, SequenceStep::Tone::Bad);
+        QVERIFY2(s.label.startsWith(QStringLiteral("#%1 COMMIT").arg(e.attempt)) &&
+                     s.label.contains("serialization failure"),
+                 qPrintable(s.label));
+        QVERIFY2(anyContains(captions, QStringLiteral("Serialization failure: the server "
+                                                      "refuses #%1's COMMIT")
+                                           .arg(e.attempt)),
+                 qPrintable(captions.join('\n')));
+    }
+    QVERIFY(refused >= 1);
+}
+
+QTEST_MAIN(LiveWindowTest)
+#include "livewindow_test.moc"
