@@ -440,14 +440,7 @@ int experiment(const QStringList& args) {
     parser.addOption({"intents", "Intents per variant (default 300).", "N"});
     parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
     parser.addOption({"json", "Print the counts as one JSON object."});
-    parser.addOption({"backend",
-                      "The database: sqlite (default), mariadb or postgres (a private server "
-                      "the lab starts).",
-                      "B"});
-    parser.addOption({"isolation",
-                      "Isolation level on a server: read-committed, repeatable-read or "
-                      "serializable (default: the server's own).",
-                      "L"});
+    addBackendOptions(parser);
     parser.addOption(
         {"allow-large", "Run even when the estimated cost is above the limit of SQL statements."});
     addHelpFlag(parser);

@@ -36,13 +36,7 @@ QString grouped(qint64 n) {
 
 }  // namespace
 
-void addRunOptions(QCommandLineParser& parser) {
-    parser.addOption({"scenario", "Scenario id (see `idemlab list`).", "S"});
-    parser.addOption({"variant", "Variant id; default: the recommended one.", "V"});
-    parser.addOption({"timing", "concurrent, retry, compensation or cross-day.", "T"});
-    parser.addOption({"source", "Where duplicates come from (see `idemlab list`).", "X"});
-    parser.addOption({"crash", "Crash point of the variant.", "P"});
-    parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
+void addBackendOptions(QCommandLineParser& parser) {
     parser.addOption({"backend",
                       "The database: sqlite (default), mariadb or postgres (a private server "
                       "the lab starts).",
@@ -51,6 +45,16 @@ void addRunOptions(QCommandLineParser& parser) {
                       "Isolation level on a server: read-committed, repeatable-read or "
                       "serializable (default: the server's own).",
                       "L"});
+}
+
+void addRunOptions(QCommandLineParser& parser) {
+    parser.addOption({"scenario", "Scenario id (see `idemlab list`).", "S"});
+    parser.addOption({"variant", "Variant id; default: the recommended one.", "V"});
+    parser.addOption({"timing", "concurrent, retry, compensation or cross-day.", "T"});
+    parser.addOption({"source", "Where duplicates come from (see `idemlab list`).", "X"});
+    parser.addOption({"crash", "Crash point of the variant.", "P"});
+    parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
+    addBackendOptions(parser);
     for (const NumberOption& n : kNumbers) {
         parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }

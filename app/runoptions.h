@@ -8,6 +8,8 @@
 
 namespace idem::cli {
 
+// --backend and --isolation: where a run runs (run, shot, experiment).
+void addBackendOptions(QCommandLineParser& parser);
 void addRunOptions(QCommandLineParser& parser);
 // Fills `config` from the parsed options; on bad input returns false with one
 // line naming the bad value and the allowed ones.
