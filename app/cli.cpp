@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "backend.h"
 #include "configcheck.h"
 #include "experiment.h"
 #include "interruption.h"
@@ -289,13 +290,11 @@ bool useLanguage(const QString& lang, QString* error) {
 RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOptions options,
                       bool keepRun) {
     options.keepTrace = true;
-    RunResult result;
-    auto run = std::make_unique<Run>(config, scenario, std::move(options));
     Narrator narrator(config.intents, &scenario.info().words);
     qsizetype told = 0;
     int line = 0;
-    const auto tell = [&](bool eachAlone) {
-        const QList<TraceEvent>& events = run->trace().events();
+    const auto tell = [&](const Run& run, bool eachAlone) {
+        const QList<TraceEvent>& events = run.trace().events();
         while (told < events.size()) {
             const qsizetype upTo = eachAlone ? told + 1 : events.size();
             const QString caption = narrator.narrate(events, told, upTo);
@@ -308,22 +307,18 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
             told = upTo;
         }
     };
-    QString error;
-    if (run->start(&error)) {
-        tell(false);
-        while (run->step()) tell(false);
-        tell(false);
-        if (!run->finish(&error))
-            result.error = error;
-        tell(true);
-    } else {
-        result.error = error;
-    }
+    bool started = false;
+    RunResult result =
+        runToEnd(config, scenario, std::move(options), true, [&](const Run& run, qint64) {
+            started = true;
+            tell(run, false);
+        });
+    // The judge's effect and verdict events, one line each.
+    if (started)
+        tell(*result.run, true);
     out() << Qt::endl;
-    result.failure = run->failure();
-    result.summary = run->summary();
-    if (keepRun)
-        result.run = std::move(run);
+    if (!keepRun)
+        result.run.reset();
     return result;
 }
 

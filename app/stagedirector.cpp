@@ -1,6 +1,8 @@
 #include "stagedirector.h"
 
+#include "alertcounts.h"
 #include "compareview.h"
+#include "comparison.h"
 #include "configcheck.h"
 #include "experimentview.h"
 #include "explanationview.h"
@@ -10,6 +12,7 @@
 #include "names.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
+#include "paging.h"
 #include "playbackbar.h"
 #include "playedrun.h"
 #include "registry.h"
@@ -138,7 +141,7 @@ void StageDirector::fireInBackground(const RunConfig& config) {
                                                     ? Playback::ServerProgress()
                                                     : serverProgress);
             if (paging && fired->measured.ok)
-                fired->paging = PaginationView::runAll(*scenario, config, &p.cancel);
+                fired->paging = runPagingStrategies(*scenario, config, &p.cancel);
         },
         [this, fired, config, scenario](bool cancelled) {
             if (cancelled || fired->measured.cancelled) {
@@ -206,7 +209,7 @@ bool StageDirector::fire(const RunConfig& config, QString* error, RunFailure* fa
     }
     std::shared_ptr<PagingRuns> paging;
     if (scenario->info().stage == ScenarioInfo::Stage::Paging)
-        paging = PaginationView::runAll(*scenario, config);
+        paging = runPagingStrategies(*scenario, config);
     const bool shown = showFired(config, *scenario, measured, paging.get(), error);
     stage_.jobs->finishNow();  // a comparison the fire started, when Compare is on screen
     return shown;
@@ -292,8 +295,7 @@ void StageDirector::compareInBackground() {
         return;
     compareRunning_ = true;
     jobs->start(
-        tr("Comparing"),
-        [runs](RunController::Progress& p) { CompareView::runBoth(*runs, &p.cancel); },
+        tr("Comparing"), [runs](RunController::Progress& p) { runComparison(*runs, &p.cancel); },
         [this, compare, runs](bool) {
             compareRunning_ = false;
             compare->show(runs, !stage_.jobs->isFinishingNow());
@@ -551,7 +553,7 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     OutcomePanel* outcome = stage_.outcome;
     outcome->showSummary(summary, end, repeatWrote_);
     if (end && !summary.alerts.isEmpty() && played->reader())
-        outcome->setAlertCountsAtEnd(OutcomePanel::alertCounts(*played->reader()));
+        outcome->setAlertCountsAtEnd(alertCountsAtEnd(*played->reader()));
     stage_.header->setAlert(outcome->alertText());
     updateCaption();
 }

@@ -1,10 +1,10 @@
 #include "attempt.h"
 
-#include "run.h"
+#include "scheduler.h"
 
 namespace idem {
 
-Attempt::Attempt(Run& run, const AttemptSpec& spec, int number)
+Attempt::Attempt(Scheduler& run, const AttemptSpec& spec, int number)
     : run_(run),
       intent_(spec.intent),
       number_(number),

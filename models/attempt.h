@@ -18,7 +18,7 @@
 
 namespace idem {
 
-class Run;
+class Scheduler;
 struct RunConfig;
 
 // A statement failed in a way the handler did not expect: the attempt ends
@@ -29,7 +29,7 @@ struct SqlFailure : std::runtime_error {
 
 class Attempt {
 public:
-    Attempt(Run& run, const AttemptSpec& spec, int number);
+    Attempt(Scheduler& run, const AttemptSpec& spec, int number);
 
     int intent() const { return intent_; }
     int number() const { return number_; }         // 1 = the original, per intent
@@ -128,7 +128,7 @@ public:
     void fire(const AttemptSpec& spec);
 
 private:
-    Run& run_;
+    Scheduler& run_;
     int intent_;
     int number_;
     QString kind_;

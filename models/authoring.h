@@ -15,7 +15,7 @@
 
 namespace idem {
 
-class Run;
+class Scheduler;
 
 // When and how an attempt arrives.
 struct AttemptSpec {
@@ -48,7 +48,7 @@ struct AttemptSpec {
 // attempt, and both calls must fire the same attempts.
 class Planner {
 public:
-    explicit Planner(Run& run) : run_(run) {}
+    explicit Planner(Scheduler& run) : run_(run) {}
     const RunConfig& config() const;
     qint64 intentStart(int intent) const;
     void fire(const AttemptSpec& spec);
@@ -61,7 +61,7 @@ public:
     quint32 random(quint32 bound);
 
 private:
-    Run& run_;
+    Scheduler& run_;
 };
 
 // A set-up statement failed: the run cannot start (a bug in the scenario, or a
@@ -76,14 +76,14 @@ struct SetupFailure : std::runtime_error {
 // statement stops the run with SetupFailure.
 class Setup {
 public:
-    Setup(Run& run, SqlConnection& connection) : run_(run), connection_(connection) {}
+    Setup(Scheduler& run, SqlConnection& connection) : run_(run), connection_(connection) {}
     const RunConfig& config() const;
     SqlResult exec(const QString& sql, const QVariantList& params = {}, int intent = -1);
     // A state change made while setting up (the user started paying ...).
     void transition(int intent, const QString& entity, const QString& from, const QString& to);
 
 private:
-    Run& run_;
+    Scheduler& run_;
     SqlConnection& connection_;
 };
 

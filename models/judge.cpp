@@ -1,6 +1,6 @@
 // The judge: reads effects, consistency and integrity from the database a
 // run left behind, and turns them into verdicts per intent and per run.
-#include "run.h"
+#include "scheduler.h"
 
 #include "attempt.h"
 #include "sqlconnection.h"
@@ -71,7 +71,8 @@ bool onlyTolerated(const IntentJudgement& j, const QStringList& tolerated) {
 
 }  // namespace
 
-const Run::CheckedAnswers& Run::checkAnswers(int intent, const AnswerTruth& truth) const {
+const Scheduler::CheckedAnswers& Scheduler::checkAnswers(int intent,
+                                                         const AnswerTruth& truth) const {
     if (checkedAnswers_.size() < intents_.size())
         checkedAnswers_.resize(intents_.size());
     CheckedAnswers& c = checkedAnswers_[std::size_t(intent)];
@@ -95,12 +96,12 @@ const Run::CheckedAnswers& Run::checkAnswers(int intent, const AnswerTruth& trut
     return c;
 }
 
-Summary Run::judgeNow(Reader& reader) const {
+Summary Scheduler::judgeNow(Reader& reader) const {
     return judgeAll(reader, {});
 }
 
-Summary Run::judgeAll(Reader& reader,
-                      const std::function<void(int, const IntentJudgement&)>& judged) const {
+Summary Scheduler::judgeAll(Reader& reader,
+                            const std::function<void(int, const IntentJudgement&)>& judged) const {
     Summary s;
     s.config = config_;
     s.complete = failure_ == RunFailure::None;
@@ -156,7 +157,7 @@ Summary Run::judgeAll(Reader& reader,
     return s;
 }
 
-void Run::recordJudgement(int intent, const IntentJudgement& j) {
+void Scheduler::recordJudgement(int intent, const IntentJudgement& j) {
     if (!tracing())
         return;
     const NameId judge = nameId(u"judge");
@@ -177,7 +178,7 @@ void Run::recordJudgement(int intent, const IntentJudgement& j) {
     record(std::move(e));
 }
 
-bool Run::finish(QString* error) {
+bool Scheduler::finish(QString* error) {
     // Every process has ended; close their connections so the file is whole.
     processes_.clear();
     locks_.clear();

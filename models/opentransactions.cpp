@@ -1,19 +1,21 @@
 #include "opentransactions.h"
 
+#include "sqlstatement.h"
 #include "traceevent.h"
 
 namespace idem {
 
 TxChange transactionChange(const QString& sql) {
-    const QString head = sql.trimmed().section(QLatin1Char(' '), 0, 1).toUpper();
-    const QString verb = head.section(QLatin1Char(' '), 0, 0);
-    if (verb == QLatin1String("BEGIN") || head == QLatin1String("START TRANSACTION"))
-        return TxChange::Began;
-    if (verb == QLatin1String("COMMIT") || verb == QLatin1String("END"))
-        return TxChange::Committed;
-    if (verb == QLatin1String("ROLLBACK") && !head.endsWith(QLatin1String(" TO")))
-        return TxChange::RolledBack;
-    return TxChange::None;
+    switch (sqlVerb(sql)) {
+        case SqlVerb::Begin:
+            return TxChange::Began;
+        case SqlVerb::Commit:
+            return TxChange::Committed;
+        case SqlVerb::Rollback:
+            return TxChange::RolledBack;
+        default:
+            return TxChange::None;
+    }
 }
 
 TxChange OpenTransactions::follow(const TraceEvent& e) {

@@ -1,5 +1,6 @@
 #include "playedrun.h"
 
+#include "authoring.h"
 #include "run.h"
 #include "scenario.h"
 #include "sqlconnection.h"

@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace idem {
@@ -21,8 +22,13 @@ struct RunResult {
     bool ok() const { return failure == RunFailure::None; }
 };
 
+// Told after the run starts and after each step, with the steps made so far
+// (0 after the start; told once more when nothing is left): the command
+// line's captions, a progress count.
+using StepWatch = std::function<void(const Run& run, qint64 steps)>;
+
 // Runs `config` of `scenario` to its end (or until options.cancel is set).
 RunResult runToEnd(const RunConfig& config, const Scenario& scenario, RunOptions options = {},
-                   bool keepRun = false);
+                   bool keepRun = false, const StepWatch& watch = {});
 
 }  // namespace idem

@@ -3,10 +3,12 @@
 #include "live/observer.h"
 #include "live/privateserver.h"
 #include "live/session.h"
+#include "opentransactions.h"
 #include "runconfig.h"
 #include "sqlconnection.h"
 #include "sqldialect.h"
 #include "sqlitebackend.h"
+#include "sqlstatement.h"
 
 #include <QRandomGenerator>
 
@@ -21,29 +23,6 @@ using live::ServerKind;
 
 QString serverId(ServerKind kind) {
     return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
-}
-
-// What a statement does to the session's transaction, read from its first word.
-enum class Control : quint8 { None, Begin, End };
-
-Control controlOf(const QString& sql) {
-    const QStringView head = QStringView(sql).trimmed();
-    if (head.startsWith(u"BEGIN", Qt::CaseInsensitive) ||
-        head.startsWith(u"START TRANSACTION", Qt::CaseInsensitive))
-        return Control::Begin;
-    if (head.startsWith(u"COMMIT", Qt::CaseInsensitive) ||
-        (head.startsWith(u"ROLLBACK", Qt::CaseInsensitive) &&
-         !head.startsWith(u"ROLLBACK TO", Qt::CaseInsensitive)))
-        return Control::End;
-    return Control::None;
-}
-
-bool changesRows(const QString& sql) {
-    const QStringView head = QStringView(sql).trimmed();
-    return head.startsWith(u"INSERT", Qt::CaseInsensitive) ||
-           head.startsWith(u"UPDATE", Qt::CaseInsensitive) ||
-           head.startsWith(u"DELETE", Qt::CaseInsensitive) ||
-           head.startsWith(u"REPLACE", Qt::CaseInsensitive);
 }
 
 // The scenarios write `?` for a bound value; PostgreSQL numbers them ($1,
@@ -127,10 +106,10 @@ public:
         r.code = numericCode(s);
         r.message = s.ok() ? QString() : s.message;
         r.state = s.sqlState;
-        const Control control = controlOf(sent_);
-        if (control == Control::Begin && r.ok)
+        const TxChange control = transactionChange(sent_);
+        if (control == TxChange::Began && r.ok)
             inTransaction_ = true;
-        else if (control == Control::End)
+        else if ((control == TxChange::Committed || control == TxChange::RolledBack))
             inTransaction_ = false;
         // InnoDB rolls back the whole transaction of a deadlock's victim;
         // PostgreSQL keeps an aborted one open until ROLLBACK.

@@ -1,5 +1,7 @@
 #include "traceevent.h"
 
+#include "sqlstatement.h"
+
 #include "jsonbytes.h"
 #include "sqliteconnection.h"
 
@@ -254,43 +256,6 @@ const QStringList kCommonKeys{"seq", "t_ms", "intent", "attempt", "actor", "kind
 const QStringList kSqlKeysV2{"connection", "sql", "params", "rows", "code", "error"};
 const QStringList kSqlKeys{"connection",   "sql",  "params", "rows_returned",
                            "rows_changed", "code", "error"};
-
-// The words of a statement outside parentheses, quotes and comments, in
-// capitals: "WITH", "N", "AS", "INSERT", "INTO" ... for a WITH ... INSERT.
-QStringList outerWords(QStringView sql) {
-    QStringList words;
-    int depth = 0;
-    const qsizetype n = sql.size();
-    for (qsizetype i = 0; i < n;) {
-        const QChar c = sql[i];
-        const QChar next = i + 1 < n ? sql[i + 1] : QChar();
-        if (c == QLatin1Char('-') && next == QLatin1Char('-')) {
-            while (i < n && sql[i] != QLatin1Char('\n')) ++i;
-        } else if (c == QLatin1Char('/') && next == QLatin1Char('*')) {
-            const qsizetype end = sql.indexOf(QLatin1String("*/"), i + 2);
-            i = end < 0 ? n : end + 2;
-        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"') || c == QLatin1Char('`') ||
-                   c == QLatin1Char('[')) {
-            const QChar close = c == QLatin1Char('[') ? QLatin1Char(']') : c;
-            const qsizetype end = sql.indexOf(close, i + 1);
-            i = end < 0 ? n : end + 1;  // a doubled quote is two quoted pieces: no word
-        } else if (c == QLatin1Char('(')) {
-            ++depth;
-            ++i;
-        } else if (c == QLatin1Char(')')) {
-            depth = std::max(0, depth - 1);
-            ++i;
-        } else if (c.isLetter() || c == QLatin1Char('_')) {
-            const qsizetype start = i;
-            while (i < n && (sql[i].isLetterOrNumber() || sql[i] == QLatin1Char('_'))) ++i;
-            if (depth == 0)
-                words << sql.mid(start, i - start).toString().toUpper();
-        } else {
-            ++i;
-        }
-    }
-    return words;
-}
 
 // What an sql event's "rows" counts in a trace of version 1 or 2, which wrote
 // only the number: read from the statement's words, all such a trace says.

@@ -2,7 +2,6 @@
 
 #include "alertrule.h"
 #include "attempt.h"
-#include "run.h"
 #include "uniquekey.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,6 @@
 #include "naturalops.h"
 
 #include "attempt.h"
-#include "run.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

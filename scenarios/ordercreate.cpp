@@ -2,7 +2,6 @@
 
 #include "attempt.h"
 #include "dedupguard.h"
-#include "run.h"
 #include "uniquekey.h"
 
 #include <QCoreApplication>

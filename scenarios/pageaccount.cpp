@@ -1,6 +1,6 @@
 #include "pageaccount.h"
 
-#include "run.h"
+#include "authoring.h"
 
 #include <QHash>
 #include <QJsonObject>

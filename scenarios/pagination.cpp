@@ -2,7 +2,6 @@
 
 #include "attempt.h"
 #include "pageaccount.h"
-#include "run.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,6 @@
 #include "paymentcallback.h"
 
 #include "attempt.h"
-#include "run.h"
 #include "statemachine.h"
 #include "uniquekey.h"
 

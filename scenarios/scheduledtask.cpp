@@ -3,7 +3,6 @@
 #include "attempt.h"
 #include "claimguard.h"
 #include "leaselock.h"
-#include "run.h"
 
 #include <QCoreApplication>
 #include <QDate>

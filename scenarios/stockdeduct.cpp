@@ -1,7 +1,6 @@
 #include "stockdeduct.h"
 
 #include "attempt.h"
-#include "run.h"
 #include "statemachine.h"
 #include "uniquekey.h"
 #include "versionguard.h"

@@ -1,7 +1,6 @@
 #include "tcc.h"
 
 #include "attempt.h"
-#include "run.h"
 #include "statemachine.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,7 @@
 // 误区二 (bolt-on): every cell for both sources, every timing, seeds 1-5 and
 // duplicates 1-3; the lost dedup record in the trace and the tables; the
 // designed-in model answering the repeat with the first refund.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

@@ -3,6 +3,8 @@
 // is put at limit - 1, limit and limit + 1 under seeds 1-5: the decision
 // depends on the gap between the two arrivals and on nothing else (not on
 // how long the statements before the check happened to take).
+#include "attempt.h"
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

@@ -6,6 +6,7 @@
 #include "registry.h"
 #include "run.h"
 #include "sequenceview.h"
+#include "sqlstatement.h"
 #include "statemachineview.h"
 
 #include <QFile>
@@ -263,15 +264,13 @@ void DiagramsTest::sequenceDrawsOneArrowPerFireResponseAndRetry() {
 }
 
 void DiagramsTest::sequenceNamesStatementsAndCrashes() {
-    QCOMPARE(
-        SequenceSteps::statementHead("INSERT INTO orders (request_id, user_id)\nVALUES (?, ?)"),
-        QStringLiteral("INSERT INTO orders"));
-    QCOMPARE(SequenceSteps::statementHead("UPDATE orders\nSET status = 'PAID'"),
-             QStringLiteral("UPDATE orders"));
-    QCOMPARE(SequenceSteps::statementHead("SELECT id FROM pay_flow WHERE out_trade_no = ?"),
+    QCOMPARE(statementHead("INSERT INTO orders (request_id, user_id)\nVALUES (?, ?)"),
+             QStringLiteral("INSERT INTO orders"));
+    QCOMPARE(statementHead("UPDATE orders\nSET status = 'PAID'"), QStringLiteral("UPDATE orders"));
+    QCOMPARE(statementHead("SELECT id FROM pay_flow WHERE out_trade_no = ?"),
              QString::fromUtf8("SELECT … FROM pay_flow"));
-    QCOMPARE(SequenceSteps::statementHead("BEGIN IMMEDIATE"), QStringLiteral("BEGIN IMMEDIATE"));
-    QCOMPARE(SequenceSteps::statementHead("COMMIT"), QStringLiteral("COMMIT"));
+    QCOMPARE(statementHead("BEGIN IMMEDIATE"), QStringLiteral("BEGIN IMMEDIATE"));
+    QCOMPARE(statementHead("COMMIT"), QStringLiteral("COMMIT"));
 
     const auto run = finishedRun("order-create", "dedup-table", {}, "retry", 2, 1, "after-guard");
     QVERIFY(run);

@@ -1,6 +1,7 @@
 // Every cell of the downstream misconception (误区一) for seeds 1-5 and
 // duplicates 1-3, and how the lost answer and the retried call look in the
 // trace and in the tables.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

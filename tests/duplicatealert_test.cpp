@@ -2,6 +2,7 @@
 // duplicates 1-3 plus the burst of 100, and the alert rule itself: one alert
 // naming the key and the count, none when silent, none below the threshold,
 // none for repeated queries.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

@@ -2,6 +2,7 @@
 // the crash columns with duplicates 0), and what the broker table and the
 // trace must show: an ack before the after-ack crash, new message ids on a
 // producer resend, redelivery only after the visibility timeout.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

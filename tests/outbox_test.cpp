@@ -3,6 +3,7 @@
 // trace must show: the relay's second publish after an after-publish crash,
 // the inbox refusing it, the phantom event of publish-first, the event
 // dual-write never sends, the answers held against the orders.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

@@ -3,6 +3,7 @@
 // work and leaves a usable window, and a run above the cost limit is asked
 // about first.
 #include "compareview.h"
+#include "comparison.h"
 #include "configcheck.h"
 #include "experiment.h"
 #include "experimentview.h"
@@ -614,7 +615,7 @@ void ResponsiveTest::aComparisonsRightSideComesAFrameAfterItsLeft() {
     CompareView* compare = w.compareView();
     auto runs = compare->prepare();
     QVERIFY(runs);
-    CompareView::runBoth(*runs);
+    runComparison(*runs);
     compare->show(runs, true);
     QCOMPARE(compare->outcome(0)->verdictId(), QStringLiteral("duplicated"));
     QCOMPARE(compare->outcome(1)->verdictId(), QString());
@@ -627,7 +628,7 @@ void ResponsiveTest::aComparisonsRightSideComesAFrameAfterItsLeft() {
 
     // Another fire before the right side's frame.
     auto older = compare->prepare();
-    CompareView::runBoth(*older);
+    runComparison(*older);
     compare->show(older, true);
     QVERIFY(w.fire(defaultConfig(*findScenario("order-create")), &error));
     QTest::qWait(50);

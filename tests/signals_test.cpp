@@ -3,6 +3,7 @@
 // pagination says which strategies it judges, BEGIN and COMMIT have no row
 // count, a move the diagram forbids has its own colour, an alert reports its
 // count at the end as well.
+#include "alertcounts.h"
 #include "compareview.h"
 #include "contrast.h"
 #include "mainwindow.h"
@@ -276,7 +277,7 @@ void SignalsTest::theAlertBannerReportsTheCountAtTheEnd() {
              qPrintable(w.outcome()->alertText()));
     QVERIFY(!w.outcome()->alertText().contains("by the end"));
     w.playback().toEnd();
-    const QMap<QString, qint64> atEnd = OutcomePanel::alertCounts(*w.playback().reader());
+    const QMap<QString, qint64> atEnd = alertCountsAtEnd(*w.playback().reader());
     QVERIFY(atEnd.value(raised.key) > raised.count);
     QVERIFY2(w.outcome()->alertText().contains(
                  QStringLiteral("%1 by the end of the run").arg(atEnd.value(raised.key))),

@@ -3,6 +3,7 @@
 // guard's conflicts and re-reads; the version from the request answering
 // repeats from the deduction record and refusing a stale page; and the
 // judge's lost-update check.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "runner.h"

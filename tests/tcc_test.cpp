@@ -2,6 +2,7 @@
 // timing), and what the log and the accounts must show: the empty rollback
 // recorded as CANCELLED, the late Try refused, nothing left frozen; and each
 // phase's answer held against them.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "sqliteconnection.h"

@@ -1,6 +1,7 @@
 // Every cell of the TTL-window misconception (误区三) for seeds 1-5 and
 // duplicates 1-3, and the TTL key's Redis semantics: a live key stops a
 // duplicate, an expired one counts as absent.
+#include "authoring.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"

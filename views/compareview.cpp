@@ -1,11 +1,11 @@
 #include "compareview.h"
 
+#include "comparison.h"
 #include "firepanel.h"
 #include "frame.h"
 #include "names.h"
 #include "outcomepanel.h"
-#include "run.h"
-#include "runner.h"
+#include "scenario.h"
 #include "sqlconnection.h"
 #include "sweeper.h"
 #include "tableview.h"
@@ -23,14 +23,6 @@
 #include <algorithm>
 
 namespace idem {
-
-struct CompareRuns {
-    const Scenario* scenario = nullptr;
-    quint64 generation = 0;
-    RunConfig input;
-    RunConfig configs[2];
-    RunResult sides[2];
-};
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent), rightLater_(new QTimer(this)) {
     rightLater_->setSingleShot(true);
@@ -174,7 +166,7 @@ void CompareView::requestCompare() {
 
 void CompareView::compare() {
     if (const auto runs = prepare()) {
-        runBoth(*runs);
+        runComparison(*runs);
         show(runs);
     }
 }
@@ -197,14 +189,6 @@ std::shared_ptr<CompareRuns> CompareView::prepare() {
         runs->configs[side] = c;
     }
     return runs;
-}
-
-void CompareView::runBoth(CompareRuns& runs, const std::atomic<bool>* cancel) {
-    for (int side = 0; side < 2; ++side) {
-        RunOptions options = RunOptions::untraced();
-        options.cancel = cancel;
-        runs.sides[side] = runToEnd(runs.configs[side], *runs.scenario, options, true);
-    }
 }
 
 void CompareView::show(const std::shared_ptr<CompareRuns>& runs, bool rightLater) {

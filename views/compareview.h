@@ -23,7 +23,6 @@ class OutcomePanel;
 class Scenario;
 class Sweeper;
 
-// Both sides' finished runs, computed by CompareView::runBoth.
 struct CompareRuns;
 
 class CompareView : public QWidget {
@@ -44,13 +43,10 @@ public:
 
     // The chosen pair on the fired input, ready to run (nullptr before a fire).
     std::shared_ptr<CompareRuns> prepare();
-    // Runs both sides, each on its own database and connections: safe in a
-    // worker thread; stops early when `cancel` is set.
-    static void runBoth(CompareRuns& runs, const std::atomic<bool>* cancel = nullptr);
-    // Shows what runBoth computed (on the window's thread), then lets go of
-    // both runs through the sweeper given, if any. With `rightLater` (a
-    // worker's hand-over) the right side comes a frame after the left: each
-    // side's layout and repaint fit a frame, where both overran one.
+    // Shows what runComparison (models/comparison.h) computed (on the window's thread), then lets
+    // go of both runs through the sweeper given, if any. With `rightLater` (a worker's hand-over)
+    // the right side comes a frame after the left: each side's layout and repaint fit a frame,
+    // where both overran one.
     void show(const std::shared_ptr<CompareRuns>& runs, bool rightLater = false);
     // True while the right side of a comparison waits for its frame.
     bool isShowing() const { return pending_ != nullptr; }

@@ -1,5 +1,7 @@
 #include "outcomepanel.h"
 
+#include "sqlstatement.h"
+
 #include "contrast.h"
 #include "drawthrottle.h"
 #include "labelholder.h"
@@ -63,21 +65,10 @@ bool OutcomePanel::repeatWrote(const QList<TraceEvent>& events, qsizetype from, 
             internalLanes.contains(e.actorName())) {
             continue;
         }
-        const QString verb = e.sql.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
-        for (const char* write : {"INSERT", "UPDATE", "DELETE", "REPLACE"}) {
-            if (verb.compare(QLatin1String(write), Qt::CaseInsensitive) == 0)
-                return true;
-        }
+        if (changesRows(e.sql))
+            return true;
     }
     return false;
-}
-
-QMap<QString, qint64> OutcomePanel::alertCounts(SqlConnection& db) {
-    QMap<QString, qint64> counts;
-    const SqlResult r = db.exec(QStringLiteral("SELECT biz_key, count FROM alerts"));
-    for (const QVariantList& row : r.data)
-        counts[row.value(0).toString()] += row.value(1).toLongLong();
-    return counts;
 }
 
 void OutcomePanel::showSummary(const Summary& summary, bool final, bool repeatsWrote) {

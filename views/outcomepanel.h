@@ -37,8 +37,6 @@ public:
     // (the scenario's internalLanes) left out.
     static bool repeatWrote(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
                             const QStringList& internalLanes);
-    // The count of each alert's key in the run's alerts table (empty without one).
-    static QMap<QString, qint64> alertCounts(SqlConnection& db);
     QString verdictText() const;
     // What a screen reader says of the verdict (its accessible description).
     QString verdictDescription() const;

@@ -1,10 +1,10 @@
 #include "paginationview.h"
 
-#include "runner.h"
+#include "paging.h"
+#include "traceevent.h"
 
 #include "contrast.h"
 #include "names.h"
-#include "run.h"
 #include "statusdelegate.h"
 
 #include <QBarCategoryAxis>
@@ -23,22 +23,6 @@
 #include <QValueAxis>
 
 namespace idem {
-
-struct StrategyRun {
-    QString variant;
-    QJsonArray pages;
-    QJsonArray plan;
-    // What the other users did while a reader read a page, as the scenario
-    // noted it (ScenarioInfo::pagingNotes): (reader, page) → (inserted, deleted).
-    QMap<QPair<qint64, qint64>, QPair<qint64, qint64>> writes;
-    QString verdict;
-    QString error;
-};
-
-struct PagingRuns {
-    QList<StrategyRun> strategies;  // one per variant, in the scenario's order
-    QString pageNote;               // the note a reader leaves for each page
-};
 
 namespace {
 
@@ -166,41 +150,7 @@ QStringList PaginationView::strategies() const {
 }
 
 void PaginationView::setInput(const Scenario& scenario, const RunConfig& config) {
-    show(*runAll(scenario, config));
-}
-
-std::shared_ptr<PagingRuns> PaginationView::runAll(const Scenario& scenario,
-                                                   const RunConfig& config,
-                                                   const std::atomic<bool>* cancel) {
-    auto all = std::make_shared<PagingRuns>();
-    all->pageNote = scenario.info().pagingNotes.page;
-    for (const VariantInfo& variant : scenario.info().variants) {
-        RunConfig c = config;
-        c.variant = variant.id;
-        all->strategies << StrategyRun{};
-        StrategyRun& result = all->strategies.last();
-        result.variant = variant.id;
-        RunOptions options;
-        options.cancel = cancel;
-        const RunResult run = runToEnd(c, scenario, options, true);
-        if (!run.ok()) {
-            result.error = run.error;
-            continue;
-        }
-        result.pages = run.summary.extras.value("pages").toArray();
-        result.plan = run.summary.extras.value("query_plan").toArray();
-        result.verdict = toId(run.summary.verdict);
-        // What the other users did after each page, as the scenario noted it.
-        for (const TraceEvent& e : run.run->trace().events()) {
-            if (e.kindId() != scenario.info().pagingNotes.feedChanged)
-                continue;
-            auto& [inserted, deleted] =
-                result.writes[qMakePair(e.fields.number("reader"), e.fields.number("after_page"))];
-            inserted += e.fields.number("inserted");
-            deleted += e.fields.number("deleted");
-        }
-    }
-    return all;
+    show(*runPagingStrategies(scenario, config));
 }
 
 void PaginationView::show(const PagingRuns& runs) {

@@ -24,7 +24,6 @@ namespace idem {
 class Scenario;
 struct TraceEvent;
 
-// The strategies' runs on one input, computed by PaginationView::runAll.
 struct PagingRuns;
 
 class PaginationView : public QWidget {
@@ -33,10 +32,8 @@ public:
     explicit PaginationView(QWidget* parent = nullptr);
     // Runs every variant of the scenario on this configuration's feed and writes.
     void setInput(const Scenario& scenario, const RunConfig& config);
-    // The same in two halves: the runs (safe in a worker thread, stopped
-    // early when `cancel` is set), then showing them on the window's thread.
-    static std::shared_ptr<PagingRuns> runAll(const Scenario& scenario, const RunConfig& config,
-                                              const std::atomic<bool>* cancel = nullptr);
+    // Shows the strategies' runs on one input (models/paging.h computes
+    // them, in the window's worker).
     void show(const PagingRuns& runs);
     // Shows pages 1..pages (the pages the run on screen has read so far).
     void showPages(int pages);

@@ -1,5 +1,7 @@
 #include "sequencesteps.h"
 
+#include "sqlstatement.h"
+
 #include "names.h"
 #include "scenario.h"
 #include "sqlconnection.h"
@@ -67,45 +69,6 @@ QString attemptTag(const TraceEvent& e, bool manyIntents) {
 }
 
 }  // namespace
-
-QString SequenceSteps::statementHead(const QString& sql) {
-    const QStringList w = sql.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    if (w.isEmpty())
-        return {};
-    auto name = [&](qsizetype i) {
-        return i < w.size() ? w[i].section(QLatin1Char('('), 0, 0) : QString();
-    };
-    auto indexOf = [&](const char* word) {
-        for (qsizetype i = 0; i < w.size(); ++i) {
-            if (w[i].compare(QLatin1String(word), Qt::CaseInsensitive) == 0)
-                return i;
-        }
-        return qsizetype(-1);
-    };
-    const QString verb = w[0].toUpper();
-    QString head;
-    if (verb == QLatin1String("INSERT") || verb == QLatin1String("REPLACE")) {
-        const qsizetype into = indexOf("INTO");
-        head = into > 0 ? (w.mid(0, into + 1) << name(into + 1)).join(QLatin1Char(' ')) : verb;
-    } else if (verb == QLatin1String("UPDATE")) {
-        head = verb + QLatin1Char(' ') + name(1);
-    } else if (verb == QLatin1String("DELETE")) {
-        head = QStringLiteral("DELETE FROM ") + name(indexOf("FROM") + 1);
-    } else if (verb == QLatin1String("SELECT") || verb == QLatin1String("WITH")) {
-        const qsizetype from = indexOf("FROM");
-        head = from > 0 ? verb + QStringLiteral(" … FROM ") + name(from + 1)
-                        : w.mid(0, 3).join(QLatin1Char(' '));
-    } else if (verb == QLatin1String("BEGIN") || verb == QLatin1String("PRAGMA")) {
-        head = w.mid(0, 2).join(QLatin1Char(' '));
-    } else if (verb == QLatin1String("CREATE")) {
-        qsizetype end = 1;
-        while (end < w.size() && end < 5 && !w[end - 1].contains(QLatin1Char('('))) ++end;
-        head = w.mid(0, end).join(QLatin1Char(' ')).section(QLatin1Char('('), 0, 0).trimmed();
-    } else {
-        head = w.mid(0, 3).join(QLatin1Char(' '));
-    }
-    return head;
-}
 
 QString SequenceSteps::tooltip(const TraceEvent& e) {
     QStringList lines{

@@ -62,9 +62,6 @@ public:
     // ScenarioInfo::lanes) in that order, then any other in the order it
     // first appears, the database last.
     static QStringList lanes(const QList<SequenceStep>& steps, const QStringList& order);
-    // The first words of a statement, enough to recognise it: "INSERT INTO
-    // orders", "UPDATE orders", "SELECT … FROM dedup", "BEGIN IMMEDIATE".
-    static QString statementHead(const QString& sql);
     // Schema, seed rows and the states the seed rows start in: the events
     // before the first attempt, drawn as one step on the database lane.
     static bool isSetupEvent(const TraceEvent& e);
