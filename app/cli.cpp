@@ -2,7 +2,6 @@
 
 #include "backend.h"
 #include "configcheck.h"
-#include "experiment.h"
 #include "interruption.h"
 #include "names.h"
 #include "narration.h"
@@ -38,17 +37,6 @@ int badInput(const QString& message) {
 
 int refuse(const PathProblem& problem) {
     return failWith(problem.message, problem.code);
-}
-
-// Parses `args` (without program name); unknown options are bad input.
-bool parse(QCommandLineParser& parser, const QString& command, const QStringList& args,
-           QString* error) {
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(QStringList{QStringLiteral("idemlab ") + command} + args)) {
-        *error = parser.errorText();
-        return false;
-    }
-    return true;
 }
 
 QJsonObject scenarioJson(const ScenarioInfo& info) {
@@ -202,6 +190,16 @@ int failureExit(RunFailure f) {
 }
 
 }  // namespace
+
+bool parse(QCommandLineParser& parser, const QString& command, const QStringList& args,
+           QString* error) {
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(QStringList{QStringLiteral("idemlab ") + command} + args)) {
+        *error = parser.errorText();
+        return false;
+    }
+    return true;
+}
 
 int failWith(const QString& message, int code) {
     if (!memory::allocationFailed())
@@ -426,139 +424,6 @@ int run(const QStringList& args) {
         return UnexpectedVerdict;
     }
     return Ok;
-}
-
-int experiment(const QStringList& args) {
-    QCommandLineParser parser;
-    parser.addOption({"scenario", "Scenario id.", "S"});
-    parser.addOption({"variants", "Comma-separated variant ids (default: all).", "LIST"});
-    parser.addOption({"intents", "Intents per variant (default 300).", "N"});
-    parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
-    parser.addOption({"json", "Print the counts as one JSON object."});
-    addBackendOptions(parser);
-    parser.addOption(
-        {"allow-large", "Run even when the estimated cost is above the limit of SQL statements."});
-    addHelpFlag(parser);
-    QString error;
-    if (!parse(parser, QStringLiteral("experiment"), args, &error))
-        return badInput(error);
-    if (printedUsage(parser, QStringLiteral("experiment")))
-        return Ok;
-    if (!parser.positionalArguments().isEmpty()) {
-        return badInput(
-            QStringLiteral("unexpected argument \"%1\"").arg(parser.positionalArguments().first()));
-    }
-    const Scenario* scenario = findScenario(parser.value("scenario"));
-    if (!scenario) {
-        QStringList ids;
-        for (const Scenario* s : allScenarios()) ids << s->info().id;
-        return badInput(QStringLiteral("unknown --scenario \"%1\" (allowed: %2)")
-                            .arg(parser.value("scenario"), ids.join(", ")));
-    }
-    ExperimentPlan plan;
-    if (parser.isSet("variants")) {
-        for (const QString& v : parser.value("variants").split(QLatin1Char(','))) {
-            if (!scenario->info().variant(v)) {
-                QStringList ids;
-                for (const VariantInfo& known : scenario->info().variants) ids << known.id;
-                return badInput(QStringLiteral("unknown variant \"%1\" in --variants (allowed: %2)")
-                                    .arg(v, ids.join(", ")));
-            }
-            plan.variants << v;
-        }
-    }
-    auto number = [&parser](const char* name, qint64 min, qint64 max, qint64* out, QString* why) {
-        const QString text = parser.value(QLatin1String(name));
-        bool ok = false;
-        const qint64 n = text.toLongLong(&ok);
-        if (!ok || n < min || n > max) {
-            *why = QStringLiteral("--%1 %2 is not a whole number from %3 to %4")
-                       .arg(QLatin1String(name), text)
-                       .arg(min)
-                       .arg(max);
-            return false;
-        }
-        *out = n;
-        return true;
-    };
-    qint64 n = 0;
-    if (parser.isSet("intents")) {
-        if (!number("intents", 1, 100'000, &n, &error))
-            return badInput(error);
-        plan.intentsPerVariant = int(n);
-    }
-    if (parser.isSet("seed")) {
-        if (!number("seed", 0, 4'294'967'295LL, &n, &error))
-            return badInput(error);
-        plan.seed = quint32(n);
-    }
-    if (parser.isSet("backend"))
-        plan.backend = parser.value("backend");
-    if (parser.isSet("isolation"))
-        plan.isolation = parser.value("isolation");
-    {
-        // The same checks as a run's, on the first variant the plan runs.
-        RunConfig probe = defaultConfig(*scenario);
-        probe.backend = plan.backend;
-        probe.isolation = plan.isolation;
-        if (!plan.variants.isEmpty())
-            probe.variant = plan.variants.first();
-        const QString problem = checkConfig(probe, scenario->info());
-        if (!problem.isEmpty())
-            return badInput(problem);
-    }
-    if (const CostEstimate cost = experimentCost(scenario->info(), plan);
-        cost.overLimit() && !parser.isSet("allow-large")) {
-        return badInput(QStringLiteral("this experiment is too large: %1; lower --intents or "
-                                       "--variants, or add --allow-large to run it anyway")
-                            .arg(costText(cost)));
-    }
-    const Interruption interruption;
-    QString failure;
-    const std::vector<ExperimentTally> tallies =
-        runExperiment(*scenario, plan, Interruption::flag(), {}, &failure);
-    if (!failure.isEmpty()) {
-        // Nothing is printed as a result: counts without their runs are no result.
-        QTextStream(stderr) << "idemlab: " << failure << Qt::endl;
-        return Failure;
-    }
-    QJsonObject variants;
-    for (const ExperimentTally& t : tallies) {
-        QJsonObject counts;
-        for (std::size_t v = 0; v < t.verdicts.size(); ++v) {
-            if (t.verdicts[v] > 0)
-                counts.insert(toId(Verdict(v)), t.verdicts[v]);
-        }
-        const QJsonObject cost{{"statements", t.cost.statements},
-                               {"transactions", t.cost.transactions},
-                               {"rows_written", t.cost.rowsWritten},
-                               {"lock_waits", t.cost.lockWaits}};
-        variants.insert(t.variant,
-                        QJsonObject{{"intents", t.intents}, {"verdicts", counts}, {"cost", cost}});
-    }
-    if (parser.isSet("json")) {
-        const QJsonObject root{{"scenario", scenario->info().id},
-                               {"intents_per_variant", plan.intentsPerVariant},
-                               {"seed", qint64(plan.seed)},
-                               {"complete", !Interruption::requested()},
-                               {"variants", variants}};
-        out() << QJsonDocument(root).toJson(QJsonDocument::Compact) << Qt::endl;
-    } else {
-        for (const ExperimentTally& t : tallies) {
-            QStringList parts;
-            for (std::size_t v = 0; v < t.verdicts.size(); ++v) {
-                if (t.verdicts[v] > 0)
-                    parts << QStringLiteral("%1 %2").arg(toId(Verdict(v))).arg(t.verdicts[v]);
-            }
-            const double n = std::max<qint64>(1, t.intents);
-            out() << t.variant.leftJustified(22) << t.intents
-                  << " intents: " << parts.join(QStringLiteral(", ")) << "; per intent "
-                  << QString::number(t.cost.statements / n, 'f', 1) << " statements, "
-                  << QString::number(t.cost.rowsWritten / n, 'f', 1) << " rows written\n";
-        }
-        out() << Qt::flush;
-    }
-    return Interruption::requested() ? Interruption::exitCode() : Ok;
 }
 
 }  // namespace idem::cli

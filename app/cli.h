@@ -3,6 +3,8 @@
 
 #include <QStringList>
 
+class QCommandLineParser;
+
 namespace idem::cli {
 
 // 130: stopped by Ctrl+C (the shell's convention for SIGINT).
@@ -12,6 +14,11 @@ enum Exit { Ok = 0, Failure = 1, BadInput = 2, UnexpectedVerdict = 3, Interrupte
 // command ends with. After an allocation failed it prints nothing: the
 // program says so once, in its own words (outofmemory.h, main.cpp).
 int failWith(const QString& message, int code);
+
+// Parses a subcommand's `args` (without the program name) as `idemlab
+// COMMAND`; unknown options are bad input (false, with the parser's message).
+bool parse(QCommandLineParser& parser, const QString& command, const QStringList& args,
+           QString* error);
 
 // args: the subcommand's own arguments, without the program name.
 int list(const QStringList& args);

@@ -1,5 +1,5 @@
-// The main window's menus, actions and shortcuts, and the file commands
-// behind them (open / save a trace, export a diagram, copy a table).
+// The main window's menus, actions and shortcuts, and their words in the
+// language of the moment. The file commands behind them are in mainfiles.cpp.
 #include "mainwindow.h"
 
 #include "stagedirector.h"
@@ -10,7 +10,6 @@
 #include "advisordialog.h"
 #include "appearance.h"
 #include "compareview.h"
-#include "diagramexport.h"
 #include "experimentview.h"
 #include "firepanel.h"
 #include "idemversion.h"
@@ -30,7 +29,6 @@
 #include "sqllogview.h"
 #include "statemachineview.h"
 #include "stepcaption.h"
-#include "tableview.h"
 #include "trace.h"
 #include "verdictglossary.h"
 #include "windowexports.h"
@@ -41,7 +39,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
@@ -474,58 +471,6 @@ void MainWindow::retranslate() {
     if (lessons_)
         lessons_->retell();
     showVerdict();
-}
-
-void MainWindow::openTrace() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
-                                                      tr("Idempotency Lab traces (*.json)"));
-    if (!path.isEmpty())
-        openTraceAt(path);
-}
-
-void MainWindow::openTraceAt(const QString& path) {
-    director_->openTrace(path);
-}
-
-void MainWindow::saveTrace() {
-    if (!playback_->isLoaded())
-        return;
-    // *.idemlab.json: the name a file manager knows a trace by.
-    const QString path =
-        exports_->askSavePath(tr("Save trace"), exports_->runFileStem() + ".idemlab.json",
-                              tr("Idempotency Lab traces (*.json)"));
-    if (path.isEmpty())
-        return;
-    saveTraceTo(path);
-}
-
-void MainWindow::saveTraceTo(const QString& path) {
-    if (!exports_->refused(path))
-        director_->saveTraceTo(path);
-}
-
-void MainWindow::exportDiagram(bool svg) {
-    director_->showLaterNow();
-    SequenceView* sequenceView = live_->sequenceView();
-    const bool sequence = sequenceView->hasFocus() || sequenceView->isAncestorOf(focusWidget());
-    QGraphicsScene* scene = sequence ? sequenceView->scene() : live_->stateView()->scene();
-    const QString name = sequence ? QStringLiteral("sequence") : QStringLiteral("state");
-    const QString path =
-        exports_->askSavePath(tr("Export diagram"), name + (svg ? ".svg" : ".png"),
-                              svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const bool ok = svg ? exportSceneSvg(scene, path, windowTitle(), &error)
-                        : exportScenePng(scene, path, &error);
-    if (!ok)
-        showError(tr("Cannot export the diagram"), error);
-}
-
-void MainWindow::copyCurrentTableCsv() {
-    // The table in front: the one the room is looking at.
-    if (auto* table = qobject_cast<DatabaseTableView*>(live_->tableTabs()->currentWidget()))
-        table->copyCsv();
 }
 
 }  // namespace idem

@@ -1,6 +1,7 @@
 #include "firepanel.h"
 
 #include "configcheck.h"
+#include "firepanelrows.h"
 #include "names.h"
 #include "registry.h"
 #include "relativefont.h"
@@ -10,12 +11,10 @@
 #include "tracewords.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -23,50 +22,15 @@
 
 namespace idem {
 
+using namespace firepanel;
+
 namespace {
 void shrinkable(QComboBox* box) {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->setMinimumContentsLength(8);
 }
 
-// The panel's rows, in order: their labels, with the keyboard mnemonic.
-enum Row {
-    VariantRow,
-    DuplicatesRow,
-    SourceRow,
-    TimingRow,
-    CrashRow,
-    CrashAttemptRow,
-    SeedRow,
-    IntentsRow,
-    BackendRow,
-    IsolationRow
-};
-constexpr int kRows = 10;
-const char* const kRowLabels[kRows] = {
-    QT_TRANSLATE_NOOP("idem::FirePanel", "Varia&nt"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "&Duplicates"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "S&ource"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "&Timing"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "&Crash point"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "Crash &attempt"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "S&eed"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "&Intents"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "Data&base"),
-    QT_TRANSLATE_NOOP("idem::FirePanel", "Isolation level"),
-};
-
-// The isolation levels as a person reads them, and what each changes.
-QString isolationName(const QString& id) {
-    if (id == QLatin1String("read-committed"))
-        return FirePanel::tr("Read committed");
-    if (id == QLatin1String("repeatable-read"))
-        return FirePanel::tr("Repeatable read");
-    if (id == QLatin1String("serializable"))
-        return FirePanel::tr("Serializable");
-    return id;
-}
-
+// What an isolation level changes on `backend`.
 QString isolationHelp(const QString& backend, const QString& id) {
     if (backend == QLatin1String("sqlite"))
         return FirePanel::tr(
@@ -120,114 +84,6 @@ QString backendHelp(const QString& backend) {
         "(a second writer waits for the whole database).");
 }
 
-QString rowLabel(Row row) {
-    return QCoreApplication::translate("idem::FirePanel", kRowLabels[row]);
-}
-
-// A label as a sentence names it: without its mnemonic, "&Duplicates" →
-// "Duplicates", "重复次数(&D)" → "重复次数"; "&&" stays a single "&".
-QString withoutMnemonic(const QString& label) {
-    static const QRegularExpression bracketed(QStringLiteral("\\s*[(（]&[^&][)）]"));
-    QString text = label;
-    text.remove(bracketed);
-    QString out;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == QLatin1Char('&') && i + 1 < text.size())
-            ++i;  // "&x" → "x", "&&" → "&"
-        out += text[i];
-    }
-    return out;
-}
-
-// The name of a number field: the panel's label where the panel has one.
-QString numberFieldName(NumberField field) {
-    switch (field) {
-        case NumberField::Duplicates:
-            return withoutMnemonic(rowLabel(DuplicatesRow));
-        case NumberField::CrashAttempt:
-            return withoutMnemonic(rowLabel(CrashAttemptRow));
-        case NumberField::Seed:
-            return withoutMnemonic(rowLabel(SeedRow));
-        case NumberField::Intents:
-            return withoutMnemonic(rowLabel(IntentsRow));
-        case NumberField::MaxRetries:
-            return FirePanel::tr("Retries at most");
-        case NumberField::IntervalMs:
-            return FirePanel::tr("Interval between attempts (ms)");
-        case NumberField::ExpiryMs:
-            return FirePanel::tr("In-progress expiry (ms)");
-        case NumberField::RetentionMs:
-            return FirePanel::tr("Dedup record retention (ms)");
-        case NumberField::TtlMs:
-            return FirePanel::tr("Cache TTL (ms)");
-        case NumberField::LeaseMs:
-            return FirePanel::tr("Lock lease (ms)");
-        case NumberField::VisibilityMs:
-            return FirePanel::tr("Visibility timeout (ms)");
-    }
-    return {};
-}
-
-QString listed(const QStringList& names) {
-    return names.join(FirePanel::tr(", "));
-}
-
-QString variantName(const ScenarioInfo& info, const QString& variant) {
-    const QString title = Texts::instance().variantTitle(info.id, variant);
-    return title.isEmpty() ? variant : title;
-}
-
-QString numberProblemText(const NumberProblem& p, const ScenarioInfo& info) {
-    QString field = p.param ? info.words.paramLabel(p.field) : QString();
-    if (!p.param) {
-        for (NumberField f : kNumberFields) {
-            if (optionName(f) == p.field)
-                field = numberFieldName(f);
-        }
-    }
-    const QString text = p.kind == NumberProblem::Kind::NotWholeNumber
-                             ? FirePanel::tr("%1 %2 is not a whole number (allowed %3 to %4)")
-                             : FirePanel::tr("%1 %2 is out of range (allowed %3 to %4)");
-    return text.arg(field, shownValue(p.value)).arg(p.allowed.min).arg(p.allowed.max);
-}
-
-QString choiceProblemText(const ChoiceProblem& p, const RunConfig& c, const ScenarioInfo& info) {
-    const QString title = Texts::instance().get(info.id, QStringLiteral("title"));
-    const QString scenario = title.isEmpty() ? info.id : title;
-    QStringList names;
-    switch (p.kind) {
-        case ChoiceProblem::Kind::Variant:
-            for (const QString& id : p.allowed) names << variantName(info, id);
-            return FirePanel::tr("%1 has no variant “%2” (its variants: %3)")
-                .arg(scenario, p.value, listed(names));
-        case ChoiceProblem::Kind::Source: {
-            for (const QString& id : p.allowed) names << sourceName(*sourceFromId(id));
-            return FirePanel::tr("%1 does not occur in %2 (its sources: %3)")
-                .arg(sourceName(*sourceFromId(p.value)), scenario, listed(names));
-        }
-        case ChoiceProblem::Kind::CrashPoint:
-            // A variant without crash points offers only the panel's "no crash".
-            names << crashPointName(CrashPoint::None);
-            for (const QString& id : p.allowed) names << crashPointName(*crashPointFromId(id));
-            return FirePanel::tr("%1 has no crash point “%2” (it offers: %3)")
-                .arg(variantName(info, c.variant), crashPointName(*crashPointFromId(p.value)),
-                     listed(names));
-        case ChoiceProblem::Kind::Param:
-            if (p.allowed.isEmpty()) {
-                return FirePanel::tr("%1 has no settings of its own; “%2” is not one")
-                    .arg(scenario, p.value);
-            }
-            for (const QString& key : p.allowed) names << info.words.paramLabel(key);
-            return FirePanel::tr("%1 has no setting “%2” (its settings: %3)")
-                .arg(scenario, p.value, listed(names));
-        case ChoiceProblem::Kind::ParamValue:
-            for (const QString& value : p.allowed)
-                names << info.words.paramValueName(p.param, value);
-            return FirePanel::tr("%1 cannot be %2 (allowed: %3)")
-                .arg(info.words.paramLabel(p.param), shownValue(p.value), listed(names));
-    }
-    return {};
-}
 }  // namespace
 
 FirePanel::FirePanel(QWidget* parent)
@@ -422,28 +278,6 @@ void FirePanel::backendChanged() {
     backendNote_->setVisible(!missing.isEmpty());
 }
 
-QString FirePanel::unavailableText(const VariantInfo& v, const QString& backend) {
-    if (backend == QLatin1String("sqlite") || backend.isEmpty()) {
-        if (v.serverOnly)
-            return tr(
-                "Needs MariaDB or PostgreSQL: SQLite has no SELECT … FOR UPDATE (it "
-                "locks the whole database instead).");
-        return {};
-    }
-    if (!v.servers.contains(backend))
-        return tr("No %1 form of its SQL yet: it runs on SQLite.").arg(backendName(backend));
-    return {};
-}
-
-QString FirePanel::missingServerText(const QString& backend) {
-    const QString package = missingServerPackage(backend);
-    if (package.isEmpty())
-        return {};
-    return tr("%1 is not installed on this computer: its Debian package %2 is missing. "
-              "./run.sh installs it (or: sudo apt-get install %2). SQLite needs nothing.")
-        .arg(backendName(backend), package);
-}
-
 void FirePanel::rebuildParams() {
     for (QWidget* w : paramRows_) form_->removeRow(w);
     paramRows_.clear();
@@ -532,68 +366,6 @@ RunConfig FirePanel::config() const {
         }
     }
     return c;
-}
-
-QString FirePanel::describe(const RunConfig& c, bool withVariant) {
-    const Texts& t = Texts::instance();
-    const Scenario* scenario = findScenario(c.scenario);
-    QString title = t.get(c.scenario, "title");
-    QString variant = t.variantTitle(c.scenario, c.variant);
-    if (variant.isEmpty())
-        variant = c.variant;
-    if (scenario) {
-        if (const VariantInfo* v = scenario->info().variant(c.variant); v && v->recommended)
-            variant = QStringLiteral("★ ") + variant;
-    }
-    QStringList parts{title.isEmpty() ? c.scenario : title};
-    if (withVariant)
-        parts << variant;
-    return (parts << settingsText(c)).join(QStringLiteral(" · "));
-}
-
-QString FirePanel::settingsText(const RunConfig& c) {
-    QStringList parts;
-    if (!c.backend.isEmpty() && c.backend != QLatin1String("sqlite")) {
-        parts << (c.isolation.isEmpty()
-                      ? backendName(c.backend)
-                      : tr("%1 (%2)").arg(backendName(c.backend), isolationName(c.isolation)));
-    }
-    parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
-    parts << (c.crash == CrashPoint::None
-                  ? crashPointName(c.crash)
-                  : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));
-    if (c.intents > 1)
-        parts << tr("intents: %1").arg(c.intents);
-    // Parameters in the window's words ("late FAILED callback: on", "迟到的失败回调：开").
-    const Scenario* scenario = findScenario(c.scenario);
-    const ScenarioWords& words = scenario ? scenario->info().words : ScenarioWords::none();
-    for (auto it = c.params.cbegin(); it != c.params.cend(); ++it)
-        parts << tr("%1: %2").arg(words.paramLabel(it.key()),
-                                  words.paramValueName(it.key(), it.value()));
-    parts << tr("seed %1").arg(c.seed);
-    return parts.join(QStringLiteral(" · "));
-}
-
-QString FirePanel::problemText(const RunConfig& config, const ScenarioInfo& info) {
-    if (const std::optional<ChoiceProblem> p = findChoiceProblem(config, info))
-        return choiceProblemText(*p, config, info);
-    if (const std::optional<NumberProblem> p = checkNumbers(config, info))
-        return numberProblemText(*p, info);
-    if (!backendIds().contains(config.backend))
-        return tr("There is no database “%1” (the lab has: %2)")
-            .arg(config.backend, listed(backendIds()));
-    if (!config.isolation.isEmpty() && !isolationIds(config.backend).contains(config.isolation)) {
-        QStringList names;
-        for (const QString& id : isolationIds(config.backend)) names << isolationName(id);
-        return tr("%1 has no isolation level “%2” (its levels: %3)")
-            .arg(backendName(config.backend), config.isolation, listed(names));
-    }
-    if (const VariantInfo* v = info.variant(config.variant)) {
-        const QString unavailable = unavailableText(*v, config.backend);
-        if (!unavailable.isEmpty())
-            return variantName(info, v->id) + QStringLiteral(": ") + unavailable;
-    }
-    return missingServerText(config.backend);
 }
 
 void FirePanel::retranslate() {

@@ -1,201 +1,32 @@
 #include "sequenceview.h"
 
 #include "diagrampalette.h"
-#include "lineitem.h"
+#include "labelwrap.h"
+#include "lanescene.h"
 #include "names.h"
 #include "scenario.h"
+#include "sequencelayout.h"
 #include "sqllogmodel.h"
 #include "trace.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
-#include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
-#include <QMap>
-#include <QPaintEngine>
-#include <QPainterPath>
 #include <QScrollBar>
-#include <QTextBoundaryFinder>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace idem {
 
+using namespace sequencediagram;
+
 namespace {
 
 using Shape = SequenceStep::Shape;
 using Tone = SequenceStep::Tone;
-
-constexpr double kArrowLength = 9;
-constexpr double kArrowWidth = 4.5;
-constexpr double kLoopWidth = 22;
-
-QColor toneColor(Tone tone, const DiagramPalette& pal) {
-    switch (tone) {
-        case Tone::Muted:
-            return pal.muted;
-        case Tone::Good:
-            return pal.accepted;
-        case Tone::Warn:
-            return pal.waiting;
-        case Tone::Bad:
-            return pal.rejected;
-        case Tone::Normal:
-            break;
-    }
-    return pal.text;
-}
-
-QGraphicsSimpleTextItem* addText(QGraphicsScene* scene, const QString& text, const QFont& font,
-                                 const QColor& color, QGraphicsItem* parent = nullptr) {
-    auto* item = new QGraphicsSimpleTextItem(text, parent);
-    item->setFont(font);
-    item->setBrush(color);
-    if (!parent)
-        scene->addItem(item);
-    return item;
-}
-
-// The pieces a label may break between: where the Unicode line-breaking
-// rules allow (between words, between Chinese characters but not before a
-// closing mark), and after a state change's arrow ("PENDING→" "SENT"); a
-// lone "·" stays at the end of its line and a lone "…" at the start of the
-// next ("SELECT" "… FROM jobs"), so that no line ends as if it were cut.
-// Each piece says whether a space joins it to the one before.
-struct Piece {
-    QString text;
-    bool spaced = true;
-};
-
-QList<Piece> pieces(const QString& text) {
-    QList<Piece> all;
-    QTextBoundaryFinder breaks(QTextBoundaryFinder::Line, text);
-    qsizetype start = 0;
-    bool afterSpace = false;
-    QString held;  // a lone "…", waiting for the word it leads into
-    bool heldSpaced = false;
-    for (qsizetype end = breaks.toNextBoundary(); end > 0; end = breaks.toNextBoundary()) {
-        const QString segment = text.mid(start, end - start);
-        start = end;
-        QString word = segment.trimmed();
-        if (word.isEmpty()) {
-            afterSpace = true;
-            continue;
-        }
-        bool spaced = afterSpace;
-        afterSpace = segment.back().isSpace();
-        if (word == QStringLiteral("\u2026")) {
-            held = afterSpace ? QStringLiteral("\u2026 ") : word;
-            heldSpaced = spaced;
-            continue;
-        }
-        if (!held.isEmpty()) {
-            word = held + word;
-            spaced = heldSpaced;
-            held.clear();
-        }
-        const qsizetype arrow = word.indexOf(QChar(0x2192));
-        if (word == QStringLiteral("\u00b7") && !all.isEmpty()) {
-            all.last().text += spaced ? QStringLiteral(" \u00b7") : QStringLiteral("\u00b7");
-        } else if (arrow > 0 && arrow + 1 < word.size()) {
-            all.append({word.left(arrow + 1), spaced});
-            all.append({word.mid(arrow + 1), false});
-        } else {
-            all.append({word, spaced});
-        }
-    }
-    if (!held.isEmpty())
-        all.append({held.trimmed(), heldSpaced});
-    return all;
-}
-
-// A label's pieces with their widths, each measured once: breaking it into
-// lines is then sums, however many widths are tried.
-struct Measured {
-    QList<Piece> pieces;
-    QList<double> widths;
-    double space = 0;
-};
-
-Measured measure(const QString& text, const QFontMetricsF& fm) {
-    Measured m;
-    m.pieces = pieces(text);
-    m.space = fm.horizontalAdvance(QLatin1Char(' '));
-    for (const Piece& piece : std::as_const(m.pieces)) m.widths << fm.horizontalAdvance(piece.text);
-    return m;
-}
-
-// Where lines begin (indexes of pieces) when no line is wider than `width`.
-QList<qsizetype> breaks(const Measured& m, double width) {
-    QList<qsizetype> starts{0};
-    double line = 0;
-    for (qsizetype i = 0; i < m.pieces.size(); ++i) {
-        const double longer = i == starts.last()
-                                  ? m.widths[i]
-                                  : line + (m.pieces[i].spaced ? m.space : 0) + m.widths[i];
-        if (i > starts.last() && longer > width) {
-            starts << i;
-            line = m.widths[i];
-        } else {
-            line = longer;
-        }
-    }
-    return starts;
-}
-
-// A label in lines no wider than `width`, broken between words or after a
-// state change's arrow (the words of a label are short: a statement's head,
-// an arrow, a count). Nothing is cut: a word wider than that stands on a
-// line of its own.
-QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
-    if (fm.horizontalAdvance(text) <= width)
-        return text;
-    const Measured m = measure(text, fm);
-    const QList<qsizetype> starts = breaks(m, width);
-    QStringList lines;
-    for (qsizetype l = 0; l < starts.size(); ++l) {
-        const qsizetype end = l + 1 < starts.size() ? starts[l + 1] : m.pieces.size();
-        QString line;
-        for (qsizetype i = starts[l]; i < end; ++i) {
-            if (i > starts[l] && m.pieces[i].spaced)
-                line += QLatin1Char(' ');
-            line += m.pieces[i].text;
-        }
-        lines << line;
-    }
-    return lines.join(QLatin1Char('\n'));
-}
-
-// The least width at which the label takes at most `lines` lines.
-double narrowest(const QString& text, const QFontMetricsF& fm, int lines) {
-    const double whole = fm.horizontalAdvance(text);
-    const Measured m = measure(text, fm);
-    double low = 0;
-    for (double w : std::as_const(m.widths)) low = std::max(low, w);
-    double high = std::max(low, whole);
-    // wrapped() keeps a label that fits whole on one line.
-    auto fits = [&](double width) {
-        return width >= whole || breaks(m, width).size() <= lines;
-    };
-    while (high - low > 2) {
-        const double mid = (low + high) / 2;
-        if (fits(mid))
-            high = mid;
-        else
-            low = mid;
-    }
-    return high;
-}
-
-double widest(const QString& text, const QFontMetricsF& fm) {
-    double w = 0;
-    for (const QString& line : text.split(QLatin1Char('\n')))
-        w = std::max(w, fm.horizontalAdvance(line));
-    return w;
-}
 
 // The spacing a lane name needs: on one line, or on two when labels may take
 // extra lines ("outbox relay" over two lines).
@@ -206,21 +37,6 @@ double laneNameNeed(const QString& name, const QFontMetricsF& fmBold, int extraL
 // How many lines a lane name takes at `spacing`.
 int laneNameLines(const QString& name, const QFontMetricsF& fmBold, double spacing) {
     return int(wrapped(name, fmBold, spacing - 28).count(QLatin1Char('\n'))) + 1;
-}
-
-// An hourglass drawn as a shape: Debian's default fonts have no ⌛ glyph.
-void addHourglass(QGraphicsScene* scene, QPointF c, double size, const QColor& color) {
-    const double w = size * 0.3;
-    const double h = size * 0.42;
-    QPainterPath glass;
-    glass.moveTo(c.x() - w, c.y() - h);
-    glass.lineTo(c.x() + w, c.y() - h);
-    glass.lineTo(c.x() - w, c.y() + h);
-    glass.lineTo(c.x() + w, c.y() + h);
-    glass.closeSubpath();
-    auto* item = scene->addPath(glass, QPen(color, 1.3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin),
-                                DiagramPalette::tint(color, 110));
-    item->setZValue(5);
 }
 
 QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
@@ -238,107 +54,6 @@ QGraphicsView* diagramView(QGraphicsScene* scene, QWidget* parent) {
 }
 
 }  // namespace
-
-// The lanes' dashed lifelines are the rows' background, drawn in scene
-// coordinates for whatever strip needs painting: a row added at the bottom
-// draws only its own strip of them, where one line item per lane, growing
-// at every step, made every view repaint whole. Dashes start at whole
-// periods from the top, so strips painted apart line up.
-class LaneScene : public QGraphicsScene {
-public:
-    using QGraphicsScene::QGraphicsScene;
-
-    // A lane a lesson points at: a tinted band behind its lifeline, `half`
-    // either side of `x` (half 0: none).
-    void setBand(double x, double half, const QColor& color) {
-        if (x == bandX_ && half == bandHalf_ && color == bandColor_)
-            return;
-        bandX_ = x;
-        bandHalf_ = half;
-        bandColor_ = color;
-        update();
-    }
-
-    void setLanes(const QList<double>& xs, double top, double bottom, const QPen& pen) {
-        if (xs != xs_ || pen != pen_) {
-            xs_ = xs;
-            pen_ = pen;
-            top_ = top;
-            bottom_ = bottom;
-            update();
-            return;
-        }
-        // Only the strips that gained or lost their lines, across the lanes
-        // (the scene's own rect would walk every item to grow).
-        const auto [left, right] = std::minmax_element(xs_.cbegin(), xs_.cend());
-        auto strip = [&](double a, double b) {
-            if (a != b && left != xs_.cend())
-                update(
-                    QRectF(*left - 2, std::min(a, b) - 1, *right - *left + 4, std::abs(a - b) + 2));
-        };
-        strip(bottom, bottom_);
-        strip(top, top_);
-        top_ = top;
-        bottom_ = bottom;
-    }
-
-protected:
-    void drawBackground(QPainter* painter, const QRectF& rect) override {
-        QGraphicsScene::drawBackground(painter, rect);
-        if (xs_.isEmpty())
-            return;
-        const double to = std::min(rect.bottom() + 1, bottom_);
-        const double from = std::max(rect.top() - 1, top_);
-        if (from >= to)
-            return;
-        if (bandHalf_ > 0)
-            painter->fillRect(QRectF(bandX_ - bandHalf_, from, 2 * bandHalf_, to - from),
-                              bandColor_);
-        // A picture (SVG) is drawn whole: a dashed line per lane.
-        if (painter->paintEngine() && painter->paintEngine()->type() != QPaintEngine::Raster) {
-            painter->save();
-            painter->setPen(pen_);
-            for (double x : std::as_const(xs_)) painter->drawLine(QPointF(x, from), QPointF(x, to));
-            painter->restore();
-            return;
-        }
-        // On screen, each dash a small rectangle at its place in the scene:
-        // drawn in whichever strip, its pixels are the same (a dashed pen
-        // starts its pattern where the clipped line starts).
-        const double width = std::max(1.0, pen_.widthF());
-        const QList<qreal> pattern = pen_.dashPattern();
-        const double on = (pattern.isEmpty() ? 4 : pattern.value(0)) * width;
-        const double period = on + (pattern.isEmpty() ? 2 : pattern.value(1)) * width;
-        const QBrush ink = pen_.brush();
-        for (double x : std::as_const(xs_)) {
-            if (x < rect.left() - width || x > rect.right() + width)
-                continue;
-            for (double y = top_ + std::floor((from - top_) / period) * period; y < to; y += period)
-                painter->fillRect(QRectF(x - width / 2, y, width, std::min(on, bottom_ - y)), ink);
-        }
-    }
-
-private:
-    double bandX_ = 0;
-    double bandHalf_ = 0;
-    QColor bandColor_;
-    QList<double> xs_;
-    double top_ = 0;
-    double bottom_ = 0;
-    QPen pen_;
-};
-
-struct SequenceView::Layout {
-    QFont font;
-    QFont bold;
-    double lineH = 0;
-    double timeW = 0;
-    double spacing = 0;
-    double headerH = 0;
-    double width = 0;
-    int extraLines = 0;       // lines each label may take beyond two (arrows) or three (boxes)
-    QMap<QString, double> x;  // lane centres
-};
 
 SequenceView::SequenceView(QWidget* parent)
     : QWidget(parent),
@@ -656,34 +371,6 @@ void SequenceView::drawRow(Row& row, double top, qint64 lastTime, const DiagramP
     row.height = h;
 }
 
-void SequenceView::drawWait(const SequenceStep& s, const Layout& l, double until,
-                            const DiagramPalette& pal) {
-    // From the wait's row, or from the first row drawn when it is above them.
-    double from = -1;
-    for (const Row& r : std::as_const(rows_)) {
-        if (r.step.event == s.waitedFrom) {
-            from = r.top + r.height / 2;
-            break;
-        }
-        if (r.step.event > s.waitedFrom) {
-            from = r.top;
-            break;
-        }
-    }
-    if (from < 0 || from >= until || !l.x.contains(s.from))
-        return;
-    // Beside the lifeline, left of the boxes and arrows that start on it.
-    const double w = std::max(4.0, l.lineH * 0.3);
-    const double x = l.x.value(s.from) - l.lineH * 0.9;
-    QColor color = toneColor(Tone::Warn, pal);
-    auto* bar = scene_->addRect(QRectF(x - w / 2, from, w, until - from), QPen(color, 1),
-                                DiagramPalette::mix(pal.background, color, 0.6));
-    bar->setZValue(1);
-    bar->setToolTip(
-        tr("Waiting for a lock held by another transaction, from the wait to the "
-           "step that released it"));
-}
-
 void SequenceView::removeRow(Row& row) {
     qDeleteAll(row.items);
     row.items.clear();
@@ -720,166 +407,6 @@ void SequenceView::placeFrame(const DiagramPalette& pal) {
         rowsScene_->setBand(0, 0, QColor());
     view_->setSceneRect(0, sceneTop, l.width, bottom - sceneTop);
     view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
-}
-
-void SequenceView::drawHeaders(const Layout& l, const DiagramPalette& pal) {
-    auto* strip = scene_->addRect(0, 0, l.width, l.headerH, Qt::NoPen, pal.background);
-    strip->setZValue(5);
-    for (const QString& lane : std::as_const(lanes_)) {
-        const QString name = wrapped(laneName(lane), QFontMetricsF(l.bold), l.spacing - 28);
-        const double w = widest(name, QFontMetricsF(l.bold)) + 20;
-        const double boxH = l.lineH * (0.5 + double(name.count(QLatin1Char('\n')) + 1));
-        const double x = l.x.value(lane);
-        QPainterPath box;
-        box.addRoundedRect(QRectF(x - w / 2, (l.headerH - boxH) / 2, w, boxH), 5, 5);
-        const bool pointed = lane == pointedLane_;
-        auto* item = scene_->addPath(
-            box, pointed ? QPen(pal.highlight, 3.0) : QPen(pal.nodeBorder, 1.2),
-            pointed ? DiagramPalette::mix(pal.nodeFill, pal.highlight, 0.25) : pal.nodeFill);
-        item->setZValue(6);
-        item->setToolTip(lane);
-        if (pointed)
-            item->setData(0, QStringLiteral("pointed"));
-        auto* text = addText(scene_, name, l.bold, pal.text, item);
-        text->setPos(x - text->boundingRect().width() / 2,
-                     (l.headerH - text->boundingRect().height()) / 2);
-    }
-}
-
-void SequenceView::drawStep(const SequenceStep& s, const Layout& l, double top, double height,
-                            const DiagramPalette& pal) {
-    const QColor color = toneColor(s.tone, pal);
-    const QFont& font = s.fresh ? l.bold : l.font;
-    switch (s.shape) {
-        case Shape::Arrow:
-            if (s.from != s.to) {
-                drawArrow(s, l, top + height - l.lineH * 0.65, color, font);
-                return;
-            }
-            drawLoop(s, l, top + height / 2, color, font);
-            return;
-        case Shape::Loop:
-            drawLoop(s, l, top + height / 2, color, font);
-            return;
-        case Shape::Bar: {
-            const double x = l.x.value(s.from);
-            auto* bar = scene_->addRect(x - 5, top + 4, 10, height - 8, QPen(color, 1),
-                                        DiagramPalette::mix(pal.background, color, 0.55));
-            bar->setZValue(3);
-            bar->setToolTip(s.tooltip);
-            auto* text = addText(scene_, s.label, font, color);
-            text->setPos(x + 10, top + (height - text->boundingRect().height()) / 2);
-            return;
-        }
-        case Shape::Banner: {
-            const double left = l.timeW + 6;
-            const double right = l.width - 6;
-            QPainterPath box;
-            box.addRoundedRect(QRectF(left, top + 4, right - left, height - 8), 4, 4);
-            auto* item = scene_->addPath(box, QPen(color, s.fresh ? 2 : 1),
-                                         DiagramPalette::mix(pal.background, color, 0.1));
-            item->setZValue(3);
-            item->setToolTip(s.tooltip);
-            auto* text = addText(scene_, s.label, font, color, item);
-            // Left-aligned: still in sight when a narrow window shows only the first lanes.
-            text->setPos(left + l.lineH * 0.6, top + (height - text->boundingRect().height()) / 2);
-            return;
-        }
-        case Shape::Tag:
-        case Shape::Cross:
-            drawBox(s, l, top + height / 2, color, font, pal);
-            return;
-    }
-}
-
-void SequenceView::drawArrow(const SequenceStep& s, const Layout& l, double y, const QColor& color,
-                             const QFont& font) {
-    const double x1 = l.x.value(s.from);
-    const double x2 = l.x.value(s.to);
-    const double dir = x2 > x1 ? 1 : -1;
-    QPen pen(color, s.fresh ? 2.2 : 1.3);
-    if (s.dashed)
-        pen.setStyle(Qt::DashLine);
-    const double end = s.lost ? (x1 + x2) / 2 : x2 - dir * kArrowLength * 0.7;
-    auto* line = addLine(scene_, x1, y, end, y, pen);
-    line->setZValue(2);
-    line->setToolTip(s.tooltip);
-    if (s.lost) {
-        // The answer breaks off halfway: nobody receives it.
-        const double c = 5;
-        QPen cross(color, 2.2);
-        addLine(scene_, end - c, y - c, end + c, y + c, cross)->setZValue(2);
-        addLine(scene_, end - c, y + c, end + c, y - c, cross)->setZValue(2);
-    } else {
-        const QPolygonF head{{x2, y},
-                             {x2 - dir * kArrowLength, y - kArrowWidth},
-                             {x2 - dir * kArrowLength, y + kArrowWidth}};
-        scene_->addPolygon(head, QPen(color, 1), color)->setZValue(2);
-    }
-    if (s.counted)
-        ++arrows_;
-    const double icon = s.hourglass ? l.lineH : 0;
-    auto* text = addText(scene_, s.label, font, color);
-    // A lost answer's label sits a little higher, clear of its ✕.
-    text->setPos((x1 + x2 - text->boundingRect().width() + icon) / 2,
-                 y - text->boundingRect().height() - (s.lost ? 6 : 1));
-    text->setZValue(4);
-    if (s.hourglass) {
-        addHourglass(scene_, text->pos() + QPointF(-icon / 2, text->boundingRect().height() / 2),
-                     l.lineH * 0.8, color);
-    }
-    text->setToolTip(s.tooltip);
-}
-
-void SequenceView::drawLoop(const SequenceStep& s, const Layout& l, double y, const QColor& color,
-                            const QFont& font) {
-    const double x = l.x.value(s.from);
-    const double h = l.lineH * 0.45;
-    QPainterPath loop;
-    loop.moveTo(x, y - h);
-    loop.lineTo(x + kLoopWidth, y - h);
-    loop.lineTo(x + kLoopWidth, y + h);
-    loop.lineTo(x + kArrowLength * 0.7, y + h);
-    QPen pen(color, s.fresh ? 2.2 : 1.3);
-    if (s.dashed)
-        pen.setStyle(Qt::DashLine);
-    auto* item = scene_->addPath(loop, pen);
-    item->setZValue(2);
-    item->setToolTip(s.tooltip);
-    const QPolygonF head{{x, y + h},
-                         {x + kArrowLength, y + h - kArrowWidth},
-                         {x + kArrowLength, y + h + kArrowWidth}};
-    scene_->addPolygon(head, QPen(color, 1), color)->setZValue(2);
-    if (s.counted)
-        ++arrows_;
-    auto* text = addText(scene_, s.label, font, color);
-    text->setPos(x + kLoopWidth + 6, y - text->boundingRect().height() / 2);
-    text->setZValue(4);
-}
-
-void SequenceView::drawBox(const SequenceStep& s, const Layout& l, double y, const QColor& color,
-                           const QFont& font, const DiagramPalette& pal) {
-    const double x = l.x.value(s.from);
-    const double icon = s.hourglass ? l.lineH : 0;
-    const QString& label = s.label;
-    const double w = widest(label, QFontMetricsF(font)) + 14 + icon;
-    const double h = l.lineH * (0.35 + double(label.count(QLatin1Char('\n')) + 1));
-    const bool crash = s.shape == Shape::Cross;
-    QPen pen(color, crash || s.fresh ? 2 : 1);
-    if (s.dashed)
-        pen.setStyle(Qt::DashLine);
-    QPainterPath box;
-    box.addRoundedRect(QRectF(x - w / 2, y - h / 2, w, h), crash ? 2 : h / 2.5,
-                       crash ? 2 : h / 2.5);
-    auto* item =
-        scene_->addPath(box, pen, DiagramPalette::mix(pal.background, color, crash ? 0.2 : 0.1));
-    item->setZValue(3);
-    item->setToolTip(s.tooltip);
-    auto* text = addText(scene_, label, font, color, item);
-    text->setPos(x - text->boundingRect().width() / 2 + icon / 2,
-                 y - text->boundingRect().height() / 2);
-    if (s.hourglass)
-        addHourglass(scene_, QPointF(x - w / 2 + 4 + icon / 2, y), l.lineH * 0.8, color);
 }
 
 bool SequenceView::allLanesInSight() const {

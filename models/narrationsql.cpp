@@ -1,0 +1,344 @@
+// The captions of a run's statements: what a statement did to its table and
+// its transaction (a row inserted, a commit that makes a repeat real, a
+// rollback that takes it away), how it failed, and whose lock it waits for.
+#include "narration.h"
+
+#include "narrationtext.h"
+#include "traceevent.h"
+
+#include <QMap>
+#include <QRegularExpression>
+
+namespace idem {
+
+using namespace narration;
+
+namespace {
+
+// SQLite's extended codes for a violated UNIQUE or PRIMARY KEY constraint.
+constexpr int kUniqueViolation = 2067;
+constexpr int kPrimaryKeyViolation = 1555;
+
+// A statement without its common table expressions: `WITH n AS (...)
+// INSERT INTO t ...` is an INSERT into t. The main statement is the first
+// word outside the parentheses after WITH's names.
+QString mainStatement(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    if (!trimmed.startsWith(QLatin1String("WITH"), Qt::CaseInsensitive))
+        return trimmed;
+    static const QRegularExpression verb(QStringLiteral(R"(^(INSERT|UPDATE|DELETE|SELECT)\b)"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    int depth = 0;
+    for (qsizetype i = 4; i < trimmed.size(); ++i) {
+        const QChar c = trimmed.at(i);
+        if (c == QLatin1Char('('))
+            ++depth;
+        else if (c == QLatin1Char(')'))
+            --depth;
+        else if (depth == 0 && c.isLetter() && !trimmed.at(i - 1).isLetterOrNumber() &&
+                 trimmed.mid(i).contains(verb))
+            return trimmed.mid(i);
+    }
+    return trimmed;
+}
+
+// The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
+// SELECT … FROM t; empty for anything else.
+QString tableOf(const QString& sql) {
+    static const QRegularExpression pattern(
+        QStringLiteral(
+            R"(^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|SELECT\b.*?\bFROM)\s+(\w+))"),
+        QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch m = pattern.match(sql);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString verbOf(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    // MariaDB's START TRANSACTION is BEGIN as the captions tell it.
+    if (trimmed.startsWith(QLatin1String("START TRANSACTION"), Qt::CaseInsensitive))
+        return QStringLiteral("BEGIN");
+    const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
+    return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
+}
+
+}  // namespace
+
+Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
+    const QString lock = e.fields.text("lock");
+    QStringList holders;
+    for (const AttemptRef& a : sessions_.holders(e)) holders << who(a);
+    if (holders.isEmpty())
+        holders << SAY(QT_TRANSLATE_NOOP("idem::Narration", "another transaction"));
+    const QString held = holders.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+    const QString name = lockName(lock);
+    const bool onIndex = lock.contains(QLatin1String(" index "));
+    // The verb agrees with the holders: "#1 holds", "#2, #3 hold".
+    const bool one = holders.size() == 1;
+    const char* sentence =
+        !onIndex ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 waits for a lock %2 holds (%3): its statement "
+                                            "goes on when that transaction ends.")
+                        : QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 waits for a lock %2 hold (%3): its statement "
+                                            "goes on when their transactions end."))
+        : isGapLock(lock)
+            ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1 waits for the gap lock %2 holds on %3: a locking read "
+                                       "of a key that is not there locks the place where it "
+                                       "would go.")
+                   : QT_TRANSLATE_NOOP("idem::Narration",
+                                       "%1 waits for the gap lock %2 hold on %3: a locking read "
+                                       "of a key that is not there locks the place where it "
+                                       "would go."))
+        : one ? QT_TRANSLATE_NOOP("idem::Narration", "%1 waits for the lock %2 holds on %3.")
+              : QT_TRANSLATE_NOOP("idem::Narration", "%1 waits for the lock %2 hold on %3.");
+    return {SAY(sentence).arg(who(e), held, name), 3};
+}
+
+Narrator::Said Narrator::saySql(const TraceEvent& e) {
+    const QString w = who(e);
+    const QString statement = mainStatement(e.sql);
+    const QString verb = verbOf(statement);
+    const QString table = tableOf(statement);
+    const qint64 key = attemptKey(e);
+    const qint16 connection = e.connection;
+    // What the transaction holds is read before this statement ends it.
+    const QString written = writtenIn(connection);
+    const TxChange change = transactions_.follow(e);
+    const bool inTransaction = transactions_.isOpen(connection);
+    lastStatement_.insert(key,
+                          verb == QLatin1String("SELECT") ? verb : verb + QLatin1Char(' ') + table);
+    // Rows are counted for every statement, set-up included: the count a
+    // caption says is the table's.
+    const QString slot = QStringLiteral("%1/%2").arg(e.intent).arg(table);
+    const qint64 committedBefore = rows_.value(slot);
+    const qint64 before = committedBefore + pendingRows_.value(connection).value(slot);
+    const bool upsert = e.sql.contains(QLatin1String("ON CONFLICT"), Qt::CaseInsensitive) &&
+                        e.sql.contains(QLatin1String("DO UPDATE"), Qt::CaseInsensitive);
+    const qint32 inserter = inserters_.value(slot, 0);
+    const bool ownRows = inserter == e.attempt;
+    qint64 delta = 0;
+    if (!e.failed() && !table.isEmpty() && e.rows > 0) {
+        if (verb == QLatin1String("INSERT") && upsert)
+            uncounted_.insert(table);
+        else if (verb == QLatin1String("INSERT"))
+            delta = e.rows;
+        if (verb == QLatin1String("INSERT"))
+            inserters_.insert(slot, inserter == 0 || ownRows ? e.attempt : -1);
+        else if (verb == QLatin1String("DELETE"))
+            delta = -e.rows;
+    }
+    if (delta != 0) {
+        if (inTransaction)
+            pendingRows_[connection][slot] += delta;
+        else
+            rows_[slot] += delta;
+    }
+    // The rows a commit makes repeats of (a request's second `ledger` row):
+    // the moment a duplicate becomes real, for everyone.
+    QStringList repeats;
+    if (change == TxChange::Committed && !guarded_.contains(e.intent)) {
+        QMap<QString, qint64> total;
+        const QHash<QString, qint64> held = pendingRows_.value(connection);
+        for (auto it = held.cbegin(); it != held.cend(); ++it) {
+            const qint64 now = rows_.value(it.key()) + it.value();
+            if (it.value() > 0 && now > 1 && !it.key().startsWith(QLatin1String("-1/")))
+                total[it.key().section(QLatin1Char('/'), 1)] += now;
+        }
+        for (auto it = total.cbegin(); it != total.cend(); ++it)
+            repeats << SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 %2 rows"))
+                           .arg(it.value())
+                           .arg(quoted(it.key()));
+    }
+    if (change == TxChange::Committed || change == TxChange::RolledBack)
+        settle(connection, change == TxChange::Committed);
+
+    if (e.isSetup())
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "Set-up: %1.")).arg(verb), 0};
+    if (e.fields.text("cause") == QLatin1String("crash")) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The database rolls back the open transaction of the "
+                                          "process that died: nothing it wrote there survives.")),
+                    3};
+        return {
+            SAY(QT_TRANSLATE_NOOP("idem::Narration", "Nothing of its open transaction stays: %1."))
+                .arg(written),
+            3};
+    }
+    if (e.failed()) {
+        const SqlOutcome outcome = e.outcome();
+        if (outcome == SqlOutcome::Deadlock) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "Deadlock: the server rolled back %1's transaction. "
+                                          "%1 is the victim the server chose to break the cycle "
+                                          "of transactions waiting for each other; the others "
+                                          "go on."))
+                        .arg(w),
+                    3};
+        }
+        if (outcome == SqlOutcome::SerializationFailure) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "Serialization failure: the server refuses %1's %2, "
+                                          "which no one-at-a-time order of the transactions "
+                                          "running beside it could give, and rolls %1's "
+                                          "transaction back."))
+                        .arg(w, verb),
+                    3};
+        }
+        if (outcome == SqlOutcome::LockTimeout) {
+            if (e.attempt > 0)
+                failedUnhandled_.insert(attemptKey(e));
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 gives up waiting for the lock (lock timeout): its "
+                                          "%2 did not run."))
+                        .arg(w, verb),
+                    3};
+        }
+        if (outcome == SqlOutcome::UniqueViolation)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "The database refuses %1's insert into %2: %3. The "
+                                          "unique key stops the repeat, whatever the code "
+                                          "above it did."))
+                        .arg(w, quoted(table), e.error),
+                    3};
+        if (e.attempt > 0)
+            failedUnhandled_.insert(attemptKey(e));
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1's statement fails: %2."))
+                    .arg(w, e.errorText()),
+                3};
+    }
+    // A statement after a failure (not the end of the transaction) is the
+    // code handling it.
+    if (verb != QLatin1String("COMMIT") && verb != QLatin1String("END") &&
+        verb != QLatin1String("ROLLBACK"))
+        failedUnhandled_.remove(attemptKey(e));
+    if (verb == QLatin1String("BEGIN"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 opens a transaction.")).arg(w), 1};
+    if (change == TxChange::Committed) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 commits: what it wrote is now visible to "
+                                          "everyone."))
+                        .arg(w),
+                    1};
+        if (!repeats.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 commits: the database now holds %2 for this "
+                                          "request."))
+                        .arg(w, repeats.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")))),
+                    2};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 commits: %2 — now in the database for everyone."))
+                    .arg(w, written),
+                2};
+    }
+    if (change == TxChange::RolledBack) {
+        if (written.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 rolls its transaction back: nothing of it "
+                                          "stays."))
+                        .arg(w),
+                    2};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 rolls its transaction back: %2 — none of it stays."))
+                    .arg(w, written),
+                3};
+    }
+    if (verb == QLatin1String("INSERT")) {
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1's insert into %2 adds nothing: the row is already "
+                                          "there."))
+                        .arg(w, quoted(table)),
+                    2};
+        if (upsert)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1 writes its row of %2: a new one, or the one "
+                                          "there updated."))
+                        .arg(w, quoted(table)),
+                    1};
+        if (e.rows > 1)
+            return {(inTransaction
+                         ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                 "%1 inserts %2 rows into %3, not "
+                                                 "yet committed."))
+                         : SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts %2 rows into %3.")))
+                        .arg(w)
+                        .arg(e.rows)
+                        .arg(quoted(table)),
+                    1};
+        if (before == 0 || e.attempt <= 0 || ownRows)
+            return {(inTransaction
+                         ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                 "%1 inserts a row into %2, not yet "
+                                                 "committed."))
+                         : SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 inserts a row into %2.")))
+                        .arg(w, quoted(table)),
+                    1};
+        const bool unguarded = !guarded_.contains(e.intent);
+        if (inTransaction)
+            return {(unguarded ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                       "%1 inserts another %2 row for the same "
+                                                       "request, not yet committed: if it "
+                                                       "commits there will be %3 of them, and "
+                                                       "nothing checks for a repeat."))
+                               : SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                       "%1 inserts another %2 row for the same "
+                                                       "request, not yet committed: if it "
+                                                       "commits there will be %3 of them.")))
+                        .arg(w, quoted(table))
+                        .arg(before + e.rows),
+                    unguarded ? 3 : 2};
+        return {(unguarded ? SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "%1 inserts another %2 row for the same "
+                                                   "request, now %3 of them: nothing checks for "
+                                                   "a repeat."))
+                           : SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "%1 inserts another %2 row for the same "
+                                                   "request, now %3 of them.")))
+                    .arg(w, quoted(table))
+                    .arg(before + e.rows),
+                unguarded ? 3 : 2};
+    }
+    if (verb == QLatin1String("UPDATE")) {
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                          "%1's UPDATE of %2 changes no row: its WHERE "
+                                          "condition no longer holds."))
+                        .arg(w, quoted(table)),
+                    2};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 updates %2 row(s) of %3."))
+                    .arg(w)
+                    .arg(e.rows)
+                    .arg(quoted(table)),
+                1};
+    }
+    if (verb == QLatin1String("DELETE"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 deletes %2 row(s) from %3."))
+                    .arg(w)
+                    .arg(e.rows)
+                    .arg(quoted(table)),
+                e.rows > 0 ? 2 : 1};
+    if (verb == QLatin1String("SELECT") || verb == QLatin1String("WITH")) {
+        if (table.isEmpty())
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads from the database.")).arg(w),
+                    1};
+        if (e.rows == 0)
+            return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads %2: no matching row."))
+                        .arg(w, quoted(table)),
+                    1};
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 reads %2: %3 row(s)."))
+                    .arg(w, quoted(table))
+                    .arg(e.rows),
+                1};
+    }
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1 runs %2.")).arg(w, verb), 1};
+}
+
+}  // namespace idem
