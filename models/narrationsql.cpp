@@ -4,10 +4,10 @@
 #include "narration.h"
 
 #include "narrationtext.h"
+#include "sqlstatement.h"
 #include "traceevent.h"
 
 #include <QMap>
-#include <QRegularExpression>
 
 namespace idem {
 
@@ -18,49 +18,6 @@ namespace {
 // SQLite's extended codes for a violated UNIQUE or PRIMARY KEY constraint.
 constexpr int kUniqueViolation = 2067;
 constexpr int kPrimaryKeyViolation = 1555;
-
-// A statement without its common table expressions: `WITH n AS (...)
-// INSERT INTO t ...` is an INSERT into t. The main statement is the first
-// word outside the parentheses after WITH's names.
-QString mainStatement(const QString& sql) {
-    const QString trimmed = sql.trimmed();
-    if (!trimmed.startsWith(QLatin1String("WITH"), Qt::CaseInsensitive))
-        return trimmed;
-    static const QRegularExpression verb(QStringLiteral(R"(^(INSERT|UPDATE|DELETE|SELECT)\b)"),
-                                         QRegularExpression::CaseInsensitiveOption);
-    int depth = 0;
-    for (qsizetype i = 4; i < trimmed.size(); ++i) {
-        const QChar c = trimmed.at(i);
-        if (c == QLatin1Char('('))
-            ++depth;
-        else if (c == QLatin1Char(')'))
-            --depth;
-        else if (depth == 0 && c.isLetter() && !trimmed.at(i - 1).isLetterOrNumber() &&
-                 trimmed.mid(i).contains(verb))
-            return trimmed.mid(i);
-    }
-    return trimmed;
-}
-
-// The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
-// SELECT … FROM t; empty for anything else.
-QString tableOf(const QString& sql) {
-    static const QRegularExpression pattern(
-        QStringLiteral(
-            R"(^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|SELECT\b.*?\bFROM)\s+(\w+))"),
-        QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption);
-    const QRegularExpressionMatch m = pattern.match(sql);
-    return m.hasMatch() ? m.captured(1) : QString();
-}
-
-QString verbOf(const QString& sql) {
-    const QString trimmed = sql.trimmed();
-    // MariaDB's START TRANSACTION is BEGIN as the captions tell it.
-    if (trimmed.startsWith(QLatin1String("START TRANSACTION"), Qt::CaseInsensitive))
-        return QStringLiteral("BEGIN");
-    const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
-    return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
-}
 
 }  // namespace
 
@@ -99,8 +56,8 @@ Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
 Narrator::Said Narrator::saySql(const TraceEvent& e) {
     const QString w = who(e);
     const QString statement = mainStatement(e.sql);
-    const QString verb = verbOf(statement);
-    const QString table = tableOf(statement);
+    const QString verb = statementVerb(statement);
+    const QString table = statementTable(statement);
     const qint64 key = attemptKey(e);
     const qint16 connection = e.connection;
     // What the transaction holds is read before this statement ends it.

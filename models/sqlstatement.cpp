@@ -1,5 +1,7 @@
 #include "sqlstatement.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 namespace idem {
@@ -114,6 +116,49 @@ QString statementHead(const QString& sql) {
         head = w.mid(0, 3).join(QLatin1Char(' '));
     }
     return head;
+}
+
+// A statement without its common table expressions: `WITH n AS (...)
+// INSERT INTO t ...` is an INSERT into t. The main statement is the first
+// word outside the parentheses after WITH's names.
+QString mainStatement(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    if (!trimmed.startsWith(QLatin1String("WITH"), Qt::CaseInsensitive))
+        return trimmed;
+    static const QRegularExpression verb(QStringLiteral(R"(^(INSERT|UPDATE|DELETE|SELECT)\b)"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    int depth = 0;
+    for (qsizetype i = 4; i < trimmed.size(); ++i) {
+        const QChar c = trimmed.at(i);
+        if (c == QLatin1Char('('))
+            ++depth;
+        else if (c == QLatin1Char(')'))
+            --depth;
+        else if (depth == 0 && c.isLetter() && !trimmed.at(i - 1).isLetterOrNumber() &&
+                 trimmed.mid(i).contains(verb))
+            return trimmed.mid(i);
+    }
+    return trimmed;
+}
+
+// The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
+// SELECT … FROM t; empty for anything else.
+QString statementTable(const QString& sql) {
+    static const QRegularExpression pattern(
+        QStringLiteral(
+            R"(^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|SELECT\b.*?\bFROM)\s+(\w+))"),
+        QRegularExpression::CaseInsensitiveOption | QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch m = pattern.match(sql);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString statementVerb(const QString& sql) {
+    const QString trimmed = sql.trimmed();
+    // MariaDB's START TRANSACTION is BEGIN as the captions tell it.
+    if (trimmed.startsWith(QLatin1String("START TRANSACTION"), Qt::CaseInsensitive))
+        return QStringLiteral("BEGIN");
+    const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
+    return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
 }
 
 }  // namespace idem

@@ -46,5 +46,14 @@ QStringList outerWords(QStringView sql);
 // A statement cut to what a diagram's step shows: "INSERT INTO orders",
 // "UPDATE payments", "SELECT … FROM orders", "BEGIN IMMEDIATE".
 QString statementHead(const QString& sql);
+// A statement without its common table expressions: `WITH n AS (...)
+// INSERT INTO t ...` is an INSERT into t.
+QString mainStatement(const QString& sql);
+// The table a statement works on: INSERT INTO t, UPDATE t, DELETE FROM t,
+// SELECT … FROM t; empty for anything else.
+QString statementTable(const QString& sql);
+// Its first word in capitals, START TRANSACTION read as BEGIN (the captions'
+// word for it).
+QString statementVerb(const QString& sql);
 
 }  // namespace idem
