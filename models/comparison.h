@@ -16,7 +16,8 @@ struct CompareRuns {
     const Scenario* scenario = nullptr;
     quint64 generation = 0;  // which input the page asked about
     RunConfig input;         // the input as fired
-    RunConfig configs[2];    // each side's variant on it
+    RunConfig configs[2];    // each side's variant and database on it
+    bool keepTrace[2] = {};  // its events kept, for its sequence diagram
     RunResult sides[2];      // each side's finished run (kept: its database)
 };
 

@@ -257,10 +257,14 @@ void WindowTest::compareStartsWithTheDeclaredPair() {
         c.variant = info.variants.last().id;
         view.setInput(*s, c);
         view.outcome(0);  // builds the page
-        const QList<QComboBox*> sides = view.findChildren<QComboBox*>();
-        QCOMPARE(sides.size(), 2);
+        const QComboBox* sides[2] = {view.findChild<QComboBox*>("compareVariant0"),
+                                     view.findChild<QComboBox*>("compareVariant1")};
+        QVERIFY(sides[0] && sides[1]);
         QCOMPARE(sides[0]->currentData().toString(), info.baselineVariant());
         QCOMPARE(sides[1]->currentData().toString(), info.recommendedVariant());
+        // Both sides on the fired database until one is set apart.
+        QCOMPARE(view.backend(0), c.backend);
+        QCOMPARE(view.backend(1), c.backend);
     }
     // A scenario that declares none starts from its first variant.
     ScenarioInfo none;

@@ -1,11 +1,15 @@
 #include "compareview.h"
 
 #include "comparison.h"
+#include "configcheck.h"
 #include "firepanel.h"
 #include "frame.h"
 #include "names.h"
 #include "outcomepanel.h"
 #include "scenario.h"
+#include "sequenceview.h"
+#include "serverbackend.h"
+#include "serverinstall.h"
 #include "sqlconnection.h"
 #include "sweeper.h"
 #include "tableview.h"
@@ -14,11 +18,14 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMetaMethod>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -40,7 +47,11 @@ void CompareView::build() {
     input_->setWordWrap(true);
     grid->addWidget(input_, 0, 0, 1, 2);
     for (int side = 0; side < 2; ++side) {
+        backends_[side] = new QComboBox(this);
+        for (const QString& id : backendIds()) backends_[side]->addItem(backendName(id), id);
+        backends_[side]->setObjectName(QStringLiteral("compareBackend%1").arg(side));
         variants_[side] = new QComboBox(this);
+        variants_[side]->setObjectName(QStringLiteral("compareVariant%1").arg(side));
         variants_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         variants_[side]->setMinimumContentsLength(8);
         outcomes_[side] = new OutcomePanel(this);
@@ -53,10 +64,35 @@ void CompareView::build() {
         outcomeRooms_[side]->setWidgetResizable(true);
         outcomeRooms_[side]->setFrameShape(QFrame::NoFrame);
         outcomeRooms_[side]->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        grid->addWidget(variants_[side], 1, side);
+        // Below the outcome, the side's table and its sequence diagram as
+        // tabs; both sides show the same tab.
+        details_[side] = new QTabWidget(this);
+        details_[side]->setDocumentMode(true);
+        details_[side]->addTab(tables_[side], QString());
+        auto* sequencePage = new QWidget(details_[side]);
+        auto* sequenceLayout = new QVBoxLayout(sequencePage);
+        sequenceLayout->setContentsMargins(0, 0, 0, 0);
+        sequences_[side] = new SequenceView(sequencePage);
+        sequenceNotes_[side] = new QLabel(sequencePage);
+        sequenceNotes_[side]->setWordWrap(true);
+        sequenceNotes_[side]->hide();
+        sequenceLayout->addWidget(sequenceNotes_[side]);
+        sequenceLayout->addWidget(sequences_[side], 1);
+        details_[side]->addTab(sequencePage, QString());
+        auto* choosers = new QHBoxLayout;
+        choosers->addWidget(backends_[side]);
+        choosers->addWidget(variants_[side], 1);
+        grid->addLayout(choosers, 1, side);
         grid->addWidget(outcomeRooms_[side], 2, side);
-        grid->addWidget(tables_[side], 3, side);
+        grid->addWidget(details_[side], 3, side);
         connect(variants_[side], &QComboBox::activated, this, &CompareView::requestCompare);
+        connect(backends_[side], &QComboBox::activated, this,
+                [this, side] { backendChosen(side); });
+        connect(details_[side], &QTabWidget::currentChanged, this, [this, side](int tab) {
+            QTabWidget* other = details_[1 - side];
+            if (other && other->currentIndex() != tab)
+                other->setCurrentIndex(tab);
+        });
         // The outcome draws its text a frame later (it is throttled): it is
         // measured once it has.
         connect(outcomes_[side], &OutcomePanel::verdictShown, this, &CompareView::fitOutcomes,
@@ -66,8 +102,10 @@ void CompareView::build() {
     grid->setRowStretch(3, 1);
     fitOutcomes();
     connect(run_, &QPushButton::clicked, this, &CompareView::requestCompare);
-    if (scenario_)
+    if (scenario_) {
+        fillBackends();
         fillVariants(false);
+    }
     retranslate();
 }
 
@@ -79,6 +117,34 @@ OutcomePanel* CompareView::outcome(int side) {
 DatabaseTableView* CompareView::table(int side) {
     build();
     return tables_[side];
+}
+
+SequenceView* CompareView::sequence(int side) {
+    build();
+    return sequences_[side];
+}
+
+void CompareView::setBackend(int side, const QString& backend) {
+    build();
+    const int index = backends_[side]->findData(backend);
+    if (index < 0 || index == backends_[side]->currentIndex())
+        return;
+    backends_[side]->setCurrentIndex(index);
+    backendChosen(side);
+}
+
+QString CompareView::backend(int side) const {
+    return backends_[side] ? backends_[side]->currentData().toString() : config_.backend;
+}
+
+void CompareView::backendChosen(int side) {
+    if (!scenario_)
+        return;
+    fillVariants(side, true);
+    clearSides();
+    retranslate();
+    if (isVisible())
+        requestCompare();
 }
 
 // Each outcome as tall as its text, but no more than a share of the page:
@@ -108,38 +174,55 @@ void CompareView::showEvent(QShowEvent* event) {
 
 void CompareView::setInput(const Scenario& scenario, const RunConfig& config) {
     const bool sameScenario = scenario_ == &scenario;
+    // A fire on another database brings both sides to it; a side set apart
+    // on purpose stays while the class fires on the same one.
+    const bool sameBackend = config_.backend == config.backend;
     scenario_ = &scenario;
     config_ = config;
     ++generation_;
     clearSides();
     if (!input_)
         return;  // built with these when first shown
+    if (!sameBackend)
+        fillBackends();
     fillVariants(sameScenario);
     retranslate();
     if (isVisible())
         requestCompare();
 }
 
-void CompareView::fillVariants(bool sameScenario) {
-    const ScenarioInfo& info = scenario_->info();
+void CompareView::fillBackends() {
     for (int side = 0; side < 2; ++side) {
-        const QString keep = variants_[side]->currentData().toString();
-        variants_[side]->clear();
-        for (const VariantInfo& v : info.variants) {
-            if (v.serverLesson)
-                continue;  // the window runs on SQLite
-            QString title = Texts::instance().variantTitle(info.id, v.id);
-            variants_[side]->addItem(title.isEmpty() ? v.id : title, v.id);
-        }
-        int index = sameScenario ? variants_[side]->findData(keep) : -1;
-        if (index < 0) {
-            // Left: the scenario's baseline; right: its recommended variant.
-            const QString want = side == 0 ? info.baselineVariant() : info.recommendedVariant();
-            index = variants_[side]->findData(want);
-        }
-        variants_[side]->setCurrentIndex(std::max(0, index));
-        tables_[side]->setTable(info.guardTable.isEmpty() ? info.tables.value(0) : info.guardTable);
+        const int index = backends_[side]->findData(config_.backend);
+        backends_[side]->setCurrentIndex(std::max(0, index));
     }
+}
+
+void CompareView::fillVariants(bool sameScenario) {
+    for (int side = 0; side < 2; ++side) fillVariants(side, sameScenario);
+}
+
+void CompareView::fillVariants(int side, bool keepChoice) {
+    const ScenarioInfo& info = scenario_->info();
+    const QString backend = backends_[side]->currentData().toString();
+    const QString keep = variants_[side]->currentData().toString();
+    variants_[side]->clear();
+    // Only the variants that have this database's form.
+    for (const VariantInfo& v : info.variants) {
+        if (!FirePanel::unavailableText(v, backend).isEmpty())
+            continue;
+        QString title = Texts::instance().variantTitle(info.id, v.id);
+        variants_[side]->addItem(title.isEmpty() ? v.id : title, v.id);
+    }
+    int index = keepChoice ? variants_[side]->findData(keep) : -1;
+    if (index < 0) {
+        // Left: the scenario's baseline; right: its recommended variant.
+        const QString want = side == 0 ? info.baselineVariant() : info.recommendedVariant();
+        index = variants_[side]->findData(want);
+    }
+    variants_[side]->setCurrentIndex(std::max(0, index));
+    tables_[side]->setTable(info.guardTable.isEmpty() ? info.tables.value(0) : info.guardTable);
+    sequences_[side]->setCast(info);
 }
 
 void CompareView::clearSides() {
@@ -148,6 +231,8 @@ void CompareView::clearSides() {
     for (int side = 0; side < 2 && input_; ++side) {
         outcomes_[side]->clear();
         tables_[side]->clear();
+        sequences_[side]->clear();
+        sequenceNotes_[side]->hide();
     }
 }
 
@@ -182,11 +267,15 @@ std::shared_ptr<CompareRuns> CompareView::prepare() {
     for (int side = 0; side < 2; ++side) {
         RunConfig c = config_;
         c.variant = variants_[side]->currentData().toString();
+        c.backend = backends_[side]->currentData().toString();
+        if (c.backend != config_.backend)
+            c.isolation.clear();  // the fired level may not exist there: its default
         // A crash point the other variant lacks does not exist there.
         const VariantInfo* v = scenario_->info().variant(c.variant);
         if (v && !v->crashPoints.contains(c.crash))
             c.crash = CrashPoint::None;
         runs->configs[side] = c;
+        runs->keepTrace[side] = estimatedStatements(c, scenario_->info()) <= kMaxDrawnStatements;
     }
     return runs;
 }
@@ -239,6 +328,15 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
     outcomes_[side]->showSummary(run.summary, true);
     const auto reader = run.run->openReader();
     tables_[side]->refresh(*reader);
+    const Trace& trace = run.run->trace();
+    if (runs.keepTrace[side]) {
+        sequences_[side]->showTrace(trace, trace.size(), trace.size());
+    } else {
+        sequenceNotes_[side]->setText(
+            tr("This run is too long to draw side by side. Fire it on %1 to step through it.")
+                .arg(backendName(runs.configs[side].backend)));
+        sequenceNotes_[side]->show();
+    }
     fitOutcomes();
 }
 
@@ -258,6 +356,17 @@ void CompareView::retranslate() {
     if (!input_)
         return;
     run_->setText(tr("Run &both on the same input"));
+    for (int side = 0; side < 2; ++side) {
+        details_[side]->setTabText(0, tr("Table"));
+        details_[side]->setTabText(1, tr("Sequence diagram"));
+        backends_[side]->setToolTip(
+            tr("The database this side runs on: the same variant on SQLite and on "
+               "MariaDB or PostgreSQL shows what a test suite on SQLite hides."));
+    }
+    backends_[0]->setAccessibleName(tr("Left side's database"));
+    backends_[1]->setAccessibleName(tr("Right side's database"));
+    variants_[0]->setAccessibleName(tr("Left side's variant"));
+    variants_[1]->setAccessibleName(tr("Right side's variant"));
     if (!scenario_) {
         input_->setText(tr("Fire a scenario first; then compare two of its variants here."));
         return;
@@ -267,6 +376,12 @@ void CompareView::retranslate() {
     const QString input = FirePanel::describe(config_, false);
     QString text = ranOn_.scenario.isEmpty() ? tr("Not run yet on the fired input: %1").arg(input)
                                              : tr("Both ran on the fired input: %1").arg(input);
+    const QString left = backends_[0]->currentData().toString();
+    const QString right = backends_[1]->currentData().toString();
+    if (left != right || left != config_.backend)
+        text += QLatin1Char('\n') + tr("Left on %1, right on %2: the same statements, two "
+                                       "databases.")
+                                        .arg(backendName(left), backendName(right));
     if (!errors_.isEmpty())
         text += QLatin1Char('\n') + errors_.join(QLatin1Char('\n'));
     input_->setText(text);

@@ -1,6 +1,7 @@
-// Compare: the same input under two variants side by side (by default the
-// scenario's baseline against its recommended variant), with both outcomes
-// and both guard tables as the runs left them.
+// Compare: the same input under two variants, or on two databases, side by
+// side (by default the scenario's baseline against its recommended variant
+// on the fired database), with both outcomes, both guard tables as the runs
+// left them and both sequence diagrams.
 #pragma once
 
 #include "runconfig.h"
@@ -14,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QScrollArea;
+class QTabWidget;
 class QTimer;
 
 namespace idem {
@@ -21,6 +23,7 @@ namespace idem {
 class DatabaseTableView;
 class OutcomePanel;
 class Scenario;
+class SequenceView;
 class Sweeper;
 
 struct CompareRuns;
@@ -40,6 +43,14 @@ public:
     // none of them); these build them now when asked first.
     OutcomePanel* outcome(int side);
     DatabaseTableView* table(int side);
+    SequenceView* sequence(int side);
+    // Chooses a side's database (sqlite, mariadb, postgres) as its chooser
+    // does; the next comparison runs it there.
+    void setBackend(int side, const QString& backend);
+    QString backend(int side) const;
+    // Above this many estimated statements a side's events are not kept:
+    // its sequence diagram says so instead of holding a large run twice.
+    static constexpr qint64 kMaxDrawnStatements = 20'000;
 
     // The chosen pair on the fired input, ready to run (nullptr before a fire).
     std::shared_ptr<CompareRuns> prepare();
@@ -76,6 +87,9 @@ private:
     // Offers the scenario's variants on both sides (keeping the chosen pair
     // when the scenario is the same).
     void fillVariants(bool sameScenario);
+    void fillVariants(int side, bool keep);
+    void fillBackends();
+    void backendChosen(int side);
     void retranslate();
     void clearSides();
     // One side's outcome and table, or why it has none.
@@ -95,6 +109,10 @@ private:
     QLabel* input_ = nullptr;  // nullptr until built
     QPushButton* run_ = nullptr;
     QComboBox* variants_[2] = {};
+    QComboBox* backends_[2] = {};
+    QTabWidget* details_[2] = {};  // each side's table and sequence diagram
+    SequenceView* sequences_[2] = {};
+    QLabel* sequenceNotes_[2] = {};  // why a side has no diagram
     OutcomePanel* outcomes_[2] = {};
     QScrollArea* outcomeRooms_[2] = {};
     static constexpr int kOutcomeShare = 40;  // % of the page an outcome may take

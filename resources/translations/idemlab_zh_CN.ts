@@ -87,6 +87,42 @@
         <source>Stopped before the end.</source>
         <translation>在结束前已停止。</translation>
     </message>
+    <message>
+        <source>This run is too long to draw side by side. Fire it on %1 to step through it.</source>
+        <translation>这次运行太长，无法并排画出。请在 %1 上发起它，逐步查看。</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <source>Sequence diagram</source>
+        <translation>时序图</translation>
+    </message>
+    <message>
+        <source>The database this side runs on: the same variant on SQLite and on MariaDB or PostgreSQL shows what a test suite on SQLite hides.</source>
+        <translation>这一侧运行在哪个数据库上：同一个变体分别在 SQLite 和 MariaDB 或 PostgreSQL 上运行，能看出只在 SQLite 上跑的测试掩盖了什么。</translation>
+    </message>
+    <message>
+        <source>Left side&apos;s database</source>
+        <translation>左侧的数据库</translation>
+    </message>
+    <message>
+        <source>Right side&apos;s database</source>
+        <translation>右侧的数据库</translation>
+    </message>
+    <message>
+        <source>Left side&apos;s variant</source>
+        <translation>左侧的变体</translation>
+    </message>
+    <message>
+        <source>Right side&apos;s variant</source>
+        <translation>右侧的变体</translation>
+    </message>
+    <message>
+        <source>Left on %1, right on %2: the same statements, two databases.</source>
+        <translation>左侧在 %1，右侧在 %2：同样的语句，两个数据库。</translation>
+    </message>
 </context>
 <context>
     <name>idem::DatabaseTableView</name>
