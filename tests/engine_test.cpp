@@ -11,15 +11,12 @@
 #include "testsupport.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include <unistd.h>
 
@@ -265,30 +262,22 @@ void EngineTest::answersAreKeptAsTheyWereGiven() {
 }
 
 // A very large plan is counted at the start; Escape or Ctrl+C stops the
-// counting too, not only the steps after it.
+// counting too, not only the steps after it: a stop asked for before the
+// start is heard while counting (nothing else in start() reads it), and
+// nothing is stepped.
 void EngineTest::planningIsCancelled() {
     Cell cell{"dedup-table", "concurrent", "", {}, 1000, 1000, ""};
     RunConfig c = test::cellConfig("order-create", cell, 1000, 1);
     c.intents = 20'000;
-    std::atomic<bool> cancel = false;
+    const std::atomic<bool> cancel = true;
     RunOptions options = RunOptions::untraced();
     options.cancel = &cancel;
     Run run(c, *findScenario("order-create"), options);
-    std::thread stopper([&cancel] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        cancel = true;
-    });
-    QElapsedTimer clock;
-    clock.start();
     QString error;
-    const bool started = run.start(&error);
-    const qint64 ms = clock.elapsed();
-    stopper.join();
-    QVERIFY2(started, qPrintable(error));
+    QVERIFY2(run.start(&error), qPrintable(error));
     QCOMPARE(run.failure(), RunFailure::Cancelled);
     QVERIFY(run.atEnd());
     QVERIFY(!run.step());
-    QVERIFY2(ms < 10'000, qPrintable(QString::number(ms)));
 }
 
 // Escape during a seek back (which starts the run again from step 0, and

@@ -3,8 +3,9 @@
 database stay, and psql / mariadb on the printed command count the rows the
 summary reports; without it nothing of the lab's is left after the run, nor
 after the lab is killed with SIGKILL in the middle of one. Skips when the
-servers' programs are absent. Runs alone (no other test may start servers
-meanwhile): it counts every server of the lab's."""
+servers' programs are absent. It counts every server of the lab's it can
+see: tests/own_processes.sh shows it only its own processes (else it runs
+alone)."""
 import json
 import os
 import re

@@ -70,18 +70,23 @@ void RemoteKeysTest::theKeysThatCrashedTheUniqueKeyLesson() {
     MainWindow w(false);
     QVERIFY(showForClass(w, language));
     QVERIFY(w.action("presenter")->isChecked());
-    // F2 opens the lesson list, a dialog of its own: answered with the keys.
+    // F2 opens the lesson list, a dialog of its own: answered with the keys
+    // once it is open (looked for while its event loop turns).
     bool chosen = false;
-    QTimer::singleShot(200, &w, [&chosen] {
+    QTimer lookForList;
+    lookForList.setInterval(10);
+    QObject::connect(&lookForList, &QTimer::timeout, &w, [&chosen, &lookForList] {
         QWidget* dialog = QApplication::activeModalWidget();
         if (!qobject_cast<QInputDialog*>(dialog))
             return;
+        lookForList.stop();
         QWidget* list = dialog->focusWidget() ? dialog->focusWidget() : dialog;
         QTest::keyClick(list, Qt::Key_Down);
         QTest::keyClick(list, Qt::Key_Down);
         QTest::keyClick(dialog->focusWidget() ? dialog->focusWidget() : dialog, Qt::Key_Return);
         chosen = true;
     });
+    lookForList.start();
     press(w, Qt::Key_F2);
     QTRY_VERIFY(chosen);
     QTRY_VERIFY(w.lessonPlayer()->isActive());

@@ -14,6 +14,7 @@
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "stageheader.h"
+#include "stagelayout.h"
 #include "statemachineview.h"
 #include "statusdelegate.h"
 #include "stepcaption.h"
@@ -388,10 +389,17 @@ void StageTest::pickerRowsAreWhole() {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QTRY_COMPARE(w.size(), size);
-    if (presenter)
-        QTest::mouseClick(w.stageHeader()->expandButton(), Qt::LeftButton);
-    QTest::qWait(50);
     QTableWidget* table = w.picker()->table();
+    if (presenter) {
+        QTest::mouseClick(w.stageHeader()->expandButton(), Qt::LeftButton);
+        // Unfolded, the side panel is widened once the event loop turns.
+        auto* side = w.findChild<QDockWidget*>(QStringLiteral("scenarioDock"));
+        QVERIFY(side && side->isAncestorOf(table));
+        QTRY_VERIFY(side->isVisible() && side->width() >= StageLayout::kUnfoldedMinWidth);
+    }
+    // Laid out for that room: a layout request climbs one parent per turn
+    // of the event loop.
+    for (int turn = 0; turn < 12; ++turn) QCoreApplication::processEvents();
     QStringList cut;
     for (int row = 0; row < table->rowCount(); ++row) {
         const QTableWidgetItem* item = table->item(row, 0);
