@@ -1,6 +1,7 @@
 #include "run.h"
 
 #include "attempt.h"
+#include "locksnapshot.h"
 #include "serverbackend.h"
 #include "sqlconnection.h"
 
@@ -307,6 +308,10 @@ bool Run::step() {
     queue_.pop();
     now_ = e.at;
     e.action();
+    // A server's locks, when the step changed them (locksnapshot.h).
+    LockRows locks;
+    if (bool truncated = false; tracing() && backend_->locksChanged(&locks, &truncated))
+        record(locksEvent(locks, truncated));
     return true;
 }
 
