@@ -94,6 +94,7 @@ void LocksView::refresh() {
         said << tr("%1 waits for %2 (%3)").arg(e.waiter, e.holder, e.lock);
     graph_->setAccessibleDescription(graph_->isVisible() ? said.join(QStringLiteral("; "))
                                                          : QString());
+    graph_->setToolTip(said.join(QLatin1Char('\n')));
     about_->setText(about());
     about_->setToolTip(source());
     about_->setAccessibleDescription(source());

@@ -75,50 +75,52 @@ void WaitForGraph::setEdges(const QList<Edge>& edges) {
 
 QSize WaitForGraph::sizeHint() const {
     const int line = fontMetrics().height();
-    return {line * 16, line * 6};
+    return {line * 16, line * 4};
 }
 
 QSize WaitForGraph::minimumSizeHint() const {
     const int line = fontMetrics().height();
-    return {line * 8, line * 6};
+    return {line * 8, line * 4};
 }
 
+// Boxes in a row across the middle; an arrow to the right arcs above them,
+// one to the left below, so that two attempts waiting for each other (a
+// deadlock) show both ways, and longer arrows arc higher than shorter ones.
+// The lock of each wait is in the tooltip and the table: on a projector the
+// arrows alone are read.
 void WaitForGraph::paintEvent(QPaintEvent*) {
+    if (nodes_.isEmpty())
+        return;
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const DiagramPalette colours = DiagramPalette::from(palette());
     const QFontMetrics fm = fontMetrics();
     const int line = fm.height();
-    if (nodes_.isEmpty())
-        return;
-    // Boxes in a row across the middle; arrows to the right arc above the
-    // boxes, arrows to the left below, so that two attempts waiting for
-    // each other (a deadlock) show both ways.
-    const int boxH = line * 3 / 2;
-    const int midY = height() / 2;
-    const int slot = width() / int(nodes_.size());
+    const double boxH = line * 1.3;
+    const double midY = height() / 2.0;
+    const double slot = double(width()) / double(nodes_.size());
     QHash<QString, QRectF> boxes;
+    QSet<QString> waiters;
+    for (const Edge& e : edges_) waiters.insert(e.waiter);
     for (int i = 0; i < nodes_.size(); ++i) {
-        const int w = fm.horizontalAdvance(nodes_[i]) + line;
-        const QRectF box(slot * i + (slot - w) / 2.0, midY - boxH / 2.0, w, boxH);
-        boxes.insert(nodes_[i], box);
+        const double w = fm.horizontalAdvance(nodes_[i]) + line;
+        boxes.insert(nodes_[i], QRectF(slot * i + (slot - w) / 2, midY - boxH / 2, w, boxH));
     }
     const QColor arrow = cycle_ ? colours.rejected : colours.waiting;
-    QFont labelFont = font();
-    labelFont.setPointSizeF(labelFont.pointSizeF() * 0.85);
+    const double room = (height() - boxH) / 2 - 2;  // above or below the boxes
     for (const Edge& e : edges_) {
         const QRectF from = boxes.value(e.waiter), to = boxes.value(e.holder);
         const bool right = from.center().x() < to.center().x();
         const double y = right ? from.top() : from.bottom();
         const QPointF a(from.center().x(), y), b(to.center().x(), y);
-        const double bend = (right ? -1 : 1) * line * 1.6;
-        const QPointF control((a.x() + b.x()) / 2, y + bend * 2);
+        const double span = std::abs(nodes_.indexOf(e.holder) - nodes_.indexOf(e.waiter));
+        const double rise = std::min(room, line * (0.5 + 0.35 * span)) * 2;
+        const QPointF control((a.x() + b.x()) / 2, y + (right ? -rise : rise));
         QPainterPath path(a);
         path.quadTo(control, b);
         p.setPen(QPen(arrow, 2));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
-        // The head, along the curve's last direction.
         const QPointF dir = b - control;
         const double len = std::hypot(dir.x(), dir.y());
         if (len > 0) {
@@ -129,17 +131,11 @@ void WaitForGraph::paintEvent(QPaintEvent*) {
             p.setBrush(arrow);
             p.drawPolygon(head);
         }
-        p.setFont(labelFont);
-        p.setPen(colours.text);
-        const QPointF apex = (a + b) / 4 + control / 2;
-        const QString text = fm.elidedText(e.lock, Qt::ElideRight, std::max(slot, line * 4));
-        const QRectF label(apex.x() - slot / 2.0, right ? apex.y() - line : apex.y(), slot, line);
-        p.drawText(label, Qt::AlignCenter, text);
     }
-    p.setFont(font());
     for (auto it = boxes.cbegin(); it != boxes.cend(); ++it) {
-        p.setPen(QPen(colours.nodeBorder, 1.5));
-        p.setBrush(colours.nodeFill);
+        const bool waits = waiters.contains(it.key());
+        p.setPen(QPen(waits ? arrow : colours.nodeBorder, waits ? 2.5 : 1.5));
+        p.setBrush(waits ? DiagramPalette::tint(arrow, 50) : colours.nodeFill);
         p.drawRoundedRect(it.value(), line / 3.0, line / 3.0);
         p.setPen(colours.text);
         p.drawText(it.value(), Qt::AlignCenter, it.key());

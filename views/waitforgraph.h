@@ -1,6 +1,7 @@
-// Who waits for whom at this step, drawn: each attempt in a lock wait a box,
-// an arrow from a waiter to each attempt holding what it waits for, named by
-// the lock. A cycle is a deadlock, drawn in the refusal colour.
+// Who waits for whom at this step, drawn: each attempt in a lock wait a box
+// (a waiter's marked), an arrow from a waiter to each attempt holding what it
+// waits for; the locks are in the tooltip. A cycle is a deadlock, drawn in
+// the refusal colour.
 #pragma once
 
 #include <QList>
