@@ -142,7 +142,14 @@ void LiveStage::arrange() {
     for (int share : down) sizes << share * 100;
     split_->setSizes(sizes);
     applyInternals();
+    applyRowVersionsBox();
     retranslate();
+}
+
+// On a projector the tab bar needs its room: the box shows there only where
+// it can be used (PostgreSQL).
+void LiveStage::applyRowVersionsBox() {
+    rowVersions_->setVisible(!presenter_ || rowVersions_->isEnabled());
 }
 
 void LiveStage::setAlone(Part part) {
@@ -352,6 +359,7 @@ void LiveStage::applyBackend(const QString& backend) {
     const bool postgres = backend == QLatin1String("postgres");
     const bool was = showsRowVersions();
     rowVersions_->setEnabled(postgres);
+    applyRowVersionsBox();
     retranslate();
     if (was != showsRowVersions()) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->setRowVersions(showsRowVersions());
@@ -468,8 +476,9 @@ void LiveStage::applyTabs() {
         const QString text = presenter_ ? tr("Locks") : tr("Database locks");
         if (tableTabs_->tabText(locks) != text)
             tableTabs_->setTabText(locks, text);
-        tableTabs_->setTabToolTip(locks,
-                                  tr("The locks the database holds and awaits at this step"));
+        // The whole name in the tooltip, as every tab has it.
+        tableTabs_->setTabToolTip(
+            locks, tr("%1: what the database holds and awaits at this step").arg(text));
     }
     if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0) {
         tableTabs_->setTabText(sql, presenter_ ? tr("SQL") : tr("SQL log"));

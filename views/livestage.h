@@ -136,6 +136,7 @@ private:
     QCheckBox* rowVersions_;
     QString backend_;  // the database of the run on show
     void applyBackend(const QString& backend);
+    void applyRowVersionsBox();
     QSplitter* top_;
     QSplitter* split_;
     bool presenter_ = false;

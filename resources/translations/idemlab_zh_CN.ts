@@ -995,8 +995,8 @@
         <translation>数据库锁</translation>
     </message>
     <message>
-        <source>The locks the database holds and awaits at this step</source>
-        <translation>这一步数据库持有和等待的锁</translation>
+        <source>%1: what the database holds and awaits at this step</source>
+        <translation>%1：这一步数据库持有和等待的锁</translation>
     </message>
 </context>
 <context>
