@@ -146,10 +146,15 @@ void LiveStage::arrange() {
     retranslate();
 }
 
-// On a projector the tab bar needs its room: the box shows there only where
-// it can be used (PostgreSQL).
+// On a projector the tab bar needs its room (a corner widget counts in the
+// tabs' least width even hidden): the box is there only where it can be used
+// (PostgreSQL).
 void LiveStage::applyRowVersionsBox() {
-    rowVersions_->setVisible(!presenter_ || rowVersions_->isEnabled());
+    const bool wanted = !presenter_ || rowVersions_->isEnabled();
+    if (wanted == (tableTabs_->cornerWidget(Qt::TopRightCorner) == rowVersions_))
+        return;
+    tableTabs_->setCornerWidget(wanted ? rowVersions_ : nullptr, Qt::TopRightCorner);
+    rowVersions_->setVisible(wanted);
 }
 
 void LiveStage::setAlone(Part part) {
@@ -218,6 +223,11 @@ void LiveStage::applyInternals() {
                            (!presenter_ || v->exists() || v->table() == effectTable_);
         tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }
+    // ... and so is the Locks tab on SQLite, whose one lock the sequence
+    // diagram's waits show: a server's locks are the lesson there.
+    const bool server =
+        backend_ == QLatin1String("mariadb") || backend_ == QLatin1String("postgres");
+    tableTabs_->setTabVisible(tableTabs_->indexOf(locks_), !presenter_ || server);
     sequence_->setShowInternals(showInternals_);
     sqlLog_->setShowInternals(showInternals_);
 }
@@ -360,6 +370,7 @@ void LiveStage::applyBackend(const QString& backend) {
     const bool was = showsRowVersions();
     rowVersions_->setEnabled(postgres);
     applyRowVersionsBox();
+    applyInternals();
     retranslate();
     if (was != showsRowVersions()) {
         for (DatabaseTableView* v : std::as_const(tables_)) v->setRowVersions(showsRowVersions());

@@ -34,6 +34,8 @@ LocksView::LocksView(QWidget* parent)
     graph_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    // Its minimum is minimumSizeHint's, not the sum of its parts'.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
     layout->addWidget(about_);
     layout->addWidget(table_, 1);
     layout->addWidget(graph_);
@@ -133,6 +135,16 @@ QString LocksView::source() const {
             "InnoDB's locks for the run's attempts at this step (SHOW ENGINE INNODB "
             "STATUS): record, gap, next-key and insert intention locks, with their index.");
     return {};
+}
+
+QSize LocksView::sizeHint() const {
+    const int line = fontMetrics().height();
+    return {line * 16, line * 8};
+}
+
+QSize LocksView::minimumSizeHint() const {
+    const int line = fontMetrics().height();
+    return {line * 4, line * 4};
 }
 
 void LocksView::applyPalette() {

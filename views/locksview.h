@@ -40,6 +40,11 @@ public:
     QString about() const;
     QString source() const;
 
+    // Small: a tab beside the tables must not take the diagram's room
+    // (the long line above the table wraps, the table scrolls).
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
 protected:
     void changeEvent(QEvent* event) override;
 
