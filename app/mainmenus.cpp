@@ -168,6 +168,8 @@ void MainWindow::buildMenus() {
             QSettings().setValue(settings::kShowInternals, on);
         director_->redraw();
     });
+    // Row versions switched beside the tables: read them again.
+    connect(live_, &LiveStage::tablesWanted, director_, &StageDirector::redraw);
     actions_["autoplay"]->setCheckable(true);
     actions_["autoplay"]->setChecked(playbackBar_->autoPlay());
     connect(actions_["autoplay"], &QAction::toggled, playbackBar_, &PlaybackBar::setAutoPlay);

@@ -12,6 +12,7 @@
 #include "lessonpanel.h"
 #include "lessonplayer.h"
 #include "livestage.h"
+#include "locksview.h"
 #include "names.h"
 #include "outcomepanel.h"
 #include "paginationview.h"
@@ -170,8 +171,8 @@ MainWindow::~MainWindow() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup",  "state",      "sequence", "sql",       "outcome",
-            "compare",  "tables", "pagination", "advisor",  "experiment"};
+    return {"overview", "dedup",  "state", "sequence",   "sql",     "outcome",
+            "compare",  "tables", "locks", "pagination", "advisor", "experiment"};
 }
 
 void MainWindow::buildViews() {
@@ -415,6 +416,10 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return outcome_->parentWidget();
     if (name == QLatin1String("tables"))
         return live_->tableTabs();
+    if (name == QLatin1String("locks")) {
+        live_->tableTabs()->setCurrentWidget(live_->locksView());
+        return live_->tableTabs();
+    }
     if (name == QLatin1String("advisor"))
         return new AdvisorDialog(this);
     if (name == QLatin1String("experiment")) {

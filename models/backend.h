@@ -3,6 +3,8 @@
 // embedded default is SQLite (sqlitebackend.h); a server is another backend.
 #pragma once
 
+#include "lockrow.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -78,6 +80,9 @@ public:
     virtual bool finished(SqlConnection& session);
     // A crashed process's session: the server rolls back what it held.
     virtual void drop(SqlConnection& session);
+    // The locks the server holds and awaits for the run's sessions, when
+    // they changed since the last call (a step sent nothing: unchanged).
+    virtual bool locksChanged(LockRows* rows, bool* truncated);
 };
 
 }  // namespace idem

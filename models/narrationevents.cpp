@@ -237,6 +237,8 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
         }
         case EventKind::Verdict:
             return {verdictSentence(e), 3};
+        case EventKind::Locks:
+            return {};  // the Locks view shows them
     }
     return {};
 }

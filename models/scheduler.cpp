@@ -1,6 +1,7 @@
 #include "scheduler.h"
 
 #include "attempt.h"
+#include "locksnapshot.h"
 #include "serverbackend.h"
 #include "sqlconnection.h"
 #include "sqlstatement.h"
@@ -191,6 +192,10 @@ bool Scheduler::step() {
     queue_.pop();
     now_ = e.at;
     e.action();
+    // A server's locks, when the step changed them (locksnapshot.h).
+    LockRows locks;
+    if (bool truncated = false; tracing() && backend_->locksChanged(&locks, &truncated))
+        record(locksEvent(locks, truncated));
     return true;
 }
 

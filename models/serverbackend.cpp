@@ -3,6 +3,7 @@
 #include "live/observer.h"
 #include "live/privateserver.h"
 #include "live/session.h"
+#include "locksnapshot.h"
 #include "opentransactions.h"
 #include "runconfig.h"
 #include "sqlconnection.h"
@@ -10,8 +11,11 @@
 #include "sqlitebackend.h"
 #include "sqlstatement.h"
 
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 
+#include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -58,6 +62,16 @@ int numericCode(const live::StatementResult& r) {
     return ok && code != 0 ? code : 1;
 }
 
+class ServerConnection;
+
+// The sessions of the run's attempts, whose locks the Locks view shows, and
+// whether any of them sent a statement or went since the locks were read.
+struct AttemptSessions {
+    std::mutex mutex;
+    std::vector<ServerConnection*> list;
+    std::atomic<bool> changed{false};
+};
+
 // One real connection of the run.
 class ServerConnection final : public SqlConnection {
 public:
@@ -66,6 +80,17 @@ public:
     ~ServerConnection() override {
         if (session_ && session_->isOpen())
             session_->close();
+        if (attempts_) {
+            attempts_->changed = true;
+            const std::lock_guard lock(attempts_->mutex);
+            std::erase(attempts_->list, this);
+        }
+    }
+    // One of the attempts' sessions: what it sends may change the locks.
+    void joinAttempts(std::shared_ptr<AttemptSessions> attempts) {
+        attempts_ = std::move(attempts);
+        const std::lock_guard lock(attempts_->mutex);
+        attempts_->list.push_back(this);
     }
 
     bool isOpen() const override { return session_ && session_->isOpen(); }
@@ -85,6 +110,8 @@ public:
     }
 
     void send(const QString& sql, const QVariantList& params) {
+        if (attempts_)
+            attempts_->changed = true;
         sent_ = textSent(sql);
         const QString text =
             session_->kind() == ServerKind::Postgres ? numberedPlaceholders(sent_) : sent_;
@@ -120,6 +147,8 @@ public:
 
     // As a crashed process: the connection goes, the server rolls back.
     void drop() {
+        if (attempts_)
+            attempts_->changed = true;
         session_->close();
         inTransaction_ = false;
     }
@@ -152,6 +181,16 @@ public:
         // column (every scenario's table starts with its key).
         return QStringLiteral("SELECT ROW_NUMBER() OVER (ORDER BY %1), %2 FROM %3 ORDER BY %1")
             .arg(select.first(), select.join(QStringLiteral(", ")), quoted(table));
+    }
+    QString selectAllWithRowVersions(const QString& table, QStringList* columns) override {
+        const QString select = selectAllStatement(table, columns);
+        if (select.isEmpty() || session_->kind() != ServerKind::Postgres)
+            return select;
+        // System columns: selected by name only. Their ids as text, so that
+        // they read as ids (no digit grouping).
+        *columns << QStringLiteral("xmin") << QStringLiteral("xmax");
+        const qsizetype from = select.indexOf(QLatin1String(" FROM "));
+        return select.left(from) + QStringLiteral(", xmin::text, xmax::text") + select.mid(from);
     }
     bool othersCommittedSinceAsked() override { return true; }
     SqlResult findTable(const QString& table) override {
@@ -204,6 +243,7 @@ private:
     std::unique_ptr<live::Session> session_;
     QString sent_;
     bool inTransaction_ = false;
+    std::shared_ptr<AttemptSessions> attempts_;
 };
 
 ServerConnection& server(SqlConnection& c) {
@@ -371,6 +411,9 @@ public:
 
     std::unique_ptr<SqlConnection> connect(const QString& id) const override {
         auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
+        // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
+        if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
+            c->joinAttempts(attempts_);
         if (c->isOpen() && kind_ == ServerKind::Postgres)
             c->exec(QStringLiteral("SET search_path TO %1").arg(database_));
         if (c->isOpen()) {
@@ -437,7 +480,64 @@ public:
 
     void drop(SqlConnection& session) override { server(session).drop(); }
 
+    bool locksChanged(LockRows* rows, bool* truncated) override {
+        if (!observer_ || !attempts_->changed.exchange(false))
+            return false;
+        QList<live::Session*> sessions;
+        bool mayHold = false;
+        {
+            const std::lock_guard lock(attempts_->mutex);
+            for (ServerConnection* c : attempts_->list) {
+                if (!c->isOpen())
+                    continue;
+                sessions << &c->session();
+                mayHold = mayHold || c->inTransaction() || c->session().busy();
+            }
+        }
+        // A statement outside a transaction lets go of its locks as it
+        // ends: with none open and none in flight, nothing is held.
+        LockRows now;
+        bool cut = false;
+        if (mayHold && !readSettledLocks(sessions, &now, &cut))
+            return false;
+        if (!recorded_.changed(now, cut))
+            return false;
+        *rows = std::move(now);
+        *truncated = cut;
+        return true;
+    }
+
 private:
+    // The locks once every statement in flight either waits for a lock or
+    // has finished: one the step's COMMIT just let go of runs on for a
+    // moment, and its locks are not yet those it will hold.
+    bool readSettledLocks(const QList<live::Session*>& sessions, LockRows* now, bool* cut) {
+        const QList<const live::Session*> asked(sessions.cbegin(), sessions.cend());
+        QElapsedTimer clock;
+        clock.start();
+        for (;;) {
+            QString error;
+            if (!observer_->locks(asked, now, cut, &error))
+                return false;
+            bool settled = true;
+            for (live::Session* s : sessions) {
+                if (!s->busy())
+                    continue;
+                const bool waits = std::any_of(now->cbegin(), now->cend(), [s](const LockRow& r) {
+                    return r.session == s->id() && !r.granted;
+                });
+                if (!waits) {
+                    settled = false;
+                    s->poll(2);
+                }
+            }
+            // A server that does not answer is the stepping's to report.
+            if (settled || clock.hasExpired(kSettleMs))
+                return true;
+        }
+    }
+    static constexpr int kSettleMs = 5000;
+
     ServerKind kind_;
     QString isolation_;
     std::function<void(const QString&)> progress_;
@@ -467,6 +567,8 @@ private:
     std::unique_ptr<live::Observer> observer_;
     live::Endpoint endpoint_;
     QString database_;
+    std::shared_ptr<AttemptSessions> attempts_ = std::make_shared<AttemptSessions>();
+    LockChanges recorded_;  // what locksChanged last reported
 };
 
 }  // namespace

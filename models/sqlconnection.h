@@ -87,6 +87,11 @@ public:
     // columns receives the column names (without the row id). Empty when the
     // table does not exist.
     virtual QString selectAllStatement(const QString& table, QStringList* columns) = 0;
+    // The same with each row's version beside it, where the database keeps
+    // one in the row (PostgreSQL's xmin and xmax); elsewhere the same.
+    virtual QString selectAllWithRowVersions(const QString& table, QStringList* columns) {
+        return selectAllStatement(table, columns);
+    }
     // Whether another session has committed since this one last asked (true
     // the first time). A reader that shows the tables reads them again only
     // when it is true.

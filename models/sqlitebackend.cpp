@@ -21,6 +21,12 @@ bool Backend::finished(SqlConnection&) {
 
 void Backend::drop(SqlConnection&) {}
 
+// SQLite's one lock is the lab's own lock table's (Run::openWriter): the
+// trace needs no record of it.
+bool Backend::locksChanged(LockRows*, bool*) {
+    return false;
+}
+
 bool SqliteBackend::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
     return file_.prepare(target, replace, error, badInput);
 }

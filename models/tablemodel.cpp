@@ -45,7 +45,8 @@ QList<TableModel::Row> TableModel::read(SqlConnection& connection, const QString
 bool TableModel::refresh(SqlConnection& connection, SqlConnection* writer) {
     QStringList columns;
     changedLastRefresh_ = false;
-    const QString select = connection.selectAllStatement(table_, &columns);
+    const QString select = rowVersions_ ? connection.selectAllWithRowVersions(table_, &columns)
+                                        : connection.selectAllStatement(table_, &columns);
     if (select.isEmpty()) {
         changedLastRefresh_ = !rows_.isEmpty();
         clear();

@@ -26,6 +26,9 @@ public:
 
     void setTable(const QString& table);
     const QString& table() const { return table_; }
+    // Each row's version beside it where the database keeps one
+    // (SqlConnection::selectAllWithRowVersions); read at the next refresh.
+    void setRowVersions(bool on) { rowVersions_ = on; }
     // Re-reads the table; emits only what changed since the last refresh.
     // False when the table does not exist (the variant does not use it).
     // With `writer`, the connection of an open write transaction, the rows
@@ -69,6 +72,7 @@ private:
     QStringList columns_;
     QList<Row> rows_;
     bool changedLastRefresh_ = false;
+    bool rowVersions_ = false;
 };
 
 }  // namespace idem

@@ -22,9 +22,9 @@ namespace idem {
 
 namespace {
 
-constexpr std::array kKindIds{"fire",     "retry",  "sql",    "lock-wait",  "work",
-                              "pause",    "resume", "guard",  "transition", "crash",
-                              "response", "alert",  "effect", "verdict",    "note"};
+constexpr std::array kKindIds{"fire",   "retry",   "sql",        "lock-wait", "work",     "pause",
+                              "resume", "guard",   "transition", "crash",     "response", "alert",
+                              "effect", "verdict", "locks",      "note"};
 static_assert(kKindIds.size() == std::size_t(EventKind::Note) + 1);
 
 }  // namespace

@@ -33,6 +33,7 @@ enum class EventKind : quint8 {
     Alert,       // a monitoring rule fired
     Effect,      // the judge counted an effect of an intent
     Verdict,     // the judge's verdict on an intent
+    Locks,       // a server's locks for the run's sessions changed (locksnapshot.h)
     Note,        // a scenario's own event (a page read, a downstream call ...)
 };
 

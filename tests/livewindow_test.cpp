@@ -7,6 +7,9 @@
 #include "compareview.h"
 #include "comparison.h"
 #include "firepanel.h"
+#include "livestage.h"
+#include "locksmodel.h"
+#include "locksview.h"
 #include "lockwaits.h"
 #include "mainwindow.h"
 #include "narration.h"
@@ -23,9 +26,12 @@
 #include "serverinstall.h"
 #include "stagedirector.h"
 #include "stepcaption.h"
+#include "tablemodel.h"
+#include "tableview.h"
 #include "trace.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -33,6 +39,7 @@
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -117,6 +124,8 @@ private slots:
     void theCaptionsSayTheWaitAndTheDeadlockInBothLanguages();
     void aSerializationFailureIsMarkedWhereTheServerRefused();
     void compareRunsOneVariantOnTwoDatabases();
+    void theLocksViewShowsTheWaitingRow_data();
+    void theLocksViewShowsTheWaitingRow();
 };
 
 void LiveWindowTest::theFirePanelOffersWhatEachDatabaseHas() {
@@ -537,3 +546,74 @@ void LiveWindowTest::compareRunsOneVariantOnTwoDatabases() {
 
 QTEST_MAIN(LiveWindowTest)
 #include "livewindow_test.moc"
+
+void LiveWindowTest::theLocksViewShowsTheWaitingRow_data() {
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("awaited");  // the waiting row's lock, in the lab's words
+    QTest::newRow("mariadb") << "mariadb"
+                             << "insert intention";
+    QTest::newRow("postgres") << "postgres"
+                              << "transaction id";
+}
+
+void LiveWindowTest::theLocksViewShowsTheWaitingRow() {
+    QFETCH(QString, backend);
+    QFETCH(QString, awaited);
+    SKIP_WITHOUT(backend);
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(orderCreate(backend, "check-for-update"), &error), qPrintable(error));
+    LiveStage* stage = w.liveStage();
+    LocksView* locks = stage->locksView();
+    // Row versions are PostgreSQL's: elsewhere off, saying why.
+    QCOMPARE(stage->rowVersionsBox()->isEnabled(), backend == QLatin1String("postgres"));
+    QVERIFY(!stage->rowVersionsBox()->toolTip().isEmpty());
+    QVERIFY(!stage->rowVersionsBox()->accessibleName().isEmpty());
+    int row = -1;
+    while (row < 0 && w.playback().position() < w.playback().length()) {
+        w.playback().stepForward();
+        w.jobs()->finishNow();
+        w.director()->showLaterNow();
+        for (int r = 0; r < locks->model()->rowCount(); ++r) {
+            if (locks->model()->index(r, 0).data(LocksModel::WaitingRole).toBool())
+                row = r;
+        }
+    }
+    QVERIFY2(row >= 0, "no step showed a waiting lock");
+    // The wait brought the Locks view to the front, its row highlighted.
+    QCOMPARE(stage->tableTabs()->currentWidget(), locks);
+    const QAbstractItemModel* model = locks->table()->model();
+    auto cell = [&](int column) {
+        return model->index(row, column).data().toString();
+    };
+    QCOMPARE(cell(LocksModel::Lock), awaited);
+    QVERIFY2(cell(LocksModel::State).startsWith("waits for #"),
+             qPrintable(cell(LocksModel::State)));
+    QVERIFY(cell(LocksModel::Attempt).startsWith('#'));
+    QVERIFY(model->index(row, 0).data(Qt::BackgroundRole).isValid());
+    QCOMPARE(row, 0);  // the waits first
+    if (backend == QLatin1String("mariadb"))
+        QCOMPARE(cell(LocksModel::Index), QStringLiteral("uk_orders_request_id"));
+    QVERIFY(locks->about().startsWith("Locks awaited"));
+    QVERIFY(locks->source().contains(backend == QLatin1String("mariadb") ? "InnoDB" : "pg_locks"));
+
+    // Row versions beside the rows, on PostgreSQL.
+    if (backend == QLatin1String("postgres")) {
+        stage->rowVersionsBox()->setChecked(true);
+        w.director()->showLaterNow();
+        DatabaseTableView* orders = nullptr;
+        for (DatabaseTableView* t : stage->tables()) {
+            if (t->table() == QLatin1String("orders"))
+                orders = t;
+        }
+        QVERIFY(orders);
+        const QAbstractItemModel* rows = orders->model();
+        QStringList headers;
+        for (int c = 0; c < rows->columnCount(); ++c)
+            headers << rows->headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(headers.contains("xmin") && headers.contains("xmax"),
+                 qPrintable(headers.join(',')));
+    }
+}

@@ -1,5 +1,6 @@
 #include "livestage.h"
 
+#include "locksview.h"
 #include "relativefont.h"
 #include "run.h"
 #include "scenario.h"
@@ -9,6 +10,7 @@
 #include "statemachineview.h"
 #include "tableview.h"
 
+#include <QCheckBox>
 #include <QEvent>
 #include <QIcon>
 #include <QPainter>
@@ -77,11 +79,24 @@ LiveStage::LiveStage(QWidget* parent)
       tableTabs_(new TableTabs(this)),
       sqlLogModel_(new SqlLogModel(this)),
       sqlLog_(new SqlLogView(*sqlLogModel_, this)),
+      locks_(new LocksView(this)),
+      rowVersions_(new QCheckBox(this)),
       top_(new QSplitter(Qt::Horizontal)),
       split_(new QSplitter(Qt::Vertical)) {
     setObjectName(QStringLiteral("live"));
     tableTabs_->setObjectName(QStringLiteral("tableTabs"));
+    // The Locks view in front or not: the room is shared again.
+    connect(tableTabs_, &QTabWidget::currentChanged, this, &LiveStage::fitTables);
     tableTabs_->setDocumentMode(true);
+    tableTabs_->addTab(locks_, QString());
+    rowVersions_->setObjectName(QStringLiteral("rowVersions"));
+    tableTabs_->setCornerWidget(rowVersions_, Qt::TopRightCorner);
+    connect(rowVersions_, &QCheckBox::toggled, this, [this](bool on) {
+        for (DatabaseTableView* v : std::as_const(tables_)) v->setRowVersions(on);
+        later_.tables = true;
+        later_.tablesRebuild = true;
+        emit tablesWanted();
+    });
     top_->addWidget(state_);
     connect(state_, &StateMachineView::fullSizeWidthChanged, this, &LiveStage::fitTables);
     top_->addWidget(tableTabs_);
@@ -127,7 +142,19 @@ void LiveStage::arrange() {
     for (int share : down) sizes << share * 100;
     split_->setSizes(sizes);
     applyInternals();
+    applyRowVersionsBox();
     retranslate();
+}
+
+// On a projector the tab bar needs its room (a corner widget counts in the
+// tabs' least width even hidden): the box is there only where it can be used
+// (PostgreSQL).
+void LiveStage::applyRowVersionsBox() {
+    const bool wanted = !presenter_ || rowVersions_->isEnabled();
+    if (wanted == (tableTabs_->cornerWidget(Qt::TopRightCorner) == rowVersions_))
+        return;
+    tableTabs_->setCornerWidget(wanted ? rowVersions_ : nullptr, Qt::TopRightCorner);
+    rowVersions_->setVisible(wanted);
 }
 
 void LiveStage::setAlone(Part part) {
@@ -174,7 +201,9 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
         tables_ << view;
         if (table == info.guardTable)
             guard_ = view;
+        view->setRowVersions(showsRowVersions());
     }
+    tableTabs_->addTab(locks_, QString());
     if (presenter_)
         tableTabs_->addTab(sqlLog_, QString());
     applyInternals();
@@ -194,6 +223,11 @@ void LiveStage::applyInternals() {
                            (!presenter_ || v->exists() || v->table() == effectTable_);
         tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }
+    // ... and so is the Locks tab on SQLite, whose one lock the sequence
+    // diagram's waits show: a server's locks are the lesson there.
+    const bool server =
+        backend_ == QLatin1String("mariadb") || backend_ == QLatin1String("postgres");
+    tableTabs_->setTabVisible(tableTabs_->indexOf(locks_), !presenter_ || server);
     sequence_->setShowInternals(showInternals_);
     sqlLog_->setShowInternals(showInternals_);
 }
@@ -257,6 +291,9 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     // What is still open is the run's as it stands now: only a step shown
     // as it is taken (not one a worker caught up on) reads through it.
     SqlConnection* writer = to == run.trace().size() ? run.openWriter() : nullptr;
+    applyBackend(run.config().backend);
+    locks_->show(run.trace().events(), from, to, fresh, rebuild, run.config().backend,
+                 writer ? writer->id() : QString());
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
     // The SQL log's new rows: counted by a worker already, or here.
@@ -310,11 +347,34 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     } else {
         state_->advanceTrace(run.trace(), to, fresh);
     }
+    // A wait that began is where the eye goes.
+    if (locks_->waitBegan() && backend_ != QLatin1String("sqlite"))
+        tableTabs_->setCurrentWidget(locks_);
     if (later)
         return;
     showSequence(run, to, fresh, rebuild);
     // Tables the run has created since are "used" now.
     applyTabs();
+}
+
+bool LiveStage::showsRowVersions() const {
+    return rowVersions_->isEnabled() && rowVersions_->isChecked();
+}
+
+// Row versions are PostgreSQL's: elsewhere the box is off and says why.
+void LiveStage::applyBackend(const QString& backend) {
+    if (backend == backend_)
+        return;
+    backend_ = backend;
+    const bool postgres = backend == QLatin1String("postgres");
+    const bool was = showsRowVersions();
+    rowVersions_->setEnabled(postgres);
+    applyRowVersionsBox();
+    applyInternals();
+    retranslate();
+    if (was != showsRowVersions()) {
+        for (DatabaseTableView* v : std::as_const(tables_)) v->setRowVersions(showsRowVersions());
+    }
 }
 
 void LiveStage::showLater(SqlConnection* reader, SqlConnection* writer) {
@@ -406,6 +466,15 @@ void LiveStage::setFastPlay(bool fast, SqlConnection* reader, SqlConnection* wri
 
 void LiveStage::retranslate() {
     tableTabs_->setAccessibleName(tr("Tables of the run"));
+    rowVersions_->setText(tr("Row versions"));
+    rowVersions_->setAccessibleName(tr("Show row versions (xmin, xmax)"));
+    rowVersions_->setToolTip(
+        rowVersions_->isEnabled()
+            ? tr("Shows each row's xmin (the transaction that wrote this version) and xmax (the "
+                 "transaction that deleted or locked it, 0 for none): a snapshot sees a row only "
+                 "if its xmin had committed when the snapshot was taken.")
+            : tr("Only PostgreSQL keeps row versions (xmin, xmax) in its rows: choose PostgreSQL "
+                 "in the Fire panel to show them."));
     fitted_ = QSize();  // the room or the diagram may have changed too
     applyTabs();
 }
@@ -414,6 +483,14 @@ void LiveStage::retranslate() {
 // short (the guard marked by a shield, the SQL log as "SQL"), each with its
 // whole name in its tooltip, as the bar never scrolls there.
 void LiveStage::applyTabs() {
+    if (const int locks = tableTabs_->indexOf(locks_); locks >= 0) {
+        const QString text = presenter_ ? tr("Locks") : tr("Database locks");
+        if (tableTabs_->tabText(locks) != text)
+            tableTabs_->setTabText(locks, text);
+        // The whole name in the tooltip, as every tab has it.
+        tableTabs_->setTabToolTip(
+            locks, tr("%1: what the database holds and awaits at this step").arg(text));
+    }
     if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0) {
         tableTabs_->setTabText(sql, presenter_ ? tr("SQL") : tr("SQL log"));
         tableTabs_->setTabToolTip(sql, presenter_ ? tr("SQL log") : QString());
@@ -470,6 +547,13 @@ void LiveStage::fitTables() {
     int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
         tables = std::max(total * 28 / 100, total - diagram);
+    // The locks in front take as much as the diagram leaves them: their
+    // rows are wide (attempt, lock, state, record, index).
+    if (tableTabs_->currentWidget() == locks_) {
+        const int diagram = state_->fullSizeWidth();
+        tables = std::max(
+            tables, diagram > 0 ? std::min(total * 55 / 100, total - diagram) : total * 55 / 100);
+    }
     top_->setSizes({total - tables, tables});
 }
 

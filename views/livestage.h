@@ -9,12 +9,14 @@
 #include <QList>
 #include <QWidget>
 
+class QCheckBox;
 class QSplitter;
 class QTabWidget;
 
 namespace idem {
 
 class DatabaseTableView;
+class LocksView;
 class Run;
 class SequenceView;
 class SqlConnection;
@@ -89,6 +91,16 @@ public:
     QTabWidget* tableTabs() const { return tableTabs_; }
     SqlLogModel* sqlLogModel() const { return sqlLogModel_; }
     SqlLogView* sqlLog() const { return sqlLog_; }
+    // The database's locks at the step on show, a tab beside the tables.
+    LocksView* locksView() const { return locks_; }
+    // Row versions: PostgreSQL's xmin and xmax beside each row of the
+    // tables (a checkbox in the tables' corner, off on other databases).
+    QCheckBox* rowVersionsBox() const { return rowVersions_; }
+    bool showsRowVersions() const;
+
+signals:
+    // The tables want reading again (row versions were switched).
+    void tablesWanted();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -120,6 +132,11 @@ private:
     bool firstLook_ = true;  // the first showing of a configuration
     SqlLogModel* sqlLogModel_;
     SqlLogView* sqlLog_;
+    LocksView* locks_;
+    QCheckBox* rowVersions_;
+    QString backend_;  // the database of the run on show
+    void applyBackend(const QString& backend);
+    void applyRowVersionsBox();
     QSplitter* top_;
     QSplitter* split_;
     bool presenter_ = false;

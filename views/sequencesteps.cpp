@@ -338,6 +338,8 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             i = last;
             continue;
         }
+        if (e.is(EventKind::Locks))
+            continue;  // not a step of the story: the Locks view shows it
         Context context;
         if (isServerLockWait(e))
             context.holders = lockHolders(events, i);
@@ -380,6 +382,8 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
         }
         return;
     }
+    if (e.is(EventKind::Locks))
+        return;
     if (inSetup_)
         closeSetup(steps);
     Context context;

@@ -59,8 +59,11 @@ QString StepCaption::hint() const {
 QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
                               const ScenarioInfo* scenario) {
     // A step that recorded nothing (time passed): say what happened last.
-    if (from >= to && to > 0)
+    if (from >= to && to > 0) {
         from = to - 1;
+        // ... a story's event, not the locks it left (the Locks view's).
+        while (from > 0 && events.value(from).is(EventKind::Locks)) --from;
+    }
     const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, scenario);
     QStringList parts;
     for (const SequenceStep& s : steps) {

@@ -80,6 +80,10 @@ QString DatabaseTableView::table() const {
     return model_->table();
 }
 
+void DatabaseTableView::setRowVersions(bool on) {
+    model_->setRowVersions(on);
+}
+
 void DatabaseTableView::refresh(SqlConnection& connection, SqlConnection* writer) {
     exists_ = model_->refresh(connection, writer);
     const int uncommitted = model_->uncommittedRows();

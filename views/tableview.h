@@ -21,6 +21,8 @@ class DatabaseTableView : public QWidget {
 public:
     explicit DatabaseTableView(QWidget* parent = nullptr);
     void setTable(const QString& table, const QString& caption = {});
+    // PostgreSQL's xmin and xmax beside each row, from the next refresh on.
+    void setRowVersions(bool on);
     // `writer`: an open write transaction's connection, whose rows not yet
     // committed are shown and marked (TableModel::refresh).
     void refresh(SqlConnection& connection, SqlConnection* writer = nullptr);

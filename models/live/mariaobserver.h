@@ -18,6 +18,8 @@ public:
 
     QHash<const Session*, LockWait> waits(const QList<const Session*>& sessions) override;
     int msUntilFresh() const override;
+    bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
+               QString* error) override;
     int lookIntervalMs() const override { return kFreshAfterMs; }
 
 private:
@@ -28,6 +30,8 @@ private:
 
     MYSQL* mysql_ = nullptr;
     QElapsedTimer lastRead_;
+    // innodb_status_output_locks: 0 not asked yet, 1 on, -1 refused.
+    int locksShown_ = 0;
 };
 
 }  // namespace idem::live

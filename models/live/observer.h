@@ -6,6 +6,7 @@
 #pragma once
 
 #include "live/session.h"
+#include "lockrow.h"
 
 #include <QHash>
 #include <QList>
@@ -49,6 +50,11 @@ public:
     virtual int msUntilFresh() const { return 0; }
     // How often a caller stepping a session should ask.
     virtual int lookIntervalMs() const = 0;
+    // Every lock the server holds or awaits for `sessions`, named by their
+    // ids (live/serverlocks.h). False with a message when the server does
+    // not show them; *truncated when it showed only some.
+    virtual bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
+                       QString* error) = 0;
 
 protected:
     Observer() = default;

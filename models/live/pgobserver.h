@@ -16,6 +16,8 @@ public:
     ~PgObserver() override;
 
     QHash<const Session*, LockWait> waits(const QList<const Session*>& sessions) override;
+    bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
+               QString* error) override;
     int lookIntervalMs() const override { return 10; }
 
 private:

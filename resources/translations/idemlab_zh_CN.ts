@@ -1006,6 +1006,34 @@
         <source>This variant does not use the table %1</source>
         <translation>此方案不使用表 %1</translation>
     </message>
+    <message>
+        <source>Row versions</source>
+        <translation>行版本</translation>
+    </message>
+    <message>
+        <source>Show row versions (xmin, xmax)</source>
+        <translation>显示行版本（xmin、xmax）</translation>
+    </message>
+    <message>
+        <source>Shows each row&apos;s xmin (the transaction that wrote this version) and xmax (the transaction that deleted or locked it, 0 for none): a snapshot sees a row only if its xmin had committed when the snapshot was taken.</source>
+        <translation>显示每行的 xmin（写下这个版本的事务）和 xmax（删除或锁住它的事务，0 表示没有）：只有当 xmin 在快照建立时已经提交，快照才看得见这一行。</translation>
+    </message>
+    <message>
+        <source>Only PostgreSQL keeps row versions (xmin, xmax) in its rows: choose PostgreSQL in the Fire panel to show them.</source>
+        <translation>只有 PostgreSQL 在行里保存行版本（xmin、xmax）：在发射面板里选 PostgreSQL 才能显示。</translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Database locks</source>
+        <translation>数据库锁</translation>
+    </message>
+    <message>
+        <source>%1: what the database holds and awaits at this step</source>
+        <translation>%1：这一步数据库持有和等待的锁</translation>
+    </message>
 </context>
 <context>
     <name>idem::LockWaits</name>
@@ -1016,6 +1044,200 @@
     <message>
         <source>lock on %1</source>
         <translation>%1 上的锁</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Locks</name>
+    <message>
+        <source>row lock</source>
+        <translation>行锁</translation>
+    </message>
+    <message>
+        <source>gap lock</source>
+        <translation>间隙锁</translation>
+    </message>
+    <message>
+        <source>next-key lock</source>
+        <translation>临键锁</translation>
+    </message>
+    <message>
+        <source>insert intention</source>
+        <translation>插入意向锁</translation>
+    </message>
+    <message>
+        <source>table lock</source>
+        <translation>表锁</translation>
+    </message>
+    <message>
+        <source>table intention</source>
+        <translation>表意向锁</translation>
+    </message>
+    <message>
+        <source>transaction id</source>
+        <translation>事务号</translation>
+    </message>
+    <message>
+        <source>place in the row&apos;s queue</source>
+        <translation>行的排队位置</translation>
+    </message>
+    <message>
+        <source>write lock (whole database)</source>
+        <translation>写锁（整个数据库）</translation>
+    </message>
+    <message>
+        <source>The record itself, not the gap before it: another transaction cannot change or lock this row.</source>
+        <translation>只锁记录本身，不锁它前面的间隙：别的事务不能修改或锁住这一行。</translation>
+    </message>
+    <message>
+        <source>The gap before a key (or after the last one): nobody may insert there. Gap locks do not conflict with each other, so two transactions can hold the same gap.</source>
+        <translation>某个键前面的间隙（或最后一个键之后）：谁都不能往里插入。间隙锁彼此不冲突，所以两个事务可以同时持有同一个间隙。</translation>
+    </message>
+    <message>
+        <source>The record and the gap before it: a locking read at repeatable read takes these so that no row appears in what it read.</source>
+        <translation>记录本身加上它前面的间隙：可重复读下的加锁读取会加这种锁，让读过的范围里不会冒出新行。</translation>
+    </message>
+    <message>
+        <source>An INSERT asking to put a key into a gap: it waits while another transaction holds a gap or next-key lock there.</source>
+        <translation>INSERT 请求把一个键放进某个间隙：只要别的事务在那里持有间隙锁或临键锁，它就得等。</translation>
+    </message>
+    <message>
+        <source>A lock on the whole table.</source>
+        <translation>锁住整张表。</translation>
+    </message>
+    <message>
+        <source>Says that the transaction locks rows in this table; such locks do not block each other.</source>
+        <translation>表示事务要锁这张表里的行；这种锁彼此不阻塞。</translation>
+    </message>
+    <message>
+        <source>Every writing transaction holds its own id. PostgreSQL keeps row locks in the rows, so a transaction that needs a row another one changed waits for that one&apos;s id: for its end.</source>
+        <translation>每个写事务都持有自己的事务号。PostgreSQL 把行锁记在行里，所以要用到别的事务改过的行时，就等那个事务的事务号，也就是等它结束。</translation>
+    </message>
+    <message>
+        <source>PostgreSQL&apos;s tuple lock: the first in line for a row holds it while it waits for the row&apos;s transaction.</source>
+        <translation>PostgreSQL 的元组锁：排在某行队首的事务持有它，同时等待占着这行的事务。</translation>
+    </message>
+    <message>
+        <source>SQLite has one writer at a time: BEGIN IMMEDIATE takes the write lock of the whole database until COMMIT or ROLLBACK.</source>
+        <translation>SQLite 同一时刻只有一个写者：BEGIN IMMEDIATE 拿到整个数据库的写锁，直到 COMMIT 或 ROLLBACK。</translation>
+    </message>
+    <message>
+        <source>after the last key (supremum)</source>
+        <translation>末键之后（supremum）</translation>
+    </message>
+    <message>
+        <source>before the first key (infimum)</source>
+        <translation>第一个键之前（infimum）</translation>
+    </message>
+</context>
+<context>
+    <name>idem::LocksModel</name>
+    <message>
+        <source>another connection</source>
+        <translation>另一个连接</translation>
+    </message>
+    <message>
+        <source>%1, of %2</source>
+        <translation>%1，属于 %2</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>属于 %1</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>a connection outside the run</source>
+        <translation>本次运行之外的连接</translation>
+    </message>
+    <message>
+        <source>waits</source>
+        <extracomment>Between attempts: &quot;#2, #3&quot;</extracomment>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>waits for %1</source>
+        <translation>等待 %1</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
+    <name>idem::LocksView</name>
+    <message>
+        <source>%1 waits for %2 (%3)</source>
+        <translation>%1 等待 %2（%3）</translation>
+    </message>
+    <message>
+        <source>PostgreSQL&apos;s locks for the run&apos;s attempts at this step: pg_locks, and the row locks it keeps in the rows themselves (pgrowlocks).</source>
+        <translation>这一步 PostgreSQL 为本次运行各尝试持有和等待的锁：来自 pg_locks，以及它记在行里的行锁（pgrowlocks）。</translation>
+    </message>
+    <message>
+        <source>InnoDB&apos;s locks for the run&apos;s attempts at this step (SHOW ENGINE INNODB STATUS): record, gap, next-key and insert intention locks, with their index.</source>
+        <translation>这一步 InnoDB 为本次运行各尝试持有和等待的锁（SHOW ENGINE INNODB STATUS）：记录锁、间隙锁、临键锁和插入意向锁，以及所在的索引。</translation>
+    </message>
+    <message>
+        <source>SQLite has no row or gap locks: one writer at a time holds the write lock of the whole database, from BEGIN IMMEDIATE to COMMIT or ROLLBACK, and every other writer waits for it. Below, the lab&apos;s own lock table.</source>
+        <translation>SQLite 没有行锁和间隙锁：同一时刻只有一个写者持有整个数据库的写锁，从 BEGIN IMMEDIATE 到 COMMIT 或 ROLLBACK，其他写者都得等它。下面是实验室自己的锁表。</translation>
+    </message>
+    <message>
+        <source>Nothing is locked at this step.</source>
+        <translation>这一步没有任何锁。</translation>
+    </message>
+    <message>
+        <source>The server listed only the first ten locks of a transaction.</source>
+        <translation>服务器只列出了每个事务的前十个锁。</translation>
+    </message>
+    <message>
+        <source>Database locks</source>
+        <translation>数据库锁</translation>
+    </message>
+    <message>
+        <source>Locks held and awaited at this step</source>
+        <translation>这一步持有和等待的锁</translation>
+    </message>
+    <message>
+        <source>Who waits for whom</source>
+        <translation>谁在等谁</translation>
+    </message>
+    <message>
+        <source>Locks awaited: %1 (highlighted).</source>
+        <translation>等待中的锁：%1 个（高亮显示）。</translation>
+    </message>
+    <message>
+        <source>Locks held: %1, none awaited.</source>
+        <translation>持有 %1 个锁，没有等待。</translation>
     </message>
 </context>
 <context>
