@@ -32,7 +32,9 @@ public:
     Attempt(Run& run, const AttemptSpec& spec, int number);
 
     int intent() const { return intent_; }
-    int number() const { return number_; }         // 1 = the original, per intent
+    // 1 = the original, per intent; -1, -2 ... a numbered helper's own
+    // (AttemptSpec::numbered); 0 an unnumbered helper.
+    int number() const { return number_; }
     const QString& kind() const { return kind_; }  // original, duplicate, retry
     const QString& caller() const { return caller_; }
     // The lane it runs in: service, node-a, ...

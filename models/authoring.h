@@ -32,6 +32,12 @@ struct AttemptSpec {
     // between page reads): it runs SQL like any process but is no attempt,
     // gets no response counted and is never retried.
     bool counted = true;
+    // A helper numbered apart from the requests (the outbox relay's passes,
+    // the broker's and the consumer's work): each actor counts its own
+    // processes of the intent, 1, 2 ... ("relay R1", "R2"), written as -1,
+    // -2 ... wherever an attempt's number goes, so that a positive number
+    // is always a request's. Unnumbered helpers are 0.
+    bool numbered = false;
     // The attempt carries a different payload under the intent's key (a
     // stale callback, a client that reused a key with changed parameters):
     // a success for it pretends the changed request was done (SPEC, Answers).

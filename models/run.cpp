@@ -5,6 +5,7 @@
 #include "sqlconnection.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 namespace idem {
@@ -327,6 +328,9 @@ void Run::scheduleFire(AttemptSpec spec, qint64 at, qint64 seq) {
         if (number == 0)
             number = state.nextNumber;
         state.nextNumber = std::max(state.nextNumber, number + 1);
+    } else if (spec.numbered) {
+        int& last = state.helperNumbers[nameId(spec.actor)];
+        number = -++last;  // R1 is -1: apart from every request's number
     }
     if (spec.caller.isEmpty())
         spec.caller = callerActor(config_.source);
@@ -867,8 +871,9 @@ std::unique_ptr<SqlConnection> Run::openReader() const {
 bool Run::attemptCrashes(const Attempt& a, CrashPoint point) const {
     const RunConfig& c = config_;
     // A helper process is numbered 0 and never crashes, unless its scenario
-    // numbers it (an outbox relay's passes): then --crash-attempt picks it.
-    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != a.number())
+    // numbers it (an outbox relay's passes, -1, -2 ...): then --crash-attempt
+    // K picks its K-th, at the crash points only it reaches.
+    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != std::abs(a.number()))
         return false;
     return variant_->crashPoints.contains(point);
 }

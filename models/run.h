@@ -177,6 +177,8 @@ private:
         // (the earliest planned fire of each, the minimum from here on).
         qint64 planDue = 0;
         int nextNumber = 1;
+        // A numbered helper's last number, per actor (AttemptSpec::numbered).
+        QHash<NameId, int> helperNumbers;
         bool answered = false;
         std::array<qint64, kResponseCount> responses{};
         qint32 firstAnswer = -1;  // into answers_, chained by AnswerRecord::next

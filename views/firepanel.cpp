@@ -559,8 +559,10 @@ QString FirePanel::settingsText(const RunConfig& c) {
                       : tr("%1 (%2)").arg(backendName(c.backend), isolationName(c.isolation)));
     }
     parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
-    parts << (c.crash == CrashPoint::None
-                  ? crashPointName(c.crash)
+    const QString relay = crashedHelperTag(c.crash, c.crashAttempt);
+    parts << (c.crash == CrashPoint::None ? crashPointName(c.crash)
+              : !relay.isEmpty()
+                  ? tr("crash %1 (relay pass %2)").arg(crashPointName(c.crash), relay)
                   : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));
     if (c.intents > 1)
         parts << tr("intents: %1").arg(c.intents);
@@ -601,7 +603,9 @@ void FirePanel::retranslate() {
     fire_->setText(tr("Fire! 发射"));
     fire_->setToolTip(tr("Run the scenario with these settings (F5)"));
     duplicates_->setToolTip(tr("How many more times the same intent arrives"));
-    crashAttempt_->setToolTip(tr("Which attempt dies at the crash point (1 = the original)"));
+    crashAttempt_->setToolTip(
+        tr("Which attempt dies at the crash point (1 = the original; at "
+           "after-publish, which pass of the relay)"));
     seed_->setToolTip(tr("Decides the order of concurrent arrivals and statement costs"));
     intents_->setToolTip(tr("Independent business intents, each with its own duplicates"));
     for (int i = 0; i < backend_->count(); ++i)

@@ -323,10 +323,6 @@
         <translation>同一业务意图额外重复到达的次数</translation>
     </message>
     <message>
-        <source>Which attempt dies at the crash point (1 = the original)</source>
-        <translation>第几次尝试在崩溃点挂掉（1 = 原始请求）</translation>
-    </message>
-    <message>
         <source>Decides the order of concurrent arrivals and statement costs</source>
         <translation>决定并发到达的先后顺序和语句耗时</translation>
     </message>
@@ -525,6 +521,14 @@
     <message>
         <source>Isolation level of the run&apos;s transactions</source>
         <translation>本次运行中事务的隔离级别</translation>
+    </message>
+    <message>
+        <source>crash %1 (relay pass %2)</source>
+        <translation>在“%1”崩溃（中继 %2）</translation>
+    </message>
+    <message>
+        <source>Which attempt dies at the crash point (1 = the original; at after-publish, which pass of the relay)</source>
+        <translation>第几次尝试在崩溃点挂掉（1 = 原始请求；after-publish 时是消息中继的第几轮）</translation>
     </message>
 </context>
 <context>
@@ -2201,6 +2205,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>%1 gives up waiting for the lock (lock timeout): its %2 did not run.</source>
         <translation>%1 不再等待这把锁（锁等待超时）：它的 %2 没有执行。</translation>
     </message>
+    <message>
+        <source>intent %1, the %2 %3</source>
+        <translation>意图 %1 的%2 %3</translation>
+    </message>
+    <message>
+        <source>the %1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>idem::NaturalOps</name>
@@ -2347,40 +2359,20 @@ All lessons are in Guided lessons (F2).</source>
         <translation>发布</translation>
     </message>
     <message>
-        <source>The %1 publishes event %2 to the broker.</source>
-        <translation>%1把事件 %2 发布到消息中间件。</translation>
-    </message>
-    <message>
         <source>deliver</source>
         <translation>投递</translation>
-    </message>
-    <message>
-        <source>The broker delivers message %1 to the %2.</source>
-        <translation>消息中间件把消息 %1 投递给%2。</translation>
     </message>
     <message>
         <source>deliver again</source>
         <translation>再次投递</translation>
     </message>
     <message>
-        <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
-        <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
-    </message>
-    <message>
         <source>ack</source>
         <translation>ack</translation>
     </message>
     <message>
-        <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
-        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
-    </message>
-    <message>
         <source>ack lost</source>
         <translation>ack 丢失</translation>
-    </message>
-    <message>
-        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
-        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
     </message>
     <message>
         <source>Broker redeliveries</source>
@@ -2393,6 +2385,26 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>outbox row</source>
         <translation>发件箱记录</translation>
+    </message>
+    <message>
+        <source>%1 publishes event %2 to the broker.</source>
+        <translation>%1把事件 %2 发布到消息中间件。</translation>
+    </message>
+    <message>
+        <source>%1 delivers message %2 to the %3.</source>
+        <translation>%1把消息 %2 投递给%3。</translation>
+    </message>
+    <message>
+        <source>No ack for message %1 within the visibility timeout: %2 delivers it to the %3 again (delivery %4).</source>
+        <translation>可见性超时内没有收到消息 %1 的 ack：%2把它再投递给%3（第 %4 次投递）。</translation>
+    </message>
+    <message>
+        <source>%1 acknowledges message %2: the broker will not deliver it again.</source>
+        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
+    </message>
+    <message>
+        <source>The ack %1 sends for message %2 (delivery %3) is lost: the broker will deliver the message again.</source>
+        <translation>%1为消息 %2 发出的 ack（第 %3 次投递）丢失了：消息中间件会再投递一次。</translation>
     </message>
 </context>
 <context>
@@ -3118,6 +3130,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>after the wait</source>
         <translation>等待之后</translation>
+    </message>
+    <message>
+        <source>intent %1, %2</source>
+        <translation>业务意图 %1，%2</translation>
     </message>
 </context>
 <context>
@@ -4001,6 +4017,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>  integrity: %1</source>
         <translation>  完整性检查：%1</translation>
+    </message>
+    <message>
+        <source>, crash %1 on relay pass %2</source>
+        <translation>，中继 %2 在 %1 崩溃</translation>
     </message>
 </context>
 </TS>
