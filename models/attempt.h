@@ -43,7 +43,7 @@ public:
     void setActor(const QString& actor) { actor_ = nameId(actor); }
     const QVariantMap& payload() const { return payload_; }
     int retryDepth() const { return retryDepth_; }
-    bool changedPayload() const { return changedPayload_; }
+    int changedPayload() const { return changedPayload_; }
     const QString& operation() const { return operation_; }
     bool counted() const { return counted_; }
     const RunConfig& config() const;
@@ -140,7 +140,7 @@ private:
     qint64 arrivedAt_;
     int retryDepth_;
     bool counted_;
-    bool changedPayload_;
+    int changedPayload_;
     QString operation_;
 };
 

@@ -403,7 +403,7 @@ void Run::startAttempt(const AttemptSpec& spec, int number) {
                     {"source", toId(config_.source)}};
         if (!spec.payload.isEmpty())
             f.fields.set("payload", spec.payload);
-        if (spec.changedPayload)
+        if (spec.changedPayload != 0)
             f.fields.set("payload_changed", true);
         record(std::move(f));
     }
@@ -737,7 +737,7 @@ void Run::keepAnswer(const Attempt& a, Response response, const Phrase& result) 
     AnswerRecord record;
     record.attempt = a.number();
     record.response = quint8(response);
-    record.changedPayload = a.changedPayload();
+    record.changedPayload = quint16(a.changedPayload());
     // The repeats of an intent mostly get the answer its previous attempt got.
     if (state.lastAnswer >= 0) {
         const quint32 previous = answers_[std::size_t(state.lastAnswer)].result;

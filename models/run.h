@@ -69,8 +69,8 @@ public:
         int attempt = 0;
         Response response = Response::None;
         Phrase result;
-        bool changedPayload = false;
-        QString operation;  // empty: the intent's one request
+        int changedPayload = 0;  // AttemptSpec::changedPayload
+        QString operation;       // empty: the intent's one request
     };
     // The answers intent `intent` got so far, in the order they were given.
     std::vector<Answer> answersOf(int intent) const;
@@ -192,7 +192,7 @@ private:
         quint32 result = 0;     // index into textStart_
         quint16 operation = 0;  // index into operations_; 0: none
         quint8 response = quint8(Response::None);
-        bool changedPayload = false;
+        quint16 changedPayload = 0;  // AttemptSpec::changedPayload
     };
     enum class Planning { Counting, Firing };
 

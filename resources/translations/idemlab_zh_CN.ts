@@ -656,6 +656,10 @@
         <source>it was done: %1</source>
         <translation>已经做了：%1</translation>
     </message>
+    <message>
+        <source>this request was not carried out; a request with other parameters under the same key was</source>
+        <translation>这个请求并没有执行，执行的是同一个键下参数不同的另一个请求</translation>
+    </message>
 </context>
 <context>
     <name>idem::KeysOverlay</name>
