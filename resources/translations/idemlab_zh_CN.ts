@@ -3500,6 +3500,22 @@ All lessons are in Guided lessons (F2).</source>
         <source>order</source>
         <translation>订单</translation>
     </message>
+    <message>
+        <source>none of its own</source>
+        <translation>没有自己的扣减记录</translation>
+    </message>
+    <message>
+        <source>%1 finds no deduction of its own (%2): the version moved because another write changed the stock since the page was shown, so the request is refused as a stale page.</source>
+        <translation>%1没有找到这张订单自己的扣减（%2）：版本号变了，是因为页面展示之后别的写入改过库存，所以这个请求按页面过期被拒绝。</translation>
+    </message>
+    <message>
+        <source>Another order first</source>
+        <translation>另一张订单在先</translation>
+    </message>
+    <message>
+        <source>On: after this order&apos;s page was shown, another customer&apos;s order takes a unit of the same sku, so the version on the page is no longer the row&apos;s</source>
+        <translation>开启：这张订单的页面打开之后，另一位顾客的订单先扣走了同一个商品的一件，页面上的版本号已不是这一行现在的版本</translation>
+    </message>
 </context>
 <context>
     <name>idem::TableModel</name>
