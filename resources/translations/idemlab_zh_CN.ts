@@ -783,26 +783,6 @@
 <context>
     <name>idem::LessonHandout</name>
     <message>
-        <source>before the first step</source>
-        <translation>第一步之前</translation>
-    </message>
-    <message>
-        <source>after step %1</source>
-        <translation>第 %1 步之后</translation>
-    </message>
-    <message>
-        <source>at the end of the run</source>
-        <translation>运行结束时</translation>
-    </message>
-    <message>
-        <source>after the step that records the first “%1” event</source>
-        <translation>记录第一个“%1”事件的那一步之后</translation>
-    </message>
-    <message>
-        <source>after the step that records the first “%1” event with %2</source>
-        <translation>记录第一个“%1”事件（%2）的那一步之后</translation>
-    </message>
-    <message>
         <source>%1 ms between attempts</source>
         <translation>两次尝试间隔 %1 毫秒</translation>
     </message>
@@ -856,7 +836,7 @@
     </message>
     <message>
         <source>Pause</source>
-        <translation>暂停于</translation>
+        <translation>暂停</translation>
     </message>
     <message numerus="yes">
         <source>The first %n part(s) of this diagram are left out: the last %1 lead to the pause.</source>
@@ -2700,6 +2680,301 @@ All lessons are in Guided lessons (F2).</source>
     </message>
 </context>
 <context>
+    <name>idem::PauseSentence</name>
+    <message>
+        <source>attempt #%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>the %1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>the %1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>an attempt of intent %1</source>
+        <translation>意图 %1 的某次请求</translation>
+    </message>
+    <message>
+        <source>%1 of intent %2</source>
+        <translation>意图 %2 的%1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s %2</source>
+        <translation>%1的 %2</translation>
+    </message>
+    <message>
+        <source>a statement of %1</source>
+        <translation>%1的一条语句</translation>
+    </message>
+    <message>
+        <source>a statement</source>
+        <translation>一条语句</translation>
+    </message>
+    <message>
+        <source>%1 hits a unique key (error code %2)</source>
+        <translation>%1撞上唯一键（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 fails a CHECK constraint (error code %2)</source>
+        <translation>%1违反 CHECK 约束（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 fails with error code %2</source>
+        <translation>%1出错（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 runs</source>
+        <translation>执行 %1</translation>
+    </message>
+    <message>
+        <source>%1 runs %2</source>
+        <translation>%1执行 %2</translation>
+    </message>
+    <message>
+        <source>%1 runs a statement</source>
+        <translation>%1执行一条语句</translation>
+    </message>
+    <message>
+        <source>a statement runs</source>
+        <translation>有语句执行</translation>
+    </message>
+    <message>
+        <source>%1&apos;s check decides</source>
+        <translation>%1的检查有了结论</translation>
+    </message>
+    <message>
+        <source>a check decides</source>
+        <translation>某次检查有了结论</translation>
+    </message>
+    <message>
+        <source>a check ends in “%1”</source>
+        <translation>某次检查的结论是“%1”</translation>
+    </message>
+    <message>
+        <source>%1&apos;s check ends in “%2”</source>
+        <translation>%1的检查结论是“%2”</translation>
+    </message>
+    <message>
+        <source>a %1 check ends in “%2”</source>
+        <translation>%1的检查结论是“%2”</translation>
+    </message>
+    <message>
+        <source>%1&apos;s %2 check ends in “%3”</source>
+        <translation>%1遇到的%2检查结论是“%3”</translation>
+    </message>
+    <message>
+        <source> from %1 to %2</source>
+        <translation>从 %1 改为 %2</translation>
+    </message>
+    <message>
+        <source> to %1</source>
+        <translation>改为 %1</translation>
+    </message>
+    <message>
+        <source> away from %1</source>
+        <translation>从 %1 改成别的状态</translation>
+    </message>
+    <message>
+        <source>a move of the state%1 is refused</source>
+        <translation>把状态%1的一次尝试被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 tries to move the state%2 and is refused</source>
+        <translation>%1想把状态%2，却被拒绝</translation>
+    </message>
+    <message>
+        <source>the state moves%1</source>
+        <translation>状态%1</translation>
+    </message>
+    <message>
+        <source>%1 moves the state%2</source>
+        <translation>%1把状态%2</translation>
+    </message>
+    <message>
+        <source>%1 is sent</source>
+        <translation>%1发出</translation>
+    </message>
+    <message>
+        <source>the first request is sent</source>
+        <translation>第一个请求发出</translation>
+    </message>
+    <message>
+        <source>%1 is sent as a retry</source>
+        <translation>%1作为重试发出</translation>
+    </message>
+    <message>
+        <source>the caller retries</source>
+        <translation>调用方重试</translation>
+    </message>
+    <message>
+        <source>the caller retries after the answer “%1”</source>
+        <translation>调用方在得到“%1”之后重试</translation>
+    </message>
+    <message>
+        <source>%1 is sent as a retry after the answer “%2”</source>
+        <translation>%1在上次得到“%2”之后作为重试发出</translation>
+    </message>
+    <message>
+        <source>%1 crashes</source>
+        <translation>%1崩溃</translation>
+    </message>
+    <message>
+        <source>a process crashes</source>
+        <translation>有进程崩溃</translation>
+    </message>
+    <message>
+        <source> at the point “%1”</source>
+        <translation>（崩溃点：%1）</translation>
+    </message>
+    <message>
+        <source>%1 has to wait for a lock</source>
+        <translation>%1开始等锁</translation>
+    </message>
+    <message>
+        <source>a statement has to wait for a lock</source>
+        <translation>有语句开始等锁</translation>
+    </message>
+    <message>
+        <source>%1 stalls</source>
+        <translation>%1卡住</translation>
+    </message>
+    <message>
+        <source>a process stalls</source>
+        <translation>有进程卡住</translation>
+    </message>
+    <message>
+        <source>%1 wakes up and goes on</source>
+        <translation>%1醒来继续执行</translation>
+    </message>
+    <message>
+        <source>the stalled process wakes up</source>
+        <translation>卡住的进程醒来</translation>
+    </message>
+    <message>
+        <source>%1 raises an alert</source>
+        <translation>%1发出告警</translation>
+    </message>
+    <message>
+        <source>the first alert is raised</source>
+        <translation>第一条告警响起</translation>
+    </message>
+    <message>
+        <source>%1 starts work outside the database</source>
+        <translation>%1开始做数据库之外的工作</translation>
+    </message>
+    <message>
+        <source>work outside the database starts</source>
+        <translation>数据库之外的工作开始</translation>
+    </message>
+    <message>
+        <source>%1 gets its answer</source>
+        <translation>%1收到应答</translation>
+    </message>
+    <message>
+        <source>the first answer arrives</source>
+        <translation>第一个应答到达</translation>
+    </message>
+    <message>
+        <source>a caller is answered “%1”</source>
+        <translation>调用方收到应答“%1”</translation>
+    </message>
+    <message>
+        <source>%1 is answered “%2”</source>
+        <translation>%1收到应答“%2”</translation>
+    </message>
+    <message>
+        <source>the judge counts the effects</source>
+        <translation>裁判清点业务效果</translation>
+    </message>
+    <message>
+        <source>the judge gives its verdict</source>
+        <translation>裁判给出结论</translation>
+    </message>
+    <message>
+        <source>the first “%1” happens</source>
+        <translation>第一次出现“%1”</translation>
+    </message>
+    <message>
+        <source>“%1” happens to %2</source>
+        <translation>%2出现“%1”</translation>
+    </message>
+    <message>
+        <source> on page %1</source>
+        <translation>（第 %1 页）</translation>
+    </message>
+    <message>
+        <source> on a retry</source>
+        <translation>（重试时）</translation>
+    </message>
+    <message>
+        <source> on the first try</source>
+        <translation>（第一次调用时）</translation>
+    </message>
+    <message>
+        <source> (%1: %2)</source>
+        <translation>（%1：%2）</translation>
+    </message>
+    <message>
+        <source>The run stops before its first step.</source>
+        <translation>运行停在第一步之前。</translation>
+    </message>
+    <message>
+        <source>The run stops after step %1.</source>
+        <translation>运行在第 %1 步之后暂停。</translation>
+    </message>
+    <message>
+        <source>The run goes on to its end.</source>
+        <translation>运行一直走到结束。</translation>
+    </message>
+    <message>
+        <source>The run stops as soon as %1.</source>
+        <translation>一旦%1，运行就暂停。</translation>
+    </message>
+    <message>
+        <source>, changing %1 row</source>
+        <translation>，改到 %1 行</translation>
+    </message>
+    <message>
+        <source>, changing %1 rows</source>
+        <translation>，改到 %1 行</translation>
+    </message>
+    <message>
+        <source>, reading %1 row</source>
+        <translation>，读到 %1 行</translation>
+    </message>
+    <message>
+        <source>, reading %1 rows</source>
+        <translation>，读到 %1 行</translation>
+    </message>
+    <message>
+        <source>, touching %1 row</source>
+        <translation>，涉及 %1 行</translation>
+    </message>
+    <message>
+        <source>, touching %1 rows</source>
+        <translation>，涉及 %1 行</translation>
+    </message>
+    <message>
+        <source>%1&apos;s change of state is refused</source>
+        <translation>%1改状态被拒绝</translation>
+    </message>
+    <message>
+        <source>a change of state is refused</source>
+        <translation>一次状态变更被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 changes a state</source>
+        <translation>%1改变了状态</translation>
+    </message>
+    <message>
+        <source>a state changes</source>
+        <translation>状态发生变化</translation>
+    </message>
+</context>
+<context>
     <name>idem::PaymentCallback</name>
     <message>
         <source>%1: merchant credited but the order is %2</source>
@@ -3501,20 +3776,20 @@ All lessons are in Guided lessons (F2).</source>
         <translation>订单</translation>
     </message>
     <message>
-        <source>none of its own</source>
-        <translation>没有自己的扣减记录</translation>
-    </message>
-    <message>
-        <source>%1 finds no deduction of its own (%2): the version moved because another write changed the stock since the page was shown, so the request is refused as a stale page.</source>
-        <translation>%1没有找到这张订单自己的扣减（%2）：版本号变了，是因为页面展示之后别的写入改过库存，所以这个请求按页面过期被拒绝。</translation>
-    </message>
-    <message>
         <source>Another order first</source>
         <translation>另一张订单在先</translation>
     </message>
     <message>
         <source>On: after this order&apos;s page was shown, another customer&apos;s order takes a unit of the same sku, so the version on the page is no longer the row&apos;s</source>
         <translation>开启：这张订单的页面打开之后，另一位顾客的订单先扣走了同一个商品的一件，页面上的版本号已不是这一行现在的版本</translation>
+    </message>
+    <message>
+        <source>none of its own</source>
+        <translation>没有自己的扣减记录</translation>
+    </message>
+    <message>
+        <source>%1 finds no deduction of its own (%2): the version moved because another write changed the stock since the page was shown, so the request is refused as a stale page.</source>
+        <translation>%1没有找到这张订单自己的扣减（%2）：版本号变了，是因为页面展示之后别的写入改过库存，所以这个请求按页面过期被拒绝。</translation>
     </message>
 </context>
 <context>
