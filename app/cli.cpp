@@ -103,7 +103,10 @@ void printSummary(const Summary& s, bool chinese) {
                   named(toId(c.source), sourceName(c.source), chinese))
              .arg(c.duplicates)
              .arg(c.seed);
-    if (c.crash != CrashPoint::None)
+    if (const QString relay = crashedHelperTag(c.crash, c.crashAttempt); !relay.isEmpty())
+        o << RunSummary::tr(", crash %1 on relay pass %2")
+                 .arg(named(toId(c.crash), crashPointName(c.crash), chinese), relay);
+    else if (c.crash != CrashPoint::None)
         o << RunSummary::tr(", crash %1 on attempt %2")
                  .arg(named(toId(c.crash), crashPointName(c.crash), chinese))
                  .arg(c.crashAttempt);

@@ -10,6 +10,7 @@
 #include "lessoncommands.h"
 #include "lessonpanel.h"
 #include "outputpaths.h"
+#include "pausesentence.h"
 #include "registry.h"
 #include "reportdiagrams.h"
 #include "run.h"
@@ -78,35 +79,6 @@ constexpr const char* kStyle =
     ".intro,figure,.question,.answers li{break-inside:avoid;page-break-inside:avoid}"
     "figure svg{width:100%;max-height:240mm;border:none}}";
 
-// Where the frame's run stops, in words.
-QString pauseText(const PausePoint& pause) {
-    switch (pause.kind) {
-        case PausePoint::Kind::Start:
-            return LessonHandout::tr("before the first step");
-        case PausePoint::Kind::Step:
-            return LessonHandout::tr("after step %1").arg(pause.step);
-        case PausePoint::Kind::End:
-            return LessonHandout::tr("at the end of the run");
-        case PausePoint::Kind::Event: {
-            QStringList fields;
-            for (auto it = pause.event.begin(); it != pause.event.end(); ++it) {
-                if (it.key() != QLatin1String("kind"))
-                    fields << QStringLiteral("%1 %2").arg(it.key(),
-                                                          it.value().toVariant().toString());
-            }
-            const QString kind = pause.event.value(QLatin1String("kind")).toString();
-            return fields.isEmpty()
-                       ? LessonHandout::tr("after the step that records the first “%1” event")
-                             .arg(kind)
-                       : LessonHandout::tr(
-                             "after the step that records the first “%1” event "
-                             "with %2")
-                             .arg(kind, fields.join(QStringLiteral(", ")));
-        }
-    }
-    return {};
-}
-
 // The numbers the fire panel's line leaves out, when a lesson sets them.
 struct NumberWords {
     NumberField field;
@@ -171,7 +143,9 @@ QString configBlock(const Lesson& lesson, int frame) {
         row(LessonHandout::tr("Run"),
             escape(LessonHandout::tr("the run of frame %1 goes on").arg(loaded + 1)));
     }
-    row(LessonHandout::tr("Pause"), escape(pauseText(f.pause)));
+    const Scenario* scenario = findScenario(config->scenario);
+    row(LessonHandout::tr("Pause"),
+        escape(pauseSentence(f.pause, scenario ? scenario->info().words : ScenarioWords::none())));
     return h + QStringLiteral("</dl>");
 }
 

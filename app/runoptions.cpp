@@ -17,7 +17,9 @@ struct NumberOption {
 
 const NumberOption kNumbers[] = {
     {NumberField::Duplicates, "N", "How many duplicates of each intent arrive (0 to 1000)."},
-    {NumberField::CrashAttempt, "K", "Which attempt crashes (1 = the original)."},
+    {NumberField::CrashAttempt, "K",
+     "Which attempt crashes (1 = the original; at after-publish, which pass of the relay: R1, "
+     "R2 ...)."},
     {NumberField::IntervalMs, "MS", "Spacing between duplicates, overriding the timing's default."},
     {NumberField::MaxRetries, "R",
      "How often a caller retries an attempt without a definite answer (0 to 20)."},

@@ -32,7 +32,9 @@ public:
     Attempt(Scheduler& run, const AttemptSpec& spec, int number);
 
     int intent() const { return intent_; }
-    int number() const { return number_; }         // 1 = the original, per intent
+    // 1 = the original, per intent; -1, -2 ... a numbered helper's own
+    // (AttemptSpec::numbered); 0 an unnumbered helper.
+    int number() const { return number_; }
     const QString& kind() const { return kind_; }  // original, duplicate, retry
     const QString& caller() const { return caller_; }
     // The lane it runs in: service, node-a, ...
@@ -41,7 +43,7 @@ public:
     void setActor(const QString& actor) { actor_ = nameId(actor); }
     const QVariantMap& payload() const { return payload_; }
     int retryDepth() const { return retryDepth_; }
-    bool changedPayload() const { return changedPayload_; }
+    int changedPayload() const { return changedPayload_; }
     const QString& operation() const { return operation_; }
     bool counted() const { return counted_; }
     const RunConfig& config() const;
@@ -138,7 +140,7 @@ private:
     qint64 arrivedAt_;
     int retryDepth_;
     bool counted_;
-    bool changedPayload_;
+    int changedPayload_;
     QString operation_;
 };
 

@@ -32,10 +32,18 @@ struct AttemptSpec {
     // between page reads): it runs SQL like any process but is no attempt,
     // gets no response counted and is never retried.
     bool counted = true;
-    // The attempt carries a different payload under the intent's key (a
-    // stale callback, a client that reused a key with changed parameters):
-    // a success for it pretends the changed request was done (SPEC, Answers).
-    bool changedPayload = false;
+    // A helper numbered apart from the requests (the outbox relay's passes,
+    // the broker's and the consumer's work): each actor counts its own
+    // processes of the intent, 1, 2 ... ("relay R1", "R2"), written as -1,
+    // -2 ... wherever an attempt's number goes, so that a positive number
+    // is always a request's. Unnumbered helpers are 0.
+    bool numbered = false;
+    // Which payload under the intent's key the attempt carries: 0 the
+    // intent's own, k > 0 the k-th different one (a stale callback, a client
+    // that reused a key with changed parameters). Its answer is held against
+    // the payload the key was first carried out with, whichever came first
+    // (SPEC, Answers; AnswerTruth::payloadDone).
+    int changedPayload = 0;
     // What the attempt asks for when one intent's attempts ask for different
     // things (TCC's Try, Confirm, Cancel); empty: the intent's one request.
     // Its answer is held against that operation's truth (SPEC, Answers).

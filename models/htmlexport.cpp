@@ -220,7 +220,7 @@ void HtmlExport::add(const TraceEvent& stored, ExportOutput& out) {
             .arg(e.seq)
             .arg(e.tMs)
             .arg(e.intent)
-            .arg(e.attempt)
+            .arg(e.attempt < 0 ? processTag(e.attempt, e.actorName()) : QString::number(e.attempt))
             .arg(escape(e.actorName()), escape(e.kindId()), escape(narrator_->caption(e)),
                  escape(describeEvent(e))));
 }

@@ -29,17 +29,22 @@ Phrase wrongBy(const Run::Answer& a, const AnswerTruth& intentTruth) {
     const AnswerTruth& truth = op != intentTruth.operations.cend() ? op.value() : intentTruth;
     if (!truth.checked)
         return {};
-    if (a.changedPayload) {
-        // A changed request under the same key was not done: only a
-        // refusal (or an explicit key-reused error) is true.
+    if (a.changedPayload != truth.payloadDone) {
+        // Another payload than the one the key was carried out with: this
+        // request was not done, and only a refusal (or an explicit
+        // key-reused error) is true.
         if (a.response != Response::Success)
             return {};
-        return truth.happened ? judged(QT_TRANSLATE_NOOP(
-                                    "idem::Judge",
-                                    "the changed request was not carried out; the original stands"))
-                              : judged(QT_TRANSLATE_NOOP(
-                                    "idem::Judge",
-                                    "the changed request was not carried out; nothing was done"));
+        if (!truth.happened)
+            return judged(QT_TRANSLATE_NOOP(
+                "idem::Judge", "the changed request was not carried out; nothing was done"));
+        if (truth.payloadDone == 0)
+            return judged(QT_TRANSLATE_NOOP(
+                "idem::Judge", "the changed request was not carried out; the original stands"));
+        // A changed request got to the key first (concurrent timing).
+        return judged(QT_TRANSLATE_NOOP("idem::Judge",
+                                        "this request was not carried out; a request with other "
+                                        "parameters under the same key was"));
     }
     if (a.response == Response::Success) {
         if (!truth.happened)

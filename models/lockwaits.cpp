@@ -8,8 +8,8 @@
 namespace idem {
 
 void SessionAttempts::follow(const TraceEvent& e) {
-    if (e.attempt > 0 && e.connection >= 0)
-        bySession_.insert(e.connectionName(), {e.intent, e.attempt});
+    if (e.attempt != 0 && e.connection >= 0)
+        bySession_.insert(e.connectionName(), {e.intent, e.attempt, e.actor});
 }
 
 QList<AttemptRef> SessionAttempts::holders(const TraceEvent& lockWait) const {
@@ -18,7 +18,7 @@ QList<AttemptRef> SessionAttempts::holders(const TraceEvent& lockWait) const {
         lockWait.fields.text("holder").split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& session : sessions) {
         const AttemptRef ref = of(session.trimmed());
-        if (ref.attempt > 0 && !list.contains(ref))
+        if (ref.attempt != 0 && !list.contains(ref))
             list << ref;
     }
     return list;
@@ -36,16 +36,16 @@ QList<AttemptRef> lockHolders(const QList<TraceEvent>& events, qsizetype index,
     const qsizetype stop = std::max<qsizetype>(0, index - lookBack);
     for (qsizetype i = index - 1; i >= stop && found.size() < sessions.size(); --i) {
         const TraceEvent& e = events[i];
-        if (e.attempt <= 0 || e.connection < 0)
+        if (e.attempt == 0 || e.connection < 0)
             continue;
         const QString session = e.connectionName();
         if (sessions.contains(session) && !found.contains(session))
-            found.insert(session, {e.intent, e.attempt});
+            found.insert(session, {e.intent, e.attempt, e.actor});
     }
     QList<AttemptRef> list;
     for (const QString& s : sessions) {
         const AttemptRef ref = found.value(s);
-        if (ref.attempt > 0 && !list.contains(ref))
+        if (ref.attempt != 0 && !list.contains(ref))
             list << ref;
     }
     return list;

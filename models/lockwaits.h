@@ -5,6 +5,8 @@
 // found from the events before: the latest one that ran on that session.
 #pragma once
 
+#include "traceevent.h"
+
 #include <QHash>
 #include <QList>
 #include <QString>
@@ -12,12 +14,11 @@
 
 namespace idem {
 
-struct TraceEvent;
-
 // One attempt of one intent, as the trace numbers it.
 struct AttemptRef {
     qint32 intent = -1;
-    qint32 attempt = 0;
+    qint32 attempt = 0;  // negative: a numbered helper of `actor` (processTag)
+    NameId actor = 0;
     bool operator==(const AttemptRef&) const = default;
 };
 

@@ -121,4 +121,17 @@ QString actorName(const QString& actor) {
     return actor;
 }
 
+QString crashedHelperTag(CrashPoint c, int crashAttempt) {
+    return c == CrashPoint::AfterPublish ? processTag(-crashAttempt, QStringLiteral("relay"))
+                                         : QString();
+}
+
+QString processTag(int attempt, const QString& actor) {
+    if (attempt > 0)
+        return QStringLiteral("#%1").arg(attempt);
+    if (attempt < 0 && !actor.isEmpty())
+        return actor.front().toUpper() + QString::number(-qint64(attempt));
+    return {};
+}
+
 }  // namespace idem

@@ -127,6 +127,19 @@ QStringList Narrator::untranslated() {
 }
 
 QString Narrator::who(const AttemptRef& a) const {
+    const QString actor = nameOf(a.actor);
+    if (a.attempt < 0) {
+        // A helper numbered apart from the requests: "the outbox relay R2".
+        const QString name = words_->actorName(actor);
+        const QString tag = processTag(a.attempt, actor);
+        if (intents_ > 1)
+            return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, the %2 %3"))
+                .arg(a.intent + 1)
+                .arg(name, tag);
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1 %2")).arg(name, tag);
+    }
+    if (a.attempt == 0)
+        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1")).arg(words_->actorName(actor));
     if (intents_ > 1)
         return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, #%2"))
             .arg(a.intent + 1)
@@ -135,14 +148,7 @@ QString Narrator::who(const AttemptRef& a) const {
 }
 
 QString Narrator::who(const TraceEvent& e) const {
-    if (e.attempt <= 0)
-        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "the %1"))
-            .arg(words_->actorName(e.actorName()));
-    if (intents_ > 1)
-        return SAY(QT_TRANSLATE_NOOP("idem::Narration", "intent %1, #%2"))
-            .arg(e.intent + 1)
-            .arg(e.attempt);
-    return QStringLiteral("#%1").arg(e.attempt);
+    return who(AttemptRef{e.intent, e.attempt, e.actor});
 }
 
 QString Narrator::setupCaption(qsizetype statements) const {

@@ -28,8 +28,8 @@ public:
         int attempt = 0;
         Response response = Response::None;
         Phrase result;
-        bool changedPayload = false;
-        QString operation;  // empty: the intent's one request
+        int changedPayload = 0;  // AttemptSpec::changedPayload
+        QString operation;       // empty: the intent's one request
     };
 
     Run(const RunConfig& config, const Scenario& scenario, RunOptions options = {});

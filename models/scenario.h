@@ -188,6 +188,11 @@ struct AnswerTruth {
     // Cancel): each operation's own truth, by the attempt's operation. An
     // answer to an operation not listed here is held against the fields above.
     QMap<QString, AnswerTruth> operations{};
+    // Which of the payloads sent under the key the effect carries
+    // (AttemptSpec::changedPayload): 0 the intent's own. Under concurrent
+    // timing a changed request may get to the key first; then it is the
+    // one carried out, and the intent's own is the one refused.
+    int payloadDone = 0;
 
     bool operator==(const AnswerTruth&) const = default;
 };

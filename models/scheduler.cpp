@@ -7,6 +7,7 @@
 #include "sqlstatement.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 namespace idem {
@@ -216,6 +217,9 @@ void Scheduler::scheduleFire(AttemptSpec spec, qint64 at, qint64 seq) {
         if (number == 0)
             number = state.nextNumber;
         state.nextNumber = std::max(state.nextNumber, number + 1);
+    } else if (spec.numbered) {
+        int& last = state.helperNumbers[nameId(spec.actor)];
+        number = -++last;  // R1 is -1: apart from every request's number
     }
     if (spec.caller.isEmpty())
         spec.caller = callerActor(config_.source);
@@ -289,7 +293,7 @@ void Scheduler::startAttempt(const AttemptSpec& spec, int number) {
                     {"source", toId(config_.source)}};
         if (!spec.payload.isEmpty())
             f.fields.set("payload", spec.payload);
-        if (spec.changedPayload)
+        if (spec.changedPayload != 0)
             f.fields.set("payload_changed", true);
         record(std::move(f));
     }
@@ -620,7 +624,7 @@ void Scheduler::keepAnswer(const Attempt& a, Response response, const Phrase& re
     AnswerRecord record;
     record.attempt = a.number();
     record.response = quint8(response);
-    record.changedPayload = a.changedPayload();
+    record.changedPayload = quint16(a.changedPayload());
     // The repeats of an intent mostly get the answer its previous attempt got.
     if (state.lastAnswer >= 0) {
         const quint32 previous = answers_[std::size_t(state.lastAnswer)].result;
@@ -754,8 +758,9 @@ std::unique_ptr<SqlConnection> Scheduler::openReader() const {
 bool Scheduler::attemptCrashes(const Attempt& a, CrashPoint point) const {
     const RunConfig& c = config_;
     // A helper process is numbered 0 and never crashes, unless its scenario
-    // numbers it (an outbox relay's passes): then --crash-attempt picks it.
-    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != a.number())
+    // numbers it (an outbox relay's passes, -1, -2 ...): then --crash-attempt
+    // K picks its K-th, at the crash points only it reaches.
+    if (point == CrashPoint::None || c.crash != point || c.crashAttempt != std::abs(a.number()))
         return false;
     return variant_->crashPoints.contains(point);
 }

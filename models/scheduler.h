@@ -137,6 +137,8 @@ private:
         // (the earliest planned fire of each, the minimum from here on).
         qint64 planDue = 0;
         int nextNumber = 1;
+        // A numbered helper's last number, per actor (AttemptSpec::numbered).
+        QHash<NameId, int> helperNumbers;
         bool answered = false;
         std::array<qint64, kResponseCount> responses{};
         qint32 firstAnswer = -1;  // into answers_, chained by AnswerRecord::next
@@ -150,7 +152,7 @@ private:
         quint32 result = 0;     // index into textStart_
         quint16 operation = 0;  // index into operations_; 0: none
         quint8 response = quint8(Response::None);
-        bool changedPayload = false;
+        quint16 changedPayload = 0;  // AttemptSpec::changedPayload
     };
     enum class Planning { Counting, Firing };
 

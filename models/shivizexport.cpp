@@ -1,6 +1,7 @@
 // The ShiViz log: hosts, messages and vector clocks for a run, so that ShiViz
 // draws concurrent attempts side by side and every message as an arrow.
 #include "exporttext.h"
+#include "names.h"
 #include "tracewriters.h"
 
 #include <QHash>
@@ -72,9 +73,10 @@ QString ShiVizExport::host(const QString& actor, const TraceEvent& e) const {
 
 QString ShiVizExport::prefix(const TraceEvent& e) const {
     QString p = QStringLiteral("t=%1").arg(e.tMs);
-    if (e.attempt > 0) {
-        p += manyIntents_ ? QStringLiteral(" i%1#%2").arg(e.intent + 1).arg(e.attempt)
-                          : QStringLiteral(" #%1").arg(e.attempt);
+    if (e.attempt != 0) {
+        const QString tag = processTag(e.attempt, e.actorName());
+        p += manyIntents_ ? QStringLiteral(" i%1%2").arg(e.intent + 1).arg(tag)
+                          : QLatin1Char(' ') + tag;
     }
     return p + QLatin1Char(' ');
 }

@@ -2,6 +2,7 @@
 
 #include "csv.h"
 #include "lockwaits.h"
+#include "names.h"
 #include "sweeper.h"
 
 #include <algorithm>
@@ -182,7 +183,7 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Time:
             return formatTime(e.tMs);
         case Attempt:
-            return e.attempt == 0 ? QStringLiteral("setup") : QStringLiteral("#%1").arg(e.attempt);
+            return e.attempt == 0 ? QStringLiteral("setup") : processTag(e.attempt, e.actorName());
         case Connection:
             return wait ? e.fields.text("connection") : e.connectionName();
         case Statement:

@@ -322,7 +322,9 @@ QJsonObject TraceEvent::toJson(int version) const {
     o.insert("seq", seq);
     o.insert("t_ms", tMs);
     o.insert("intent", intent);
-    o.insert("attempt", attempt);
+    // A numbered helper's own number (negative) is version 5's; before it,
+    // every helper was 0.
+    o.insert("attempt", version < 5 ? std::max(attempt, 0) : attempt);
     o.insert("actor", actorName());
     o.insert("kind", kindId());
     if (kind == EventKind::Sql) {
@@ -357,7 +359,10 @@ bool TraceEvent::fromJson(const QJsonObject& json, int version, TraceEvent* out,
     if (!integerField(json, "intent", -1, std::numeric_limits<qint32>::max(), &n, error))
         return false;
     e.intent = qint32(n);
-    if (!integerField(json, "attempt", 0, std::numeric_limits<qint32>::max(), &n, error))
+    // From version 5 on, a helper numbered apart from the requests is
+    // negative (AttemptSpec::numbered).
+    const qint64 lowest = version >= 5 ? std::numeric_limits<qint32>::min() + 1 : 0;
+    if (!integerField(json, "attempt", lowest, std::numeric_limits<qint32>::max(), &n, error))
         return false;
     e.attempt = qint32(n);
     if (!json.value("actor").isString() || !json.value("kind").isString()) {

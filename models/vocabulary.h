@@ -12,7 +12,7 @@ namespace idem {
 
 // The trace format version this program writes (see Trace); a summary
 // is written in it too.
-constexpr int kTraceVersion = 4;
+constexpr int kTraceVersion = 5;
 
 enum class Source {
     DoubleClick,

@@ -6,7 +6,6 @@
 
 #include <QCoreApplication>
 
-#include <algorithm>
 #include <optional>
 
 namespace idem {
@@ -64,6 +63,15 @@ qint64 userOf(int intent) {
 }
 qint64 amountOf(int intent) {
     return 199 + (intent % 7) * 100;
+}
+// With payload=changed, the k-th duplicate asks for 100 more per k.
+qint64 changedAmount(int intent, int change) {
+    return amountOf(intent) + 100 * change;
+}
+// Which payload asked for this amount (AttemptSpec::changedPayload).
+int changeOfAmount(int intent, qint64 amount) {
+    const qint64 more = amount - amountOf(intent);
+    return more > 0 && more % 100 == 0 ? int(more / 100) : 0;
 }
 // The amount this request asks for: the intent's, unless the request reuses
 // the key with a changed amount (payload=changed).
@@ -286,15 +294,14 @@ OrderCreate::OrderCreate() {
 void OrderCreate::plan(Planner& planner, int intent) const {
     std::vector<AttemptSpec> specs = planner.defaultSpecs(intent);
     if (info_.paramValue(planner.config(), QStringLiteral("payload")) == QLatin1String("changed")) {
-        // A key is reused after it was first used: the original goes first,
-        // even when every attempt arrives at the same instant.
-        std::stable_partition(specs.begin(), specs.end(),
-                              [](const AttemptSpec& s) { return s.number == 1; });
+        // Every duplicate reuses the key with an amount of its own. Arriving
+        // at the same instant, they come in the seed's order like any
+        // duplicates: a changed request may get to the key first.
         for (AttemptSpec& s : specs) {
             if (s.number == 1)
                 continue;
-            s.changedPayload = true;
-            s.payload = {{"amount", amountOf(intent) + 100 * (s.number - 1)}};
+            s.changedPayload = s.number - 1;
+            s.payload = {{"amount", changedAmount(intent, s.changedPayload)}};
         }
     }
     for (const AttemptSpec& s : specs) planner.fire(s);
@@ -510,9 +517,12 @@ Effects OrderCreate::effects(Reader& db, int intent) const {
 
 std::vector<AnswerTruth> OrderCreate::answerTruthOfAll(Reader& db, int intents) const {
     std::vector<AnswerTruth> all(static_cast<std::size_t>(intents), AnswerTruth{true, false, {}});
-    const SqlResult r = db.query(QStringLiteral(R"(SELECT user_id, COUNT(*), MIN(id)
-FROM orders
-GROUP BY user_id)"));
+    // Each user's first order, and how many there are.
+    const SqlResult r = db.query(QStringLiteral(R"(SELECT o.user_id, f.n, o.id, o.amount
+FROM orders o
+JOIN (SELECT user_id, COUNT(*) AS n, MIN(id) AS first_id
+      FROM orders
+      GROUP BY user_id) f ON o.id = f.first_id)"));
     for (const QVariantList& row : r.data) {
         const qint64 intent = row[0].toLongLong() - userOf(0);
         if (intent < 0 || intent >= intents)
@@ -522,6 +532,8 @@ GROUP BY user_id)"));
         // Two orders are already a duplicate; no single id is the right one.
         if (row[1].toLongLong() == 1)
             t.result = row[2].toString();
+        // The amount tells whose request the order is.
+        t.payloadDone = changeOfAmount(int(intent), row[3].toLongLong());
     }
     return all;
 }

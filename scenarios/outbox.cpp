@@ -1,13 +1,15 @@
 #include "outbox.h"
 
 #include "attempt.h"
-#include "statemachine.h"
+#include "outboxdelivery.h"
 #include "uniquekey.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
 
 namespace idem {
+
+using namespace outbox;
 
 namespace {
 
@@ -17,17 +19,7 @@ Phrase said(const char* source, std::vector<Phrase> args = {}) {
     return Phrase("idem::Outbox", source, std::move(args));
 }
 
-const QString kRelay = QStringLiteral("relay");
-const QString kBroker = QStringLiteral("broker");
-const QString kConsumer = QStringLiteral("consumer");
-const QString kEventType = QStringLiteral("OrderCreated");
 const QString kRedeliveries = QStringLiteral("redeliveries");
-// A message takes this long from its sender to the broker, and from the
-// broker to the consumer.
-constexpr qint64 kNetworkMs = 5;
-// The relay is a scheduled job: it polls the outbox once a second while it
-// finds work.
-constexpr qint64 kRelayPollMs = 1'000;
 
 const QString kOutboxTable = QStringLiteral(R"(CREATE TABLE outbox (
     id         INTEGER PRIMARY KEY,
@@ -51,61 +43,6 @@ const QString kWriteOutbox = QStringLiteral(
     R"(INSERT INTO outbox (event_id, event_type, order_no, user_id, amount, status, created_at)
 VALUES (?, ?, ?, ?, ?, 'PENDING', ?))");
 
-// --- the relay --------------------------------------------------------------
-// Relays are usually partitioned by the aggregate's key, so that one
-// customer's events leave in order; each intent's user is one partition here.
-const QString kPendingEvents = QStringLiteral(R"(SELECT id, event_id, order_no, user_id, amount
-FROM outbox
-WHERE status = 'PENDING'
-  AND user_id = ?
-ORDER BY id
-LIMIT 10)");
-// Counted before each publish: a row sent again shows it, and a relay can
-// give up (or alert) after too many attempts.
-const QString kCountAttempt = QStringLiteral(R"(UPDATE outbox
-SET attempts = attempts + 1
-WHERE id = ?
-  AND status = 'PENDING')");
-const QString kMarkSent = QStringLiteral(R"(UPDATE outbox
-SET status = 'SENT', sent_at = ?
-WHERE id = ?
-  AND status = 'PENDING')");
-
-// --- the broker -------------------------------------------------------------
-const QString kStoreMessage = QStringLiteral(
-    R"(INSERT INTO broker (event_id, event_type, order_no, user_id, amount, status, published_at)
-VALUES (?, ?, ?, ?, ?, 'READY', ?)
-RETURNING msg_id)");
-const QString kDeliver = QStringLiteral(R"(UPDATE broker
-SET status = 'DELIVERED', deliveries = deliveries + 1
-WHERE msg_id = ?
-  AND status = 'READY')");
-// At least once: a message delivered and not acked within the visibility
-// timeout is delivered again.
-const QString kRedeliver = QStringLiteral(R"(UPDATE broker
-SET deliveries = deliveries + 1
-WHERE msg_id = ?
-  AND status = 'DELIVERED'
-RETURNING deliveries)");
-// MariaDB's UPDATE returns no rows: the count is read after it (only the
-// broker writes the row).
-const QString kRedeliverMariaDb = QStringLiteral(R"(UPDATE broker
-SET deliveries = deliveries + 1
-WHERE msg_id = ?
-  AND status = 'DELIVERED')");
-const QString kDeliveries = QStringLiteral("SELECT deliveries FROM broker WHERE msg_id = ?");
-
-// --- the points service (the consumer) --------------------------------------
-const QString kAwardPoints =
-    QStringLiteral(R"(INSERT INTO points (user_id, order_no, event_id, points, awarded_at)
-VALUES (?, ?, ?, ?, ?))");
-const QString kRecordInInbox = QStringLiteral(R"(INSERT INTO inbox (event_id, consumed_at)
-VALUES (?, ?))");
-const QString kAck = QStringLiteral(R"(UPDATE broker
-SET status = 'ACKED', acked_at = ?
-WHERE msg_id = ?
-  AND status = 'DELIVERED')");
-
 // --- the judge --------------------------------------------------------------
 const QString kOrdersPerUser = QStringLiteral(R"(SELECT user_id, COUNT(*)
 FROM orders
@@ -122,15 +59,6 @@ LEFT JOIN orders o ON o.order_no = p.order_no
 WHERE o.id IS NULL
 ORDER BY p.id)");
 
-qint64 userOf(int intent) {
-    return 30001 + intent;
-}
-int intentOfUser(qint64 user) {
-    return int(user - userOf(0));
-}
-qint64 amountOf(int intent) {
-    return 299 + (intent % 5) * 100;
-}
 QString requestIdOf(int intent) {
     return QStringLiteral("req-%1").arg(intent + 1);
 }
@@ -138,55 +66,6 @@ QString requestIdOf(int intent) {
 // each attempt that gets as far as creating one numbers its own.
 QString orderNoOf(const Attempt& a) {
     return QStringLiteral("O%1-%2").arg(20250001 + a.intent()).arg(a.number());
-}
-
-// The event the points service waits for; one point per yuan.
-struct OrderCreated {
-    QString eventId;
-    QString orderNo;
-    qint64 userId = 0;
-    qint64 amount = 0;
-
-    static OrderCreated of(const QString& orderNo, int intent) {
-        return {QStringLiteral("evt-") + orderNo, orderNo, userOf(intent), amountOf(intent)};
-    }
-    static OrderCreated from(const QVariantMap& m) {
-        return {m.value(QStringLiteral("event_id")).toString(),
-                m.value(QStringLiteral("order_no")).toString(),
-                m.value(QStringLiteral("user_id")).toLongLong(),
-                m.value(QStringLiteral("amount")).toLongLong()};
-    }
-    QVariantMap payload() const {
-        return {{QStringLiteral("event_id"), eventId},
-                {QStringLiteral("event_type"), kEventType},
-                {QStringLiteral("order_no"), orderNo},
-                {QStringLiteral("user_id"), userId},
-                {QStringLiteral("amount"), amount}};
-    }
-};
-
-qint64 messageIdOf(const Attempt& a) {
-    return a.payload().value(QStringLiteral("msg_id")).toLongLong();
-}
-// Which delivery of its message this is: 1, then 2, 3 ... for redeliveries.
-int deliveryOf(const Attempt& a) {
-    return a.payload().value(QStringLiteral("delivery")).toInt();
-}
-
-// Sends the event to the broker. The broker is another system: once the
-// message is on its way, no rollback of the sender's calls it back.
-void publish(Attempt& a, const OrderCreated& event) {
-    a.note(QStringLiteral("publish"),
-           {{"sender", a.actor()}, {"receiver", kBroker}, {"event_id", event.eventId}});
-    AttemptSpec s;
-    s.intent = a.intent();
-    s.at = a.now() + kNetworkMs;
-    s.caller = a.actor();
-    s.actor = kBroker;
-    s.kind = QStringLiteral("publish");
-    s.counted = false;
-    s.payload = event.payload();
-    a.fire(s);
 }
 
 // The order, unique per request id: a request whose order exists already
@@ -197,49 +76,6 @@ Task<UniqueInsert> createOrder(Attempt& a, QString orderNo) {
         a, requestId, kCreateOrder,
         bound(orderNo, requestId, userOf(a.intent()), amountOf(a.intent()), a.now()), kFindOrder,
         bound(requestId));
-}
-
-// The broker hands the message to the consumer, and, when redeliveries
-// are asked for, looks again after the visibility timeout.
-void deliver(Attempt& a, const QVariantMap& message, int delivery, int redeliveries) {
-    // A message of the broker's, for `actor` at `at`, naming its delivery.
-    auto fromBroker = [&](auto at, const QString& actor, const QString& kind) {
-        AttemptSpec s;
-        s.intent = a.intent();
-        s.at = at;
-        s.caller = kBroker;
-        s.actor = actor;
-        s.kind = kind;
-        s.counted = false;
-        s.payload = message;
-        s.payload.insert(QStringLiteral("delivery"), delivery);
-        a.fire(s);
-    };
-    fromBroker(a.now() + kNetworkMs, kConsumer, QStringLiteral("delivery"));
-    if (redeliveries > 0) {
-        fromBroker(a.now() + a.config().visibilityMs, kBroker,
-                   QStringLiteral("visibility-timeout"));
-    }
-}
-
-// The consumer's ack goes back to the broker. With --param redeliveries=N
-// the acks of a message's first N deliveries never arrive (a consumer that
-// restarts before its ack is sent, a connection reset): the broker, having
-// heard nothing, delivers the message again.
-Task<Reply> ack(Attempt& a, QString orderNo, int redeliveries) {
-    const qint64 msgId = messageIdOf(a);
-    if (deliveryOf(a) <= redeliveries) {
-        a.note(QStringLiteral("ack-lost"), {{"sender", kConsumer},
-                                            {"receiver", kBroker},
-                                            {"msg_id", msgId},
-                                            {"delivery", deliveryOf(a)},
-                                            {"lost", true}});
-        co_return Reply{Response::Success, orderNo};
-    }
-    a.note(QStringLiteral("ack"),
-           {{"sender", kConsumer}, {"receiver", kBroker}, {"msg_id", msgId}});
-    co_await a.sql(kAck, a.now(), msgId);
-    co_return Reply{Response::Success, orderNo};
 }
 
 }  // namespace
@@ -341,33 +177,33 @@ Outbox::Outbox() {
     info_.words = {
         .actors = {{kRelay, said(QT_TRANSLATE_NOOP("idem::Outbox", "outbox relay"))},
                    {kConsumer, said(QT_TRANSLATE_NOOP("idem::Outbox", "consumer"))}},
-        .notes =
-            {{"publish",
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "publish")),
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "The %1 publishes event %2 to the broker.")),
-              {NoteArg::actorIn("sender"), NoteArg::field("event_id")}},
-             {"deliver",
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver")),
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "The broker delivers message %1 to the %2.")),
-              {NoteArg::field("msg_id"), NoteArg::actorIn("receiver")}},
-             {"redeliver",
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver again")),
-              said(QT_TRANSLATE_NOOP("idem::Outbox",
-                                     "No ack for message %1 within the visibility timeout: the "
-                                     "broker delivers it to the %2 again (delivery %3).")),
-              {NoteArg::field("msg_id"), NoteArg::actorIn("receiver"), NoteArg::field("delivery")}},
-             {"ack",
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "ack")),
-              said(QT_TRANSLATE_NOOP("idem::Outbox",
-                                     "The %1 acknowledges message %2: the broker "
-                                     "will not deliver it again.")),
-              {NoteArg::actorIn("sender"), NoteArg::field("msg_id")}},
-             {"ack-lost",
-              said(QT_TRANSLATE_NOOP("idem::Outbox", "ack lost")),
-              said(QT_TRANSLATE_NOOP("idem::Outbox",
-                                     "The ack of message %1 (delivery %2) is lost: the broker "
-                                     "will deliver the message again.")),
-              {NoteArg::field("msg_id"), NoteArg::field("delivery")}}},
+        .notes = {{"publish",
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "publish")),
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "%1 publishes event %2 to the broker.")),
+                   {NoteArg::who(), NoteArg::field("event_id")}},
+                  {"deliver",
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver")),
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "%1 delivers message %2 to the %3.")),
+                   {NoteArg::who(), NoteArg::field("msg_id"), NoteArg::actorIn("receiver")}},
+                  {"redeliver",
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "deliver again")),
+                   said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                          "No ack for message %1 within the visibility timeout: %2 "
+                                          "delivers it to the %3 again (delivery %4).")),
+                   {NoteArg::field("msg_id"), NoteArg::who(), NoteArg::actorIn("receiver"),
+                    NoteArg::field("delivery")}},
+                  {"ack",
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "ack")),
+                   said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                          "%1 acknowledges message %2: the broker "
+                                          "will not deliver it again.")),
+                   {NoteArg::who(), NoteArg::field("msg_id")}},
+                  {"ack-lost",
+                   said(QT_TRANSLATE_NOOP("idem::Outbox", "ack lost")),
+                   said(QT_TRANSLATE_NOOP("idem::Outbox",
+                                          "The ack %1 sends for message %2 (delivery %3) is lost: "
+                                          "the broker will deliver the message again.")),
+                   {NoteArg::who(), NoteArg::field("msg_id"), NoteArg::field("delivery")}}},
         .params = {{kRedeliveries, said(QT_TRANSLATE_NOOP("idem::Outbox", "Broker redeliveries")),
                     said(QT_TRANSLATE_NOOP("idem::Outbox",
                                            "How many more times the broker delivers each "
@@ -384,24 +220,17 @@ void Outbox::plan(Planner& planner, int intent) const {
     const VariantInfo* v = info_.variant(planner.config().variant);
     if (!v || !v->schema.contains(kOutboxTable))
         return;
-    AttemptSpec relay;
-    relay.intent = intent;
-    relay.number = 1;  // the relay's passes are numbered: --crash-attempt picks one
-    relay.at = planner.intentStart(intent) + kRelayPollMs;
-    relay.caller = kRelay;
-    relay.actor = kRelay;
-    relay.kind = QStringLiteral("poll");
-    relay.counted = false;
-    planner.fire(relay);
+    // Its passes are numbered R1, R2 ...: --crash-attempt picks one.
+    planner.fire(firstPoll(intent, planner.intentStart(intent)));
 }
 
 Task<Reply> Outbox::handle(Attempt& a) const {
     if (a.actor() == kRelay)
         return relayPass(a);
     if (a.actor() == kBroker && a.kind() == QLatin1String("visibility-timeout"))
-        return brokerRedelivers(a);
+        return brokerRedelivers(a, redeliveries(a.config()));
     if (a.actor() == kBroker)
-        return brokerDelivers(a);
+        return brokerDelivers(a, redeliveries(a.config()));
     return a.variant().handle(a);
 }
 
@@ -456,104 +285,16 @@ Task<Reply> Outbox::writeOrderAndOutbox(Attempt& a) const {
     co_return Reply{Response::Success, event.orderNo};
 }
 
-// --- the relay, the broker, the points service ---------------------------------
-
-// One poll of the outbox: publish what is pending, then mark it sent. A
-// relay that dies between the two publishes the row again on its next poll:
-// the outbox guarantees at least once, never exactly once.
-Task<Reply> Outbox::relayPass(Attempt& a) const {
-    const SqlResult pending = co_await a.sql(kPendingEvents, userOf(a.intent()));
-    if (pending.empty())
-        co_return Reply{};  // nothing to do: the relay goes idle
-    // Work found: the next poll is scheduled now, so that it comes even if
-    // this one dies.
-    AttemptSpec next;
-    next.intent = a.intent();
-    next.number = a.number() + 1;
-    next.at = a.now() + kRelayPollMs;
-    next.caller = kRelay;
-    next.actor = kRelay;
-    next.kind = QStringLiteral("poll");
-    next.counted = false;
-    a.fire(next);
-    for (const QVariantList& row : pending.data) {
-        const OrderCreated event{row[1].toString(), row[2].toString(), row[3].toLongLong(),
-                                 row[4].toLongLong()};
-        co_await transition(a, event.eventId, "PENDING", "PENDING", kCountAttempt, bound(row[0]));
-        publish(a, event);
-        co_await a.crashPoint(CrashPoint::AfterPublish);
-        co_await transition(a, event.eventId, "PENDING", "SENT", kMarkSent, bound(a.now(), row[0]));
-    }
-    co_return Reply{};
-}
-
-// The broker stores the message and delivers it to the consumer.
-Task<Reply> Outbox::brokerDelivers(Attempt& a) const {
-    const OrderCreated event = OrderCreated::from(a.payload());
-    const SqlResult stored = co_await a.sql(kStoreMessage, event.eventId, kEventType, event.orderNo,
-                                            event.userId, event.amount, a.now());
-    const qint64 msgId = stored.value().toLongLong();
-    co_await a.sql(kDeliver, msgId);
-    a.note(QStringLiteral("deliver"), {{"sender", kBroker},
-                                       {"receiver", kConsumer},
-                                       {"msg_id", msgId},
-                                       {"event_id", event.eventId}});
-    QVariantMap message = a.payload();
-    message.insert(QStringLiteral("msg_id"), msgId);
-    deliver(a, message, 1, redeliveries(a.config()));
-    co_return Reply{};
-}
-
-// The visibility timeout of one delivery ends: a message still not acked
-// goes to the consumer again; an acked one is done.
-Task<Reply> Outbox::brokerRedelivers(Attempt& a) const {
-    const qint64 msgId = messageIdOf(a);
-    SqlResult again;
-    if (a.config().backend != QLatin1String("mariadb")) {
-        again = co_await a.sql(kRedeliver, msgId);
-    } else {
-        const SqlResult redelivered = co_await a.sql(kRedeliverMariaDb, msgId);
-        if (redelivered.rows == 1)
-            again = co_await a.sql(kDeliveries, msgId);
-    }
-    if (again.empty())
-        co_return Reply{};
-    const int delivery = again.value().toInt();
-    a.note(QStringLiteral("redeliver"), {{"sender", kBroker},
-                                         {"receiver", kConsumer},
-                                         {"msg_id", msgId},
-                                         {"event_id", OrderCreated::from(a.payload()).eventId},
-                                         {"delivery", delivery}});
-    QVariantMap message = a.payload();
-    message.remove(QStringLiteral("delivery"));
-    deliver(a, message, delivery, redeliveries(a.config()));
-    co_return Reply{};
-}
-
 int Outbox::redeliveries(const RunConfig& config) const {
     return info_.paramValue(config, kRedeliveries).toInt();
 }
 
 Task<Reply> Outbox::awardPoints(Attempt& a) const {
-    const OrderCreated event = OrderCreated::from(a.payload());
-    co_await a.sql(kAwardPoints, event.userId, event.orderNo, event.eventId, event.amount, a.now());
-    co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
+    return outbox::awardPoints(a, redeliveries(a.config()));
 }
 
-// The inbox: the event id is recorded in the same transaction as the points,
-// so a second delivery of the same event finds it and awards nothing.
 Task<Reply> Outbox::awardPointsOnce(Attempt& a) const {
-    const OrderCreated event = OrderCreated::from(a.payload());
-    co_await a.begin();
-    const UniqueInsert first = co_await insertUnique(
-        a, event.eventId, kRecordInInbox, bound(event.eventId, a.now()), QString(), QVariantList());
-    if (!first.inserted) {
-        co_await a.rollback();
-        co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
-    }
-    co_await a.sql(kAwardPoints, event.userId, event.orderNo, event.eventId, event.amount, a.now());
-    co_await a.commit();
-    co_return co_await ack(a, event.orderNo, redeliveries(a.config()));
+    return outbox::awardPointsOnce(a, redeliveries(a.config()));
 }
 
 // --- the judge ------------------------------------------------------------------

@@ -16,8 +16,9 @@ public:
     // The create requests as the timing says, and, where the variant keeps
     // an outbox, the relay's first poll.
     void plan(Planner& planner, int intent) const override;
-    // The relay and the broker are processes of their own; the service and
-    // the consumer run the variant's code.
+    // The relay and the broker are processes of their own
+    // (outboxdelivery.h); the service and the consumer run the variant's
+    // code.
     Task<Reply> handle(Attempt& a) const override;
     Effects effects(Reader& db, int intent) const override;
     std::vector<Effects> effectsOfAll(Reader& db, int intents) const override;
@@ -36,12 +37,9 @@ private:
     Task<Reply> commitThenPublish(Attempt& a) const;
     Task<Reply> publishThenCommit(Attempt& a) const;
     Task<Reply> writeOrderAndOutbox(Attempt& a) const;
-    // The relay, the broker and the two consumers.
-    Task<Reply> relayPass(Attempt& a) const;
-    Task<Reply> brokerDelivers(Attempt& a) const;
-    Task<Reply> brokerRedelivers(Attempt& a) const;
     // --param redeliveries: how many more times each message is delivered.
     int redeliveries(const RunConfig& config) const;
+    // The two consumers (outboxdelivery.h), as the variants' handlers.
     Task<Reply> awardPoints(Attempt& a) const;
     Task<Reply> awardPointsOnce(Attempt& a) const;
 

@@ -60,6 +60,8 @@ qint64 versionOnThePage(const Attempt& a) {
 
 const Reply kOutOfStock{Response::Rejected, QStringLiteral("OUT_OF_STOCK")};
 
+const QString kOtherOrder = QStringLiteral("other-order");
+
 }  // namespace
 
 QString StockDeduct::skuOf(int intent) {
@@ -67,6 +69,9 @@ QString StockDeduct::skuOf(int intent) {
 }
 QString StockDeduct::orderOf(int intent) {
     return QStringLiteral("SO%1").arg(30000001 + intent);
+}
+QString StockDeduct::otherOrderOf(int intent) {
+    return QStringLiteral("SO%1").arg(31000001 + intent);
 }
 
 StockDeduct::StockDeduct() {
@@ -134,6 +139,15 @@ StockDeduct::StockDeduct() {
     };
     info_.sources = {Source::GatewayRetry, Source::DoubleClick};
     info_.defaultTiming = Timing::Retry;
+    info_.params = {
+        {kOtherOrder,
+         "0",
+         {"0", "1"},
+         0,
+         0,
+         "1: another customer's order for the same sku is deducted after this order's page "
+         "was shown, before its request arrives (the stock row's version moves on)"},
+    };
     info_.tables = {"orders", "stock", "deductions"};
     info_.guardTable = "orders";
     info_.lanes = {"client", "gateway", "service"};
@@ -152,7 +166,21 @@ StockDeduct::StockDeduct() {
                     said(QT_TRANSLATE_NOOP("idem::StockDeduct", "deduction record"))}},
         .decisions = {{"out-of-stock", said(QT_TRANSLATE_NOOP("idem::StockDeduct", "out of stock")),
                        said(QT_TRANSLATE_NOOP("idem::StockDeduct",
-                                              "%1 finds too little stock left (%2)."))}},
+                                              "%1 finds too little stock left (%2)."))},
+                      // Only version-from-request looks for its own record, after a
+                      // version conflict.
+                      {"not-found", said(QT_TRANSLATE_NOOP("idem::StockDeduct", "none of its own")),
+                       said(QT_TRANSLATE_NOOP("idem::StockDeduct",
+                                              "%1 finds no deduction of its own (%2): the version "
+                                              "moved because another write changed the stock "
+                                              "since the page was shown, so the request is "
+                                              "refused as a stale page."))}},
+        .params = {{kOtherOrder,
+                    said(QT_TRANSLATE_NOOP("idem::StockDeduct", "Another order first")),
+                    said(QT_TRANSLATE_NOOP("idem::StockDeduct",
+                                           "On: after this order's page was shown, another "
+                                           "customer's order takes a unit of the same sku, so "
+                                           "the version on the page is no longer the row's"))}},
         .entity = said(QT_TRANSLATE_NOOP("idem::StockDeduct", "order")),
     };
 }
@@ -164,6 +192,19 @@ void StockDeduct::seed(Setup& setup, int intent) const {
         QStringLiteral("INSERT INTO orders (id, sku, qty, status) VALUES (?, ?, ?, 'CREATED')"),
         {orderOf(intent), skuOf(intent), kUnitsPerOrder}, intent);
     setup.transition(intent, orderOf(intent), "", "CREATED");
+    if (setup.config().param(kOtherOrder) != QLatin1String("1"))
+        return;
+    // Another customer bought the same sku after this order's page was
+    // shown, through the recommended path (status, stock and deduction log
+    // in one transaction): the row is one unit lighter and one version on.
+    const QString other = otherOrderOf(intent);
+    setup.exec(
+        QStringLiteral("INSERT INTO orders (id, sku, qty, status) VALUES (?, ?, ?, 'DEDUCTED')"),
+        {other, skuOf(intent), kUnitsPerOrder}, intent);
+    setup.exec(kDeduct, {kUnitsPerOrder, skuOf(intent)}, intent);
+    setup.exec(kLogDeduction, {other, skuOf(intent), kUnitsPerOrder, 0}, intent);
+    setup.transition(intent, other, "", "CREATED");
+    setup.transition(intent, other, "CREATED", "DEDUCTED");
 }
 
 void StockDeduct::plan(Planner& planner, int intent) const {
@@ -296,11 +337,19 @@ Task<Reply> StockDeduct::deductionLog(Attempt& a) const {
     co_return co_await deducted(a);
 }
 
+qint64 StockDeduct::unitsTaken(Reader& db, int intent) const {
+    // The stock row is the truth: what it lost since the start is what was
+    // taken, the other order's logged unit apart.
+    return db.count(QStringLiteral(R"(SELECT ? - qty - (SELECT COALESCE(SUM(qty), 0)
+                     FROM deductions
+                     WHERE order_id = ?)
+FROM stock
+WHERE sku = ?)"),
+                    {kInitialStock, otherOrderOf(intent), skuOf(intent)});
+}
+
 Effects StockDeduct::effects(Reader& db, int intent) const {
-    // The stock row is the truth: what it lost since the start is what was taken.
-    return {{QStringLiteral("units"),
-             db.count(QStringLiteral("SELECT ? - qty FROM stock WHERE sku = ?"),
-                      {kInitialStock, skuOf(intent)})}};
+    return {{QStringLiteral("units"), unitsTaken(db, intent)}};
 }
 
 std::vector<AnswerTruth> StockDeduct::answerTruthOfAll(Reader& db, int intents) const {
@@ -322,9 +371,10 @@ Phrase StockDeduct::inconsistency(Reader& db, int intent) const {
     const SqlResult stock =
         db.query(QStringLiteral("SELECT qty, version FROM stock WHERE sku = ?"), {sku});
     const qint64 qty = stock.value(0, 0).toLongLong();
-    const qint64 units = kInitialStock - qty;
+    const qint64 units = kInitialStock - qty;  // this order's and the other's
     // Every write of the row bumps its version and takes one order's units.
     const qint64 writes = stock.value(0, 1).toLongLong() - kInitialVersion;
+    const qint64 taken = unitsTaken(db, intent);
     if (qty < 0) {
         return said(QT_TRANSLATE_NOOP("idem::StockDeduct", "%1: oversold, qty is %2"),
                     {sku, Phrase::number(qty)});
@@ -338,17 +388,17 @@ Phrase StockDeduct::inconsistency(Reader& db, int intent) const {
         db.query(QStringLiteral("SELECT status FROM orders WHERE id = ?"), {order})
             .value()
             .toString();
-    if (status == QLatin1String("DEDUCTED") && units == 0) {
+    if (status == QLatin1String("DEDUCTED") && taken == 0) {
         return said(QT_TRANSLATE_NOOP("idem::StockDeduct", "%1 is DEDUCTED but no stock was taken"),
                     {order});
     }
     const SqlResult log = db.query(
         QStringLiteral("SELECT COUNT(*), COALESCE(SUM(qty), 0) FROM deductions WHERE order_id = ?"),
         {order});
-    if (log.value(0, 0).toLongLong() > 0 && log.value(0, 1).toLongLong() != units) {
+    if (log.value(0, 0).toLongLong() > 0 && log.value(0, 1).toLongLong() != taken) {
         return said(QT_TRANSLATE_NOOP("idem::StockDeduct",
                                       "%1: the deduction log says %2 units, the stock lost %3"),
-                    {order, Phrase::number(log.value(0, 1).toLongLong()), Phrase::number(units)});
+                    {order, Phrase::number(log.value(0, 1).toLongLong()), Phrase::number(taken)});
     }
     return {};
 }

@@ -28,6 +28,9 @@ public:
     static constexpr qint64 kInitialVersion = 1;
     static QString skuOf(int intent);
     static QString orderOf(int intent);
+    // With --param other-order=1: another customer's order for the same
+    // sku, deducted after this order's page was shown.
+    static QString otherOrderOf(int intent);
 
 private:
     Task<Reply> plainDeduct(Attempt& a) const;
@@ -37,6 +40,9 @@ private:
     Task<Reply> deductionLog(Attempt& a) const;
     Task<bool> takeStock(Attempt& a) const;
     Task<Reply> deducted(Attempt& a) const;
+    // The units taken for this intent's order: what the stock lost since
+    // the start, less what the other order took (--param other-order).
+    qint64 unitsTaken(Reader& db, int intent) const;
 
     ScenarioInfo info_;
 };

@@ -198,6 +198,17 @@ def export_and_check(lesson_id, lang, work):
                       f"{where}: frame {n}'s choice {c['label'][lang]!r} is missing")
             check(words(q.get("why", {}).get(lang, "")) not in text or not q.get("why"),
                   f"{where}: frame {n} gives its explanation before the answers page")
+    # Where each frame stops, said as a sentence, not as the lesson file's
+    # filter ("the first “sql” event with attempt 2, code 2067").
+    pauses = [words(m) for m in re.findall(r"<dt>(?:Pause|暂停)</dt><dd>(.*?)</dd>", page_text)]
+    configured = sum(any("load" in f for f in frames[: i + 1]) for i in range(len(frames)))
+    check(len(pauses) == configured,
+          f"{where}: {len(pauses)} pause lines for {configured} frames with a run")
+    for n, said in enumerate(pauses, 1):
+        check(said.endswith("。" if lang == "zh" else ".") and
+              not re.search(r"\bevent\b|事件|“(sql|fire|guard)”|attempt \d|\([a-z_]+: ", said),
+              f"{where}: frame {n}'s pause does not read as a sentence: {said!r}")
+
     # The narration of frame 3, paragraph by paragraph.
     third = words("".join(page.sections[2]["text"]))
     for paragraph in frames[2]["narration"][lang].split("\n"):

@@ -7,6 +7,7 @@
 #include "lessonplayer.h"
 #include "livestage.h"
 #include "mainwindow.h"
+#include "pausesentence.h"
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
@@ -18,8 +19,10 @@
 
 #include <QApplication>
 #include <QInputDialog>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
+#include <QTranslator>
 
 using namespace idem;
 
@@ -46,6 +49,7 @@ private slots:
     void chineseLessonInPresenterMode();
     void predictFirstHidesTheOutcomeUntilTheEnd();
     void aPauseNamesTheCountItWaitsFor();
+    void everyPauseReadsAsASentence();
 };
 
 // A frame may stop at a statement by its count, named as the trace names it:
@@ -79,6 +83,50 @@ void LessonTest::aPauseNamesTheCountItWaitsFor() {
     QVERIFY(pause("rows").matches(update));
     QVERIFY(pause("rows").matches(select));
     QVERIFY(!pause("rows").matches(begin));
+}
+
+// The hand-out says where each frame stops as a teacher would, in both
+// languages: no "attempt 2, code 2067", no field left over as "(key: value)".
+void LessonTest::everyPauseReadsAsASentence() {
+    PausePoint unique;
+    unique.kind = PausePoint::Kind::Event;
+    unique.event = QJsonObject{{"kind", "sql"}, {"attempt", 2}, {"code", 2067}};
+    const ScenarioWords& none = ScenarioWords::none();
+    QCOMPARE(pauseSentence(unique, none),
+             QStringLiteral("The run stops as soon as a statement of attempt #2 hits a unique key "
+                            "(error code 2067)."));
+    // The lesson file's keys, an "attempt 2" without its "#", a field left
+    // over, or the event's kind named as a filter would.
+    static const QRegularExpression filter(QStringLiteral(
+        "\\b(kind|to_state|from_state|rows_changed|rows_returned|decision|accepted)\\b|"
+        "attempt \\d|\\([a-z_]+: |\\bevent\\b|事件|“(sql|guard|transition|fire|crash)”"));
+    static const QRegularExpression han(QStringLiteral("[\\x{4e00}-\\x{9fff}]"));
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    int events = 0;
+    for (const bool chinese : {false, true}) {
+        if (chinese)
+            QCoreApplication::installTranslator(&zh);
+        for (const Lesson& lesson : bundledLessons()) {
+            for (int i = 0; i < int(lesson.frames.size()); ++i) {
+                const std::optional<RunConfig> config = frameConfig(lesson, i);
+                const Scenario* scenario = config ? findScenario(config->scenario) : nullptr;
+                const QString said =
+                    pauseSentence(lesson.frames[i].pause, scenario ? scenario->info().words : none);
+                const QString where =
+                    QStringLiteral("%1 frame %2: %3").arg(lesson.id).arg(i + 1).arg(said);
+                QVERIFY2(said.endsWith(chinese ? QStringLiteral("。") : QStringLiteral(".")),
+                         qPrintable(where));
+                QVERIFY2(!said.contains(filter), qPrintable(where));
+                QVERIFY2(said.contains(han) == chinese, qPrintable(where));
+                events += lesson.frames[i].pause.kind == PausePoint::Kind::Event;
+            }
+        }
+    }
+    QCOMPARE(pauseSentence(unique, none),
+             QStringLiteral("一旦#2的一条语句撞上唯一键（错误码 2067），运行就暂停。"));
+    QCoreApplication::removeTranslator(&zh);
+    QVERIFY(events >= 2 * 40);
 }
 
 void LessonTest::bundledLessonsAreMany() {

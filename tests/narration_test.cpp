@@ -152,6 +152,7 @@ private slots:
     void captionsSayWhatHappened();
     void captionsDoNotPromiseWhatTheVariantDoesNot();
     void csvHasACaptionForEveryEvent();
+    void outboxHelpersAreCalledByTheirOwnNumbers();
 };
 
 void NarrationTest::everyEventHasACaption() {
@@ -316,6 +317,42 @@ void NarrationTest::csvHasACaptionForEveryEvent() {
     }
     QVERIFY(rows > 500);
     QVERIFY(control > 20);
+}
+
+// The outbox's relay, broker and consumer are numbered apart from the
+// create requests: "relay R2", never "#2", in both languages.
+void NarrationTest::outboxHelpersAreCalledByTheirOwnNumbers() {
+    RunConfig outbox;
+    outbox.scenario = QStringLiteral("outbox");
+    outbox.variant = QStringLiteral("outbox");
+    outbox.timing = Timing::Retry;
+    outbox.crash = CrashPoint::AfterPublish;
+    outbox.duplicates = 1;
+    const QString english = tell(outbox).events.join(QLatin1Char('\n'));
+    for (const char* said :
+         {"The outbox relay R1 publishes event evt-O20250001-1 to the broker.",
+          "The outbox relay R1 reads `outbox`", "The outbox relay R2 moves evt-O20250001-1",
+          "The broker B1 delivers message 1 to the consumer.",
+          "The broker B2 delivers message 2 to the consumer.", "The consumer C2 "}) {
+        QVERIFY2(english.contains(QLatin1String(said)), said);
+    }
+    // #1 and #2 are the two create requests, and nobody else.
+    for (const QString& caption : english.split(QLatin1Char('\n'))) {
+        if (caption.contains(QLatin1Char('#')))
+            QVERIFY2(!caption.contains(QLatin1String("relay")) &&
+                         !caption.contains(QLatin1String("consumer")) &&
+                         !caption.startsWith(QLatin1String("The broker")),
+                     qPrintable(caption));
+    }
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    QCoreApplication::installTranslator(&zh);
+    const QString chinese = tell(outbox).events.join(QLatin1Char('\n'));
+    QCoreApplication::removeTranslator(&zh);
+    for (const char* said : {"消息中继 R1把事件 evt-O20250001-1 发布到消息中间件。",
+                             "消息中间件 B2把消息 2 投递给消费者。", "消费者 C2"}) {
+        QVERIFY2(chinese.contains(QString::fromUtf8(said)), said);
+    }
 }
 
 QTEST_GUILESS_MAIN(NarrationTest)

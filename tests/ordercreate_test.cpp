@@ -68,6 +68,7 @@ private slots:
     void databaseBackstopAnswersTheFirstOrder();
     void reusedKeyIsRefusedWithBothHashes();
     void onlyTheFingerprintRefusesAChangedRequest();
+    void aChangedRequestMayGetToTheKeyFirst();
     void failedClaimIsClaimedAgain();
     void cachedErrorIsAnsweredToEveryRetry();
 };
@@ -265,6 +266,43 @@ void OrderCreateTest::onlyTheFingerprintRefusesAChangedRequest() {
     Cell none{"none", "retry", "", {"payload=changed"}, 1, 1, "duplicated"};
     QCOMPARE(test::runToSummary(test::cellConfig("order-create", none, 1, 1)).verdictId(),
              QStringLiteral("duplicated"));
+}
+
+// Under concurrent timing the seed orders the attempts, whatever their
+// payload: for some seeds the duplicate that reuses the key with another
+// amount claims it first. The key then holds that request, and the intent's
+// own payload is the one that must be refused (SPEC section 2, Answers).
+void OrderCreateTest::aChangedRequestMayGetToTheKeyFirst() {
+    constexpr quint32 kSeeds = 20;
+    int changedFirst = 0;
+    for (quint32 seed = 1; seed <= kSeeds; ++seed) {
+        Cell fingerprint{"dedup-fingerprint", "concurrent", "", {"payload=changed"}, 1, 1,
+                         "exactly-once"};
+        const auto run = test::finishedRun("order-create", fingerprint, 1, seed);
+        auto db = run->openReader();
+        const qint64 amount = db->exec("SELECT amount FROM orders").value().toLongLong();
+        if (amount == 199)  // intent 1's own amount: the original came first
+            continue;
+        ++changedFirst;
+        QCOMPARE(amount, 299);  // the duplicate's
+        QCOMPARE(run->summary().verdictId(), QStringLiteral("exactly-once"));
+        for (const Run::Answer& a : run->answersOf(0)) {
+            if (a.response == Response::InProgress)
+                continue;
+            // The changed request was carried out and told so; the original
+            // (and its retries) reused the key with another payload.
+            QCOMPARE(a.response, a.changedPayload ? Response::Success : Response::Rejected);
+        }
+        // Without the fingerprint the original is told success with the
+        // changed request's order.
+        Cell table{"dedup-table", "concurrent", "", {"payload=changed"}, 1, 1, "misanswered"};
+        const Summary s = test::runToSummary(test::cellConfig("order-create", table, 1, seed));
+        QCOMPARE(s.verdictId(), QStringLiteral("misanswered"));
+        QVERIFY(!s.wrongAnswers.isEmpty());
+        for (const WrongAnswer& w : s.wrongAnswers) QCOMPARE(w.told, Response::Success);
+    }
+    QVERIFY2(changedFirst > 0 && changedFirst < int(kSeeds),
+             qPrintable(QString::number(changedFirst)));
 }
 
 void OrderCreateTest::failedClaimIsClaimedAgain() {

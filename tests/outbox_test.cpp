@@ -8,6 +8,8 @@
 #include "run.h"
 #include "testsupport.h"
 
+#include <QMap>
+#include <QSet>
 #include <QTest>
 
 #include <memory>
@@ -51,6 +53,7 @@ private slots:
     void inboxRefusesTheSecondDelivery();
     void dualWriteNeverPublishesAfterTheCrash();
     void everyIntentHasItsOwnPartition();
+    void helpersAreNumberedApartFromTheRequests();
 };
 
 void OutboxTest::truthTable_data() {
@@ -262,12 +265,12 @@ void OutboxTest::relayPublishesAgainAfterDyingBeforeMarkingSent() {
         for (const TraceEvent& e : run->trace().events()) {
             if (e.is(EventKind::Crash)) {
                 QCOMPARE(e.actorName(), QStringLiteral("relay"));
-                QCOMPARE(e.attempt, 1);
+                QCOMPARE(e.attempt, -1);  // relay R1
                 crashedRelay = true;
             }
             if (e.is(EventKind::Transition) && e.fields.text("from_state") == "PENDING" &&
                 e.fields.text("to_state") == "SENT" && e.fields.flag("accepted")) {
-                QCOMPARE(e.attempt, 2);  // the relay's second pass
+                QCOMPARE(e.attempt, -2);  // the relay's second pass, R2
                 sent = true;
             }
         }
@@ -333,6 +336,39 @@ void OutboxTest::everyIntentHasItsOwnPartition() {
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM broker")), 8);
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM outbox WHERE status = 'SENT'")),
                  8);
+    }
+}
+
+// "#2" names one request everywhere: the relay's passes, the broker's and
+// the consumer's work are numbered per actor, -1, -2 ... in the trace.
+void OutboxTest::helpersAreNumberedApartFromTheRequests() {
+    const QSet<QString> helpers{"relay", "broker", "consumer"};
+    for (const char* variant : {"outbox", "outbox-inbox", "publish-first", "dual-write"}) {
+        for (quint32 seed = 1; seed <= 3; ++seed) {
+            auto run = finishedRun(config(variant, "", 2, seed, {"redeliveries=1"}));
+            QVERIFY(run);
+            QSet<int> fired, requests;
+            QMap<QString, QSet<int>> own;  // actor -> its numbers
+            for (const TraceEvent& e : run->trace().events()) {
+                if (e.is(EventKind::Fire))
+                    fired << e.attempt;
+                if (helpers.contains(e.actorName())) {
+                    QVERIFY2(e.attempt < 0, qPrintable(e.actorName() + " " + e.kindId()));
+                    own[e.actorName()] << -e.attempt;
+                } else if (e.attempt > 0) {
+                    requests << e.attempt;
+                }
+            }
+            QCOMPARE(requests, fired);
+            QCOMPARE(int(run->summary().attempts), int(fired.size()));
+            QVERIFY(own.contains("broker") && own.contains("consumer"));
+            QCOMPARE(own.contains("relay"), QString(variant).startsWith("outbox"));
+            for (auto it = own.cbegin(); it != own.cend(); ++it) {
+                // Each actor counts 1, 2 ... without a gap.
+                for (int n = 1; n <= it.value().size(); ++n)
+                    QVERIFY2(it.value().contains(n), qPrintable(it.key()));
+            }
+        }
     }
 }
 

@@ -58,6 +58,9 @@ private slots:
     void statusGuardMovesTheOrderOnce();
     void versionFromRequestAnswersRepeatsFromTheRecord();
     void versionFromRequestRefusesAStalePage();
+    void anotherOrderFirst_data();
+    void anotherOrderFirst() { test::checkCellRow(); }
+    void theVersionRefusesAnOrderNobodyDeducted();
     void lostUpdateIsInconsistent();
     void judgingAsTheRunGoesEndsWhereJudgingAtTheEndDoes();
     void aChangedDatabaseHasEveryAnswerCheckedAgain();
@@ -238,6 +241,72 @@ void StockDeductTest::versionFromRequestRefusesAStalePage() {
         QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM deductions")), 0);
         QCOMPARE(reader.count(QStringLiteral("SELECT qty FROM stock")),
                  StockDeduct::kInitialStock - 1);
+    }
+}
+
+// --param other-order=1: another customer's order took a unit of the same
+// sku after this order's page was shown. The version the page carries is
+// stale for every attempt of this order, repeats or not: version-from-request
+// never deducts it (lost), while the order's status or its deduction log,
+// which look at this order alone, deduct it once. The others as in the table.
+void StockDeductTest::anotherOrderFirst_data() {
+    struct Row {
+        const char* variant;
+        const char* concurrent;
+        const char* later;
+        const char* beforeResponse;
+    };
+    const Row rows[] = {
+        {"none", "duplicated", "duplicated", "duplicated"},
+        {"version", "misanswered", "duplicated", "duplicated"},
+        {"version-from-request", "lost", "lost", "lost"},
+        {"status-guard", "exactly-once", "exactly-once", "exactly-once"},
+        {"deduction-log", "exactly-once", "exactly-once", "exactly-once"},
+    };
+    const QStringList other{"other-order=1"};
+    QList<Cell> cells;
+    for (const Row& r : rows) {
+        for (const char* source : {"gateway-retry", "double-click"}) {
+            cells << Cell{r.variant, "concurrent", "", other, 1, 3, r.concurrent, source};
+            for (const char* t : {"retry", "cross-day"})
+                cells << Cell{r.variant, t, "", other, 1, 3, r.later, source};
+            cells << Cell{r.variant, "retry", "before-response", other,
+                          1,         3,       r.beforeResponse,  source};
+        }
+    }
+    test::addCellRows("stock-deduct", cells, 5);
+}
+
+void StockDeductTest::theVersionRefusesAnOrderNobodyDeducted() {
+    for (int d = 0; d <= 2; ++d) {
+        Cell cell{"version-from-request", "retry", "", {"other-order=1"}, d, d, "lost"};
+        auto run = finishedRun(test::cellConfig("stock-deduct", cell, d, 1));
+        QVERIFY(run);
+        // Every attempt, the original included, is refused as a stale page;
+        // none of them is wrong, none is a repeat of a done deduction.
+        const Summary& s = run->summary();
+        QCOMPARE(s.responseCount(Response::Rejected), d + 1);
+        QCOMPARE(s.responseCount(Response::Success), 0);
+        QVERIFY(s.wrongAnswers.isEmpty());
+        QCOMPARE(s.effects.value("units"), 0);
+        QCOMPARE(s.verdictId(), QStringLiteral("lost"));
+        auto db = run->openReader();
+        Reader reader(*db);
+        QCOMPARE(reader.count(QStringLiteral("SELECT qty FROM stock")),
+                 StockDeduct::kInitialStock - 1);
+        QCOMPARE(reader.count(QStringLiteral("SELECT COUNT(*) FROM deductions WHERE order_id = ?"),
+                              {StockDeduct::orderOf(0)}),
+                 0);
+        // The recommended guard deducts the same order once.
+        Cell guarded{"status-guard", "retry", "", {"other-order=1"}, d, d, "exactly-once"};
+        auto status = finishedRun(test::cellConfig("stock-deduct", guarded, d, 1));
+        QVERIFY(status);
+        QCOMPARE(status->summary().verdictId(), QStringLiteral("exactly-once"));
+        QCOMPARE(status->summary().effects.value("units"), 1);
+        auto db2 = status->openReader();
+        Reader reader2(*db2);
+        QCOMPARE(reader2.count(QStringLiteral("SELECT qty FROM stock")),
+                 StockDeduct::kInitialStock - 2);
     }
 }
 

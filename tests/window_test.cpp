@@ -426,10 +426,10 @@ void WindowTest::configProblemsNameThePanelsFields() {
     text = refusal(noCrashHere);
     QVERIFY2(text.endsWith("(it offers: " + crashPointName(CrashPoint::None) + ")"),
              qPrintable(text));
-    RunConfig noSettings = defaultConfig(*findScenario("stock-deduct"));
+    RunConfig noSettings = defaultConfig(*findScenario("scheduled-task"));
     noSettings.params.insert("colour", "red");
     text = refusal(noSettings);
-    QVERIFY2(text.startsWith("Stock deduction has no settings of its own"), qPrintable(text));
+    QVERIFY2(text.startsWith("Scheduled job has no settings of its own"), qPrintable(text));
 
     w.setLanguage("zh");
     QCOMPARE(refusal(tooMany), QStringLiteral("重复次数 5000 超出范围（允许 0 到 1000）"));

@@ -373,7 +373,9 @@ void FirePanel::retranslate() {
     fire_->setText(tr("Fire! 发射"));
     fire_->setToolTip(tr("Run the scenario with these settings (F5)"));
     duplicates_->setToolTip(tr("How many more times the same intent arrives"));
-    crashAttempt_->setToolTip(tr("Which attempt dies at the crash point (1 = the original)"));
+    crashAttempt_->setToolTip(
+        tr("Which attempt dies at the crash point (1 = the original; at "
+           "after-publish, which pass of the relay)"));
     seed_->setToolTip(tr("Decides the order of concurrent arrivals and statement costs"));
     intents_->setToolTip(tr("Independent business intents, each with its own duplicates"));
     for (int i = 0; i < backend_->count(); ++i)

@@ -209,8 +209,10 @@ QString FirePanel::settingsText(const RunConfig& c) {
                       : tr("%1 (%2)").arg(backendName(c.backend), isolationName(c.isolation)));
     }
     parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
-    parts << (c.crash == CrashPoint::None
-                  ? crashPointName(c.crash)
+    const QString relay = crashedHelperTag(c.crash, c.crashAttempt);
+    parts << (c.crash == CrashPoint::None ? crashPointName(c.crash)
+              : !relay.isEmpty()
+                  ? tr("crash %1 (relay pass %2)").arg(crashPointName(c.crash), relay)
                   : tr("crash %1 (attempt %2)").arg(crashPointName(c.crash)).arg(c.crashAttempt));
     if (c.intents > 1)
         parts << tr("intents: %1").arg(c.intents);

@@ -61,10 +61,11 @@ QString intentPrefix(const TraceEvent& e, bool manyIntents) {
     return manyIntents ? QStringLiteral("i%1 ").arg(e.intent + 1) : QString();
 }
 
-// "#2", or "i3#2" when the run has several intents: which attempt did this,
-// so that concurrent attempts on one lane can be told apart.
+// "#2" (or "R2" for a helper's own number), "i3#2" when the run has several
+// intents: which process did this, so that concurrent ones on one lane can
+// be told apart.
 QString attemptTag(const TraceEvent& e, bool manyIntents) {
-    const QString number = QStringLiteral("#%1").arg(e.attempt);
+    const QString number = processTag(e.attempt, e.actorName());
     return manyIntents ? QStringLiteral("i%1").arg(e.intent + 1) + number : number;
 }
 
@@ -74,8 +75,12 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
     QStringList lines{
         tr("%1 at %2, %3").arg(e.kindId(), SqlLogModel::formatTime(e.tMs), e.actorName())};
     if (e.intent >= 0) {
-        lines << (e.attempt > 0 ? tr("intent %1, attempt #%2").arg(e.intent + 1).arg(e.attempt)
-                                : tr("intent %1, set-up").arg(e.intent + 1));
+        if (e.attempt > 0)
+            lines << tr("intent %1, attempt #%2").arg(e.intent + 1).arg(e.attempt);
+        else if (e.attempt < 0)
+            lines << tr("intent %1, %2").arg(e.intent + 1).arg(attemptTag(e, false));
+        else
+            lines << tr("intent %1, set-up").arg(e.intent + 1);
     }
     if (e.is(EventKind::Sql)) {
         lines << e.connectionName() + QStringLiteral(": ") + e.sql;
@@ -158,7 +163,7 @@ QString SequenceSteps::lockWaitLabel(const TraceEvent& e, bool manyIntents,
     }
     QStringList holders;
     for (const AttemptRef& a : context.holders) {
-        const QString number = QStringLiteral("#%1").arg(a.attempt);
+        const QString number = processTag(a.attempt, nameOf(a.actor));
         holders << (manyIntents ? QStringLiteral("i%1").arg(a.intent + 1) + number : number);
     }
     if (holders.isEmpty())
@@ -292,7 +297,7 @@ SequenceStep SequenceSteps::eventStep(const TraceEvent& e, bool manyIntents,
                                       const ScenarioInfo* scenario, const Context& context) {
     SequenceStep s = step(e, manyIntents, scenario, context);
     const bool tagged = e.is(EventKind::Fire) || e.is(EventKind::Retry) || s.shape == Shape::Banner;
-    if (e.attempt > 0 && !tagged)
+    if (e.attempt != 0 && !tagged)
         s.label = attemptTag(e, manyIntents) + QLatin1Char(' ') + s.label;
     s.tMs = e.tMs;
     s.tooltip = tooltip(e);
@@ -387,12 +392,13 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
     if (inSetup_)
         closeSetup(steps);
     Context context;
-    const QString attempt = QStringLiteral("%1/%2").arg(e.intent).arg(e.attempt);
+    const QString attempt =
+        QStringLiteral("%1/%2/%3").arg(e.intent).arg(e.attempt).arg(e.actorName());
     if (isServerLockWait(e))
         context.holders = sessions_.holders(e);
     SequenceStep s = eventStep(e, manyIntents_, scenario_, context);
     s.event = seen_++;
-    if (e.attempt > 0) {
+    if (e.attempt != 0) {
         if (e.is(EventKind::Sql))
             s.waitedFrom = waiting_.value(attempt, -1);
         if (s.waitedFrom >= 0)

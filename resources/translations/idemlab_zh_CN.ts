@@ -359,10 +359,6 @@
         <translation>同一业务意图额外重复到达的次数</translation>
     </message>
     <message>
-        <source>Which attempt dies at the crash point (1 = the original)</source>
-        <translation>第几次尝试在崩溃点挂掉（1 = 原始请求）</translation>
-    </message>
-    <message>
         <source>Decides the order of concurrent arrivals and statement costs</source>
         <translation>决定并发到达的先后顺序和语句耗时</translation>
     </message>
@@ -562,6 +558,14 @@
         <source>Isolation level of the run&apos;s transactions</source>
         <translation>本次运行中事务的隔离级别</translation>
     </message>
+    <message>
+        <source>crash %1 (relay pass %2)</source>
+        <translation>在“%1”崩溃（中继 %2）</translation>
+    </message>
+    <message>
+        <source>Which attempt dies at the crash point (1 = the original; at after-publish, which pass of the relay)</source>
+        <translation>第几次尝试在崩溃点挂掉（1 = 原始请求；after-publish 时是消息中继的第几轮）</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -688,6 +692,10 @@
         <source>it was done: %1</source>
         <translation>已经做了：%1</translation>
     </message>
+    <message>
+        <source>this request was not carried out; a request with other parameters under the same key was</source>
+        <translation>这个请求并没有执行，执行的是同一个键下参数不同的另一个请求</translation>
+    </message>
 </context>
 <context>
     <name>idem::KeysOverlay</name>
@@ -811,26 +819,6 @@
 <context>
     <name>idem::LessonHandout</name>
     <message>
-        <source>before the first step</source>
-        <translation>第一步之前</translation>
-    </message>
-    <message>
-        <source>after step %1</source>
-        <translation>第 %1 步之后</translation>
-    </message>
-    <message>
-        <source>at the end of the run</source>
-        <translation>运行结束时</translation>
-    </message>
-    <message>
-        <source>after the step that records the first “%1” event</source>
-        <translation>记录第一个“%1”事件的那一步之后</translation>
-    </message>
-    <message>
-        <source>after the step that records the first “%1” event with %2</source>
-        <translation>记录第一个“%1”事件（%2）的那一步之后</translation>
-    </message>
-    <message>
         <source>%1 ms between attempts</source>
         <translation>两次尝试间隔 %1 毫秒</translation>
     </message>
@@ -884,7 +872,7 @@
     </message>
     <message>
         <source>Pause</source>
-        <translation>暂停于</translation>
+        <translation>暂停</translation>
     </message>
     <message numerus="yes">
         <source>The first %n part(s) of this diagram are left out: the last %1 lead to the pause.</source>
@@ -2459,6 +2447,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>%1 gives up waiting for the lock (lock timeout): its %2 did not run.</source>
         <translation>%1 不再等待这把锁（锁等待超时）：它的 %2 没有执行。</translation>
     </message>
+    <message>
+        <source>intent %1, the %2 %3</source>
+        <translation>意图 %1 的%2 %3</translation>
+    </message>
+    <message>
+        <source>the %1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>idem::NaturalOps</name>
@@ -2605,40 +2601,20 @@ All lessons are in Guided lessons (F2).</source>
         <translation>发布</translation>
     </message>
     <message>
-        <source>The %1 publishes event %2 to the broker.</source>
-        <translation>%1把事件 %2 发布到消息中间件。</translation>
-    </message>
-    <message>
         <source>deliver</source>
         <translation>投递</translation>
-    </message>
-    <message>
-        <source>The broker delivers message %1 to the %2.</source>
-        <translation>消息中间件把消息 %1 投递给%2。</translation>
     </message>
     <message>
         <source>deliver again</source>
         <translation>再次投递</translation>
     </message>
     <message>
-        <source>No ack for message %1 within the visibility timeout: the broker delivers it to the %2 again (delivery %3).</source>
-        <translation>可见性超时内没有收到消息 %1 的 ack：消息中间件把它再投递给%2（第 %3 次投递）。</translation>
-    </message>
-    <message>
         <source>ack</source>
         <translation>ack</translation>
     </message>
     <message>
-        <source>The %1 acknowledges message %2: the broker will not deliver it again.</source>
-        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
-    </message>
-    <message>
         <source>ack lost</source>
         <translation>ack 丢失</translation>
-    </message>
-    <message>
-        <source>The ack of message %1 (delivery %2) is lost: the broker will deliver the message again.</source>
-        <translation>消息 %1 的 ack（第 %2 次投递）丢失了：消息中间件会再投递一次。</translation>
     </message>
     <message>
         <source>Broker redeliveries</source>
@@ -2651,6 +2627,26 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>outbox row</source>
         <translation>发件箱记录</translation>
+    </message>
+    <message>
+        <source>%1 publishes event %2 to the broker.</source>
+        <translation>%1把事件 %2 发布到消息中间件。</translation>
+    </message>
+    <message>
+        <source>%1 delivers message %2 to the %3.</source>
+        <translation>%1把消息 %2 投递给%3。</translation>
+    </message>
+    <message>
+        <source>No ack for message %1 within the visibility timeout: %2 delivers it to the %3 again (delivery %4).</source>
+        <translation>可见性超时内没有收到消息 %1 的 ack：%2把它再投递给%3（第 %4 次投递）。</translation>
+    </message>
+    <message>
+        <source>%1 acknowledges message %2: the broker will not deliver it again.</source>
+        <translation>%1 ack 了消息 %2：消息中间件不会再投递它。</translation>
+    </message>
+    <message>
+        <source>The ack %1 sends for message %2 (delivery %3) is lost: the broker will deliver the message again.</source>
+        <translation>%1为消息 %2 发出的 ack（第 %3 次投递）丢失了：消息中间件会再投递一次。</translation>
     </message>
 </context>
 <context>
@@ -2939,6 +2935,301 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Query plan of %1</source>
         <translation>%1 的查询计划</translation>
+    </message>
+</context>
+<context>
+    <name>idem::PauseSentence</name>
+    <message>
+        <source>attempt #%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>the %1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>the %1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>an attempt of intent %1</source>
+        <translation>意图 %1 的某次请求</translation>
+    </message>
+    <message>
+        <source>%1 of intent %2</source>
+        <translation>意图 %2 的%1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s %2</source>
+        <translation>%1的 %2</translation>
+    </message>
+    <message>
+        <source>a statement of %1</source>
+        <translation>%1的一条语句</translation>
+    </message>
+    <message>
+        <source>a statement</source>
+        <translation>一条语句</translation>
+    </message>
+    <message>
+        <source>%1 hits a unique key (error code %2)</source>
+        <translation>%1撞上唯一键（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 fails a CHECK constraint (error code %2)</source>
+        <translation>%1违反 CHECK 约束（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 fails with error code %2</source>
+        <translation>%1出错（错误码 %2）</translation>
+    </message>
+    <message>
+        <source>%1 runs</source>
+        <translation>执行 %1</translation>
+    </message>
+    <message>
+        <source>%1 runs %2</source>
+        <translation>%1执行 %2</translation>
+    </message>
+    <message>
+        <source>%1 runs a statement</source>
+        <translation>%1执行一条语句</translation>
+    </message>
+    <message>
+        <source>a statement runs</source>
+        <translation>有语句执行</translation>
+    </message>
+    <message>
+        <source>%1&apos;s check decides</source>
+        <translation>%1的检查有了结论</translation>
+    </message>
+    <message>
+        <source>a check decides</source>
+        <translation>某次检查有了结论</translation>
+    </message>
+    <message>
+        <source>a check ends in “%1”</source>
+        <translation>某次检查的结论是“%1”</translation>
+    </message>
+    <message>
+        <source>%1&apos;s check ends in “%2”</source>
+        <translation>%1的检查结论是“%2”</translation>
+    </message>
+    <message>
+        <source>a %1 check ends in “%2”</source>
+        <translation>%1的检查结论是“%2”</translation>
+    </message>
+    <message>
+        <source>%1&apos;s %2 check ends in “%3”</source>
+        <translation>%1遇到的%2检查结论是“%3”</translation>
+    </message>
+    <message>
+        <source> from %1 to %2</source>
+        <translation>从 %1 改为 %2</translation>
+    </message>
+    <message>
+        <source> to %1</source>
+        <translation>改为 %1</translation>
+    </message>
+    <message>
+        <source> away from %1</source>
+        <translation>从 %1 改成别的状态</translation>
+    </message>
+    <message>
+        <source>a move of the state%1 is refused</source>
+        <translation>把状态%1的一次尝试被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 tries to move the state%2 and is refused</source>
+        <translation>%1想把状态%2，却被拒绝</translation>
+    </message>
+    <message>
+        <source>the state moves%1</source>
+        <translation>状态%1</translation>
+    </message>
+    <message>
+        <source>%1 moves the state%2</source>
+        <translation>%1把状态%2</translation>
+    </message>
+    <message>
+        <source>%1 is sent</source>
+        <translation>%1发出</translation>
+    </message>
+    <message>
+        <source>the first request is sent</source>
+        <translation>第一个请求发出</translation>
+    </message>
+    <message>
+        <source>%1 is sent as a retry</source>
+        <translation>%1作为重试发出</translation>
+    </message>
+    <message>
+        <source>the caller retries</source>
+        <translation>调用方重试</translation>
+    </message>
+    <message>
+        <source>the caller retries after the answer “%1”</source>
+        <translation>调用方在得到“%1”之后重试</translation>
+    </message>
+    <message>
+        <source>%1 is sent as a retry after the answer “%2”</source>
+        <translation>%1在上次得到“%2”之后作为重试发出</translation>
+    </message>
+    <message>
+        <source>%1 crashes</source>
+        <translation>%1崩溃</translation>
+    </message>
+    <message>
+        <source>a process crashes</source>
+        <translation>有进程崩溃</translation>
+    </message>
+    <message>
+        <source> at the point “%1”</source>
+        <translation>（崩溃点：%1）</translation>
+    </message>
+    <message>
+        <source>%1 has to wait for a lock</source>
+        <translation>%1开始等锁</translation>
+    </message>
+    <message>
+        <source>a statement has to wait for a lock</source>
+        <translation>有语句开始等锁</translation>
+    </message>
+    <message>
+        <source>%1 stalls</source>
+        <translation>%1卡住</translation>
+    </message>
+    <message>
+        <source>a process stalls</source>
+        <translation>有进程卡住</translation>
+    </message>
+    <message>
+        <source>%1 wakes up and goes on</source>
+        <translation>%1醒来继续执行</translation>
+    </message>
+    <message>
+        <source>the stalled process wakes up</source>
+        <translation>卡住的进程醒来</translation>
+    </message>
+    <message>
+        <source>%1 raises an alert</source>
+        <translation>%1发出告警</translation>
+    </message>
+    <message>
+        <source>the first alert is raised</source>
+        <translation>第一条告警响起</translation>
+    </message>
+    <message>
+        <source>%1 starts work outside the database</source>
+        <translation>%1开始做数据库之外的工作</translation>
+    </message>
+    <message>
+        <source>work outside the database starts</source>
+        <translation>数据库之外的工作开始</translation>
+    </message>
+    <message>
+        <source>%1 gets its answer</source>
+        <translation>%1收到应答</translation>
+    </message>
+    <message>
+        <source>the first answer arrives</source>
+        <translation>第一个应答到达</translation>
+    </message>
+    <message>
+        <source>a caller is answered “%1”</source>
+        <translation>调用方收到应答“%1”</translation>
+    </message>
+    <message>
+        <source>%1 is answered “%2”</source>
+        <translation>%1收到应答“%2”</translation>
+    </message>
+    <message>
+        <source>the judge counts the effects</source>
+        <translation>裁判清点业务效果</translation>
+    </message>
+    <message>
+        <source>the judge gives its verdict</source>
+        <translation>裁判给出结论</translation>
+    </message>
+    <message>
+        <source>the first “%1” happens</source>
+        <translation>第一次出现“%1”</translation>
+    </message>
+    <message>
+        <source>“%1” happens to %2</source>
+        <translation>%2出现“%1”</translation>
+    </message>
+    <message>
+        <source> on page %1</source>
+        <translation>（第 %1 页）</translation>
+    </message>
+    <message>
+        <source> on a retry</source>
+        <translation>（重试时）</translation>
+    </message>
+    <message>
+        <source> on the first try</source>
+        <translation>（第一次调用时）</translation>
+    </message>
+    <message>
+        <source> (%1: %2)</source>
+        <translation>（%1：%2）</translation>
+    </message>
+    <message>
+        <source>The run stops before its first step.</source>
+        <translation>运行停在第一步之前。</translation>
+    </message>
+    <message>
+        <source>The run stops after step %1.</source>
+        <translation>运行在第 %1 步之后暂停。</translation>
+    </message>
+    <message>
+        <source>The run goes on to its end.</source>
+        <translation>运行一直走到结束。</translation>
+    </message>
+    <message>
+        <source>The run stops as soon as %1.</source>
+        <translation>一旦%1，运行就暂停。</translation>
+    </message>
+    <message>
+        <source>, changing %1 row</source>
+        <translation>，改到 %1 行</translation>
+    </message>
+    <message>
+        <source>, changing %1 rows</source>
+        <translation>，改到 %1 行</translation>
+    </message>
+    <message>
+        <source>, reading %1 row</source>
+        <translation>，读到 %1 行</translation>
+    </message>
+    <message>
+        <source>, reading %1 rows</source>
+        <translation>，读到 %1 行</translation>
+    </message>
+    <message>
+        <source>, touching %1 row</source>
+        <translation>，涉及 %1 行</translation>
+    </message>
+    <message>
+        <source>, touching %1 rows</source>
+        <translation>，涉及 %1 行</translation>
+    </message>
+    <message>
+        <source>%1&apos;s change of state is refused</source>
+        <translation>%1改状态被拒绝</translation>
+    </message>
+    <message>
+        <source>a change of state is refused</source>
+        <translation>一次状态变更被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 changes a state</source>
+        <translation>%1改变了状态</translation>
+    </message>
+    <message>
+        <source>a state changes</source>
+        <translation>状态发生变化</translation>
     </message>
 </context>
 <context>
@@ -3377,6 +3668,10 @@ All lessons are in Guided lessons (F2).</source>
         <source>after the wait</source>
         <translation>等待之后</translation>
     </message>
+    <message>
+        <source>intent %1, %2</source>
+        <translation>业务意图 %1，%2</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -3737,6 +4032,22 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>order</source>
         <translation>订单</translation>
+    </message>
+    <message>
+        <source>Another order first</source>
+        <translation>另一张订单在先</translation>
+    </message>
+    <message>
+        <source>On: after this order&apos;s page was shown, another customer&apos;s order takes a unit of the same sku, so the version on the page is no longer the row&apos;s</source>
+        <translation>开启：这张订单的页面打开之后，另一位顾客的订单先扣走了同一个商品的一件，页面上的版本号已不是这一行现在的版本</translation>
+    </message>
+    <message>
+        <source>none of its own</source>
+        <translation>没有自己的扣减记录</translation>
+    </message>
+    <message>
+        <source>%1 finds no deduction of its own (%2): the version moved because another write changed the stock since the page was shown, so the request is refused as a stale page.</source>
+        <translation>%1没有找到这张订单自己的扣减（%2）：版本号变了，是因为页面展示之后别的写入改过库存，所以这个请求按页面过期被拒绝。</translation>
     </message>
 </context>
 <context>
@@ -4259,6 +4570,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>  integrity: %1</source>
         <translation>  完整性检查：%1</translation>
+    </message>
+    <message>
+        <source>, crash %1 on relay pass %2</source>
+        <translation>，中继 %2 在 %1 崩溃</translation>
     </message>
 </context>
 </TS>
