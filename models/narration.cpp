@@ -115,6 +115,7 @@ void Narrator::reset() {
     storedErrors_.clear();
     inserters_.clear();
     failedUnhandled_.clear();
+    serverRefusals_.clear();
     sessions_.clear();
 }
 

@@ -15,6 +15,7 @@
 
 #include "lockwaits.h"
 #include "opentransactions.h"
+#include "sqloutcome.h"
 
 #include <utility>
 
@@ -106,6 +107,11 @@ private:
     // Attempts whose last statement failed with nothing handling it: an
     // answer of success from them ignored the failure.
     QSet<qint64> failedUnhandled_;
+    // A server's refusal of an attempt's statement (deadlock, serialization
+    // failure, lock timeout) and its words: an error answer that passes the
+    // words on is said with what they mean first.
+    QHash<qint64, std::pair<SqlOutcome, QString>> serverRefusals_;
+    QString answeredError(const TraceEvent& response, const QString& result) const;
     // Which attempt each server session serves: a lock wait names sessions.
     SessionAttempts sessions_;
 };

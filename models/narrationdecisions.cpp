@@ -200,6 +200,22 @@ Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
             3};
 }
 
+QString Narrator::answeredError(const TraceEvent& response, const QString& result) const {
+    const auto refusal = serverRefusals_.constFind(attemptKey(response));
+    if (refusal == serverRefusals_.cend() || !result.contains(refusal->second))
+        return result;
+    // The server's own words stay (they are what a log in production shows),
+    // after what they mean in the reader's language.
+    const char* meaning =
+        refusal->first == SqlOutcome::Deadlock
+            ? QT_TRANSLATE_NOOP("idem::Narration", "a deadlock, in the server's words: %1")
+        : refusal->first == SqlOutcome::SerializationFailure
+            ? QT_TRANSLATE_NOOP("idem::Narration",
+                                "a serialization failure, in the server's words: %1")
+            : QT_TRANSLATE_NOOP("idem::Narration", "a lock timeout, in the server's words: %1");
+    return SAY(meaning).arg(result);
+}
+
 Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
     const QString w = who(e);
     const QString receiver = words_->actorName(e.fields.text("receiver"));
@@ -230,18 +246,18 @@ Narrator::Said Narrator::sayResponse(const TraceEvent& e) {
                                       "%1 answers the %2 with the stored error%3: nothing was "
                                       "done, and a retry will get the same error."))
                     .arg(w, receiver,
-                         result.isEmpty()
-                             ? QString()
-                             : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)")).arg(result)),
+                         result.isEmpty() ? QString()
+                                          : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)"))
+                                                .arg(answeredError(e, result))),
                 3};
     if (response == QLatin1String("error"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "%1 answers the %2 with an error%3: nothing was done, a "
                                       "retry is welcome."))
                     .arg(w, receiver,
-                         result.isEmpty()
-                             ? QString()
-                             : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)")).arg(result)),
+                         result.isEmpty() ? QString()
+                                          : SAY(QT_TRANSLATE_NOOP("idem::Narration", " (%1)"))
+                                                .arg(answeredError(e, result))),
                 3};
     if (failedUnhandled_.remove(attemptKey(e)) && response == QLatin1String("success"))
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",

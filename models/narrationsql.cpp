@@ -126,6 +126,10 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
     }
     if (e.failed()) {
         const SqlOutcome outcome = e.outcome();
+        if (e.attempt != 0 &&
+            (outcome == SqlOutcome::Deadlock || outcome == SqlOutcome::SerializationFailure ||
+             outcome == SqlOutcome::LockTimeout))
+            serverRefusals_.insert(attemptKey(e), {outcome, e.errorText()});
         if (outcome == SqlOutcome::Deadlock) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));

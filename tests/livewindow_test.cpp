@@ -28,6 +28,7 @@
 #include "stepcaption.h"
 #include "tablemodel.h"
 #include "tableview.h"
+#include "texts.h"
 #include "trace.h"
 
 #include <QApplication>
@@ -443,6 +444,11 @@ void LiveWindowTest::theCaptionsSayTheWaitAndTheDeadlockInBothLanguages() {
              qPrintable(english.join('\n')));
     QVERIFY2(anyContains(english, "#4 waits for the lock #5 holds on uk_orders_request_id."),
              qPrintable(english.join('\n')));
+    // The error answer passes the server's words on, said for what they are.
+    QVERIFY2(anyContains(english,
+                         "with an error (a deadlock, in the server's words: Deadlock "
+                         "found when trying to get lock"),
+             qPrintable(english.join('\n')));
 
     QTranslator zh;
     QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
@@ -456,6 +462,8 @@ void LiveWindowTest::theCaptionsSayTheWaitAndTheDeadlockInBothLanguages() {
              qPrintable(chinese.join('\n')));
     QVERIFY2(anyContains(chinese, "死锁：服务器回滚了 #2 的事务"), qPrintable(chinese.join('\n')));
     QVERIFY2(anyContains(chinese, "#4 等待 #5 持有的 uk_orders_request_id 上的锁"),
+             qPrintable(chinese.join('\n')));
+    QVERIFY2(anyContains(chinese, "返回错误（死锁，服务器的原话是：Deadlock found"),
              qPrintable(chinese.join('\n')));
 
     // On SQLite a wait is still the database's one write lock.
@@ -535,13 +543,21 @@ void LiveWindowTest::compareRunsOneVariantOnTwoDatabases() {
     auto* backend = view.findChild<QComboBox*>("compareBackend1");
     QVERIFY(backend);
     QCOMPARE(backend->accessibleName(), QStringLiteral("Right side's database"));
+    const QString english = left->currentText();
     QTranslator zh;
     QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    setCurrentLanguage(Language::Chinese);
     QCoreApplication::installTranslator(&zh);
     QTRY_COMPARE(backend->accessibleName(), QStringLiteral("右侧的数据库"));
     QVERIFY(view.inputText().contains(QStringLiteral("两个数据库")));
+    // The variants are named in the language now shown, the choice kept.
+    QCOMPARE(left->currentData().toString(), QStringLiteral("check-in-tx"));
+    QCOMPARE(left->currentText(), Texts::instance().variantTitle("order-create", "check-in-tx"));
+    QVERIFY(left->currentText() != english);
+    setCurrentLanguage(Language::English);
     QCoreApplication::removeTranslator(&zh);
     QTRY_COMPARE(backend->accessibleName(), QStringLiteral("Right side's database"));
+    QCOMPARE(left->currentText(), english);
 }
 
 QTEST_MAIN(LiveWindowTest)

@@ -233,6 +233,7 @@ void CompareView::clearSides() {
         tables_[side]->clear();
         sequences_[side]->clear();
         sequenceNotes_[side]->hide();
+        notedBackend_[side].clear();
     }
 }
 
@@ -332,9 +333,8 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
     if (runs.keepTrace[side]) {
         sequences_[side]->showTrace(trace, trace.size(), trace.size());
     } else {
-        sequenceNotes_[side]->setText(
-            tr("This run is too long to draw side by side. Fire it on %1 to step through it.")
-                .arg(backendName(runs.configs[side].backend)));
+        notedBackend_[side] = runs.configs[side].backend;
+        sayNotes();
         sequenceNotes_[side]->show();
     }
     fitOutcomes();
@@ -352,9 +352,19 @@ void CompareView::letGo(CompareRuns& runs, int side) {
         sweeper_->take(std::shared_ptr<Run>(std::move(result.run)));
 }
 
+void CompareView::sayNotes() {
+    for (int side = 0; side < 2; ++side) {
+        if (!notedBackend_[side].isEmpty())
+            sequenceNotes_[side]->setText(
+                tr("This run is too long to draw side by side. Fire it on %1 to step through it.")
+                    .arg(backendName(notedBackend_[side])));
+    }
+}
+
 void CompareView::retranslate() {
     if (!input_)
         return;
+    sayNotes();
     run_->setText(tr("Run &both on the same input"));
     for (int side = 0; side < 2; ++side) {
         details_[side]->setTabText(0, tr("Table"));
@@ -362,6 +372,14 @@ void CompareView::retranslate() {
         backends_[side]->setToolTip(
             tr("The database this side runs on: the same variant on SQLite and on "
                "MariaDB or PostgreSQL shows what a test suite on SQLite hides."));
+    }
+    // The variants' titles in the language now shown, the choice kept.
+    for (int side = 0; side < 2 && scenario_; ++side) {
+        for (int i = 0; i < variants_[side]->count(); ++i) {
+            const QString id = variants_[side]->itemData(i).toString();
+            const QString title = Texts::instance().variantTitle(scenario_->info().id, id);
+            variants_[side]->setItemText(i, title.isEmpty() ? id : title);
+        }
     }
     backends_[0]->setAccessibleName(tr("Left side's database"));
     backends_[1]->setAccessibleName(tr("Right side's database"));

@@ -113,6 +113,8 @@ private:
     QTabWidget* details_[2] = {};  // each side's table and sequence diagram
     SequenceView* sequences_[2] = {};
     QLabel* sequenceNotes_[2] = {};  // why a side has no diagram
+    QString notedBackend_[2];        // ... the database it names (empty: no note)
+    void sayNotes();
     OutcomePanel* outcomes_[2] = {};
     QScrollArea* outcomeRooms_[2] = {};
     static constexpr int kOutcomeShare = 40;  // % of the page an outcome may take

@@ -240,7 +240,7 @@ void OutcomePanel::render() {
                              .arg(s.responses[r]);
         }
     }
-    row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(", "));
+    row(tr("Responses"), responses.isEmpty() ? QStringLiteral("—") : responses.join(tr(", ")));
     // What the technique costs the database: the article's "a generic scheme
     // is heavy", side by side in Compare.
     if (s.cost.statements > 0) {
@@ -264,7 +264,7 @@ void OutcomePanel::render() {
                              .arg(s.verdicts[v]);
             }
         }
-        row(tr("Per intent"), parts.join(", "));
+        row(tr("Per intent"), parts.join(tr(", ")));
     }
     if (final_ && !alsoJudged_.isEmpty()) {
         QStringList parts;

@@ -168,8 +168,7 @@ QString SequenceSteps::lockWaitLabel(const TraceEvent& e, bool manyIntents,
     }
     if (holders.isEmpty())
         holders << holder;
-    return tr("waits for %1 · %2")
-        .arg(holders.join(QStringLiteral(", ")), lockLabel(e.fields.text("lock")));
+    return tr("waits for %1 · %2").arg(holders.join(tr(", ")), lockLabel(e.fields.text("lock")));
 }
 
 SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,

@@ -209,7 +209,7 @@ void StateMachineView::draw(const DiagramPalette& pal) {
         for (auto it = entities.cbegin(); it != entities.cend(); ++it) {
             names << QStringLiteral("#%1 %2").arg(it.key() + 1).arg(it.value());
         }
-        caption += QStringLiteral(" · ") + names.join(QStringLiteral(", "));
+        caption += QStringLiteral(" · ") + names.join(tr(", "));
     } else if (!entities.isEmpty()) {
         caption += QStringLiteral(" · ") + tr("%1 entities").arg(entities.size());
     }
@@ -348,14 +348,14 @@ void StateMachineView::drawTokens(const NodeBox& box, const QList<int>& intents,
     if (!intents.isEmpty()) {
         const QStringList list = names(intents, QString());
         badge(text(list, intents.size(), QString()), true,
-              tr("Intents whose entity is in this state now: %1").arg(list.join(", ")));
+              tr("Intents whose entity is in this state now: %1").arg(list.join(tr(", "))));
     }
     if (!uncommitted.isEmpty()) {
         const QStringList list = names(uncommitted, QStringLiteral("?"));
         badge(text(list, uncommitted.size(), QStringLiteral("?")), false,
               tr("Moved here inside a transaction not yet committed: %1. Nobody else sees "
                  "it here, and a rollback takes it back.")
-                  .arg(names(uncommitted, QString()).join(", ")));
+                  .arg(names(uncommitted, QString()).join(tr(", "))));
     }
 }
 

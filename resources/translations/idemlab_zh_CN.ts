@@ -2455,6 +2455,18 @@ All lessons are in Guided lessons (F2).</source>
         <source>the %1 %2</source>
         <translation>%1 %2</translation>
     </message>
+    <message>
+        <source>a deadlock, in the server&apos;s words: %1</source>
+        <translation>死锁，服务器的原话是：%1</translation>
+    </message>
+    <message>
+        <source>a serialization failure, in the server&apos;s words: %1</source>
+        <translation>序列化失败，服务器的原话是：%1</translation>
+    </message>
+    <message>
+        <source>a lock timeout, in the server&apos;s words: %1</source>
+        <translation>等锁超时，服务器的原话是：%1</translation>
+    </message>
 </context>
 <context>
     <name>idem::NaturalOps</name>
@@ -2772,6 +2784,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Cost per intent</source>
         <translation>每个意图的代价</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
@@ -3672,6 +3688,10 @@ All lessons are in Guided lessons (F2).</source>
         <source>intent %1, %2</source>
         <translation>业务意图 %1，%2</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -3989,6 +4009,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Moved here inside a transaction not yet committed: %1. Nobody else sees it here, and a rollback takes it back.</source>
         <translation>在尚未提交的事务里移到了这里：%1。别人还看不到，回滚会把它撤回。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
