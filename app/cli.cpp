@@ -26,15 +26,6 @@ namespace idem::cli {
 
 namespace {
 
-QTextStream& out() {
-    static QTextStream s(stdout);
-    return s;
-}
-
-int badInput(const QString& message) {
-    return failWith(message, BadInput);
-}
-
 int refuse(const PathProblem& problem) {
     return failWith(problem.message, problem.code);
 }
@@ -208,6 +199,15 @@ int failWith(const QString& message, int code) {
     if (!memory::allocationFailed())
         QTextStream(stderr) << "idemlab: " << message << Qt::endl;
     return code;
+}
+
+int badInput(const QString& message) {
+    return failWith(message, BadInput);
+}
+
+QTextStream& out() {
+    static QTextStream s(stdout);
+    return s;
 }
 
 int list(const QStringList& args) {

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 class QCommandLineParser;
+class QTextStream;
 
 namespace idem::cli {
 
@@ -14,6 +15,11 @@ enum Exit { Ok = 0, Failure = 1, BadInput = 2, UnexpectedVerdict = 3, Interrupte
 // command ends with. After an allocation failed it prints nothing: the
 // program says so once, in its own words (outofmemory.h, main.cpp).
 int failWith(const QString& message, int code);
+// failWith(message, BadInput).
+int badInput(const QString& message);
+// Standard output, one stream for every subcommand (its buffer is flushed
+// at Qt::endl / Qt::flush, so the commands' lines never interleave).
+QTextStream& out();
 
 // Parses a subcommand's `args` (without the program name) as `idemlab
 // COMMAND`; unknown options are bad input (false, with the parser's message).

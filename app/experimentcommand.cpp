@@ -18,19 +18,6 @@
 
 namespace idem::cli {
 
-namespace {
-
-QTextStream& out() {
-    static QTextStream s(stdout);
-    return s;
-}
-
-int badInput(const QString& message) {
-    return failWith(message, BadInput);
-}
-
-}  // namespace
-
 int experiment(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"scenario", "Scenario id.", "S"});

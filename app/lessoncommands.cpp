@@ -17,11 +17,6 @@ namespace idem::cli {
 
 namespace {
 
-QTextStream& out() {
-    static QTextStream s(stdout);
-    return s;
-}
-
 int fail(const QString& message, int code) {
     return failWith(message, code);
 }

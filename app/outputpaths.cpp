@@ -17,7 +17,7 @@ namespace idem::cli {
 
 namespace {
 
-PathProblem badInput(const QString& message) {
+PathProblem refusedPath(const QString& message) {
     return {BadInput, message};
 }
 
@@ -48,34 +48,37 @@ bool sameFile(const QString& a, const QString& b) {
 
 PathProblem checkOne(const NamedPath& out, bool force) {
     if (out.path.isEmpty())
-        return badInput(QStringLiteral("%1 needs a file path, not an empty one").arg(out.option));
+        return refusedPath(
+            QStringLiteral("%1 needs a file path, not an empty one").arg(out.option));
     const QFileInfo info(out.path);
     if (info.isSymLink()) {
-        return badInput(QStringLiteral("%1 %2 is a symbolic link; idemlab does not replace the "
-                                       "file a link points to: give the real path")
-                            .arg(out.option, out.path));
+        return refusedPath(QStringLiteral("%1 %2 is a symbolic link; idemlab does not replace the "
+                                          "file a link points to: give the real path")
+                               .arg(out.option, out.path));
     }
     if (info.isDir()) {
-        return badInput(
+        return refusedPath(
             QStringLiteral("%1 %2 is a directory; give a file path").arg(out.option, out.path));
     }
     if (info.exists() && !info.isFile()) {
-        return badInput(QStringLiteral("%1 %2 is not a regular file (a device, pipe or socket); "
-                                       "give a file path")
-                            .arg(out.option, out.path));
+        return refusedPath(QStringLiteral("%1 %2 is not a regular file (a device, pipe or socket); "
+                                          "give a file path")
+                               .arg(out.option, out.path));
     }
     // The rule --db follows, for every output: a file the lab did not write
     // is never replaced; an earlier output of the lab's only with --force.
     if (info.exists() && !out.database) {
         if (!labfiles::writtenByLab(out.path)) {
-            return badInput(QStringLiteral("%1 %2 already exists and was not written by idemlab; "
-                                           "it is left as it is: give a new file name")
-                                .arg(out.option, out.path));
+            return refusedPath(
+                QStringLiteral("%1 %2 already exists and was not written by idemlab; "
+                               "it is left as it is: give a new file name")
+                    .arg(out.option, out.path));
         }
         if (!force) {
-            return badInput(QStringLiteral("%1 %2 holds an earlier output of idemlab; add --force "
-                                           "to replace it, or give a new file name")
-                                .arg(out.option, out.path));
+            return refusedPath(
+                QStringLiteral("%1 %2 holds an earlier output of idemlab; add --force "
+                               "to replace it, or give a new file name")
+                    .arg(out.option, out.path));
         }
     }
     if (info.exists() && !info.isWritable()) {
@@ -127,7 +130,7 @@ PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>
         const QString resolved = resolvedPath(out.path);
         for (const NamedPath& in : inputs) {
             if (resolvedPath(in.path) == resolved || sameFile(in.path, out.path)) {
-                return badInput(
+                return refusedPath(
                     QStringLiteral("%1 %2 is the input %3; write to another file so that the "
                                    "input stays as it is")
                         .arg(out.option, out.path, in.path));
@@ -136,9 +139,10 @@ PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>
         for (qsizetype j = 0; j < i; ++j) {
             if (!outputs[j].path.isEmpty() && (resolvedPath(outputs[j].path) == resolved ||
                                                sameFile(outputs[j].path, out.path))) {
-                return badInput(QStringLiteral("%1 %2 and %3 %4 are the same file; give each "
-                                               "its own path")
-                                    .arg(outputs[j].option, outputs[j].path, out.option, out.path));
+                return refusedPath(
+                    QStringLiteral("%1 %2 and %3 %4 are the same file; give each "
+                                   "its own path")
+                        .arg(outputs[j].option, outputs[j].path, out.option, out.path));
             }
         }
     }
