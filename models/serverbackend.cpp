@@ -271,6 +271,13 @@ std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
     static std::map<ServerKind, std::shared_ptr<live::PrivateServer>> running;
     const std::lock_guard lock(mutex);
     std::shared_ptr<live::PrivateServer>& server = running[kind];
+    // A server that ended meanwhile (killed, crashed) is started again: the
+    // runs still holding the old one fail on their own, the next run works.
+    if (QString how; server && server->ended(&how)) {
+        qWarning("idemlab: the private %s server ended (%s); starting a new one",
+                 qPrintable(live::serverName(kind)), qPrintable(how));
+        server.reset();
+    }
     if (!server) {
         server = live::PrivateServer::start(kind, progress, error);
         // PostgreSQL: the runs' schemas live in a database of the lab's

@@ -11,7 +11,12 @@
 #include "runner.h"
 #include "serverinstall.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
+
+#include <signal.h>
+#include <unistd.h>
 
 using namespace idem;
 
@@ -86,11 +91,53 @@ void checkRecording(const QList<TraceEvent>& events) {
     }
 }
 
+// The processes this test started, and theirs: the private servers' keepers
+// and the servers under them (another test's servers are not among them).
+QList<pid_t> descendants(pid_t of) {
+    QList<pid_t> all;
+    QDir tasks(QStringLiteral("/proc/%1/task").arg(of));
+    for (const QString& task : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile children(tasks.filePath(task + QStringLiteral("/children")));
+        if (!children.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray& pid : children.readAll().split(' ')) {
+            if (pid.trimmed().isEmpty())
+                continue;
+            all << pid_t(pid.trimmed().toInt());
+            all << descendants(all.last());
+        }
+    }
+    return all;
+}
+
+QString commandOf(pid_t pid) {
+    QFile f(QStringLiteral("/proc/%1/comm").arg(pid));
+    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readAll().trimmed()) : QString();
+}
+
 }  // namespace
 
 class LiveLocksTest : public QObject {
     Q_OBJECT
 private slots:
+    // A private server that dies (killed, the OOM killer) is started again
+    // for the next run instead of failing every run after it.
+    void aDeadServerIsStartedAgain() {
+        SKIP_WITHOUT("mariadb");
+        const RunConfig c = checkForUpdate("mariadb");
+        QVERIFY(!eventsOf(c).isEmpty());
+        QList<pid_t> servers;
+        for (pid_t pid : descendants(getpid())) {
+            if (commandOf(pid) == QLatin1String("mariadbd"))
+                servers << pid;
+        }
+        QCOMPARE(servers.size(), 1);
+        QCOMPARE(::kill(servers.first(), SIGKILL), 0);
+        QTRY_VERIFY(commandOf(servers.first()) != QLatin1String("mariadbd"));
+        const RunResult r = runToEnd(c, *findScenario(c.scenario), RunOptions::untraced());
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.summary.verdict, Verdict::ExactlyOnce);
+    }
     void mariadbGapLocksAndInsertIntention() {
         SKIP_WITHOUT("mariadb");
         const QList<TraceEvent> events = eventsOf(checkForUpdate("mariadb"));

@@ -479,6 +479,10 @@ qint64 PrivateServer::serverPid() const {
     return keeper_ ? keeper_->serverPid() : 0;
 }
 
+bool PrivateServer::ended(QString* how) {
+    return !keeper_ || keeper_->serverEnded(how);
+}
+
 QString PrivateServer::keep() {
     keeper_->keep();
     if (kind_ == ServerKind::Postgres)

@@ -49,6 +49,9 @@ public:
     QString version() const { return version_; }
     QString account() const { return account_; }  // the user it runs as
     qint64 serverPid() const;
+    // Whether the server has ended since it started (killed, crashed, the
+    // machine's OOM killer); *how says how ("signal 9").
+    bool ended(QString* how);
 
     // Leaves the server running, and its folder, after the lab: returns the
     // command that connects to it ("psql -h /dev/shm/idemlab-postgres-...
