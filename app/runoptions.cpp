@@ -47,6 +47,10 @@ void addBackendOptions(QCommandLineParser& parser) {
                       "Isolation level on a server: read-committed, repeatable-read or "
                       "serializable (default: the server's own).",
                       "L"});
+    parser.addOption({"lock-timeout-ms",
+                      "On a server, cancel a statement that has waited this many virtual ms "
+                      "for a lock (a lock timeout; default 0: wait until the lock is free).",
+                      "N"});
 }
 
 void addRunOptions(QCommandLineParser& parser) {
@@ -112,6 +116,18 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
         c.backend = p.value("backend");
     if (p.isSet("isolation"))
         c.isolation = p.value("isolation");
+    if (p.isSet("lock-timeout-ms")) {
+        bool ok = false;
+        const qint64 ms = p.value("lock-timeout-ms").toLongLong(&ok);
+        if (!ok || ms < 0 || ms > 3'600'000) {
+            *error = QStringLiteral(
+                         "--lock-timeout-ms %1 is not a number of ms from 0 to "
+                         "3,600,000")
+                         .arg(p.value("lock-timeout-ms"));
+            return false;
+        }
+        c.lockTimeoutMs = ms;
+    }
     for (const QString& kv : p.values("param")) {
         const qsizetype eq = kv.indexOf(QLatin1Char('='));
         if (eq <= 0) {

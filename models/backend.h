@@ -80,6 +80,10 @@ public:
     virtual bool finished(SqlConnection& session);
     // A crashed process's session: the server rolls back what it held.
     virtual void drop(SqlConnection& session);
+    // Cancels the statement a parked session waits with (the scheduler's
+    // lock timeout, at a virtual instant): settle() then gives its result,
+    // a lock timeout.
+    virtual void cancel(SqlConnection& session);
     // The locks the server holds and awaits for the run's sessions, when
     // they changed since the last call (a step sent nothing: unchanged).
     virtual bool locksChanged(LockRows* rows, bool* truncated);

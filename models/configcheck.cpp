@@ -316,6 +316,10 @@ QString checkBackend(const RunConfig& c, const ScenarioInfo& info) {
         return QStringLiteral("unknown isolation level \"%1\" (allowed: %2)")
             .arg(c.isolation, levels.join(QStringLiteral(", ")));
     }
+    if (c.lockTimeoutMs > 0 && c.backend == QLatin1String("sqlite"))
+        return QStringLiteral(
+            "--lock-timeout-ms cancels a server's lock wait; on SQLite the second writer "
+            "waits for the first one's whole transaction: choose --backend mariadb or postgres");
     const VariantInfo* v = info.variant(c.variant);
     if (!v)
         return {};

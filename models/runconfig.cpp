@@ -36,6 +36,8 @@ QJsonObject RunConfig::toJson() const {
     if (backend != QLatin1String("sqlite")) {
         json.insert("backend", backend);
         json.insert("isolation", isolation);
+        if (lockTimeoutMs > 0)
+            json.insert("lock_timeout_ms", lockTimeoutMs);
     }
     return json;
 }
@@ -141,6 +143,12 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
             c.backend != QLatin1String("postgres"))
             return fail("backend");
         c.isolation = json.value("isolation").toString();
+        if (json.contains("lock_timeout_ms")) {
+            const QJsonValue v = json.value("lock_timeout_ms");
+            if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 3'600'000)
+                return fail("lock_timeout_ms");
+            c.lockTimeoutMs = qint64(v.toDouble());
+        }
     }
     *out = c;
     return true;

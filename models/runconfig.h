@@ -32,6 +32,9 @@ struct RunConfig {
     // mariadb, postgres) and its isolation level (empty: the database's own).
     QString backend = QStringLiteral("sqlite");
     QString isolation;
+    // A server's lock wait longer than this many virtual ms is cancelled by
+    // the scheduler (a lock timeout); 0: a wait lasts until the lock is free.
+    qint64 lockTimeoutMs = 0;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

@@ -454,12 +454,15 @@ void Scheduler::settleStepped(Process& p) {
     if (!backend_->settle(c, others, &r, &waitsOn, &lock)) {
         if (!p.parked) {
             p.parked = true;
+            p.wait = nextWait_++;
             parked_.push_back(&p);
             ++cost_.lockWaits;
             recordFor(*p.attempt, EventKind::LockWait,
                       {{"connection", c.id()},
                        {"holder", waitsOn.join(QStringLiteral(", "))},
                        {"lock", lock}});
+            if (config_.lockTimeoutMs > 0)
+                scheduleLockTimeout(p.wait);
         }
         // Another parked statement may have ended meanwhile: the server broke
         // a deadlock this one closed by choosing that one as its victim.
@@ -497,6 +500,21 @@ void Scheduler::settleStepped(Process& p) {
         wakeParked();
     else
         wakeFinished();
+}
+
+// --lock-timeout-ms: the wait, if it still lasts at that virtual instant,
+// is cancelled as a server's lock_timeout would (never by a real timer, so
+// that the run repeats exactly).
+void Scheduler::scheduleLockTimeout(qint64 wait) {
+    schedule(now_ + config_.lockTimeoutMs, [this, wait] {
+        const auto waiting = std::find_if(parked_.cbegin(), parked_.cend(),
+                                          [wait](const Process* p) { return p->wait == wait; });
+        if (waiting == parked_.cend())
+            return;  // the lock came first
+        Process& p = **waiting;
+        backend_->cancel(*p.connection);
+        settleStepped(p);
+    });
 }
 
 void Scheduler::wakeFinished() {

@@ -129,6 +129,7 @@ private:
         int busyPolls = 0;
         bool crashed = false;
         bool parked = false;     // a server's statement waits for another session's lock
+        qint64 wait = 0;         // ... that wait's number (the lock timeout finds it by it)
         bool savepoint = false;  // ... that may fail, behind a savepoint (PostgreSQL)
     };
     struct IntentState {
@@ -165,6 +166,7 @@ private:
     void runSteppedSql(Process& p);
     void settleStepped(Process& p);
     void wakeParked();
+    void scheduleLockTimeout(qint64 wait);
     void wakeFinished();
     void finishAttempt(Process& p, Response response, const Phrase& result,
                        const QString& reason = {});
@@ -200,6 +202,7 @@ private:
     std::vector<std::unique_ptr<SqlConnection>> idle_;
     std::vector<std::unique_ptr<SqlConnection>> busy_;
     int nextConnection_ = 1;
+    qint64 nextWait_ = 1;
     LockTable locks_;
     std::vector<Process*> parked_;  // a server's waiting statements, in the order they blocked
 

@@ -487,6 +487,14 @@ public:
 
     void drop(SqlConnection& session) override { server(session).drop(); }
 
+    void cancel(SqlConnection& session) override {
+        // Until the statement has ended, so that the settle after it gives
+        // its result at this step, whatever the server's pace.
+        live::Session& s = server(session).session();
+        if (s.cancel())
+            s.poll(-1);
+    }
+
     bool locksChanged(LockRows* rows, bool* truncated) override {
         if (!observer_ || !attempts_->changed.exchange(false))
             return false;

@@ -21,6 +21,8 @@ bool Backend::finished(SqlConnection&) {
 
 void Backend::drop(SqlConnection&) {}
 
+void Backend::cancel(SqlConnection&) {}
+
 // SQLite's one lock is the lab's own lock table's (Run::openWriter): the
 // trace needs no record of it.
 bool Backend::locksChanged(LockRows*, bool*) {

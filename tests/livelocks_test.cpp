@@ -120,6 +120,51 @@ QString commandOf(pid_t pid) {
 class LiveLocksTest : public QObject {
     Q_OBJECT
 private slots:
+    // --lock-timeout-ms: a wait that lasts that long in virtual time is
+    // cancelled, at that instant, as the server's own lock timeout; the run
+    // repeats event for event.
+    void aLongWaitIsCancelledAtItsVirtualInstant_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("postgres") << "postgres";
+        QTest::newRow("mariadb") << "mariadb";
+    }
+    void aLongWaitIsCancelledAtItsVirtualInstant() {
+        QFETCH(QString, backend);
+        SKIP_WITHOUT(backend);
+        // The second and third callbacks' flow INSERTs wait for the first
+        // callback's transaction, which holds the key for 4-6 virtual ms.
+        RunConfig c = defaultConfig(*findScenario("payment-callback"));
+        c.backend = backend;
+        c.variant = "unique-and-state";
+        c.timing = Timing::Concurrent;
+        c.lockTimeoutMs = 2;
+        RunConfig read;
+        QString error;
+        QVERIFY2(RunConfig::fromJson(c.toJson(), &read, &error), qPrintable(error));
+        QCOMPARE(read.lockTimeoutMs, qint64(2));
+        const QList<TraceEvent> events = eventsOf(c);
+        QHash<QString, qint64> waitSince;  // connection → when its wait began
+        int timedOut = 0;
+        for (const TraceEvent& e : events) {
+            if (isServerLockWait(e))
+                waitSince.insert(e.fields.text("connection"), e.tMs);
+            if (e.is(EventKind::Sql) && e.outcome() == SqlOutcome::LockTimeout) {
+                ++timedOut;
+                QCOMPARE(e.tMs, waitSince.value(e.connectionName(), -1) + 2);
+            }
+        }
+        QVERIFY2(timedOut >= 1, "no wait was cancelled");
+        const QList<TraceEvent> again = eventsOf(c);
+        QCOMPARE(again.size(), events.size());
+        for (qsizetype i = 0; i < events.size(); ++i) {
+            QCOMPARE(again[i].kind, events[i].kind);
+            QCOMPARE(again[i].tMs, events[i].tMs);
+            QCOMPARE(again[i].outcome(), events[i].outcome());
+        }
+        const RunResult r = runToEnd(c, *findScenario(c.scenario), RunOptions::untraced());
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.summary.verdict, Verdict::ExactlyOnce);
+    }
     // A private server that dies (killed, the OOM killer) is started again
     // for the next run instead of failing every run after it.
     void aDeadServerIsStartedAgain() {
