@@ -7,7 +7,11 @@
 #include <QMap>
 #include <QString>
 
+#include <memory>
+
 namespace idem {
+
+struct Recording;
 
 struct RunConfig {
     QString scenario;
@@ -32,6 +36,10 @@ struct RunConfig {
     // mariadb, postgres) and its isolation level (empty: the database's own).
     QString backend = QStringLiteral("sqlite");
     QString isolation;
+    // Set: the server's answers come from this recording of the run instead
+    // (recordedbackend.h), where the server is not installed. Not part of
+    // the configuration's JSON: the run and its trace are the recorded ones.
+    std::shared_ptr<const Recording> recording;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)
