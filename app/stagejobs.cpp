@@ -9,8 +9,11 @@
 #include "firepanel.h"
 #include "playbackbar.h"
 #include "playedrun.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "run.h"
+#include "serverbackend.h"
+#include "serverinstall.h"
 #include "tracewriters.h"
 
 #include <QDir>
@@ -179,6 +182,14 @@ void StageDirector::openTrace(const QString& path) {
             TraceReader::Header header;
             opened->ok = reader.readHeader(&header, &opened->error) &&
                          RunConfig::fromJson(header.config, &opened->config, &opened->error);
+            // A server's run where its server is not installed plays from
+            // the trace itself (recordedbackend.h).
+            if (opened->ok && opened->config.backend != QLatin1String("sqlite") &&
+                backendIds().contains(opened->config.backend) &&
+                !missingServerPackage(opened->config.backend).isEmpty()) {
+                opened->config.recording = loadRecording(path, &opened->error);
+                opened->ok = opened->config.recording != nullptr;
+            }
             if (!opened->ok)
                 opened->error = QStringLiteral("%1: %2").arg(path, opened->error);
         },
@@ -201,6 +212,8 @@ void StageDirector::openTrace(const QString& path) {
             }
             emit traceOpened(path, true);
             fireInBackground(opened->config);
+            if (opened->config.recording)
+                stage_.status->showMessage(FirePanel::recordingText(*opened->config.recording));
         });
 }
 

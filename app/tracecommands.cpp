@@ -6,6 +6,7 @@
 #include "names.h"
 #include "outofmemory.h"
 #include "outputpaths.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "replay.h"
 #include "reportdiagrams.h"
@@ -89,6 +90,9 @@ QString traceTooLarge(const QString& path, const RunConfig& config) {
 int replay(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOption({"allow-large", "Replay even a run whose estimated cost is above the limit."});
+    parser.addOption({"recorded",
+                      "A run on MariaDB or PostgreSQL: play it from the trace itself instead of "
+                      "the server (where it is not installed)."});
     parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
@@ -96,7 +100,7 @@ int replay(const QStringList& args) {
     if (printedUsage(parser, QStringLiteral("replay")))
         return Ok;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large]"));
+        return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large] [--recorded]"));
     const QString path = parser.positionalArguments().first();
     const Interruption interruption;
     TraceReader reader(path);
@@ -111,6 +115,11 @@ int replay(const QStringList& args) {
                                                                                   : BadInput);
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
+    if (parser.isSet("recorded")) {
+        config.recording = loadRecording(path, &error);
+        if (!config.recording)
+            return fail(QStringLiteral("%1: %2").arg(path, error));
+    }
     if (!parser.isSet("allow-large")) {
         if (const QString large = traceTooLarge(path, config); !large.isEmpty())
             return fail(large);

@@ -34,9 +34,10 @@ const QList<Command>& commands() {
          "settings, diagrams at its pause and question, the answers on a last page.",
          "0 listed, every lesson holds or the hand-out was written, 1 a bundled lesson does not "
          "read or the file could not be written, 2 bad input or a lesson that does not hold."},
-        {"replay", "TRACE",
+        {"replay", "TRACE [--recorded]",
          "Runs the configuration stored in a trace again and compares every event and the\n"
-         "summary.",
+         "summary. --recorded plays a MariaDB or PostgreSQL run from the trace itself, where\n"
+         "the server is not installed.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
         {"export", "TRACE... --format csv|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
          "Writes a trace as CSV, as a ShiViz log (several traces: one execution each), as a\n"

@@ -65,6 +65,7 @@ SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent
         e.code = r.code;
         e.error = r.message;
         e.fields.set("phase", QStringLiteral("setup"));
+        run_.keepValues(e, r);
         run_.record(std::move(e));
     }
     if (r.isStorageFailure()) {

@@ -18,6 +18,7 @@ namespace idem {
 
 class SqlConnection;
 struct SqlResult;
+struct TraceEvent;
 
 class Backend {
 public:
@@ -87,6 +88,20 @@ public:
     // The locks the server holds and awaits for the run's sessions, when
     // they changed since the last call (a step sent nothing: unchanged).
     virtual bool locksChanged(LockRows* rows, bool* truncated);
+    // The committed rows of the tables whose rows changed since the last
+    // call, each a map of table, columns, types and rows (tablesnapshot.h);
+    // the first call after the set-up gives every table. Asked only of a
+    // run that keeps a trace, after the locks.
+    virtual bool tablesChanged(QVariantList* tables);
+
+    // --- a recording played instead of a server (recordedbackend.h) ---------
+    // Whether the database's answers come from a server run's trace.
+    virtual bool playsRecording() const { return false; }
+    // Told each event the run records, in order (a recording follows them).
+    virtual void eventRecorded(const TraceEvent&) {}
+    // Why the backend cannot go on (the run does not match its recording);
+    // empty while it can. The run stops with this message.
+    virtual QString failure() const { return {}; }
 };
 
 }  // namespace idem

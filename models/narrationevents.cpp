@@ -239,6 +239,8 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
             return {verdictSentence(e), 3};
         case EventKind::Locks:
             return {};  // the Locks view shows them
+        case EventKind::Tables:
+            return {};  // the table views show them
     }
     return {};
 }

@@ -7,7 +7,11 @@
 #include <QMap>
 #include <QString>
 
+#include <memory>
+
 namespace idem {
+
+struct Recording;
 
 struct RunConfig {
     QString scenario;
@@ -35,6 +39,10 @@ struct RunConfig {
     // A server's lock wait longer than this many virtual ms is cancelled by
     // the scheduler (a lock timeout); 0: a wait lasts until the lock is free.
     qint64 lockTimeoutMs = 0;
+    // Set: the server's answers come from this recording of the run instead
+    // (recordedbackend.h), where the server is not installed. Not part of
+    // the configuration's JSON: the run and its trace are the recorded ones.
+    std::shared_ptr<const Recording> recording;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

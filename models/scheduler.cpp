@@ -5,6 +5,7 @@
 #include "serverbackend.h"
 #include "sqlconnection.h"
 #include "sqlstatement.h"
+#include "tablesnapshot.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -103,9 +104,20 @@ bool Scheduler::start(QString* error) {
         }
         if (oneTransaction)
             setup.exec(QStringLiteral("COMMIT"));
+        recordTables();
     } catch (const SetupFailure& e) {
         *error = QString::fromStdString(e.what());
         fail(e.storage ? RunFailure::Io : RunFailure::Internal, *error);
+        if (const QString why = backend_->failure(); !why.isEmpty()) {
+            *error = why;
+            failure_ = RunFailure::BadInput;
+            failureMessage_ = why;
+        }
+        return false;
+    }
+    if (const QString why = backend_->failure(); !why.isEmpty()) {
+        *error = why;
+        fail(RunFailure::BadInput, why);
         return false;
     }
     countPlan();
@@ -197,7 +209,24 @@ bool Scheduler::step() {
     LockRows locks;
     if (bool truncated = false; tracing() && backend_->locksChanged(&locks, &truncated))
         record(locksEvent(locks, truncated));
+    recordTables();
+    // A recording that this run no longer follows: nothing after is true.
+    if (const QString why = backend_->failure(); !why.isEmpty()) {
+        fail(RunFailure::BadInput, why);
+        while (!queue_.empty()) queue_.pop();
+    }
     return true;
+}
+
+void Scheduler::recordTables() {
+    QVariantList tables;
+    if (tracing() && backend_->tablesChanged(&tables))
+        record(tablesEvent(tables));
+}
+
+void Scheduler::keepValues(TraceEvent& e, const SqlResult& r) const {
+    if (backend_->stepped() && r.ok && r.counts == RowCount::Returned)
+        keepReturnedValues(e, r.data);
 }
 
 void Scheduler::runToEnd() {
@@ -233,6 +262,7 @@ void Scheduler::record(TraceEvent event) {
         return;
     event.seq = nextEventSeq_++;
     event.tMs = now_;
+    backend_->eventRecorded(event);
     if (options_.sink)
         options_.sink->add(event);
     if (options_.keepTrace)
@@ -574,6 +604,7 @@ void Scheduler::traceSql(const Attempt* a, const SqlConnection& c, const QString
     }
     if (cause)
         e.fields.set("cause", QString::fromLatin1(cause));
+    keepValues(e, r);
     record(std::move(e));
 }
 

@@ -91,7 +91,10 @@ public:
 
     // Whether events go anywhere: without a trace file and a kept trace, a
     // run builds no events at all.
-    bool tracing() const { return options_.sink || options_.keepTrace; }
+    // (A recording's play always follows its events: recordedbackend.h.)
+    bool tracing() const {
+        return options_.sink || options_.keepTrace || backend_->playsRecording();
+    }
 
     // --- for Attempt, Planner and Setup -----------------------------------
     void schedule(qint64 at, std::function<void()> action);
@@ -101,6 +104,8 @@ public:
     void planFire(AttemptSpec spec);
     quint32 planRandom(quint32 bound);
     void record(TraceEvent event);
+    // An sql event's returned rows, on a server (tablesnapshot.h).
+    void keepValues(TraceEvent& e, const SqlResult& r) const;
     void recordFor(const Attempt& a, EventKind kind, Fields fields);
     quint32 random(quint32 bound);
     void suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* step);
@@ -167,6 +172,7 @@ private:
     void settleStepped(Process& p);
     void wakeParked();
     void scheduleLockTimeout(qint64 wait);
+    void recordTables();
     void wakeFinished();
     void finishAttempt(Process& p, Response response, const Phrase& result,
                        const QString& reason = {});

@@ -5,11 +5,13 @@
 #include "live/session.h"
 #include "locksnapshot.h"
 #include "opentransactions.h"
+#include "recordedbackend.h"
 #include "runconfig.h"
 #include "sqlconnection.h"
 #include "sqldialect.h"
 #include "sqlitebackend.h"
 #include "sqlstatement.h"
+#include "tablesnapshot.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -70,6 +72,10 @@ struct AttemptSessions {
     std::mutex mutex;
     std::vector<ServerConnection*> list;
     std::atomic<bool> changed{false};
+    // ... and whether one of them may have changed the committed rows (a
+    // statement ended outside a transaction, a session went) since they were
+    // read: true at first, for the set-up's.
+    std::atomic<bool> committed{true};
 };
 
 // One real connection of the run.
@@ -142,13 +148,17 @@ public:
         // PostgreSQL keeps an aborted one open until ROLLBACK.
         else if (s.outcome == SqlOutcome::Deadlock && session_->kind() == ServerKind::MariaDb)
             inTransaction_ = false;
+        if (attempts_ && !inTransaction_)
+            attempts_->committed = true;
         return r;
     }
 
     // As a crashed process: the connection goes, the server rolls back.
     void drop() {
-        if (attempts_)
+        if (attempts_) {
             attempts_->changed = true;
+            attempts_->committed = true;
+        }
         session_->close();
         inTransaction_ = false;
     }
@@ -307,6 +317,7 @@ public:
     }
     ~ServerBackend() override {
         observer_.reset();
+        recorder_.reset();
         dropDatabase();
     }
 
@@ -522,7 +533,87 @@ public:
         return true;
     }
 
+    // Read after the locks (locksChanged), which waited for every statement
+    // in flight to finish or wait: what a released statement outside a
+    // transaction committed is in, the same in every run.
+    bool tablesChanged(QVariantList* tables) override {
+        if (!attempts_->committed.exchange(false))
+            return false;
+        if (!recorder_) {
+            recorder_ = connect(QStringLiteral("recorder"));
+            // Reads that take no lock and no snapshot the run's could
+            // conflict with (PostgreSQL's serializable reads would).
+            if (recorder_->isOpen())
+                recorder_->exec(kind_ == ServerKind::Postgres
+                                    ? QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION "
+                                                     "ISOLATION LEVEL READ COMMITTED")
+                                    : QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL "
+                                                     "READ COMMITTED"));
+            if (!recorder_->isOpen() || !listTables())
+                return false;
+        }
+        for (TableRows& t : tables_) {
+            QStringList select, order;
+            for (qsizetype i = 0; i < t.columns.size(); ++i) {
+                select << quotedName(t.columns[i]);
+                order << QString::number(i + 1);
+            }
+            // One more row than is kept: whether there were more.
+            const SqlResult r =
+                recorder_->exec(QStringLiteral("SELECT %1 FROM %2 ORDER BY %3 LIMIT %4")
+                                    .arg(select.join(QStringLiteral(", ")), quotedName(t.table),
+                                         order.join(QStringLiteral(", ")))
+                                    .arg(kMaxRecordedRows + 1));
+            if (!r.ok || (tablesRecorded_ && r.data == t.rows))
+                continue;
+            t.rows = r.data;
+            TableRows changed = t;
+            if (changed.rows.size() > kMaxRecordedRows) {
+                changed.rows.resize(kMaxRecordedRows);
+                changed.truncated = true;
+            }
+            *tables << tableRowsToValue(changed);
+        }
+        tablesRecorded_ = true;
+        return !tables->isEmpty();
+    }
+
 private:
+    QString quotedName(QString name) const {
+        const QChar quote = kind_ == ServerKind::Postgres ? QLatin1Char('"') : QLatin1Char('`');
+        return quote + name.replace(quote, QString(2, quote)) + quote;
+    }
+    // The run's tables and their columns, once the set-up made them.
+    bool listTables() {
+        const bool pg = kind_ == ServerKind::Postgres;
+        const QString schema =
+            pg ? QStringLiteral("current_schema()") : QStringLiteral("DATABASE()");
+        const SqlResult names = recorder_->exec(
+            QStringLiteral("SELECT table_name FROM information_schema.tables WHERE table_schema "
+                           "= %1 ORDER BY table_name")
+                .arg(schema));
+        if (!names.ok)
+            return false;
+        for (const QVariantList& row : names.data) {
+            TableRows t;
+            t.table = row.value(0).toString();
+            const SqlResult columns = recorder_->exec(
+                QStringLiteral("SELECT column_name, data_type FROM information_schema.columns "
+                               "WHERE table_schema = %1 AND table_name = ? ORDER BY "
+                               "ordinal_position")
+                    .arg(schema),
+                {t.table});
+            if (!columns.ok || columns.empty())
+                continue;
+            for (const QVariantList& c : columns.data) {
+                t.columns << c.value(0).toString();
+                t.types << c.value(1).toString();
+            }
+            tables_.push_back(std::move(t));
+        }
+        return true;
+    }
+
     // The locks once every statement in flight either waits for a lock or
     // has finished: one the step's COMMIT just let go of runs on for a
     // moment, and its locks are not yet those it will hold.
@@ -584,6 +675,11 @@ private:
     QString database_;
     std::shared_ptr<AttemptSessions> attempts_ = std::make_shared<AttemptSessions>();
     LockChanges recorded_;  // what locksChanged last reported
+    // The session that reads the committed rows for the trace, and each
+    // table's rows as last recorded.
+    std::unique_ptr<SqlConnection> recorder_;
+    std::vector<TableRows> tables_;
+    bool tablesRecorded_ = false;  // every table once, empty ones too
 };
 
 }  // namespace
@@ -612,6 +708,8 @@ QString serverPackage(const QString& backend) {
 
 std::unique_ptr<Backend> makeBackend(const RunConfig& config,
                                      std::function<void(const QString&)> progress) {
+    if (config.recording)
+        return makeRecordedBackend(config.recording);
     if (config.backend == QLatin1String("postgres"))
         return std::make_unique<ServerBackend>(ServerKind::Postgres, config.isolation,
                                                std::move(progress));

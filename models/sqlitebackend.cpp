@@ -29,6 +29,11 @@ bool Backend::locksChanged(LockRows*, bool*) {
     return false;
 }
 
+// ... and its rows are read from the file itself (a replay runs it again).
+bool Backend::tablesChanged(QVariantList*) {
+    return false;
+}
+
 bool SqliteBackend::prepare(const QString& target, bool replace, QString* error, bool* badInput) {
     return file_.prepare(target, replace, error, badInput);
 }

@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::array kKindIds{"fire",   "retry",   "sql",        "lock-wait", "work",     "pause",
                               "resume", "guard",   "transition", "crash",     "response", "alert",
-                              "effect", "verdict", "locks",      "note"};
+                              "effect", "verdict", "locks",      "tables",    "note"};
 static_assert(kKindIds.size() == std::size_t(EventKind::Note) + 1);
 
 }  // namespace

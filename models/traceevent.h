@@ -34,6 +34,7 @@ enum class EventKind : quint8 {
     Effect,      // the judge counted an effect of an intent
     Verdict,     // the judge's verdict on an intent
     Locks,       // a server's locks for the run's sessions changed (locksnapshot.h)
+    Tables,      // a server's committed rows changed (tablesnapshot.h)
     Note,        // a scenario's own event (a page read, a downstream call ...)
 };
 
@@ -114,6 +115,9 @@ struct TraceEvent {
     Fields fields;
 
     bool is(EventKind k) const { return kind == k; }
+    // What a server's run keeps beside the story (its locks, its committed
+    // rows), shown by the Locks and table views, not as a step.
+    bool isSnapshot() const { return kind == EventKind::Locks || kind == EventKind::Tables; }
     bool failed() const { return code != 0; }
     // What became of the statement, in the words every backend shares.
     SqlOutcome outcome() const;

@@ -34,7 +34,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QStandardItemModel>
@@ -121,6 +123,7 @@ private slots:
     void theChoosersAreReachedByKeyAndNamedInBothLanguages();
     void startingAServerKeepsTheWindowTurning();
     void aMissingServerIsOneMessageAndSqliteGoesOn();
+    void aServerTraceOpensAsItsRecording();
     void theDiagramShowsTheWaitTheHolderTheLockAndTheDeadlock();
     void theCaptionsSayTheWaitAndTheDeadlockInBothLanguages();
     void aSerializationFailureIsMarkedWhereTheServerRefused();
@@ -332,6 +335,45 @@ void LiveWindowTest::aMissingServerIsOneMessageAndSqliteGoesOn() {
     w.jobs()->finishNow();
     QCOMPARE(w.playback().config().variant, QStringLiteral("unique-key"));
     QVERIFY(w.playback().length() > 0);
+}
+
+void LiveWindowTest::aServerTraceOpensAsItsRecording() {
+    // Run by tests/without_servers.sh, after recorded_record saved the
+    // traces on the servers (tests/recorded_test.cpp).
+    if (missingServerPackage("mariadb").isEmpty())
+        QSKIP("MariaDB is installed: tests/without_servers.sh runs this without it");
+    const QString path = QDir(qEnvironmentVariable("IDEM_RECORDINGS"))
+                             .filePath(QStringLiteral("mariadb-check-for-update.json"));
+    if (!QFileInfo::exists(path))
+        QSKIP("no recording: MariaDB was not installed where the traces were recorded");
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.openTraceAt(path);
+    w.jobs()->finishNow();  // reads the trace
+    w.jobs()->finishNow();  // fires its run
+    QVERIFY(w.playback().isLoaded());
+    QVERIFY(w.playback().config().recording);
+    FirePanel* panel = w.firePanel();
+    QVERIFY(panel->backendNote()->isVisible());
+    const QString note = panel->backendNote()->text();
+    QVERIFY2(note.startsWith("Plays the recording mariadb-check-for-update.json: MariaDB is not "
+                             "installed on this computer"),
+             qPrintable(note));
+    // The recorded run's outcome, and Fire plays the recording again.
+    Trace::Loaded stored;
+    QString error;
+    QVERIFY2(Trace::load(path, &stored, &error), qPrintable(error));
+    QCOMPARE(w.playback().finalSummary().toJson().value("verdict"),
+             stored.summary.value("verdict"));
+    QVERIFY(panel->config().recording);
+    w.setLanguage("zh");
+    QVERIFY2(panel->backendNote()->text().startsWith(QStringLiteral("正在播放录制")),
+             qPrintable(panel->backendNote()->text()));
+    w.setLanguage("en");
+    // Another database: the recording is not that run's.
+    choose(panel->isolationBox(), "read-committed");
+    QVERIFY(!panel->config().recording);
 }
 
 void LiveWindowTest::theDiagramShowsTheWaitTheHolderTheLockAndTheDeadlock() {

@@ -3,6 +3,7 @@
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "relativefont.h"
 #include "serverbackend.h"
@@ -273,9 +274,16 @@ void FirePanel::backendChanged() {
     backend_->setToolTip(backendHelp(backend));
     fillIsolations();
     fillVariants();
-    const QString missing = missingServerText(backend);
-    backendNote_->setText(missing);
-    backendNote_->setVisible(!missing.isEmpty());
+    showBackendNote();
+}
+
+void FirePanel::showBackendNote() {
+    const QString backend = backend_->currentData().toString();
+    QString note = missingServerText(backend);
+    if (!note.isEmpty() && recording_ && recording_->config.backend == backend)
+        note = recordingText(*recording_);
+    backendNote_->setText(note);
+    backendNote_->setVisible(!note.isEmpty());
 }
 
 void FirePanel::rebuildParams() {
@@ -311,6 +319,7 @@ void FirePanel::rebuildParams() {
 }
 
 void FirePanel::setConfig(const RunConfig& c) {
+    recording_ = c.recording;
     auto select = [](QComboBox* box, const QString& id) {
         const int i = box->findData(id);
         if (i >= 0)
@@ -335,6 +344,7 @@ void FirePanel::setConfig(const RunConfig& c) {
         if (auto* spin = qobject_cast<QSpinBox*>(w))
             spin->setValue(it.value().toInt());
     }
+    showBackendNote();
 }
 
 RunConfig FirePanel::config() const {
@@ -363,6 +373,16 @@ RunConfig FirePanel::config() const {
                 value = QString::number(spin->value());
             if (value != p.defaultValue)
                 c.params.insert(p.key, value);
+        }
+    }
+    // The recorded run's settings: it plays again from its recording.
+    if (recording_) {
+        RunConfig asked = c;
+        if (asked.isolation.isEmpty())
+            asked.isolation = recording_->config.isolation;
+        if (asked.toJson() == recording_->config.toJson()) {
+            c = recording_->config;
+            c.recording = recording_;
         }
     }
     return c;

@@ -18,6 +18,7 @@ class QSpinBox;
 namespace idem {
 
 class Scenario;
+struct Recording;
 struct ScenarioInfo;
 struct VariantInfo;
 
@@ -53,6 +54,9 @@ public:
     // Why a backend cannot start here (its server's package is missing),
     // with how to install it; empty when it can.
     static QString missingServerText(const QString& backend);
+    // What the panel says under the database when the run plays a
+    // recording of it (recordedbackend.h): which file, and why.
+    static QString recordingText(const Recording& recording);
     QComboBox* crashBox() const { return crash_; }
     QComboBox* timingBox() const { return timing_; }
     QSpinBox* duplicatesBox() const { return duplicates_; }
@@ -71,6 +75,7 @@ private:
     // The backend chosen: variants enabled or not, the isolation levels, the note.
     void backendChanged();
     void rebuildParams();
+    void showBackendNote();
 
     const Scenario* scenario_ = nullptr;
     QFormLayout* form_;
@@ -89,6 +94,10 @@ private:
     QLabel* labels_[10] = {};
     QMap<QString, QWidget*> params_;
     QList<QWidget*> paramRows_;
+    // The recording the configuration shown plays (a server trace opened
+    // where its server is missing); config() carries it while the
+    // settings are the recorded run's.
+    std::shared_ptr<const Recording> recording_;
 };
 
 }  // namespace idem

@@ -7,12 +7,14 @@
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "serverbackend.h"
 #include "serverinstall.h"
 #include "texts.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 namespace idem {
@@ -184,6 +186,12 @@ QString FirePanel::missingServerText(const QString& backend) {
         .arg(backendName(backend), package);
 }
 
+QString FirePanel::recordingText(const Recording& recording) {
+    return tr("Plays the recording %1: %2 is not installed on this computer, so the "
+              "database's answers, its locks and its rows come from that trace.")
+        .arg(QFileInfo(recording.path).fileName(), backendName(recording.config.backend));
+}
+
 QString FirePanel::describe(const RunConfig& c, bool withVariant) {
     const Texts& t = Texts::instance();
     const Scenario* scenario = findScenario(c.scenario);
@@ -245,7 +253,8 @@ QString FirePanel::problemText(const RunConfig& config, const ScenarioInfo& info
         if (!unavailable.isEmpty())
             return variantName(info, v->id) + QStringLiteral(": ") + unavailable;
     }
-    return missingServerText(config.backend);
+    // A recording plays where its server is missing.
+    return config.recording ? QString() : missingServerText(config.backend);
 }
 
 }  // namespace idem

@@ -342,8 +342,8 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
             i = last;
             continue;
         }
-        if (e.is(EventKind::Locks))
-            continue;  // not a step of the story: the Locks view shows it
+        if (e.isSnapshot())
+            continue;  // not a step of the story: the Locks and table views show it
         Context context;
         if (isServerLockWait(e))
             context.holders = lockHolders(events, i);
@@ -386,7 +386,7 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
         }
         return;
     }
-    if (e.is(EventKind::Locks))
+    if (e.isSnapshot())
         return;
     if (inSetup_)
         closeSetup(steps);

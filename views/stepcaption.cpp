@@ -61,8 +61,9 @@ QString StepCaption::describe(const QList<TraceEvent>& events, qsizetype from, q
     // A step that recorded nothing (time passed): say what happened last.
     if (from >= to && to > 0) {
         from = to - 1;
-        // ... a story's event, not the locks it left (the Locks view's).
-        while (from > 0 && events.value(from).is(EventKind::Locks)) --from;
+        // ... a story's event, not the locks or rows it left (the Locks
+        // and table views').
+        while (from > 0 && events.value(from).isSnapshot()) --from;
     }
     const QList<SequenceStep> steps = SequenceSteps::build(events, from, to, from, scenario);
     QStringList parts;

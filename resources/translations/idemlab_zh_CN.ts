@@ -566,6 +566,10 @@
         <source>Which attempt dies at the crash point (1 = the original; at after-publish, which pass of the relay)</source>
         <translation>第几次尝试在崩溃点挂掉（1 = 原始请求；after-publish 时是消息中继的第几轮）</translation>
     </message>
+    <message>
+        <source>Plays the recording %1: %2 is not installed on this computer, so the database&apos;s answers, its locks and its rows come from that trace.</source>
+        <translation>正在播放录制 %1：本机没有安装 %2，所以数据库的回答、锁和表中的行都来自这份轨迹。</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -3443,6 +3447,53 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>&amp;Clear the list</source>
         <translation>清空列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>idem::Recording</name>
+    <message>
+        <source>The recording does not match this version of the lab: %1</source>
+        <translation>这份录制与本版实验室对不上：%1</translation>
+    </message>
+    <message>
+        <source>this version sends &quot;%1&quot; on %2, where the recording has no more statements.</source>
+        <translation>本版在 %2 上发送“%1”，而录制在这条连接上已没有语句。</translation>
+    </message>
+    <message>
+        <source>at event %1 it sent &quot;%2&quot; on %3, this version sends &quot;%4&quot;.</source>
+        <translation>在第 %1 个事件，录制在 %3 上发送的是“%2”，本版发送的是“%4”。</translation>
+    </message>
+    <message>
+        <source>at event %1 a statement returned more rows than a trace keeps (%2): this recording cannot be played.</source>
+        <translation>在第 %1 个事件，一条语句返回的行数超过轨迹能保存的上限（%2）：这份录制无法播放。</translation>
+    </message>
+    <message>
+        <source>at event %1 its statement on %2 had finished or waited, and this run is elsewhere.</source>
+        <translation>在第 %1 个事件，录制中 %2 上的语句已结束或在等待，而本次运行走到了别处。</translation>
+    </message>
+    <message>
+        <source>the recording ends at event %1, this run goes on.</source>
+        <translation>录制在第 %1 个事件结束，本次运行却还在继续。</translation>
+    </message>
+    <message>
+        <source>event %1 is &quot;%2&quot; of %3 in the recording, &quot;%4&quot; of %5 in this run.</source>
+        <translation>第 %1 个事件在录制中是 %3 的“%2”，在本次运行中是 %5 的“%4”。</translation>
+    </message>
+    <message>
+        <source>the table %1 held more rows than a trace keeps (%2): this recording cannot be played.</source>
+        <translation>表 %1 的行数超过轨迹能保存的上限（%2）：这份录制无法播放。</translation>
+    </message>
+    <message>
+        <source>%1 is a run on %2, which the lab runs itself: there is no recording to play.</source>
+        <translation>%1 是在 %2 上的运行，实验室可以自己重跑：没有需要播放的录制。</translation>
+    </message>
+    <message>
+        <source>%1 was written by a version of the lab that did not keep the server&apos;s committed rows: it can be replayed only where %2 is installed.</source>
+        <translation>%1 由一个不保存服务器已提交行的旧版实验室写成：只能在安装了 %2 的电脑上回放。</translation>
+    </message>
+    <message>
+        <source>%1 is a recording of another run than this one.</source>
+        <translation>%1 录制的是另一次运行，不是这一次。</translation>
     </message>
 </context>
 <context>
