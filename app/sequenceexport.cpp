@@ -246,7 +246,7 @@ void SequenceDiagramExport::add(const TraceEvent& e, ExportOutput& out) {
     };
     QList<SequenceStep> steps;
     // The holder lets go before the statement it held returns.
-    if (lockStep.ended && lockStep.ended->endOutcome == SqlOutcome::Ok)
+    if (lockStep.ended && lockStep.ended->letGo())
         steps << note(locks_.releaseText(*lockStep.ended), SequenceStep::Tone::Normal);
     writing_->add(e, &steps);
     if (lockStep.began) {

@@ -217,7 +217,7 @@ void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
         const LockEpisode& w = *step.ended;
         const QString waiter = attemptIdOf(w.who);
         const OpenSpan wait = waits_.take(waiter);
-        if (w.releasedBy.attempt != 0 && w.endOutcome == SqlOutcome::Ok) {
+        if (w.releasedBy.attempt != 0 && w.letGo()) {
             const QString holder = attemptIdOf(w.releasedBy);
             append(out, QJsonObject{{"ph", "n"},
                                     {"cat", "attempt"},

@@ -210,7 +210,7 @@ QString LockStory::refusalText(const LockEpisode& r) const {
 QString LockStory::storyText(const LockEpisode& e) const {
     if (!e.isWait())
         return tr("%1 ms: %2").arg(e.tMs).arg(refusalText(e));
-    if (!e.ended())
+    if (!e.ended() || e.endMs == e.tMs)
         return tr("%1 ms: %2; %3").arg(e.tMs).arg(waitText(e), releaseText(e));
     return tr("%1–%2 ms: %3; %4").arg(e.tMs).arg(e.endMs).arg(waitText(e), releaseText(e));
 }

@@ -56,6 +56,13 @@ struct LockEpisode {
 
     bool isWait() const { return kind == Kind::Wait; }
     bool ended() const { return endSeq >= 0; }
+    // The wait ended because a holder let the lock go (the statement then
+    // ran, whatever its result), not because the server broke it off.
+    bool letGo() const {
+        return ended() && endOutcome != SqlOutcome::Deadlock &&
+               endOutcome != SqlOutcome::LockTimeout &&
+               endOutcome != SqlOutcome::SerializationFailure;
+    }
 };
 
 // What one event changed: a wait that began or ended, a statement refused.
