@@ -256,7 +256,7 @@ QString LockStory::locksHtml(const LockRows& rows, const QStringList& attempts) 
 const char* const LockStory::kStyle =
     ".lock-story table.locks{margin:.2em 0 .8em 0}"
     ".lock-story tr.waiting td{background:#fff0c2;font-weight:bold}"
-    ".lock-story li.refused>p{color:#b00020;font-weight:bold}"
+    ".lock-story li.refused>p:first-child{color:#b00020;font-weight:bold}"
     ".lock-story .locks-title{margin:.3em 0 0 0;font-style:italic}"
     ".lock-story li{break-inside:avoid;page-break-inside:avoid}";
 

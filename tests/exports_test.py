@@ -360,7 +360,7 @@ def check_lock_exports(folder):
     """Server traces: each export tells the waits, deadlocks and serialization
     failures; the diagrams go to the parsers with the others (returned)."""
     diagrams = {"mmd": [], "puml": []}
-    for name in sorted(os.listdir(LOCKS)):
+    for name in sorted(f for f in os.listdir(LOCKS) if f.endswith(".json")):
         trace = os.path.join(LOCKS, name)
         events, waits, refused = lock_facts(trace)
         summary = json.load(open(trace))["summary"]
@@ -450,7 +450,8 @@ def check_lock_exports(folder):
 def main():
     with tempfile.TemporaryDirectory() as folder:
         paths = traces(folder)
-        check_schema(paths, sorted(os.path.join(LOCKS, f) for f in os.listdir(LOCKS)))
+        check_schema(paths, sorted(os.path.join(LOCKS, f) for f in os.listdir(LOCKS)
+                                   if f.endswith(".json")))
         check_golden_exports(folder)
         check_history_and_chrome(folder, paths)
         diagrams = check_lock_exports(folder)
