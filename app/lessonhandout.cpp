@@ -9,6 +9,7 @@
 #include "lessonbook.h"
 #include "lessoncommands.h"
 #include "lessonpanel.h"
+#include "lockstory.h"
 #include "outputpaths.h"
 #include "pausesentence.h"
 #include "registry.h"
@@ -78,6 +79,13 @@ constexpr const char* kStyle =
     "h1,h2,figcaption{break-after:avoid;page-break-after:avoid}"
     ".intro,figure,.question,.answers li{break-inside:avoid;page-break-inside:avoid}"
     "figure svg{width:100%;max-height:240mm;border:none}}";
+
+// Added when a frame runs on a server: its lock tables.
+constexpr const char* kLocksStyle =
+    "table.locks{border-collapse:collapse;font-size:90%}"
+    "table.locks td,table.locks th{border:1px solid #bbb;padding:2px 6px;text-align:left}"
+    "table.locks th{background:#eee}table.locks thead{display:table-header-group}"
+    "table.locks tr{break-inside:avoid;page-break-inside:avoid}";
 
 // The numbers the fire panel's line leaves out, when a lesson sets them.
 struct NumberWords {
@@ -187,6 +195,21 @@ QString diagramsHtml(const RunDiagrams& diagrams) {
     return h;
 }
 
+// On a server: the lock waits, deadlocks and serialization failures up to
+// the pause, each with the locks of its moment, and the locks held at the
+// pause (nothing on SQLite, whose one writer the diagram shows).
+QString lockStoryHtml(const Run& run, qsizetype upTo) {
+    LockStory story;
+    story.setBackend(run.config().backend);
+    const QList<TraceEvent>& events = run.trace().events();
+    for (qsizetype i = 0; i < upTo && i < events.size(); ++i) story.follow(events[i]);
+    if (!story.told())
+        return {};
+    return QStringLiteral("<section class='locks-at-pause'><h3>%1</h3>%2</section>")
+        .arg(escape(LessonHandout::tr("Locks on the server")),
+             story.storyHtml(LessonHandout::tr("Locks at the pause:")));
+}
+
 QString choiceLetter(int index) {
     return QString(QChar(u'A' + index));
 }
@@ -199,12 +222,13 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
     const int frames = int(lesson.frames.size());
     QString body;
     QHash<int, QString> answers;  // frame → the run's value
+    bool locksShown = false;      // a frame ran on a server: its locks are shown
     for (int i = 0; i < frames; ++i) {
         const LessonFrame& f = lesson.frames.at(i);
         QString pauseHtml;
         const FrameCheck check = checkFrame(
             lesson, i,
-            [&pauseHtml](const Run& run, qsizetype lastStepBegin) {
+            [&pauseHtml, &locksShown](const Run& run, qsizetype lastStepBegin) {
                 const qsizetype upTo = run.trace().size();
                 const QList<TraceEvent>& events = run.trace().events();
                 const ScenarioInfo* info = &run.scenario().info();
@@ -222,6 +246,9 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
                 }
                 pauseHtml += diagramsHtml(runDiagrams(run.scenario().info(), run.config().variant,
                                                       run.trace(), upTo, lastStepBegin));
+                const QString locks = lockStoryHtml(run, upTo);
+                locksShown = locksShown || !locks.isEmpty();
+                pauseHtml += locks;
             },
             cancel);
         if (check.cancelled)
@@ -275,7 +302,9 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
              "<title>%3</title><style>%4</style></head><body>")
              .arg(htmlLang, QLatin1String(labfiles::kHtmlGenerator),
                   escape(LessonHandout::tr("%1 — hand-out").arg(lesson.title.in(lang))),
-                  QLatin1String(kStyle));
+                  QString::fromLatin1(kStyle) +
+                      (locksShown ? QLatin1String(kLocksStyle) + QLatin1String(LockStory::kStyle)
+                                  : QString()));
     h += QStringLiteral(
              "<header><h1>%1</h1><div class='summary'>%2</div><p class='meta'>%3</p>"
              "</header>")

@@ -152,9 +152,11 @@ void SequenceDiagramExport::look(const TraceEvent& e) {
     see(steps);
 }
 
-void SequenceDiagramExport::begin(const ExportRun&, ExportOutput& out) {
+void SequenceDiagramExport::begin(const ExportRun& run, ExportOutput& out) {
     rowsOnPage_ = 0;
     page_ = 1;
+    locks_.clear();
+    locks_.setBackend(run.config.value("backend").toString());
     QList<SequenceStep> steps;
     looking_.finish(&steps);
     see(steps);
@@ -232,8 +234,30 @@ void SequenceDiagramExport::write(const QList<SequenceStep>& steps, ExportOutput
 }
 
 void SequenceDiagramExport::add(const TraceEvent& e, ExportOutput& out) {
+    const LockStep lockStep = locks_.follow(e);
+    const auto note = [&e](const QString& text, SequenceStep::Tone tone) {
+        SequenceStep s;
+        s.shape = Shape::Tag;
+        s.tone = tone;
+        s.from = e.actorName();
+        s.label = text;
+        s.tMs = e.tMs;
+        return s;
+    };
     QList<SequenceStep> steps;
+    // The holder lets go before the statement it held returns.
+    if (lockStep.ended && lockStep.ended->letGo())
+        steps << note(locks_.releaseText(*lockStep.ended), SequenceStep::Tone::Normal);
     writing_->add(e, &steps);
+    if (lockStep.began) {
+        // The wait in the words of the exports: who waits for whom, on what.
+        for (SequenceStep& s : steps) {
+            if (s.event >= 0 && s.hourglass)
+                s.label = locks_.waitText(*lockStep.began);
+        }
+    }
+    if (lockStep.refused)
+        steps << note(locks_.refusalText(*lockStep.refused), SequenceStep::Tone::Bad);
     write(steps, out);
 }
 

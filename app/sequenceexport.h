@@ -3,6 +3,7 @@
 // labels and words as the window, in the language installed for tr().
 #pragma once
 
+#include "lockstory.h"
 #include "sequencesteps.h"
 #include "traceexport.h"
 
@@ -24,7 +25,11 @@ struct ScenarioInfo;
 // whose declarations order the lanes and pick the payload shown on an
 // attempt's arrow (nullptr when this program does not know it: lanes in the
 // order they appear, no payload). title: shown above the diagram
-// ("order-create / check-then-insert").
+// ("order-create / check-then-insert"). On a server, a lock wait is a note
+// on the waiting attempt's lane naming the attempts holding the lock and the
+// lock; another note says whose transaction ended to let it go, just before
+// the statement's result, and one names the victim of a deadlock (or the
+// attempt whose statement a serialization failure refused).
 class SequenceDiagramExport : public TraceExport {
 public:
     enum class Language { Mermaid, PlantUml };
@@ -60,6 +65,9 @@ private:
     QHash<QString, QString> alias_;
     int rowsOnPage_ = 0;
     int page_ = 1;
+    // A server's lock waits: said when they begin, end and when the server
+    // refuses a statement, on the lane of the attempt concerned.
+    LockStory locks_{0};
 };
 
 }  // namespace idem

@@ -1,6 +1,7 @@
 // Chrome's trace-event JSON (opens in Perfetto and chrome://tracing): one
 // track per actor, virtual time as time, attempts and work as spans.
 #include "exporttext.h"
+#include "sqlconnection.h"
 #include "tracewriters.h"
 
 #include <QJsonArray>
@@ -50,8 +51,16 @@ QString sliceName(const TraceEvent& e) {
     return name;
 }
 
+QString attemptIdOf(qint32 intent, qint32 attempt) {
+    return QStringLiteral("i%1#%2").arg(intent + 1).arg(attempt);
+}
+
 QString attemptIdOf(const TraceEvent& e) {
-    return QStringLiteral("i%1#%2").arg(e.intent + 1).arg(e.attempt);
+    return attemptIdOf(e.intent, e.attempt);
+}
+
+QString attemptIdOf(const AttemptRef& a) {
+    return attemptIdOf(a.intent, a.attempt);
 }
 
 }  // namespace
@@ -70,8 +79,10 @@ int ChromeExport::track(const QString& actor) {
 void ChromeExport::look(const TraceEvent& e) {
     track(e.actorName());
     const QString attemptId = attemptIdOf(e);
-    if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId))
+    if (e.is(EventKind::Fire) && e.attempt > 0 && !open_.contains(attemptId)) {
         open_.insert(attemptId, {track(e.fields.text("receiver")), {}});
+        attemptTracks_.insert(attemptId, track(e.fields.text("receiver")));
+    }
     if (e.is(EventKind::Response))
         open_.remove(attemptId);
 }
@@ -84,6 +95,9 @@ void ChromeExport::append(ExportOutput& out, const QJsonObject& o) {
 
 void ChromeExport::begin(const ExportRun& run, ExportOutput& out) {
     open_.clear();
+    waits_.clear();
+    locks_.clear();
+    locks_.setBackend(run.config.value("backend").toString());
     first_ = true;
     lastMs_ = 0;
     out.write(QByteArray(R"({"displayTimeUnit":"ms","traceEvents":[)"));
@@ -162,7 +176,19 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
                             {"pid", kPid},
                             {"tid", onTrack},
                             {"args", eventArgs(e)}});
+    lockEvents(e, out);
     if (e.is(EventKind::Response) && open_.contains(attemptId)) {
+        // A wait still open when the attempt answers ends with it.
+        if (waits_.contains(attemptId)) {
+            const OpenSpan wait = waits_.take(attemptId);
+            append(out, QJsonObject{{"ph", "e"},
+                                    {"cat", "attempt"},
+                                    {"id", attemptId},
+                                    {"name", wait.name},
+                                    {"ts", ts},
+                                    {"pid", kPid},
+                                    {"tid", wait.track}});
+        }
         const OpenSpan span = open_.take(attemptId);
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},
@@ -175,9 +201,116 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
     }
 }
 
+// A server's lock waits and refusals on the attempts' own async tracks (the
+// attempt's category and id, so that they nest in its span), and a flow
+// arrow (Perfetto's bind_id, from an instant to an instant) from the holder
+// whose transaction ended to the waiter it let go.
+void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
+    const LockStep step = locks_.follow(e);
+    if (!step.any())
+        return;
+    const qint64 ts = e.tMs * kMicrosPerMs;
+    const auto trackOf = [this, &e](const QString& attemptId) {
+        return attemptTracks_.value(attemptId, track(e.actorName()));
+    };
+    if (step.ended) {
+        const LockEpisode& w = *step.ended;
+        const QString waiter = attemptIdOf(w.who);
+        const OpenSpan wait = waits_.take(waiter);
+        if (w.releasedBy.attempt != 0 && w.letGo()) {
+            const QString holder = attemptIdOf(w.releasedBy);
+            append(out, QJsonObject{{"ph", "n"},
+                                    {"cat", "attempt"},
+                                    {"id", holder},
+                                    {"name", "lock released"},
+                                    {"ts", w.releasedMs * kMicrosPerMs},
+                                    {"pid", kPid},
+                                    {"tid", trackOf(holder)},
+                                    {"bind_id", w.seq},
+                                    {"flow_out", true},
+                                    {"args", QJsonObject{{"lets_go", locks_.name(w.who)}}}});
+            append(out,
+                   QJsonObject{{"ph", "n"},
+                               {"cat", "attempt"},
+                               {"id", waiter},
+                               {"name", "lock granted"},
+                               {"ts", ts},
+                               {"pid", kPid},
+                               {"tid", trackOf(waiter)},
+                               {"bind_id", w.seq},
+                               {"flow_in", true},
+                               {"args", QJsonObject{{"released_by", locks_.name(w.releasedBy)}}}});
+        }
+        if (!wait.name.isEmpty()) {
+            append(out, QJsonObject{{"ph", "e"},
+                                    {"cat", "attempt"},
+                                    {"id", waiter},
+                                    {"name", wait.name},
+                                    {"ts", ts},
+                                    {"pid", kPid},
+                                    {"tid", wait.track},
+                                    {"args", QJsonObject{{"outcome", outcomeId(w.endOutcome)},
+                                                         {"until_seq", w.endSeq},
+                                                         {"text", locks_.releaseText(w)}}}});
+        }
+    }
+    if (step.began) {
+        const LockEpisode& w = *step.began;
+        const QString waiter = attemptIdOf(w.who);
+        QJsonArray holders;
+        for (const AttemptRef& a : w.holders) holders.append(locks_.name(a));
+        const OpenSpan wait{trackOf(waiter),
+                            QStringLiteral("lock wait: %1").arg(LockStory::lockText(w.lock))};
+        waits_.insert(waiter, wait);
+        append(out, QJsonObject{{"ph", "b"},
+                                {"cat", "attempt"},
+                                {"id", waiter},
+                                {"name", wait.name},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", wait.track},
+                                {"args", QJsonObject{{"waiting", locks_.name(w.who)},
+                                                     {"holders", holders},
+                                                     {"sessions", w.holderSessions},
+                                                     {"connection", w.session},
+                                                     {"lock", w.lock},
+                                                     {"text", locks_.waitText(w)}}}});
+    }
+    if (step.refused) {
+        const LockEpisode& r = *step.refused;
+        const QString victim = attemptIdOf(r.who);
+        const char* what = r.kind == LockEpisode::Kind::Deadlock      ? "deadlock"
+                           : r.kind == LockEpisode::Kind::LockTimeout ? "lock timeout"
+                                                                      : "serialization failure";
+        append(out, QJsonObject{{"ph", "n"},
+                                {"cat", "attempt"},
+                                {"id", victim},
+                                {"name", QLatin1String(what)},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", trackOf(victim)},
+                                {"args", QJsonObject{{"victim", locks_.name(r.who)},
+                                                     {"code", r.code},
+                                                     {"state", r.state},
+                                                     {"error", r.error},
+                                                     {"text", locks_.refusalText(r)}}}});
+    }
+}
+
 void ChromeExport::end(ExportOutput& out) {
-    // Attempts that never got an answer end with the run.
+    // Waits and attempts that never ended end with the run.
     const qint64 end = lastMs_ * kMicrosPerMs;
+    for (auto it = waits_.cbegin(); it != waits_.cend(); ++it) {
+        append(out, QJsonObject{{"ph", "e"},
+                                {"cat", "attempt"},
+                                {"id", it.key()},
+                                {"name", it.value().name},
+                                {"ts", end},
+                                {"pid", kPid},
+                                {"tid", it.value().track}});
+    }
+    waits_.clear();
+    attemptTracks_.clear();
     for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},

@@ -23,6 +23,8 @@ void HistoryExport::begin(const ExportRun& run, ExportOutput&) {
     operations_.clear();
     index_ = 0;
     endMs_ = 0;
+    locks_.clear();
+    locks_.setBackend(run.config.value("backend").toString());
 }
 
 void HistoryExport::line(ExportOutput& out, const char* type, const Operation& op, qint64 tMs,
@@ -36,15 +38,41 @@ void HistoryExport::line(ExportOutput& out, const char* type, const Operation& o
 
 void HistoryExport::add(const TraceEvent& e, ExportOutput& out) {
     endMs_ = std::max(endMs_, e.tMs);
+    const LockStep step = locks_.follow(e);
     if (e.intent < 0 || e.attempt <= 0)
         return;
     const qint64 key = attemptKey(e.intent, e.attempt);
     const auto known = operations_.find(key);
+    if (known != operations_.end() && !known->completed) {
+        if (step.ended) {
+            const LockEpisode& w = *step.ended;
+            QJsonArray holders;
+            for (const AttemptRef& a : w.holders) holders.append(locks_.name(a));
+            known->waits.append(QJsonObject{
+                {"holders", holders},
+                {"lock", LockStory::lockText(w.lock)},
+                {"from", w.tMs * 1'000'000},
+                {"to", w.endMs * 1'000'000},
+                {"released_by", w.releasedBy.attempt != 0 ? QJsonValue(locks_.name(w.releasedBy))
+                                                          : QJsonValue()}});
+        }
+        if (step.refused) {
+            const LockEpisode& r = *step.refused;
+            known->refused = QJsonObject{
+                {"error", QLatin1String(r.kind == LockEpisode::Kind::Deadlock ? "deadlock"
+                                        : r.kind == LockEpisode::Kind::LockTimeout
+                                            ? "lock-timeout"
+                                            : "serialization-failure")},
+                {"code", r.code},
+                {"state", r.state},
+                {"message", r.error}};
+        }
+    }
     if (e.is(EventKind::Fire) && known == operations_.end()) {
         // f: what the attempt asks for (a TCC phase), else the scenario.
         const QVariantMap payload = e.fields.value("payload").toMap();
         const QString op = payload.value(QStringLiteral("op")).toString();
-        const Operation o{qint64(operations_.size()), op.isEmpty() ? scenario_ : op, false};
+        const Operation o{qint64(operations_.size()), op.isEmpty() ? scenario_ : op, false, {}, {}};
         operations_.insert(key, o);
         line(out, "invoke", o, e.tMs, e.intent, e.attempt,
              {{"value", payload.isEmpty() ? QJsonValue() : QJsonObject::fromVariantMap(payload)},
@@ -55,14 +83,26 @@ void HistoryExport::add(const TraceEvent& e, ExportOutput& out) {
         const QString response = e.fields.text("response");
         const QJsonValue result =
             e.fields.contains("result") ? QJsonValue(e.fields.text("result")) : QJsonValue();
+        QJsonObject more;
+        if (!known->waits.isEmpty())
+            more.insert("lock_waits", known->waits);
         if (response == QLatin1String("success")) {
-            line(out, "ok", *known, e.tMs, e.intent, e.attempt, {{"value", result}});
+            more.insert("value", result);
+            line(out, "ok", *known, e.tMs, e.intent, e.attempt, more);
         } else if (response == QLatin1String("none") || e.fields.flag("lost")) {
-            line(out, "info", *known, e.tMs, e.intent, e.attempt,
-                 {{"value", QJsonValue()}, {"error", QStringLiteral("no-answer")}});
+            more.insert("value", QJsonValue());
+            more.insert("error", QStringLiteral("no-answer"));
+            line(out, "info", *known, e.tMs, e.intent, e.attempt, more);
+        } else if (!known->refused.isEmpty()) {
+            // The server refused the transaction: it did nothing, a definite fail.
+            more.insert("value", result);
+            for (auto it = known->refused.begin(); it != known->refused.end(); ++it)
+                more.insert(it.key(), it.value());
+            line(out, "fail", *known, e.tMs, e.intent, e.attempt, more);
         } else {
-            line(out, "fail", *known, e.tMs, e.intent, e.attempt,
-                 {{"value", result}, {"error", response}});
+            more.insert("value", result);
+            more.insert("error", response);
+            line(out, "fail", *known, e.tMs, e.intent, e.attempt, more);
         }
     }
 }

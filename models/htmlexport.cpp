@@ -1,6 +1,7 @@
 // The HTML report, written as the trace is read.
 #include "exporttext.h"
 #include "labfiles.h"
+#include "lockstory.h"
 #include "names.h"
 #include "narration.h"
 #include "tracewriters.h"
@@ -131,6 +132,7 @@ HtmlExport::~HtmlExport() = default;
 
 void HtmlExport::look(const TraceEvent& e) {
     seen_.tally.add(e, false);
+    locks_.follow(e);
     if (seen_.recent.size() < head_) {
         seen_.recent.append(e);
         return;
@@ -151,7 +153,9 @@ void HtmlExport::begin(const ExportRun& run, ExportOutput& out) {
              "<!DOCTYPE html><html lang='%1'><head><meta charset='utf-8'>%2<title>%3</title>"
              "<style>%4</style></head><body>")
              .arg(escape(options_.lang), QLatin1String(labfiles::kHtmlGenerator),
-                  escape(HtmlReport::tr("Idempotency Lab report")), QLatin1String(kReportStyle));
+                  escape(HtmlReport::tr("Idempotency Lab report")),
+                  QString::fromLatin1(kReportStyle) +
+                      QLatin1String(locks_.told() ? LockStory::kStyle : ""));
     h += QStringLiteral("<h1>%1</h1>")
              .arg(escape(HtmlReport::tr("Idempotency Lab — %1 / %2")
                              .arg(s.value("scenario").toString(), s.value("variant").toString())));
@@ -182,6 +186,13 @@ void HtmlExport::begin(const ExportRun& run, ExportOutput& out) {
                  .arg(escape(it.key()), escape(value.left(4000)));
     }
     h += QStringLiteral("</tbody></table>");
+    locks_.setBackend(run.config.value("backend").toString());
+    if (locks_.told()) {
+        h += QStringLiteral("<h2>%1</h2>")
+                 .arg(escape(HtmlReport::tr("Locks: waits, deadlocks and serialization failures")));
+        h += locks_.storyHtml(HtmlReport::tr("Locks at the end of the run:"));
+    }
+    locks_.clear();
     for (const ReportDiagram& d : diagrams) {
         h += QStringLiteral("<h2>%1</h2>").arg(escape(d.title));
         for (const QByteArray& svg : d.parts) {

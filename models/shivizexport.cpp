@@ -71,6 +71,14 @@ QString ShiVizExport::host(const QString& actor, const TraceEvent& e) const {
                         : QStringLiteral("%1#%2").arg(actor).arg(e.attempt));
 }
 
+QString ShiVizExport::host(const AttemptRef& a) const {
+    TraceEvent e;
+    e.intent = a.intent;
+    e.attempt = a.attempt;
+    e.actor = a.actor;
+    return host(nameOf(a.actor), e);
+}
+
 QString ShiVizExport::prefix(const TraceEvent& e) const {
     QString p = QStringLiteral("t=%1").arg(e.tMs);
     if (e.attempt != 0) {
@@ -104,25 +112,46 @@ void ShiVizExport::begin(const ExportRun& run, ExportOutput& out) {
         out.write("=== " + oneLine(run.label).toUtf8() + " ===\n");
     judged_ = false;
     clocks_.clear();
+    locks_.clear();
+    locks_.setBackend(run.config.value("backend").toString());
 }
 
 void ShiVizExport::add(const TraceEvent& e, ExportOutput& out) {
     const QString p = prefix(e);
     const QString actor = e.actorName();
+    const LockStep lockStep = locks_.follow(e);
+    if (lockStep.began && !actor.isEmpty() && actor != kDatabase) {
+        // The statement is sent and blocks: the wait is its attempt's.
+        const LockEpisode& w = *lockStep.began;
+        event(out, host(actor, e),
+              p + QStringLiteral("sends on %1 and waits: %2 [%3]")
+                      .arg(w.session, locks_.waitText(w), w.lock));
+        return;
+    }
     if (e.is(EventKind::Sql)) {
         if (actor.isEmpty() || actor == kDatabase) {
             event(out, kDatabase, p + e.connectionName() + QLatin1Char(' ') + describeEvent(e));
             return;
         }
-        // Statement sent, run by the database, result returned.
         const QString h = host(actor, e);
-        event(out, h,
-              p + QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
+        if (lockStep.ended) {
+            // Sent when it blocked; let go by the holder whose transaction ended.
+            const LockEpisode& w = *lockStep.ended;
+            const QString holder = w.releasedBy.attempt != 0 ? host(w.releasedBy) : QString();
+            event(out, h, p + locks_.releaseText(w),
+                  clocks_.contains(holder) && holder != h ? holder : QString());
+        } else {
+            // Statement sent, run by the database, result returned.
+            event(out, h,
+                  p + QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
+        }
         event(out, kDatabase,
               p + QStringLiteral("%1 from %2: %3 → %4")
                       .arg(e.connectionName(), h, statementText(e), resultText(e)),
               h);
         event(out, h, p + QStringLiteral("gets %1").arg(resultText(e)), kDatabase);
+        if (lockStep.refused)
+            event(out, h, p + locks_.refusalText(*lockStep.refused));
         return;
     }
     if (actor == kJudge && !judged_) {

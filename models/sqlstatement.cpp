@@ -157,8 +157,11 @@ QString statementVerb(const QString& sql) {
     // MariaDB's START TRANSACTION is BEGIN as the captions tell it.
     if (trimmed.startsWith(QLatin1String("START TRANSACTION"), Qt::CaseInsensitive))
         return QStringLiteral("BEGIN");
-    const qsizetype end = trimmed.indexOf(QRegularExpression(QStringLiteral("\\s")));
-    return (end < 0 ? trimmed : trimmed.left(end)).toUpper();
+    // The first word, found without a regular expression: one compiled per
+    // call could fail under memory pressure and say so on stderr.
+    const auto space =
+        std::find_if(trimmed.cbegin(), trimmed.cend(), [](QChar ch) { return ch.isSpace(); });
+    return trimmed.left(space - trimmed.cbegin()).toUpper();
 }
 
 }  // namespace idem

@@ -4,6 +4,7 @@
 #include "exporttext.h"
 #include "narration.h"
 #include "outofmemory.h"
+#include "sqlconnection.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -112,10 +113,15 @@ CsvExport::~CsvExport() = default;
 void CsvExport::begin(const ExportRun& run, ExportOutput& out) {
     if (excel_)
         out.write(QByteArray("\xEF\xBB\xBF"));
-    out.write(
-        QByteArray("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
-                   "rows_changed,error,data,caption\r\n"));
+    const QString backend = run.config.value("backend").toString();
+    server_ = !backend.isEmpty() && backend != QLatin1String("sqlite");
+    out.write(QByteArray("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
+                         "rows_changed,error,data,caption") +
+              (server_ ? QByteArray(",outcome,waiting_for,lock,waited_ms") : QByteArray()) +
+              "\r\n");
     narrator_ = std::make_unique<Narrator>(run.intents, words_);
+    locks_.clear();
+    locks_.setBackend(backend);
 }
 
 void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
@@ -131,6 +137,26 @@ void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
           csvText(narrator_->caption(e))}) {
         line += QLatin1Char(',');
         line += cell;
+    }
+    if (server_) {
+        const LockStep step = locks_.follow(e);
+        QString waitingFor;
+        QString lock;
+        QString waited;
+        if (step.began) {
+            QStringList holders;
+            for (const AttemptRef& a : step.began->holders) holders << locks_.name(a);
+            waitingFor = holders.join(QStringLiteral(", "));
+            lock = LockStory::lockText(step.began->lock);
+        }
+        if (step.ended)
+            waited = QString::number(step.ended->endMs - step.ended->tMs);
+        for (const QString& cell :
+             {e.is(EventKind::Sql) ? QString::fromLatin1(outcomeId(e.outcome())) : QString(),
+              csvText(waitingFor), csvText(lock), waited}) {
+            line += QLatin1Char(',');
+            line += cell;
+        }
     }
     line += QLatin1String("\r\n");
     out.write(line);

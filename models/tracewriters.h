@@ -3,6 +3,7 @@
 // Jepsen-style history and Chrome trace events (Perfetto).
 #pragma once
 
+#include "lockstory.h"
 #include "narration.h"
 #include "statetally.h"
 #include "summary.h"
@@ -11,6 +12,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -31,7 +33,11 @@ struct StateMachineInfo;
 // spreadsheet would run as a formula is neutralised. excel: starts with a
 // UTF-8 byte-order mark, without which Excel reads UTF-8 (Chinese, "→") as
 // the system's code page. words: the run's scenario's, for the captions of
-// its notes (null: the engine's words alone).
+// its notes (null: the engine's words alone). A run on a server has four
+// columns more: each statement's outcome in the words every backend shares
+// (ok, deadlock, serialization-failure ...), and for a lock wait the
+// attempts it waits for and the lock, and on the statement it held how long
+// it waited (waited_ms); a SQLite run's columns are as they were.
 class CsvExport : public TraceExport {
 public:
     explicit CsvExport(bool excel = false, const ScenarioWords* words = nullptr)
@@ -45,6 +51,8 @@ private:
     bool excel_;
     const ScenarioWords* words_;
     std::unique_ptr<Narrator> narrator_;
+    bool server_ = false;
+    LockStory locks_{0};
 };
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
                       const ScenarioWords* words = nullptr);
@@ -65,6 +73,13 @@ QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
 // vector clocks give, while a line stays short. Full clocks would list, on
 // every statement, each attempt the database ever served: a log growing with
 // the square of the run.
+//
+// On a server, a statement blocked on a lock is an event of its attempt's
+// host when it blocks (who holds the lock, which lock); when it goes on, an
+// event of the same host receives a message from the holder whose
+// transaction ended, so that the release happens before the statement's
+// result; a deadlock, serialization failure or lock timeout is an event of
+// the victim's host.
 class ShiVizExport : public TraceExport {
 public:
     explicit ShiVizExport(int runs = 1) : runs_(runs) {}
@@ -76,6 +91,7 @@ public:
 
 private:
     QString host(const QString& actor, const TraceEvent& e) const;
+    QString host(const AttemptRef& a) const;
     QString prefix(const TraceEvent& e) const;
     void event(ExportOutput& out, const QString& host, const QString& text,
                const QString& from = {});
@@ -86,6 +102,7 @@ private:
     bool manyIntents_ = false;
     bool judged_ = false;
     QHash<QString, qint64> clocks_;  // each host's own entry
+    LockStory locks_{0};
 };
 struct ShiVizRun {
     QString label;
@@ -101,7 +118,11 @@ extern const char* const kShiVizDelimiter;
 // JSON lines, one per operation: an invoke when an attempt is fired, then ok
 // (success), fail (a definite refusal: error carries the response) or info
 // (the caller got no answer: Jepsen's indeterminate outcome). time in
-// nanoseconds of virtual time, process one per attempt.
+// nanoseconds of virtual time, process one per attempt. On a server, an
+// attempt whose transaction the server refused (a deadlock, a serialization
+// failure, a lock timeout) fails with that error ("deadlock", its code and
+// the server's message), and the lock waits an operation went through are
+// listed on its completion (lock_waits: holders, lock, from and to).
 class HistoryExport : public TraceExport {
 public:
     void begin(const ExportRun& run, ExportOutput& out) override;
@@ -113,6 +134,8 @@ private:
         qint64 process = 0;
         QString f;
         bool completed = false;
+        QJsonArray waits;     // the lock waits it went through
+        QJsonObject refused;  // the server's refusal of its transaction, if any
     };
     void line(ExportOutput& out, const char* type, const Operation& op, qint64 tMs, int intent,
               int attempt, const QJsonObject& more);
@@ -121,12 +144,18 @@ private:
     QHash<qint64, Operation> operations_;  // by intent and attempt
     qint64 index_ = 0;
     qint64 endMs_ = 0;
+    LockStory locks_{0};
 };
 
 // Chrome trace-event JSON for Perfetto and chrome://tracing: one track per
 // actor, virtual milliseconds as microseconds (ts), attempts and work as
 // async spans, every other event an instant with its fields as args. The
-// tracks are named first: the events go by once to learn them.
+// tracks are named first: the events go by once to learn them. On a server,
+// a lock wait is a span inside its attempt's (from the blocked statement to
+// the step that let it go, the holders and the lock as args), a flow arrow
+// runs from the holder whose transaction ended to the waiter, and a
+// deadlock, serialization failure or lock timeout is an instant on the
+// victim's attempt.
 class ChromeExport : public TraceExport {
 public:
     bool twoPasses() const override { return true; }
@@ -138,6 +167,7 @@ public:
 private:
     int track(const QString& actor);
     void append(ExportOutput& out, const QJsonObject& o);
+    void lockEvents(const TraceEvent& e, ExportOutput& out);
 
     QMap<QString, int> tracks_;  // actor → track, in order of appearance
     QStringList actors_;
@@ -148,6 +178,10 @@ private:
         QString name;
     };
     QMap<QString, OpenSpan> open_;
+    // Lock waits begun and not ended: by attempt, their span's name.
+    QMap<QString, OpenSpan> waits_;
+    QHash<QString, int> attemptTracks_;  // every attempt's track, learnt in the first pass
+    LockStory locks_{0};
     bool first_ = true;
     qint64 lastMs_ = 0;
 };
@@ -175,7 +209,9 @@ struct ReportEvents {
 };
 using ReportDrawing = std::function<QList<ReportDiagram>(const ExportRun&, const ReportEvents&)>;
 // A self-contained HTML report; headings in the language of the installed
-// translator. Printed, each diagram part fits the page's width and stays
+// translator. On a server, a section tells the lock waits, deadlocks and
+// serialization failures in order, each with the lock table of its moment,
+// and the locks still held at the end. Printed, each diagram part fits the page's width and stays
 // whole, table headers repeat on every page and no row is split.
 class HtmlExport : public TraceExport {
 public:
@@ -209,6 +245,7 @@ private:
     qsizetype head_ = 0;
     qsizetype tail_ = 0;
     ReportEvents seen_;
+    LockStory locks_;                // a server's waits and refusals, and its locks at the end
     std::deque<TraceEvent> latest_;  // after the first `head_`, the last `tail_`
     std::unique_ptr<Narrator> narrator_;
 };

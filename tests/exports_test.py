@@ -6,6 +6,12 @@ they are not); every trace, the golden ones of versions 1 and 2 too, valid
 against docs/idemlab-trace.schema.json; and the golden traces of every
 version exported in every format, the CSV's counts named for what they count.
 
+Traces of real MariaDB and PostgreSQL runs (tests/locktraces: a gap-lock
+deadlock, a wait on a unique key, serialization failures) are exported without
+a server: every format must tell their lock waits, deadlocks and serialization
+failures as its tool's users expect (checked below, format by format), and
+their diagrams go through the same parsers.
+
 Mermaid's parser comes from npm and runs under node with a DOM from jsdom:
     npm install --prefix ~/.cache/idemlab-node mermaid jsdom
 (IDEM_NODE_DIR names another folder holding node_modules/mermaid and jsdom).
@@ -103,16 +109,19 @@ HISTORY = r'''
 '''
 
 # Chrome's trace: every span's begin has its end, paired as Perfetto and
-# DevTools pair them: by category, id, name and thread.
+# DevTools pair them: by category, id, name and thread; every flow that
+# leaves an instant (Perfetto's bind_id) arrives at one.
 CHROME = r'''
   (.traceEvents | type == "array")
-  and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e")) and (.pid | type == "number")
+  and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e", "n")) and (.pid | type == "number")
                           and (.tid | type == "number")
                           and (.ph == "M" or ((.ts | type == "number") and .ts >= 0)))
   and ([.traceEvents[] | select(.ph == "M" and .name == "thread_name") | .args.name] | sort)
       == $actors
   and ([.traceEvents[] | select(.ph == "b") | [.cat, .id, .name, .tid]] | sort)
       == ([.traceEvents[] | select(.ph == "e") | [.cat, .id, .name, .tid]] | sort)
+  and ([.traceEvents[] | select(.flow_out) | .bind_id] | sort)
+      == ([.traceEvents[] | select(.flow_in) | .bind_id] | sort)
 '''
 
 
@@ -136,8 +145,8 @@ def check_history_and_chrome(folder, paths):
     ok() if r.returncode == 0 else bad("the lost answer is not an info: " + open(crash).read())
 
 
-def check_plantuml(folder, paths):
-    files = []
+def check_plantuml(folder, paths, more=()):
+    files = list(more)
     for trace in paths:
         for lang in ("en", "zh") if trace in CHINESE else ("en",):
             out = os.path.join(folder, f"{os.path.basename(trace)}.{lang}.puml")
@@ -200,8 +209,8 @@ process.exit(failures ? 1 : 0);
 '''
 
 
-def check_mermaid(folder, paths):
-    files = []
+def check_mermaid(folder, paths, more=()):
+    files = list(more)
     for trace in paths:
         for lang in ("en", "zh") if trace in CHINESE else ("en",):
             out = os.path.join(folder, f"{os.path.basename(trace)}.{lang}.mmd")
@@ -233,12 +242,12 @@ def check_mermaid(folder, paths):
     ok() if r.returncode == 0 else bad(f"mermaid.parse: {r.stdout}{r.stderr}")
 
 
-def check_schema(paths):
+def check_schema(paths, more=()):
     schema = json.load(open(os.path.join(ROOT, "docs", "idemlab-trace.schema.json")))
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     golden = os.path.join(ROOT, "tests", "golden")
-    for path in paths + sorted(os.path.join(golden, f) for f in os.listdir(golden)):
+    for path in paths + list(more) + sorted(os.path.join(golden, f) for f in os.listdir(golden)):
         error = jsonschema.exceptions.best_match(validator.iter_errors(json.load(open(path))))
         ok() if error is None else bad(f"{os.path.basename(path)}: {error.message} at "
                                        f"{'/'.join(map(str, error.absolute_path))}")
@@ -300,14 +309,154 @@ def check_golden_exports(folder):
                                          f"expected {want}")
 
 
+LOCKS = os.path.join(ROOT, "tests", "locktraces")
+# What each server trace holds, counted from its events (never from the
+# exports), and the words its diagrams must say.
+LOCK_DIAGRAM_LINES = {
+    "mariadb-check-for-update-deadlock.json": {
+        "en": ["Note over p1: #35;1 waits for #35;2, #35;3: gap lock on uk_orders_request_id",
+               "Note over p1: Deadlock: InnoDB rolled back #35;3's transaction (1213)",
+               "Note over p1: #35;1 goes on: #35;2's transaction ended"],
+        "zh": ["Note over p1: #35;1 等待 #35;2、#35;3：uk_orders_request_id 上的间隙锁",
+               "Note over p1: 死锁：InnoDB 回滚了 #35;3 的事务 (1213)",
+               "Note over p1: #35;1 继续执行：#35;2 的事务已结束"],
+    },
+    "postgres-check-for-update-wait.json": {
+        "en": ["Note over p1: #35;3 waits for #35;1: transactionid ShareLock",
+               "Note over p1: #35;3 goes on: #35;1's transaction ended"],
+        "zh": ["Note over p1: #35;3 等待 #35;1：transactionid ShareLock",
+               "Note over p1: #35;3 继续执行：#35;1 的事务已结束"],
+    },
+    "postgres-check-in-tx-serializable.json": {
+        "en": ["Note over p1: Serialization failure: PostgreSQL refused #35;1's statement (40001)"],
+        "zh": ["Note over p1: 序列化失败：PostgreSQL 拒绝了 #35;1 的语句 (40001)"],
+    },
+}
+
+
+def lock_facts(trace):
+    """The waits and refusals a trace's own events hold: per wait, the
+    waiting attempt; per refused statement, its attempt and outcome."""
+    events = json.load(open(trace))["events"]
+    waits = [e["attempt"] for e in events if e["kind"] == "lock-wait" and e.get("lock")]
+    refused = [(e["attempt"], e["outcome"]) for e in events if e["kind"] == "sql"
+               and e.get("outcome") in ("deadlock", "serialization-failure", "lock-timeout")]
+    return events, waits, refused
+
+
+def wait_ends(events):
+    """Each wait's attempt and the outcome of the statement it held: the
+    attempt's next statement."""
+    ends = []
+    for i, e in enumerate(events):
+        if e["kind"] == "lock-wait" and e.get("lock"):
+            end = next((x for x in events[i + 1:] if x["kind"] == "sql"
+                        and (x["intent"], x["attempt"]) == (e["intent"], e["attempt"])), None)
+            ends.append((e["attempt"], end.get("outcome", "ok") if end else None))
+    return ends
+
+
+def check_lock_exports(folder):
+    """Server traces: each export tells the waits, deadlocks and serialization
+    failures; the diagrams go to the parsers with the others (returned)."""
+    diagrams = {"mmd": [], "puml": []}
+    for name in sorted(f for f in os.listdir(LOCKS) if f.endswith(".json")):
+        trace = os.path.join(LOCKS, name)
+        events, waits, refused = lock_facts(trace)
+        summary = json.load(open(trace))["summary"]
+        ok() if (len(waits), sum(o == "deadlock" for _, o in refused),
+                 sum(o == "serialization-failure" for _, o in refused)) == (
+            summary["lock_waits"], summary["deadlocks"], summary["serialization_failures"]) \
+            else bad(f"{name}: the fixture's events disagree with its summary")
+        out = os.path.join(folder, "locks-" + name)
+        # Chrome: a span per wait on the waiting attempt's async track, an
+        # instant per refusal on the victim's, a flow from holder to waiter.
+        if export(trace, "chrome", out + ".chrome.json"):
+            actors = sorted({e["actor"] or "database" for e in events})
+            r = jq(CHROME, out + ".chrome.json", "--argjson", "actors", json.dumps(actors))
+            ok() if r.returncode == 0 else bad(f"chrome trace of {name}: {r.stdout}{r.stderr}")
+            chrome = json.load(open(out + ".chrome.json"))["traceEvents"]
+            spans = [e for e in chrome if e["ph"] == "b" and e["name"].startswith("lock wait")]
+            want = sorted(f"i1#{a}" for a in waits)
+            ok() if sorted(e["id"] for e in spans) == want and all(
+                e["cat"] == "attempt" and e["args"]["holders"] for e in spans) else bad(
+                f"{name}: chrome wait spans {[e['id'] for e in spans]}, expected {want}")
+            instants = sorted((e["id"], e["name"]) for e in chrome if e["ph"] == "n"
+                              and e["name"] in ("deadlock", "serialization failure"))
+            want = sorted((f"i1#{a}", o.replace("-", " ")) for a, o in refused)
+            ok() if instants == want else bad(f"{name}: chrome refusals {instants}, not {want}")
+            # A flow for each wait a holder let go (not one the server broke off).
+            flows = sorted(e["id"] for e in chrome if e.get("flow_in"))
+            let_go = sorted(f"i1#{a}" for a, outcome in wait_ends(events)
+                            if outcome not in ("deadlock", "serialization-failure", "lock-timeout"))
+            ok() if flows == let_go and (let_go or not waits) else bad(
+                f"{name}: flow arrows into {flows}, expected {let_go}")
+        # History: a refused transaction fails with the server's error; the
+        # waits are listed on the operation that went through them.
+        if export(trace, "history", out + ".history"):
+            attempts = len({(e["intent"], e["attempt"]) for e in events if e["kind"] == "fire"})
+            r = jq(HISTORY, out + ".history", "-s", "--argjson", "attempts", str(attempts))
+            ok() if r.returncode == 0 else bad(f"history of {name}: {r.stdout}{r.stderr}")
+            ops = [json.loads(line) for line in open(out + ".history", encoding="utf-8")]
+            fails = sorted((o["attempt"], o["error"]) for o in ops if o["type"] == "fail")
+            want = sorted(set(refused))
+            ok() if fails == want and all(isinstance(o.get("code"), int) for o in ops
+                                          if o["type"] == "fail") else bad(
+                f"{name}: history fails {fails}, expected {want}")
+            listed = sorted(o["attempt"] for o in ops for _ in o.get("lock_waits", []))
+            ok() if listed == sorted(waits) else bad(f"{name}: history waits {listed}, not {waits}")
+        # CSV: the server's columns, a row per wait naming its holders.
+        if export(trace, "csv", out + ".csv"):
+            rows = list(csv.DictReader(open(out + ".csv", encoding="utf-8", newline="")))
+            ok() if rows and all(k in rows[0] for k in ("outcome", "waiting_for", "lock",
+                                                         "waited_ms")) else bad(
+                f"{name}: CSV columns {list(rows[0]) if rows else []}")
+            csv_waits = [int(r["attempt"]) for r in rows if r["waiting_for"]]
+            csv_refused = [(int(r["attempt"]), r["outcome"]) for r in rows
+                           if r["outcome"] in ("deadlock", "serialization-failure")]
+            ok() if csv_waits == waits and csv_refused == refused else bad(
+                f"{name}: CSV waits {csv_waits}, refusals {csv_refused}")
+        # The report: the story of the locks, in both languages, with tables.
+        for lang, words in (("en", ("Locks: waits, deadlocks and serialization failures",
+                                    "Locks at the end of the run:")),
+                            ("zh", ("锁：等待、死锁与序列化失败", "运行结束时的锁："))):
+            if export(trace, "html", f"{out}.{lang}.html", "--lang", lang):
+                html = open(f"{out}.{lang}.html", encoding="utf-8").read()
+                items = html.count("<li class='wait'>"), html.count("<li class='refused'>")
+                ok() if all(w in html for w in words) and items == (len(waits), len(refused)) \
+                    else bad(f"{name}: the {lang} report tells {items} waits and refusals")
+        # Sequence diagrams: a note per wait, release and refusal, both languages.
+        for lang, lines in LOCK_DIAGRAM_LINES[name].items():
+            mmd = f"{out}.{lang}.mmd"
+            puml = f"{out}.{lang}.puml"
+            if export(trace, "mermaid", mmd, "--lang", lang) and export(
+                    trace, "plantuml", puml, "--lang", lang):
+                text = open(mmd, encoding="utf-8").read()
+                missing = [line for line in lines if line not in text]
+                ok() if not missing else bad(f"{name}: the {lang} Mermaid lacks {missing}")
+                notes = sum(1 for line in text.splitlines() if line.startswith("    Note over p1:")
+                            and ("waits for" in line or "等待 #" in line))
+                ok() if notes == len(waits) else bad(f"{name}: {notes} wait notes, {len(waits)} waits")
+                # PlantUML's notes say the same, its escapes (~) aside.
+                plant = re.sub(r"~(.)", r"\1", open(puml, encoding="utf-8").read())
+                missing = [line for line in lines if "note over p1 : " + line.split(": ", 1)[1]
+                           .replace("#35;", "#") not in plant]
+                ok() if not missing else bad(f"{name}: the {lang} PlantUML lacks {missing}")
+                diagrams["mmd"].append(mmd)
+                diagrams["puml"].append(puml)
+    return diagrams
+
+
 def main():
     with tempfile.TemporaryDirectory() as folder:
         paths = traces(folder)
-        check_schema(paths)
+        check_schema(paths, sorted(os.path.join(LOCKS, f) for f in os.listdir(LOCKS)
+                                   if f.endswith(".json")))
         check_golden_exports(folder)
         check_history_and_chrome(folder, paths)
-        check_plantuml(folder, paths)
-        check_mermaid(folder, paths)
+        diagrams = check_lock_exports(folder)
+        check_plantuml(folder, paths, diagrams["puml"])
+        check_mermaid(folder, paths, diagrams["mmd"])
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

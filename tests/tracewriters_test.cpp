@@ -5,6 +5,7 @@
 #include "tracewriters.h"
 #include "csv.h"
 #include "exporttext.h"
+#include "lockstory.h"
 #include "run.h"
 #include "sqlconnection.h"
 #include "sqliteconnection.h"
@@ -136,6 +137,24 @@ QString clockProblem(QList<ShiVizEvent>& events) {
     return {};
 }
 
+// A real server's trace from tests/locktraces (recorded with `idemlab run
+// --backend mariadb|postgres --trace`), read without a server.
+Trace::Loaded lockTrace(const char* name) {
+    Trace::Loaded loaded;
+    QString error;
+    if (!Trace::load(QStringLiteral(IDEM_LOCK_TRACES "/%1").arg(QLatin1String(name)), &loaded,
+                     &error))
+        qFatal("%s", qPrintable(error));
+    return loaded;
+}
+
+QByteArray exportTrace(const Trace::Loaded& trace, TraceExport& format) {
+    ExportRun run;
+    run.config = trace.config;
+    run.summary = trace.summary;
+    return exportEvents(trace.events, format, run);
+}
+
 QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(unreadable)");
@@ -156,6 +175,9 @@ private slots:
     void shivizKeepsEveryEventOnItsLines();
     void shivizShowsTheRaceAsConcurrency();
     void shivizRunsAreExecutions();
+    void lockStoryTellsTheDeadlock();
+    void shivizReleaseHappensBeforeTheWaiterGoesOn();
+    void chromeAndHistoryTellTheLocks();
     void fullDiskLeavesTheOldFile();
     void unwritableFolderSaysWhy();
 };
@@ -403,6 +425,161 @@ void TraceWritersTest::shivizRunsAreExecutions() {
     QList<ShiVizEvent> parsed = shivizEvents(one);
     const QString problem = clockProblem(parsed);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TraceWritersTest::lockStoryTellsTheDeadlock() {
+    // MariaDB, check-for-update, three attempts at once: each takes a gap
+    // lock on the absent key; #1's INSERT waits for #2 and #3, whose INSERTs
+    // close the cycle and are rolled back; #1 goes on when #2's is.
+    const Trace::Loaded trace = lockTrace("mariadb-check-for-update-deadlock.json");
+    LockStory story;
+    story.setBackend(QStringLiteral("mariadb"));
+    for (const TraceEvent& e : trace.events) story.follow(e);
+    QCOMPARE(story.waits(), trace.summary.value("lock_waits").toInteger());
+    QCOMPARE(story.deadlocks(), trace.summary.value("deadlocks").toInteger());
+    QCOMPARE(story.waits(), 2);
+    QCOMPARE(story.deadlocks(), 2);
+    const LockEpisode& wait = story.episodes().first();
+    QVERIFY(wait.isWait() && wait.letGo());
+    QCOMPARE(story.waitText(wait),
+             QStringLiteral("#1 waits for #2, #3: gap lock on uk_orders_request_id"));
+    QCOMPARE(story.releaseText(wait), QStringLiteral("#1 goes on: #2's transaction ended"));
+    QCOMPARE(wait.tMs, 3);
+    QCOMPARE(wait.endMs, 4);
+    // The lock table while it waits: #1's insert intention waits for both.
+    const auto waiting = std::find_if(wait.locks.cbegin(), wait.locks.cend(),
+                                      [](const LockRow& r) { return !r.granted; });
+    QVERIFY(waiting != wait.locks.cend());
+    QCOMPARE(waiting->kind, QStringLiteral("insert-intention"));
+    QCOMPARE(wait.lockAttempts.at(waiting - wait.locks.cbegin()), QStringLiteral("#1"));
+    const LockEpisode& deadlock = story.episodes().at(1);
+    QCOMPARE(deadlock.kind, LockEpisode::Kind::Deadlock);
+    QCOMPARE(story.refusalText(deadlock),
+             QStringLiteral("Deadlock: InnoDB rolled back #3's transaction (1213)"));
+    const QString html = story.storyHtml(QStringLiteral("now"));
+    QCOMPARE(html.count(QLatin1String("<li class='wait'>")), 2);
+    QCOMPARE(html.count(QLatin1String("<li class='refused'>")), 2);
+    QVERIFY(html.contains(QLatin1String("<tr class='waiting'><td>#1</td><td>insert intention")));
+    // At the end nothing is held.
+    QVERIFY(story.locks().isEmpty());
+    QVERIFY(html.contains(QLatin1String("The server holds no lock")));
+
+    // A SQLite run tells nothing here: its single writer is another story.
+    test::Cell cell;
+    cell.variant = QStringLiteral("check-in-tx");
+    cell.timing = QStringLiteral("concurrent");
+    const std::unique_ptr<Run> run = test::finishedRun(QStringLiteral("order-create"), cell, 2, 1);
+    LockStory sqlite;
+    for (const TraceEvent& e : run->trace().events()) sqlite.follow(e);
+    QVERIFY(!sqlite.told());
+    QVERIFY(sqlite.storyHtml(QStringLiteral("now")).isEmpty());
+}
+
+void TraceWritersTest::shivizReleaseHappensBeforeTheWaiterGoesOn() {
+    const Trace::Loaded trace = lockTrace("mariadb-check-for-update-deadlock.json");
+    ShiVizExport format;
+    QList<ShiVizEvent> events = shivizEvents(exportTrace(trace, format));
+    QVERIFY(!events.isEmpty());
+    const QString problem = clockProblem(events);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const auto find = [&events](const QString& host, const QString& words, qsizetype from = 0) {
+        for (qsizetype i = from; i < events.size(); ++i) {
+            if (events[i].host == host && events[i].text.contains(words))
+                return i;
+        }
+        return qsizetype(-1);
+    };
+    // The wait is #1's event, on #1's host, and says whom it waits for.
+    const qsizetype wait = find(QStringLiteral("service#1"), QStringLiteral("and waits: #1 waits "
+                                                                            "for #2, #3"));
+    QVERIFY(wait >= 0);
+    // #2's deadlock is #2's own event.
+    const qsizetype victim =
+        find(QStringLiteral("service#2"), QStringLiteral("Deadlock: InnoDB rolled back #2's"));
+    QVERIFY(victim > wait);
+    // #1 goes on after a message from #2: the release happened before, and
+    // #1's statement returns after that.
+    const qsizetype goesOn =
+        find(QStringLiteral("service#1"), QStringLiteral("#1 goes on: #2's transaction ended"));
+    QVERIFY(goesOn > victim);
+    QVERIFY(events[goesOn].clock.contains(QStringLiteral("service#2")));
+    QVERIFY(atMost(events[victim].full, events[goesOn].full));
+    const qsizetype result =
+        find(QStringLiteral("service#1"), QStringLiteral("gets 1 row"), goesOn);
+    QVERIFY(result > goesOn);
+    QVERIFY(atMost(events[victim].full, events[result].full));
+    // Before the release, #1's wait and #2's deadlock were concurrent.
+    QVERIFY(!atMost(events[wait].full, events[victim].full) ||
+            !atMost(events[victim].full, events[wait].full));
+}
+
+void TraceWritersTest::chromeAndHistoryTellTheLocks() {
+    // PostgreSQL: #3 and #2 wait for #1's transaction (a unique key), then
+    // fail on it when #1 commits.
+    const Trace::Loaded trace = lockTrace("postgres-check-for-update-wait.json");
+    ChromeExport chrome;
+    const QJsonArray events =
+        QJsonDocument::fromJson(exportTrace(trace, chrome)).object().value("traceEvents").toArray();
+    QMap<QString, QJsonObject> begins;  // wait spans by attempt
+    QMap<QString, QJsonObject> ends;
+    QMap<qint64, QStringList> flows;  // bind_id → from, to
+    for (const QJsonValue& v : events) {
+        const QJsonObject o = v.toObject();
+        const QString ph = o.value("ph").toString();
+        if (o.value("name").toString().startsWith(QLatin1String("lock wait"))) {
+            QCOMPARE(o.value("cat").toString(), QStringLiteral("attempt"));
+            (ph == QLatin1String("b") ? begins : ends).insert(o.value("id").toString(), o);
+        }
+        if (o.contains("bind_id"))
+            flows[o.value("bind_id").toInteger()]
+                << (o.value("flow_out").toBool() ? QStringLiteral("out:") : QStringLiteral("in:")) +
+                       o.value("id").toString();
+    }
+    QCOMPARE(begins.keys(), (QStringList{QStringLiteral("i1#2"), QStringLiteral("i1#3")}));
+    QCOMPARE(ends.keys(), begins.keys());
+    QCOMPARE(begins["i1#3"].value("args").toObject().value("holders").toArray(),
+             (QJsonArray{QStringLiteral("#1")}));
+    // From the blocked statement's send (3 ms) to #1's commit (5 ms).
+    QCOMPARE(begins["i1#3"].value("ts").toInteger(), 3000);
+    QCOMPARE(ends["i1#3"].value("ts").toInteger(), 5000);
+    QCOMPARE(ends["i1#3"].value("args").toObject().value("outcome").toString(),
+             QStringLiteral("unique-violation"));
+    QCOMPARE(flows.size(), 2);
+    for (const QStringList& f : std::as_const(flows)) {
+        QCOMPARE(f.size(), 2);
+        QVERIFY2(f.contains(QStringLiteral("out:i1#1")), qPrintable(f.join(' ')));
+    }
+
+    // MariaDB: the deadlocks are instants on the victims' attempts, and
+    // their operations fail with the server's error in the history.
+    const Trace::Loaded maria = lockTrace("mariadb-check-for-update-deadlock.json");
+    ChromeExport chromeMaria;
+    QStringList victims;
+    for (const QJsonValue& v : QJsonDocument::fromJson(exportTrace(maria, chromeMaria))
+                                   .object()
+                                   .value("traceEvents")
+                                   .toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.value("ph").toString() == QLatin1String("n") &&
+            o.value("name").toString() == QLatin1String("deadlock"))
+            victims << o.value("id").toString();
+    }
+    QCOMPARE(victims, (QStringList{QStringLiteral("i1#3"), QStringLiteral("i1#2")}));
+    HistoryExport history;
+    QStringList failed;
+    int waits = 0;
+    for (const QByteArray& line : exportTrace(maria, history).split('\n')) {
+        const QJsonObject op = QJsonDocument::fromJson(line).object();
+        if (op.value("type").toString() == QLatin1String("fail")) {
+            QCOMPARE(op.value("code").toInt(), 1213);
+            failed << QStringLiteral("%1:%2")
+                          .arg(op.value("attempt").toInt())
+                          .arg(op.value("error").toString());
+        }
+        waits += int(op.value("lock_waits").toArray().size());
+    }
+    QCOMPARE(failed, (QStringList{QStringLiteral("3:deadlock"), QStringLiteral("2:deadlock")}));
+    QCOMPARE(waits, 2);
 }
 
 void TraceWritersTest::fullDiskLeavesTheOldFile() {

@@ -669,6 +669,14 @@
         <source>what happened</source>
         <translation>发生了什么</translation>
     </message>
+    <message>
+        <source>Locks: waits, deadlocks and serialization failures</source>
+        <translation>锁：等待、死锁与序列化失败</translation>
+    </message>
+    <message>
+        <source>Locks at the end of the run:</source>
+        <translation>运行结束时的锁：</translation>
+    </message>
 </context>
 <context>
     <name>idem::Judge</name>
@@ -928,6 +936,14 @@
         <source>No request has been sent yet at this pause: the sequence diagram begins with the first one.</source>
         <translation>停在这里时还没有发出任何请求：时序图从第一个请求开始画。</translation>
     </message>
+    <message>
+        <source>Locks on the server</source>
+        <translation>服务器上的锁</translation>
+    </message>
+    <message>
+        <source>Locks at the pause:</source>
+        <translation>暂停时的锁：</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPanel</name>
@@ -1025,6 +1041,152 @@
     <message>
         <source>%1: what the database holds and awaits at this step</source>
         <translation>%1：这一步数据库持有和等待的锁</translation>
+    </message>
+</context>
+<context>
+    <name>idem::LockStory</name>
+    <message>
+        <source>the server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>another transaction</source>
+        <translation>另一个事务</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2: %3</source>
+        <extracomment>&quot;#1 waits for #2, #3: gap lock on uk_orders_request_id&quot;</extracomment>
+        <translation>%1 等待 %2：%3</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>%1 still waits at the end of the run</source>
+        <translation>运行结束时 %1 仍在等待</translation>
+    </message>
+    <message>
+        <source>%1 stops waiting: its statement ends the wait in a deadlock</source>
+        <translation>%1 不再等待：它的语句以死锁告终</translation>
+    </message>
+    <message>
+        <source>%1 gives up waiting (lock timeout)</source>
+        <translation>%1 放弃等待（锁等待超时）</translation>
+    </message>
+    <message>
+        <source>%1 stops waiting: the server refuses its statement (serialization failure)</source>
+        <translation>%1 不再等待：服务器拒绝了它的语句（序列化失败）</translation>
+    </message>
+    <message>
+        <source>%1 goes on: %2&apos;s transaction ended</source>
+        <extracomment>&quot;#1 goes on: #3&apos;s transaction ended&quot;</extracomment>
+        <translation>%1 继续执行：%2 的事务已结束</translation>
+    </message>
+    <message>
+        <source>%1 goes on: the lock was let go</source>
+        <translation>%1 继续执行：锁已释放</translation>
+    </message>
+    <message>
+        <source>Deadlock: %1 rolled back %2&apos;s transaction%3</source>
+        <extracomment>&quot;Deadlock: InnoDB rolled back #3&apos;s transaction (1213)&quot;</extracomment>
+        <translation>死锁：%1 回滚了 %2 的事务%3</translation>
+    </message>
+    <message>
+        <source>Serialization failure: %1 refused %2&apos;s statement%3</source>
+        <translation>序列化失败：%1 拒绝了 %2 的语句%3</translation>
+    </message>
+    <message>
+        <source>Lock timeout: %1 gave up waiting%2</source>
+        <translation>锁等待超时：%1 放弃了等待%2</translation>
+    </message>
+    <message>
+        <source>%1 ms: %2</source>
+        <translation>%1 毫秒：%2</translation>
+    </message>
+    <message>
+        <source>%1 ms: %2; %3</source>
+        <translation>%1 毫秒：%2；%3</translation>
+    </message>
+    <message>
+        <source>%1–%2 ms: %3; %4</source>
+        <translation>%1–%2 毫秒：%3；%4</translation>
+    </message>
+    <message>
+        <source>The server holds no lock for the run&apos;s transactions.</source>
+        <translation>服务器没有为本次运行的事务持有任何锁。</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>属于 %1</translation>
+    </message>
+    <message>
+        <source>another connection</source>
+        <translation>另一个连接</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>a connection outside the run</source>
+        <translation>本次运行之外的连接</translation>
+    </message>
+    <message>
+        <source>waits</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>waits for %1</source>
+        <translation>等待 %1</translation>
+    </message>
+    <message>
+        <source>No statement waited for a lock.</source>
+        <translation>没有语句等待过锁。</translation>
+    </message>
+    <message>
+        <source>Lock waits: %1 · deadlocks: %2 · serialization failures: %3</source>
+        <translation>锁等待：%1 · 死锁：%2 · 序列化失败：%3</translation>
+    </message>
+    <message>
+        <source>Locks while it waits:</source>
+        <translation>等待期间的锁：</translation>
+    </message>
+    <message>
+        <source>Locks just before:</source>
+        <translation>此前一刻的锁：</translation>
+    </message>
+    <message>
+        <source>… and %1 more not listed here.</source>
+        <translation>……另有 %1 条未列出。</translation>
     </message>
 </context>
 <context>
