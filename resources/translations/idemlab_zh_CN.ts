@@ -924,6 +924,10 @@
         <source>No request has been sent yet at this pause: the sequence diagram begins with the first one.</source>
         <translation>停在这里时还没有发出任何请求：时序图从第一个请求开始画。</translation>
     </message>
+    <message>
+        <source>not run here (no server)</source>
+        <translation>本机没有该服务器，未运行</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPanel</name>
@@ -966,6 +970,14 @@
     <message>
         <source>Lesson</source>
         <translation>课程</translation>
+    </message>
+    <message>
+        <source>the Locks view</source>
+        <translation>锁视图</translation>
+    </message>
+    <message>
+        <source>This frame runs on %1, which is not installed on this computer (Debian package %2), so its run is not shown. Page Down goes on with the lesson.</source>
+        <translation>这一帧要在 %1 上运行，本机没有安装它（Debian 软件包 %2），所以这里不显示它的运行。按 Page Down 继续本课。</translation>
     </message>
 </context>
 <context>
