@@ -109,6 +109,17 @@ void LessonServersTest::serverLessonsPlayByPageDown() {
             QVERIFY2(stage->tableTabs()->currentWidget() == stage->locksView(), qPrintable(where));
             sawLocksInFront = true;
         }
+        // IDEM_LESSON_SHOTS=PREFIX: a picture of each frame as the class sees
+        // it, PREFIX<lesson>-<language>-<frame>.png (and -answer.png after a reveal).
+        const QString shots = qEnvironmentVariable("IDEM_LESSON_SHOTS");
+        const auto shoot = [&](const QString& suffix) {
+            if (!shots.isEmpty())
+                w.grab().save(QStringLiteral("%1%2-%3-%4%5.png")
+                                  .arg(shots, lesson, language)
+                                  .arg(frame + 1, 2, 10, QLatin1Char('0'))
+                                  .arg(suffix));
+        };
+        shoot(QString());
         if (f.question) {
             ++questions;
             QVERIFY(panel->answerText().isEmpty());
@@ -121,6 +132,7 @@ void LessonServersTest::serverLessonsPlayByPageDown() {
             QCOMPARE(answer, checkFrame(*l, frame).answer);
             QVERIFY2(panel->answerText().contains(lessonAnswerLabel(*f.question, answer, language)),
                      qPrintable(where + ": " + panel->answerText()));
+            shoot(QStringLiteral("-answer"));
         }
         press(w, Qt::Key_PageDown);
         w.jobs()->finishNow();

@@ -8,6 +8,9 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QPointer>
+#include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace idem {
@@ -84,6 +87,8 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     lookAt_->setVisible(!lookAt_->text().isEmpty());
     notice_->setText(notice);
     notice_->setVisible(!notice.isEmpty());
+    if (!notice.isEmpty())
+        showInScroll(notice_);
 
     if (!frame.question) {
         question_->hide();
@@ -120,11 +125,26 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
             text += QLatin1Char('\n') + q.why.in(lang);
         answer_->setText(text);
         answer_->show();
+        showInScroll(answer_);
         hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
     }
     setAccessibleDescription(narration_->text() + QLatin1Char('\n') +
                              (notice.isEmpty() ? QString() : notice + QLatin1Char('\n')) +
                              question_->text());
+}
+
+// A revealed answer or a notice under a long narration is what the room
+// looks for: the panel's scroll area brings it into view once laid out.
+void LessonPanel::showInScroll(QLabel* label) {
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
+        if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+            QTimer::singleShot(0, label, [scroll = QPointer<QScrollArea>(scroll), label] {
+                if (scroll && label->isVisible())
+                    scroll->ensureWidgetVisible(label, 0, 8);
+            });
+            return;
+        }
+    }
 }
 
 QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {

@@ -47,6 +47,7 @@ protected:
 
 private:
     void retranslate();
+    void showInScroll(QLabel* label);
 
     QLabel* lesson_;
     QLabel* position_;
