@@ -92,6 +92,7 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
     const Interruption interruption;
     for (const Lesson& l : lessons) {
         QStringList problems;
+        QStringList notRun;  // frames on a server this machine lacks
         QJsonArray questions;
         for (int i = 0; i < l.frames.size(); ++i) {
             const FrameCheck frame = checkFrame(l, i, {}, Interruption::flag());
@@ -103,6 +104,8 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
             if (!frame.failure.isEmpty())
                 return fail(QStringLiteral("lesson %1, %2").arg(l.id, frame.failure), Failure);
             problems << frame.problems;
+            if (!frame.notRun.isEmpty())
+                notRun << frame.notRun;
             if (l.frames.at(i).question)
                 questions.append(questionJson(l, i, frame.answer));
         }
@@ -111,16 +114,27 @@ int checkLessons(const QStringList& names, bool json, bool allowLarge) {
                                        {"ok", problems.isEmpty()},
                                        {"frames", int(l.frames.size())},
                                        {"problems", QJsonArray::fromStringList(problems)},
+                                       {"not_run", QJsonArray::fromStringList(notRun)},
                                        {"questions", questions}});
         }
+        for (const QString& n : notRun)
+            QTextStream(stderr) << "idemlab: lesson " << l.id << ", " << n << Qt::endl;
         if (memory::allocationFailed())
             return Failure;  // main says so: an answer read after it proves nothing
         if (problems.isEmpty()) {
-            if (!json) {
+            if (!json && notRun.isEmpty()) {
                 out() << QStringLiteral("%1: %2 frames, %3 questions: ok\n")
                              .arg(l.id)
                              .arg(l.frames.size())
                              .arg(l.questionCount());
+            } else if (!json) {
+                out() << QStringLiteral(
+                             "%1: %2 frames, %3 questions: ok, but %4 of the frames "
+                             "not run here (their server is not installed)\n")
+                             .arg(l.id)
+                             .arg(l.frames.size())
+                             .arg(l.questionCount())
+                             .arg(notRun.size());
             }
             continue;
         }

@@ -271,7 +271,11 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
         if (const QString look = LessonPanel::lookAtText(lesson, i); !look.isEmpty())
             body += QStringLiteral("<p class='look'>%1</p>").arg(escape(look));
         body += QStringLiteral("</div>");
-        if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {
+        if (const std::optional<MissingServer> missing = frameMissingServer(lesson, i);
+            missing && !check.notRun.isEmpty()) {
+            body += QStringLiteral("<p class='note missing-server'>%1</p>")
+                        .arg(escape(LessonPanel::missingServerText(*missing)));
+        } else if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {
             body += QStringLiteral("<p class='note'>%1</p>")
                         .arg(escape(LessonHandout::tr(
                             "The run is loaded but not fired yet: the class sees only "
@@ -328,7 +332,8 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             for (int c = 0; c < q.choices.size(); ++c)
                 if (q.choices.at(c).value == value)
                     chosen = c;
-            const QString label = lessonAnswerLabel(q, value, lang);
+            const QString label = value.isEmpty() ? LessonHandout::tr("not run here (no server)")
+                                                  : lessonAnswerLabel(q, value, lang);
             h += QStringLiteral(
                      "<li data-frame='%1' data-answer='%2'><strong>%3</strong> %4 → "
                      "<strong class='answer'>%5</strong>")

@@ -3,6 +3,7 @@
 #include "lessonbook.h"
 #include "lessonpanel.h"
 #include "livestage.h"
+#include "locksview.h"
 #include "mainwindow.h"
 #include "playback.h"
 #include "registry.h"
@@ -62,7 +63,7 @@ int LessonPlayer::pausePosition(int frame) {
         return *it;
     const std::optional<RunConfig> config = frameConfig(lesson_, frame);
     int position = -1;
-    if (config) {
+    if (config && !frameMissingServer(lesson_, frame)) {
         Run run(*config, *findScenario(config->scenario));
         QString error;
         if (run.start(&error))
@@ -85,7 +86,10 @@ void LessonPlayer::enterFrame(int frame) {
     window_->setOutcomeWithheld(!f.revealOutcome && !known);
     fireError_.clear();
     fireFailure_ = RunFailure::None;
-    if (const std::optional<RunConfig> config = shown) {
+    notice_.clear();
+    if (const std::optional<MissingServer> missing = frameMissingServer(lesson_, frame)) {
+        enterFrameWithoutServer(*shown, *missing);
+    } else if (const std::optional<RunConfig> config = shown) {
         Playback& playback = window_->playback();
         if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
             // The file was checked when it was read; what is left to fail is the machine.
@@ -101,12 +105,23 @@ void LessonPlayer::enterFrame(int frame) {
     show();
 }
 
+// The hook for a frame's bundled trace (lessonbook.h, bundledTracePath):
+// where a server run can be played from its recorded trace, this frame will
+// play `missing.tracePath`, recorded with `config`, to its pause. Until then
+// the frame says which database and package it needs, the verdict of the
+// run on screen (another frame's) stays hidden, and Page Down goes on.
+void LessonPlayer::enterFrameWithoutServer(const RunConfig& config, const MissingServer& missing) {
+    Q_UNUSED(config);
+    window_->setOutcomeWithheld(true);
+    notice_ = LessonPanel::missingServerText(missing);
+}
+
 void LessonPlayer::show() {
     QString answer;
     const LessonFrame& f = lesson_.frames.at(frame_);
     if (answerShown_ && f.question)
         answer = lessonAnswer(f.question->answer, window_->playback().finalSummary());
-    panel_->showFrame(lesson_, frame_, window_->language(), answer);
+    panel_->showFrame(lesson_, frame_, window_->language(), answer, notice_);
 }
 
 // Where the frame points is drawn, not only named: the table framed and in
@@ -125,13 +140,17 @@ void LessonPlayer::highlight() {
         if (table->isPointed())
             tabs->setCurrentIndex(i);
     }
+    // The Locks view after a table: of the two, the locks are the lesson.
+    if (h.locks && tabs->indexOf(stage->locksView()) >= 0)
+        tabs->setCurrentWidget(stage->locksView());
 }
 
 void LessonPlayer::next() {
     if (!active_)
         return;
     const LessonFrame& f = lesson_.frames.at(frame_);
-    if (f.question && !answerShown_) {
+    // Without its server a frame has no run to answer from: it only goes on.
+    if (f.question && !answerShown_ && notice_.isEmpty()) {
         revealAnswer();
         return;
     }

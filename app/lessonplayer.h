@@ -15,6 +15,7 @@
 namespace idem {
 
 class LessonPanel;
+struct MissingServer;
 class MainWindow;
 
 class LessonPlayer : public QObject {
@@ -33,6 +34,9 @@ public:
     // Why the frame on screen has no run: its configuration could not run
     // (a full temporary folder); empty when it ran or has none.
     QString fireError() const { return fireError_; }
+    // What the frame on screen says instead of its run (its server is not
+    // installed here); empty when it has its run.
+    QString notice() const { return notice_; }
     RunFailure fireFailure() const { return fireFailure_; }
 
 public slots:
@@ -47,6 +51,7 @@ signals:
 
 private:
     void enterFrame(int frame);
+    void enterFrameWithoutServer(const RunConfig& config, const MissingServer& missing);
     void revealAnswer();
     void show();
     void highlight();
@@ -65,6 +70,7 @@ private:
     QTimer player_;
     int playTo_ = 0;
     QString fireError_;
+    QString notice_;
     RunFailure fireFailure_ = RunFailure::None;
 };
 

@@ -11,9 +11,30 @@ namespace idem {
 
 namespace {
 
-const QStringList kAnswerKinds{QStringLiteral("verdict"),    QStringLiteral("effect:"),
-                               QStringLiteral("responses:"), QStringLiteral("wrong-answers"),
-                               QStringLiteral("alerts"),     QStringLiteral("tolerated")};
+const QStringList kAnswerKinds{QStringLiteral("verdict"),
+                               QStringLiteral("effect:"),
+                               QStringLiteral("responses:"),
+                               QStringLiteral("wrong-answers"),
+                               QStringLiteral("alerts"),
+                               QStringLiteral("tolerated"),
+                               QStringLiteral("lock-waits"),
+                               QStringLiteral("deadlocks"),
+                               QStringLiteral("serialization-failures"),
+                               QStringLiteral("any:lock-waits"),
+                               QStringLiteral("any:deadlocks"),
+                               QStringLiteral("any:serialization-failures")};
+
+// What a server did to the run's transactions (SPEC section 8's summary
+// counts; 0 on SQLite): -1 when `name` is none of them.
+qint64 serverCount(QStringView name, const Summary& summary) {
+    if (name == QLatin1String("lock-waits"))
+        return summary.cost.lockWaits;
+    if (name == QLatin1String("deadlocks"))
+        return summary.cost.deadlocks;
+    if (name == QLatin1String("serialization-failures"))
+        return summary.cost.serializationFailures;
+    return -1;
+}
 
 // Reading one lesson file: the frame being read names every message.
 class LessonReader {
@@ -96,7 +117,9 @@ public:
             return fail(QStringLiteral("question.answer"),
                         QStringLiteral("\"%1\" is not something a run can answer (allowed: "
                                        "verdict, effect:NAME, responses:ID, wrong-answers, "
-                                       "alerts, tolerated)")
+                                       "alerts, tolerated, lock-waits, deadlocks, "
+                                       "serialization-failures, any:lock-waits, "
+                                       "any:deadlocks, any:serialization-failures)")
                             .arg(q.answer));
         }
         const QJsonArray choices = o.value(QLatin1String("choices")).toArray();
@@ -216,6 +239,12 @@ QString lessonAnswer(const QString& answer, const Summary& summary) {
         return QString::number(summary.alerts.size());
     if (answer == QLatin1String("tolerated"))
         return summary.tolerated ? QStringLiteral("yes") : QStringLiteral("no");
+    if (const qint64 n = serverCount(answer, summary); n >= 0)
+        return QString::number(n);
+    if (answer.startsWith(QLatin1String("any:"))) {
+        if (const qint64 n = serverCount(QStringView(answer).mid(4), summary); n >= 0)
+            return n > 0 ? QStringLiteral("yes") : QStringLiteral("no");
+    }
     return {};
 }
 
@@ -277,6 +306,7 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
         frame.highlight.table = h.value(QLatin1String("table")).toString();
         frame.highlight.state = h.value(QLatin1String("state")).toString();
         frame.highlight.lane = h.value(QLatin1String("lane")).toString();
+        frame.highlight.locks = h.value(QLatin1String("locks")).toBool(false);
         if (!r.question(f.value(QLatin1String("question")), &frame.question))
             return false;
         if (frame.question && !haveRun)

@@ -56,10 +56,11 @@ struct PausePoint {
 };
 
 struct LessonHighlight {
-    QString table;  // a table of the scenario, brought to the front
-    QString state;  // a state of the state diagram
-    QString lane;   // a lane of the sequence diagram
-    bool isEmpty() const { return table.isEmpty() && state.isEmpty() && lane.isEmpty(); }
+    QString table;       // a table of the scenario, brought to the front
+    QString state;       // a state of the state diagram
+    QString lane;        // a lane of the sequence diagram
+    bool locks = false;  // the Locks view (what the database holds and awaits) in front
+    bool isEmpty() const { return table.isEmpty() && state.isEmpty() && lane.isEmpty() && !locks; }
 };
 
 struct LessonChoice {
@@ -72,7 +73,9 @@ struct LessonQuestion {
     QList<LessonChoice> choices;
     // What the run is asked: "verdict", "effect:NAME" (how many times the
     // effect happened), "responses:ID" (how many attempts got that answer),
-    // "wrong-answers", "alerts", "tolerated" ("yes" / "no").
+    // "wrong-answers", "alerts", "tolerated" ("yes" / "no"); on a server
+    // (SPEC section 8) "lock-waits", "deadlocks", "serialization-failures"
+    // (how many), and each as "any:NAME" ("yes" / "no").
     QString answer;
     LessonText why;  // said after the reveal (optional)
 };

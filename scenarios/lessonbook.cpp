@@ -4,6 +4,7 @@
 #include "jsonkeys.h"
 #include "registry.h"
 #include "run.h"
+#include "serverinstall.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,6 +35,14 @@ bool resolveConfig(const QJsonObject& load, RunConfig* out, QString* error) {
             continue;
         if (key == QLatin1String("variant")) {
             c.variant = v.toString();
+        } else if (key == QLatin1String("backend") || key == QLatin1String("isolation")) {
+            // Checked with the rest below (checkConfig): a database the lab
+            // has, a level that database has.
+            if (!v.isString()) {
+                *error = QStringLiteral("%1 must be a text").arg(key);
+                return false;
+            }
+            (key == QLatin1String("backend") ? c.backend : c.isolation) = v.toString();
         } else if (key == QLatin1String("timing")) {
             const auto t = timingFromId(v.toString());
             if (!t) {
@@ -218,6 +227,35 @@ std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
     return std::nullopt;
 }
 
+int frameLoading(const Lesson& lesson, int frame) {
+    for (int i = std::min<int>(frame, lesson.frames.size() - 1); i >= 0; --i)
+        if (lesson.frames.at(i).load)
+            return i;
+    return -1;
+}
+
+QString bundledTraceName(const Lesson& lesson, int frame) {
+    const int loading = frameLoading(lesson, frame);
+    if (loading < 0 || lesson.frames.at(loading).load->backend == QLatin1String("sqlite"))
+        return {};
+    return QStringLiteral("%1-%2.json").arg(lesson.id).arg(loading + 1);
+}
+
+QString bundledTracePath(const Lesson& lesson, int frame) {
+    const QString name = bundledTraceName(lesson, frame);
+    return name.isEmpty() ? QString() : QStringLiteral(":/lessons/traces/") + name;
+}
+
+std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame) {
+    const std::optional<RunConfig> config = frameConfig(lesson, frame);
+    if (!config)
+        return std::nullopt;
+    const QString package = missingServerPackage(config->backend);
+    if (package.isEmpty())
+        return std::nullopt;
+    return MissingServer{config->backend, package, bundledTracePath(lesson, frame)};
+}
+
 FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
                       const std::atomic<bool>* cancel) {
     FrameCheck check;
@@ -234,6 +272,12 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
                         .arg(where, frame.highlight.table, config->scenario,
                              scenario.info().tables.join(", "));
     }
+    if (frame.highlight.locks && config->backend == QLatin1String("sqlite")) {
+        problems << QStringLiteral(
+                        "%1: highlight.locks points at a server's locks, and this run "
+                        "is on SQLite (add \"backend\" to its load)")
+                        .arg(where);
+    }
     const bool fired = [&] {
         for (int j = i; j >= 0; --j)
             if (lesson.frames.at(j).load)
@@ -243,6 +287,11 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
     if (!fired) {
         if (frame.pause.kind != PausePoint::Kind::Start)
             problems << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
+        return check;
+    }
+    if (const std::optional<MissingServer> missing = frameMissingServer(lesson, i)) {
+        check.notRun = QStringLiteral("%1: not run here: it needs %2 (Debian package %3)")
+                           .arg(where, backendName(missing->backend), missing->package);
         return check;
     }
     RunOptions options;

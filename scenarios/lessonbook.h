@@ -51,6 +51,11 @@ struct FrameCheck {
     // the path and the system's words. Not one of `problems`.
     QString failure;
     bool cancelled = false;  // stopped on request before its end
+    // The frame runs on a server whose package this machine lacks: what it
+    // needs, naming the frame ("frame 3 (…): not run here: it needs MariaDB
+    // (Debian package mariadb-server-core)"). Neither a problem of the
+    // lesson's nor a failure: the frame is not checked here.
+    QString notRun;
 };
 // Sees the run standing at the frame's pause; lastStepBegin: where the trace
 // events of the step it stopped after begin (as runToPause counts them).
@@ -69,5 +74,23 @@ QStringList checkLesson(const Lesson& lesson);
 // The run a frame shows: the nearest frame at or before it that loads one.
 // nullopt when no frame up to it loads a configuration.
 std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame);
+// That frame's index (0-based); -1 when there is none.
+int frameLoading(const Lesson& lesson, int frame);
+
+// A frame on a server comes with the trace of its run, recorded on that
+// server (scripts/record-lesson-traces.sh): "<lesson id>-<n>.json", n the
+// 1-based number of the frame that loads the run, in resources/lessons/traces/.
+// Empty for a frame on SQLite or before any run.
+QString bundledTraceName(const Lesson& lesson, int frame);
+// The same as a resource path, ":/lessons/traces/<name>".
+QString bundledTracePath(const Lesson& lesson, int frame);
+
+// A frame whose run needs a server this machine does not have.
+struct MissingServer {
+    QString backend;    // "mariadb", "postgres"
+    QString package;    // the Debian package to install (serverinstall.h)
+    QString tracePath;  // the frame's bundled trace (bundledTracePath)
+};
+std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame);
 
 }  // namespace idem

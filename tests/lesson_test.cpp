@@ -17,9 +17,19 @@
 #include "tableview.h"
 #include "traceevent.h"
 
+#include "serverbackend.h"
+#include "summary.h"
+
 #include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryFile>
 #include <QTest>
 #include <QTimer>
 #include <QTranslator>
@@ -50,7 +60,143 @@ private slots:
     void predictFirstHidesTheOutcomeUntilTheEnd();
     void aPauseNamesTheCountItWaitsFor();
     void everyPauseReadsAsASentence();
+    void serverAnswersReadTheSummary();
+    void aFrameNamesItsBackendAndIsolation();
+    void everyServerFrameHasItsBundledTrace();
 };
+
+// Predictions about a server's locks (SPEC section 8's summary counts), as
+// a number or as yes / no.
+void LessonTest::serverAnswersReadTheSummary() {
+    Summary s;
+    s.cost.lockWaits = 2;
+    s.cost.deadlocks = 1;
+    s.cost.serializationFailures = 0;
+    QCOMPARE(lessonAnswer("lock-waits", s), QString("2"));
+    QCOMPARE(lessonAnswer("deadlocks", s), QString("1"));
+    QCOMPARE(lessonAnswer("serialization-failures", s), QString("0"));
+    QCOMPARE(lessonAnswer("any:lock-waits", s), QString("yes"));
+    QCOMPARE(lessonAnswer("any:deadlocks", s), QString("yes"));
+    QCOMPARE(lessonAnswer("any:serialization-failures", s), QString("no"));
+    QVERIFY(lessonAnswer("any:verdict", s).isEmpty());
+    QVERIFY(lessonAnswer("lock-wait", s).isEmpty());
+    // The reader takes them, and refuses what no run answers.
+    const auto lessonAsking = [](const QString& answer) {
+        return QJsonObject{
+            {"format", "idemlab-lesson"},
+            {"version", 1},
+            {"id", "asks"},
+            {"title", QJsonObject{{"zh", "问"}, {"en", "asks"}}},
+            {"summary", QJsonObject{{"zh", "问"}, {"en", "asks"}}},
+            {"frames",
+             QJsonArray{QJsonObject{
+                 {"title", QJsonObject{{"zh", "问"}, {"en", "asks"}}},
+                 {"narration", QJsonObject{{"zh", "问"}, {"en", "asks"}}},
+                 {"pause", "start"},
+                 {"question",
+                  QJsonObject{
+                      {"prompt", QJsonObject{{"zh", "问"}, {"en", "asks"}}},
+                      {"answer", answer},
+                      {"choices",
+                       QJsonArray{
+                           QJsonObject{{"value", "yes"},
+                                       {"label", QJsonObject{{"zh", "是"}, {"en", "yes"}}}},
+                           QJsonObject{{"value", "no"},
+                                       {"label", QJsonObject{{"zh", "否"}, {"en", "no"}}}}}}}}}}}};
+    };
+    const auto noResolve = [](const QJsonObject&, RunConfig*, QString*) {
+        return true;
+    };
+    Lesson lesson;
+    QString error;
+    // A question needs a run: the reader says so only after the answer reads.
+    QVERIFY(!readLesson(lessonAsking("any:deadlocks"), noResolve, &lesson, &error));
+    QVERIFY2(error.contains("no run is loaded to answer it"), qPrintable(error));
+    QVERIFY(!readLesson(lessonAsking("any:deadlock"), noResolve, &lesson, &error));
+    QVERIFY2(error.contains("is not something a run can answer"), qPrintable(error));
+}
+
+// A frame's load names its database and isolation level; a level the
+// database lacks, or a Locks highlight on SQLite, is the lesson's problem.
+void LessonTest::aFrameNamesItsBackendAndIsolation() {
+    const auto write = [](const QString& load, const QString& highlight) {
+        auto* file = new QTemporaryFile(QDir::tempPath() + "/lesson-XXXXXX.json");
+        file->open();
+        file->write(QStringLiteral(R"({"format": "idemlab-lesson", "version": 1, "id": "db",
+            "title": {"zh": "库", "en": "db"}, "summary": {"zh": "库", "en": "db"},
+            "frames": [{"title": {"zh": "库", "en": "db"}, "narration": {"zh": "库", "en": "db"},
+                        "load": %1, "fire": false, "pause": "start", "highlight": %2}]})")
+                        .arg(load, highlight)
+                        .toUtf8());
+        file->close();
+        return file;
+    };
+    Lesson lesson;
+    QString error;
+    std::unique_ptr<QTemporaryFile> f(write(
+        R"({"scenario": "order-create", "variant": "check-for-update", "backend": "mariadb", "isolation": "read-committed"})",
+        R"({"locks": true})"));
+    QVERIFY2(readLessonFile(f->fileName(), &lesson, &error), qPrintable(error));
+    QCOMPARE(lesson.frames[0].load->backend, QString("mariadb"));
+    QCOMPARE(lesson.frames[0].load->isolation, QString("read-committed"));
+    QVERIFY(lesson.frames[0].highlight.locks);
+    QCOMPARE(bundledTraceName(lesson, 0), QString("db-1.json"));
+    QVERIFY(checkLesson(lesson).isEmpty());
+
+    f.reset(
+        write(R"({"scenario": "order-create", "backend": "sqlite", "isolation": "read-committed"})",
+              "{}"));
+    QVERIFY(!readLessonFile(f->fileName(), &lesson, &error));
+    QVERIFY2(error.contains("SQLite has one level"), qPrintable(error));
+    f.reset(write(R"({"scenario": "order-create", "backend": "oracle"})", "{}"));
+    QVERIFY(!readLessonFile(f->fileName(), &lesson, &error));
+    QVERIFY2(error.contains("unknown backend \"oracle\""), qPrintable(error));
+
+    f.reset(write(R"({"scenario": "order-create"})", R"({"locks": true})"));
+    QVERIFY2(readLessonFile(f->fileName(), &lesson, &error), qPrintable(error));
+    QVERIFY(bundledTraceName(lesson, 0).isEmpty());
+    const QStringList problems = checkLesson(lesson);
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(problems[0].contains("highlight.locks"), qPrintable(problems[0]));
+}
+
+// Each frame on a server comes with its run's trace, recorded with the
+// frame's own configuration: a lesson edited without recording again
+// (scripts/record-lesson-traces.sh) fails here. No trace is left over.
+void LessonTest::everyServerFrameHasItsBundledTrace() {
+    QStringList expected;
+    int serverFrames = 0;
+    for (const Lesson& l : bundledLessons()) {
+        for (int i = 0; i < l.frames.size(); ++i) {
+            const std::optional<RunConfig>& load = l.frames[i].load;
+            if (!load || load->backend == QLatin1String("sqlite"))
+                continue;
+            ++serverFrames;
+            const QString where = QStringLiteral("%1, frame %2").arg(l.id).arg(i + 1);
+            const QString path = bundledTracePath(l, i);
+            QCOMPARE(path, QStringLiteral(":/lessons/traces/%1-%2.json").arg(l.id).arg(i + 1));
+            expected << QFileInfo(path).fileName();
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(where + ": no " + path));
+            const QJsonObject trace = QJsonDocument::fromJson(file.readAll()).object();
+            RunConfig recorded;
+            QString error;
+            QVERIFY2(RunConfig::fromJson(trace.value("config").toObject(), &recorded, &error),
+                     qPrintable(where + ": " + error));
+            // The trace names the level the server ran at, its default included.
+            RunConfig wanted = *load;
+            if (wanted.isolation.isEmpty())
+                wanted.isolation = isolationIds(wanted.backend).value(0);
+            QVERIFY2(recorded.toJson() == wanted.toJson(),
+                     qPrintable(where + ": recorded with another configuration: record the "
+                                        "lesson traces again"));
+        }
+    }
+    QVERIFY(serverFrames >= 9);
+    QStringList bundled = QDir(":/lessons/traces").entryList({"*.json"}, QDir::Files, QDir::Name);
+    expected.sort();
+    QCOMPARE(bundled, expected);
+}
 
 // A frame may stop at a statement by its count, named as the trace names it:
 // rows_changed waits for a write, rows_returned for a read, and the older

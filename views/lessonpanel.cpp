@@ -4,9 +4,13 @@
 #include "lessonbook.h"
 #include "registry.h"
 #include "relativefont.h"
+#include "serverinstall.h"
 
 #include <QEvent>
 #include <QLabel>
+#include <QPointer>
+#include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace idem {
@@ -31,6 +35,7 @@ LessonPanel::LessonPanel(QWidget* parent)
       title_(wrapped(this)),
       narration_(wrapped(this)),
       lookAt_(wrapped(this)),
+      notice_(wrapped(this)),
       question_(wrapped(this)),
       answer_(wrapped(this)),
       hint_(wrapped(this)) {
@@ -44,12 +49,15 @@ LessonPanel::LessonPanel(QWidget* parent)
     setRelativeFont(narration_, 1.15);
     setRelativeFont(question_, 1.1, true);
     setRelativeFont(answer_, 1.1, true);
+    setRelativeFont(notice_, 1.1, true);
+    notice_->setObjectName(QStringLiteral("lessonNotice"));
     hint_->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(lesson_);
     layout->addWidget(position_);
     layout->addWidget(title_);
     layout->addWidget(narration_);
     layout->addWidget(lookAt_);
+    layout->addWidget(notice_);
     layout->addWidget(question_);
     layout->addWidget(answer_);
     layout->addStretch(1);
@@ -59,15 +67,16 @@ LessonPanel::LessonPanel(QWidget* parent)
 }
 
 void LessonPanel::clear() {
-    for (QLabel* l : {lesson_, position_, title_, narration_, lookAt_, question_, answer_})
+    for (QLabel* l : {lesson_, position_, title_, narration_, lookAt_, notice_, question_, answer_})
         l->clear();
     lookAt_->hide();
+    notice_->hide();
     question_->hide();
     answer_->hide();
 }
 
 void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang,
-                            const QString& answer) {
+                            const QString& answer, const QString& notice) {
     const LessonFrame& frame = lesson.frames.at(index);
     lesson_->setText(lesson.title.in(lang));
     position_->setText(tr("Frame %1 / %2").arg(index + 1).arg(lesson.frames.size()));
@@ -76,6 +85,10 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
 
     lookAt_->setText(lookAtText(lesson, index));
     lookAt_->setVisible(!lookAt_->text().isEmpty());
+    notice_->setText(notice);
+    notice_->setVisible(!notice.isEmpty());
+    if (!notice.isEmpty())
+        showInScroll(notice_);
 
     if (!frame.question) {
         question_->hide();
@@ -83,7 +96,8 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
         question_->clear();
         answer_->clear();
         hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
-        setAccessibleDescription(narration_->text());
+        setAccessibleDescription(narration_->text() +
+                                 (notice.isEmpty() ? QString() : QLatin1Char('\n') + notice));
         return;
     }
     const LessonQuestion& q = *frame.question;
@@ -97,7 +111,11 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     }
     question_->setText(lines.join(QLatin1Char('\n')));
     question_->show();
-    if (answer.isEmpty()) {
+    if (!notice.isEmpty()) {
+        answer_->clear();
+        answer_->hide();
+        hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
+    } else if (answer.isEmpty()) {
         answer_->clear();
         answer_->hide();
         hint_->setText(tr("Let the class answer, then Page Down reveals what the run did"));
@@ -107,9 +125,26 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
             text += QLatin1Char('\n') + q.why.in(lang);
         answer_->setText(text);
         answer_->show();
+        showInScroll(answer_);
         hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
     }
-    setAccessibleDescription(narration_->text() + QLatin1Char('\n') + question_->text());
+    setAccessibleDescription(narration_->text() + QLatin1Char('\n') +
+                             (notice.isEmpty() ? QString() : notice + QLatin1Char('\n')) +
+                             question_->text());
+}
+
+// A revealed answer or a notice under a long narration is what the room
+// looks for: the panel's scroll area brings it into view once laid out.
+void LessonPanel::showInScroll(QLabel* label) {
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
+        if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+            QTimer::singleShot(0, label, [scroll = QPointer<QScrollArea>(scroll), label] {
+                if (scroll && label->isVisible())
+                    scroll->ensureWidgetVisible(label, 0, 8);
+            });
+            return;
+        }
+    }
 }
 
 QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
@@ -124,7 +159,15 @@ QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
         look << tr("state %1").arg(highlight.state);
     if (!highlight.lane.isEmpty())
         look << tr("lane “%1”").arg(words.actorName(highlight.lane));
+    if (highlight.locks)
+        look << tr("the Locks view");
     return look.isEmpty() ? QString() : tr("Look at: %1").arg(look.join(QStringLiteral(" · ")));
+}
+
+QString LessonPanel::missingServerText(const MissingServer& missing) {
+    return tr("This frame runs on %1, which is not installed on this computer (Debian package "
+              "%2), so its run is not shown. Page Down goes on with the lesson.")
+        .arg(backendName(missing.backend), missing.package);
 }
 
 QString LessonPanel::narration() const {
@@ -145,6 +188,10 @@ QString LessonPanel::position() const {
 
 QString LessonPanel::lookAt() const {
     return lookAt_->text();
+}
+
+QString LessonPanel::notice() const {
+    return notice_->isVisibleTo(this) ? notice_->text() : QString();
 }
 
 void LessonPanel::changeEvent(QEvent* event) {

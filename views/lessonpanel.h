@@ -12,6 +12,7 @@ namespace idem {
 
 struct Lesson;
 struct LessonHighlight;
+struct MissingServer;
 
 class LessonPanel : public QWidget {
     Q_OBJECT
@@ -21,7 +22,9 @@ public:
     // Shows `frame` of `lesson` in `lang`. answer: empty while the question
     // waits for the class, else the run's value (the matching choice is
     // marked).
-    void showFrame(const Lesson& lesson, int frame, const QString& lang, const QString& answer);
+    // notice: what the frame says instead of its run (its server is missing).
+    void showFrame(const Lesson& lesson, int frame, const QString& lang, const QString& answer,
+                   const QString& notice = {});
     void clear();
 
     QString narration() const;
@@ -29,23 +32,29 @@ public:
     QString answerText() const;  // empty until revealed
     QString position() const;    // "Frame 3 / 7"
     QString lookAt() const;      // "Look at: table pay_flow · lane database"
+    QString notice() const;      // empty unless the frame's server is missing
 
     // Where frame `frame` of `lesson` points, in the installed language
     // ("Look at: table pay_flow · lane “database”"), its lanes named as the
     // frame's scenario names them; empty when it points nowhere.
     static QString lookAtText(const Lesson& lesson, int frame);
+    // What a frame on a server says where that server is not installed: the
+    // database it needs and the Debian package to install.
+    static QString missingServerText(const MissingServer& missing);
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void retranslate();
+    void showInScroll(QLabel* label);
 
     QLabel* lesson_;
     QLabel* position_;
     QLabel* title_;
     QLabel* narration_;
     QLabel* lookAt_;
+    QLabel* notice_;
     QLabel* question_;
     QLabel* answer_;
     QLabel* hint_;

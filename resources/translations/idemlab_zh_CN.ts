@@ -944,6 +944,10 @@
         <source>Locks at the pause:</source>
         <translation>暂停时的锁：</translation>
     </message>
+    <message>
+        <source>not run here (no server)</source>
+        <translation>本机没有该服务器，未运行</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPanel</name>
@@ -986,6 +990,14 @@
     <message>
         <source>Lesson</source>
         <translation>课程</translation>
+    </message>
+    <message>
+        <source>the Locks view</source>
+        <translation>锁视图</translation>
+    </message>
+    <message>
+        <source>This frame runs on %1, which is not installed on this computer (Debian package %2), so its run is not shown. Page Down goes on with the lesson.</source>
+        <translation>这一帧要在 %1 上运行，本机没有安装它（Debian 软件包 %2），所以这里不显示它的运行。按 Page Down 继续本课。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,185 @@
+// The lessons about locks on real servers, played the way a teacher plays
+// them: presenter mode at 1280×720, Page Down only, in Chinese and English.
+// On a machine with both servers every frame runs on its server, stops at
+// its pause, and each prediction's answer is read from that run. Without
+// the servers' packages (tests/without_servers.sh) each server frame says
+// which package it needs and Page Down still goes to the end.
+#include "lesson.h"
+#include "lessonbook.h"
+#include "lessonpanel.h"
+#include "lessonplayer.h"
+#include "livestage.h"
+#include "locksview.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "run.h"
+#include "runcontroller.h"
+#include "serverinstall.h"
+#include "traceevent.h"
+
+#include <QApplication>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace idem;
+
+namespace {
+
+const QStringList kServerLessons{"gap-lock-deadlock", "green-on-sqlite", "unique-key-waits"};
+
+void press(MainWindow& w, Qt::Key key) {
+    QWidget* target = QApplication::focusWidget();
+    QTest::keyClick(target ? target : &w, key);
+    QTest::qWait(10);
+}
+
+[[nodiscard]] bool showForClass(MainWindow& w, const QString& language) {
+    w.setLanguage(language);
+    w.resize(1280, 720);
+    w.show();
+    w.activateWindow();
+    if (!QTest::qWaitForWindowActive(&w))
+        return false;
+    press(w, Qt::Key_F11);
+    QTest::qWait(100);
+    return true;
+}
+
+bool serversInstalled() {
+    return missingServerPackage("mariadb").isEmpty() && missingServerPackage("postgres").isEmpty();
+}
+
+}  // namespace
+
+class LessonServersTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
+    void serverLessonsPlayByPageDown_data();
+    void serverLessonsPlayByPageDown();
+    void withoutServersEachFrameSaysWhatToInstall_data();
+    void withoutServersEachFrameSaysWhatToInstall();
+};
+
+void LessonServersTest::serverLessonsPlayByPageDown_data() {
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("language");
+    for (const QString& id : kServerLessons)
+        for (const char* language : {"zh", "en"})
+            QTest::newRow(qPrintable(id + ' ' + language)) << id << QString(language);
+}
+
+void LessonServersTest::serverLessonsPlayByPageDown() {
+    if (!serversInstalled())
+        QSKIP("MariaDB or PostgreSQL is not installed here");
+    QFETCH(QString, lesson);
+    QFETCH(QString, language);
+    const Lesson* l = findLesson(lesson);
+    QVERIFY(l);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, language));
+    QString error;
+    QVERIFY2(w.startLesson(lesson, 0, &error), qPrintable(error));
+    LessonPlayer* player = w.lessonPlayer();
+    LessonPanel* panel = w.lessonPanel();
+    int questions = 0;
+    bool sawLocksInFront = false;
+    for (int frame = 0; frame < l->frames.size(); ++frame) {
+        const LessonFrame& f = l->frames[frame];
+        const QString where = QStringLiteral("%1 frame %2").arg(lesson).arg(frame + 1);
+        QCOMPARE(player->frame(), frame);
+        QVERIFY2(player->fireError().isEmpty(), qPrintable(where + ": " + player->fireError()));
+        QVERIFY2(player->notice().isEmpty(), qPrintable(where));
+        QCOMPARE(panel->narration(), f.narration.in(language));
+        const std::optional<RunConfig> config = frameConfig(*l, frame);
+        QVERIFY(config);
+        QCOMPARE(w.playback().config().backend, config->backend);
+        QCOMPARE(w.playback().config().variant, config->variant);
+        // Stopped at the frame's pause: an event pause's event is in the step on show.
+        QCOMPARE(w.playback().position(), player->pausePosition(frame));
+        if (f.pause.kind == PausePoint::Kind::Event) {
+            const QList<TraceEvent>& events = w.playback().run()->trace().events();
+            bool found = false;
+            for (qsizetype i = w.playback().lastStepBegin(); i < events.size() && !found; ++i)
+                found = f.pause.matches(events.at(i));
+            QVERIFY2(found, qPrintable(where + ": not at " + f.pause.describe()));
+        }
+        if (f.highlight.locks) {
+            const LiveStage* stage = w.liveStage();
+            QVERIFY2(stage->tableTabs()->currentWidget() == stage->locksView(), qPrintable(where));
+            sawLocksInFront = true;
+        }
+        // IDEM_LESSON_SHOTS=PREFIX: a picture of each frame as the class sees
+        // it, PREFIX<lesson>-<language>-<frame>.png (and -answer.png after a reveal).
+        const QString shots = qEnvironmentVariable("IDEM_LESSON_SHOTS");
+        const auto shoot = [&](const QString& suffix) {
+            if (!shots.isEmpty())
+                w.grab().save(QStringLiteral("%1%2-%3-%4%5.png")
+                                  .arg(shots, lesson, language)
+                                  .arg(frame + 1, 2, 10, QLatin1Char('0'))
+                                  .arg(suffix));
+        };
+        shoot(QString());
+        if (f.question) {
+            ++questions;
+            QVERIFY(panel->answerText().isEmpty());
+            press(w, Qt::Key_PageDown);
+            w.jobs()->finishNow();
+            QCOMPARE(player->frame(), frame);
+            QVERIFY(w.playback().atEnd());
+            // What the window reveals is what the headless check reads from its run.
+            const QString answer = lessonAnswer(f.question->answer, w.playback().finalSummary());
+            QCOMPARE(answer, checkFrame(*l, frame).answer);
+            QVERIFY2(panel->answerText().contains(lessonAnswerLabel(*f.question, answer, language)),
+                     qPrintable(where + ": " + panel->answerText()));
+            shoot(QStringLiteral("-answer"));
+        }
+        press(w, Qt::Key_PageDown);
+        w.jobs()->finishNow();
+    }
+    QCOMPARE(player->frame(), int(l->frames.size()) - 1);
+    QVERIFY(questions >= 3);
+    QVERIFY(sawLocksInFront);
+    QVERIFY(w.findChild<QWidget*>(QStringLiteral("outcomeScroll"))->isVisible());
+}
+
+void LessonServersTest::withoutServersEachFrameSaysWhatToInstall_data() {
+    serverLessonsPlayByPageDown_data();
+}
+
+void LessonServersTest::withoutServersEachFrameSaysWhatToInstall() {
+    if (serversInstalled())
+        QSKIP("both servers are installed here (tests/without_servers.sh hides them)");
+    QFETCH(QString, lesson);
+    QFETCH(QString, language);
+    const Lesson* l = findLesson(lesson);
+    QVERIFY(l);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, language));
+    QString error;
+    QVERIFY2(w.startLesson(lesson, 0, &error), qPrintable(error));
+    LessonPlayer* player = w.lessonPlayer();
+    int told = 0;
+    // Each frame takes one Page Down, or two with a question whose run is there.
+    for (int keys = 0; keys < 2 * l->frames.size() && player->frame() < l->frames.size() - 1;
+         ++keys) {
+        const int frame = player->frame();
+        if (const std::optional<MissingServer> missing = frameMissingServer(*l, frame)) {
+            ++told;
+            QVERIFY2(w.lessonPanel()->notice().contains(missing->package),
+                     qPrintable(w.lessonPanel()->notice()));
+            QVERIFY(!w.findChild<QWidget*>(QStringLiteral("outcomeScroll"))->isVisible());
+            press(w, Qt::Key_PageDown);
+            QCOMPARE(player->frame(), frame + 1);  // nothing to reveal: it goes on
+        } else {
+            QVERIFY(w.lessonPanel()->notice().isEmpty());
+            press(w, Qt::Key_PageDown);
+        }
+        w.jobs()->finishNow();
+    }
+    QCOMPARE(player->frame(), int(l->frames.size()) - 1);
+    QVERIFY(told >= 3);
+}
+
+QTEST_MAIN(LessonServersTest)
+#include "lessonservers_test.moc"
