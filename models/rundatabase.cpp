@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -58,6 +59,8 @@ RunDatabase::~RunDatabase() {
     if (!published_ && !target_.isEmpty())
         removeWorkFiles();
     scratch::forget(scratchHandle_);
+    if (aliveLock_ >= 0)
+        ::close(aliveLock_);
 }
 
 void RunDatabase::removeWorkFiles() {
@@ -116,6 +119,15 @@ void RunDatabase::removeLeftovers() {
                                .toLongLong(&isNumber);
         if (!isNumber || pid <= 0 || pid == qint64(getpid()) || entry.ownerId() != getuid())
             continue;
+        // A live run's lock, whatever its process id looks like from here.
+        const int lock = ::open(QFile::encodeName(entry.filePath() + QStringLiteral("/alive.lock")),
+                                O_RDWR | O_CLOEXEC);
+        if (lock >= 0) {
+            const bool held = flock(lock, LOCK_EX | LOCK_NB) == -1 && errno == EWOULDBLOCK;
+            ::close(lock);
+            if (held)
+                continue;
+        }
         if (kill(pid_t(pid), 0) == -1 && errno == ESRCH)
             QDir(entry.filePath()).removeRecursively();
     }
@@ -136,6 +148,12 @@ bool RunDatabase::prepare(const QString& target, bool replace, QString* error, b
         }
         workPath_ = tempDir_->filePath(QStringLiteral("run.sqlite"));
         scratchHandle_ = scratch::remember(workPath_, tempDir_->path());
+        // Held until this run ends (removeLeftovers); dropped with the
+        // process however it ends.
+        aliveLock_ = ::open(QFile::encodeName(tempDir_->filePath(QStringLiteral("alive.lock"))),
+                            O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+        if (aliveLock_ >= 0)
+            flock(aliveLock_, LOCK_SH);
         return true;
     }
     const QFileInfo info(target);

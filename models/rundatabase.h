@@ -50,7 +50,9 @@ public:
     // Removes what runs of processes that ended without tidying up (killed,
     // or a session that ended) left in the scratch folder: the folders of
     // this user whose process is gone. Done once per process, at its first
-    // run's start.
+    // run's start. A run holds a lock on its folder's alive.lock while it
+    // lives: its folder stays even where its process id means nothing (a
+    // process in another PID namespace, a container sharing /dev/shm).
     static void removeLeftovers();
 
 private:
@@ -62,6 +64,7 @@ private:
     bool replace_ = false;
     bool published_ = false;
     int scratchHandle_ = -1;  // scratchfiles.h: removed by a second signal
+    int aliveLock_ = -1;      // the folder's alive.lock, locked while the run lives
 };
 
 }  // namespace idem

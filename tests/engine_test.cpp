@@ -18,6 +18,7 @@
 
 #include <atomic>
 
+#include <sys/file.h>
 #include <unistd.h>
 
 using namespace idem;
@@ -185,7 +186,17 @@ void EngineTest::whatEndedProcessesLeftIsRemoved() {
     const QString own = leftover(qint64(getpid()));
     const QString other = scratch.filePath(QStringLiteral("idemlab-run-notapid"));
     QDir().mkpath(other);
+    // A run in another PID namespace: its process id means nothing here,
+    // its lock says it lives. Once the lock is let go, it is a leftover.
+    const QString elsewhere = leftover(999'999'998);
+    QFile lock(elsewhere + QStringLiteral("/alive.lock"));
+    QVERIFY(lock.open(QIODevice::ReadWrite));
+    QCOMPARE(flock(lock.handle(), LOCK_SH), 0);
     RunDatabase::removeLeftovers();
+    QVERIFY(QFileInfo::exists(elsewhere));
+    lock.close();
+    RunDatabase::removeLeftovers();
+    QVERIFY(!QFileInfo::exists(elsewhere));
     QVERIFY(!QFileInfo::exists(dead));
     QVERIFY(QFileInfo::exists(alive));
     QVERIFY(QFileInfo::exists(own));
