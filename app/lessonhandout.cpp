@@ -275,6 +275,9 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
             missing && !check.notRun.isEmpty()) {
             body += QStringLiteral("<p class='note missing-server'>%1</p>")
                         .arg(escape(LessonPanel::missingServerText(*missing)));
+        } else if (missing) {
+            body += QStringLiteral("<p class='note recorded-run'>%1</p>")
+                        .arg(escape(LessonPanel::recordedRunText(*missing)));
         } else if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {
             body += QStringLiteral("<p class='note'>%1</p>")
                         .arg(escape(LessonHandout::tr(

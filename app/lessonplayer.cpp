@@ -41,6 +41,7 @@ LessonPlayer::LessonPlayer(MainWindow* window, LessonPanel* panel)
 void LessonPlayer::start(const Lesson& lesson, int frame) {
     lesson_ = lesson;
     pauses_.clear();
+    runs_.clear();
     revealedAt_.clear();
     active_ = true;
     emit activeChanged(true);
@@ -61,9 +62,9 @@ void LessonPlayer::stop() {
 int LessonPlayer::pausePosition(int frame) {
     if (const auto it = pauses_.constFind(frame); it != pauses_.constEnd())
         return *it;
-    const std::optional<RunConfig> config = frameConfig(lesson_, frame);
+    const std::optional<RunConfig> config = runOf(frame);
     int position = -1;
-    if (config && !frameMissingServer(lesson_, frame)) {
+    if (config) {
         Run run(*config, *findScenario(config->scenario));
         QString error;
         if (run.start(&error))
@@ -73,12 +74,20 @@ int LessonPlayer::pausePosition(int frame) {
     return position;
 }
 
+std::optional<RunConfig> LessonPlayer::runOf(int frame) {
+    if (const auto it = runs_.constFind(frame); it != runs_.constEnd())
+        return *it;
+    const std::optional<RunConfig> run = playableFrameConfig(lesson_, frame);
+    runs_.insert(frame, run);
+    return run;
+}
+
 void LessonPlayer::enterFrame(int frame) {
     player_.stop();
     frame_ = frame;
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
-    const std::optional<RunConfig> shown = frameConfig(lesson_, frame);
+    const std::optional<RunConfig> shown = runOf(frame);
     // Once a prediction about a run was answered, the later frames about the
     // same run show its verdict: it is no longer hidden from the class.
     const QByteArray key = shown ? configKey(*shown) : QByteArray();
@@ -87,9 +96,12 @@ void LessonPlayer::enterFrame(int frame) {
     fireError_.clear();
     fireFailure_ = RunFailure::None;
     notice_.clear();
-    if (const std::optional<MissingServer> missing = frameMissingServer(lesson_, frame)) {
-        enterFrameWithoutServer(*shown, *missing);
+    const std::optional<MissingServer> missing = frameMissingServer(lesson_, frame);
+    if (missing && !shown) {
+        enterFrameWithoutServer(*missing);
     } else if (const std::optional<RunConfig> config = shown) {
+        if (missing)
+            notice_ = LessonPanel::recordedRunText(*missing);
         Playback& playback = window_->playback();
         if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
             // The file was checked when it was read; what is left to fail is the machine.
@@ -105,13 +117,11 @@ void LessonPlayer::enterFrame(int frame) {
     show();
 }
 
-// The hook for a frame's bundled trace (lessonbook.h, bundledTracePath):
-// where a server run can be played from its recorded trace, this frame will
-// play `missing.tracePath`, recorded with `config`, to its pause. Until then
-// the frame says which database and package it needs, the verdict of the
-// run on screen (another frame's) stays hidden, and Page Down goes on.
-void LessonPlayer::enterFrameWithoutServer(const RunConfig& config, const MissingServer& missing) {
-    Q_UNUSED(config);
+// A frame on a server this machine lacks plays the run recorded with the
+// lesson (runOf). Without a playable recording it says which database and
+// package it needs, the verdict of the run on screen (another frame's)
+// stays hidden, and Page Down goes on.
+void LessonPlayer::enterFrameWithoutServer(const MissingServer& missing) {
     window_->setOutcomeWithheld(true);
     notice_ = LessonPanel::missingServerText(missing);
 }
@@ -121,7 +131,8 @@ void LessonPlayer::show() {
     const LessonFrame& f = lesson_.frames.at(frame_);
     if (answerShown_ && f.question)
         answer = lessonAnswer(f.question->answer, window_->playback().finalSummary());
-    panel_->showFrame(lesson_, frame_, window_->language(), answer, notice_);
+    panel_->showFrame(lesson_, frame_, window_->language(), answer, notice_,
+                      runOf(frame_).has_value());
 }
 
 // Where the frame points is drawn, not only named: the table framed and in
@@ -149,8 +160,9 @@ void LessonPlayer::next() {
     if (!active_)
         return;
     const LessonFrame& f = lesson_.frames.at(frame_);
-    // Without its server a frame has no run to answer from: it only goes on.
-    if (f.question && !answerShown_ && notice_.isEmpty()) {
+    // Without its server and its recording a frame has no run to answer
+    // from: it only goes on.
+    if (f.question && !answerShown_ && runOf(frame_)) {
         revealAnswer();
         return;
     }
@@ -164,11 +176,11 @@ void LessonPlayer::next() {
 void LessonPlayer::revealAnswer() {
     player_.stop();
     Playback& playback = window_->playback();
-    if (frameConfig(lesson_, frame_) && playback.isLoaded() && !playback.atEnd())
+    if (runOf(frame_) && playback.isLoaded() && !playback.atEnd())
         playback.toEnd();
     window_->setOutcomeWithheld(false);
     answerShown_ = true;
-    if (const std::optional<RunConfig> config = frameConfig(lesson_, frame_)) {
+    if (const std::optional<RunConfig> config = runOf(frame_)) {
         const QByteArray key = configKey(*config);
         if (!revealedAt_.contains(key) || revealedAt_.value(key) > frame_)
             revealedAt_.insert(key, frame_);
@@ -197,9 +209,9 @@ void LessonPlayer::play() {
     if (playTo_ < 0)
         return;
     int from = 0;
-    const std::optional<RunConfig> here = frameConfig(lesson_, frame_);
+    const std::optional<RunConfig> here = runOf(frame_);
     if (frame_ > 0 && !lesson_.frames.at(frame_).load) {
-        const std::optional<RunConfig> before = frameConfig(lesson_, frame_ - 1);
+        const std::optional<RunConfig> before = runOf(frame_ - 1);
         if (before && here && sameConfig(*before, *here))
             from = std::max(0, std::min(pausePosition(frame_ - 1), playTo_));
     }

@@ -51,7 +51,9 @@ signals:
 
 private:
     void enterFrame(int frame);
-    void enterFrameWithoutServer(const RunConfig& config, const MissingServer& missing);
+    void enterFrameWithoutServer(const MissingServer& missing);
+    // The run frame `frame` shows here (lessonbook.h, playableFrameConfig).
+    std::optional<RunConfig> runOf(int frame);
     void revealAnswer();
     void show();
     void highlight();
@@ -63,7 +65,8 @@ private:
     bool active_ = false;
     int frame_ = 0;
     bool answerShown_ = false;
-    QHash<int, int> pauses_;  // frame → playback position
+    QHash<int, int> pauses_;                     // frame → playback position
+    QHash<int, std::optional<RunConfig>> runs_;  // frame → its run here (runOf)
     // A run's configuration → the frame whose prediction about it was
     // answered first (from then on its verdict is not hidden).
     QHash<QByteArray, int> revealedAt_;

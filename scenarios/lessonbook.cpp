@@ -2,6 +2,7 @@
 
 #include "configcheck.h"
 #include "jsonkeys.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "run.h"
 #include "serverinstall.h"
@@ -256,6 +257,21 @@ std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame)
     return MissingServer{config->backend, package, bundledTracePath(lesson, frame)};
 }
 
+std::optional<RunConfig> playableFrameConfig(const Lesson& lesson, int frame, QString* whyNot) {
+    const std::optional<RunConfig> config = frameConfig(lesson, frame);
+    const std::optional<MissingServer> missing = frameMissingServer(lesson, frame);
+    if (!config || !missing)
+        return config;
+    QString error = QStringLiteral("the lesson has no recording of this run");
+    if (!missing->tracePath.isEmpty()) {
+        if (std::optional<RunConfig> played = recordedConfig(*config, missing->tracePath, &error))
+            return played;
+    }
+    if (whyNot)
+        *whyNot = error;
+    return std::nullopt;
+}
+
 FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
                       const std::atomic<bool>* cancel) {
     FrameCheck check;
@@ -289,14 +305,18 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
             problems << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
         return check;
     }
-    if (const std::optional<MissingServer> missing = frameMissingServer(lesson, i)) {
-        check.notRun = QStringLiteral("%1: not run here: it needs %2 (Debian package %3)")
-                           .arg(where, backendName(missing->backend), missing->package);
+    // Where the server is missing, the run recorded with the lesson.
+    QString whyNot;
+    const std::optional<RunConfig> played = playableFrameConfig(lesson, i, &whyNot);
+    if (!played) {
+        const std::optional<MissingServer> missing = frameMissingServer(lesson, i);
+        check.notRun = QStringLiteral("%1: not run here: it needs %2 (Debian package %3), and %4")
+                           .arg(where, backendName(missing->backend), missing->package, whyNot);
         return check;
     }
     RunOptions options;
     options.cancel = cancel;
-    Run run(*config, scenario, options);
+    Run run(*played, scenario, options);
     QString error;
     // The machine's failures and a stop on request are told apart from the
     // lesson's own problems: they say nothing about the file.

@@ -92,5 +92,13 @@ struct MissingServer {
     QString tracePath;  // the frame's bundled trace (bundledTracePath)
 };
 std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame);
+// The run a frame shows here: frameConfig, or, where its server is missing,
+// the same run played from the frame's bundled trace (recordedbackend.h:
+// the engine, the scenario and the window as on the server, the server's
+// answers from the recording). nullopt for a frame before any run, and for a
+// frame whose server is missing and whose recording cannot be played
+// (*whyNot then says why).
+std::optional<RunConfig> playableFrameConfig(const Lesson& lesson, int frame,
+                                             QString* whyNot = nullptr);
 
 }  // namespace idem

@@ -76,7 +76,7 @@ void LessonPanel::clear() {
 }
 
 void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang,
-                            const QString& answer, const QString& notice) {
+                            const QString& answer, const QString& notice, bool hasRun) {
     const LessonFrame& frame = lesson.frames.at(index);
     lesson_->setText(lesson.title.in(lang));
     position_->setText(tr("Frame %1 / %2").arg(index + 1).arg(lesson.frames.size()));
@@ -111,7 +111,7 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     }
     question_->setText(lines.join(QLatin1Char('\n')));
     question_->show();
-    if (!notice.isEmpty()) {
+    if (!hasRun) {
         answer_->clear();
         answer_->hide();
         hint_->setText(tr("Page Down: next frame · Page Up: back · Space: play this frame again"));
@@ -167,6 +167,12 @@ QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
 QString LessonPanel::missingServerText(const MissingServer& missing) {
     return tr("This frame runs on %1, which is not installed on this computer (Debian package "
               "%2), so its run is not shown. Page Down goes on with the lesson.")
+        .arg(backendName(missing.backend), missing.package);
+}
+
+QString LessonPanel::recordedRunText(const MissingServer& missing) {
+    return tr("%1 is not installed on this computer (Debian package %2): this frame plays the "
+              "run recorded on %1 with the lesson, the same statements, waits and answers.")
         .arg(backendName(missing.backend), missing.package);
 }
 

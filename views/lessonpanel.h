@@ -22,9 +22,11 @@ public:
     // Shows `frame` of `lesson` in `lang`. answer: empty while the question
     // waits for the class, else the run's value (the matching choice is
     // marked).
-    // notice: what the frame says instead of its run (its server is missing).
+    // notice: what the frame says of its run (its server is missing: the
+    // run recorded with the lesson plays, or none). hasRun: whether a run
+    // answers the question (false: Page Down only goes on).
     void showFrame(const Lesson& lesson, int frame, const QString& lang, const QString& answer,
-                   const QString& notice = {});
+                   const QString& notice = {}, bool hasRun = true);
     void clear();
 
     QString narration() const;
@@ -41,6 +43,8 @@ public:
     // What a frame on a server says where that server is not installed: the
     // database it needs and the Debian package to install.
     static QString missingServerText(const MissingServer& missing);
+    // ... when the frame plays the run recorded with the lesson instead.
+    static QString recordedRunText(const MissingServer& missing);
 
 protected:
     void changeEvent(QEvent* event) override;
