@@ -12,8 +12,9 @@ namespace idem::scratch {
 
 namespace {
 
-// A run's file, its three companions and its folder, each a C string ready
-// for unlink() and rmdir(); the window runs a few at once, the command line one.
+// A run's file, its three companions, its folder's alive.lock (rundatabase.h)
+// and its folder, each a C string ready for unlink() and rmdir(); the window
+// runs a few at once, the command line one.
 constexpr int kSlots = 16;
 constexpr int kFiles = 4;
 const char* const kSuffixes[kFiles] = {"", "-wal", "-shm", "-journal"};
@@ -21,7 +22,7 @@ const char* const kSuffixes[kFiles] = {"", "-wal", "-shm", "-journal"};
 struct Slot {
     std::atomic<bool> taken{false};
     std::atomic<bool> ready{false};  // paths written; the handler may read them
-    std::array<std::array<char, PATH_MAX>, kFiles> files{};
+    std::array<std::array<char, PATH_MAX>, kFiles + 1> files{};
     std::array<char, PATH_MAX> folder{};
 };
 std::array<Slot, kSlots> table;
@@ -44,6 +45,9 @@ int remember(const QString& file, const QString& folder) {
         bool fits = copy(s.folder, QFile::encodeName(folder));
         for (int f = 0; f < kFiles; ++f)
             fits = fits && copy(s.files[std::size_t(f)], path + kSuffixes[f]);
+        fits = fits &&
+               copy(s.files[kFiles],
+                    folder.isEmpty() ? QByteArray() : QFile::encodeName(folder + "/alive.lock"));
         if (!fits) {
             s.taken = false;
             return -1;

@@ -9,7 +9,8 @@
 namespace idem::scratch {
 
 // Remembers `file` (and the SQLite journal, WAL and shared-memory files
-// beside it) and, when given, the folder that holds only them. A handle to
+// beside it) and, when given, the folder that holds only them and its
+// alive.lock. A handle to
 // forget them with; -1 when every slot is taken (the files are then only
 // removed by their owner, as before).
 int remember(const QString& file, const QString& folder = {});
