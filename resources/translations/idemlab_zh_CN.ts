@@ -999,6 +999,10 @@
         <source>This frame runs on %1, which is not installed on this computer (Debian package %2), so its run is not shown. Page Down goes on with the lesson.</source>
         <translation>这一帧要在 %1 上运行，本机没有安装它（Debian 软件包 %2），所以这里不显示它的运行。按 Page Down 继续本课。</translation>
     </message>
+    <message>
+        <source>%1 is not installed on this computer (Debian package %2): this frame plays the run recorded on %1 with the lesson, the same statements, waits and answers.</source>
+        <translation>这台电脑没有安装 %1（Debian 软件包 %2）：这一帧播放的是随课程附带、在 %1 上录下的运行，语句、锁等待和应答都与原来相同。</translation>
+    </message>
 </context>
 <context>
     <name>idem::LiveStage</name>
