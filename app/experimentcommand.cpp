@@ -86,11 +86,17 @@ int experiment(const QStringList& args) {
         plan.backend = parser.value("backend");
     if (parser.isSet("isolation"))
         plan.isolation = parser.value("isolation");
+    if (parser.isSet("lock-timeout-ms")) {
+        if (!number("lock-timeout-ms", 0, 3'600'000, &n, &error))
+            return badInput(error);
+        plan.lockTimeoutMs = n;
+    }
     {
         // The same checks as a run's, on the first variant the plan runs.
         RunConfig probe = defaultConfig(*scenario);
         probe.backend = plan.backend;
         probe.isolation = plan.isolation;
+        probe.lockTimeoutMs = plan.lockTimeoutMs;
         if (!plan.variants.isEmpty())
             probe.variant = plan.variants.first();
         const QString problem = checkConfig(probe, scenario->info());

@@ -71,6 +71,7 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
             RunConfig c = experimentBatch(info, variant, std::min(left, batch), random);
             c.backend = plan.backend;
             c.isolation = plan.isolation;
+            c.lockTimeoutMs = plan.lockTimeoutMs;
             RunOptions options = RunOptions::untraced();
             options.cancel = cancel;
             const RunResult r = runToEnd(c, scenario, options);

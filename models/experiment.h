@@ -26,6 +26,7 @@ struct ExperimentPlan {
     int batch = 10;                              // intents per run; each run draws its own input
     QString backend = QStringLiteral("sqlite");  // where every run runs (RunConfig's)
     QString isolation;                           // empty: the backend's own
+    qint64 lockTimeoutMs = 0;                    // RunConfig::lockTimeoutMs
 };
 
 struct ExperimentTally {
