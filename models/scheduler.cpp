@@ -537,34 +537,39 @@ void Scheduler::settleStepped(Process& p) {
 // that the run repeats exactly).
 void Scheduler::scheduleLockTimeout(qint64 wait) {
     schedule(now_ + config_.lockTimeoutMs, [this, wait] {
-        const auto waiting = std::find_if(parked_.cbegin(), parked_.cend(),
-                                          [wait](const Process* p) { return p->wait == wait; });
-        if (waiting == parked_.cend())
+        Process* p = parkedWith(wait);
+        if (!p)
             return;  // the lock came first
-        Process& p = **waiting;
-        backend_->cancel(*p.connection);
-        settleStepped(p);
+        backend_->cancel(*p->connection);
+        settleStepped(*p);
+    });
+}
+
+// A wait is found again by its number, never by its process's address: the
+// process may have ended and another taken its memory by the time a wake
+// scheduled for it runs.
+Scheduler::Process* Scheduler::parkedWith(qint64 wait) const {
+    const auto waiting = std::find_if(parked_.cbegin(), parked_.cend(),
+                                      [wait](const Process* p) { return p->wait == wait; });
+    return waiting == parked_.cend() ? nullptr : *waiting;
+}
+
+void Scheduler::scheduleSettle(qint64 wait) {
+    schedule(now_, [this, wait] {
+        if (Process* p = parkedWith(wait))
+            settleStepped(*p);
     });
 }
 
 void Scheduler::wakeFinished() {
     for (Process* w : parked_) {
-        if (w->connection && backend_->finished(*w->connection)) {
-            schedule(now_, [this, w] {
-                if (w->parked)
-                    settleStepped(*w);
-            });
-        }
+        if (w->connection && backend_->finished(*w->connection))
+            scheduleSettle(w->wait);
     }
 }
 
 void Scheduler::wakeParked() {
-    for (Process* w : parked_) {
-        schedule(now_, [this, w] {
-            if (w->parked)
-                settleStepped(*w);
-        });
-    }
+    for (Process* w : parked_) scheduleSettle(w->wait);
 }
 
 void Scheduler::transactionEnded(SqlConnection* connection) {
@@ -740,6 +745,7 @@ std::vector<Scheduler::Answer> Scheduler::answersOf(int intent) const {
 // Called once the handler's frame is off the stack (its coroutine finished,
 // or suspended for the last time at a crash): the attempt and its state go.
 void Scheduler::release(Process& p) {
+    std::erase(parked_, &p);  // no wait outlives its process
     processes_.erase(p.attempt.get());
 }
 

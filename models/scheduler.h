@@ -172,6 +172,8 @@ private:
     void settleStepped(Process& p);
     void wakeParked();
     void scheduleLockTimeout(qint64 wait);
+    void scheduleSettle(qint64 wait);
+    Process* parkedWith(qint64 wait) const;
     void recordTables();
     void wakeFinished();
     void finishAttempt(Process& p, Response response, const Phrase& result,
