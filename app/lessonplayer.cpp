@@ -6,9 +6,12 @@
 #include "locksview.h"
 #include "mainwindow.h"
 #include "playback.h"
+#include "playedrun.h"
 #include "registry.h"
 #include "run.h"
+#include "runcontroller.h"
 #include "sequenceview.h"
+#include "stagedirector.h"
 #include "statemachineview.h"
 #include "tableview.h"
 
@@ -28,6 +31,55 @@ bool sameConfig(const RunConfig& a, const RunConfig& b) {
 
 QByteArray configKey(const RunConfig& c) {
     return QJsonDocument(c.toJson()).toJson(QJsonDocument::Compact);
+}
+
+// A run whose steps wait for a server (or play one's recording) goes to its
+// pause in a worker, as every step of it does (Playback::stepsInWorker).
+bool stepsAway(const RunConfig& c) {
+    return !c.backend.isEmpty() && c.backend != QLatin1String("sqlite");
+}
+
+// In a worker: steps the run on screen to the frame's pause, as runToPause
+// counts it, and returns that position (-1: the run never gets there).
+int stepToPause(PlayedRun& run, const PausePoint& pause, RunController::Progress& p) {
+    switch (pause.kind) {
+        case PausePoint::Kind::Start:
+            run.advance(0, &p.cancel, &p.done);
+            return 0;
+        case PausePoint::Kind::Step:
+            run.advance(pause.step, &p.cancel, &p.done);
+            return run.position() == pause.step ? pause.step : -1;
+        case PausePoint::Kind::End:
+            run.advance(run.length(), &p.cancel, &p.done);
+            return run.length();
+        case PausePoint::Kind::Event:
+            break;
+    }
+    // The first step that records a matching event. When one is on screen
+    // already it may be an earlier step's: the run starts again to find it.
+    const auto matchFrom = [&](qsizetype& seen) {
+        const QList<TraceEvent>& events = run.run().trace().events();
+        for (; seen < events.size(); ++seen)
+            if (pause.matches(events.at(seen)))
+                return true;
+        return false;
+    };
+    qsizetype seen = 0;
+    if (matchFrom(seen)) {
+        if (run.position() == 0)
+            return 0;  // what the run set up matches
+        run.advance(0, &p.cancel, &p.done);
+        seen = 0;
+        if (matchFrom(seen))
+            return 0;
+    }
+    p.total = run.length();
+    while (!run.atEnd() && !p.cancel) {
+        run.advance(run.position() + 1, &p.cancel, &p.done);
+        if (matchFrom(seen))
+            return run.position();
+    }
+    return -1;
 }
 
 }  // namespace
@@ -52,6 +104,9 @@ void LessonPlayer::stop() {
     if (!active_)
         return;
     player_.stop();
+    ++ticket_;  // a frame on its way goes nowhere now
+    arriving_ = false;
+    revealWanted_ = false;
     active_ = false;
     highlight();  // points nowhere now
     panel_->clear();
@@ -63,6 +118,9 @@ int LessonPlayer::pausePosition(int frame) {
     if (const auto it = pauses_.constFind(frame); it != pauses_.constEnd())
         return *it;
     const std::optional<RunConfig> config = runOf(frame);
+    // On a server the pause is found on the way there, in a worker.
+    if (config && stepsAway(*config))
+        return -1;
     int position = -1;
     if (config) {
         Run run(*config, *findScenario(config->scenario));
@@ -84,6 +142,12 @@ std::optional<RunConfig> LessonPlayer::runOf(int frame) {
 
 void LessonPlayer::enterFrame(int frame) {
     player_.stop();
+    // Whatever was on its way to another frame is not any more.
+    ++ticket_;
+    if (arriving_)
+        window_->jobs()->cancelNow();
+    arriving_ = false;
+    revealWanted_ = false;
     frame_ = frame;
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
@@ -103,18 +167,98 @@ void LessonPlayer::enterFrame(int frame) {
         if (missing)
             notice_ = LessonPanel::recordedRunText(*missing);
         Playback& playback = window_->playback();
-        if (f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config)) {
+        const bool fire = f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config);
+        if (stepsAway(*config)) {
+            arriveInBackground(frame, *config, fire);
+        } else {
             // The file was checked when it was read; what is left to fail is the machine.
-            if (!window_->fire(*config, &fireError_, &fireFailure_) &&
+            if (fire && !window_->fire(*config, &fireError_, &fireFailure_) &&
                 fireFailure_ == RunFailure::None)
                 fireFailure_ = RunFailure::BadInput;
+            const int position = pausePosition(frame);
+            if (position >= 0)
+                playback.seek(position);
         }
-        const int position = pausePosition(frame);
-        if (position >= 0)
-            playback.seek(position);
     }
     highlight();
     show();
+}
+
+// The frame's words are on screen at once; its run follows when the
+// worker has it at the pause (a first server start takes seconds, each step
+// on a server up to a few hundred ms).
+void LessonPlayer::arriveInBackground(int frame, const RunConfig& config, bool fire) {
+    arriving_ = true;
+    const quint64 ticket = ticket_;
+    if (!fire) {
+        goToPause(frame, ticket);
+        return;
+    }
+    window_->director()->fireForLesson(
+        config, [this, frame, ticket](bool ok, const QString& error, RunFailure failure) {
+            if (ticket != ticket_)
+                return;
+            if (!ok) {
+                // Stopped (Escape) says nothing; a run that could not run says why.
+                arriving_ = false;
+                revealWanted_ = false;
+                fireError_ = error;
+                fireFailure_ = error.isEmpty() ? RunFailure::None : failure;
+                show();
+                return;
+            }
+            goToPause(frame, ticket);
+        });
+}
+
+void LessonPlayer::goToPause(int frame, quint64 ticket) {
+    StageDirector* director = window_->director();
+    bool started = false;
+    if (const auto known = pauses_.constFind(frame); known != pauses_.constEnd()) {
+        const int target = *known;
+        started = window_->playback().position() != target &&
+                  director->holdRun(
+                      tr("Going to the frame's pause"),
+                      [target](PlayedRun& run, RunController::Progress& p) {
+                          p.total = std::abs(target - run.position());
+                          run.advance(target, &p.cancel, &p.done);
+                      },
+                      [this, ticket](bool) { arrivedAt(ticket); });
+    } else {
+        auto found = std::make_shared<int>(-1);
+        const PausePoint pause = lesson_.frames.at(frame).pause;
+        started = director->holdRun(
+            tr("Going to the frame's pause"),
+            [pause, found](PlayedRun& run, RunController::Progress& p) {
+                *found = stepToPause(run, pause, p);
+            },
+            [this, frame, ticket, found](bool cancelled) {
+                // Never reached, the frame shows the run's start, as a
+                // frame played here does (pausePosition).
+                if (ticket == ticket_ && !cancelled)
+                    pauses_.insert(frame, std::max(0, *found));
+                arrivedAt(ticket);
+            });
+    }
+    if (!started)
+        arrivedAt(ticket);
+}
+
+void LessonPlayer::arrivedAt(quint64 ticket) {
+    if (ticket != ticket_ || !arriving_)
+        return;
+    arriving_ = false;
+    highlight();  // the run's own tables are on screen now
+    show();
+    if (revealWanted_) {
+        revealWanted_ = false;
+        revealAnswer();
+    }
+}
+
+void LessonPlayer::finishArriving() {
+    RunController* jobs = window_->jobs();
+    while (arriving_ && jobs->isBusy()) jobs->finishNow();
 }
 
 // A frame on a server this machine lacks plays the run recorded with the
@@ -174,10 +318,22 @@ void LessonPlayer::next() {
 // shown as far as it went and its verdict no longer hidden, never over a
 // picture of step 0 that does not show it yet.
 void LessonPlayer::revealAnswer() {
+    if (arriving_) {
+        revealWanted_ = true;  // once the run is there
+        return;
+    }
     player_.stop();
     Playback& playback = window_->playback();
-    if (runOf(frame_) && playback.isLoaded() && !playback.atEnd())
-        playback.toEnd();
+    if (const std::optional<RunConfig> config = runOf(frame_);
+        config && playback.isLoaded() && !playback.atEnd()) {
+        if (stepsAway(*config)) {
+            // A step Space's play sent to a worker ends first.
+            window_->jobs()->finishNow();
+            playback.requestSeek(playback.length());
+        } else {
+            playback.toEnd();
+        }
+    }
     window_->setOutcomeWithheld(false);
     answerShown_ = true;
     if (const std::optional<RunConfig> config = runOf(frame_)) {
@@ -203,7 +359,7 @@ void LessonPlayer::back() {
 // From the previous frame's pause (when it shows the same run) or the
 // start, step by step to this frame's pause.
 void LessonPlayer::play() {
-    if (!active_)
+    if (!active_ || arriving_)
         return;
     playTo_ = pausePosition(frame_);
     if (playTo_ < 0)
@@ -215,11 +371,17 @@ void LessonPlayer::play() {
         if (before && here && sameConfig(*before, *here))
             from = std::max(0, std::min(pausePosition(frame_ - 1), playTo_));
     }
-    window_->playback().seek(from);
+    if (here && stepsAway(*here))
+        window_->playback().requestSeek(from);
+    else
+        window_->playback().seek(from);
     player_.start();
 }
 
 void LessonPlayer::playStep() {
+    // A step on a server is a worker's: the next waits for it.
+    if (window_->director()->isHeld())
+        return;
     Playback& playback = window_->playback();
     if (playback.position() >= playTo_ || playback.atEnd()) {
         player_.stop();

@@ -38,6 +38,11 @@ public:
     // installed here); empty when it has its run.
     QString notice() const { return notice_; }
     RunFailure fireFailure() const { return fireFailure_; }
+    // A frame on a server is on its way: its run starts (a server may start
+    // first) and steps to its pause in a worker, while the window answers.
+    bool arriving() const { return arriving_; }
+    // Waits for that here (`idemlab shot`, tests).
+    void finishArriving();
 
 public slots:
     void next();
@@ -51,6 +56,11 @@ signals:
 
 private:
     void enterFrame(int frame);
+    // The way to a frame whose steps are a worker's (stepsAway): fired, if
+    // the run on screen is not its run, then stepped to its pause.
+    void arriveInBackground(int frame, const RunConfig& config, bool fire);
+    void goToPause(int frame, quint64 ticket);
+    void arrivedAt(quint64 ticket);
     void enterFrameWithoutServer(const MissingServer& missing);
     // The run frame `frame` shows here (lessonbook.h, playableFrameConfig).
     std::optional<RunConfig> runOf(int frame);
@@ -75,6 +85,10 @@ private:
     QString fireError_;
     QString notice_;
     RunFailure fireFailure_ = RunFailure::None;
+    // Each arrival's number: what a replaced one's jobs deliver is dropped.
+    quint64 ticket_ = 0;
+    bool arriving_ = false;
+    bool revealWanted_ = false;  // Page Down on a question while arriving
 };
 
 }  // namespace idem

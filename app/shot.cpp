@@ -6,6 +6,7 @@
 #include "labfiles.h"
 #include "lesson.h"
 #include "lessoncommands.h"
+#include "lessonplayer.h"
 #include "mainwindow.h"
 #include "outputpaths.h"
 #include "playback.h"
@@ -154,6 +155,12 @@ int shot(const QStringList& args) {
         RunFailure failure = RunFailure::BadInput;
         if (!window.startLesson(parser.value("lesson"), frame - 1, &error, &failure))
             return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
+        // A frame on a server gets to its pause in a worker: waited for here.
+        LessonPlayer* player = window.lessonPlayer();
+        player->finishArriving();
+        if (!player->fireError().isEmpty())
+            return fail(player->fireError(),
+                        player->fireFailure() == RunFailure::BadInput ? BadInput : Failure);
     } else {
         RunFailure failure = RunFailure::BadInput;
         if (!window.fire(config, &error, &failure))

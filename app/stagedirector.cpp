@@ -111,6 +111,19 @@ void StageDirector::fireInBackground(const RunConfig& config) {
         stage_.status->showMessage(tr("Not run: the run on screen is unchanged."));
         return;
     }
+    startFire(config, scenario, {});
+}
+
+void StageDirector::fireForLesson(const RunConfig& config, Arrived arrived) {
+    const Scenario* scenario = findScenario(config.scenario);
+    if (!scenario) {
+        arrived(false, tr("Unknown scenario %1").arg(config.scenario), RunFailure::BadInput);
+        return;
+    }
+    startFire(config, scenario, std::move(arrived));
+}
+
+void StageDirector::startFire(const RunConfig& config, const Scenario* scenario, Arrived arrived) {
     replaceJob();
     stage_.playbackBar->pause();
     struct Fired {
@@ -140,22 +153,36 @@ void StageDirector::fireInBackground(const RunConfig& config) {
             if (paging && fired->measured.ok)
                 fired->paging = runPagingStrategies(*scenario, config, &p.cancel);
         },
-        [this, fired, config, scenario](bool cancelled) {
+        [this, fired, config, scenario, arrived = std::move(arrived)](bool cancelled) {
             if (cancelled || fired->measured.cancelled) {
                 if (!replacing_) {
                     stage_.status->showMessage(
                         tr("Stopped before the end: the run on screen is unchanged."));
                 }
+                if (arrived)
+                    arrived(false, QString(), RunFailure::None);
                 return;
             }
             QString error;
-            const bool shown = fired->measured.ok &&
-                               showFired(config, *scenario, fired->measured, fired->paging.get(),
-                                         &error, !stage_.jobs->isFinishingNow());
+            const FirstStep first = arrived                         ? FirstStep::None
+                                    : stage_.jobs->isFinishingNow() ? FirstStep::Now
+                                                                    : FirstStep::Later;
+            const bool shown = fired->measured.ok && showFired(config, *scenario, fired->measured,
+                                                               fired->paging.get(), &error, first);
             fired->measured.ready.reset();  // Playback holds it now, or nobody does
+            if (!shown && !fired->measured.ok)
+                error = fired->measured.error;
+            if (arrived) {
+                const RunFailure failure = shown                ? RunFailure::None
+                                           : fired->measured.ok ? RunFailure::BadInput
+                                           : fired->measured.failure == RunFailure::None
+                                               ? RunFailure::BadInput
+                                               : fired->measured.failure;
+                arrived(shown, error, failure);
+                return;
+            }
             if (!shown) {
-                emit errorRaised(tr("Cannot run this configuration"),
-                                 fired->measured.ok ? error : fired->measured.error);
+                emit errorRaised(tr("Cannot run this configuration"), error);
                 return;
             }
             // Fired from Compare or Experiment: the run is what the room wants to see.
@@ -207,14 +234,14 @@ bool StageDirector::fire(const RunConfig& config, QString* error, RunFailure* fa
     std::shared_ptr<PagingRuns> paging;
     if (scenario->info().stage == ScenarioInfo::Stage::Paging)
         paging = runPagingStrategies(*scenario, config);
-    const bool shown = showFired(config, *scenario, measured, paging.get(), error);
+    const bool shown = showFired(config, *scenario, measured, paging.get(), error, FirstStep::Now);
     stage_.jobs->finishNow();  // a comparison the fire started, when Compare is on screen
     return shown;
 }
 
 bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
                               const Playback::Measure& measured, const PagingRuns* paging,
-                              QString* error, bool firstStepLater) {
+                              QString* error, FirstStep first) {
     firstStepTimer_->stop();
     ScenarioPicker* picker = stage_.picker;
     FirePanel* firePanel = stage_.firePanel;
@@ -250,11 +277,10 @@ bool StageDirector::showFired(const RunConfig& config, const Scenario& scenario,
     // auto-play the run goes on at the chosen pace. After a worker the
     // hand-over and the window's repaint of the new run fill a frame: the
     // step waits for the next.
-    if (firstStepLater) {
+    if (first == FirstStep::Later)
         firstStepTimer_->start();
-    } else {
+    else if (first == FirstStep::Now)
         takeFirstStep(true);
-    }
     return true;
 }
 

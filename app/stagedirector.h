@@ -70,6 +70,21 @@ public:
     void fireInBackground(const RunConfig& config);
     // The same, waited for (tests, `idemlab shot`). False on bad input.
     bool fire(const RunConfig& config, QString* error, RunFailure* failure = nullptr);
+    // What a lesson hears once the run it fired is on screen at step 0
+    // (ok), or why it is not (a fire stopped or replaced: no error).
+    using Arrived = std::function<void(bool ok, const QString& error, RunFailure failure)>;
+    // Fires a lesson frame's run (checked when the lesson was read) in the
+    // background, as fireInBackground does but without asking and without a
+    // first step: the run waits at step 0 for `arrived` to take it on. A run
+    // on a server starts the server first: seconds the window keeps answering.
+    void fireForLesson(const RunConfig& config, Arrived arrived);
+    // What a job does to the run on screen, in its worker: the run is the
+    // job's alone (the window's thread has no pointer to it) until done.
+    using RunWork = std::function<void(PlayedRun& run, RunController::Progress& p)>;
+    // Lends the run to `work` in a worker; once it is back, the views are
+    // told what changed, then `done` runs. False when a job is running or
+    // no run is here.
+    bool holdRun(const QString& title, RunWork work, std::function<void(bool cancelled)> done);
     // Reads a trace in the background, then fires its configuration
     // (traceOpened tells which way it went).
     void openTrace(const QString& path);
@@ -112,21 +127,20 @@ private:
     // Asks before a run whose estimate is above the cost limit; true to run.
     bool confirmLarge(const RunConfig& config);
     // The fired configuration on screen: views set up for it, the run at its
-    // first step. After a worker, with `firstStepLater`, the first step comes
-    // a frame later (takeFirstStep): the window paints the new run between.
+    // first step. After a worker the first step comes a frame later
+    // (takeFirstStep): the window paints the new run between. A lesson's
+    // run takes none: the lesson steps it to its pause.
+    enum class FirstStep { Now, Later, None };
     bool showFired(const RunConfig& config, const Scenario& scenario,
                    const Playback::Measure& measured, const PagingRuns* paging, QString* error,
-                   bool firstStepLater = false);
+                   FirstStep first = FirstStep::Now);
+    // Replaces whatever job runs with a run of `config`, measured and
+    // started in a worker; without `arrived`, a failure is raised as an
+    // error and the page of the run comes to the front.
+    void startFire(const RunConfig& config, const Scenario* scenario, Arrived arrived);
     // waited: in this thread, even where a step is a worker's (a server).
     void takeFirstStep(bool waited = false);
     void showStep(qsizetype from, qsizetype to, bool rebuild);
-    // What a job does to the run on screen, in its worker: the run is the
-    // job's alone (the window's thread has no pointer to it) until done.
-    using RunWork = std::function<void(PlayedRun& run, RunController::Progress& p)>;
-    // Lends the run to `work` in a worker; once it is back, the views are
-    // told what changed, then `done` runs. False when a job is running or
-    // no run is here.
-    bool holdRun(const QString& title, RunWork work, std::function<void(bool cancelled)> done);
     // In a job's worker, after its work: what the caption's narrator and the
     // views take in from the new events, so that the window's thread only
     // hands it over when the work is done. `narrate`: the narrator goes on

@@ -1005,6 +1005,13 @@
     </message>
 </context>
 <context>
+    <name>idem::LessonPlayer</name>
+    <message>
+        <source>Going to the frame&apos;s pause</source>
+        <translation>正在走到本帧的暂停处</translation>
+    </message>
+</context>
+<context>
     <name>idem::LiveStage</name>
     <message>
         <source>Tables of the run</source>

@@ -4,9 +4,13 @@
 // (50 intents x 2 duplicates) and at the fire panel's maximum (50 x 1000),
 // with a 1 ms heartbeat timer on the window's thread, and prints the longest
 // gap between two beats for each (goal: at most 16 ms, one 60 Hz frame).
+// Then, on MariaDB and PostgreSQL when they are installed, a live run:
+// Fire (the lab's private server starts in the worker), ten steps (each
+// waits for the server in a worker), End, and four Page Downs of a lesson
+// whose frames run on the server.
 //
 //   QT_QPA_PLATFORM=offscreen build/tests/bench/heartbeat_bench [cap-seconds] [--why]
-//       [--only INTERACTION,...]
+//       [--only INTERACTION,...|live]
 //   (or under Xvfb: xvfb-run -a build/tests/bench/heartbeat_bench)
 //
 // Playing and the Experiment are stopped after cap-seconds (default 8), as a
@@ -23,11 +27,13 @@
 // stalls the machine had meanwhile.
 #include "compareview.h"
 #include "experimentview.h"
+#include "lessonplayer.h"
 #include "mainwindow.h"
 #include "playback.h"
 #include "playbackbar.h"
 #include "registry.h"
 #include "runcontroller.h"
+#include "serverinstall.h"
 #include "sweeper.h"
 
 #include <QAction>
@@ -373,6 +379,15 @@ Result interact(Heartbeat& heart, const MachineWatch& machine, int capMs,
     return r;
 }
 
+// The lessons' deadlock run, on a live server.
+RunConfig onServer(const QString& backend) {
+    RunConfig c = defaultConfig(*findScenario(QStringLiteral("order-create")));
+    c.variant = QStringLiteral("check-for-update");
+    c.timing = Timing::Concurrent;
+    c.backend = backend;
+    return c;
+}
+
 RunConfig sized(int duplicates) {
     RunConfig c = defaultConfig(*findScenario(QStringLiteral("order-create")));
     c.intents = 50;
@@ -414,12 +429,18 @@ int main(int argc, char** argv) {
         w.jobs()->cancel();
     };
 
-    out << QStringLiteral("%1 %2 %3 %4 %5\n")
-               .arg(QStringLiteral("interaction"), -22)
-               .arg(QStringLiteral("50 x 2: gap ms (took)"), 22)
-               .arg(QStringLiteral("machine"), 10)
-               .arg(QStringLiteral("50 x 1000: gap ms (took)"), 24)
-               .arg(QStringLiteral("machine"), 10);
+    // --only live: the servers' rows alone.
+    const bool sizes =
+        only.isEmpty() || std::any_of(only.cbegin(), only.cend(), [](const QString& name) {
+            return name.compare(QLatin1String("live"), Qt::CaseInsensitive) != 0;
+        });
+    if (sizes)
+        out << QStringLiteral("%1 %2 %3 %4 %5\n")
+                   .arg(QStringLiteral("interaction"), -22)
+                   .arg(QStringLiteral("50 x 2: gap ms (took)"), 22)
+                   .arg(QStringLiteral("machine"), 10)
+                   .arg(QStringLiteral("50 x 1000: gap ms (took)"), 24)
+                   .arg(QStringLiteral("machine"), 10);
     out.flush();
     struct Row {
         QString name;
@@ -484,7 +505,7 @@ int main(int argc, char** argv) {
     QList<Result> ordinary, largest;
     // Each size runs through every interaction in turn (Fire loads the run
     // the others use).
-    for (int size = 0; size < 2; ++size) {
+    for (int size = 0; size < (sizes ? 2 : 0); ++size) {
         const int duplicates = size == 0 ? 2 : 1000;
         for (const Row& row : rows) {
             const bool wanted =
@@ -505,7 +526,7 @@ int main(int argc, char** argv) {
         return QStringLiteral("%1|%2").arg(r.machine.all, 0, 'f', 1).arg(r.machine.any, 0, 'f', 1);
     };
     double worst = 0, worstLessAll = 0, worstLessAny = 0;
-    for (int i = 0; i < rows.size(); ++i) {
+    for (int i = 0; i < (sizes ? rows.size() : 0); ++i) {
         out << QStringLiteral("%1 %2 %3 %4 %5\n")
                    .arg(rows[i].name, -22)
                    .arg(cell(ordinary[i]), 22)
@@ -529,6 +550,97 @@ int main(int argc, char** argv) {
                            .arg(r->gapQueuedMs, 0, 'f', 1)
                            .arg(r->gapEnd, 0, 'f', 6);
             }
+        }
+    }
+    // On the live servers (when installed): the first fire starts the
+    // lab's private server in the worker, each step waits for the server
+    // there (a lock wait is certain after up to a few hundred ms), and a
+    // lesson's server frames fire and step to their pause there too.
+    QString backend;  // what the live rows fire on
+    const QList<Row> liveRows{
+        {QStringLiteral("Fire (server starts)"),
+         [&](int) {
+             return interact(
+                 heart, machine, kNoCap, [&w, &backend] { w.fireInBackground(onServer(backend)); },
+                 idle, cancel);
+         }},
+        {QStringLiteral("Step x 10"),
+         [&](int) {
+             const int target = std::min(w.playback().position() + 10, w.playback().length());
+             auto steps = std::make_shared<QTimer>();
+             steps->setInterval(5);
+             QObject::connect(steps.get(), &QTimer::timeout, &w, [&w] {
+                 if (!w.jobs()->isBusy())
+                     w.action("step")->trigger();
+             });
+             const Result r = interact(
+                 heart, machine, kNoCap, [steps] { steps->start(); },
+                 [&w, target] { return !w.jobs()->isBusy() && w.playback().position() >= target; },
+                 cancel);
+             steps->stop();
+             return r;
+         }},
+        {QStringLiteral("End"),
+         [&](int) {
+             return interact(
+                 heart, machine, kNoCap, [&w] { w.action("end")->trigger(); },
+                 [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
+         }},
+        {QStringLiteral("Lesson, Page Down x 4"),
+         [&](int) {
+             const QString lesson = backend == QLatin1String("mariadb")
+                                        ? QStringLiteral("gap-lock-deadlock")
+                                        : QStringLiteral("unique-key-waits");
+             QString error;
+             auto pages = std::make_shared<int>(0);
+             auto press = std::make_shared<QTimer>();
+             press->setInterval(5);
+             QObject::connect(press.get(), &QTimer::timeout, &w, [&w, pages] {
+                 if (!w.lessonPlayer()->arriving() && !w.jobs()->isBusy() && *pages < 4) {
+                     ++*pages;
+                     w.lessonPlayer()->next();
+                 }
+             });
+             const Result r = interact(
+                 heart, machine, kNoCap,
+                 [&w, &error, lesson, press] {
+                     w.startLesson(lesson, 0, &error);
+                     press->start();
+                 },
+                 [&w, pages] {
+                     return *pages >= 4 && !w.lessonPlayer()->arriving() && !w.jobs()->isBusy();
+                 },
+                 cancel);
+             press->stop();
+             w.lessonPlayer()->stop();
+             return r;
+         }},
+    };
+    const bool live =
+        only.isEmpty() || std::any_of(only.cbegin(), only.cend(), [](const QString& name) {
+            return name.compare(QLatin1String("live"), Qt::CaseInsensitive) == 0;
+        });
+    for (const QString& server : {QStringLiteral("mariadb"), QStringLiteral("postgres")}) {
+        if (!live)
+            break;
+        backend = server;
+        const QString missing = missingServerPackage(backend);
+        if (!missing.isEmpty()) {
+            out << QStringLiteral("on %1: not measured (the package %2 is not installed)\n")
+                       .arg(backend, missing);
+            continue;
+        }
+        out << QStringLiteral("on %1 (order-create check-for-update, concurrent):\n").arg(backend);
+        for (const Row& row : liveRows) {
+            const Result r = row.run(0);
+            out << QStringLiteral("  %1 %2 %3\n")
+                       .arg(row.name, -22)
+                       .arg(cell(r), 22)
+                       .arg(stalled(r), 10);
+            out.flush();
+            worst = std::max(worst, r.gapMs);
+            worstLessAll = std::max(worstLessAll, r.gapMs - r.machine.all);
+            worstLessAny = std::max(worstLessAny, r.gapMs - r.machine.any);
         }
     }
     const MachineWatch::Longest most = machine.longest();
