@@ -51,6 +51,33 @@ QList<AttemptRef> lockHolders(const QList<TraceEvent>& events, qsizetype index,
     return list;
 }
 
+namespace {
+
+// PostgreSQL's lock words in the reader's: a writer waits on the holder's
+// transaction id, for a row it locked ("… on orders row (0,1)") or, with no
+// row, for a key the holder wrote and has not committed (a unique check).
+QString postgresLockLabel(const QString& lock, const QString& serverWords) {
+    static const QRegularExpression table(QStringLiteral("\\bon\\s+([A-Za-z0-9_.$\"]+)"));
+    static const QRegularExpression row(QStringLiteral("\\brow\\s+(\\(\\d+,\\d+\\))"));
+    const QString on = table.match(lock).captured(1);
+    const QString at = row.match(lock).captured(1);
+    const auto say = [](const char* text) {
+        return QCoreApplication::translate("idem::LockWaits", text);
+    };
+    if (serverWords.startsWith(QLatin1String("transactionid")) ||
+        serverWords.startsWith(QLatin1String("tuple"))) {
+        if (!on.isEmpty() && !at.isEmpty())
+            return say(QT_TRANSLATE_NOOP("idem::LockWaits", "row lock on %1 %2")).arg(on, at);
+        if (serverWords.startsWith(QLatin1String("transactionid")))
+            return say(QT_TRANSLATE_NOOP("idem::LockWaits", "the same key, not committed yet"));
+    }
+    if (serverWords.startsWith(QLatin1String("relation")) && !on.isEmpty())
+        return say(QT_TRANSLATE_NOOP("idem::LockWaits", "table lock on %1")).arg(on);
+    return serverWords;
+}
+
+}  // namespace
+
 bool isServerLockWait(const TraceEvent& e) {
     return e.is(EventKind::LockWait) && !e.fields.text("lock").isEmpty();
 }
@@ -69,7 +96,7 @@ QString lockName(const QString& lock) {
 QString lockLabel(const QString& lock) {
     const QString name = lockName(lock);
     if (!lock.contains(QLatin1String(" index ")))
-        return name;
+        return postgresLockLabel(lock, name);
     return (isGapLock(lock) ? QCoreApplication::translate("idem::LockWaits", "gap lock on %1")
                             : QCoreApplication::translate("idem::LockWaits", "lock on %1"))
         .arg(name);

@@ -49,9 +49,11 @@ bool isServerLockWait(const TraceEvent& e);
 // "uk_orders_request_id"), else the server's own words without the sessions
 // (PostgreSQL: "transactionid ShareLock").
 QString lockName(const QString& lock);
-// The lock in a few words of the reader's language: "gap lock on
-// uk_orders_request_id", "lock on uk_orders_request_id", or the server's own
-// words when they name no index ("transactionid ShareLock").
+// The lock in a few words of the reader's language: on MariaDB "gap lock on
+// uk_orders_request_id", "lock on uk_orders_request_id"; on PostgreSQL "row
+// lock on orders (0,1)", "the same key, not committed yet" (a writer waiting
+// on the holder's transaction id), "table lock on orders"; else the
+// server's own words.
 QString lockLabel(const QString& lock);
 // A gap lock (InnoDB's lock on the place where a key would go: the
 // supremum pseudo-record, or a GAP mode), which locking reads of an absent

@@ -25,8 +25,9 @@ idem_packages=(
     dpkg-dev desktop-file-utils appstream man-db lintian devscripts
     # presenter mode on a real X screen (tests/xvfb_presenter.sh), and the
     # README's tour with the keyboard alone, read back through the
-    # accessibility tree (tests/keyboard_tour.py)
-    xvfb openbox xdotool x11-utils dbus-x11 at-spi2-core python3-pyatspi
+    # accessibility tree (tests/keyboard_tour.py, tests/live_tour.py, which
+    # also take screenshots of the real window: xwd, then PNG by netpbm)
+    xvfb openbox xdotool x11-utils dbus-x11 at-spi2-core python3-pyatspi x11-apps netpbm
     # live mode's private servers (postgresql-15 ships pgrowlocks;
     # mariadb-install-db runs my_print_defaults of mariadb-client-core) and
     # their client libraries; no system service or cluster (below)

@@ -322,9 +322,9 @@ LOCK_DIAGRAM_LINES = {
                "Note over p1: #35;1 继续执行：#35;2 的事务已结束"],
     },
     "postgres-check-for-update-wait.json": {
-        "en": ["Note over p1: #35;3 waits for #35;1: transactionid ShareLock",
+        "en": ["Note over p1: #35;3 waits for #35;1: the same key, not committed yet",
                "Note over p1: #35;3 goes on: #35;1's transaction ended"],
-        "zh": ["Note over p1: #35;3 等待 #35;1：transactionid ShareLock",
+        "zh": ["Note over p1: #35;3 等待 #35;1：同一键值（尚未提交）",
                "Note over p1: #35;3 继续执行：#35;1 的事务已结束"],
     },
     "postgres-check-in-tx-serializable.json": {

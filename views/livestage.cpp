@@ -547,9 +547,13 @@ void LiveStage::fitTables() {
     int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
         tables = std::max(total * 28 / 100, total - diagram);
+    // A variant without a state machine has only a sentence saying so
+    // there: the tables take the room.
+    if (!state_->hasMachine())
+        tables = total * 76 / 100;
     // The locks in front take as much as the diagram leaves them: their
     // rows are wide (attempt, lock, state, record, index).
-    if (tableTabs_->currentWidget() == locks_) {
+    else if (tableTabs_->currentWidget() == locks_) {
         const int diagram = state_->fullSizeWidth();
         tables = std::max(
             tables, diagram > 0 ? std::min(total * 55 / 100, total - diagram) : total * 55 / 100);

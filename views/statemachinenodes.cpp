@@ -261,7 +261,10 @@ void StateMachineView::drawNote(const DiagramPalette& pal) {
                            ? tr("Pick a scenario to see its state machine.")
                            : tr("This variant keeps no state machine: watch the tables and the "
                                 "SQL log."));
-    note->setTextWidth(QFontMetricsF(font()).averageCharWidth() * 36);
+    // Wrapped to the view it is in (a narrow column beside the tables on a
+    // projector), never drawn smaller to fit it.
+    const double chars = QFontMetricsF(font()).averageCharWidth();
+    note->setTextWidth(std::clamp(view_->viewport()->width() - 2 * chars, chars * 8, chars * 36));
     QTextOption centered(Qt::AlignHCenter);
     centered.setWrapMode(QTextOption::WordWrap);
     note->document()->setDefaultTextOption(centered);

@@ -1222,6 +1222,18 @@
         <source>lock on %1</source>
         <translation>%1 上的锁</translation>
     </message>
+    <message>
+        <source>row lock on %1 %2</source>
+        <translation>%1 的行锁 %2</translation>
+    </message>
+    <message>
+        <source>the same key, not committed yet</source>
+        <translation>同一键值（尚未提交）</translation>
+    </message>
+    <message>
+        <source>table lock on %1</source>
+        <translation>%1 的表锁</translation>
+    </message>
 </context>
 <context>
     <name>idem::Locks</name>
