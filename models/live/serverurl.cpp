@@ -56,8 +56,9 @@ std::optional<ServerUrl> parseServerUrl(const QString& text, QString* error) {
     const std::optional<ServerKind> kind = kindOfScheme(url.scheme());
     // The URL itself is never repeated: it may hold a password.
     if (url.isValid() && !kind && text.contains(QStringLiteral("://"))) {
-        *error = QStringLiteral("--connect: a %1:// server is none the lab runs on (postgres:// "
-                                "or mariadb://)")
+        *error = QStringLiteral(
+                     "--connect: a %1:// server is none the lab runs on (postgres:// "
+                     "or mariadb://)")
                      .arg(url.scheme());
         return std::nullopt;
     }
