@@ -84,6 +84,12 @@ int experiment(const QStringList& args) {
     }
     if (parser.isSet("backend"))
         plan.backend = parser.value("backend");
+    if (parser.isSet("connect")) {
+        QString backend = parser.isSet("backend") ? plan.backend : QString();
+        if (!readConnect(parser, &backend, &plan.connect, &error))
+            return badInput(error);
+        plan.backend = backend;
+    }
     if (parser.isSet("isolation"))
         plan.isolation = parser.value("isolation");
     if (parser.isSet("lock-timeout-ms")) {

@@ -2,6 +2,7 @@
 
 #include "configcheck.h"
 #include "registry.h"
+#include "serverbackend.h"
 
 #include <QLocale>
 
@@ -41,8 +42,16 @@ QString grouped(qint64 n) {
 void addBackendOptions(QCommandLineParser& parser) {
     parser.addOption({"backend",
                       "The database: sqlite (default), mariadb or postgres (a private server "
-                      "the lab starts).",
+                      "the lab starts, unless --connect names the user's own).",
                       "B"});
+    parser.addOption({"connect",
+                      "Run on a server the user runs, in a database the run makes and drops: "
+                      "postgres://USER[:PASSWORD]@HOST[:PORT]/[DATABASE] (a socket: "
+                      "postgres://USER@/?host=/SOCKET/FOLDER) or "
+                      "mariadb://USER[:PASSWORD]@HOST[:PORT]/ (a socket: "
+                      "mariadb://USER@localhost/?socket=/PATH/mysqld.sock); the password may "
+                      "come from PGPASSWORD or MYSQL_PWD instead.",
+                      "URL"});
     parser.addOption({"isolation",
                       "Isolation level on a server: read-committed, repeatable-read or "
                       "serializable (default: the server's own).",
@@ -51,6 +60,23 @@ void addBackendOptions(QCommandLineParser& parser) {
                       "On a server, cancel a statement that has waited this many virtual ms "
                       "for a lock (a lock timeout; default 0: wait until the lock is free).",
                       "N"});
+}
+
+bool readConnect(const QCommandLineParser& p, QString* backend, QString* connect, QString* error) {
+    if (!p.isSet("connect"))
+        return true;
+    const QString url = p.value("connect");
+    const QString named = connectBackend(url, error);
+    if (named.isEmpty())
+        return false;
+    if (!backend->isEmpty() && *backend != named) {
+        *error = QStringLiteral("--connect names a %1 server, and the run is on %2")
+                     .arg(named, *backend);
+        return false;
+    }
+    *backend = named;
+    *connect = url;
+    return true;
 }
 
 void addRunOptions(QCommandLineParser& parser) {
@@ -114,6 +140,12 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
     }
     if (p.isSet("backend"))
         c.backend = p.value("backend");
+    if (p.isSet("connect")) {
+        QString backend = p.isSet("backend") ? c.backend : QString();
+        if (!readConnect(p, &backend, &c.connect, error))
+            return false;
+        c.backend = backend;
+    }
     if (p.isSet("isolation"))
         c.isolation = p.value("isolation");
     if (p.isSet("lock-timeout-ms")) {

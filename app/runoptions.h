@@ -8,8 +8,16 @@
 
 namespace idem::cli {
 
-// --backend and --isolation: where a run runs (run, shot, experiment).
+// --backend, --connect and --isolation: where a run runs (run, shot,
+// experiment).
 void addBackendOptions(QCommandLineParser& parser);
+// --connect URL, if given: the server's URL is read (never contacting it),
+// and its scheme decides the backend. *backend comes in as --backend or the
+// trace gives it (empty: none given) and leaves as the URL's; false with one
+// line, which never repeats a password, when the URL is not one or names
+// another backend.
+bool readConnect(const QCommandLineParser& parser, QString* backend, QString* connect,
+                 QString* error);
 void addRunOptions(QCommandLineParser& parser);
 // Fills `config` from the parsed options; on bad input returns false with one
 // line naming the bad value and the allowed ones.

@@ -93,6 +93,11 @@ int replay(const QStringList& args) {
     parser.addOption({"recorded",
                       "A run on MariaDB or PostgreSQL: play it from the trace itself instead of "
                       "the server (where it is not installed)."});
+    parser.addOption({"connect",
+                      "A run on MariaDB or PostgreSQL: run it again on a server the user runs "
+                      "(postgres://... or mariadb://..., as for `idemlab run --connect`), in a "
+                      "database of its own that is dropped afterwards.",
+                      "URL"});
     parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
@@ -100,7 +105,8 @@ int replay(const QStringList& args) {
     if (printedUsage(parser, QStringLiteral("replay")))
         return Ok;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("usage: idemlab replay TRACE [--allow-large] [--recorded]"));
+        return fail(QStringLiteral(
+            "usage: idemlab replay TRACE [--allow-large] [--recorded | --connect URL]"));
     const QString path = parser.positionalArguments().first();
     const Interruption interruption;
     TraceReader reader(path);
@@ -115,6 +121,19 @@ int replay(const QStringList& args) {
                                                                                   : BadInput);
     if (!traceConfig(path, header.config, &config, &error))
         return fail(error);
+    if (parser.isSet("connect")) {
+        if (parser.isSet("recorded"))
+            return fail(
+                QStringLiteral("--recorded plays the trace without a server, --connect "
+                               "runs it on one: give one of them"));
+        if (config.backend == QLatin1String("sqlite"))
+            return fail(QStringLiteral("%1: a run on SQLite replays without a server; leave "
+                                       "--connect out")
+                            .arg(path));
+        QString backend = config.backend;
+        if (!readConnect(parser, &backend, &config.connect, &error))
+            return fail(error);
+    }
     if (parser.isSet("recorded")) {
         config.recording = loadRecording(path, &error);
         if (!config.recording)

@@ -20,7 +20,8 @@ const QList<Command>& commands() {
          "or exactly one JSON object with --json.",
          "0 ran, 1 an I/O or internal failure, 2 bad input, 3 the verdict differs from --expect."},
         {"experiment",
-         "--scenario S [--variants a,b] [--intents N] [--seed N] [--backend B] [--json]",
+         "--scenario S [--variants a,b] [--intents N] [--seed N] [--backend B] [--connect URL] "
+         "[--json]",
          "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
          "point, and prints the intents per verdict for each variant.",
          "0 ran, 1 a run could not run (the folder and the system's words), 2 bad input, 130 "
@@ -34,10 +35,10 @@ const QList<Command>& commands() {
          "settings, diagrams at its pause and question, the answers on a last page.",
          "0 listed, every lesson holds or the hand-out was written, 1 a bundled lesson does not "
          "read or the file could not be written, 2 bad input or a lesson that does not hold."},
-        {"replay", "TRACE [--recorded]",
+        {"replay", "TRACE [--recorded | --connect URL]",
          "Runs the configuration stored in a trace again and compares every event and the\n"
          "summary. --recorded plays a MariaDB or PostgreSQL run from the trace itself, where\n"
-         "the server is not installed.",
+         "the server is not installed; --connect URL runs it on a server the user runs.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
         {"export", "TRACE... --format csv|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
          "Writes a trace as CSV, as a ShiViz log (several traces: one execution each), as a\n"

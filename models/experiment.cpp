@@ -72,6 +72,7 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
             c.backend = plan.backend;
             c.isolation = plan.isolation;
             c.lockTimeoutMs = plan.lockTimeoutMs;
+            c.connect = plan.connect;
             RunOptions options = RunOptions::untraced();
             options.cancel = cancel;
             const RunResult r = runToEnd(c, scenario, options);

@@ -27,6 +27,7 @@ struct ExperimentPlan {
     QString backend = QStringLiteral("sqlite");  // where every run runs (RunConfig's)
     QString isolation;                           // empty: the backend's own
     qint64 lockTimeoutMs = 0;                    // RunConfig::lockTimeoutMs
+    QString connect;                             // RunConfig::connect: the user's server
 };
 
 struct ExperimentTally {

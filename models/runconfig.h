@@ -39,6 +39,10 @@ struct RunConfig {
     // A server's lock wait longer than this many virtual ms is cancelled by
     // the scheduler (a lock timeout); 0: a wait lasts until the lock is free.
     qint64 lockTimeoutMs = 0;
+    // Set: the run's server is the user's own at this URL (--connect), not a
+    // private one. Not part of the configuration's JSON: a trace replays on
+    // any server of its backend, and the URL may hold a password.
+    QString connect;
     // Set: the server's answers come from this recording of the run instead
     // (recordedbackend.h), where the server is not installed. Not part of
     // the configuration's JSON: the run and its trace are the recorded ones.

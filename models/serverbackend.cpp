@@ -2,6 +2,7 @@
 
 #include "live/observer.h"
 #include "live/privateserver.h"
+#include "live/serverurl.h"
 #include "live/session.h"
 #include "locksnapshot.h"
 #include "opentransactions.h"
@@ -310,8 +311,12 @@ std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
 
 class ServerBackend final : public Backend {
 public:
-    ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress)
-        : kind_(kind), isolation_(std::move(isolation)), progress_(std::move(progress)) {
+    ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress,
+                  QString connectUrl = {})
+        : kind_(kind),
+          isolation_(std::move(isolation)),
+          progress_(std::move(progress)),
+          connectUrl_(std::move(connectUrl)) {
         if (isolation_.isEmpty())
             isolation_ = isolationIds(serverId(kind)).value(0);
     }
@@ -322,7 +327,9 @@ public:
     }
 
     QString id() const override { return serverId(kind_); }
-    QString serverVersion() const override { return server_ ? server_->version() : QString(); }
+    QString serverVersion() const override {
+        return server_ ? server_->version() : connectedVersion_;
+    }
     QString isolation() const override { return isolation_; }
     bool stepped() const override { return true; }
     bool abortsTransactionOnError() const override { return kind_ == ServerKind::Postgres; }
@@ -336,6 +343,24 @@ public:
                          "--db keeps an SQLite file; a run on %1 keeps its database with --keep")
                          .arg(live::serverName(kind_));
             return false;
+        }
+        if (!connectUrl_.isEmpty()) {
+            // Read here, not earlier: the password may come from the
+            // environment, and it is kept no longer than the run.
+            connectTo_ = live::parseServerUrl(connectUrl_, error);
+            if (connectTo_ && connectTo_->endpoint.kind != kind_) {
+                *error =
+                    QStringLiteral("--connect names a %1 server, and the run is on %2")
+                        .arg(live::serverName(connectTo_->endpoint.kind), live::serverName(kind_));
+                connectTo_.reset();
+            }
+            if (!connectTo_ || !prepareConnected(error)) {
+                // The user's server, URL or rights: theirs to fix, and the run
+                // has changed nothing there.
+                *badInput = true;
+                return false;
+            }
+            return openObserver(error);
         }
         server_ = sharedServer(
             kind_,
@@ -390,17 +415,28 @@ public:
         }
         if (!pg)
             endpoint_.database = database_;
-        observer_ = live::openObserver(endpoint_);
-        if (!observer_->isOpen()) {
-            *error = observer_->openError();
-            return false;
-        }
-        return true;
+        return openObserver(error);
     }
 
     bool publish(const QJsonObject&, QString*, bool*) override { return true; }
 
     QString keep() override {
+        if (connectTo_ && created_) {
+            kept_ = true;
+            const live::Endpoint& e = connectTo_->endpoint;
+            const QString options = live::clientOptions(e, connectTo_->passwordInUrl);
+            const QString connect = kind_ == ServerKind::Postgres
+                                        ? QStringLiteral("PGOPTIONS='-c search_path=%1' psql %2 %1")
+                                              .arg(database_, options)
+                                        : QStringLiteral("mariadb %1 %2").arg(options, database_);
+            const QString drop =
+                kind_ == ServerKind::Postgres
+                    ? QStringLiteral("psql %1 %2 -c 'DROP DATABASE %3'")
+                          .arg(options, e.database, database_)
+                    : QStringLiteral("mariadb %1 -e 'DROP DATABASE %2'").arg(options, database_);
+            return QStringLiteral("kept %1\n  connect: %2\n  drop:    %3")
+                .arg(location(), connect, drop);
+        }
         if (!server_)
             return {};
         kept_ = true;
@@ -418,6 +454,10 @@ public:
     }
 
     QString location() const override {
+        if (connectTo_) {
+            return QStringLiteral("database %1 on %2")
+                .arg(database_, live::serverPlace(connectTo_->endpoint, connectedVersion_));
+        }
         const QString where =
             kind_ == ServerKind::Postgres
                 ? QStringLiteral("schema %1 of database %2").arg(database_, kLabDatabase)
@@ -647,8 +687,112 @@ private:
     ServerKind kind_;
     QString isolation_;
     std::function<void(const QString&)> progress_;
+    // The observer, on the run's database: it looks only at the run's sessions.
+    bool openObserver(QString* error) {
+        observer_ = live::openObserver(endpoint_);
+        if (!observer_->isOpen()) {
+            *error = observer_->openError();
+            return false;
+        }
+        return true;
+    }
+
+    // A database of the run's own on the user's server (--connect): made
+    // here, dropped when the run goes; nothing else there is touched.
+    bool prepareConnected(QString* error) {
+        const live::Endpoint& admin = connectTo_->endpoint;
+        const QString place = live::serverPlace(admin);
+        const auto session = live::openSession(admin, QStringLiteral("setup"));
+        if (!session->isOpen()) {
+            *error = QStringLiteral("cannot connect to %1: %2").arg(place, session->openError());
+            return false;
+        }
+        const bool pg = kind_ == ServerKind::Postgres;
+        const live::StatementResult& version = session->exec(
+            pg ? QStringLiteral("SHOW server_version") : QStringLiteral("SELECT VERSION()"));
+        if (!version.ok()) {
+            *error =
+                QStringLiteral("%1 does not say its version: %2").arg(place, version.errorText());
+            return false;
+        }
+        // "15.18 (Debian 15.18-0+deb12u1)", "10.11.14-MariaDB-0+deb12u2": the number.
+        connectedVersion_ = version.value()
+                                .toString()
+                                .section(QLatin1Char(' '), 0, 0)
+                                .section(QLatin1Char('-'), 0, 0);
+        if (!pg) {
+            // The lock waits the lab shows come from InnoDB's own tables,
+            // which only a user with the PROCESS privilege may read.
+            const live::StatementResult& status =
+                session->exec(QStringLiteral("SHOW ENGINE INNODB STATUS"));
+            if (!status.ok()) {
+                *error = QStringLiteral(
+                             "%1 may not see lock waits (%2): the lab needs GRANT "
+                             "PROCESS ON *.* TO the user")
+                             .arg(place, status.errorText());
+                return false;
+            }
+        }
+        database_ = QStringLiteral("idemlab_%1")
+                        .arg(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 12, 16,
+                             QLatin1Char('0'));
+        const live::StatementResult& created =
+            session->exec(QStringLiteral("CREATE DATABASE %1").arg(database_));
+        if (!created.ok()) {
+            *error = QStringLiteral("cannot create a database on %1: %2")
+                         .arg(place, created.errorText());
+            database_.clear();
+            return false;
+        }
+        created_ = true;
+        endpoint_ = admin;
+        endpoint_.database = database_;
+        if (pg) {
+            // The same schema as on the private server, in the run's database.
+            const auto owner = live::openSession(endpoint_, QStringLiteral("setup"));
+            const live::StatementResult& schema =
+                owner->isOpen() ? owner->exec(QStringLiteral("CREATE SCHEMA %1").arg(database_))
+                                : live::StatementResult{};
+            if (!owner->isOpen() || !schema.ok()) {
+                *error = QStringLiteral("cannot create a schema in database %1 on %2: %3")
+                             .arg(database_, place,
+                                  owner->isOpen() ? schema.errorText() : owner->openError());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void dropConnectedDatabase() {
+        const live::Endpoint& admin = connectTo_->endpoint;
+        const auto session = live::openSession(admin, QStringLiteral("setup"));
+        const bool pg = kind_ == ServerKind::Postgres;
+        QString problem;
+        if (!session->isOpen()) {
+            problem = session->openError();
+        } else {
+            // A session of the run's left behind would hold the drop.
+            session->exec(pg ? QStringLiteral("SET lock_timeout = '5s'")
+                             : QStringLiteral("SET SESSION lock_wait_timeout = 5"));
+            const live::StatementResult& r =
+                session->exec((pg ? QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)")
+                                  : QStringLiteral("DROP DATABASE IF EXISTS %1"))
+                                  .arg(database_));
+            if (!r.ok())
+                problem = r.errorText();
+        }
+        if (!problem.isEmpty()) {
+            qWarning("idemlab: could not drop database %s on %s: %s", qPrintable(database_),
+                     qPrintable(live::serverPlace(admin)), qPrintable(problem));
+        }
+    }
+
     // The run's database goes with the run; the server stays for the next.
     void dropDatabase() {
+        if (connectTo_ && created_ && !kept_) {
+            dropConnectedDatabase();
+            return;
+        }
         if (!server_ || database_.isEmpty() || kept_)
             return;
         live::Endpoint admin = endpoint_;
@@ -669,6 +813,11 @@ private:
     }
 
     std::shared_ptr<live::PrivateServer> server_;
+    // Or the user's server (--connect), where the run made its database.
+    QString connectUrl_;
+    std::optional<live::ServerUrl> connectTo_;
+    bool created_ = false;
+    QString connectedVersion_;
     bool kept_ = false;  // the server and the run's database stay after the lab
     std::unique_ptr<live::Observer> observer_;
     live::Endpoint endpoint_;
@@ -706,16 +855,22 @@ QString serverPackage(const QString& backend) {
     return {};
 }
 
+QString connectBackend(const QString& url, QString* error) {
+    if (!live::parseServerUrl(url, error))
+        return {};
+    return live::serverUrlBackend(url);
+}
+
 std::unique_ptr<Backend> makeBackend(const RunConfig& config,
                                      std::function<void(const QString&)> progress) {
     if (config.recording)
         return makeRecordedBackend(config.recording);
     if (config.backend == QLatin1String("postgres"))
         return std::make_unique<ServerBackend>(ServerKind::Postgres, config.isolation,
-                                               std::move(progress));
+                                               std::move(progress), config.connect);
     if (config.backend == QLatin1String("mariadb"))
         return std::make_unique<ServerBackend>(ServerKind::MariaDb, config.isolation,
-                                               std::move(progress));
+                                               std::move(progress), config.connect);
     return std::make_unique<SqliteBackend>();
 }
 

@@ -25,6 +25,11 @@ QStringList isolationIds(const QString& backend);
 // The Debian package a backend's server comes from ("" for sqlite).
 QString serverPackage(const QString& backend);
 
+// The backend ("postgres", "mariadb") a --connect URL names, read without
+// contacting the server; empty with *error in one line that never repeats
+// the password, when it is not a server's URL.
+QString connectBackend(const QString& url, QString* error);
+
 // Where a statement sent on a server's session stands after settling.
 struct Settled {
     bool done = true;     // finished: the session's result

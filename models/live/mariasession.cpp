@@ -112,9 +112,21 @@ MYSQL* openMariaConnection(const Endpoint& endpoint, bool nonblocking, QString* 
     const QByteArray password = endpoint.password.toUtf8();
     const QByteArray database = endpoint.database.toUtf8();
     const QByteArray socket = endpoint.socket.toUtf8();
-    if (!mysql_real_connect(mysql, "localhost", user.constData(), password.constData(),
-                            database.isEmpty() ? nullptr : database.constData(), 0,
-                            socket.constData(), 0)) {
+    const QByteArray host = endpoint.socket.isEmpty() && !endpoint.host.isEmpty()
+                                ? endpoint.host.toUtf8()
+                                : QByteArrayLiteral("localhost");
+    const unsigned int timeoutS = 10;
+    mysql_options(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeoutS);
+    // A port asks for TCP, even to localhost (which the client would
+    // otherwise read as its default socket).
+    if (socket.isEmpty() && endpoint.port > 0) {
+        const unsigned int tcp = MYSQL_PROTOCOL_TCP;
+        mysql_options(mysql, MYSQL_OPT_PROTOCOL, &tcp);
+    }
+    if (!mysql_real_connect(mysql, host.constData(), user.constData(), password.constData(),
+                            database.isEmpty() ? nullptr : database.constData(),
+                            static_cast<unsigned int>(endpoint.port),
+                            socket.isEmpty() ? nullptr : socket.constData(), 0)) {
         *error = QString::fromUtf8(mysql_error(mysql));
         mysql_close(mysql);
         return nullptr;

@@ -12,13 +12,24 @@
 namespace idem::live {
 
 PGconn* openPgConnection(const Endpoint& endpoint, const char* application) {
-    const QByteArray host = endpoint.socket.toUtf8();
+    const QByteArray host = (endpoint.socket.isEmpty() ? endpoint.host : endpoint.socket).toUtf8();
+    const QByteArray port = endpoint.port > 0 ? QByteArray::number(endpoint.port) : QByteArray();
     const QByteArray user = endpoint.user.toUtf8();
     const QByteArray password = endpoint.password.toUtf8();
     const QByteArray database = endpoint.database.toUtf8();
-    const char* keys[] = {"host", "user", "password", "dbname", "application_name", nullptr};
-    const char* values[] = {host.constData(),     user.constData(), password.constData(),
-                            database.constData(), application,      nullptr};
+    // An empty value is as if the key were not given (libpq's default);
+    // no password file nor service file changes where the lab connects.
+    const char* keys[] = {
+        "host", "port", "user", "password", "dbname", "application_name", "connect_timeout",
+        nullptr};
+    const char* values[] = {host.constData(),
+                            port.constData(),
+                            user.constData(),
+                            password.constData(),
+                            database.constData(),
+                            application,
+                            "10",
+                            nullptr};
     PGconn* conn = PQconnectdbParams(keys, values, 0);
     // Notices ("there is no transaction in progress") are not errors; the
     // default processor would print them on the lab's stderr.

@@ -28,6 +28,8 @@ QString serverName(ServerKind kind);
 struct Endpoint {
     ServerKind kind = ServerKind::Postgres;
     QString socket;  // PostgreSQL: the socket's folder; MariaDB: the socket file
+    QString host;    // a server on TCP (--connect): used when socket is empty
+    int port = 0;    // 0: the client library's default (5432, 3306)
     QString user;
     QString password;
     QString database;  // empty: none chosen (MariaDB)

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""--connect URL (SPEC section 8, "Servers"): a run on a server the user
+already runs. A private server started with --keep plays the user's server;
+on it the test makes a user with a password and the right to create
+databases, as a department's administrator would, and one without that
+right. Then, on PostgreSQL and MariaDB:
+- runs with --connect give the verdicts and counts of the same runs on a
+  private server (check-for-update concurrent: MariaDB deadlocks, PostgreSQL
+  waits), through a unix socket and with the password from the URL or from
+  PGPASSWORD / MYSQL_PWD;
+- afterwards the server's databases are exactly those it had before;
+- with --keep the run's database stays, and the printed command counts the
+  rows the summary reports;
+- a wrong password, an unreachable socket, a user who may not create
+  databases and a --backend that disagrees with the URL are each one line,
+  exit 2, never the password, and leave the databases as they were.
+Every server it starts is stopped and its folder removed. Skips when the
+servers' programs are absent."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+IDEMLAB = sys.argv[1]
+SERVERS = {"postgres": "/usr/lib/postgresql/15/bin/postgres", "mariadb": "/usr/sbin/mariadbd"}
+PASSWORD = "s3cret-Pw"
+WRONG = "not-the-Pw"
+SCENARIO = ["--scenario", "order-create", "--variant", "check-for-update", "--timing",
+            "concurrent", "--seed", "2"]
+COMPARED = ["verdict", "backend", "isolation", "lock_waits", "deadlocks",
+            "serialization_failures", "effects", "integrity"]
+
+
+def run(args, env=None, timeout=300):
+    return subprocess.run([IDEMLAB] + args, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+class UserServer:
+    """A private server left running with --keep: the user's server."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        done = run(["run", "--scenario", "order-create", "--variant", "none", "--duplicates",
+                    "0", "--backend", backend, "--keep", "--json"])
+        if done.returncode != 0:
+            raise RuntimeError(f"{backend}: --keep failed ({done.returncode}): {done.stderr}")
+        stop = re.search(r"stop:\s+kill (\d+) \(then remove (\S+)\)", done.stderr)
+        connect = re.search(r"connect: (.+)", done.stderr)
+        if not stop or not connect:
+            raise RuntimeError(f"{backend}: no connect and stop lines: {done.stderr!r}")
+        self.pid, self.folder = int(stop.group(1)), stop.group(2)
+        line = connect.group(1)
+        if backend == "postgres":
+            self.socket = re.search(r"-h (\S+)", line).group(1)
+            self.admin = ["psql", "-h", self.socket, "-U", re.search(r"-U (\S+)", line).group(1),
+                          "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-tA"]
+        else:
+            self.socket = re.search(r"--socket=(\S+)", line).group(1)
+            self.admin = ["mariadb", f"--socket={self.socket}",
+                          "-u", re.search(r"-u (\S+)", line).group(1), "-N", "-B"]
+
+    def sql(self, statement):
+        flag = "-c" if self.backend == "postgres" else "-e"
+        done = subprocess.run(self.admin + [flag, statement], capture_output=True, text=True,
+                              timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError(f"{self.backend}: `{statement}` failed: {done.stderr}")
+        return done.stdout
+
+    def databases(self):
+        query = ("SELECT datname FROM pg_database ORDER BY 1" if self.backend == "postgres"
+                 else "SHOW DATABASES")
+        return sorted(self.sql(query).split())
+
+    def add_users(self):
+        """A user with a password who may create databases, one who may not."""
+        if self.backend == "postgres":
+            self.sql(f"CREATE ROLE student LOGIN CREATEDB PASSWORD '{PASSWORD}'")
+            self.sql(f"CREATE ROLE visitor LOGIN PASSWORD '{PASSWORD}'")
+            # Passwords count for everyone but the server's own administrator.
+            hba = self.sql("SHOW hba_file").strip()
+            admin = self.admin[self.admin.index("-U") + 1]
+            with open(hba, "w", encoding="utf-8") as f:
+                f.write(f"local all {admin} trust\nlocal all all scram-sha-256\n")
+            self.sql("SELECT pg_reload_conf()")
+            time.sleep(0.5)
+        else:
+            for user in ("student", "visitor"):
+                self.sql(f"CREATE USER {user}@localhost IDENTIFIED BY '{PASSWORD}'")
+                # Lock waits are read from InnoDB's status: PROCESS.
+                self.sql(f"GRANT PROCESS ON *.* TO {user}@localhost")
+            self.sql("GRANT ALL ON `idemlab\\_%`.* TO student@localhost")
+
+    def url(self, user, password=None):
+        secret = f":{password}" if password else ""
+        if self.backend == "postgres":
+            return f"postgres://{user}{secret}@/postgres?host={self.socket}"
+        return f"mariadb://{user}{secret}@localhost/?socket={self.socket}"
+
+    def stop(self):
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and os.path.exists(f"/proc/{self.pid}"):
+                time.sleep(0.05)
+            if os.path.exists(f"/proc/{self.pid}"):
+                os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        subprocess.run(["rm", "-rf", self.folder])
+
+
+def same_as_private(server, problems):
+    private = run(["run", "--backend", server.backend, "--json"] + SCENARIO)
+    if private.returncode != 0:
+        problems.append(f"{server.backend}: the private run failed: {private.stderr}")
+        return
+    expected = json.loads(private.stdout)
+    env = dict(os.environ)
+    variable = "PGPASSWORD" if server.backend == "postgres" else "MYSQL_PWD"
+    env.pop(variable, None)
+    ways = [("the password in the URL", server.url("student", PASSWORD), env,
+             ["--backend", server.backend]),
+            (variable, server.url("student"), dict(env, **{variable: PASSWORD}), [])]
+    for how, url, environment, extra in ways:
+        done = run(["run", "--connect", url, "--json"] + extra + SCENARIO, env=environment)
+        if done.returncode != 0:
+            problems.append(f"{server.backend} ({how}): exit {done.returncode}: {done.stderr}")
+            continue
+        got = json.loads(done.stdout)
+        for key in COMPARED:
+            if got.get(key) != expected.get(key):
+                problems.append(f"{server.backend} ({how}): {key} {got.get(key)!r}, on a private "
+                                f"server {expected.get(key)!r}")
+        print(f"ok: {server.backend} ({how}): {got['verdict']}, lock_waits {got['lock_waits']}, "
+              f"deadlocks {got['deadlocks']}, as on a private server")
+    if server.backend == "mariadb" and expected["deadlocks"] < 1:
+        problems.append(f"mariadb: check-for-update concurrent had no deadlock: {expected}")
+    if server.backend == "postgres" and (expected["lock_waits"] < 1 or expected["deadlocks"]):
+        problems.append(f"postgres: check-for-update concurrent: {expected}")
+
+
+def kept(server, problems):
+    done = run(["run", "--scenario", "order-create", "--variant", "none", "--duplicates", "2",
+                "--connect", server.url("student", PASSWORD), "--keep", "--json"])
+    if done.returncode != 0:
+        problems.append(f"{server.backend}: --connect --keep failed: {done.stderr}")
+        return None
+    if PASSWORD in done.stderr or PASSWORD in done.stdout:
+        problems.append(f"{server.backend}: --keep printed the password: {done.stderr!r}")
+    connect = re.search(r"connect: (.+)", done.stderr)
+    drop = re.search(r"drop:\s+(.+)", done.stderr)
+    database = re.search(r"database (idemlab_[0-9a-f]+)", done.stderr)
+    if not connect or not drop or not database:
+        problems.append(f"{server.backend}: --keep printed no connect and drop lines: "
+                        f"{done.stderr!r}")
+        return None
+    orders = json.loads(done.stdout)["effects"]["orders"]
+    query = "SELECT COUNT(*) FROM orders"
+    # -p asks for the password on a terminal; here it comes from MYSQL_PWD.
+    command = connect.group(1).replace(" -p ", " ") + (f" -tAc '{query}'" if server.backend == "postgres"
+                                  else f" -N -e '{query}'")
+    env = dict(os.environ, PGPASSWORD=PASSWORD, MYSQL_PWD=PASSWORD)
+    counted = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=60,
+                             env=env)
+    rows = counted.stdout.strip()
+    if counted.returncode != 0 or rows != str(orders):
+        problems.append(f"{server.backend}: `{command}` gave {rows!r} ({counted.stderr.strip()}), "
+                        f"the summary {orders} orders")
+    else:
+        print(f"ok: {server.backend}: --keep left {database.group(1)}; {command!r} counts "
+              f"{rows} orders, as the summary")
+    dropped = subprocess.run(drop.group(1).replace(" -p ", " "), shell=True,
+                             capture_output=True, text=True, timeout=60, env=env)
+    if dropped.returncode != 0:
+        problems.append(f"{server.backend}: `{drop.group(1)}` failed: {dropped.stderr}")
+    return database.group(1)
+
+
+def refused(server, problems):
+    """Each is one line, exit 2, without the password."""
+    cases = [
+        ("a wrong password", ["--connect", server.url("student", WRONG)]),
+        ("an unreachable socket",
+         ["--connect", server.url("student", PASSWORD).replace(server.socket,
+                                                               "/nonexistent/idemlab")]),
+        ("no right to create databases", ["--connect", server.url("visitor", PASSWORD)]),
+        ("a --backend that disagrees",
+         ["--connect", server.url("student", PASSWORD), "--backend",
+          "mariadb" if server.backend == "postgres" else "postgres"]),
+        ("--backend sqlite", ["--connect", server.url("student", PASSWORD), "--backend",
+                              "sqlite"]),
+    ]
+    for how, args in cases:
+        done = run(["run", "--json"] + SCENARIO + args)
+        lines = done.stderr.strip().splitlines()
+        if done.returncode != 2 or len(lines) != 1 or done.stdout:
+            problems.append(f"{server.backend}, {how}: exit {done.returncode}, stderr "
+                            f"{done.stderr!r}, stdout {done.stdout!r}")
+        elif WRONG in done.stderr or PASSWORD in done.stderr:
+            problems.append(f"{server.backend}, {how}: the message shows the password: "
+                            f"{done.stderr!r}")
+        else:
+            print(f"ok: {server.backend}, {how}: exit 2: {lines[0]}")
+
+
+def main():
+    missing = [b for b, path in SERVERS.items() if not os.path.exists(path)]
+    if missing:
+        print("SKIP: not installed:", ", ".join(missing))
+        return 0
+    problems = []
+    for backend in SERVERS:
+        server = None
+        try:
+            server = UserServer(backend)
+            server.add_users()
+            before = server.databases()
+            same_as_private(server, problems)
+            refused(server, problems)
+            # An experiment: a database for each of its runs, all dropped.
+            done = run(["experiment", "--scenario", "order-create", "--variants",
+                        "unique-key,check-for-update", "--intents", "20", "--json",
+                        "--connect", server.url("student", PASSWORD)])
+            if done.returncode != 0:
+                problems.append(f"{backend}: experiment --connect: {done.stderr}")
+            kept(server, problems)
+            after = server.databases()
+            if after != before:
+                problems.append(f"{backend}: databases before {before}, after {after}")
+            else:
+                print(f"ok: {backend}: the server's databases are as before: {after}")
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            problems.append(str(e))
+        finally:
+            if server:
+                server.stop()
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
