@@ -36,12 +36,7 @@ wait("the picker has no focused row",
 # A row keeps its focused state while the window is not yet the active one
 # (the window manager gives the focus a moment after the window shows): keys
 # sent before that go nowhere.
-for _ in range(50):
-    if focused() is not None:
-        break
-    time.sleep(0.3)
-if focused() is None:
-    fail("the window never got the keyboard focus")
+xtour.wait_for_focus()
 print("focus:", focused().getRoleName())
 key("Down", "Return")
 wait("the variant is not payment-callback's recommended one",

@@ -72,12 +72,7 @@ def lock_cells():
 
 root = xtour.app_root()
 frame = wait("no main frame", lambda a: a.getRoleName() == "frame" and a.name == "幂等实验室")
-for _ in range(50):
-    if focused() is not None:
-        break
-    time.sleep(0.3)
-if focused() is None:
-    fail("the window never got the keyboard focus")
+xtour.wait_for_focus()
 
 step("1. Escape declines the first start's lesson; Enter loads order creation; F11 presenter mode")
 offer = None

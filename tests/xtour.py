@@ -178,6 +178,16 @@ def focused():
                 and a.getRoleName() not in ("table cell", "list item", "page tab"))
 
 
+def wait_for_focus():
+    """Until the window manager gives the window the keyboard: keys sent
+    before that go nowhere (a row keeps its focused state meanwhile)."""
+    for _ in range(50):
+        if focused() is not None:
+            return focused()
+        time.sleep(0.3)
+    fail("the window never got the keyboard focus")
+
+
 def named(role, text):
     return lambda a: a.getRoleName() == role and text in (a.name or "")
 
