@@ -79,24 +79,31 @@ QString ShiVizExport::host(const AttemptRef& a) const {
     return host(nameOf(a.actor), e);
 }
 
-QString ShiVizExport::prefix(const TraceEvent& e) const {
+// "t=12 #2 ": the time, and the attempt unless the line already names it
+// (its host is the attempt's own, "service#2", or its text names that host).
+QString ShiVizExport::prefix(const TraceEvent& e, const QString& host, const QString& text) const {
     QString p = QStringLiteral("t=%1").arg(e.tMs);
     if (e.attempt != 0) {
         const QString tag = processTag(e.attempt, e.actorName());
-        p += manyIntents_ ? QStringLiteral(" i%1%2").arg(e.intent + 1).arg(tag)
-                          : QLatin1Char(' ') + tag;
+        const QString number =
+            manyIntents_ ? QStringLiteral("i%1%2").arg(e.intent + 1).arg(tag) : tag;
+        const QString own = this->host(e.actorName(), e);
+        const bool named =
+            host.endsWith(number) || (own.contains(QLatin1Char('#')) && text.contains(own));
+        if (!named)
+            p += QLatin1Char(' ') + number;
     }
     return p + QLatin1Char(' ');
 }
 
-// An event of `host`; with `from`, it receives the message the latest event
-// of `from` sent.
-void ShiVizExport::event(ExportOutput& out, const QString& host, const QString& text,
-                         const QString& from) {
+// An event of `host` about `e`; with `from`, it receives the message the
+// latest event of `from` sent.
+void ShiVizExport::event(ExportOutput& out, const QString& host, const TraceEvent& e,
+                         const QString& text, const QString& from) {
     QJsonObject clock{{host, ++clocks_[host]}};
     if (!from.isEmpty())
         clock.insert(from, clocks_.value(from));
-    out.write(oneLine(text).toUtf8() + '\n' + host.toUtf8() + ' ' +
+    out.write(oneLine(prefix(e, host, text) + text).toUtf8() + '\n' + host.toUtf8() + ' ' +
               QJsonDocument(clock).toJson(QJsonDocument::Compact) + '\n');
 }
 
@@ -117,20 +124,19 @@ void ShiVizExport::begin(const ExportRun& run, ExportOutput& out) {
 }
 
 void ShiVizExport::add(const TraceEvent& e, ExportOutput& out) {
-    const QString p = prefix(e);
     const QString actor = e.actorName();
     const LockStep lockStep = locks_.follow(e);
     if (lockStep.began && !actor.isEmpty() && actor != kDatabase) {
         // The statement is sent and blocks: the wait is its attempt's.
         const LockEpisode& w = *lockStep.began;
-        event(out, host(actor, e),
-              p + QStringLiteral("sends on %1 and waits: %2 [%3]")
-                      .arg(w.session, locks_.waitText(w), w.lock));
+        event(out, host(actor, e), e,
+              QStringLiteral("sends on %1 and waits: %2 [%3]")
+                  .arg(w.session, locks_.waitText(w), w.lock));
         return;
     }
     if (e.is(EventKind::Sql)) {
         if (actor.isEmpty() || actor == kDatabase) {
-            event(out, kDatabase, p + e.connectionName() + QLatin1Char(' ') + describeEvent(e));
+            event(out, kDatabase, e, e.connectionName() + QLatin1Char(' ') + describeEvent(e));
             return;
         }
         const QString h = host(actor, e);
@@ -138,27 +144,27 @@ void ShiVizExport::add(const TraceEvent& e, ExportOutput& out) {
             // Sent when it blocked; let go by the holder whose transaction ended.
             const LockEpisode& w = *lockStep.ended;
             const QString holder = w.releasedBy.attempt != 0 ? host(w.releasedBy) : QString();
-            event(out, h, p + locks_.releaseText(w),
+            event(out, h, e, locks_.releaseText(w),
                   clocks_.contains(holder) && holder != h ? holder : QString());
         } else {
             // Statement sent, run by the database, result returned.
-            event(out, h,
-                  p + QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
+            event(out, h, e,
+                  QStringLiteral("sends on %1: %2").arg(e.connectionName(), statementText(e)));
         }
-        event(out, kDatabase,
-              p + QStringLiteral("%1 from %2: %3 → %4")
-                      .arg(e.connectionName(), h, statementText(e), resultText(e)),
+        event(out, kDatabase, e,
+              QStringLiteral("%1 from %2: %3 → %4")
+                  .arg(e.connectionName(), h, statementText(e), resultText(e)),
               h);
-        event(out, h, p + QStringLiteral("gets %1").arg(resultText(e)), kDatabase);
+        event(out, h, e, QStringLiteral("gets %1").arg(resultText(e)), kDatabase);
         if (lockStep.refused)
-            event(out, h, p + locks_.refusalText(*lockStep.refused));
+            event(out, h, e, locks_.refusalText(*lockStep.refused));
         return;
     }
     if (actor == kJudge && !judged_) {
         // The judge counts what the database holds at the end.
         judged_ = true;
         if (clocks_.contains(kDatabase)) {
-            event(out, kJudge, p + describeEvent(e), kDatabase);
+            event(out, kJudge, e, describeEvent(e), kDatabase);
             return;
         }
     }
@@ -169,16 +175,16 @@ void ShiVizExport::add(const TraceEvent& e, ExportOutput& out) {
         (e.is(EventKind::Response) && e.fields.text("response") == QLatin1String("none")) ||
         (receiver.isEmpty() && e.kindId().endsWith(QLatin1String("-lost")));
     const QString from = host(sender, e);
-    event(out, from, p + describeEvent(e));
+    event(out, from, e, describeEvent(e));
     if (lost) {
-        event(out, kLost,
-              p + QStringLiteral("%1 from %2 never arrived%3")
-                      .arg(e.kindId(), sender,
-                           receiver.isEmpty() ? QString() : QStringLiteral(" at ") + receiver),
+        event(out, kLost, e,
+              QStringLiteral("%1 from %2 never arrived%3")
+                  .arg(e.kindId(), from,
+                       receiver.isEmpty() ? QString() : QStringLiteral(" at ") + receiver),
               from);
     } else if (!receiver.isEmpty() && receiver != sender) {
-        event(out, host(receiver, e),
-              p + QStringLiteral("receives %1 from %2").arg(e.kindId(), sender), from);
+        event(out, host(receiver, e), e,
+              QStringLiteral("receives %1 from %2").arg(e.kindId(), from), from);
     }
 }
 

@@ -17,9 +17,20 @@ bool logged(const TraceEvent& e) {
 // The parts of an event a row of the log shows. A statement's own fields
 // (phase, cause) stay behind: copying them would allocate for every row, and
 // a run of 50 x 1000 logs 300,000 rows at once when it jumps to its end.
-TraceEvent logRow(const TraceEvent& e) {
-    if (e.is(EventKind::LockWait))
-        return e;  // its connection and holder are fields
+TraceEvent logRow(const QList<TraceEvent>& events, qsizetype index) {
+    const TraceEvent& e = events[index];
+    if (e.is(EventKind::LockWait)) {
+        // Its connection and holder are fields; a server's holders are
+        // sessions ("c3, c2"), which the row names as the attempts they
+        // served then ("#3、#2"), as the captions do.
+        TraceEvent wait = e;
+        QStringList tags;
+        for (const AttemptRef& a : lockHolders(events, index))
+            tags << processTag(a.attempt, nameOf(a.actor));
+        if (!tags.isEmpty())
+            wait.fields.set("holder_attempts", tags);
+        return wait;
+    }
     TraceEvent row;
     row.seq = e.seq;
     row.tMs = e.tMs;
@@ -47,7 +58,7 @@ QList<TraceEvent> SqlLogModel::rowsOf(const QList<TraceEvent>& events, qsizetype
     QList<TraceEvent> rows;
     for (qsizetype i = std::max<qsizetype>(0, from); i < to && i < events.size(); ++i) {
         if (logged(events[i]))
-            rows << logRow(events[i]);
+            rows << logRow(events, i);
     }
     return rows;
 }
@@ -190,11 +201,14 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
             if (wait) {
                 // A server names the lock: the sessions holding it and where it is.
                 const QString lock = e.fields.text("lock");
-                if (!lock.isEmpty())
+                if (!lock.isEmpty()) {
+                    const QStringList tags = e.fields.value("holder_attempts").toStringList();
+                    const QString holders =
+                        tags.isEmpty() ? e.fields.text("holder") : tags.join(tr(", "));
                     return role == Qt::ToolTipRole
                                ? lock
-                               : tr("waits for %1: %2")
-                                     .arg(e.fields.text("holder"), lockLabel(lock));
+                               : tr("waits for %1: %2").arg(holders, lockLabel(lock));
+                }
                 return tr("waits: the database is locked by %1").arg(e.fields.text("holder"));
             }
             return role == Qt::ToolTipRole ? e.sql : e.sql.simplified();

@@ -92,8 +92,8 @@ public:
 private:
     QString host(const QString& actor, const TraceEvent& e) const;
     QString host(const AttemptRef& a) const;
-    QString prefix(const TraceEvent& e) const;
-    void event(ExportOutput& out, const QString& host, const QString& text,
+    QString prefix(const TraceEvent& e, const QString& host, const QString& text) const;
+    void event(ExportOutput& out, const QString& host, const TraceEvent& e, const QString& text,
                const QString& from = {});
 
     int runs_;

@@ -398,6 +398,42 @@ private slots:
         QCOMPARE(rowsIn(*r), qint64(1));
     }
 
+    // Two transactions that lock two rows in opposite orders: the one whose
+    // statement closes the cycle is PostgreSQL's victim, whether the steps
+    // come at once (a run) or with a teacher's pause between them.
+    void postgresVictimClosesTheCycle_data() {
+        QTest::addColumn<int>("pauseMs");
+        QTest::newRow("at once") << 0;
+        QTest::newRow("after a pause longer than PostgreSQL's default") << 1300;
+    }
+    void postgresVictimClosesTheCycle() {
+        QFETCH(int, pauseMs);
+        auto r = race(ServerKind::Postgres);
+        QVERIFY(r);
+        QVERIFY(static_cast<PgSession*>(r->a.get())->choosesVictim());
+        QVERIFY(r->a->exec(QStringLiteral("INSERT INTO %1 (request_id, amount) VALUES "
+                                          "('r-1', 1), ('r-2', 2)")
+                               .arg(r->table))
+                    .ok());
+        const QString touch =
+            QStringLiteral("UPDATE %1 SET amount = amount + 1 WHERE request_id = $1").arg(r->table);
+        const QVariantList one{QStringLiteral("r-1")}, two{QStringLiteral("r-2")};
+        QCOMPARE(r->step(*r->a, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, r->begin).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, touch, one).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->b, touch, two).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, touch, two).state, StepWait::State::Blocked);
+        QTest::qWait(pauseMs);
+        // b closes the cycle: b is rolled back, and a's update goes through.
+        QCOMPARE(r->step(*r->b, touch, one).state, StepWait::State::Done);
+        QCOMPARE(r->b->result().outcome, SqlOutcome::Deadlock);
+        QCOMPARE(r->b->result().sqlState, QStringLiteral("40P01"));
+        QCOMPARE(r->resume(*r->a).state, StepWait::State::Done);
+        QVERIFY2(r->a->result().ok(), qPrintable(r->a->result().errorText()));
+        QCOMPARE(r->step(*r->b, QStringLiteral("ROLLBACK")).state, StepWait::State::Done);
+        QCOMPARE(r->step(*r->a, QStringLiteral("COMMIT")).state, StepWait::State::Done);
+    }
+
     // LIVE-NOTES: INSERT ... ON CONFLICT DO NOTHING while the first is
     // uncommitted: the second waits; then 0 rows at read committed, 40001 at
     // repeatable read (the row it would conflict with is not in its snapshot).

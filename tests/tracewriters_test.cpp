@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -177,6 +178,7 @@ private slots:
     void shivizRunsAreExecutions();
     void lockStoryTellsTheDeadlock();
     void shivizReleaseHappensBeforeTheWaiterGoesOn();
+    void sqlLogNamesTheAttemptsAWaitIsFor();
     void chromeAndHistoryTellTheLocks();
     void fullDiskLeavesTheOldFile();
     void unwritableFolderSaysWhy();
@@ -511,6 +513,39 @@ void TraceWritersTest::shivizReleaseHappensBeforeTheWaiterGoesOn() {
     // Before the release, #1's wait and #2's deadlock were concurrent.
     QVERIFY(!atMost(events[wait].full, events[victim].full) ||
             !atMost(events[victim].full, events[wait].full));
+}
+
+// The log's wait row names the attempts holding the lock, as the captions
+// do, not the server sessions they happened to run on.
+void TraceWritersTest::sqlLogNamesTheAttemptsAWaitIsFor() {
+    const Trace::Loaded loaded = lockTrace("mariadb-check-for-update-deadlock.json");
+    Trace trace;
+    for (const TraceEvent& e : loaded.events) trace.append(e);
+    SqlLogModel log;
+    log.rebuild(trace);
+    QStringList waits;
+    for (int r = 0; r < log.rowCount(); ++r) {
+        if (log.index(r, 0).data(SqlLogModel::KindRole).toString() == QLatin1String("lock-wait"))
+            waits << log.index(r, SqlLogModel::Statement).data().toString();
+    }
+    QVERIFY(!waits.isEmpty());
+    QCOMPARE(waits.first(), QStringLiteral("waits for #2, #3: gap lock on uk_orders_request_id"));
+    for (const QString& w : std::as_const(waits))
+        QVERIFY2(!w.contains(QRegularExpression(QStringLiteral("\\bc\\d"))), qPrintable(w));
+
+    // ShiViz: a line on an attempt's own host ("service#2") or on the
+    // database's, which names that host, does not repeat the number first.
+    ShiVizExport format;
+    const QRegularExpression tagged(
+        QStringLiteral("^t=\\d+ #\\d+ (sends|gets|receives|c\\d|fire|response)"));
+    int attemptLines = 0;
+    for (const ShiVizEvent& e : shivizEvents(exportTrace(loaded, format))) {
+        if (!e.host.contains(QLatin1Char('#')) && e.host != QLatin1String("database"))
+            continue;
+        ++attemptLines;
+        QVERIFY2(!tagged.match(e.text).hasMatch(), qPrintable(e.host + ": " + e.text));
+    }
+    QVERIFY(attemptLines > 10);
 }
 
 void TraceWritersTest::chromeAndHistoryTellTheLocks() {

@@ -141,6 +141,7 @@ void LiveStage::arrange() {
     QList<int> sizes;
     for (int share : down) sizes << share * 100;
     split_->setSizes(sizes);
+    downForMachine_.reset();
     applyInternals();
     applyRowVersionsBox();
     retranslate();
@@ -559,6 +560,16 @@ void LiveStage::fitTables() {
             tables, diagram > 0 ? std::min(total * 55 / 100, total - diagram) : total * 55 / 100);
     }
     top_->setSizes({total - tables, tables});
+
+    // Without a state machine the story is told by the sequence diagram
+    // (the waits, the deadlock) and the tables: on a projector's 720 rows
+    // the diagram gets the larger share, so that more than one step of it
+    // shows. Set when the variant changes, so a dragged handle stays.
+    const bool machine = state_->hasMachine();
+    if (downForMachine_ != machine) {
+        downForMachine_ = machine;
+        split_->setSizes(machine ? QList<int>{6000, 4000} : QList<int>{4000, 6000});
+    }
 }
 
 void LiveStage::resizeEvent(QResizeEvent* event) {

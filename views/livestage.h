@@ -9,6 +9,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QSplitter;
 class QTabWidget;
@@ -157,6 +159,9 @@ private:
     };
     Later later_;
     QSize fitted_;  // the tab bar's size the tables were fitted to
+    // Whether the heights were shared for a variant with a state machine
+    // (presenter mode); unset: not shared since arrange().
+    std::optional<bool> downForMachine_;
 };
 
 }  // namespace idem

@@ -27,12 +27,16 @@ public:
     bool poll(int timeoutMs) override;
     bool cancel() override;
     void close() override;
+    // Whether the server let this session pick the deadlock victim (the
+    // session that closes a cycle; a superuser's right, see the source).
+    bool choosesVictim() const { return choosesVictim_; }
 
 private:
     void lost();
 
     PGconn* conn_ = nullptr;
-    bool flushing_ = false;    // part of the statement still to be written
+    bool flushing_ = false;  // part of the statement still to be written
+    bool choosesVictim_ = false;
     StatementResult pending_;  // what the results read so far say
 };
 

@@ -4022,6 +4022,10 @@ All lessons are in Guided lessons (F2).</source>
         <source>waits for %1: %2</source>
         <translation>等待 %1 持有的锁：%2</translation>
     </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
 </context>
 <context>
     <name>idem::SqlLogView</name>
