@@ -165,6 +165,45 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.summary.verdict, Verdict::ExactlyOnce);
     }
+    // A class talks at a step while a statement waits for a lock: the wait
+    // may last any real time, and the run goes on as it would at full
+    // speed (no real timer of the server's ends the wait).
+    void aPauseAtAWaitChangesNothing_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("postgres") << "postgres";
+        QTest::newRow("mariadb") << "mariadb";
+    }
+    void aPauseAtAWaitChangesNothing() {
+        QFETCH(QString, backend);
+        SKIP_WITHOUT(backend);
+        RunConfig c = defaultConfig(*findScenario("payment-callback"));
+        c.backend = backend;
+        c.variant = "unique-and-state";
+        c.timing = Timing::Concurrent;
+        const QList<TraceEvent> straight = eventsOf(c);
+        Run run(c, *findScenario(c.scenario));
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        bool paused = false;
+        qsizetype seen = 0;
+        while (run.step()) {
+            const QList<TraceEvent>& now = run.trace().events();
+            for (qsizetype i = seen; i < now.size() && !paused; ++i) {
+                if (now[i].is(EventKind::LockWait)) {
+                    paused = true;
+                    QTest::qWait(6500);  // longer than any lock timeout the lab sets
+                }
+            }
+            seen = now.size();
+        }
+        QVERIFY2(paused, "no statement waited");
+        const QList<TraceEvent>& events = run.trace().events();
+        QCOMPARE(events.size(), straight.size());
+        for (qsizetype i = 0; i < events.size(); ++i) {
+            QCOMPARE(events[i].kind, straight[i].kind);
+            QCOMPARE(events[i].outcome(), straight[i].outcome());
+        }
+    }
     // A private server that dies (killed, the OOM killer) is started again
     // for the next run instead of failing every run after it.
     void aDeadServerIsStartedAgain() {

@@ -269,7 +269,7 @@ bool MariaSession::send(const QString& sql, const QVariantList& params) {
         return false;
     }
     sentText_ = QString::fromUtf8(text_);
-    busy_ = true;
+    markSent();
     phase_ = Phase::Query;
     int failed = 0;
     waitingFor_ = mysql_real_query_start(&failed, mysql_, text_.constData(),

@@ -6,6 +6,9 @@
 #include <QElapsedTimer>
 #include <QSet>
 
+#include <algorithm>
+#include <atomic>
+
 namespace idem::live {
 
 namespace {
@@ -30,6 +33,35 @@ bool certainlyStuck(const Session* waiter, const QHash<const Session*, LockWait>
     path->remove(waiter);
     return true;
 }
+
+// The sessions of a cycle of waits reachable from `waiter` (each waits
+// for the next, the last for the first); empty when its waits end
+// somewhere.
+QList<const Session*> cycleFrom(const Session* waiter, const QHash<const Session*, LockWait>& waits,
+                                const QHash<QString, const Session*>& byId,
+                                QList<const Session*>* path) {
+    if (const qsizetype at = path->indexOf(waiter); at >= 0)
+        return path->mid(at);
+    const auto wait = waits.constFind(waiter);
+    if (wait == waits.constEnd() || !waiter->busy())
+        return {};
+    path->append(waiter);
+    for (const QString& id : wait->on) {
+        if (const Session* holder = byId.value(id)) {
+            const QList<const Session*> cycle = cycleFrom(holder, waits, byId, path);
+            if (!cycle.isEmpty())
+                return cycle;
+        }
+    }
+    path->removeLast();
+    return {};
+}
+
+// A cycle of waits the server has not broken (Observer::deadlockSeenWithinMs)
+// is left this long after the lab's last cancel too: the server finds at
+// once a cycle that a cancel made.
+constexpr qint64 kAfterACancelMs = 500;
+std::atomic<qint64> lastCancelMs{0};
 
 }  // namespace
 
@@ -104,6 +136,32 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
             step.state = StepWait::State::Blocked;
             step.lock = waits.value(&session);
             break;
+        }
+        // A cycle the server does not break (InnoDB misses some among
+        // three sessions' gap locks) is ended as a lock wait timeout would
+        // end it, with no real timer of the server's: the statement that
+        // began waiting first is cancelled (LockTimeout), however long the
+        // steps took before.
+        QList<const Session*> walk;
+        const QList<const Session*> cycle = cycleFrom(&session, waits, byId, &walk);
+        if (!cycle.isEmpty()) {
+            const auto bySend = [](const Session* a, const Session* b) {
+                return a->sentOrder() < b->sentOrder();
+            };
+            const Session* closer = *std::max_element(cycle.cbegin(), cycle.cend(), bySend);
+            const Session* first = *std::min_element(cycle.cbegin(), cycle.cend(), bySend);
+            const qint64 now = steadyMs();
+            if (now - closer->sentAtMs() >= observer.deadlockSeenWithinMs() &&
+                now - lastCancelMs.load() >= kAfterACancelMs) {
+                Session* victim = first == &session ? &session : nullptr;
+                for (Session* s : run) {
+                    if (s == first)
+                        victim = s;
+                }
+                if (victim && victim->cancel())
+                    victim->poll(-1);
+                lastCancelMs = steadyMs();
+            }
         }
     }
     step.ms = clock.elapsed();

@@ -50,6 +50,10 @@ public:
     virtual int msUntilFresh() const { return 0; }
     // How often a caller stepping a session should ask.
     virtual int lookIntervalMs() const = 0;
+    // How long after the statement that closed a cycle of waits the server
+    // has certainly looked for it: a cycle still there then is one it does
+    // not see, which the lab ends (waitUntilDoneOrBlocked).
+    virtual int deadlockSeenWithinMs() const = 0;
     // Every lock the server holds or awaits for `sessions`, named by their
     // ids (live/serverlocks.h). False with a message when the server does
     // not show them; *truncated when it showed only some.

@@ -204,7 +204,7 @@ bool PgSession::send(const QString& sql, const QVariantList& params) {
         failToSend(pgConnectionError(conn_));
         return false;
     }
-    busy_ = true;
+    markSent();
     pending_ = {};
     flushing_ = true;
     return true;

@@ -3,6 +3,9 @@
 #include "live/mariasession.h"
 #include "live/pgsession.h"
 
+#include <atomic>
+#include <chrono>
+
 namespace idem::live {
 
 QString serverName(ServerKind kind) {
@@ -28,6 +31,19 @@ QString StatementResult::errorText() const {
 Session::Session(ServerKind kind, const QString& id) : kind_(kind), id_(id) {}
 
 Session::~Session() = default;
+
+qint64 steadyMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void Session::markSent() {
+    static std::atomic<quint64> sent{0};
+    busy_ = true;
+    sentOrder_ = ++sent;
+    sentAtMs_ = steadyMs();
+}
 
 const StatementResult& Session::exec(const QString& sql, const QVariantList& params) {
     if (send(sql, params))

@@ -81,6 +81,11 @@ public:
     // look; negative: until it answers). True when nothing is in flight.
     virtual bool poll(int timeoutMs) = 0;
     bool busy() const { return busy_; }
+    // Which statement in flight was sent first, across every session of
+    // the process: a larger number was sent later.
+    quint64 sentOrder() const { return sentOrder_; }
+    // When it was sent, in ms of the steady clock (steadyMs()).
+    qint64 sentAtMs() const { return sentAtMs_; }
     // The last finished statement's result.
     const StatementResult& result() const { return result_; }
     // The statement text the server received (MariaDB's has the values in
@@ -104,6 +109,8 @@ protected:
     Session(ServerKind kind, const QString& id);
     void finish(StatementResult result);
     void failToSend(const QString& message);
+    // A statement is in flight from now on.
+    void markSent();
 
     ServerKind kind_;
     QString id_;
@@ -111,9 +118,14 @@ protected:
     QString openError_;
     qint64 serverId_ = 0;
     bool busy_ = false;
+    quint64 sentOrder_ = 0;
+    qint64 sentAtMs_ = 0;
     StatementResult result_;
     QString sentText_;
 };
+
+// Milliseconds of a clock that only goes forward (since some fixed instant).
+qint64 steadyMs();
 
 // A new connection to the endpoint; check isOpen() / openError().
 std::unique_ptr<Session> openSession(const Endpoint& endpoint, const QString& id);

@@ -525,6 +525,19 @@ int main(int argc, char** argv) {
     auto stalled = [](const Result& r) {
         return QStringLiteral("%1|%2").arg(r.machine.all, 0, 'f', 1).arg(r.machine.any, 0, 'f', 1);
     };
+    // With --why: what filled the longest gap, and how much of it the lab
+    // spent on the CPU.
+    const auto explain = [&out](const Result& r) {
+        for (const TimedApp::Slow& s : r.slowest)
+            out << QStringLiteral("    %1 ms  %2\n").arg(s.ms, 6, 'f', 1).arg(s.what);
+        out << QStringLiteral(
+                   "    -- the gap: %1 ms, %2 ms of it on the CPU, %3 ms waiting "
+                   "for one; it ended at %4 s (CLOCK_MONOTONIC)\n")
+                   .arg(r.gapMs, 0, 'f', 1)
+                   .arg(r.gapCpuMs, 0, 'f', 1)
+                   .arg(r.gapQueuedMs, 0, 'f', 1)
+                   .arg(r.gapEnd, 0, 'f', 6);
+    };
     double worst = 0, worstLessAll = 0, worstLessAny = 0;
     for (int i = 0; i < (sizes ? rows.size() : 0); ++i) {
         out << QStringLiteral("%1 %2 %3 %4 %5\n")
@@ -539,17 +552,7 @@ int main(int argc, char** argv) {
             worstLessAny = std::max(worstLessAny, r->gapMs - r->machine.any);
         }
         if (why) {
-            for (const Result* r : {&ordinary[i], &largest[i]}) {
-                for (const TimedApp::Slow& s : r->slowest)
-                    out << QStringLiteral("    %1 ms  %2\n").arg(s.ms, 6, 'f', 1).arg(s.what);
-                out << QStringLiteral(
-                           "    -- the gap: %1 ms, %2 ms of it on the CPU, %3 ms waiting "
-                           "for one; it ended at %4 s (CLOCK_MONOTONIC)\n")
-                           .arg(r->gapMs, 0, 'f', 1)
-                           .arg(r->gapCpuMs, 0, 'f', 1)
-                           .arg(r->gapQueuedMs, 0, 'f', 1)
-                           .arg(r->gapEnd, 0, 'f', 6);
-            }
+            for (const Result* r : {&ordinary[i], &largest[i]}) explain(*r);
         }
     }
     // On the live servers (when installed): the first fire starts the
@@ -637,6 +640,8 @@ int main(int argc, char** argv) {
                        .arg(row.name, -22)
                        .arg(cell(r), 22)
                        .arg(stalled(r), 10);
+            if (why)
+                explain(r);
             out.flush();
             worst = std::max(worst, r.gapMs);
             worstLessAll = std::max(worstLessAll, r.gapMs - r.machine.all);
