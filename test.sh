@@ -6,4 +6,6 @@ idem_install_missing
 idem_build
 export QT_QPA_PLATFORM=offscreen
 cd "$IDEM_BUILD"
-ctest --output-on-failure -j "$(nproc)" "$@"
+# Two slots a core: a test that works takes two, one that mostly waits for a
+# database server one (tests/CMakeLists.txt, PROCESSORS).
+ctest --output-on-failure -j "$((2 * $(nproc)))" "$@"
