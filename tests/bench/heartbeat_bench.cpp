@@ -454,9 +454,21 @@ int main(int argc, char** argv) {
          }},
         {QStringLiteral("End"),
          [&](int) {
-             return interact(
-                 heart, machine, kNoCap, [&w] { w.action("end")->trigger(); },
+             // As a person presses End: once the keys work again (a worker's
+             // step hands the run back a moment after its job ends).
+             auto press = std::make_shared<QTimer>();
+             press->setInterval(5);
+             QObject::connect(press.get(), &QTimer::timeout, &w, [&w, press] {
+                 if (QAction* end = w.action("end"); end->isEnabled()) {
+                     press->stop();
+                     end->trigger();
+                 }
+             });
+             const Result r = interact(
+                 heart, machine, kNoCap, [press] { press->start(); },
                  [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
+             press->stop();
+             return r;
          }},
         {QStringLiteral("Home (from the end)"),
          [&](int) {
@@ -585,9 +597,21 @@ int main(int argc, char** argv) {
          }},
         {QStringLiteral("End"),
          [&](int) {
-             return interact(
-                 heart, machine, kNoCap, [&w] { w.action("end")->trigger(); },
+             // As a person presses End: once the keys work again (a worker's
+             // step hands the run back a moment after its job ends).
+             auto press = std::make_shared<QTimer>();
+             press->setInterval(5);
+             QObject::connect(press.get(), &QTimer::timeout, &w, [&w, press] {
+                 if (QAction* end = w.action("end"); end->isEnabled()) {
+                     press->stop();
+                     end->trigger();
+                 }
+             });
+             const Result r = interact(
+                 heart, machine, kNoCap, [press] { press->start(); },
                  [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
+             press->stop();
+             return r;
          }},
         {QStringLiteral("Lesson, Page Down x 4"),
          [&](int) {
