@@ -86,7 +86,10 @@ struct StepWait {
 // or itself waiting, with no cycle among them: then nothing but a later
 // step can change it. A cycle is a deadlock the server is about to break,
 // and a wait on a session still running may end on its own: both are polled
-// until they settle. The other busy sessions of `run` are polled too, so
+// until they settle. A cycle the server has not broken within
+// deadlockSeenWithinMs() of the statement that closed it is one it does not
+// see: the lab cancels the statement of the cycle sent first, as a lock wait
+// timeout would end it (no real timer of the server's ends a wait). The other busy sessions of `run` are polled too, so
 // that a waiter freed meanwhile is seen to have finished.
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
                                 int giveUpMs = 60000);
