@@ -67,6 +67,13 @@ QString described(const LockRows& rows) {
                                  .arg(backendName(backend), missing)));                \
     } while (false)
 
+// A row for each server, in the column "backend".
+void addServers() {
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("postgres") << "postgres";
+    QTest::newRow("mariadb") << "mariadb";
+}
+
 // Every snapshot differs from the one before, the run ends holding
 // nothing, and each lock-wait's waiter is in the snapshot right after it.
 void checkRecording(const QList<TraceEvent>& events) {
@@ -125,11 +132,7 @@ private slots:
     // --lock-timeout-ms: a wait that lasts that long in virtual time is
     // cancelled, at that instant, as the server's own lock timeout; the run
     // repeats event for event.
-    void aLongWaitIsCancelledAtItsVirtualInstant_data() {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("postgres") << "postgres";
-        QTest::newRow("mariadb") << "mariadb";
-    }
+    void aLongWaitIsCancelledAtItsVirtualInstant_data() { addServers(); }
     void aLongWaitIsCancelledAtItsVirtualInstant() {
         QFETCH(QString, backend);
         SKIP_WITHOUT(backend);
@@ -170,11 +173,7 @@ private slots:
     // A class talks at a step while a statement waits for a lock: the wait
     // may last any real time, and the run goes on as it would at full
     // speed (no real timer of the server's ends the wait).
-    void aPauseAtAWaitChangesNothing_data() {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("postgres") << "postgres";
-        QTest::newRow("mariadb") << "mariadb";
-    }
+    void aPauseAtAWaitChangesNothing_data() { addServers(); }
     void aPauseAtAWaitChangesNothing() {
         QFETCH(QString, backend);
         SKIP_WITHOUT(backend);

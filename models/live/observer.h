@@ -89,8 +89,8 @@ struct StepWait {
 // until they settle. A cycle the server has not broken within
 // deadlockSeenWithinMs() of the statement that closed it is one it does not
 // see: the lab cancels the statement of the cycle sent first, as a lock wait
-// timeout would end it (no real timer of the server's ends a wait). The other busy sessions of `run` are polled too, so
-// that a waiter freed meanwhile is seen to have finished.
+// timeout would end it (no real timer of the server's ends a wait). The other busy sessions of
+// `run` are polled too, so that a waiter freed meanwhile is seen to have finished.
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
                                 int giveUpMs = 60000);
 

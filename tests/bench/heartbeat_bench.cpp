@@ -429,6 +429,23 @@ int main(int argc, char** argv) {
         w.jobs()->cancel();
     };
 
+    // As a person presses End: once the keys work again (a worker's step
+    // hands the run back a moment after its job ends), then until the run
+    // is at its end.
+    auto pressEnd = [&] {
+        QTimer press;
+        press.setInterval(5);
+        QObject::connect(&press, &QTimer::timeout, &w, [&w, &press] {
+            if (QAction* end = w.action("end"); end->isEnabled()) {
+                press.stop();
+                end->trigger();
+            }
+        });
+        return interact(
+            heart, machine, kNoCap, [&press] { press.start(); },
+            [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
+    };
+
     // --only live: the servers' rows alone.
     const bool sizes =
         only.isEmpty() || std::any_of(only.cbegin(), only.cend(), [](const QString& name) {
@@ -454,21 +471,7 @@ int main(int argc, char** argv) {
          }},
         {QStringLiteral("End"),
          [&](int) {
-             // As a person presses End: once the keys work again (a worker's
-             // step hands the run back a moment after its job ends).
-             auto press = std::make_shared<QTimer>();
-             press->setInterval(5);
-             QObject::connect(press.get(), &QTimer::timeout, &w, [&w, press] {
-                 if (QAction* end = w.action("end"); end->isEnabled()) {
-                     press->stop();
-                     end->trigger();
-                 }
-             });
-             const Result r = interact(
-                 heart, machine, kNoCap, [press] { press->start(); },
-                 [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
-             press->stop();
-             return r;
+             return pressEnd();
          }},
         {QStringLiteral("Home (from the end)"),
          [&](int) {
@@ -597,21 +600,7 @@ int main(int argc, char** argv) {
          }},
         {QStringLiteral("End"),
          [&](int) {
-             // As a person presses End: once the keys work again (a worker's
-             // step hands the run back a moment after its job ends).
-             auto press = std::make_shared<QTimer>();
-             press->setInterval(5);
-             QObject::connect(press.get(), &QTimer::timeout, &w, [&w, press] {
-                 if (QAction* end = w.action("end"); end->isEnabled()) {
-                     press->stop();
-                     end->trigger();
-                 }
-             });
-             const Result r = interact(
-                 heart, machine, kNoCap, [press] { press->start(); },
-                 [&w] { return !w.jobs()->isBusy() && w.playback().atEnd(); }, cancel);
-             press->stop();
-             return r;
+             return pressEnd();
          }},
         {QStringLiteral("Lesson, Page Down x 4"),
          [&](int) {
