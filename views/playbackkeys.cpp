@@ -58,8 +58,13 @@ bool typesText(const QKeyEvent* e) {
 bool spaceBelongsTo(QWidget* w) {
     if (auto* button = qobject_cast<QAbstractButton*>(w))
         return button->isEnabled();
-    if (auto* view = qobject_cast<QAbstractItemView*>(w))
-        return view->currentIndex().flags().testFlag(Qt::ItemIsUserCheckable);
+    if (auto* view = qobject_cast<QAbstractItemView*>(w)) {
+        // A check box the item shows, not only the flag (a QTableWidgetItem
+        // has it by default, with no box drawn).
+        const QModelIndex current = view->currentIndex();
+        return current.flags().testFlag(Qt::ItemIsUserCheckable) &&
+               current.data(Qt::CheckStateRole).isValid();
+    }
     return false;
 }
 
