@@ -144,7 +144,9 @@ void LessonPlayer::enterFrame(int frame) {
     player_.stop();
     // Whatever was on its way to another frame is not any more.
     ++ticket_;
-    if (arriving_)
+    // So is a step Space's play or a reveal sent to a worker: the class has
+    // moved on, and the frame's own run starts from where it is left.
+    if (arriving_ || window_->director()->isHeld())
         window_->jobs()->cancelNow();
     arriving_ = false;
     revealWanted_ = false;

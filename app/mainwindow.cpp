@@ -357,15 +357,19 @@ void MainWindow::tabChanged() {
 void MainWindow::updateEnabled() {
     // The playback keys drive the run only where it is on screen: elsewhere
     // (Compare, Experiment) Space and the arrows belong to the page's own
-    // widgets. While a worker holds the run, they wait.
+    // widgets. While a worker holds the run, the bar waits, but the keys
+    // still count: a step, a step back, Home or End pressed meanwhile is
+    // carried out once the run is back (Playback::takeQueued), and Space
+    // pauses a play whose step the worker is taking.
     const bool onStage = tabs_->currentWidget() == live_ || tabs_->currentWidget() == pagination_;
     const bool held = director_ && director_->isHeld();
     const bool playing = onStage && !held;
-    for (const char* id :
-         {"play", "step", "back", "reset", "end", "next-turn", "faster", "slower"}) {
+    for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower"}) {
         if (QAction* a = actions_.value(id))
-            a->setEnabled(playing);
+            a->setEnabled(onStage);
     }
+    if (QAction* a = actions_.value("next-turn"))
+        a->setEnabled(playing);
     // What plays the run to its end and writes it waits only for a worker.
     for (const char* id : {"save", "export-report", "export-mermaid", "export-plantuml"}) {
         if (QAction* a = actions_.value(id))

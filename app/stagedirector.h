@@ -83,8 +83,11 @@ public:
     using RunWork = std::function<void(PlayedRun& run, RunController::Progress& p)>;
     // Lends the run to `work` in a worker; once it is back, the views are
     // told what changed, then `done` runs. False when a job is running or
-    // no run is here.
-    bool holdRun(const QString& title, RunWork work, std::function<void(bool cancelled)> done);
+    // no run is here. `heading`: the step a seek takes the run to. The keys
+    // pressed meanwhile are kept (Playback::takeQueued) and carried out
+    // after `done`; a cancelled job drops them with itself.
+    bool holdRun(const QString& title, RunWork work, std::function<void(bool cancelled)> done,
+                 std::optional<int> heading = {});
     // Reads a trace in the background, then fires its configuration
     // (traceOpened tells which way it went).
     void openTrace(const QString& path);

@@ -42,7 +42,8 @@ void StageDirector::compareInBackground() {
         });
 }
 
-bool StageDirector::holdRun(const QString& title, RunWork work, std::function<void(bool)> done) {
+bool StageDirector::holdRun(const QString& title, RunWork work, std::function<void(bool)> done,
+                            std::optional<int> heading) {
     RunController* jobs = stage_.jobs;
     if (jobs->isBusy() || !playback_.played())
         return false;
@@ -52,7 +53,7 @@ bool StageDirector::holdRun(const QString& title, RunWork work, std::function<vo
     auto views = std::make_shared<LiveStage::CatchUp>(stage_.live->prepareCatchUp());
     const bool narrate = !narrationStale_;
     jobs->startWith<PlayedRun>(
-        title, playback_.lend(),
+        title, playback_.lend(heading),
         [work = std::move(work), views, narrate](PlayedRun& run, RunController::Progress& p) {
             work(run, p);
             catchUpInWorker(run, *views, narrate);
@@ -61,6 +62,13 @@ bool StageDirector::holdRun(const QString& title, RunWork work, std::function<vo
             playback_.handBack(std::move(run));
             publishFromWorker(views);
             done(cancelled);
+            // A job `done` started takes what was queued on with it.
+            if (cancelled)
+                playback_.dropQueued();
+            else if (!stage_.jobs->isBusy()) {
+                if (const std::optional<int> queued = playback_.takeQueued())
+                    playback_.requestSeek(*queued);
+            }
         });
     emit heldChanged();
     return true;
@@ -82,7 +90,8 @@ void StageDirector::seekInBackground(int target) {
                                                .arg(playback_.position())
                                                .arg(playback_.length()));
             }
-        });
+        },
+        target);
 }
 
 void StageDirector::saveTraceTo(const QString& path) {

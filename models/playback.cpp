@@ -99,6 +99,7 @@ bool Playback::install(const RunConfig& config, const Scenario& scenario, const 
     }
     played_ = std::move(fresh);
     lent_.reset();
+    queued_.reset();
     if (!played_)
         return false;
     emit loaded();
@@ -106,11 +107,11 @@ bool Playback::install(const RunConfig& config, const Scenario& scenario, const 
     return true;
 }
 
-std::unique_ptr<PlayedRun> Playback::lend() {
+std::unique_ptr<PlayedRun> Playback::lend(std::optional<int> heading) {
     if (!played_)
         return nullptr;
     lent_ = Shown{played_->position(), played_->lastStepBegin(), played_->eventCount(),
-                  played_->virtualTime()};
+                  played_->virtualTime(), heading};
     played_->setStopAtTurn(stopAtTurn_);
     return std::move(played_);
 }
@@ -200,7 +201,28 @@ bool Playback::stepsInWorker() const {
            config_.backend != QLatin1String("sqlite");
 }
 
+int Playback::aim() const {
+    if (queued_)
+        return *queued_;
+    if (lent_)
+        return lent_->heading.value_or(lent_->position);
+    return position();
+}
+
+std::optional<int> Playback::takeQueued() {
+    std::optional<int> queued;
+    std::swap(queued, queued_);
+    // Where the run already is asks for nothing.
+    if (queued && played_ && *queued == played_->position())
+        queued.reset();
+    return queued;
+}
+
 void Playback::stepForward() {
+    if (lent_) {
+        requestSeek(aim() + 1);
+        return;
+    }
     if (!played_)
         return;
     if (stepsInWorker()) {
@@ -215,7 +237,7 @@ void Playback::stepForward() {
 }
 
 void Playback::stepBack() {
-    requestSeek(position() - 1);
+    requestSeek(aim() - 1);
 }
 
 int Playback::seekCost(int target) const {
@@ -251,6 +273,10 @@ void Playback::seek(int target) {
 }
 
 void Playback::requestSeek(int target) {
+    if (lent_) {
+        queued_ = std::clamp(target, 0, length_);
+        return;
+    }
     if (!played_)
         return;
     target = std::clamp(target, 0, length_);

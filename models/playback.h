@@ -92,7 +92,8 @@ public:
     // holds the run.
     StepNarrator* narrator();
     // Gives the run to a worker's job, whole: null when it is not here.
-    std::unique_ptr<PlayedRun> lend();
+    // `heading` is the step the job takes it to, when it is a seek.
+    std::unique_ptr<PlayedRun> lend(std::optional<int> heading = {});
     // Takes back what lend gave, when the job is done with it; publish then
     // tells the views what the job changed.
     void handBack(std::unique_ptr<PlayedRun> played);
@@ -144,6 +145,13 @@ public:
     bool stepsInWorker() const;
     // How many steps reaching `target` costs (a seek back re-runs from 0).
     int seekCost(int target) const;
+    // The keys a class presses while a job holds the run are not lost: a
+    // step, a step back, a seek asked for then aims at a step still to come
+    // (stepping on from where the job is going), which the window takes
+    // once the run is back. A new configuration, or a cancelled job
+    // (dropQueued), drops it.
+    std::optional<int> takeQueued();
+    void dropQueued() { queued_.reset(); }
 
 public slots:
     void stepForward();
@@ -186,8 +194,14 @@ private:
         qsizetype stepBegin = 0;
         qsizetype events = 0;
         qint64 time = 0;
+        std::optional<int> heading;  // where the job takes it
     };
     std::optional<Shown> lent_;
+    // Where the keys pressed while it was lent aim (takeQueued).
+    std::optional<int> queued_;
+    // Where a key pressed now steps on from: what was queued, else where
+    // the job goes, else where the run stood when it was lent.
+    int aim() const;
     std::function<void(int)> longSeek_;
     bool stopAtTurn_ = false;
 };

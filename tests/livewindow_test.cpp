@@ -130,6 +130,7 @@ private slots:
     void compareRunsOneVariantOnTwoDatabases();
     void theLocksViewShowsTheWaitingRow_data();
     void theLocksViewShowsTheWaitingRow();
+    void keysPressedWhileAStepWaitsAreKept();
 };
 
 void LiveWindowTest::theFirePanelOffersWhatEachDatabaseHas() {
@@ -602,9 +603,6 @@ void LiveWindowTest::compareRunsOneVariantOnTwoDatabases() {
     QCOMPARE(left->currentText(), english);
 }
 
-QTEST_MAIN(LiveWindowTest)
-#include "livewindow_test.moc"
-
 void LiveWindowTest::theLocksViewShowsTheWaitingRow_data() {
     QTest::addColumn<QString>("backend");
     QTest::addColumn<QString>("awaited");  // the waiting row's lock, in the lab's words
@@ -675,3 +673,64 @@ void LiveWindowTest::theLocksViewShowsTheWaitingRow() {
                  qPrintable(headers.join(',')));
     }
 }
+
+// A step on a server is a worker's, up to a few hundred ms: the keys a
+// teacher presses meanwhile count (Playback::takeQueued), each of them.
+void LiveWindowTest::keysPressedWhileAStepWaitsAreKept() {
+    SKIP_WITHOUT("mariadb");
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QString error;
+    QVERIFY2(w.fire(orderCreate("mariadb", "check-for-update"), &error), qPrintable(error));
+    Playback& playback = w.playback();
+    const int fired = playback.position();  // a fire shows its first step
+    const int length = playback.length();
+    QVERIFY(length > 6);
+    auto press = [&](Qt::Key k) {
+        QWidget* target = QApplication::focusWidget();
+        QTest::keyClick(target ? target : &w, k);
+    };
+
+    // Three Right presses at once: the first step goes to the worker, the
+    // two others are kept, and the run ends three steps on.
+    press(Qt::Key_Right);
+    QVERIFY(w.director()->isHeld());
+    press(Qt::Key_Right);
+    press(Qt::Key_Right);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.position() == fired + 3, 30000);
+    QTest::qWait(200);
+    QCOMPARE(playback.position(), fired + 3);
+
+    // Right then Left: back where it was.
+    press(Qt::Key_Right);
+    QVERIFY(w.director()->isHeld());
+    press(Qt::Key_Left);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.position() == fired + 3, 30000);
+
+    // End pressed while a step waits: the run goes to its end.
+    press(Qt::Key_Right);
+    QVERIFY(w.director()->isHeld());
+    press(Qt::Key_End);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.atEnd(), 60000);
+
+    // Space plays from the start; Space again, while the worker takes a
+    // step, pauses: the run stops within a step of where it was.
+    press(Qt::Key_Home);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.position() == 0, 30000);
+    w.playbackBar()->setSpeedIndex(int(std::size(PlaybackBar::kSpeeds)) - 1);
+    press(Qt::Key_Space);
+    QTRY_VERIFY_WITH_TIMEOUT(playback.position() >= 2 && w.director()->isHeld(), 30000);
+    press(Qt::Key_Space);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy(), 30000);
+    const int paused = playback.position();
+    QTest::qWait(600);
+    QCOMPARE(playback.position(), paused);
+    QVERIFY(!w.playbackBar()->isPlaying());
+    QVERIFY(paused < length);
+}
+
+QTEST_MAIN(LiveWindowTest)
+#include "livewindow_test.moc"

@@ -179,7 +179,8 @@ void PlaybackBar::setAutoPlay(bool on) {
 }
 
 void PlaybackBar::togglePlay() {
-    if (isPlaying()) {
+    // Playing, or waiting for a worker's step to play on.
+    if (isPlaying() || playWhenEnabled_) {
         stop();
         return;
     }
