@@ -7,6 +7,7 @@
 #include "lesson.h"
 #include "lessoncommands.h"
 #include "lessonplayer.h"
+#include "livestage.h"
 #include "mainwindow.h"
 #include "outputpaths.h"
 #include "playback.h"
@@ -18,6 +19,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QCheckBox>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QImage>
@@ -53,6 +55,9 @@ int shot(const QStringList& args) {
                       "Capture the window with one view filling it (as F6 to F9 do): sequence, "
                       "state, tables or compare.",
                       "VIEW"});
+    parser.addOption({"row-versions",
+                      "With a run on PostgreSQL: show each row's xmin and xmax beside it, named "
+                      "by whose transaction they are."});
     parser.addOption({"force",
                       "Replace an earlier output of idemlab at --out (never a file "
                       "idemlab did not write)."});
@@ -165,6 +170,14 @@ int shot(const QStringList& args) {
         RunFailure failure = RunFailure::BadInput;
         if (!window.fire(config, &error, &failure))
             return fail(error, failure == RunFailure::BadInput ? BadInput : Failure);
+        if (parser.isSet("row-versions")) {
+            QCheckBox* versions = window.liveStage()->rowVersionsBox();
+            if (!versions->isEnabled())
+                return fail(
+                    QStringLiteral("--row-versions needs a run on PostgreSQL "
+                                   "(--backend postgres)"));
+            versions->setChecked(true);
+        }
         if (step) {
             window.playback().seek(int(*step));
         } else {

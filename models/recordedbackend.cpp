@@ -186,6 +186,41 @@ QString quotedName(QString name) {
            QLatin1Char('"');
 }
 
+// The reader of a PostgreSQL recording: its SQLite tables keep each row's
+// version (xmin, xmax, as the recording named them) in two more columns,
+// which it shows only beside the rows (selectAllWithRowVersions). No table
+// on PostgreSQL has columns of these names: they are its system columns'.
+class RecordedReader final : public SqlConnection {
+public:
+    explicit RecordedReader(std::unique_ptr<SqlConnection> tables)
+        : SqlConnection(tables->id()), tables_(std::move(tables)) {}
+
+    bool isOpen() const override { return tables_->isOpen(); }
+    QString openError() const override { return tables_->openError(); }
+    bool inTransaction() const override { return tables_->inTransaction(); }
+    SqlResult exec(const QString& sql, const QVariantList& params = {}) override {
+        return tables_->exec(sql, params);
+    }
+    QString selectAllStatement(const QString& table, QStringList* columns) override {
+        QString select = tables_->selectAllStatement(table, columns);
+        const QStringList versions{QStringLiteral("xmin"), QStringLiteral("xmax")};
+        if (columns->size() > 2 && columns->sliced(columns->size() - 2) == versions) {
+            columns->resize(columns->size() - 2);
+            select.replace(QLatin1String(", \"xmin\", \"xmax\" FROM"), QLatin1String(" FROM"));
+        }
+        return select;
+    }
+    QString selectAllWithRowVersions(const QString& table, QStringList* columns) override {
+        return tables_->selectAllStatement(table, columns);
+    }
+    bool othersCommittedSinceAsked() override { return tables_->othersCommittedSinceAsked(); }
+    SqlResult findTable(const QString& table) override { return tables_->findTable(table); }
+    SqlResult integrityCheck() override { return tables_->integrityCheck(); }
+
+private:
+    std::unique_ptr<SqlConnection> tables_;
+};
+
 class RecordedBackend final : public Backend {
 public:
     explicit RecordedBackend(std::shared_ptr<const Recording> recording)
@@ -236,6 +271,8 @@ public:
     std::unique_ptr<SqlConnection> connect(const QString& id) const override {
         if (id.startsWith(QLatin1Char('c')))
             return std::make_unique<RecordedSession>(play_, id);
+        if (id == QLatin1String("reader"))
+            return std::make_unique<RecordedReader>(reader_.connect(id));
         return reader_.connect(id);
     }
     QString configure(const Exec&) const override { return {}; }
@@ -346,6 +383,8 @@ private:
                         .arg(kMaxRecordedRows));
                 continue;
             }
+            // A recording made before row versions were kept has none.
+            const bool versioned = t.versioned || versioned_.contains(t.table);
             if (!created_.contains(t.table)) {
                 created_ << t.table;
                 QStringList columns;
@@ -356,17 +395,30 @@ private:
                     columns << quotedName(t.columns[i]) + QLatin1Char(' ') +
                                    QString(t.types.value(i)).remove(unsafe);
                 }
+                if (versioned && !t.columns.isEmpty()) {
+                    versioned_ << t.table;
+                    columns << QStringLiteral("\"xmin\" text") << QStringLiteral("\"xmax\" text");
+                }
                 loader_->exec(QStringLiteral("CREATE TABLE %1 (%2)")
                                   .arg(quotedName(t.table), columns.join(QStringLiteral(", "))));
             }
             loader_->exec(QStringLiteral("DELETE FROM %1").arg(quotedName(t.table)));
             if (t.columns.isEmpty())
                 continue;
+            const bool withVersions = versioned_.contains(t.table);
             const QString insert =
                 QStringLiteral("INSERT INTO %1 VALUES (%2)")
                     .arg(quotedName(t.table),
-                         QStringList(t.columns.size(), QStringLiteral("?")).join(u','));
-            for (const QVariantList& row : t.rows) loader_->exec(insert, row);
+                         QStringList(t.columns.size() + (withVersions ? 2 : 0), QStringLiteral("?"))
+                             .join(u','));
+            for (qsizetype i = 0; i < t.rows.size(); ++i) {
+                QVariantList row = t.rows[i];
+                if (withVersions) {
+                    const QStringList v = t.versions.value(i);
+                    row << v.value(0) << v.value(1);
+                }
+                loader_->exec(insert, row);
+            }
         }
         loader_->exec(QStringLiteral("COMMIT"));
     }
@@ -375,6 +427,7 @@ private:
     SqliteBackend reader_;
     std::unique_ptr<SqlConnection> loader_;
     QStringList created_;
+    QStringList versioned_;  // tables with their rows' versions
 };
 
 }  // namespace

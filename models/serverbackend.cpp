@@ -5,12 +5,14 @@
 #include "live/serverurl.h"
 #include "live/session.h"
 #include "locksnapshot.h"
+#include "names.h"
 #include "recordedbackend.h"
 #include "runconfig.h"
 #include "serverconnection.h"
 #include "sqlconnection.h"
 #include "sqlitebackend.h"
 #include "tablesnapshot.h"
+#include "traceevent.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -80,10 +82,11 @@ std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
 class ServerBackend final : public Backend {
 public:
     ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress,
-                  QString connectUrl = {})
+                  QString connectUrl = {}, bool manyIntents = false)
         : kind_(kind),
           isolation_(std::move(isolation)),
           progress_(std::move(progress)),
+          manyIntents_(manyIntents),
           connectUrl_(std::move(connectUrl)) {
         if (isolation_.isEmpty())
             isolation_ = isolationIds(serverId(kind)).value(0);
@@ -240,8 +243,10 @@ public:
         // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
         if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
             c->joinAttempts(attempts_);
-        if (c->isOpen() && kind_ == ServerKind::Postgres)
+        if (c->isOpen() && kind_ == ServerKind::Postgres) {
             c->exec(QStringLiteral("SET search_path TO %1").arg(database_));
+            c->nameRowVersionsBy(versionNames_);
+        }
         if (c->isOpen()) {
             const QString level = isolationSql(isolation_);
             c->exec(kind_ == ServerKind::Postgres
@@ -338,18 +343,35 @@ public:
         bool cut = false;
         if (mayHold && !readSettledLocks(sessions, &now, &cut))
             return false;
+        learnTransactions(now);
         if (!recorded_.changed(now, cut))
             return false;
         *rows = std::move(now);
         *truncated = cut;
+        // A lock on a row is in its xmax on PostgreSQL: the rows are read
+        // again (tablesChanged).
+        locksMoved_ = true;
         return true;
+    }
+
+    // Who sent the run's statements: each session's attempt, as its name.
+    void eventRecorded(const TraceEvent& e) override {
+        if (!e.is(EventKind::Sql) || e.attempt == 0)
+            return;
+        QString name = processTag(e.attempt, e.actorName());
+        if (manyIntents_ && e.attempt > 0)
+            name.prepend(QStringLiteral("i%1").arg(e.intent + 1));
+        attemptOn_.insert(e.connectionName(), name);
+        lastSender_ = name;
     }
 
     // Read after the locks (locksChanged), which waited for every statement
     // in flight to finish or wait: what a released statement outside a
     // transaction committed is in, the same in every run.
     bool tablesChanged(QVariantList* tables) override {
-        if (!attempts_->committed.exchange(false))
+        const bool pg = kind_ == ServerKind::Postgres;
+        const bool locked = std::exchange(locksMoved_, false);
+        if (!attempts_->committed.exchange(false) && !(pg && locked))
             return false;
         if (!recorder_) {
             recorder_ = connect(QStringLiteral("recorder"));
@@ -370,18 +392,34 @@ public:
                 select << quotedName(t.columns[i]);
                 order << QString::number(i + 1);
             }
+            // PostgreSQL: each row's version too, its transactions named.
+            if (pg)
+                select << QStringLiteral("xmin::text") << QStringLiteral("xmax::text");
             // One more row than is kept: whether there were more.
-            const SqlResult r =
+            SqlResult r =
                 recorder_->exec(QStringLiteral("SELECT %1 FROM %2 ORDER BY %3 LIMIT %4")
                                     .arg(select.join(QStringLiteral(", ")), quotedName(t.table),
                                          order.join(QStringLiteral(", ")))
                                     .arg(kMaxRecordedRows + 1));
-            if (!r.ok || (tablesRecorded_ && r.data == t.rows))
+            if (!r.ok)
+                continue;
+            QList<QStringList> versions;
+            if (pg) {
+                for (QVariantList& row : r.data) {
+                    versions << QStringList{versionName(row.value(row.size() - 2).toString()),
+                                            versionName(row.value(row.size() - 1).toString())};
+                    row.resize(row.size() - 2);
+                }
+            }
+            if (tablesRecorded_ && r.data == t.rows && versions == t.versions)
                 continue;
             t.rows = r.data;
+            t.versions = versions;
+            t.versioned = pg;
             TableRows changed = t;
             if (changed.rows.size() > kMaxRecordedRows) {
                 changed.rows.resize(kMaxRecordedRows);
+                changed.versions.resize(std::min(changed.versions.size(), kMaxRecordedRows));
                 changed.truncated = true;
             }
             *tables << tableRowsToValue(changed);
@@ -426,6 +464,36 @@ private:
         return true;
     }
 
+    // PostgreSQL's transaction ids, named: an open transaction by the
+    // attempt on the session that holds its id (in the locks read at each
+    // step); one first seen only once it has ended, by the attempt whose
+    // statement this step sent (it began and ended in the step: a statement
+    // outside a transaction, or a COMMIT); before any attempt, the set-up.
+    void learnTransactions(const LockRows& locks) {
+        if (kind_ != ServerKind::Postgres)
+            return;
+        for (const LockRow& l : locks) {
+            if (l.kind != QLatin1String(lockkind::kTransaction) || !l.granted || l.xid == 0 ||
+                l.of != l.session || !attemptOn_.contains(l.session))
+                continue;
+            const QString xid = QString::number(l.xid);
+            const std::lock_guard lock(versionNames_->mutex);
+            if (!versionNames_->byXid.contains(xid))
+                versionNames_->byXid.insert(xid, attemptOn_.value(l.session));
+        }
+    }
+    QString versionName(const QString& xid) {
+        if (xid.isEmpty() || xid == QLatin1String("0"))
+            return QStringLiteral("0");
+        const std::lock_guard lock(versionNames_->mutex);
+        auto known = versionNames_->byXid.constFind(xid);
+        if (known == versionNames_->byXid.constEnd()) {
+            known = versionNames_->byXid.insert(
+                xid, lastSender_.isEmpty() ? QString::fromLatin1(kSetUpVersion) : lastSender_);
+        }
+        return *known;
+    }
+
     // The locks once every statement in flight either waits for a lock or
     // has finished: one the step's COMMIT just let go of runs on for a
     // moment, and its locks are not yet those it will hold.
@@ -459,6 +527,7 @@ private:
     ServerKind kind_;
     QString isolation_;
     std::function<void(const QString&)> progress_;
+    bool manyIntents_;  // attempts named with their intent ("i2#1")
     // The observer, on the run's database: it looks only at the run's sessions.
     bool openObserver(QString* error) {
         observer_ = live::openObserver(endpoint_);
@@ -601,6 +670,12 @@ private:
     std::unique_ptr<SqlConnection> recorder_;
     std::vector<TableRows> tables_;
     bool tablesRecorded_ = false;  // every table once, empty ones too
+    bool locksMoved_ = false;      // since the tables were read
+    // Whose the run's transactions are (learnTransactions): each session's
+    // attempt, and the attempt whose statement was sent last.
+    std::shared_ptr<RowVersionNames> versionNames_ = std::make_shared<RowVersionNames>();
+    QHash<QString, QString> attemptOn_;
+    QString lastSender_;
 };
 
 }  // namespace
@@ -637,12 +712,13 @@ std::unique_ptr<Backend> makeBackend(const RunConfig& config,
                                      std::function<void(const QString&)> progress) {
     if (config.recording)
         return makeRecordedBackend(config.recording);
+    const bool manyIntents = config.intents > 1;
     if (config.backend == QLatin1String("postgres"))
         return std::make_unique<ServerBackend>(ServerKind::Postgres, config.isolation,
-                                               std::move(progress), config.connect);
+                                               std::move(progress), config.connect, manyIntents);
     if (config.backend == QLatin1String("mariadb"))
         return std::make_unique<ServerBackend>(ServerKind::MariaDb, config.isolation,
-                                               std::move(progress), config.connect);
+                                               std::move(progress), config.connect, manyIntents);
     return std::make_unique<SqliteBackend>();
 }
 

@@ -163,6 +163,16 @@ QString ServerConnection::selectAllWithRowVersions(const QString& table, QString
     return select.left(from) + QStringLiteral(", xmin::text, xmax::text") + select.mid(from);
 }
 
+QVariant ServerConnection::rowVersionName(const QVariant& version) const {
+    const QString id = version.toString();
+    if (!versionNames_ || id == QLatin1String("0"))
+        return version;
+    const QString name = versionNames_->nameOf(id);
+    if (name.isEmpty())
+        return version;
+    return QStringLiteral("%1 · %2").arg(name, id);
+}
+
 SqlResult ServerConnection::findTable(const QString& table) {
     return exec(session_->kind() == ServerKind::Postgres
                     ? QStringLiteral("SELECT table_name FROM information_schema.tables "

@@ -7,6 +7,8 @@
 #include "live/session.h"
 #include "sqlconnection.h"
 
+#include <QHash>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -28,7 +30,18 @@ struct AttemptSessions {
     std::atomic<bool> committed{true};
 };
 
-// One real connection of the run.
+// PostgreSQL's transaction ids, each named by whose transaction it is
+// ("#2", kSetUpVersion), as the run learns them (ServerBackend): what a
+// row's xmin and xmax read as in the tables, here and in the trace.
+struct RowVersionNames {
+    mutable std::mutex mutex;
+    QHash<QString, QString> byXid;
+    // The name of `xid`; empty when not known.
+    QString nameOf(const QString& xid) const {
+        const std::lock_guard lock(mutex);
+        return byXid.value(xid);
+    }
+};
 
 // One real connection of the run.
 class ServerConnection final : public SqlConnection {
@@ -37,6 +50,10 @@ public:
     ~ServerConnection() override;
     // One of the attempts' sessions: what it sends may change the locks.
     void joinAttempts(std::shared_ptr<AttemptSessions> attempts);
+    // Where the names of the run's transactions are (rowVersionName).
+    void nameRowVersionsBy(std::shared_ptr<const RowVersionNames> names) {
+        versionNames_ = std::move(names);
+    }
 
     bool isOpen() const override { return session_ && session_->isOpen(); }
     QString openError() const override { return session_ ? session_->openError() : QString(); }
@@ -59,6 +76,9 @@ public:
 
     QString selectAllStatement(const QString& table, QStringList* columns) override;
     QString selectAllWithRowVersions(const QString& table, QStringList* columns) override;
+    // "#2 · 745": whose transaction, then its id; the id alone when the
+    // run has not learnt whose it is (yet).
+    QVariant rowVersionName(const QVariant& version) const override;
     bool othersCommittedSinceAsked() override { return true; }
     SqlResult findTable(const QString& table) override;
     // Every table read whole (PostgreSQL checks each page it reads) and, on
@@ -70,6 +90,7 @@ private:
     QString sent_;
     bool inTransaction_ = false;
     std::shared_ptr<AttemptSessions> attempts_;
+    std::shared_ptr<const RowVersionNames> versionNames_;
 };
 
 // The connection behind an SqlConnection a server's backend made.

@@ -92,6 +92,9 @@ public:
     virtual QString selectAllWithRowVersions(const QString& table, QStringList* columns) {
         return selectAllStatement(table, columns);
     }
+    // What a row version's id (an xmin or xmax the select above read)
+    // shows as: PostgreSQL's ids named by whose transaction they are.
+    virtual QVariant rowVersionName(const QVariant& version) const { return version; }
     // Whether another session has committed since this one last asked (true
     // the first time). A reader that shows the tables reads them again only
     // when it is true.

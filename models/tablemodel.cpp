@@ -1,5 +1,7 @@
 #include "tablemodel.h"
 
+#include "tablesnapshot.h"
+
 #include "csv.h"
 #include "sqlconnection.h"
 
@@ -33,13 +35,26 @@ void TableModel::settle() {
     }
 }
 
-QList<TableModel::Row> TableModel::read(SqlConnection& connection, const QString& select) {
+QList<TableModel::Row> TableModel::read(SqlConnection& connection, const QString& select) const {
     const SqlResult r = connection.exec(select);
     QList<Row> rows;
     rows.reserve(r.data.size());
-    for (const QVariantList& values : r.data)
-        rows.append(Row{values.value(0).toLongLong(), values.mid(1), {}, Pending::None, {}});
+    const bool versions = showsVersions();
+    for (const QVariantList& values : r.data) {
+        Row row{values.value(0).toLongLong(), values.mid(1), {}, Pending::None, {}};
+        // Whose transaction each id is, where the connection knows.
+        if (versions && row.values.size() >= 2) {
+            for (qsizetype c = row.values.size() - 2; c < row.values.size(); ++c)
+                row.values[c] = connection.rowVersionName(row.values[c]);
+        }
+        rows.append(std::move(row));
+    }
     return rows;
+}
+
+bool TableModel::showsVersions() const {
+    return rowVersions_ && columns_.size() >= 2 && columns_.last() == QLatin1String("xmax") &&
+           columns_.at(columns_.size() - 2) == QLatin1String("xmin");
 }
 
 bool TableModel::refresh(SqlConnection& connection, SqlConnection* writer) {
@@ -142,6 +157,17 @@ int TableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(columns_.size());
 }
 
+bool TableModel::isVersionColumn(int column) const {
+    return showsVersions() && column >= columns_.size() - 2;
+}
+
+// "#2", "#2 · 745"; the set-up's in the language on screen.
+QString TableModel::versionText(const QString& version) {
+    if (version.startsWith(QLatin1String(kSetUpVersion)))
+        return tr("set-up") + version.mid(qsizetype(qstrlen(kSetUpVersion)));
+    return version;
+}
+
 QVariant TableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rows_.size() || index.column() >= columns_.size()) {
         return {};
@@ -151,10 +177,26 @@ QVariant TableModel::data(const QModelIndex& index, int role) const {
         case Qt::DisplayRole:
         case Qt::EditRole: {
             const QVariant v = row.values.value(index.column());
+            if (isVersionColumn(index.column()))
+                return versionText(v.toString());
             return v.isNull() ? QVariant(QStringLiteral("NULL")) : v;
         }
         case Qt::ToolTipRole: {
             const QString value = row.values.value(index.column()).toString();
+            if (isVersionColumn(index.column())) {
+                const QString shown = versionText(value);
+                if (index.column() == columns_.size() - 2)
+                    return tr("xmin %1: the transaction that wrote this version of the row. A "
+                              "snapshot sees it only if that transaction had committed when the "
+                              "snapshot was taken.")
+                        .arg(shown);
+                return value == QLatin1String("0")
+                           ? tr("xmax 0: no transaction has deleted or locked this version.")
+                           : tr("xmax %1: the transaction that deleted, updated or locked this "
+                                "version. Until it commits, everyone else still sees the row; "
+                                "if it rolled back, the row stays as it was.")
+                                 .arg(shown);
+            }
             switch (row.pending) {
                 case Pending::Inserted:
                     return tr("%1\nInserted by a transaction not yet committed: nobody else sees "

@@ -66,7 +66,11 @@ private:
             return pending == o.pending && pendingCells == o.pendingCells;
         }
     };
-    static QList<Row> read(SqlConnection& connection, const QString& select);
+    QList<Row> read(SqlConnection& connection, const QString& select) const;
+    // Row versions on screen: the last two columns are xmin and xmax.
+    bool showsVersions() const;
+    bool isVersionColumn(int column) const;
+    static QString versionText(const QString& version);
     int uncommittedRows_ = 0;
     QString table_;
     QStringList columns_;

@@ -11,6 +11,12 @@ QVariant tableRowsToValue(const TableRows& table) {
     m.insert(QStringLiteral("columns"), table.columns);
     m.insert(QStringLiteral("types"), table.types);
     m.insert(QStringLiteral("rows"), rows);
+    if (table.versioned) {
+        QVariantList versions;
+        versions.reserve(table.versions.size());
+        for (const QStringList& v : table.versions) versions << QVariant(v);
+        m.insert(QStringLiteral("versions"), versions);
+    }
     if (table.truncated)
         m.insert(QStringLiteral("truncated"), true);
     return m;
@@ -23,6 +29,9 @@ TableRows tableRowsFromValue(const QVariant& value) {
     t.columns = m.value(QStringLiteral("columns")).toStringList();
     t.types = m.value(QStringLiteral("types")).toStringList();
     for (const QVariant& row : m.value(QStringLiteral("rows")).toList()) t.rows << row.toList();
+    t.versioned = m.contains(QStringLiteral("versions"));
+    for (const QVariant& v : m.value(QStringLiteral("versions")).toList())
+        t.versions << v.toStringList();
     t.truncated = m.value(QStringLiteral("truncated")).toBool();
     return t;
 }

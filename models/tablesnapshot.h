@@ -26,8 +26,16 @@ struct TableRows {
     QStringList columns;
     QStringList types;  // as the server names them ("bigint", "varchar")
     QList<QVariantList> rows;
+    // PostgreSQL: each row's version, {xmin, xmax}, each transaction named
+    // by whose it was ("#2", "i2#1", "R1", kSetUpVersion; "0": none), never
+    // by its id, which differs from run to run. Empty elsewhere.
+    QList<QStringList> versions;
+    bool versioned = false;  // versions kept (a table with no rows has none)
     bool truncated = false;  // only the first kMaxRecordedRows are kept
 };
+
+// The name of a row version the run's set-up wrote.
+inline constexpr const char* kSetUpVersion = "set-up";
 
 QVariant tableRowsToValue(const TableRows& table);
 TableRows tableRowsFromValue(const QVariant& value);

@@ -39,6 +39,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -671,6 +672,16 @@ void LiveWindowTest::theLocksViewShowsTheWaitingRow() {
             headers << rows->headerData(c, Qt::Horizontal).toString();
         QVERIFY2(headers.contains("xmin") && headers.contains("xmax"),
                  qPrintable(headers.join(',')));
+        // Each transaction named by whose it is, its id after.
+        static const QRegularExpression named(QStringLiteral("^(#\\d+|set-up) · \\d+$"));
+        const int xmin = int(headers.indexOf("xmin"));
+        w.playback().seek(w.playback().length());  // the order committed
+        w.director()->showLaterNow();
+        QVERIFY(rows->rowCount() > 0);
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            const QString text = rows->index(r, xmin).data().toString();
+            QVERIFY2(named.match(text).hasMatch(), qPrintable(text));
+        }
     }
 }
 

@@ -99,6 +99,7 @@ private slots:
     void playsTheRecording_data();
     void playsTheRecording();
     void theReaderShowsTheRecordedRowsMidRun();
+    void rowVersionsNameWhoseTransactionTheyAre();
     void aTamperedRecordingIsRefusedAtItsEvent();
     void anSqliteTraceIsNoRecording();
 
@@ -250,6 +251,70 @@ void RecordedTest::theReaderShowsTheRecordedRowsMidRun() {
             QCOMPARE(r.data[i][k + 1].toString(), orders.rows[i][k].toString());
     }
     QVERIFY(reader->findTable(orders.table).rows == 1);
+}
+
+// PostgreSQL's xmin and xmax are kept in the recording, each named by
+// whose transaction it is (never its id, which differs from run to run):
+// the set-up's order, locked by the attempt whose UPDATE locked it; and
+// the reader played from the recording shows them beside the rows only.
+void RecordedTest::rowVersionsNameWhoseTransactionTheyAre() {
+    const Case& c = kCases[3];  // postgres-unique-and-state
+    const auto recording = loaded(c);
+    if (!recording)
+        QSKIP("not recorded");
+    const QList<TraceEvent>& events = recording->events;
+    // The attempt that sent the UPDATE of the order, from its sql event.
+    QString updater;
+    for (const TraceEvent& e : events) {
+        if (e.is(EventKind::Sql) && e.attempt > 0 && e.code == 0 &&
+            e.sql.startsWith(QLatin1String("UPDATE orders"))) {
+            updater = QStringLiteral("#%1").arg(e.attempt);
+            break;
+        }
+    }
+    QVERIFY(!updater.isEmpty());
+    QStringList orderVersions;  // the order's {xmin, xmax}, table by table
+    for (const TraceEvent& e : events) {
+        if (!e.is(EventKind::Tables))
+            continue;
+        for (const QVariant& v : e.fields.value("tables").toList()) {
+            const TableRows t = tableRowsFromValue(v);
+            QVERIFY2(t.versioned, qPrintable(t.table));
+            QCOMPARE(t.versions.size(), t.rows.size());
+            if (t.table == QLatin1String("orders") && !t.versions.isEmpty())
+                orderVersions << t.versions.first().join(u'/');
+        }
+    }
+    // Written by the set-up; locked (xmax) by the updater while its
+    // transaction is open; then its new version, written by the updater.
+    QCOMPARE(orderVersions, QStringList({"set-up/0", "set-up/" + updater, updater + "/0"}));
+
+    // Played: the reader shows the versions beside the rows when asked.
+    RunConfig config = recording->config;
+    config.recording = recording;
+    Run run(config, *findScenario(config.scenario));
+    QString error;
+    QVERIFY2(run.start(&error), qPrintable(error));
+    const auto reader = run.openReader();
+    auto versionsNow = [&] {
+        QStringList columns;
+        const SqlResult r = reader->exec(reader->selectAllWithRowVersions("orders", &columns));
+        if (!r.ok || columns.size() < 2 ||
+            columns.sliced(columns.size() - 2) != QStringList({"xmin", "xmax"}) || r.data.isEmpty())
+            return QString();
+        const QVariantList row = r.data.first();
+        return row.value(row.size() - 2).toString() + u'/' + row.value(row.size() - 1).toString();
+    };
+    QStringList seen;
+    while (run.step()) {
+        const QString now = versionsNow();
+        if (!now.isEmpty() && (seen.isEmpty() || seen.last() != now))
+            seen << now;
+    }
+    QCOMPARE(seen, orderVersions);
+    QStringList columns;
+    reader->selectAllStatement("orders", &columns);
+    QVERIFY2(!columns.contains("xmin") && !columns.contains("xmax"), qPrintable(columns.join(',')));
 }
 
 void RecordedTest::aTamperedRecordingIsRefusedAtItsEvent() {

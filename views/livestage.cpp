@@ -472,8 +472,9 @@ void LiveStage::retranslate() {
     rowVersions_->setToolTip(
         rowVersions_->isEnabled()
             ? tr("Shows each row's xmin (the transaction that wrote this version) and xmax (the "
-                 "transaction that deleted or locked it, 0 for none): a snapshot sees a row only "
-                 "if its xmin had committed when the snapshot was taken.")
+                 "transaction that deleted or locked it, 0 for none), each named by the attempt "
+                 "whose transaction it is: a snapshot sees a row only if its xmin had committed "
+                 "when the snapshot was taken.")
             : tr("Only PostgreSQL keeps row versions (xmin, xmax) in its rows: choose PostgreSQL "
                  "in the Fire panel to show them."));
     fitted_ = QSize();  // the room or the diagram may have changed too

@@ -1046,10 +1046,6 @@
         <translation>显示行版本（xmin、xmax）</translation>
     </message>
     <message>
-        <source>Shows each row&apos;s xmin (the transaction that wrote this version) and xmax (the transaction that deleted or locked it, 0 for none): a snapshot sees a row only if its xmin had committed when the snapshot was taken.</source>
-        <translation>显示每行的 xmin（写下这个版本的事务）和 xmax（删除或锁住它的事务，0 表示没有）：只有当 xmin 在快照建立时已经提交，快照才看得见这一行。</translation>
-    </message>
-    <message>
         <source>Only PostgreSQL keeps row versions (xmin, xmax) in its rows: choose PostgreSQL in the Fire panel to show them.</source>
         <translation>只有 PostgreSQL 在行里保存行版本（xmin、xmax）：在发射面板里选 PostgreSQL 才能显示。</translation>
     </message>
@@ -1064,6 +1060,10 @@
     <message>
         <source>%1: what the database holds and awaits at this step</source>
         <translation>%1：这一步数据库持有和等待的锁</translation>
+    </message>
+    <message>
+        <source>Shows each row&apos;s xmin (the transaction that wrote this version) and xmax (the transaction that deleted or locked it, 0 for none), each named by the attempt whose transaction it is: a snapshot sees a row only if its xmin had committed when the snapshot was taken.</source>
+        <translation>显示每行的 xmin（写下这个版本的事务）和 xmax（删除或锁住它的事务，0 表示没有），每个事务都标出它属于哪次尝试：只有当 xmin 在快照建立时已经提交，快照才看得见这一行。</translation>
     </message>
 </context>
 <context>
@@ -4345,6 +4345,22 @@ Deleted by a transaction not yet committed: everyone else still sees this row.</
 Changed by a transaction not yet committed: everyone else still sees the old value.</source>
         <translation>%1
 被尚未提交的事务修改：别人看到的仍是旧值。</translation>
+    </message>
+    <message>
+        <source>set-up</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>xmin %1: the transaction that wrote this version of the row. A snapshot sees it only if that transaction had committed when the snapshot was taken.</source>
+        <translation>xmin %1：写下这一行这个版本的事务。只有当它在快照建立时已经提交，快照才看得见这个版本。</translation>
+    </message>
+    <message>
+        <source>xmax 0: no transaction has deleted or locked this version.</source>
+        <translation>xmax 0：没有事务删除或锁住这个版本。</translation>
+    </message>
+    <message>
+        <source>xmax %1: the transaction that deleted, updated or locked this version. Until it commits, everyone else still sees the row; if it rolled back, the row stays as it was.</source>
+        <translation>xmax %1：删除、更新或锁住这个版本的事务。它提交之前，其他人仍然看得见这一行；如果它回滚了，这一行保持原样。</translation>
     </message>
 </context>
 <context>
