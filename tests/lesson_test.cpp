@@ -38,6 +38,13 @@ using namespace idem;
 
 namespace {
 
+// A key of the remote, then the frame's run where the frame shows it: a
+// frame's run arrives in a worker, a moment after its words.
+void turn(MainWindow& w, Qt::Key key) {
+    QTest::keyClick(&w, key);
+    w.lessonPlayer()->finishArriving();
+}
+
 bool outcomeShown(MainWindow& w) {
     return w.findChild<QWidget*>(QStringLiteral("outcomeScroll"))->isVisible();
 }
@@ -294,6 +301,7 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     QVERIFY(lesson);
     QString error;
     QVERIFY2(w.startLesson("unique-key", 0, &error), qPrintable(error));
+    w.lessonPlayer()->finishArriving();
     LessonPlayer* player = w.lessonPlayer();
     LessonPanel* panel = w.lessonPanel();
 
@@ -307,14 +315,14 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     // Frame 2: a prediction, asked before the run. The first Page Down
     // reveals the run's answer where the run shows it, at its end, with the
     // verdict no longer hidden; the second goes on.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 1);
     QCOMPARE(panel->narration(), lesson->frames[1].narration.en);
     QVERIFY(panel->question().contains("how many times is the merchant credited"));
     QVERIFY(panel->answerText().isEmpty());
     QCOMPARE(w.playback().position(), 0);
     QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     w.jobs()->finishNow();
     QCOMPARE(player->frame(), 1);
     QVERIFY2(panel->answerText().contains("The run says: three times"),
@@ -325,18 +333,18 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     QVERIFY2(w.stageHeader()->verdictText().contains("DUPLICATED"),
              qPrintable(w.stageHeader()->verdictText()));
     // Page Up takes the reveal back: the frame as it was, the verdict hidden.
-    QTest::keyClick(&w, Qt::Key_PageUp);
+    turn(w, Qt::Key_PageUp);
     QCOMPARE(player->frame(), 1);
     QVERIFY(panel->answerText().isEmpty());
     QCOMPARE(w.playback().position(), 0);
     QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     w.jobs()->finishNow();
     QVERIFY(!panel->answerText().isEmpty());
 
     // Frame 3: stopped at the step where attempt #2 inserts its pay_flow row;
     // the class knows the verdict now, so the banner hides nothing.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 2);
     QCOMPARE(panel->narration(), lesson->frames[2].narration.en);
     bool inserted = false;
@@ -351,7 +359,7 @@ void LessonTest::wholeLessonWithPageDownOnly() {
              qPrintable(w.stageHeader()->verdictText()));
 
     // Frame 4: the end, revealed: the verdict is the database's.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 3);
     QVERIFY(w.playback().atEnd());
     QVERIFY(outcomeShown(w));
@@ -359,29 +367,29 @@ void LessonTest::wholeLessonWithPageDownOnly() {
              qPrintable(w.stageHeader()->verdictText()));
 
     // Frame 5: a new configuration (unique key), the verdict hidden again.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 4);
     QCOMPARE(w.playback().config().variant, QString("unique-key"));
     QCOMPARE(w.playback().position(), 0);
     QVERIFY(!outcomeShown(w));
     QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QVERIFY(panel->answerText().contains("exactly once"));
 
     // Frame 6: the database refuses attempt #2's insert.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 5);
     bool refused = false;
     for (const TraceEvent& e : lastStep(w)) refused |= e.attempt == 2 && e.code == 2067;
     QVERIFY(refused);
 
     // Frame 7: the end, revealed; Page Down at the last frame stays there.
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 6);
     QVERIFY(w.playback().atEnd());
     QVERIFY(outcomeShown(w));
     QVERIFY(w.stageHeader()->verdictText().contains("EXACTLY ONCE"));
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(player->frame(), 6);
 }
 
@@ -392,9 +400,10 @@ void LessonTest::pageUpGoesBackAndLeavingRestoresTheWindow() {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
     QVERIFY(w.startLesson("unique-key", 3, &error));
+    w.lessonPlayer()->finishArriving();
     QCOMPARE(w.lessonPlayer()->frame(), 3);
     QVERIFY(w.playback().atEnd());
-    QTest::keyClick(&w, Qt::Key_PageUp);
+    turn(w, Qt::Key_PageUp);
     QCOMPARE(w.lessonPlayer()->frame(), 2);
     QVERIFY(!w.playback().atEnd());
     QVERIFY(!outcomeShown(w));
@@ -407,7 +416,7 @@ void LessonTest::pageUpGoesBackAndLeavingRestoresTheWindow() {
     QVERIFY(!w.lessonPlayer()->isActive());
     QVERIFY(outcomeShown(w));
     const int before = w.playback().position();
-    QTest::keyClick(&w, Qt::Key_PageDown);
+    turn(w, Qt::Key_PageDown);
     QCOMPARE(w.playback().position(), before + 1);
 }
 
@@ -420,6 +429,7 @@ void LessonTest::chineseLessonInPresenterMode() {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
     QVERIFY(w.startLesson("unique-key", 1, &error));
+    w.lessonPlayer()->finishArriving();
     const Lesson* lesson = findLesson("unique-key");
     QCOMPARE(w.lessonPanel()->narration(), lesson->frames[1].narration.zh);
     QVERIFY(w.lessonPanel()->position().contains("第 2 / 7 帧"));
