@@ -51,6 +51,12 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     connect(&playback_, &Playback::advanced, this,
             [this](qsizetype from, qsizetype to) { showStep(from, to, false); });
     connect(&playback_, &Playback::rewound, this, &StageDirector::redraw);
+    // Said where the job's progress is: the keys were heard.
+    connect(&playback_, &Playback::queued, this, [this](int target) {
+        queuedSaid_ = target >= playback_.length() ? tr("Then to the end (step %1).").arg(target)
+                                                   : tr("Then to step %1.").arg(target);
+        stage_.status->showMessage(queuedSaid_);
+    });
     connect(&playback_, &Playback::loaded, this, [this] {
         stage_.live->setEffectTable(
             stagehints::effectTable(playback_.scenario()->info(), playback_.finalSummary()));

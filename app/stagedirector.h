@@ -182,6 +182,7 @@ private:
     bool predictionOpen_ = false;  // ... and the run has not reached its end yet
     bool compareRunning_ = false;
     bool replacing_ = false;  // a job cancelled to make way for a newer one says nothing
+    QString queuedSaid_;      // the status bar's word for keys a job's hand-back carries out
 };
 
 }  // namespace idem

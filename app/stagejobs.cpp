@@ -63,12 +63,16 @@ bool StageDirector::holdRun(const QString& title, RunWork work, std::function<vo
             publishFromWorker(views);
             done(cancelled);
             // A job `done` started takes what was queued on with it.
-            if (cancelled)
+            if (cancelled) {
                 playback_.dropQueued();
-            else if (!stage_.jobs->isBusy()) {
+            } else if (!stage_.jobs->isBusy()) {
                 if (const std::optional<int> queued = playback_.takeQueued())
                     playback_.requestSeek(*queued);
             }
+            // Said while it waited; done or dropped now.
+            if (!queuedSaid_.isEmpty() && stage_.status->currentMessage() == queuedSaid_)
+                stage_.status->clearMessage();
+            queuedSaid_.clear();
         });
     emit heldChanged();
     return true;

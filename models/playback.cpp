@@ -275,6 +275,7 @@ void Playback::seek(int target) {
 void Playback::requestSeek(int target) {
     if (lent_) {
         queued_ = std::clamp(target, 0, length_);
+        emit queued(*queued_);
         return;
     }
     if (!played_)

@@ -175,6 +175,8 @@ signals:
     // The run was rebuilt at an earlier position: views rebuild from the trace.
     void rewound();
     void positionChanged(int position, int length);
+    // A key pressed while a job holds the run asked for `target` (takeQueued).
+    void queued(int target);
 
 private:
     // In place of a run that goes: a long one is let go of a slice at a

@@ -725,7 +725,11 @@ void LiveWindowTest::keysPressedWhileAStepWaitsAreKept() {
     press(Qt::Key_Right);
     QVERIFY(w.director()->isHeld());
     press(Qt::Key_End);
+    // Heard: the status bar says where the run goes next.
+    QCOMPARE(w.messages()->currentMessage(),
+             QStringLiteral("Then to the end (step %1).").arg(length));
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.atEnd(), 60000);
+    QVERIFY(!w.messages()->currentMessage().startsWith("Then to"));
 
     // Space plays from the start; Space again, while the worker takes a
     // step, pauses: the run stops within a step of where it was.

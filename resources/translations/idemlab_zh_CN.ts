@@ -4176,6 +4176,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>Starting %1…</source>
         <translation>正在启动 %1…</translation>
     </message>
+    <message>
+        <source>Then to the end (step %1).</source>
+        <translation>随后一直走到结尾（第 %1 步）。</translation>
+    </message>
+    <message>
+        <source>Then to step %1.</source>
+        <translation>随后走到第 %1 步。</translation>
+    </message>
 </context>
 <context>
     <name>idem::StageHeader</name>
