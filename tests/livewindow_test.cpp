@@ -37,6 +37,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -47,6 +48,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTranslator>
 
 using namespace idem;
@@ -714,6 +716,21 @@ void LiveWindowTest::keysPressedWhileAStepWaitsAreKept() {
     QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && playback.position() == fired + 3, 30000);
     QTest::qWait(200);
     QCOMPARE(playback.position(), fired + 3);
+    QVERIFY(w.playbackBar()->isEnabled());  // the run is back: the bar answers again
+    // ... and looks it: its icons are in the enabled colour, though the bar
+    // paused (and drew them again) while it was disabled.
+    const QColor ink = w.playbackBar()->palette().color(QPalette::Active, QPalette::ButtonText);
+    for (QToolButton* b : w.playbackBar()->findChildren<QToolButton*>()) {
+        const QImage icon = b->icon().pixmap(b->iconSize(), QIcon::Normal).toImage();
+        bool inked = false;
+        for (int y = 0; y < icon.height() && !inked; ++y) {
+            for (int x = 0; x < icon.width() && !inked; ++x) {
+                const QColor c = icon.pixelColor(x, y);
+                inked = c.alpha() == 255 && c.rgb() == ink.rgb();
+            }
+        }
+        QVERIFY2(inked, qPrintable(b->toolTip()));
+    }
 
     // Right then Left: back where it was.
     press(Qt::Key_Right);

@@ -283,7 +283,10 @@ void PlaybackBar::tick() {
 }
 
 void PlaybackBar::paintIcons() {
-    const QColor color = palette().color(QPalette::ButtonText);
+    // The enabled colour, whatever the bar's state now (its palette() is
+    // the disabled one while a worker holds the run): a disabled button
+    // greys the icon itself, and an icon drawn grey would stay grey.
+    const QColor color = palette().color(QPalette::Active, QPalette::ButtonText);
     const int size = std::max(16, fontMetrics().height());
     reset_->setIcon(glyphIcon(Glyph::Reset, color, size));
     back_->setIcon(glyphIcon(Glyph::Back, color, size));
