@@ -133,7 +133,8 @@ void StageDirector::saveTraceTo(const QString& path) {
             } else {
                 stage_.status->showMessage(tr("Saved the trace to %1").arg(path));
             }
-        });
+        },
+        playback_.length());  // a key pressed meanwhile steps on from the end
 }
 
 bool StageDirector::toEndInWorker(PlayedRun& run, RunController::Progress& p, QString* error) {
@@ -172,7 +173,8 @@ void StageDirector::withWholeRun(
             } else {
                 done(*whole, *rendered);
             }
-        });
+        },
+        playback_.length());
 }
 
 void StageDirector::openTrace(const QString& path) {
