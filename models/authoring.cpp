@@ -53,17 +53,8 @@ const RunConfig& Setup::config() const {
 SqlResult Setup::exec(const QString& sql, const QVariantList& params, int intent) {
     const SqlResult r = connection_.exec(sql, params);
     if (run_.tracing()) {
-        TraceEvent e;
+        TraceEvent e = Scheduler::sqlEvent(connection_, sql, params, r);
         e.intent = intent;
-        e.actor = nameId(u"database");
-        e.kind = EventKind::Sql;
-        e.connection = 0;
-        e.sql = connection_.textSent(sql);
-        e.params = params;
-        e.rows = r.ok ? r.rows : 0;
-        e.counts = r.counts;
-        e.code = r.code;
-        e.error = r.message;
         e.fields.set("phase", QStringLiteral("setup"));
         run_.keepValues(e, r);
         run_.record(std::move(e));

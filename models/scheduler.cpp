@@ -216,6 +216,21 @@ void Scheduler::recordTables() {
         record(tablesEvent(tables));
 }
 
+TraceEvent Scheduler::sqlEvent(const SqlConnection& c, const QString& sql,
+                               const QVariantList& params, const SqlResult& r) {
+    TraceEvent e;
+    e.kind = EventKind::Sql;
+    e.actor = nameId(u"database");
+    e.connection = connectionNumber(c);
+    e.sql = c.textSent(sql);
+    e.params = params;
+    e.rows = r.ok ? r.rows : 0;
+    e.counts = r.counts;
+    e.code = r.code;
+    e.error = r.message;
+    return e;
+}
+
 void Scheduler::keepValues(TraceEvent& e, const SqlResult& r) const {
     if (backend_->stepped() && r.ok && r.counts == RowCount::Returned)
         keepReturnedValues(e, r.data);

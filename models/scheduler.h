@@ -104,6 +104,10 @@ public:
     void planFire(AttemptSpec spec);
     quint32 planRandom(quint32 bound);
     void record(TraceEvent event);
+    // The sql event of a statement `c` ran, by the database (set-up) until
+    // the caller names an attempt: the text sent, its result.
+    static TraceEvent sqlEvent(const SqlConnection& c, const QString& sql,
+                               const QVariantList& params, const SqlResult& r);
     // An sql event's returned rows, on a server (tablesnapshot.h).
     void keepValues(TraceEvent& e, const SqlResult& r) const;
     void recordFor(const Attempt& a, EventKind kind, Fields fields);

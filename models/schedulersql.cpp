@@ -213,20 +213,12 @@ void Scheduler::traceSql(const Attempt* a, const SqlConnection& c, const QString
     }
     if (!tracing())
         return;
-    TraceEvent e;
-    e.kind = EventKind::Sql;
-    e.actor = a ? a->actorId() : nameId(u"database");
+    TraceEvent e = sqlEvent(c, sql, params, r);
     if (a) {
+        e.actor = a->actorId();
         e.intent = a->intent();
         e.attempt = a->number();
     }
-    e.connection = connectionNumber(c);
-    e.sql = c.textSent(sql);
-    e.params = params;
-    e.rows = r.ok ? r.rows : 0;
-    e.counts = r.counts;
-    e.code = r.code;
-    e.error = r.message;
     // A server's code is its own: the trace also says what it means.
     if (!r.ok && backend_->stepped()) {
         e.fields.set("outcome", QString::fromLatin1(outcomeId(r.outcome)));
