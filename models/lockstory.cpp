@@ -128,6 +128,7 @@ LockStep LockStory::follow(const TraceEvent& e) {
         r.code = e.code;
         r.state = e.fields.text("state");
         r.error = e.error;
+        r.cause = e.fields.text("cause");
         r.locks = locks_;
         r.lockAttempts = attemptsOf(locks_);
         r.locksKnown = sawLocks_;
@@ -200,6 +201,15 @@ QString LockStory::refusalText(const LockEpisode& r) const {
             return tr("Serialization failure: %1 refused %2's statement%3")
                 .arg(server(), name(r.who), code);
         case LockEpisode::Kind::LockTimeout:
+            if (r.cause == QLatin1String("lab-cancel"))
+                //: the code is the cancel's (1317, 57014), not a timeout's
+                return tr("The lab cancelled %1's wait%2: every session of the run was "
+                          "waiting and nothing was left to send")
+                    .arg(name(r.who), code);
+            if (r.cause == QLatin1String("lock-timeout"))
+                return tr("Lock timeout: the lab cancelled %1's wait at the timeout you "
+                          "set%2")
+                    .arg(name(r.who), code);
             return tr("Lock timeout: %1 gave up waiting%2").arg(name(r.who), code);
         case LockEpisode::Kind::Wait:
             break;

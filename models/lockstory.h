@@ -43,8 +43,11 @@ struct LockEpisode {
     SqlOutcome endOutcome = SqlOutcome::Ok;
     AttemptRef releasedBy;
     qint64 releasedMs = -1;
-    // A refused statement: the server's code, state and message.
+    // A refused statement: the server's code, state and message; a lock
+    // timeout's cause when the lab cancelled the wait ("lock-timeout": at
+    // --lock-timeout-ms, "lab-cancel": no session of the run could go on).
     int code = 0;
+    QString cause;
     QString state;
     QString error;
     // The lock table of the moment: after a wait began (the server's next

@@ -110,7 +110,13 @@ private:
     // A server's refusal of an attempt's statement (deadlock, serialization
     // failure, lock timeout) and its words: an error answer that passes the
     // words on is said with what they mean first.
-    QHash<qint64, std::pair<SqlOutcome, QString>> serverRefusals_;
+    // A statement the server refused, or whose wait the lab cancelled.
+    struct Refusal {
+        SqlOutcome outcome = SqlOutcome::OtherError;
+        QString words;                // the error as the trace has it
+        bool cancelledByLab = false;  // the lab's cancel, not the server's own timeout
+    };
+    QHash<qint64, Refusal> serverRefusals_;
     QString answeredError(const TraceEvent& response, const QString& result) const;
     // Which attempt each server session serves: a lock wait names sessions.
     SessionAttempts sessions_;

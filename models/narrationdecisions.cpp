@@ -202,16 +202,22 @@ Narrator::Said Narrator::sayTransition(const TraceEvent& e) {
 
 QString Narrator::answeredError(const TraceEvent& response, const QString& result) const {
     const auto refusal = serverRefusals_.constFind(attemptKey(response));
-    if (refusal == serverRefusals_.cend() || !result.contains(refusal->second))
+    if (refusal == serverRefusals_.cend() || !result.contains(refusal->words))
         return result;
     // The server's own words stay (they are what a log in production shows),
-    // after what they mean in the reader's language.
+    // after what they mean in the reader's language. A wait the lab
+    // cancelled is answered by the cancel, not by a timeout of the server's:
+    // the words are the cancel's, and said to be.
     const char* meaning =
-        refusal->first == SqlOutcome::Deadlock
+        refusal->outcome == SqlOutcome::Deadlock
             ? QT_TRANSLATE_NOOP("idem::Narration", "a deadlock, in the server's words: %1")
-        : refusal->first == SqlOutcome::SerializationFailure
+        : refusal->outcome == SqlOutcome::SerializationFailure
             ? QT_TRANSLATE_NOOP("idem::Narration",
                                 "a serialization failure, in the server's words: %1")
+        : refusal->cancelledByLab
+            ? QT_TRANSLATE_NOOP("idem::Narration",
+                                "a lock wait that the lab cancelled as a lock timeout would; "
+                                "the server answered the cancel with: %1")
             : QT_TRANSLATE_NOOP("idem::Narration", "a lock timeout, in the server's words: %1");
     return SAY(meaning).arg(result);
 }

@@ -129,7 +129,8 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
         if (e.attempt != 0 &&
             (outcome == SqlOutcome::Deadlock || outcome == SqlOutcome::SerializationFailure ||
              outcome == SqlOutcome::LockTimeout))
-            serverRefusals_.insert(attemptKey(e), {outcome, e.errorText()});
+            serverRefusals_.insert(attemptKey(e),
+                                   {outcome, e.errorText(), !e.fields.text("cause").isEmpty()});
         if (outcome == SqlOutcome::Deadlock) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));
@@ -155,6 +156,25 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
         if (outcome == SqlOutcome::LockTimeout) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));
+            const QString cause = e.fields.text("cause");
+            if (cause == QLatin1String("lab-cancel"))
+                return {SAY(QT_TRANSLATE_NOOP(
+                                "idem::Narration",
+                                "Every statement still running waits for another of the run, "
+                                "and nothing is left to send: the server has not broken this "
+                                "cycle and never will. The lab, not the server, cancels %1's "
+                                "%2, as a lock wait timeout would end it (MariaDB 1205, "
+                                "PostgreSQL 55P03)."))
+                            .arg(w, verb),
+                        3};
+            if (cause == QLatin1String("lock-timeout"))
+                return {SAY(QT_TRANSLATE_NOOP(
+                                "idem::Narration",
+                                "%1 gives up waiting for the lock: the lab cancels its %2 at "
+                                "the lock timeout you set, as the server's own timeout would "
+                                "(MariaDB 1205, PostgreSQL 55P03)."))
+                            .arg(w, verb),
+                        3};
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                           "%1 gives up waiting for the lock (lock timeout): its "
                                           "%2 did not run."))

@@ -191,6 +191,10 @@ bool Scheduler::step() {
         return false;
     }
     planDueIntents();
+    // Every statement left waits on another of the run and nothing is left
+    // to send: the server would wait for ever, so the lab ends one wait.
+    if (queue_.empty() && !parked_.empty())
+        schedule(now_, [this] { cancelAStuckWait(); });
     if (queue_.empty())
         return false;  // a plan that fires nothing
     Entry e = queue_.top();

@@ -52,7 +52,8 @@ public:
     // failed (a full disk) or was cancelled.
     bool step();
     bool atEnd() const {
-        return (queue_.empty() && planned_ >= int(intents_.size())) || failure_ != RunFailure::None;
+        return (queue_.empty() && parked_.empty() && planned_ >= int(intents_.size())) ||
+               failure_ != RunFailure::None;
     }
     // Steps to the end, honouring the cancellation flag.
     void runToEnd();
@@ -140,6 +141,10 @@ private:
         bool parked = false;     // a server's statement waits for another session's lock
         qint64 wait = 0;         // ... that wait's number (the lock timeout finds it by it)
         bool savepoint = false;  // ... that may fail, behind a savepoint (PostgreSQL)
+        // Who ended the wait, when the lab cancelled it: "lock-timeout"
+        // (--lock-timeout-ms) or "lab-cancel" (every session waited and
+        // nothing was left to send); the trace's sql event says so.
+        const char* cancelledAs = nullptr;
     };
     struct IntentState {
         qint64 start = 0;
@@ -176,6 +181,7 @@ private:
     void settleStepped(Process& p);
     void wakeParked();
     void scheduleLockTimeout(qint64 wait);
+    void cancelAStuckWait();
     void scheduleSettle(qint64 wait);
     Process* parkedWith(qint64 wait) const;
     void recordTables();

@@ -129,7 +129,8 @@ void Scheduler::settleStepped(Process& p) {
         std::erase(parked_, &p);
     }
     Attempt::SqlStep& step = *p.pendingSql;
-    traceSql(p.attempt.get(), c, step.sql, step.params, r);
+    traceSql(p.attempt.get(), c, step.sql, step.params, r, r.ok ? nullptr : p.cancelledAs);
+    p.cancelledAs = nullptr;
     if (p.savepoint) {
         p.savepoint = false;
         const QString& end = r.ok ? kReleaseSavepoint : kRollbackToSavepoint;
@@ -165,9 +166,32 @@ void Scheduler::scheduleLockTimeout(qint64 wait) {
         Process* p = parkedWith(wait);
         if (!p)
             return;  // the lock came first
+        p->cancelledAs = "lock-timeout";
         backend_->cancel(*p->connection);
         settleStepped(*p);
     });
+}
+
+// Every statement still running waits for another session of the run and
+// the scheduler has nothing left to send: no step of the run can end the
+// waits, and the server, which did not break them, never will (InnoDB misses
+// some cycles of gap locks). The lab cancels the wait that began first, as
+// a lock wait timeout would end it; the trace says the lab did, not the
+// server.
+void Scheduler::cancelAStuckWait() {
+    if (parked_.empty())
+        return;
+    Process& p = *parked_.front();
+    const qint64 wait = p.wait;
+    p.cancelledAs = "lab-cancel";
+    backend_->cancel(*p.connection);
+    settleStepped(p);
+    if (parkedWith(wait)) {
+        fail(RunFailure::Io, QStringLiteral("the server did not end a statement the lab "
+                                            "cancelled (%1 waits on: the run's other sessions)")
+                                 .arg(p.connection->id()));
+        while (!queue_.empty()) queue_.pop();
+    }
 }
 
 // A wait is found again by its number, never by its process's address: the

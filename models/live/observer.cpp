@@ -7,61 +7,79 @@
 #include <QSet>
 
 #include <algorithm>
-#include <atomic>
 
 namespace idem::live {
 
 namespace {
 
-// Whether `waiter`'s wait can end only by a later step: every session it
-// waits for is idle (nothing in flight: only the next step moves it) or
-// waits in turn on the same terms, and the waits form no cycle (a cycle is
-// a deadlock, which the server breaks on its own).
-bool certainlyStuck(const Session* waiter, const QHash<const Session*, LockWait>& waits,
-                    const QHash<QString, const Session*>& byId, QSet<const Session*>* path) {
-    const auto wait = waits.constFind(waiter);
-    if (wait == waits.constEnd() || wait->onOthers || wait->on.isEmpty())
-        return false;
-    path->insert(waiter);
-    for (const QString& id : wait->on) {
-        const Session* holder = byId.value(id);
-        if (!holder || path->contains(holder))
-            return false;
-        if (holder->busy() && !certainlyStuck(holder, waits, byId, path))
-            return false;
+// The sessions of the run whose statement may still end without a later
+// step: one that runs (it waits for no lock), one that waits for a
+// connection outside the run or for a session the lab does not know, and
+// one that waits for any such session in turn. Every other busy session
+// waits, directly or through others, only for idle sessions or in a cycle:
+// nothing but a later step (or the server breaking the cycle) moves it.
+// One pass over the waits, however many sessions wait on how many others.
+QSet<const Session*> mayGoOnAlone(const QList<const Session*>& busy,
+                                  const QHash<const Session*, LockWait>& waits,
+                                  const QHash<QString, const Session*>& byId) {
+    QSet<const Session*> free;
+    QHash<const Session*, QList<const Session*>> waitersOf;
+    QList<const Session*> queue;
+    for (const Session* s : busy) {
+        const auto wait = waits.constFind(s);
+        bool alone = wait == waits.constEnd() || wait->onOthers || wait->on.isEmpty();
+        if (!alone) {
+            for (const QString& id : wait->on) {
+                const Session* holder = byId.value(id);
+                if (!holder) {
+                    alone = true;
+                    break;
+                }
+                if (holder->busy())
+                    waitersOf[holder] << s;
+            }
+        }
+        if (alone && !free.contains(s)) {
+            free.insert(s);
+            queue << s;
+        }
     }
-    path->remove(waiter);
-    return true;
+    while (!queue.isEmpty()) {
+        const Session* going = queue.takeLast();
+        for (const Session* waiter : waitersOf.value(going)) {
+            if (!free.contains(waiter)) {
+                free.insert(waiter);
+                queue << waiter;
+            }
+        }
+    }
+    return free;
 }
 
 // The sessions of a cycle of waits reachable from `waiter` (each waits
 // for the next, the last for the first); empty when its waits end
-// somewhere.
+// somewhere. `done` holds the sessions already seen to lead to no cycle,
+// so that each session is walked once.
 QList<const Session*> cycleFrom(const Session* waiter, const QHash<const Session*, LockWait>& waits,
                                 const QHash<QString, const Session*>& byId,
-                                QList<const Session*>* path) {
+                                QList<const Session*>* path, QSet<const Session*>* done) {
     if (const qsizetype at = path->indexOf(waiter); at >= 0)
         return path->mid(at);
     const auto wait = waits.constFind(waiter);
-    if (wait == waits.constEnd() || !waiter->busy())
+    if (done->contains(waiter) || wait == waits.constEnd() || !waiter->busy())
         return {};
     path->append(waiter);
     for (const QString& id : wait->on) {
         if (const Session* holder = byId.value(id)) {
-            const QList<const Session*> cycle = cycleFrom(holder, waits, byId, path);
+            const QList<const Session*> cycle = cycleFrom(holder, waits, byId, path, done);
             if (!cycle.isEmpty())
                 return cycle;
         }
     }
     path->removeLast();
+    done->insert(waiter);
     return {};
 }
-
-// A cycle of waits the server has not broken (Observer::deadlockSeenWithinMs)
-// is left this long after the lab's last cancel too: the server finds at
-// once a cycle that a cancel made.
-constexpr qint64 kAfterACancelMs = 500;
-std::atomic<qint64> lastCancelMs{0};
 
 }  // namespace
 
@@ -121,48 +139,46 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
         // Every open session of the run, idle ones included: a wait on an
         // idle session is a wait on the run, not on a stranger.
         QList<const Session*> watched;
+        QList<const Session*> busy;
         for (Session* s : run) {
             if (s != &session)
                 s->poll(0);
             if (s->isOpen())
                 watched << s;
+            if (s->busy())
+                busy << s;
         }
         if (!watched.contains(&session))
             watched << &session;
+        if (!busy.contains(&session))
+            busy << &session;
         const QHash<const Session*, LockWait> waits = observer.waits(watched);
         nextLook = clock.elapsed() + observer.lookIntervalMs();
-        QSet<const Session*> path;
-        if (certainlyStuck(&session, waits, byId, &path)) {
-            step.state = StepWait::State::Blocked;
-            step.lock = waits.value(&session);
-            break;
-        }
-        // A cycle the server does not break (InnoDB misses some among
-        // three sessions' gap locks) is ended as a lock wait timeout would
-        // end it, with no real timer of the server's: the statement that
-        // began waiting first is cancelled (LockTimeout), however long the
-        // steps took before.
+        if (mayGoOnAlone(busy, waits, byId).contains(&session))
+            continue;
+        // It waits only for idle sessions, or in a cycle. A cycle is a
+        // deadlock the server breaks by itself: it is given the time the
+        // server takes to look. A cycle still there after that is one the
+        // server sees only when another lock is asked for (InnoDB misses
+        // some among three sessions' gap locks): the statement is left
+        // waiting, the next step is sent, and the server decides then.
+        // The lab never ends such a wait itself here; only when every
+        // session of the run waits and nothing is left to send does the
+        // scheduler cancel one (Scheduler::cancelAStuckWait).
         QList<const Session*> walk;
-        const QList<const Session*> cycle = cycleFrom(&session, waits, byId, &walk);
+        QSet<const Session*> done;
+        const QList<const Session*> cycle = cycleFrom(&session, waits, byId, &walk, &done);
         if (!cycle.isEmpty()) {
             const auto bySend = [](const Session* a, const Session* b) {
                 return a->sentOrder() < b->sentOrder();
             };
             const Session* closer = *std::max_element(cycle.cbegin(), cycle.cend(), bySend);
-            const Session* first = *std::min_element(cycle.cbegin(), cycle.cend(), bySend);
-            const qint64 now = steadyMs();
-            if (now - closer->sentAtMs() >= observer.deadlockSeenWithinMs() &&
-                now - lastCancelMs.load() >= kAfterACancelMs) {
-                Session* victim = first == &session ? &session : nullptr;
-                for (Session* s : run) {
-                    if (s == first)
-                        victim = s;
-                }
-                if (victim && victim->cancel())
-                    victim->poll(-1);
-                lastCancelMs = steadyMs();
-            }
+            if (steadyMs() - closer->sentAtMs() < observer.deadlockSeenWithinMs())
+                continue;
         }
+        step.state = StepWait::State::Blocked;
+        step.lock = waits.value(&session);
+        break;
     }
     step.ms = clock.elapsed();
     return step;

@@ -51,8 +51,8 @@ public:
     // How often a caller stepping a session should ask.
     virtual int lookIntervalMs() const = 0;
     // How long after the statement that closed a cycle of waits the server
-    // has certainly looked for it: a cycle still there then is one it does
-    // not see, which the lab ends (waitUntilDoneOrBlocked).
+    // has certainly looked for it: a cycle still there then is one it sees
+    // only when another lock is asked for (waitUntilDoneOrBlocked).
     virtual int deadlockSeenWithinMs() const = 0;
     // Every lock the server holds or awaits for `sessions`, named by their
     // ids (live/serverlocks.h). False with a message when the server does
@@ -81,16 +81,17 @@ struct StepWait {
 };
 
 // Polls `session` (which has a statement in flight) until it is certainly
-// Done or certainly Blocked. Blocked only when every session it waits for,
-// and every session those wait for in turn, is one of `run` and either idle
-// or itself waiting, with no cycle among them: then nothing but a later
-// step can change it. A cycle is a deadlock the server is about to break,
-// and a wait on a session still running may end on its own: both are polled
-// until they settle. A cycle the server has not broken within
-// deadlockSeenWithinMs() of the statement that closed it is one it does not
-// see: the lab cancels the statement of the cycle sent first, as a lock wait
-// timeout would end it (no real timer of the server's ends a wait). The other busy sessions of
-// `run` are polled too, so that a waiter freed meanwhile is seen to have finished.
+// Done or certainly Blocked. Blocked when nothing but a later step can end
+// its wait: every session it waits for, and every session those wait for
+// in turn, is one of `run` and either idle or itself waiting. A cycle among
+// them is a deadlock the server breaks on its own: it is polled for
+// deadlockSeenWithinMs() after the statement that closed it, and a cycle
+// still there then is one the server sees only when another lock is asked
+// for (InnoDB misses some), so the statement is Blocked too and the next
+// step is sent. The lab never cancels here: the scheduler does, only when
+// every session of the run waits and nothing is left to send. The other
+// busy sessions of `run` are polled too, so that a waiter freed meanwhile
+// is seen to have finished. Deciding costs one pass over the waits.
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
                                 int giveUpMs = 60000);
 

@@ -1211,6 +1211,15 @@
         <source>… and %1 more not listed here.</source>
         <translation>……另有 %1 条未列出。</translation>
     </message>
+    <message>
+        <source>The lab cancelled %1&apos;s wait%2: every session of the run was waiting and nothing was left to send</source>
+        <extracomment>the code is the cancel&apos;s (1317, 57014), not a timeout&apos;s</extracomment>
+        <translation>实验室取消了 %1 的等待%2：本次运行的每个会话都在等待，已没有可发送的语句</translation>
+    </message>
+    <message>
+        <source>Lock timeout: the lab cancelled %1&apos;s wait at the timeout you set%2</source>
+        <translation>锁超时：实验室在你设定的超时时刻取消了 %1 的等待%2</translation>
+    </message>
 </context>
 <context>
     <name>idem::LockWaits</name>
@@ -2667,6 +2676,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>a lock timeout, in the server&apos;s words: %1</source>
         <translation>等锁超时，服务器的原话是：%1</translation>
+    </message>
+    <message>
+        <source>a lock wait that the lab cancelled as a lock timeout would; the server answered the cancel with: %1</source>
+        <translation>一次被实验室取消的锁等待（如同锁超时那样结束）；服务器对这次取消的回答是：%1</translation>
+    </message>
+    <message>
+        <source>Every statement still running waits for another of the run, and nothing is left to send: the server has not broken this cycle and never will. The lab, not the server, cancels %1&apos;s %2, as a lock wait timeout would end it (MariaDB 1205, PostgreSQL 55P03).</source>
+        <translation>仍在执行的每条语句都在等待本次运行中的另一条，而且已没有语句可发送：服务器没有打破这个等待环，以后也不会。于是由实验室（而不是服务器）取消 %1 的 %2，就像锁等待超时会做的那样（MariaDB 1205，PostgreSQL 55P03）。</translation>
+    </message>
+    <message>
+        <source>%1 gives up waiting for the lock: the lab cancels its %2 at the lock timeout you set, as the server&apos;s own timeout would (MariaDB 1205, PostgreSQL 55P03).</source>
+        <translation>%1 放弃等锁：实验室在你设定的锁超时时刻取消了它的 %2，就像服务器自己的超时那样（MariaDB 1205，PostgreSQL 55P03）。</translation>
     </message>
 </context>
 <context>
