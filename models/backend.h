@@ -79,6 +79,12 @@ public:
     // Whether the statement in flight on a parked session has finished
     // meanwhile (the server chose it as a deadlock's victim, say).
     virtual bool finished(SqlConnection& session);
+    // Of the parked sessions `waiting`, those that certainly still wait for
+    // another session of `all` after a lock was let go (one look at the
+    // server for them all): only the others need settling. None by
+    // default: each is settled.
+    virtual std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
+                                           const std::vector<SqlConnection*>& all);
     // A crashed process's session: the server rolls back what it held.
     virtual void drop(SqlConnection& session);
     // Cancels the statement a parked session waits with (the scheduler's

@@ -307,6 +307,25 @@ public:
         return true;
     }
 
+    std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
+                                   const std::vector<SqlConnection*>& all) override {
+        if (!observer_)
+            return std::vector<bool>(waiting.size(), false);
+        QList<live::Session*> run;
+        for (SqlConnection* c : all) run << &asServer(*c).session();
+        QList<live::Session*> parked;
+        for (SqlConnection* c : waiting) {
+            parked << &asServer(*c).session();
+            if (!run.contains(parked.last()))
+                run << parked.last();
+        }
+        const QSet<const live::Session*> blocked = live::stillBlocked(parked, *observer_, run);
+        std::vector<bool> result;
+        result.reserve(waiting.size());
+        for (live::Session* s : parked) result.push_back(blocked.contains(s));
+        return result;
+    }
+
     bool finished(SqlConnection& session) override {
         live::Session& s = asServer(session).session();
         s.poll(0);

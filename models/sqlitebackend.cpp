@@ -23,6 +23,11 @@ void Backend::drop(SqlConnection&) {}
 
 void Backend::cancel(SqlConnection&) {}
 
+std::vector<bool> Backend::stillBlocked(const std::vector<SqlConnection*>& waiting,
+                                        const std::vector<SqlConnection*>&) {
+    return std::vector<bool>(waiting.size(), false);
+}
+
 // SQLite's one lock is the lab's own lock table's (Run::openWriter): the
 // trace needs no record of it.
 bool Backend::locksChanged(LockRows*, bool*) {

@@ -81,6 +81,30 @@ QList<const Session*> cycleFrom(const Session* waiter, const QHash<const Session
     return {};
 }
 
+// Whether `waiter`, which cannot go on alone (mayGoOnAlone), is certainly
+// blocked: it waits only for idle sessions, or in a cycle the server has
+// had the time to see. A cycle is a deadlock the server breaks by itself;
+// one still there after deadlockSeenWithinMs() of the statement that closed
+// it is one the server sees only when another lock is asked for (InnoDB
+// misses some among three sessions' gap locks): the statement is left
+// waiting, the next step is sent, and the server decides then. The lab
+// never ends such a wait here; only when every session of the run waits
+// and nothing is left to send does the scheduler cancel one
+// (Scheduler::cancelAStuckWait).
+bool blockedForNow(const Session* waiter, const QHash<const Session*, LockWait>& waits,
+                   const QHash<QString, const Session*>& byId, const Observer& observer) {
+    QList<const Session*> walk;
+    QSet<const Session*> done;
+    const QList<const Session*> cycle = cycleFrom(waiter, waits, byId, &walk, &done);
+    if (cycle.isEmpty())
+        return true;
+    const auto bySend = [](const Session* a, const Session* b) {
+        return a->sentOrder() < b->sentOrder();
+    };
+    const Session* closer = *std::max_element(cycle.cbegin(), cycle.cend(), bySend);
+    return steadyMs() - closer->sentAtMs() >= observer.deadlockSeenWithinMs();
+}
+
 }  // namespace
 
 QString LockWait::describe() const {
@@ -154,34 +178,42 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
             busy << &session;
         const QHash<const Session*, LockWait> waits = observer.waits(watched);
         nextLook = clock.elapsed() + observer.lookIntervalMs();
-        if (mayGoOnAlone(busy, waits, byId).contains(&session))
+        if (mayGoOnAlone(busy, waits, byId).contains(&session) ||
+            !blockedForNow(&session, waits, byId, observer))
             continue;
-        // It waits only for idle sessions, or in a cycle. A cycle is a
-        // deadlock the server breaks by itself: it is given the time the
-        // server takes to look. A cycle still there after that is one the
-        // server sees only when another lock is asked for (InnoDB misses
-        // some among three sessions' gap locks): the statement is left
-        // waiting, the next step is sent, and the server decides then.
-        // The lab never ends such a wait itself here; only when every
-        // session of the run waits and nothing is left to send does the
-        // scheduler cancel one (Scheduler::cancelAStuckWait).
-        QList<const Session*> walk;
-        QSet<const Session*> done;
-        const QList<const Session*> cycle = cycleFrom(&session, waits, byId, &walk, &done);
-        if (!cycle.isEmpty()) {
-            const auto bySend = [](const Session* a, const Session* b) {
-                return a->sentOrder() < b->sentOrder();
-            };
-            const Session* closer = *std::max_element(cycle.cbegin(), cycle.cend(), bySend);
-            if (steadyMs() - closer->sentAtMs() < observer.deadlockSeenWithinMs())
-                continue;
-        }
         step.state = StepWait::State::Blocked;
         step.lock = waits.value(&session);
         break;
     }
     step.ms = clock.elapsed();
     return step;
+}
+
+QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& observer,
+                                  const QList<Session*>& run) {
+    QSet<const Session*> blocked;
+    QHash<QString, const Session*> byId;
+    QList<const Session*> watched;
+    QList<const Session*> busy;
+    for (Session* s : run) {
+        s->poll(0);
+        byId.insert(s->id(), s);
+        if (s->isOpen())
+            watched << s;
+        if (s->busy())
+            busy << s;
+    }
+    bool anyWaits = false;
+    for (const Session* w : waiting) anyWaits = anyWaits || w->busy();
+    if (!anyWaits)
+        return blocked;
+    const QHash<const Session*, LockWait> waits = observer.waits(watched);
+    const QSet<const Session*> free = mayGoOnAlone(busy, waits, byId);
+    for (const Session* w : waiting) {
+        if (w->busy() && !free.contains(w) && blockedForNow(w, waits, byId, observer))
+            blocked.insert(w);
+    }
+    return blocked;
 }
 
 }  // namespace idem::live

@@ -10,6 +10,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -92,6 +93,12 @@ struct StepWait {
 // every session of the run waits and nothing is left to send. The other
 // busy sessions of `run` are polled too, so that a waiter freed meanwhile
 // is seen to have finished. Deciding costs one pass over the waits.
+// Of `waiting` (sessions of `run` whose statements were Blocked), those
+// that certainly still are, by the same rule as waitUntilDoneOrBlocked,
+// from one look at the server for them all.
+QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& observer,
+                                  const QList<Session*>& run);
+
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
                                 int giveUpMs = 60000);
 
