@@ -35,7 +35,23 @@ namespace {
 int fail(const QString& message, int code = BadInput) {
     return failWith(message, code);
 }
+
+QMap<QString, SoloView::View> aloneViews() {
+    return {{"sequence", SoloView::View::Sequence},
+            {"state", SoloView::View::State},
+            {"tables", SoloView::View::Tables},
+            {"compare", SoloView::View::Compare}};
+}
 }  // namespace
+
+QStringList aloneViewIds() {
+    // In the order F6 ... F9 bring them.
+    return {"sequence", "state", "tables", "compare"};
+}
+
+QStringList themeIds() {
+    return {"light", "dark"};
+}
 
 int shot(const QStringList& args) {
     QCommandLineParser parser;
@@ -89,13 +105,10 @@ int shot(const QStringList& args) {
         return fail(QStringLiteral("unknown view \"%1\" (allowed: %2)")
                         .arg(view, MainWindow::viewNames().join(", ")));
     }
-    const QMap<QString, SoloView::View> alones{{"sequence", SoloView::View::Sequence},
-                                               {"state", SoloView::View::State},
-                                               {"tables", SoloView::View::Tables},
-                                               {"compare", SoloView::View::Compare}};
+    const QMap<QString, SoloView::View> alones = aloneViews();
     if (parser.isSet("alone") && !alones.contains(parser.value("alone"))) {
-        return fail(QStringLiteral("unknown --alone %1 (allowed: sequence, state, tables, compare)")
-                        .arg(shownValue(parser.value("alone"))));
+        return fail(QStringLiteral("unknown --alone %1 (allowed: %2)")
+                        .arg(shownValue(parser.value("alone")), aloneViewIds().join(", ")));
     }
     if (!parser.isSet("out"))
         return fail(QStringLiteral("--out FILE.png is required"));
@@ -104,8 +117,9 @@ int shot(const QStringList& args) {
         return fail(QStringLiteral("unknown --lang %1 (allowed: zh, en)").arg(lang));
     }
     const QString theme = parser.value("theme");
-    if (theme != QLatin1String("light") && theme != QLatin1String("dark")) {
-        return fail(QStringLiteral("unknown --theme %1 (allowed: light, dark)").arg(theme));
+    if (!themeIds().contains(theme)) {
+        return fail(
+            QStringLiteral("unknown --theme %1 (allowed: %2)").arg(theme, themeIds().join(", ")));
     }
     const QStringList wh = parser.value("size").split('x');
     // 0: not a whole number, refused below like any other size out of range.

@@ -7,5 +7,9 @@
 namespace idem::cli {
 
 int shot(const QStringList& args);
+// The views --alone shows, and the themes --theme takes (the completion
+// offers them).
+QStringList aloneViewIds();
+QStringList themeIds();
 
 }  // namespace idem::cli

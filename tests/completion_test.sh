@@ -65,6 +65,48 @@ expect "export formats" "chrome csv history html mermaid plantuml shiviz" idemla
 expect "a number has no completion" "" idemlab run --scenario order-create --duplicates ""
 expect "languages" "en zh" idemlab export t.json --lang ""
 
+# Live mode: the backends, the levels of the chosen backend (SQLite has one).
+expect "backends" "mariadb postgres sqlite" idemlab run --scenario order-create --backend ""
+expect "backends of experiment" "mariadb postgres sqlite" idemlab experiment --backend ""
+expect "isolation levels on postgres" "read-committed repeatable-read serializable" \
+    idemlab run --backend postgres --isolation ""
+expect "isolation levels on sqlite" "serializable" idemlab run --backend sqlite --isolation ""
+expect "isolation levels of shot on mariadb" "read-committed repeatable-read serializable" \
+    idemlab shot --backend=mariadb --isolation ""
+# experiment --variants a,b,...: the scenario's variants, then the rest after each comma.
+expect "variants to compare" \
+    "$(q '[v["id"] for s in d["scenarios"] if s["id"] == "order-create" for v in s["variants"]]')" \
+    idemlab experiment --scenario order-create --variants ""
+expect "the next variant after a comma" "none,unique-key" \
+    idemlab experiment --scenario order-create --variants none,uni
+expect "a listed variant is not offered again" "" \
+    idemlab experiment --scenario order-create --variants none,unique-key,non
+expect "themes" "dark light" idemlab shot --theme ""
+expect "views alone" "compare sequence state tables" idemlab shot --alone ""
+expect "lessons to shoot" "$(printf '%s\n' $("$B" lesson list --json | python3 -c "import json, sys; print(' '.join(l['id'] for l in json.load(sys.stdin)['lessons']))") | grep '^gap')" \
+    idemlab shot --lesson gap
+
+# Every option of every command that takes a value offers something, unless
+# its value is a number, a URL or free text: a walk over what --help lists.
+free='^(N|MS|K|R|URL|k=v)$'
+for c in list run experiment replay export shot "lesson export"; do
+    "$B" $c --help 2>/dev/null | grep -oE '^  (-\w, )?--[a-z-]+ <[^>]+>' |
+        sed -E 's/^.*(--[a-z-]+) <([^>]+)>$/\1 \2/' >"$tmp/values"
+    while read -r option value; do
+        case "$c $option" in
+            # chosen among the scenario's: needs --scenario, tried below
+            *" --param") continue ;;
+        esac
+        [[ $value =~ $free ]] && continue
+        words=(idemlab $c)
+        [ "$c" = "lesson export" ] && words=(idemlab lesson export unique-key)
+        got=$(offers "${words[@]}" --scenario order-create "$option" "")
+        [ -n "$got" ] && ok || bad "$c $option <$value> offers nothing"
+    done <"$tmp/values"
+done
+expect "params after --scenario" "$(q '[p["key"] + "=" for s in d["scenarios"] if s["id"] == "order-create" for p in s["params"]]')" \
+    idemlab shot --scenario order-create --param ""
+
 # Lessons: the action, then a bundled lesson's id (or a file); lesson export's
 # own options and values.
 "$B" lesson list --json >"$tmp/lessons.json"
@@ -79,7 +121,7 @@ expect "lesson export formats" "html" idemlab lesson export unique-key --format 
 expect "lesson export languages" "en zh" idemlab lesson export unique-key --lang ""
 
 # Options: every one that --help lists, and nothing else.
-for c in list run lesson replay export shot; do
+for c in list run experiment lesson replay export shot; do
     "$B" $c --help >"$tmp/help" 2>/dev/null
     expect "options of $c" "$(grep -oE '^  (-\w, )?--[a-z-]+' "$tmp/help" | grep -oE -- '--[a-z-]+$')" idemlab $c --
 done
