@@ -84,6 +84,9 @@ public:
     // Every table read whole (PostgreSQL checks each page it reads) and, on
     // MariaDB, CHECK TABLE: one text, "ok" or what was found.
     SqlResult integrityCheck() override;
+    // PostgreSQL: amcheck over the run's B-tree indexes, and its CHECK
+    // constraints over their rows; what is wrong, one text each.
+    QStringList checkIndexesAndConstraints();
 
 private:
     std::unique_ptr<live::Session> session_;

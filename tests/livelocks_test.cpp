@@ -5,12 +5,14 @@
 // first inserter's transaction. A snapshot is recorded only when the locks
 // change, the last one says nothing is held, and the waiters agree with the
 // lock-wait events. Skips when a server's package is missing.
+#include "authoring.h"
 #include "locksnapshot.h"
 #include "playback.h"
 #include "registry.h"
 #include "run.h"
 #include "runner.h"
 #include "serverinstall.h"
+#include "sqlconnection.h"
 #include "sweeper.h"
 
 #include <QDir>
@@ -287,6 +289,44 @@ private slots:
         RunConfig c = checkForUpdate("postgres");
         c.variant = "unique-key";
         QVERIFY(snapshotsOf(eventsOf(c)).isEmpty());
+    }
+
+    // PostgreSQL's integrity check looks into indexes (amcheck) and CHECK
+    // constraints, not only at whether the tables can be read: a constraint
+    // added NOT VALID over rows that break it is found.
+    void postgresIntegrityChecksConstraints() {
+        SKIP_WITHOUT("postgres");
+        RunConfig c = defaultConfig(*findScenario("payment-callback"));
+        c.backend = "postgres";
+        Run run(c, *findScenario(c.scenario));
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        run.runToEnd();
+        {
+            auto reader = run.openReader();
+            Reader read(*reader);
+            QCOMPARE(read.integrity(), QStringLiteral("ok"));
+            const SqlResult indexes = reader->exec(
+                "SELECT COUNT(*) FROM pg_index AS i JOIN pg_class AS c ON c.oid = i.indexrelid "
+                "WHERE c.relnamespace = current_schema()::regnamespace");
+            QVERIFY(indexes.ok && indexes.data.value(0).value(0).toInt() >= 3);
+            // ... each of them checked by amcheck, which the check installed.
+            const SqlResult amcheck = reader->exec(
+                "SELECT COUNT(*) FROM pg_extension WHERE extname = 'amcheck' "
+                "AND extnamespace = 'public'::regnamespace");
+            QVERIFY(amcheck.ok && amcheck.data.value(0).value(0).toInt() == 1);
+        }
+        // The lab's readers are plain sessions on the run's schema: this
+        // test's own change goes through one.
+        auto writer = run.openReader();
+        const SqlResult added = writer->exec(
+            "ALTER TABLE ledger ADD CONSTRAINT credit_is_negative CHECK (amount < 0) NOT VALID");
+        QVERIFY2(added.ok, qPrintable(added.errorText()));
+        auto reader = run.openReader();
+        Reader read(*reader);
+        const QString found = read.integrity();
+        QVERIFY2(found.contains(QLatin1String("ledger: 1 rows break credit_is_negative")),
+                 qPrintable(found));
     }
 };
 
