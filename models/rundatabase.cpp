@@ -1,6 +1,7 @@
 #include "rundatabase.h"
 
 #include "outofmemory.h"
+#include "outputfile.h"
 #include "scratchfiles.h"
 #include "sqliteconnection.h"
 
@@ -31,24 +32,6 @@ const char* const kSidecars[] = {"-wal", "-shm", "-journal"};
 
 QString osError() {
     return QString::fromLocal8Bit(std::strerror(errno));
-}
-
-// The file mode a new file of this process gets (0666 less the umask), read
-// without changing the umask, which other threads may be using.
-mode_t newFileMode() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (status.open(QIODevice::ReadOnly)) {
-        while (!status.atEnd()) {
-            const QByteArray line = status.readLine();
-            if (line.startsWith("Umask:")) {
-                bool ok = false;
-                const uint mask = line.mid(6).trimmed().toUInt(&ok, 8);
-                if (ok)
-                    return 0666 & ~mask;
-            }
-        }
-    }
-    return 0644;
 }
 
 }  // namespace
