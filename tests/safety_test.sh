@@ -268,5 +268,42 @@ during "$tmp/mid.csv" "$created" export "$tmp/long.json" --format csv --out "$tm
 "$B" export "$tmp/small.json" --format csv --out "$tmp/mid-earlier.csv" 2>/dev/null
 during "$tmp/mid-earlier.csv" "$changed" export "$tmp/long.json" --format csv --out "$tmp/mid-earlier.csv" --force
 
+# --- The lab deletes only what it made ---------------------------------------
+# Files beside a run database that are not its journal stay when --force
+# replaces it; its own WAL and index go with it.
+"$B" run --scenario order-create --db "$tmp/r.sqlite" >/dev/null
+printf 'my write-ahead notes\n' >"$tmp/r.sqlite-wal"
+printf 'my shared notes\n' >"$tmp/r.sqlite-shm"
+"$B" run --scenario order-create --db "$tmp/r.sqlite" --force >/dev/null 2>"$tmp/err" \
+    && [ "$(cat "$tmp/r.sqlite-wal")" = 'my write-ahead notes' ] && [ "$(cat "$tmp/r.sqlite-shm")" = 'my shared notes' ] \
+    && ok || bad "run --db --force removed files beside the database that were not its own: $(cat "$tmp/err")"
+rm -f "$tmp/r.sqlite-wal" "$tmp/r.sqlite-shm"
+python3 - "$tmp/r.sqlite" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA journal_mode=WAL")
+c.execute("CREATE TABLE remark(t)")
+c.commit()
+os._exit(0)  # the WAL and its index stay, as after a crash
+PY
+[ -s "$tmp/r.sqlite-wal" ] && [ -e "$tmp/r.sqlite-shm" ] || bad "could not leave a WAL beside r.sqlite"
+"$B" run --scenario order-create --db "$tmp/r.sqlite" --force >/dev/null 2>"$tmp/err" \
+    && [ ! -e "$tmp/r.sqlite-wal" ] && [ ! -e "$tmp/r.sqlite-shm" ] \
+    && ok || bad "run --db --force kept the replaced database's own WAL: $(cat "$tmp/err")"
+# A folder of the user's named like a run's is not a stale run folder; one a
+# run left (its alive.lock, no process) is.
+mkdir -p "$tmp/scratch/idemlab-run-999999-myproject" "$tmp/scratch/idemlab-run-999999-AbCdEf"
+printf 'chapter two\n' >"$tmp/scratch/idemlab-run-999999-myproject/notes.txt"
+touch "$tmp/scratch/idemlab-run-999999-AbCdEf/alive.lock" "$tmp/scratch/idemlab-run-999999-AbCdEf/run.sqlite"
+TMPDIR="$tmp/scratch" "$B" run --scenario order-create >/dev/null
+[ "$(cat "$tmp/scratch/idemlab-run-999999-myproject/notes.txt" 2>/dev/null)" = 'chapter two' ] \
+    && ok || bad "a run removed the user's folder idemlab-run-999999-myproject"
+[ ! -e "$tmp/scratch/idemlab-run-999999-AbCdEf" ] && ok || bad "a stale run folder stayed"
+# Refusing a user's WAL-mode database leaves nothing beside it.
+sqlite3 "$tmp/wal.db" 'PRAGMA journal_mode=WAL; CREATE TABLE thesis(c);' >/dev/null
+expect_kept 2 'already exists and is not a database of an earlier run' "$tmp/wal.db" \
+    run --scenario order-create --db "$tmp/wal.db" --force
+[ ! -e "$tmp/wal.db-wal" ] && [ ! -e "$tmp/wal.db-shm" ] && ok || bad "refusing --db left $(ls "$tmp" | grep wal.db-)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
