@@ -305,5 +305,16 @@ expect_kept 2 'already exists and is not a database of an earlier run' "$tmp/wal
     run --scenario order-create --db "$tmp/wal.db" --force
 [ ! -e "$tmp/wal.db-wal" ] && [ ! -e "$tmp/wal.db-shm" ] && ok || bad "refusing --db left $(ls "$tmp" | grep wal.db-)"
 
+# --- A trace's closed vocabularies are checked on load ---------------------------
+python3 - "$tmp/small.json" "$tmp/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["isolation"] = "serializable; DROP DATABASE mysql"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+hostile='config field "isolation" is the text "serializable; DROP DATABASE mysql", not a level of sqlite (allowed: serializable)'
+expect 2 "$hostile" replay "$tmp/hostile.json"
+expect 2 "$hostile" export "$tmp/hostile.json" --format csv --out "$tmp/hostile.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
