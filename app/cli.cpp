@@ -407,7 +407,7 @@ int run(const QStringList& args) {
             trace.cancel();
         } else if (!trace.commit(result.summary.toJson(), &error)) {
             QTextStream(stderr) << "idemlab: " << error << Qt::endl;
-            return Failure;
+            return trace.refused() ? BadInput : Failure;
         }
     }
     if (parser.isSet("json")) {

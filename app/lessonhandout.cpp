@@ -10,6 +10,7 @@
 #include "lessoncommands.h"
 #include "lessonpanel.h"
 #include "lockstory.h"
+#include "outputfile.h"
 #include "outputpaths.h"
 #include "pausesentence.h"
 #include "registry.h"
@@ -422,6 +423,8 @@ int lessonExport(const QStringList& args) {
     if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
                                                  inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
+    // What the path holds now is what it must hold when the hand-out lands.
+    OutputFile outFile(parser.value("out"));
 
     // The hand-out's words, the diagrams' and the captions' in the language asked for.
     QTranslator translator;
@@ -447,8 +450,8 @@ int lessonExport(const QStringList& args) {
         return BadInput;
     }
     const Interruption::Held held;  // the hand-out lands whole or not at all
-    if (!writeFileAtomically(parser.value("out"), html, &error))
-        return fail(error, Failure);
+    if (!writeFileAtomically(outFile, html, &error))
+        return fail(error, outFile.refused() ? BadInput : Failure);
     return Ok;
 }
 

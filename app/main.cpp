@@ -40,7 +40,8 @@ void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QSt
 
 // A command that runs out of memory ends with one line and exit 1, as any
 // other failure of the machine: Qt's containers throw std::bad_alloc when an
-// allocation fails. Its outputs are QSaveFiles that were never committed.
+// allocation fails. Its outputs are work files that were never committed
+// (outputfile.h).
 template <typename Command>
 int guarded(Command&& command) {
     static const char kWords[] = "idemlab: out of memory; nothing was written\n";

@@ -21,7 +21,7 @@ PathProblem refusedPath(const QString& message) {
     return {BadInput, message};
 }
 
-// Creates and removes a file in `folder`, as QSaveFile will; the system's
+// Creates and removes a file in `folder`, as OutputFile will; the system's
 // words when that is impossible.
 QString probeFolder(const QString& folder) {
     const QByteArray probe =

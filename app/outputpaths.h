@@ -26,12 +26,12 @@ struct PathProblem {
 };
 
 // Refused as bad input: an empty path, a directory, something that is not a
-// regular file, a symbolic link (QSaveFile would replace the file it points
-// to, far from where the student looks), an output equal to an input or to
-// another output (compared after resolving ".", ".." and links, and as the
-// same file on disk: a hard link), and an existing file that this program
-// did not write (labfiles.h), or that it wrote but `force` (--force) does
-// not allow to replace.
+// regular file, a symbolic link (the output would replace the link, or land in
+// the file it points to, far from where the student looks), an output equal to
+// an input or to another output (compared after resolving ".", ".." and links,
+// and as the same file on disk: a hard link), and an existing file that this
+// program did not write (labfiles.h), or that it wrote but `force` (--force)
+// does not allow to replace.
 // An I/O failure: a folder that does not exist or does not take a new file,
 // with the system's own words ("Permission denied", "Read-only file system").
 PathProblem checkOutputs(const QList<NamedPath>& outputs, const QList<NamedPath>& inputs = {},

@@ -9,6 +9,7 @@
 #include "lessonplayer.h"
 #include "livestage.h"
 #include "mainwindow.h"
+#include "outputfile.h"
 #include "outputpaths.h"
 #include "playback.h"
 #include "runcontroller.h"
@@ -160,6 +161,8 @@ int shot(const QStringList& args) {
     if (const PathProblem problem = checkOutputs({{QStringLiteral("--out"), parser.value("out")}},
                                                  inputs, parser.isSet("force")))
         return fail(problem.message, problem.code);
+    // What the path holds now is what it must hold when the picture lands.
+    OutputFile outFile(parser.value("out"));
 
     // The run and the picture happen in this thread, step by step through the
     // window: a signal ends the program at once (nothing is written yet),
@@ -223,8 +226,8 @@ int shot(const QStringList& args) {
     if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
         return fail(QStringLiteral("cannot encode the picture as PNG"), Failure);
     const Interruption::Held held;
-    if (!writeFileAtomically(parser.value("out"), png, &error))
-        return fail(error, Failure);
+    if (!writeFileAtomically(outFile, png, &error))
+        return fail(error, outFile.refused() ? BadInput : Failure);
     return Ok;
 }
 

@@ -5,6 +5,7 @@
 #include "interruption.h"
 #include "names.h"
 #include "outofmemory.h"
+#include "outputfile.h"
 #include "outputpaths.h"
 #include "recordedbackend.h"
 #include "registry.h"
@@ -268,6 +269,8 @@ int exportTrace(const QStringList& args) {
                                              traces, parser.isSet("force"));
     if (problem)
         return fail(problem.message, problem.code);
+    // What the path holds now is what it must hold when the export lands.
+    OutputFile outFile(parser.value("out"));
     QString error;
     const Interruption interruption;
     const auto stopped = [] {
@@ -389,7 +392,7 @@ int exportTrace(const QStringList& args) {
     }
     bool cancelled = false;
     const bool written = writeExportFile(
-        parser.value("out"),
+        outFile,
         [&](ExportOutput& out, QString* why, bool* stop) {
             return streamExport(sources, *writer, out, Interruption::flag(), why, stop);
         },
@@ -400,6 +403,8 @@ int exportTrace(const QStringList& args) {
         if (in.reader->ioError())
             code = Failure;  // the disk, not the trace
     }
+    if (!written && outFile.refused())
+        return fail(error, BadInput);
     if (!written)
         return fail(error, error.startsWith(QLatin1String("cannot write")) ? Failure : code);
     return Ok;

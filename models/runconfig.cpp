@@ -1,6 +1,7 @@
 #include "runconfig.h"
 
 #include "configcheck.h"
+#include "serverbackend.h"
 
 #include <QJsonValue>
 #include <QVariant>
@@ -142,12 +143,25 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
         if (c.backend != QLatin1String("sqlite") && c.backend != QLatin1String("mariadb") &&
             c.backend != QLatin1String("postgres"))
             return fail("backend");
-        c.isolation = json.value("isolation").toString();
         if (json.contains("lock_timeout_ms")) {
             const QJsonValue v = json.value("lock_timeout_ms");
             if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 3'600'000)
                 return fail("lock_timeout_ms");
             c.lockTimeoutMs = qint64(v.toDouble());
+        }
+    }
+    // A level the backend has, as --isolation names it (empty: the
+    // database's own): the trace's text never reaches a server unread.
+    if (json.contains("isolation")) {
+        const QJsonValue v = json.value("isolation");
+        const QStringList levels = isolationIds(c.backend);
+        c.isolation = v.toString();
+        if (!v.isString() || (!c.isolation.isEmpty() && !levels.contains(c.isolation))) {
+            *error = QStringLiteral(
+                         "config field \"isolation\" is %1, not a level of %2 "
+                         "(allowed: %3)")
+                         .arg(jsonKind(v), c.backend, levels.join(QStringLiteral(", ")));
+            return false;
         }
     }
     *out = c;

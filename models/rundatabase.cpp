@@ -1,6 +1,7 @@
 #include "rundatabase.h"
 
 #include "outofmemory.h"
+#include "outputfile.h"
 #include "scratchfiles.h"
 #include "sqliteconnection.h"
 
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
+#include <QUrl>
 
 #include <sqlite3.h>
 
@@ -33,22 +35,55 @@ QString osError() {
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-// The file mode a new file of this process gets (0666 less the umask), read
-// without changing the umask, which other threads may be using.
-mode_t newFileMode() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (status.open(QIODevice::ReadOnly)) {
-        while (!status.atEnd()) {
-            const QByteArray line = status.readLine();
-            if (line.startsWith("Umask:")) {
-                bool ok = false;
-                const uint mask = line.mid(6).trimmed().toUInt(&ok, 8);
-                if (ok)
-                    return 0666 & ~mask;
-            }
-        }
+quint32 bigEndian32(const QByteArray& b, int at) {
+    return quint32(uchar(b[at])) << 24 | quint32(uchar(b[at + 1])) << 16 |
+           quint32(uchar(b[at + 2])) << 8 | quint32(uchar(b[at + 3]));
+}
+
+QByteArray head(const QString& path, qint64 size) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(size) : QByteArray();
+}
+
+// Whether the file `database + suffix` is that database's own journal, WAL or
+// shared-memory index, by the headers SQLite writes (sqlite.org/fileformat2
+// and walformat): only then may it go with the database it belongs to.
+// A file of anyone else's under that name stays.
+bool isSidecarOf(const QString& database, const char* suffix) {
+    const QString path = database + QLatin1String(suffix);
+    const QFileInfo info(path);
+    if (!info.exists() || info.isSymLink() || !info.isFile())
+        return false;
+    const QByteArray db = head(database, 100);
+    if (db.size() < 100 || !db.startsWith("SQLite format 3"))
+        return false;
+    const quint32 rawPage = quint32(uchar(db[16])) << 8 | quint32(uchar(db[17]));
+    const quint32 pageSize = rawPage == 1 ? 65536 : rawPage;
+    const bool walMode = db[18] == 2 && db[19] == 2;
+    const QByteArray side = head(path, 32);
+    const QByteArray which(suffix);
+    if (which == "-journal") {
+        // Empty (journal_mode=TRUNCATE) or a rollback journal's header.
+        static const uchar kMagic[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+        return !walMode &&
+               (info.size() == 0 ||
+                (side.size() >= 28 && std::memcmp(side.constData(), kMagic, sizeof kMagic) == 0 &&
+                 bigEndian32(side, 24) == pageSize));
     }
-    return 0644;
+    if (!walMode)
+        return false;
+    if (info.size() == 0)
+        return true;  // emptied by a checkpoint
+    if (which == "-wal") {
+        return side.size() >= 32 && (bigEndian32(side, 0) & ~1u) == 0x377f0682 &&
+               bigEndian32(side, 4) == 3007000 && bigEndian32(side, 8) == pageSize;
+    }
+    // -shm: the index's header, in the machine's own byte order.
+    quint32 version = 0;
+    if (side.size() < 16)
+        return false;
+    std::memcpy(&version, side.constData(), sizeof version);
+    return version == 3007000;
 }
 
 }  // namespace
@@ -71,8 +106,13 @@ void RunDatabase::removeWorkFiles() {
 }
 
 bool RunDatabase::isRunDatabase(const QString& path) {
+    // Immutable: read as it lies, without locks, and without the -wal and
+    // -shm files SQLite would otherwise make beside a WAL-mode database
+    // (and leave there: a read-only connection cannot remove them).
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    const QByteArray uri = "file:" + QUrl::toPercentEncoding(absolute, "/") + "?immutable=1";
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) !=
+    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) !=
         SQLITE_OK) {
         sqlite3_close(db);
         return false;
@@ -119,17 +159,28 @@ void RunDatabase::removeLeftovers() {
                                .toLongLong(&isNumber);
         if (!isNumber || pid <= 0 || pid == qint64(getpid()) || entry.ownerId() != getuid())
             continue;
-        // A live run's lock, whatever its process id looks like from here.
+        // Only a folder a run made holds its alive.lock: a folder of the
+        // user's that happens to be named alike is not ours to remove. A
+        // live run's lock is held, whatever its process id looks like from
+        // here.
         const int lock = ::open(QFile::encodeName(entry.filePath() + QStringLiteral("/alive.lock")),
-                                O_RDWR | O_CLOEXEC);
-        if (lock >= 0) {
-            const bool held = flock(lock, LOCK_EX | LOCK_NB) == -1 && errno == EWOULDBLOCK;
-            ::close(lock);
-            if (held)
-                continue;
+                                O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (lock < 0)
+            continue;
+        const bool held = flock(lock, LOCK_EX | LOCK_NB) == -1 && errno == EWOULDBLOCK;
+        ::close(lock);
+        if (held)
+            continue;
+        if (kill(pid_t(pid), 0) == -1 && errno == ESRCH) {
+            // What a run puts there, by name; anything else keeps the folder.
+            const QDir folder(entry.filePath());
+            QFile::remove(folder.filePath(QStringLiteral("run.sqlite")));
+            for (const char* suffix : kSidecars)
+                QFile::remove(
+                    folder.filePath(QStringLiteral("run.sqlite") + QLatin1String(suffix)));
+            QFile::remove(folder.filePath(QStringLiteral("alive.lock")));
+            folder.rmdir(folder.path());
         }
-        if (kill(pid_t(pid), 0) == -1 && errno == ESRCH)
-            QDir(entry.filePath()).removeRecursively();
     }
 }
 
@@ -252,8 +303,12 @@ VALUES ('format', 'idemlab-run-database'), ('config', ?))"),
                          .arg(target_);
             return false;
         }
-        // An earlier run's journal beside the file would be applied to ours.
-        for (const char* suffix : kSidecars) QFile::remove(target_ + QLatin1String(suffix));
+        // An earlier run's journal beside the file would be applied to ours;
+        // a file that is not its journal is someone else's, and stays.
+        for (const char* suffix : kSidecars) {
+            if (isSidecarOf(target_, suffix))
+                QFile::remove(target_ + QLatin1String(suffix));
+        }
         if (std::rename(QFile::encodeName(workPath_).constData(),
                         QFile::encodeName(target_).constData()) != 0) {
             *error = QStringLiteral("cannot replace %1: %2").arg(target_, osError());

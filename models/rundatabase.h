@@ -37,7 +37,8 @@ public:
     bool publish(const QJsonObject& config, QString* error, bool* badInput);
 
     // A file that a run of this program left (its application id and its
-    // idemlab_run table), read without changing it.
+    // idemlab_run table), read without changing it or making anything
+    // beside it (no -wal or -shm, also for someone else's WAL database).
     static bool isRunDatabase(const QString& path);
 
     // Where a run without a target keeps its database: in memory (/dev/shm)
@@ -48,11 +49,14 @@ public:
     // the window removes one whenever a run is replaced.
     static QString scratchFolder();
     // Removes what runs of processes that ended without tidying up (killed,
-    // or a session that ended) left in the scratch folder: the folders of
-    // this user whose process is gone. Done once per process, at its first
-    // run's start. A run holds a lock on its folder's alive.lock while it
-    // lives: its folder stays even where its process id means nothing (a
-    // process in another PID namespace, a container sharing /dev/shm).
+    // or a session that ended) left in the scratch folder: in the folders of
+    // this user that hold a run's alive.lock and whose process is gone, the
+    // files a run makes, then the folder if nothing else is in it (a folder
+    // of the user's named alike has no alive.lock, and stays). Done once per
+    // process, at its first run's start. A run holds a lock on its folder's
+    // alive.lock while it lives: its folder stays even where its process id
+    // means nothing (a process in another PID namespace, a container sharing
+    // /dev/shm).
     static void removeLeftovers();
 
 private:

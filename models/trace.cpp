@@ -1,12 +1,12 @@
 #include "trace.h"
 
 #include "outofmemory.h"
+#include "outputfile.h"
 
 #include "runconfig.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <cstring>
@@ -67,11 +67,13 @@ TraceFileWriter::~TraceFileWriter() {
 bool TraceFileWriter::open(const QString& path, const RunConfig& config, QString* error) {
     path_ = path;
     error_.clear();
+    refused_ = false;
     first_ = true;
     digest_.reset();
-    file_ = std::make_unique<QSaveFile>(path);
-    if (!file_->open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write the trace to %1: %2").arg(path, file_->errorString());
+    file_ = std::make_unique<OutputFile>(path);
+    QString why;
+    if (!file_->open(&why)) {
+        *error = QStringLiteral("cannot write the trace to %1: %2").arg(path, why);
         file_.reset();
         return false;
     }
@@ -102,19 +104,18 @@ void TraceFileWriter::add(const TraceEvent& event) {
 void TraceFileWriter::flush() {
     if (buffer_.isEmpty() || failed())
         return;
+    QFile& device = file_->device();
     errno = 0;
-    if (file_->write(buffer_) != buffer_.size() || !file_->flush())
-        error_ = QStringLiteral("cannot write the trace to %1: %2").arg(path_, writeError());
+    if (device.write(buffer_) != buffer_.size() || !device.flush()) {
+        // QFileDevice reports a failed buffered write as "Unknown error";
+        // the system's own words (errno, kept since the write) say what
+        // happened.
+        const int code = errno;
+        error_ = QStringLiteral("cannot write the trace to %1: %2")
+                     .arg(path_, code != 0 ? QString::fromLocal8Bit(std::strerror(code))
+                                           : device.errorString());
+    }
     buffer_.clear();
-}
-
-// QFileDevice reports a failed buffered write as "Unknown error"; the
-// system's own words (errno, kept since the write) say what happened.
-QString TraceFileWriter::writeError() const {
-    const int code = errno;
-    if (code != 0)
-        return QString::fromLocal8Bit(std::strerror(code));
-    return file_->errorString();
 }
 
 bool TraceFileWriter::commit(const QJsonObject& summary, QString* error) {
@@ -134,19 +135,21 @@ bool TraceFileWriter::commit(const QJsonObject& summary, QString* error) {
         cancel();
         return false;
     }
-    errno = 0;
-    if (!file_->commit()) {
-        *error = QStringLiteral("cannot write the trace to %1: %2").arg(path_, writeError());
-        file_.reset();
+    QString why;
+    const bool committed = file_->commit(&why);
+    refused_ = file_->refused();
+    file_.reset();
+    if (!committed) {
+        *error =
+            refused_ ? why : QStringLiteral("cannot write the trace to %1: %2").arg(path_, why);
         return false;
     }
-    file_.reset();
     return true;
 }
 
 void TraceFileWriter::cancel() {
     if (file_)
-        file_->cancelWriting();
+        file_->cancel();
     file_.reset();
     buffer_.clear();
 }

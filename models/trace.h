@@ -19,10 +19,10 @@
 #include <optional>
 
 class QIODevice;
-class QSaveFile;
 
 namespace idem {
 
+class OutputFile;
 struct RunConfig;
 
 // Receives every event of a run as it happens.
@@ -65,7 +65,7 @@ public:
 
     // The whole trace file at once (small runs, tests).
     QByteArray toJson(const RunConfig& config, const QJsonObject& summary) const;
-    // Writes through QSaveFile: the file is either complete or untouched.
+    // Writes through an OutputFile: the file is either complete or untouched.
     bool save(const QString& path, const RunConfig& config, const QJsonObject& summary,
               QString* error) const;
 
@@ -106,17 +106,20 @@ public:
     // Drops what was written; the path keeps what it had.
     void cancel();
     bool failed() const { return !error_.isEmpty(); }
+    // commit() found someone else's file at the path (bad input): it is
+    // left as it is (outputfile.h).
+    bool refused() const { return refused_; }
 
 private:
     void write(const QByteArray& bytes);
     void flush();
-    QString writeError() const;
 
-    std::unique_ptr<QSaveFile> file_;
+    std::unique_ptr<OutputFile> file_;
     QString path_;
     QByteArray buffer_;
     Sha256 digest_;
     bool first_ = true;
+    bool refused_ = false;
     QString error_;
 };
 

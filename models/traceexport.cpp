@@ -3,7 +3,6 @@
 #include "outofmemory.h"
 
 #include <QBuffer>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <cstring>
@@ -17,7 +16,7 @@ namespace {
 constexpr qsizetype kBufferBytes = 1 << 20;
 
 // The system's words for what went wrong: errno right after the failing
-// call (QSaveFile often reports only "Unknown error" for a full disk).
+// call (QFileDevice often reports only "Unknown error" for a full disk).
 QString osWords(int err, const QIODevice& device) {
     if (err != 0)
         return QString::fromLocal8Bit(std::strerror(err));
@@ -131,35 +130,35 @@ QByteArray exportEvents(const QList<TraceEvent>& events, TraceExport& format,
     return exportEvents({{run, events}}, format);
 }
 
-bool writeExportFile(const QString& path, const ExportFill& fill, QString* error, bool* cancelled) {
+bool writeExportFile(OutputFile& file, const ExportFill& fill, QString* error, bool* cancelled) {
     *cancelled = false;
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, osWords(errno, file));
+    const QString& path = file.path();
+    QString why;
+    if (!file.open(&why)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, why);
         return false;
     }
-    ExportOutput out(file);
-    QString why;
+    ExportOutput out(file.device());
     const bool filled = fill(out, &why, cancelled);
-    // A short write (a full disk) must not be committed: QSaveFile would keep
-    // the part that fit and replace the old file with it.
+    // A short write (a full disk) must not be committed: the path would get
+    // the part that fit.
     if (!filled || !out.flush()) {
-        file.cancelWriting();
+        file.cancel();
         *error = out.failed() ? QStringLiteral("cannot write %1: %2 (the file is left as it was)")
                                     .arg(path, out.error())
                               : why;
         return false;
     }
     if (memory::allocationFailed()) {
-        file.cancelWriting();
+        file.cancel();
         *error = QStringLiteral("cannot write %1: %2").arg(path, memory::kOutOfMemory);
         return false;
     }
-    errno = 0;
-    if (!file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2 (the file is left as it was)")
-                     .arg(path, osWords(errno, file));
+    if (!file.commit(&why)) {
+        *error =
+            file.refused()
+                ? why
+                : QStringLiteral("cannot write %1: %2 (the file is left as it was)").arg(path, why);
         return false;
     }
     return true;

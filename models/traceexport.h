@@ -6,6 +6,7 @@
 // sequence diagram, ShiViz's hosts) reads the events twice.
 #pragma once
 
+#include "outputfile.h"
 #include "trace.h"
 
 #include <QByteArray>
@@ -19,7 +20,7 @@
 
 namespace idem {
 
-// Where an export writes: a device (a QSaveFile, a QBuffer) behind a buffer
+// Where an export writes: a device (an OutputFile's, a QBuffer) behind a buffer
 // of its own, so that a line is an append. The first failed write is kept
 // with the system's words ("No space left on device"); later ones are dropped.
 class ExportOutput {
@@ -82,11 +83,12 @@ QByteArray exportEvents(const QList<QPair<ExportRun, QList<TraceEvent>>>& runs,
 QByteArray exportEvents(const QList<TraceEvent>& events, TraceExport& format,
                         const ExportRun& run = {});
 
-// Writes `path` through QSaveFile: `fill` writes the content; the file is
+// Writes `file` (outputfile.h): `fill` writes the content; the file is
 // committed only when it wrote everything, so a full disk, a failed read or
 // a cancel leaves the path as it was. The message names the path and gives
-// the system's words. *cancelled: fill gave up because `cancel` was set.
+// the system's words; file.refused(): the path changed hands meanwhile.
+// *cancelled: fill gave up because `cancel` was set.
 using ExportFill = std::function<bool(ExportOutput& out, QString* error, bool* cancelled)>;
-bool writeExportFile(const QString& path, const ExportFill& fill, QString* error, bool* cancelled);
+bool writeExportFile(OutputFile& file, const ExportFill& fill, QString* error, bool* cancelled);
 
 }  // namespace idem

@@ -11,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <cstring>
@@ -170,43 +169,44 @@ QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel, const Scenari
 }
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-    // The system's words for what went wrong: errno right after the failing
-    // call (QSaveFile often reports only "Unknown error" for a full disk).
-    auto osWords = [](int err, const QFileDevice& file) {
-        if (err != 0)
-            return QString::fromLocal8Bit(std::strerror(err));
-        return file.errorString();
-    };
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, osWords(errno, file));
+    OutputFile file(path);
+    return writeFileAtomically(file, bytes, error);
+}
+
+bool writeFileAtomically(OutputFile& file, const QByteArray& bytes, QString* error) {
+    const QString& path = file.path();
+    QString why;
+    if (!file.open(&why)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(path, why);
         return false;
     }
-    // A short write (a full disk) must not be committed: QSaveFile would keep
-    // the part that fit and replace the old file with it.
+    // A short write (a full disk) must not be committed: the path would get
+    // the part that fit. Bytes the device buffers are written by commit(),
+    // which checks them as well.
     errno = 0;
-    const qint64 written = file.write(bytes);
+    const qint64 written = file.device().write(bytes);
     if (written != bytes.size()) {
         const int err = errno;
-        file.cancelWriting();
+        why = err != 0 ? QString::fromLocal8Bit(std::strerror(err)) : file.device().errorString();
+        file.cancel();
         *error = QStringLiteral(
                      "cannot write %1: %2 (%3 of %4 bytes written; the file is "
                      "left as it was)")
-                     .arg(path, osWords(err, file))
+                     .arg(path, why)
                      .arg(std::max<qint64>(written, 0))
                      .arg(bytes.size());
         return false;
     }
     if (memory::allocationFailed()) {
-        file.cancelWriting();
+        file.cancel();
         *error = QStringLiteral("cannot write %1: %2").arg(path, memory::kOutOfMemory);
         return false;
     }
-    errno = 0;
-    if (!file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2 (the file is left as it was)")
-                     .arg(path, osWords(errno, file));
+    if (!file.commit(&why)) {
+        *error =
+            file.refused()
+                ? why
+                : QStringLiteral("cannot write %1: %2 (the file is left as it was)").arg(path, why);
         return false;
     }
     return true;

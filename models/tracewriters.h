@@ -250,9 +250,13 @@ private:
     std::unique_ptr<Narrator> narrator_;
 };
 
-// Writes bytes through QSaveFile: complete or untouched. A short write (a full
-// disk) is never committed; the message gives the path and the system's words
-// ("No space left on device").
+// Writes bytes through an OutputFile: complete or untouched. A short write (a
+// full disk), also one found only when the last bytes are flushed, is never
+// committed; the message gives the path and the system's words ("No space left
+// on device"). The path noted when `file` was made must still hold what it
+// held (file.refused(): it changed hands, and is left as it is).
+bool writeFileAtomically(OutputFile& file, const QByteArray& bytes, QString* error);
+// The same for a path noted now (the window's exports, after its own dialog).
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);
 
 }  // namespace idem

@@ -167,16 +167,20 @@ void EngineTest::aRunWithoutADbKeepsItInMemoryAndRemovesIt() {
 }
 
 // A process killed mid-run leaves its scratch folder behind; the next one
-// removes the folders of processes that are gone, not those of live ones.
+// removes the folders of processes that are gone, not those of live ones,
+// and of them only what a run makes.
 void EngineTest::whatEndedProcessesLeftIsRemoved() {
     const RestoresTmpdir restore;
     QTemporaryDir scratch;
     qputenv("TMPDIR", scratch.path().toLocal8Bit());
+    // What a run makes: its database and the lock it holds while it lives.
     auto leftover = [&](qint64 pid) {
         const QString path = scratch.filePath(QStringLiteral("idemlab-run-%1-aB3dE5").arg(pid));
         QDir().mkpath(path);
-        QFile file(path + QStringLiteral("/run.sqlite"));
-        file.open(QIODevice::WriteOnly);
+        for (const char* name : {"/run.sqlite", "/alive.lock"}) {
+            QFile file(path + QLatin1String(name));
+            file.open(QIODevice::WriteOnly);
+        }
         return path;
     };
     // No process has an id above Linux's largest (2^22): that one is gone.
@@ -186,6 +190,17 @@ void EngineTest::whatEndedProcessesLeftIsRemoved() {
     const QString own = leftover(qint64(getpid()));
     const QString other = scratch.filePath(QStringLiteral("idemlab-run-notapid"));
     QDir().mkpath(other);
+    // A folder of the user's named like a run's (no alive.lock), and a run's
+    // folder the user put a file in: the lab removes only what it made.
+    const QString users = scratch.filePath(QStringLiteral("idemlab-run-999999997-myproject"));
+    QDir().mkpath(users);
+    QFile notes(users + QStringLiteral("/notes.txt"));
+    QVERIFY(notes.open(QIODevice::WriteOnly));
+    notes.close();
+    const QString shared = leftover(999'999'996);
+    QFile mine(shared + QStringLiteral("/mine.txt"));
+    QVERIFY(mine.open(QIODevice::WriteOnly));
+    mine.close();
     // A run in another PID namespace: its process id means nothing here,
     // its lock says it lives. Once the lock is let go, it is a leftover.
     const QString elsewhere = leftover(999'999'998);
@@ -201,6 +216,9 @@ void EngineTest::whatEndedProcessesLeftIsRemoved() {
     QVERIFY(QFileInfo::exists(alive));
     QVERIFY(QFileInfo::exists(own));
     QVERIFY(QFileInfo::exists(other));
+    QVERIFY(QFileInfo::exists(users + QStringLiteral("/notes.txt")));
+    QVERIFY(QFileInfo::exists(shared + QStringLiteral("/mine.txt")));
+    QVERIFY(!QFileInfo::exists(shared + QStringLiteral("/run.sqlite")));
 }
 
 void EngineTest::dbFileIsKeptForInspection() {

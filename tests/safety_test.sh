@@ -7,7 +7,8 @@ set -u
 B="${IDEMLAB:?set IDEMLAB to the idemlab binary}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+mounted=""
+trap '[ -n "$mounted" ] && umount "$mounted"; rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -142,6 +143,178 @@ for fmt in csv shiviz html mermaid plantuml history chrome; do
 done
 "$B" run --scenario order-create --trace "$tmp/out.png" --force >/dev/null && head -c 25 "$tmp/out.png" | grep -q idemlab-trace \
     && ok || bad "run --trace --force over an earlier picture"
+
+# --- Every output whole or not at all, on a full disk --------------------------
+# A 64 KiB disk filled to its last 4 KiB: every output that does not fit ends
+# with exit 1, the system's words and its path, under 16 KiB (what Qt's file
+# buffers) as over; the path keeps what it had (nothing, or with --force an
+# earlier output of the lab's), and no work file stays beside it.
+disk="$tmp/disk"
+mkdir -p "$disk"
+if mount -t tmpfs -o size=64k tmpfs "$disk" 2>/dev/null; then
+    mounted="$disk"
+    for n in 1 3 8 16; do "$B" run --scenario order-create --intents $n --trace "$tmp/t$n.json" >/dev/null; done
+    "$B" export "$tmp/t1.json" --format mermaid --out "$tmp/earlier.mmd" 2>/dev/null
+    # intents KIND SIZE: how many intents make a small (4 to 16 KiB) or a
+    # large (over 16 KiB) output of that kind; a report is never small.
+    intents() {
+        case "$1 $2" in
+            "mermaid small" | "plantuml small" | "history small") echo 8 ;;
+            "mermaid large" | "plantuml large" | "history large") echo 16 ;;
+            *" small") echo 1 ;;
+            *) echo 3 ;;
+        esac
+    }
+    # write KIND SIZE PATH [--force]: one output of that kind and size.
+    write() {
+        local kind="$1" n
+        n=$(intents "$1" "$2")
+        local path="$3"
+        shift 3
+        case "$kind" in
+            trace) "$B" run --scenario order-create --intents "$n" --trace "$path" "$@" >/dev/null ;;
+            png) "$B" shot --scenario order-create --view tables \
+                     --size "$([ "$n" = 1 ] && echo 320x240 || echo 1600x1200)" --out "$path" "$@" ;;
+            *) "$B" export "$tmp/t$n.json" --format "$kind" --out "$path" "$@" ;;
+        esac
+    }
+    for kind in csv shiviz chrome html mermaid plantuml history trace png; do
+        for size in small large; do
+            [ "$kind $size" = "html small" ] && continue
+            for force in "" --force; do
+                find "$disk" -mindepth 1 -delete
+                # With --force, the earlier output is the same one written
+                # whole while the disk had room (a report never fits: an
+                # earlier diagram then); either way its size is measured.
+                if [ -n "$force" ]; then
+                    if write "$kind" "$size" "$disk/out" 2>/dev/null; then
+                        bytes=$(stat -c %s "$disk/out")
+                    else
+                        rm -f "$disk/out"
+                        write "$kind" "$size" "$tmp/whole" 2>/dev/null
+                        bytes=$(stat -c %s "$tmp/whole")
+                        rm -f "$tmp/whole"
+                        cp "$tmp/earlier.mmd" "$disk/out"
+                    fi
+                    cp "$disk/out" "$tmp/earlier"
+                    if [ "$size" = small ] && { [ "$bytes" -le 4096 ] || [ "$bytes" -ge 16384 ]; }; then
+                        bad "the small $kind output is $bytes bytes, not between 4 and 16 KiB"
+                    elif [ "$size" = large ] && [ "$bytes" -le 16384 ]; then
+                        bad "the large $kind output is $bytes bytes, not over 16 KiB"
+                    fi
+                fi
+                what="$kind, $size${force:+ ($bytes bytes), over an earlier output with --force}"
+                dd if=/dev/zero of="$disk/fill" bs=4k 2>/dev/null
+                truncate -s -4096 "$disk/fill"
+                write "$kind" "$size" "$disk/out" $force 2>"$tmp/err"
+                rc=$?
+                if [ $rc -ne 1 ] || ! grep -q 'No space left on device' "$tmp/err" || ! grep -qF "$disk/out" "$tmp/err"; then
+                    bad "full disk, $what: exit $rc, $(cat "$tmp/err")"
+                elif [ -n "$force" ] && ! cmp -s "$disk/out" "$tmp/earlier"; then
+                    bad "full disk, $what: the earlier output changed ($(stat -c %s "$disk/out") bytes)"
+                elif [ -z "$force" ] && [ -e "$disk/out" ]; then
+                    bad "full disk, $what: a file of $(stat -c %s "$disk/out") bytes was left"
+                elif [ "$(ls -A "$disk" | grep -vcx -e fill -e out)" -ne 0 ]; then
+                    bad "full disk, $what: left $(ls -A "$disk")"
+                else
+                    ok
+                fi
+            done
+        done
+    done
+    umount "$disk" && mounted=""
+else
+    echo "SKIP: cannot mount a small tmpfs here (needs root); a full disk is untested"
+fi
+
+# --- Nothing lands on a file that appeared while the tool worked -----------------
+# A file put at the output path during the run stays, and the command says so
+# on one line (exit 2), with or without --force. started PID FILE: once the
+# command holds its work file for FILE open (unnamed, or hidden beside it).
+started() {
+    local dir i
+    dir=$(dirname "$2")
+    for i in $(seq 500); do
+        ls -l "/proc/$1/fd" 2>/dev/null | grep -qF -- "-> $dir/#" && return
+        compgen -G "$dir/.$(basename "$2").*" >/dev/null && return
+        sleep 0.02
+    done
+}
+"$B" run --scenario order-create --intents 500 --trace "$tmp/long.json" >/dev/null
+# during PATH WORDS command...: the command in the background, "mine" written
+# to PATH once it has started, while it is stopped.
+during() {
+    local path="$1" words="$2"; shift 2
+    "$B" "$@" >/dev/null 2>"$tmp/err" &
+    local pid=$!
+    started $pid "$path"
+    kill -STOP $pid  # however fast the machine, the file comes mid-run
+    echo mine >"$path"
+    kill -CONT $pid
+    wait $pid
+    local rc=$?
+    if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF "$path $words" "$tmp/err"; then
+        bad "$* with $path written meanwhile: exit $rc, $(cat "$tmp/err")"
+    elif [ "$(cat "$path")" != mine ] || compgen -G "$(dirname "$path")/.$(basename "$path").*" >/dev/null; then
+        bad "$* replaced $path written meanwhile, or left its work file"
+    else
+        ok
+    fi
+}
+created='was created by someone else while idemlab worked; it is left as it is'
+changed='was replaced or changed by someone else while idemlab worked; it is left as it is'
+during "$tmp/mid.json" "$created" run --scenario order-create --intents 500 --trace "$tmp/mid.json"
+during "$tmp/mid.csv" "$created" export "$tmp/long.json" --format csv --out "$tmp/mid.csv"
+"$B" export "$tmp/small.json" --format csv --out "$tmp/mid-earlier.csv" 2>/dev/null
+during "$tmp/mid-earlier.csv" "$changed" export "$tmp/long.json" --format csv --out "$tmp/mid-earlier.csv" --force
+
+# --- The lab deletes only what it made ---------------------------------------
+# Files beside a run database that are not its journal stay when --force
+# replaces it; its own WAL and index go with it.
+"$B" run --scenario order-create --db "$tmp/r.sqlite" >/dev/null
+printf 'my write-ahead notes\n' >"$tmp/r.sqlite-wal"
+printf 'my shared notes\n' >"$tmp/r.sqlite-shm"
+"$B" run --scenario order-create --db "$tmp/r.sqlite" --force >/dev/null 2>"$tmp/err" \
+    && [ "$(cat "$tmp/r.sqlite-wal")" = 'my write-ahead notes' ] && [ "$(cat "$tmp/r.sqlite-shm")" = 'my shared notes' ] \
+    && ok || bad "run --db --force removed files beside the database that were not its own: $(cat "$tmp/err")"
+rm -f "$tmp/r.sqlite-wal" "$tmp/r.sqlite-shm"
+python3 - "$tmp/r.sqlite" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA journal_mode=WAL")
+c.execute("CREATE TABLE remark(t)")
+c.commit()
+os._exit(0)  # the WAL and its index stay, as after a crash
+PY
+[ -s "$tmp/r.sqlite-wal" ] && [ -e "$tmp/r.sqlite-shm" ] || bad "could not leave a WAL beside r.sqlite"
+"$B" run --scenario order-create --db "$tmp/r.sqlite" --force >/dev/null 2>"$tmp/err" \
+    && [ ! -e "$tmp/r.sqlite-wal" ] && [ ! -e "$tmp/r.sqlite-shm" ] \
+    && ok || bad "run --db --force kept the replaced database's own WAL: $(cat "$tmp/err")"
+# A folder of the user's named like a run's is not a stale run folder; one a
+# run left (its alive.lock, no process) is.
+mkdir -p "$tmp/scratch/idemlab-run-999999-myproject" "$tmp/scratch/idemlab-run-999999-AbCdEf"
+printf 'chapter two\n' >"$tmp/scratch/idemlab-run-999999-myproject/notes.txt"
+touch "$tmp/scratch/idemlab-run-999999-AbCdEf/alive.lock" "$tmp/scratch/idemlab-run-999999-AbCdEf/run.sqlite"
+TMPDIR="$tmp/scratch" "$B" run --scenario order-create >/dev/null
+[ "$(cat "$tmp/scratch/idemlab-run-999999-myproject/notes.txt" 2>/dev/null)" = 'chapter two' ] \
+    && ok || bad "a run removed the user's folder idemlab-run-999999-myproject"
+[ ! -e "$tmp/scratch/idemlab-run-999999-AbCdEf" ] && ok || bad "a stale run folder stayed"
+# Refusing a user's WAL-mode database leaves nothing beside it.
+sqlite3 "$tmp/wal.db" 'PRAGMA journal_mode=WAL; CREATE TABLE thesis(c);' >/dev/null
+expect_kept 2 'already exists and is not a database of an earlier run' "$tmp/wal.db" \
+    run --scenario order-create --db "$tmp/wal.db" --force
+[ ! -e "$tmp/wal.db-wal" ] && [ ! -e "$tmp/wal.db-shm" ] && ok || bad "refusing --db left $(ls "$tmp" | grep wal.db-)"
+
+# --- A trace's closed vocabularies are checked on load ---------------------------
+python3 - "$tmp/small.json" "$tmp/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["isolation"] = "serializable; DROP DATABASE mysql"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+hostile='config field "isolation" is the text "serializable; DROP DATABASE mysql", not a level of sqlite (allowed: serializable)'
+expect 2 "$hostile" replay "$tmp/hostile.json"
+expect 2 "$hostile" export "$tmp/hostile.json" --format csv --out "$tmp/hostile.csv"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

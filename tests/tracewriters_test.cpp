@@ -6,6 +6,7 @@
 #include "csv.h"
 #include "exporttext.h"
 #include "lockstory.h"
+#include "outputfile.h"
 #include "run.h"
 #include "sqlconnection.h"
 #include "sqliteconnection.h"
@@ -181,6 +182,7 @@ private slots:
     void sqlLogNamesTheAttemptsAWaitIsFor();
     void chromeAndHistoryTellTheLocks();
     void fullDiskLeavesTheOldFile();
+    void outputTakesNoPathThatChangedHands();
     void unwritableFolderSaysWhy();
 };
 
@@ -640,6 +642,64 @@ void TraceWritersTest::fullDiskLeavesTheOldFile() {
     // Less than the free space but more than a page: written whole.
     QVERIFY2(writeFileAtomically(path, QByteArray(20 * 1024, 'y'), &error), qPrintable(error));
     QCOMPARE(readAll(path), QByteArray(20 * 1024, 'y'));
+    // Under the 16 KiB a file device buffers, with 4 KiB free: the failure
+    // comes only when the last bytes are flushed, and is seen there.
+    {
+        QFile fill(mountPoint + QStringLiteral("/fill"));
+        QVERIFY(fill.open(QIODevice::WriteOnly));
+        const QByteArray page(4096, 'f');
+        while (fill.write(page) == page.size() && fill.flush()) {
+        }
+        fill.close();
+        QVERIFY(fill.resize(fill.size() / 4096 * 4096 - 4096));
+    }
+    QVERIFY(!writeFileAtomically(path, QByteArray(8 * 1024, 'z'), &error));
+    QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+    QCOMPARE(readAll(path), QByteArray(20 * 1024, 'y'));
+    QCOMPARE(QDir(mountPoint).entryList(QDir::Files | QDir::Hidden).size(), 2);
+}
+
+void TraceWritersTest::outputTakesNoPathThatChangedHands() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.csv"));
+    const auto put = [&path](const QByteArray& bytes, QIODevice::OpenMode mode) {
+        QFile f(path);
+        QVERIFY(f.open(mode));
+        QCOMPARE(f.write(bytes), bytes.size());
+    };
+    QString why;
+    {
+        // Free when noted, someone's file at the end: it stays.
+        OutputFile out(path);
+        QVERIFY2(out.open(&why), qPrintable(why));
+        out.device().write("ours\n");
+        put("mine\n", QIODevice::WriteOnly);
+        QVERIFY(!out.commit(&why));
+        QVERIFY(out.refused());
+        QVERIFY2(why.contains(QStringLiteral("was created by someone else")), qPrintable(why));
+        QCOMPARE(readAll(path), QByteArray("mine\n"));
+    }
+    {
+        // Noted, then written to in place: it stays.
+        OutputFile out(path);
+        QVERIFY2(out.open(&why), qPrintable(why));
+        out.device().write("ours\n");
+        put("more\n", QIODevice::Append);
+        QVERIFY(!out.commit(&why));
+        QVERIFY(out.refused());
+        QVERIFY2(why.contains(QStringLiteral("replaced or changed")), qPrintable(why));
+        QCOMPARE(readAll(path), QByteArray("mine\nmore\n"));
+    }
+    {
+        // Noted and untouched: replaced.
+        OutputFile out(path);
+        QVERIFY2(out.open(&why), qPrintable(why));
+        out.device().write("ours\n");
+        QVERIFY2(out.commit(&why), qPrintable(why));
+        QVERIFY(!out.refused());
+        QCOMPARE(readAll(path), QByteArray("ours\n"));
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
 }
 
 void TraceWritersTest::unwritableFolderSaysWhy() {

@@ -1,5 +1,7 @@
 #include "diagramexport.h"
 
+#include "outputfile.h"
+
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
@@ -7,7 +9,6 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace idem {
@@ -53,20 +54,24 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
                         .arg(info.absolutePath()));
         return false;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    // Complete or not at all: commit() flushes and checks the last bytes too.
+    OutputFile file(path);
+    QString why;
+    if (!file.open(&why)) {
         fail(error, DiagramExport::tr(
                         "Cannot save the picture to %1: %2. Choose a folder you can write to.")
-                        .arg(path, file.errorString()));
+                        .arg(path, why));
         return false;
     }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        fail(error, DiagramExport::tr("Saving the picture to %1 failed: %2. Nothing was written.")
-                        .arg(path, file.errorString()));
-        file.cancelWriting();
-        return false;
+    if (file.device().write(bytes) != bytes.size()) {
+        why = file.device().errorString();
+        file.cancel();
+    } else if (file.commit(&why)) {
+        return true;
     }
-    return true;
+    fail(error, DiagramExport::tr("Saving the picture to %1 failed: %2. Nothing was written.")
+                    .arg(path, why));
+    return false;
 }
 
 }  // namespace

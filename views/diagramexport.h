@@ -1,5 +1,5 @@
 // Saves a diagram's scene as a picture for slides and reports: PNG at twice
-// the screen resolution, or SVG. Written through QSaveFile, so a failed save
+// the screen resolution, or SVG. Written through an OutputFile, so a failed save
 // leaves no half-written file behind.
 #pragma once
 
