@@ -117,6 +117,7 @@ void Narrator::reset() {
     failedUnhandled_.clear();
     serverRefusals_.clear();
     sessions_.clear();
+    waitingSessions_.clear();
 }
 
 QStringList Narrator::untranslated() {

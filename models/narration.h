@@ -120,6 +120,10 @@ private:
     QString answeredError(const TraceEvent& response, const QString& result) const;
     // Which attempt each server session serves: a lock wait names sessions.
     SessionAttempts sessions_;
+    // The sessions whose statement waits for a lock now (a lock-wait seen,
+    // its statement not yet ended): a "holder" among them is a request
+    // queued ahead, not a holder.
+    QSet<QString> waitingSessions_;
 };
 
 }  // namespace idem

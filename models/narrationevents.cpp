@@ -87,6 +87,7 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
     switch (e.kind) {
         case EventKind::Sql:
             sessions_.follow(e);
+            waitingSessions_.remove(e.connectionName());
             return saySql(e);
         case EventKind::Guard:
             guarded_.insert(e.intent);

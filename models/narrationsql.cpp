@@ -23,15 +23,52 @@ constexpr int kPrimaryKeyViolation = 1555;
 
 Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
     const QString lock = e.fields.text("lock");
-    QStringList holders;
-    for (const AttemptRef& a : sessions_.holders(e)) holders << who(a);
+    // The server names every transaction the request is blocked by: those
+    // that hold the lock, and those whose own request for it waits ahead
+    // in the queue (InnoDB grants in order). The latter hold nothing yet.
+    QStringList holders, queued;
+    const QList<AttemptRef> blockers = sessions_.holders(e);
+    const QStringList blockerSessions =
+        e.fields.text("holder").split(QStringLiteral(", "), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < blockers.size(); ++i) {
+        const bool waits = waitingSessions_.contains(blockerSessions.value(i));
+        (waits ? queued : holders) << who(blockers[i]);
+    }
+    waitingSessions_.insert(e.fields.text("connection"));
+    if (holders.isEmpty() && !queued.isEmpty()) {
+        const QString ahead = queued.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 waits on %2 (%3): %2 asked for the same lock first "
+                                      "and waits for it too, so %1 queues behind."))
+                    .arg(who(e), ahead, lockName(lock)),
+                3};
+    }
     if (holders.isEmpty())
         holders << SAY(QT_TRANSLATE_NOOP("idem::Narration", "another transaction"));
     const QString held = holders.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+    if (!queued.isEmpty()) {
+        const QString ahead = queued.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 waits for the lock on %3: %2 holds it, and %4, which "
+                                      "asked first and waits too, is ahead in the queue."))
+                    .arg(who(e), held, lockName(lock), ahead),
+                3};
+    }
     const QString name = lockName(lock);
     const bool onIndex = lock.contains(QLatin1String(" index "));
     // The verb agrees with the holders: "#1 holds", "#2, #3 hold".
     const bool one = holders.size() == 1;
+    // A gap lock at the end of the primary key: no index let the locking
+    // read find its key, so it scanned the table and locked all of it, the
+    // place after its last row included.
+    if (onIndex && isGapLock(lock) && name == QLatin1String("PRIMARY"))
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 waits for the lock %2 took on the end of the table's "
+                                      "primary key: with no index on the column it searched, "
+                                      "that locking read scanned the whole table and locked "
+                                      "every row and the place after the last one."))
+                    .arg(who(e), held),
+                3};
     const char* sentence =
         !onIndex ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
                                             "%1 waits for a lock %2 holds (%3): its statement "

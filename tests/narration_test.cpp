@@ -153,6 +153,7 @@ private slots:
     void captionsDoNotPromiseWhatTheVariantDoesNot();
     void csvHasACaptionForEveryEvent();
     void outboxHelpersAreCalledByTheirOwnNumbers();
+    void aWaiterAheadInTheQueueIsNotCalledAHolder();
 };
 
 void NarrationTest::everyEventHasACaption() {
@@ -353,6 +354,61 @@ void NarrationTest::outboxHelpersAreCalledByTheirOwnNumbers() {
                              "消息中间件 B2把消息 2 投递给消费者。", "消费者 C2"}) {
         QVERIFY2(chinese.contains(QString::fromUtf8(said)), said);
     }
+}
+
+// InnoDB names as a blocker every transaction whose request for the lock
+// is queued ahead, waiting or not: a caption calls only those that do not
+// wait holders (a server's lock-wait events, as the scheduler records them).
+void NarrationTest::aWaiterAheadInTheQueueIsNotCalledAHolder() {
+    const ScenarioInfo& info = findScenario("order-create")->info();
+    Narrator narrator(1, &info.words);
+    qint64 seq = 0;
+    const auto statement = [&](qint32 attempt, const QString& sql) {
+        TraceEvent e;
+        e.seq = ++seq;
+        e.kind = EventKind::Sql;
+        e.actor = nameId(u"service");
+        e.intent = 0;
+        e.attempt = attempt;
+        e.connection = qint16(attempt);
+        e.sql = sql;
+        return e;
+    };
+    const auto wait = [&](qint32 attempt, const QString& holders, const QString& lock) {
+        TraceEvent e;
+        e.seq = ++seq;
+        e.kind = EventKind::LockWait;
+        e.actor = nameId(u"service");
+        e.intent = 0;
+        e.attempt = attempt;
+        e.fields.set("connection", QStringLiteral("c%1").arg(attempt));
+        e.fields.set("holder", holders);
+        e.fields.set("lock", lock);
+        return e;
+    };
+    const QString gap = QStringLiteral(
+        "waits for c1: RECORD X,GAP,INSERT_INTENTION on `orders` index uk_orders_request_id "
+        "row supremum pseudo-record, held as S,GAP");
+    for (qint32 a : {1, 2, 3})
+        narrator.caption(statement(a, "SELECT id FROM orders WHERE request_id = ? FOR UPDATE"));
+    const QString first = narrator.caption(wait(2, "c1", gap));
+    QVERIFY2(first.contains("#2 waits for the gap lock #1 holds"), qPrintable(first));
+    const QString both = narrator.caption(wait(3, "c1, c2", gap));
+    QVERIFY2(both.contains("#1 holds it, and #2, which asked first and waits too, is ahead"),
+             qPrintable(both));
+    const QString ahead = narrator.caption(wait(1, "c2", gap));
+    QVERIFY2(ahead.contains("#1 waits on #2") && ahead.contains("queues behind"),
+             qPrintable(ahead));
+    // A statement that ends is no longer waiting: a holder again.
+    narrator.caption(statement(2, "INSERT INTO orders (request_id) VALUES (?)"));
+    const QString later = narrator.caption(wait(3, "c2", gap));
+    QVERIFY2(later.contains("#3 waits for the gap lock #2 holds"), qPrintable(later));
+    // A locking read with no index scans the table: its lock ends the primary key.
+    const QString scan = narrator.caption(
+        wait(3, "c2",
+             "waits for c2: RECORD X,INSERT_INTENTION on `orders` index PRIMARY row supremum "
+             "pseudo-record, held as S"));
+    QVERIFY2(scan.contains("scanned the whole table"), qPrintable(scan));
 }
 
 QTEST_GUILESS_MAIN(NarrationTest)

@@ -2689,6 +2689,18 @@ All lessons are in Guided lessons (F2).</source>
         <source>%1 gives up waiting for the lock: the lab cancels its %2 at the lock timeout you set, as the server&apos;s own timeout would (MariaDB 1205, PostgreSQL 55P03).</source>
         <translation>%1 放弃等锁：实验室在你设定的锁超时时刻取消了它的 %2，就像服务器自己的超时那样（MariaDB 1205，PostgreSQL 55P03）。</translation>
     </message>
+    <message>
+        <source>%1 waits on %2 (%3): %2 asked for the same lock first and waits for it too, so %1 queues behind.</source>
+        <translation>%1 排在 %2 后面等待（%3）：%2 先申请了同一把锁，也还在等，所以 %1 只能排在它后面。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the lock on %3: %2 holds it, and %4, which asked first and waits too, is ahead in the queue.</source>
+        <translation>%1 等待 %3 上的锁：%2 持有它，而 %4 先申请、也在等待，排在队列前面。</translation>
+    </message>
+    <message>
+        <source>%1 waits for the lock %2 took on the end of the table&apos;s primary key: with no index on the column it searched, that locking read scanned the whole table and locked every row and the place after the last one.</source>
+        <translation>%1 等待 %2 在表主键末尾加的锁：要查的列上没有索引，那次加锁读只能扫描整张表，把每一行以及最后一行之后的位置都锁住了。</translation>
+    </message>
 </context>
 <context>
     <name>idem::NaturalOps</name>
