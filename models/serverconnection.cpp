@@ -49,8 +49,12 @@ ServerConnection::ServerConnection(std::unique_ptr<live::Session> session, const
     : SqlConnection(id), session_(std::move(session)) {}
 
 ServerConnection::~ServerConnection() {
-    if (session_ && session_->isOpen())
-        session_->close();
+    // A connection the run is done with says goodbye (the session's own
+    // end: COM_QUIT, libpq's Terminate), so that a shared server logs no
+    // aborted connection; only a crash drops one without it (drop()). A
+    // statement still in flight (a run stopped midway) is cancelled first.
+    if (session_ && session_->isOpen() && session_->busy() && session_->cancel())
+        session_->poll(5000);
     if (attempts_) {
         attempts_->changed = true;
         const std::lock_guard lock(attempts_->mutex);

@@ -322,6 +322,40 @@ private slots:
         QCOMPARE(sameKey.data.value(0).value(0).toInt(), 1);
     }
 
+    // A run's connections end with a goodbye: the server counts no aborted
+    // client for a run without a crash, and one for a crashed attempt's.
+    void mariadbConnectionsQuitProperly() {
+        SKIP_WITHOUT("mariadb");
+        RunConfig c = defaultConfig(*findScenario("payment-callback"));
+        c.backend = "mariadb";
+        Run watcher(c, *findScenario(c.scenario));
+        QString error;
+        QVERIFY2(watcher.start(&error), qPrintable(error));
+        auto reader = watcher.openReader();
+        const auto aborted = [&] {
+            const SqlResult r = reader->exec("SHOW GLOBAL STATUS LIKE 'Aborted_clients'");
+            return r.ok ? r.data.value(0).value(1).toLongLong() : -1;
+        };
+        const qint64 before = aborted();
+        QVERIFY(before >= 0);
+        {
+            Run run(c, *findScenario(c.scenario));
+            QVERIFY2(run.start(&error), qPrintable(error));
+            run.runToEnd();
+            QVERIFY(run.finish(&error));
+        }
+        QCOMPARE(aborted(), before);
+        c.timing = Timing::Retry;
+        c.crash = CrashPoint::BeforeCommit;
+        {
+            Run run(c, *findScenario(c.scenario));
+            QVERIFY2(run.start(&error), qPrintable(error));
+            run.runToEnd();
+            QVERIFY(run.finish(&error));
+        }
+        QTRY_COMPARE(aborted(), before + 1);
+    }
+
     // PostgreSQL's integrity check looks into indexes (amcheck) and CHECK
     // constraints, not only at whether the tables can be read: a constraint
     // added NOT VALID over rows that break it is found.
