@@ -66,13 +66,14 @@ QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
 // their answers are messages, and an answer that never arrived goes to the
 // host "lost". Several runs become several executions, each under its label.
 //
-// A clock names the event's own host and, on an event that receives a
-// message, the sender's entry at the send: ShiViz draws an arrow from every
-// entry that grew since the host's previous event and takes an entry left
-// out as unchanged (its modelGraph.js), so the drawing is the one full
-// vector clocks give, while a line stays short. Full clocks would list, on
-// every statement, each attempt the database ever served: a log growing with
-// the square of the run.
+// Each clock is a true vector clock of its execution: a host keeps its whole
+// vector, an event adds one to the host's own entry, and an event that
+// receives a message first takes, entry by entry, the larger of its own and
+// the sender's vector as of the sender's latest event. ShiViz computes each
+// event's clock from the arrows it draws and refuses a log whose clock
+// differs (its modelGraph.js), so no entry a host has heard of may be left
+// out; the price is a log that grows with the hosts a run has times its
+// events. Each execution's clocks start afresh.
 //
 // On a server, a statement blocked on a lock is an event of its attempt's
 // host when it blocks (who holds the lock, which lock); when it goes on, an
@@ -101,7 +102,7 @@ private:
     QSet<QString> perAttempt_;
     bool manyIntents_ = false;
     bool judged_ = false;
-    QHash<QString, qint64> clocks_;  // each host's own entry
+    QHash<QString, QJsonObject> clocks_;  // each host's vector clock
     LockStory locks_{0};
 };
 struct ShiVizRun {
