@@ -16,11 +16,11 @@ one execution), the rest the log. In each execution, per host:
      be the clock written, entry for entry: no entry dropped, none added.
 
 Run by ctest (IDEMLAB set): a sweep of runs, each scenario's recommended
-variant and its `none` variant, concurrent, on SQLite, each exported alone,
-and the `none` ones in one file as ShiViz executions; and the traces of real MariaDB and
-PostgreSQL runs kept in the repository (tests/locktraces, the lessons'
-recordings), several to a file. Each log is made by `idemlab export --format
-shiviz` and judged. Before
+variant and its `none` variant (or its first, having neither), concurrent,
+on SQLite, each exported alone, and the `none` ones in one file as ShiViz
+executions; and the traces of real MariaDB and PostgreSQL runs kept in the
+repository (tests/locktraces, the lessons' recordings), several to a file.
+Each log is made by `idemlab export --format shiviz` and judged. Before
 that, the judge itself on small logs: a true one passes, and the kinds of
 wrong ones are each refused.
 
@@ -290,7 +290,9 @@ def sweep(folder, idemlab):
         variants = [v for v in scenario["variants"] if not v.get("server_only")]
         chosen = [v["id"] for v in variants if v.get("recommended")] + \
             [v["id"] for v in variants if v["id"] == "none" and not v.get("recommended")]
-        cells += [(scenario["id"], variant) for variant in chosen]
+        # A scenario with neither (natural-ops: every operation is a lesson
+        # of its own) goes in with its first variant.
+        cells += [(scenario["id"], variant) for variant in chosen or [variants[0]["id"]]]
 
     def trace(cell):
         path = os.path.join(folder, f"{cell[0]}-{cell[1]}.json")
