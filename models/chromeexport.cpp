@@ -75,7 +75,8 @@ int ChromeExport::track(const QString& actor) {
 }
 
 // The first pass gives each actor its track in the order the second one
-// meets them: an event's own actor, and the receiver of an attempt opened.
+// meets them: an event's own actor, and the receiver of an attempt opened;
+// on a server, it learns which holder's statement let each wait go.
 void ChromeExport::look(const TraceEvent& e) {
     track(e.actorName());
     const QString attemptId = attemptIdOf(e);
@@ -85,6 +86,11 @@ void ChromeExport::look(const TraceEvent& e) {
     }
     if (e.is(EventKind::Response))
         open_.remove(attemptId);
+    const LockStep step = lookLocks_.follow(e);
+    if (step.ended && step.ended->letGo() && step.ended->releasedBy.attempt != 0) {
+        const LockEpisode& w = *step.ended;
+        releases_[w.releasedSeq] << Release{w.seq, w.releasedBy, w.who};
+    }
 }
 
 void ChromeExport::append(ExportOutput& out, const QJsonObject& o) {
@@ -177,18 +183,11 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
                             {"tid", onTrack},
                             {"args", eventArgs(e)}});
     lockEvents(e, out);
+    releases(e, out);
     if (e.is(EventKind::Response) && open_.contains(attemptId)) {
         // A wait still open when the attempt answers ends with it.
-        if (waits_.contains(attemptId)) {
-            const OpenSpan wait = waits_.take(attemptId);
-            append(out, QJsonObject{{"ph", "e"},
-                                    {"cat", "attempt"},
-                                    {"id", attemptId},
-                                    {"name", wait.name},
-                                    {"ts", ts},
-                                    {"pid", kPid},
-                                    {"tid", wait.track}});
-        }
+        if (waits_.contains(attemptId))
+            endWait(attemptId, e.tMs, {{"outcome", "answered"}}, out);
         const OpenSpan span = open_.take(attemptId);
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},
@@ -201,10 +200,9 @@ void ChromeExport::add(const TraceEvent& e, ExportOutput& out) {
     }
 }
 
-// A server's lock waits and refusals on the attempts' own async tracks (the
-// attempt's category and id, so that they nest in its span), and a flow
-// arrow (Perfetto's bind_id, from an instant to an instant) from the holder
-// whose transaction ended to the waiter it let go.
+// A server's lock waits as complete slices on the waiting attempts' tracks,
+// written when they end; refusals as instants on the attempts' own async
+// tracks (the attempt's category and id, so that they nest in its span).
 void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
     const LockStep step = locks_.follow(e);
     if (!step.any())
@@ -216,42 +214,34 @@ void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
     if (step.ended) {
         const LockEpisode& w = *step.ended;
         const QString waiter = attemptIdOf(w.who);
-        const OpenSpan wait = waits_.take(waiter);
-        if (w.releasedBy.attempt != 0 && w.letGo()) {
-            const QString holder = attemptIdOf(w.releasedBy);
-            append(out, QJsonObject{{"ph", "n"},
-                                    {"cat", "attempt"},
-                                    {"id", holder},
-                                    {"name", "lock released"},
-                                    {"ts", w.releasedMs * kMicrosPerMs},
-                                    {"pid", kPid},
-                                    {"tid", trackOf(holder)},
-                                    {"bind_id", w.seq},
-                                    {"flow_out", true},
-                                    {"args", QJsonObject{{"lets_go", locks_.name(w.who)}}}});
+        const bool letGo = w.releasedBy.attempt != 0 && w.letGo();
+        QJsonObject more{{"outcome", outcomeId(w.endOutcome)},
+                         {"until_seq", w.endSeq},
+                         {"ended", locks_.releaseText(w)}};
+        if (letGo)
+            more.insert("released_by", locks_.name(w.releasedBy));
+        endWait(waiter, e.tMs, more, out);
+        if (letGo) {
+            // The arrow from the holder's statement ends here, at the grant:
+            // on a slice of its own, so that it binds to it ("bp": "e").
             append(out,
-                   QJsonObject{{"ph", "n"},
-                               {"cat", "attempt"},
-                               {"id", waiter},
+                   QJsonObject{{"ph", "X"},
+                               {"cat", "lock"},
                                {"name", "lock granted"},
                                {"ts", ts},
+                               {"dur", 0},
                                {"pid", kPid},
                                {"tid", trackOf(waiter)},
-                               {"bind_id", w.seq},
-                               {"flow_in", true},
-                               {"args", QJsonObject{{"released_by", locks_.name(w.releasedBy)}}}});
-        }
-        if (!wait.name.isEmpty()) {
-            append(out, QJsonObject{{"ph", "e"},
-                                    {"cat", "attempt"},
-                                    {"id", waiter},
-                                    {"name", wait.name},
+                               {"args", QJsonObject{{"attempt_id", waiter},
+                                                    {"released_by", locks_.name(w.releasedBy)}}}});
+            append(out, QJsonObject{{"ph", "f"},
+                                    {"bp", "e"},
+                                    {"cat", "lock"},
+                                    {"name", "lock released"},
+                                    {"id", w.seq},
                                     {"ts", ts},
                                     {"pid", kPid},
-                                    {"tid", wait.track},
-                                    {"args", QJsonObject{{"outcome", outcomeId(w.endOutcome)},
-                                                         {"until_seq", w.endSeq},
-                                                         {"text", locks_.releaseText(w)}}}});
+                                    {"tid", trackOf(waiter)}});
         }
     }
     if (step.began) {
@@ -259,22 +249,16 @@ void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
         const QString waiter = attemptIdOf(w.who);
         QJsonArray holders;
         for (const AttemptRef& a : w.holders) holders.append(locks_.name(a));
-        const OpenSpan wait{trackOf(waiter),
-                            QStringLiteral("lock wait: %1").arg(LockStory::lockText(w.lock))};
-        waits_.insert(waiter, wait);
-        append(out, QJsonObject{{"ph", "b"},
-                                {"cat", "attempt"},
-                                {"id", waiter},
-                                {"name", wait.name},
-                                {"ts", ts},
-                                {"pid", kPid},
-                                {"tid", wait.track},
-                                {"args", QJsonObject{{"waiting", locks_.name(w.who)},
-                                                     {"holders", holders},
-                                                     {"sessions", w.holderSessions},
-                                                     {"connection", w.session},
-                                                     {"lock", w.lock},
-                                                     {"text", locks_.waitText(w)}}}});
+        waits_.insert(waiter,
+                      OpenWait{trackOf(waiter), e.tMs,
+                               QStringLiteral("lock wait: %1").arg(LockStory::lockText(w.lock)),
+                               QJsonObject{{"attempt_id", waiter},
+                                           {"waiting", locks_.name(w.who)},
+                                           {"holders", holders},
+                                           {"sessions", w.holderSessions},
+                                           {"connection", w.session},
+                                           {"lock", w.lock},
+                                           {"text", locks_.waitText(w)}}});
     }
     if (step.refused) {
         const LockEpisode& r = *step.refused;
@@ -297,20 +281,62 @@ void ChromeExport::lockEvents(const TraceEvent& e, ExportOutput& out) {
     }
 }
 
+// A wait, whole: from the blocked statement to `endMs`, with what ended it.
+void ChromeExport::endWait(const QString& waiter, qint64 endMs, const QJsonObject& more,
+                           ExportOutput& out) {
+    const OpenWait wait = waits_.take(waiter);
+    if (wait.name.isEmpty())
+        return;
+    QJsonObject args = wait.args;
+    for (auto it = more.constBegin(); it != more.constEnd(); ++it)
+        args.insert(it.key(), it.value());
+    append(out, QJsonObject{{"ph", "X"},
+                            {"cat", "lock"},
+                            {"name", wait.name},
+                            {"ts", wait.startMs * kMicrosPerMs},
+                            {"dur", (endMs - wait.startMs) * kMicrosPerMs},
+                            {"pid", kPid},
+                            {"tid", wait.track},
+                            {"args", args}});
+}
+
+// The holder's statement that let waits go (learnt in the first pass): the
+// arrows to their grants leave it, from a slice of its own on the holder's
+// track, before the holder's span ends.
+void ChromeExport::releases(const TraceEvent& e, ExportOutput& out) {
+    const auto found = releases_.constFind(e.seq);
+    if (found == releases_.cend())
+        return;
+    const qint64 ts = e.tMs * kMicrosPerMs;
+    for (const Release& r : *found) {
+        const QString holder = attemptIdOf(r.holder);
+        const int tid = attemptTracks_.value(holder, track(e.actorName()));
+        append(out, QJsonObject{{"ph", "X"},
+                                {"cat", "lock"},
+                                {"name", "lock released"},
+                                {"ts", ts},
+                                {"dur", 0},
+                                {"pid", kPid},
+                                {"tid", tid},
+                                {"args", QJsonObject{{"attempt_id", holder},
+                                                     {"lets_go", lookLocks_.name(r.waiter)}}}});
+        append(out, QJsonObject{{"ph", "s"},
+                                {"cat", "lock"},
+                                {"name", "lock released"},
+                                {"id", r.wait},
+                                {"ts", ts},
+                                {"pid", kPid},
+                                {"tid", tid}});
+    }
+}
+
 void ChromeExport::end(ExportOutput& out) {
     // Waits and attempts that never ended end with the run.
     const qint64 end = lastMs_ * kMicrosPerMs;
-    for (auto it = waits_.cbegin(); it != waits_.cend(); ++it) {
-        append(out, QJsonObject{{"ph", "e"},
-                                {"cat", "attempt"},
-                                {"id", it.key()},
-                                {"name", it.value().name},
-                                {"ts", end},
-                                {"pid", kPid},
-                                {"tid", it.value().track}});
-    }
-    waits_.clear();
+    while (!waits_.isEmpty()) endWait(waits_.firstKey(), lastMs_, {{"outcome", "run ended"}}, out);
     attemptTracks_.clear();
+    releases_.clear();
+    lookLocks_.clear();
     for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
         append(out, QJsonObject{{"ph", "e"},
                                 {"cat", "attempt"},

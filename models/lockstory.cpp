@@ -98,6 +98,7 @@ LockStep LockStory::follow(const TraceEvent& e) {
                 latest = last.seq;
                 w.releasedBy = last.attempt;
                 w.releasedMs = last.tMs;
+                w.releasedSeq = last.seq;
             }
         }
         for (LockEpisode& kept : episodes_) {

@@ -37,12 +37,13 @@ struct LockEpisode {
     QString lock;
     // A wait that ended: the statement it held (its seq and time, what became
     // of it) and the holder whose transaction ended last before it (attempt
-    // 0: none known), with that event's time.
+    // 0: none known), with that event's time and seq.
     qint64 endSeq = -1;
     qint64 endMs = -1;
     SqlOutcome endOutcome = SqlOutcome::Ok;
     AttemptRef releasedBy;
     qint64 releasedMs = -1;
+    qint64 releasedSeq = -1;
     // A refused statement: the server's code, state and message; a lock
     // timeout's cause when the lab cancelled the wait ("lock-timeout": at
     // --lock-timeout-ms, "lab-cancel": no session of the run could go on).

@@ -97,12 +97,19 @@ QString ShiVizExport::prefix(const TraceEvent& e, const QString& host, const QSt
 }
 
 // An event of `host` about `e`; with `from`, it receives the message the
-// latest event of `from` sent.
+// latest event of `from` sent: the host's clock first takes in everything
+// the sender's had, then counts the event.
 void ShiVizExport::event(ExportOutput& out, const QString& host, const TraceEvent& e,
                          const QString& text, const QString& from) {
-    QJsonObject clock{{host, ++clocks_[host]}};
-    if (!from.isEmpty())
-        clock.insert(from, clocks_.value(from));
+    QJsonObject& clock = clocks_[host];
+    const auto sent = from.isEmpty() || from == host ? clocks_.cend() : clocks_.constFind(from);
+    if (sent != clocks_.cend()) {
+        for (auto it = sent->constBegin(); it != sent->constEnd(); ++it) {
+            if (it.value().toInteger() > clock.value(it.key()).toInteger())
+                clock.insert(it.key(), it.value());
+        }
+    }
+    clock.insert(host, clock.value(host).toInteger() + 1);
     out.write(oneLine(prefix(e, host, text) + text).toUtf8() + '\n' + host.toUtf8() + ' ' +
               QJsonDocument(clock).toJson(QJsonDocument::Compact) + '\n');
 }

@@ -66,13 +66,14 @@ QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
 // their answers are messages, and an answer that never arrived goes to the
 // host "lost". Several runs become several executions, each under its label.
 //
-// A clock names the event's own host and, on an event that receives a
-// message, the sender's entry at the send: ShiViz draws an arrow from every
-// entry that grew since the host's previous event and takes an entry left
-// out as unchanged (its modelGraph.js), so the drawing is the one full
-// vector clocks give, while a line stays short. Full clocks would list, on
-// every statement, each attempt the database ever served: a log growing with
-// the square of the run.
+// Each clock is a true vector clock of its execution: a host keeps its whole
+// vector, an event adds one to the host's own entry, and an event that
+// receives a message first takes, entry by entry, the larger of its own and
+// the sender's vector as of the sender's latest event. ShiViz computes each
+// event's clock from the arrows it draws and refuses a log whose clock
+// differs (its modelGraph.js), so no entry a host has heard of may be left
+// out; the price is a log that grows with the hosts a run has times its
+// events. Each execution's clocks start afresh.
 //
 // On a server, a statement blocked on a lock is an event of its attempt's
 // host when it blocks (who holds the lock, which lock); when it goes on, an
@@ -101,7 +102,7 @@ private:
     QSet<QString> perAttempt_;
     bool manyIntents_ = false;
     bool judged_ = false;
-    QHash<QString, qint64> clocks_;  // each host's own entry
+    QHash<QString, QJsonObject> clocks_;  // each host's vector clock
     LockStory locks_{0};
 };
 struct ShiVizRun {
@@ -151,11 +152,13 @@ private:
 // actor, virtual milliseconds as microseconds (ts), attempts and work as
 // async spans, every other event an instant with its fields as args. The
 // tracks are named first: the events go by once to learn them. On a server,
-// a lock wait is a span inside its attempt's (from the blocked statement to
-// the step that let it go, the holders and the lock as args), a flow arrow
-// runs from the holder whose transaction ended to the waiter, and a
-// deadlock, serialization failure or lock timeout is an instant on the
-// victim's attempt.
+// a lock wait is a complete slice ("X") on its attempt's track, from the
+// blocked statement to its grant (or the deadlock or error that ended it),
+// the holders and the lock as args; a flow arrow ("s" to "f") runs from the
+// holder's statement that let it go to the grant; a deadlock, serialization
+// failure or lock timeout is an instant on the victim's attempt. Nothing of
+// an attempt comes after its span's end: the first pass learns which of the
+// holders' statements let a wait go, so that the arrow leaves it in order.
 class ChromeExport : public TraceExport {
 public:
     bool twoPasses() const override { return true; }
@@ -168,6 +171,8 @@ private:
     int track(const QString& actor);
     void append(ExportOutput& out, const QJsonObject& o);
     void lockEvents(const TraceEvent& e, ExportOutput& out);
+    void endWait(const QString& waiter, qint64 endMs, const QJsonObject& more, ExportOutput& out);
+    void releases(const TraceEvent& e, ExportOutput& out);
 
     QMap<QString, int> tracks_;  // actor → track, in order of appearance
     QStringList actors_;
@@ -178,9 +183,24 @@ private:
         QString name;
     };
     QMap<QString, OpenSpan> open_;
-    // Lock waits begun and not ended: by attempt, their span's name.
-    QMap<QString, OpenSpan> waits_;
+    // Lock waits begun and not ended, by attempt: written whole when they end.
+    struct OpenWait {
+        int track = 0;
+        qint64 startMs = 0;
+        QString name;
+        QJsonObject args;
+    };
+    QMap<QString, OpenWait> waits_;
     QHash<QString, int> attemptTracks_;  // every attempt's track, learnt in the first pass
+    // Learnt in the first pass: a holder's statement (by seq) that let waits
+    // go → those waits (their seq is the flow's id).
+    struct Release {
+        qint64 wait = 0;
+        AttemptRef holder;
+        AttemptRef waiter;
+    };
+    QHash<qint64, QList<Release>> releases_;
+    LockStory lookLocks_{0};
     LockStory locks_{0};
     bool first_ = true;
     qint64 lastMs_ = 0;

@@ -109,20 +109,48 @@ HISTORY = r'''
 '''
 
 # Chrome's trace: every span's begin has its end, paired as Perfetto and
-# DevTools pair them: by category, id, name and thread; every flow that
-# leaves an instant (Perfetto's bind_id) arrives at one.
+# DevTools pair them: by category, id, name and thread; a complete slice has
+# a duration; every flow that starts ("s") ends ("f"), paired by category,
+# name and id.
 CHROME = r'''
   (.traceEvents | type == "array")
-  and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e", "n")) and (.pid | type == "number")
-                          and (.tid | type == "number")
-                          and (.ph == "M" or ((.ts | type == "number") and .ts >= 0)))
+  and all(.traceEvents[]; (.ph | IN("M", "i", "b", "e", "n", "X", "s", "f"))
+                          and (.pid | type == "number") and (.tid | type == "number")
+                          and (.ph == "M" or ((.ts | type == "number") and .ts >= 0))
+                          and (.ph != "X" or ((.dur | type == "number") and .dur >= 0)))
   and ([.traceEvents[] | select(.ph == "M" and .name == "thread_name") | .args.name] | sort)
       == $actors
   and ([.traceEvents[] | select(.ph == "b") | [.cat, .id, .name, .tid]] | sort)
       == ([.traceEvents[] | select(.ph == "e") | [.cat, .id, .name, .tid]] | sort)
-  and ([.traceEvents[] | select(.flow_out) | .bind_id] | sort)
-      == ([.traceEvents[] | select(.flow_in) | .bind_id] | sort)
+  and ([.traceEvents[] | select(.ph == "s") | [.cat, .name, .id]] | sort)
+      == ([.traceEvents[] | select(.ph == "f") | [.cat, .name, .id]] | sort)
 '''
+
+
+def attempt_of(e):
+    """The attempt ("i1#2") a Chrome event belongs to, or None."""
+    if e.get("cat") == "attempt" and "id" in e:
+        return e["id"]
+    args = e.get("args", {})
+    if "attempt_id" in args:
+        return args["attempt_id"]
+    if isinstance(args.get("attempt"), int) and args["attempt"] > 0 and "intent" in args:
+        return f"i{args['intent'] + 1}#{args['attempt']}"
+    return None
+
+
+def chrome_after_end(chrome):
+    """Events of an attempt after its span ended, in the file or in time."""
+    ends = {}
+    for i, e in enumerate(chrome):
+        if e["ph"] == "e" and e.get("cat") == "attempt" and e["name"].startswith("attempt "):
+            ends[e["id"]] = (i, e["ts"])
+    late = []
+    for i, e in enumerate(chrome):
+        a = attempt_of(e)
+        if a in ends and (i > ends[a][0] or e["ts"] + e.get("dur", 0) > ends[a][1]):
+            late.append(f"{e['ph']} {e['name']} of {a} at {e['ts']}")
+    return late
 
 
 def check_history_and_chrome(folder, paths):
@@ -139,6 +167,8 @@ def check_history_and_chrome(folder, paths):
         if export(trace, "chrome", chrome):
             r = jq(CHROME, chrome, "--argjson", "actors", json.dumps(actors))
             ok() if r.returncode == 0 else bad(f"chrome trace of {name}: {r.stdout}{r.stderr}")
+            late = chrome_after_end(json.load(open(chrome))["traceEvents"])
+            ok() if not late else bad(f"chrome trace of {name}: after the attempt's end: {late}")
     # The crash's first attempt got no answer: Jepsen's indeterminate info.
     crash = os.path.join(folder, "crash.json.history")
     r = jq('[.[] | select(.attempt == 1) | .type] == ["invoke", "info"]', crash, "-s")
@@ -344,16 +374,33 @@ def lock_facts(trace):
     return events, waits, refused
 
 
-def wait_ends(events):
-    """Each wait's attempt and the outcome of the statement it held: the
-    attempt's next statement."""
-    ends = []
+def wait_spans(events):
+    """Each wait: its attempt, start, end (the statement it held, or the
+    attempt's answer, or the run's end) and that statement's outcome."""
+    spans = []
     for i, e in enumerate(events):
         if e["kind"] == "lock-wait" and e.get("lock"):
-            end = next((x for x in events[i + 1:] if x["kind"] == "sql"
-                        and (x["intent"], x["attempt"]) == (e["intent"], e["attempt"])), None)
-            ends.append((e["attempt"], end.get("outcome", "ok") if end else None))
-    return ends
+            mine = [x for x in events[i + 1:] if (x["intent"], x["attempt"]) == (
+                e["intent"], e["attempt"]) and x["kind"] in ("sql", "response")]
+            end = mine[0] if mine else events[-1]
+            outcome = end.get("outcome", "ok") if end["kind"] == "sql" else None
+            spans.append((e["attempt"], e["t_ms"], end["t_ms"], outcome))
+    return spans
+
+
+def chrome_arrows(chrome):
+    """Each flow: the holder whose slice it leaves (the slice of the same
+    time and track just before its start), the waiter whose grant it ends
+    at, and the grant's time."""
+    def owner(i):
+        e = chrome[i]
+        before = [x for x in chrome[:i] if x["ph"] == "X" and x["tid"] == e["tid"]
+                  and x["ts"] == e["ts"]]
+        return before[-1]["args"].get("attempt_id") if before else None
+    starts = {(e["cat"], e["name"], e["id"]): owner(i) for i, e in enumerate(chrome)
+              if e["ph"] == "s"}
+    return sorted((starts.get((e["cat"], e["name"], e["id"])), owner(i), e["ts"])
+                  for i, e in enumerate(chrome) if e["ph"] == "f")
 
 
 def check_lock_exports(folder):
@@ -369,28 +416,36 @@ def check_lock_exports(folder):
             summary["lock_waits"], summary["deadlocks"], summary["serialization_failures"]) \
             else bad(f"{name}: the fixture's events disagree with its summary")
         out = os.path.join(folder, "locks-" + name)
-        # Chrome: a span per wait on the waiting attempt's async track, an
-        # instant per refusal on the victim's, a flow from holder to waiter.
+        # Chrome: a complete slice per wait on the waiting attempt's track,
+        # from the blocked statement to the statement's grant (or the
+        # deadlock or error that ended it), an instant per refusal on the
+        # victim's attempt, an arrow from the holder's statement to the grant.
         if export(trace, "chrome", out + ".chrome.json"):
             actors = sorted({e["actor"] or "database" for e in events})
             r = jq(CHROME, out + ".chrome.json", "--argjson", "actors", json.dumps(actors))
             ok() if r.returncode == 0 else bad(f"chrome trace of {name}: {r.stdout}{r.stderr}")
             chrome = json.load(open(out + ".chrome.json"))["traceEvents"]
-            spans = [e for e in chrome if e["ph"] == "b" and e["name"].startswith("lock wait")]
-            want = sorted(f"i1#{a}" for a in waits)
-            ok() if sorted(e["id"] for e in spans) == want and all(
-                e["cat"] == "attempt" and e["args"]["holders"] for e in spans) else bad(
-                f"{name}: chrome wait spans {[e['id'] for e in spans]}, expected {want}")
+            slices = sorted((e["args"]["attempt_id"], e["ts"], e["ts"] + e["dur"])
+                            for e in chrome if e["ph"] == "X" and e["name"].startswith("lock wait")
+                            and e["args"]["holders"])
+            want = sorted((f"i1#{a}", start * 1000, end * 1000)
+                          for a, start, end, _ in wait_spans(events))
+            ok() if slices == want else bad(
+                f"{name}: chrome wait slices {slices}, expected (attempt, start, grant) {want}")
             instants = sorted((e["id"], e["name"]) for e in chrome if e["ph"] == "n"
                               and e["name"] in ("deadlock", "serialization failure"))
             want = sorted((f"i1#{a}", o.replace("-", " ")) for a, o in refused)
             ok() if instants == want else bad(f"{name}: chrome refusals {instants}, not {want}")
-            # A flow for each wait a holder let go (not one the server broke off).
-            flows = sorted(e["id"] for e in chrome if e.get("flow_in"))
-            let_go = sorted(f"i1#{a}" for a, outcome in wait_ends(events)
+            # An arrow for each wait a holder let go (not one the server broke
+            # off): it starts on the holder's statement and ends at the grant.
+            arrows = chrome_arrows(chrome)
+            let_go = sorted((f"i1#{a}", end * 1000) for a, _, end, outcome in wait_spans(events)
                             if outcome not in ("deadlock", "serialization-failure", "lock-timeout"))
-            ok() if flows == let_go and (let_go or not waits) else bad(
-                f"{name}: flow arrows into {flows}, expected {let_go}")
+            ok() if sorted((waiter, ts) for _, waiter, ts in arrows) == let_go and (
+                let_go or not waits) and all(h and h != w for h, w, _ in arrows) else bad(
+                f"{name}: flow arrows (holder, waiter, ts) {arrows}, expected into {let_go}")
+            late = chrome_after_end(chrome)
+            ok() if not late else bad(f"{name}: chrome events after the attempt's end: {late}")
         # History: a refused transaction fails with the server's error; the
         # waits are listed on the operation that went through them.
         if export(trace, "history", out + ".history"):
