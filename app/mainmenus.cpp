@@ -43,6 +43,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -211,7 +212,14 @@ void MainWindow::buildMenus() {
             &QAction::setEnabled);
     connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
     connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
-    connect(actions_["fire"], &QAction::triggered, director_, &StageDirector::fireFromPanel);
+    // In a lesson F5 (which many remotes send) plays the frame again, and
+    // Escape brings it back: the frame's words and its run stay together.
+    connect(actions_["fire"], &QAction::triggered, this, [this] {
+        if (lessons_->isActive())
+            lessons_->replay();
+        else
+            director_->fireFromPanel();
+    });
     // In a lesson the remote's keys step through its frames.
     connect(actions_["play"], &QAction::triggered, this, [this] {
         if (lessons_->isActive())
@@ -246,9 +254,23 @@ void MainWindow::buildMenus() {
         playbackBar_->stop();
         playback_->requestSeek(playback_->length());
     });
-    connect(actions_["cancel"], &QAction::triggered, jobs_, &RunController::cancel);
-    // Escape also ends a play that leaps or runs to the next turn.
-    connect(actions_["cancel"], &QAction::triggered, playbackBar_, &PlaybackBar::stop);
+    connect(actions_["cancel"], &QAction::triggered, this, [this] {
+        // Escape also ends a play that leaps or runs to the next turn.
+        playbackBar_->stop();
+        if (!lessons_->isActive()) {
+            jobs_->cancel();
+            return;
+        }
+        if (lessons_->arriving())
+            messages_->showMessage(
+                tr("The frame's run is on its way: it goes on. Page Down or "
+                   "Page Up moves to another frame."));
+        lessons_->restoreFrame();
+    });
+    // The status line's Cancel button is Escape's: in a lesson it too keeps
+    // the frame's run under its words.
+    disconnect(jobs_->cancelButton(), &QPushButton::clicked, jobs_, &RunController::cancel);
+    connect(jobs_->cancelButton(), &QPushButton::clicked, actions_["cancel"], &QAction::trigger);
     connect(actions_["next-turn"], &QAction::triggered, playbackBar_, &PlaybackBar::playToNextTurn);
     actions_["cancel"]->setEnabled(false);
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);

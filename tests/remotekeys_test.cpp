@@ -4,7 +4,9 @@
 // animations left to run between keys. First the exact keys that once
 // crashed the first lesson a teacher opens, then seeded random keys over
 // every bundled lesson. Under the sanitizers (CI's second stage) a deleted
-// item touched by an animation is a failure.
+// item touched by an animation is a failure. Then the keys that once parted
+// the frame's words from the stage (Escape, F5, Page Down while a frame is on
+// its way).
 #include "lesson.h"
 #include "lessonbook.h"
 #include "lessonplayer.h"
@@ -45,6 +47,41 @@ void press(MainWindow& w, Qt::Key key) {
     return true;
 }
 
+// Waits for whatever the keys sent to a worker, the frame's way to its pause
+// included.
+void settle(MainWindow& w) {
+    for (int i = 0; i < 100 && (w.jobs()->isBusy() || w.lessonPlayer()->arriving()); ++i) {
+        w.lessonPlayer()->finishArriving();
+        w.jobs()->finishNow();
+        QCoreApplication::processEvents();
+    }
+    QVERIFY(!w.jobs()->isBusy());
+    QVERIFY(!w.lessonPlayer()->arriving());
+}
+
+// The lesson's frame and the stage agree: the frame's configuration, run to
+// the frame's pause.
+void verifyStageAtFrame(MainWindow& w, int frame) {
+    LessonPlayer* player = w.lessonPlayer();
+    QVERIFY(player->isActive());
+    QCOMPARE(player->frame(), frame);
+    const std::optional<RunConfig> config = playableFrameConfig(player->lesson(), frame);
+    QVERIFY(config);
+    QVERIFY(w.playback().isLoaded());
+    QCOMPARE(w.playback().config().toJson(), config->toJson());
+    const int pause = player->pausePosition(frame);
+    QVERIFY(pause >= 0);
+    QCOMPARE(w.playback().position(), pause);
+}
+
+// A check made in a helper: the test goes no further once it failed.
+#define STOP_ON_FAILURE(check)          \
+    do {                                \
+        check;                          \
+        if (QTest::currentTestFailed()) \
+            return;                     \
+    } while (false)
+
 }  // namespace
 
 class RemoteKeysTest : public QObject {
@@ -55,6 +92,11 @@ private slots:
     void theKeysThatCrashedTheUniqueKeyLesson();
     void randomRemoteKeysOverEveryLesson_data();
     void randomRemoteKeysOverEveryLesson();
+    void escapeRightAfterChoosingAFrameKeepsIt_data();
+    void escapeRightAfterChoosingAFrameKeepsIt();
+    void f5ReplaysTheFrameOnScreen_data();
+    void f5ReplaysTheFrameOnScreen();
+    void pageDownsWhileAFrameArrivesAreKept();
 };
 
 void RemoteKeysTest::theKeysThatCrashedTheUniqueKeyLesson_data() {
@@ -135,15 +177,94 @@ void RemoteKeysTest::randomRemoteKeysOverEveryLesson() {
             w.jobs()->finishNow();
     }
     QTest::qWait(300);
-    w.jobs()->finishNow();
+    settle(w);
     QVERIFY2(w.isVisible(), qPrintable(pressed.join(QLatin1Char(' '))));
-    // Wherever the keys left it, the lesson still answers Page Down.
+    // Wherever the keys left it, the lesson still answers Page Down (on a
+    // frame still on its way: once it is there).
     const int before = w.lessonPlayer()->frame();
     const bool answer = w.lessonPlayer()->answerShown();
     w.lessonPlayer()->next();
+    w.lessonPlayer()->finishArriving();
     QVERIFY2(w.lessonPlayer()->frame() > before || w.lessonPlayer()->answerShown() != answer ||
                  before == frames - 1,
              qPrintable(pressed.join(QLatin1Char(' '))));
+}
+
+void RemoteKeysTest::escapeRightAfterChoosingAFrameKeepsIt_data() {
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("frame");
+    QTest::newRow("sqlite, loads its run") << "green-on-sqlite" << 0;
+    QTest::newRow("sqlite, goes on with the run before") << "first-five-minutes" << 3;
+    QTest::newRow("mariadb") << "gap-lock-deadlock" << 0;
+    QTest::newRow("postgres, paused at a lock wait") << "gap-lock-deadlock" << 6;
+}
+
+// Escape within a fraction of a second of choosing a frame (it stops a
+// worker's job): the frame still arrives, its words over its own run.
+void RemoteKeysTest::escapeRightAfterChoosingAFrameKeepsIt() {
+    QFETCH(QString, lesson);
+    QFETCH(int, frame);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("zh")));
+    STOP_ON_FAILURE(settle(w));
+    QString error;
+    QVERIFY2(w.startLesson(lesson, frame, &error), qPrintable(error));
+    press(w, Qt::Key_Escape);
+    STOP_ON_FAILURE(settle(w));
+    STOP_ON_FAILURE(verifyStageAtFrame(w, frame));
+    // Escape again leaves it as it is: nothing to mend.
+    press(w, Qt::Key_Escape);
+    STOP_ON_FAILURE(settle(w));
+    STOP_ON_FAILURE(verifyStageAtFrame(w, frame));
+}
+
+void RemoteKeysTest::f5ReplaysTheFrameOnScreen_data() {
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("frame");
+    QTest::newRow("first-five-minutes, frame 4") << "first-five-minutes" << 3;
+    QTest::newRow("green-on-sqlite, frame 3") << "green-on-sqlite" << 2;
+    QTest::newRow("gap-lock-deadlock, frame 3") << "gap-lock-deadlock" << 2;
+}
+
+// F5 (a remote's "start the show" key) on a frame: the frame again, from its
+// start to its pause, not the fire panel's run from step 1 under its words.
+void RemoteKeysTest::f5ReplaysTheFrameOnScreen() {
+    QFETCH(QString, lesson);
+    QFETCH(int, frame);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("en")));
+    QString error;
+    QVERIFY2(w.startLesson(lesson, 0, &error), qPrintable(error));
+    STOP_ON_FAILURE(settle(w));
+    // Page Down to the frame, each question answered on the way.
+    while (w.lessonPlayer()->frame() < frame) {
+        press(w, Qt::Key_PageDown);
+        STOP_ON_FAILURE(settle(w));
+    }
+    STOP_ON_FAILURE(verifyStageAtFrame(w, frame));
+    QVERIFY2(w.playback().position() > 1, "a frame that a first step would not reach");
+    press(w, Qt::Key_F5);
+    STOP_ON_FAILURE(settle(w));
+    STOP_ON_FAILURE(verifyStageAtFrame(w, frame));
+    QVERIFY(!w.lessonPlayer()->answerShown());
+}
+
+// Page Down twice on a question while its frame is on its way: the answer,
+// then the next frame, as on a frame already there. Space meanwhile plays
+// the frame once it is there.
+void RemoteKeysTest::pageDownsWhileAFrameArrivesAreKept() {
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("en")));
+    QString error;
+    QVERIFY2(w.startLesson(QStringLiteral("first-five-minutes"), 1, &error), qPrintable(error));
+    LessonPlayer* player = w.lessonPlayer();
+    QVERIFY(player->lesson().frames.at(1).question);
+    QVERIFY(player->arriving());
+    player->next();
+    player->next();
+    STOP_ON_FAILURE(settle(w));
+    QCOMPARE(player->frame(), 2);
+    STOP_ON_FAILURE(verifyStageAtFrame(w, 2));
 }
 
 QTEST_MAIN(RemoteKeysTest)

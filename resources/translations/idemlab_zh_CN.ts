@@ -1916,6 +1916,10 @@ All lessons are in Guided lessons (F2).</source>
         <source>The lesson on screen as a page to print: every frame, its diagrams and questions, the answers at the end</source>
         <translation>把当前课程写成可打印的网页：每一帧的讲解、图和问题，答案放在最后</translation>
     </message>
+    <message>
+        <source>The frame&apos;s run is on its way: it goes on. Page Down or Page Up moves to another frame.</source>
+        <translation>这一帧的运行正在准备，会继续进行。按 Page Down 或 Page Up 可换到别的帧。</translation>
+    </message>
 </context>
 <context>
     <name>idem::MqConsume</name>
