@@ -9,6 +9,7 @@
 
 #include "advisordialog.h"
 #include "appearance.h"
+#include "blankcover.h"
 #include "compareview.h"
 #include "experimentview.h"
 #include "firepanel.h"
@@ -98,6 +99,7 @@ void MainWindow::buildMenus() {
         {"lang-en", "view", {}},
         {"dark", "view", {QKeySequence(Qt::CTRL | Qt::Key_T)}},
         {"presenter", "view", {QKeySequence(Qt::Key_F11)}},
+        {"blank", "view", {QKeySequence(Qt::Key_B), QKeySequence(Qt::Key_Period)}},
         {"solo-sequence", "view", {QKeySequence(Qt::Key_F6)}},
         {"solo-state", "view", {QKeySequence(Qt::Key_F7)}},
         {"solo-tables", "view", {QKeySequence(Qt::Key_F8)}},
@@ -288,6 +290,7 @@ void MainWindow::buildMenus() {
     connect(actions_["tab-next"], &QAction::triggered, this, [this] { stepTab(+1); });
     connect(actions_["tab-previous"], &QAction::triggered, this, [this] { stepTab(-1); });
     connect(actions_["keys"], &QAction::triggered, keysOverlay_, &KeysOverlay::toggle);
+    connect(actions_["blank"], &QAction::triggered, blank_, &BlankCover::toggle);
     connect(actions_["verdicts"], &QAction::triggered, this, [this] {
         auto* glossary = new VerdictGlossary(this);
         glossary->setAttribute(Qt::WA_DeleteOnClose);
@@ -403,6 +406,10 @@ void MainWindow::retranslate() {
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},
         {"presenter", {tr("&Presenter mode (large, high contrast)"), {}}},
+        {"blank",
+         {tr("Blan&k the screen"),
+          tr("A black screen over the whole window, as presentation programs give (B or .); "
+             "the same key or any other brings the stage back")}},
         {"solo-sequence",
          {tr("Sequence diagram alone"),
           tr("The sequence diagram fills the window; F6 again brings the whole stage back")}},

@@ -6,7 +6,9 @@
 // every bundled lesson. Under the sanitizers (CI's second stage) a deleted
 // item touched by an animation is a failure. Then the keys that once parted
 // the frame's words from the stage (Escape, F5, Page Down while a frame is on
-// its way).
+// its way), and the black screen of B and '.'.
+#include "firepanel.h"
+#include "keysoverlay.h"
 #include "lesson.h"
 #include "lessonbook.h"
 #include "lessonplayer.h"
@@ -15,8 +17,11 @@
 #include "runcontroller.h"
 
 #include <QApplication>
+#include <QImage>
 #include <QInputDialog>
 #include <QRandomGenerator>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
 
@@ -82,6 +87,31 @@ void verifyStageAtFrame(MainWindow& w, int frame) {
             return;                     \
     } while (false)
 
+// Looked for by name: a window without one says so, rather than not building.
+QWidget* blankCover(MainWindow& w) {
+    return w.findChild<QWidget*>(QStringLiteral("blankCover"));
+}
+
+// Black over the whole window, above everything in it.
+void verifyBlank(MainWindow& w) {
+    QWidget* cover = blankCover(w);
+    QVERIFY2(cover, "no black screen in the window");
+    QVERIFY(cover->isVisible());
+    QCOMPARE(cover->geometry(), w.rect());
+    for (const QPoint& p : {w.rect().center(), QPoint(2, 2), w.rect().bottomRight() - QPoint(2, 2)})
+        QCOMPARE(w.childAt(p), cover);
+    const QImage shot = w.grab().toImage();
+    QCOMPARE(shot.pixelColor(shot.rect().center()), QColor(Qt::black));
+    // To look at: IDEMLAB_BLANK_SHOT=/tmp/blank.png
+    if (const QString path = qEnvironmentVariable("IDEMLAB_BLANK_SHOT"); !path.isEmpty())
+        QVERIFY(shot.save(path));
+}
+
+bool isBlank(MainWindow& w) {
+    const QWidget* cover = blankCover(w);
+    return cover && cover->isVisible();
+}
+
 }  // namespace
 
 class RemoteKeysTest : public QObject {
@@ -97,6 +127,10 @@ private slots:
     void f5ReplaysTheFrameOnScreen_data();
     void f5ReplaysTheFrameOnScreen();
     void pageDownsWhileAFrameArrivesAreKept();
+    void blankingKeysBlankTheWindow_data();
+    void blankingKeysBlankTheWindow();
+    void blankingKeysInALesson();
+    void blankingKeysTypeIntoAField();
 };
 
 void RemoteKeysTest::theKeysThatCrashedTheUniqueKeyLesson_data() {
@@ -265,6 +299,100 @@ void RemoteKeysTest::pageDownsWhileAFrameArrivesAreKept() {
     STOP_ON_FAILURE(settle(w));
     QCOMPARE(player->frame(), 2);
     STOP_ON_FAILURE(verifyStageAtFrame(w, 2));
+}
+
+void RemoteKeysTest::blankingKeysBlankTheWindow_data() {
+    QTest::addColumn<int>("key");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("b, light") << int(Qt::Key_B) << false;
+    QTest::newRow("., light") << int(Qt::Key_Period) << false;
+    QTest::newRow("b, dark") << int(Qt::Key_B) << true;
+    QTest::newRow("., dark") << int(Qt::Key_Period) << true;
+}
+
+// B or . (a remote's black-screen key) covers the whole window in black; the
+// same key brings it back, and so does any other, which still does its work.
+void RemoteKeysTest::blankingKeysBlankTheWindow() {
+    QFETCH(int, key);
+    QFETCH(bool, dark);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("zh")));
+    STOP_ON_FAILURE(settle(w));
+    if (dark) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_T, Qt::ControlModifier);
+        QVERIFY(w.action("dark")->isChecked());
+    }
+    QVERIFY(!isBlank(w));
+    press(w, Qt::Key(key));
+    STOP_ON_FAILURE(verifyBlank(w));
+    press(w, Qt::Key(key));
+    QVERIFY(!isBlank(w));
+    // Any key: the stage is back, and the key did what it does.
+    press(w, Qt::Key(key));
+    STOP_ON_FAILURE(verifyBlank(w));
+    const int at = w.playback().position();
+    press(w, Qt::Key_Right);
+    STOP_ON_FAILURE(settle(w));
+    QVERIFY(!isBlank(w));
+    QCOMPARE(w.playback().position(), at + 1);
+    // It keeps covering the window when the window changes size.
+    press(w, Qt::Key(key));
+    w.resize(1024, 700);
+    QTRY_COMPARE(blankCover(w)->geometry(), w.rect());
+    press(w, Qt::Key(key));
+    QVERIFY(!isBlank(w));
+    // The list of keys (?) names them, in the window's language.
+    QVERIFY(KeysOverlay::keyTable().contains(QStringLiteral("B / .")));
+    QVERIFY(KeysOverlay::keyTable().contains(QStringLiteral("黑屏")));
+    if (const QString path = qEnvironmentVariable("IDEMLAB_KEYS_SHOT"); !path.isEmpty()) {
+        w.resize(1280, 720);
+        press(w, Qt::Key_Question);
+        QVERIFY(w.grab().save(path));
+        press(w, Qt::Key_Escape);
+    }
+}
+
+// In a lesson too: blank, and Page Down brings the stage back at the next frame.
+void RemoteKeysTest::blankingKeysInALesson() {
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("en")));
+    QString error;
+    QVERIFY2(w.startLesson(QStringLiteral("first-five-minutes"), 0, &error), qPrintable(error));
+    STOP_ON_FAILURE(settle(w));
+    press(w, Qt::Key_Period);
+    STOP_ON_FAILURE(verifyBlank(w));
+    press(w, Qt::Key_PageDown);
+    STOP_ON_FAILURE(settle(w));
+    QVERIFY(!isBlank(w));
+    STOP_ON_FAILURE(verifyStageAtFrame(w, 1));
+    press(w, Qt::Key_B);
+    STOP_ON_FAILURE(verifyBlank(w));
+    press(w, Qt::Key_B);
+    QVERIFY(!isBlank(w));
+    STOP_ON_FAILURE(verifyStageAtFrame(w, 1));
+}
+
+// Typed into a field of the fire panel, B and . are text, not the black screen.
+void RemoteKeysTest::blankingKeysTypeIntoAField() {
+    MainWindow w(false);
+    QVERIFY(showForClass(w, QStringLiteral("en")));
+    STOP_ON_FAILURE(settle(w));
+    QSpinBox* duplicates = w.firePanel()->duplicatesBox();
+    duplicates->setFocus(Qt::TabFocusReason);
+    QCOMPARE(QApplication::focusWidget(), duplicates);
+    press(w, Qt::Key_B);
+    QVERIFY(!isBlank(w));
+    press(w, Qt::Key_Period);
+    QVERIFY(!isBlank(w));
+    duplicates->selectAll();
+    QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("3"));
+    press(w, Qt::Key_B);
+    QVERIFY(!isBlank(w));
+    QCOMPARE(duplicates->value(), 3);
+    // Out of the field, B blanks.
+    w.tabs()->setFocus(Qt::TabFocusReason);
+    press(w, Qt::Key_B);
+    STOP_ON_FAILURE(verifyBlank(w));
 }
 
 QTEST_MAIN(RemoteKeysTest)

@@ -55,6 +55,9 @@ QString KeysOverlay::keyTable() {
         {QStringLiteral("Ctrl+K"), tr("Compare ↔ Live")},
         {QStringLiteral("Ctrl+1 / Ctrl+2"), tr("Show or hide the side panels")},
         {QStringLiteral("F11"), tr("Presenter mode: full screen, large fonts")},
+        {QStringLiteral("B / ."),
+         tr("Black screen (a remote's blank key); the same key or any other brings the stage "
+            "back")},
         {QStringLiteral("Ctrl+T"), tr("Dark theme")},
         {QStringLiteral("Ctrl + / Ctrl − / Ctrl+0"), tr("Zoom in / out / normal size")},
         {QStringLiteral("F1"), tr("Design advisor")},
