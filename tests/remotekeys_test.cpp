@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QImage>
 #include <QInputDialog>
+#include <QLabel>
 #include <QRandomGenerator>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -131,6 +132,8 @@ private slots:
     void blankingKeysBlankTheWindow();
     void blankingKeysInALesson();
     void blankingKeysTypeIntoAField();
+    void theKeyListFitsAProjector_data();
+    void theKeyListFitsAProjector();
 };
 
 void RemoteKeysTest::theKeysThatCrashedTheUniqueKeyLesson_data() {
@@ -344,12 +347,38 @@ void RemoteKeysTest::blankingKeysBlankTheWindow() {
     // The list of keys (?) names them, in the window's language.
     QVERIFY(KeysOverlay::keyTable().contains(QStringLiteral("B / .")));
     QVERIFY(KeysOverlay::keyTable().contains(QStringLiteral("黑屏")));
-    if (const QString path = qEnvironmentVariable("IDEMLAB_KEYS_SHOT"); !path.isEmpty()) {
-        w.resize(1280, 720);
-        press(w, Qt::Key_Question);
+}
+
+void RemoteKeysTest::theKeyListFitsAProjector_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("zh") << "zh";
+    QTest::newRow("en") << "en";
+}
+
+// ? at 1280×720 in presenter mode: every row of the list on screen, the last
+// line (how to close it) included.
+void RemoteKeysTest::theKeyListFitsAProjector() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    QVERIFY(showForClass(w, language));
+    STOP_ON_FAILURE(settle(w));
+    press(w, Qt::Key_Question);
+    auto* overlay = w.findChild<KeysOverlay*>();
+    QVERIFY(overlay && overlay->isVisible());
+    auto* list = overlay->findChild<QLabel*>();
+    QVERIFY(list);
+    QVERIFY(list->text().contains(QStringLiteral("B / .")));
+    QVERIFY2(overlay->rect().contains(list->geometry()), qPrintable(QStringLiteral("%1x%2 in %3x%4")
+                                                                        .arg(list->width())
+                                                                        .arg(list->height())
+                                                                        .arg(overlay->width())
+                                                                        .arg(overlay->height())));
+    QVERIFY(list->sizeHint().height() <= list->height());
+    // To look at: IDEMLAB_KEYS_SHOT=/tmp/keys.png
+    if (const QString path = qEnvironmentVariable("IDEMLAB_KEYS_SHOT"); !path.isEmpty())
         QVERIFY(w.grab().save(path));
-        press(w, Qt::Key_Escape);
-    }
+    press(w, Qt::Key_Escape);
+    QVERIFY(!overlay->isVisible());
 }
 
 // In a lesson too: blank, and Page Down brings the stage back at the next frame.

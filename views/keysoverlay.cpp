@@ -32,6 +32,7 @@ void KeysOverlay::toggle() {
         return;
     }
     setGeometry(parentWidget()->rect());
+    fit();
     raise();
     show();
     setFocus(Qt::ShortcutFocusReason);
@@ -75,11 +76,28 @@ QString KeysOverlay::keyTable() {
 void KeysOverlay::retranslate() {
     panel_->setText(keyTable());
     setAccessibleName(tr("Keyboard shortcuts"));
+    if (isVisible())
+        fit();
+}
+
+void KeysOverlay::fit() {
+    QFont f = font();
+    panel_->setFont(f);
+    const QSize room = rect().size() - QSize(8, 8);
+    qreal size = f.pointSizeF();
+    while (size > 6 && (panel_->sizeHint().height() > room.height() ||
+                        panel_->sizeHint().width() > room.width())) {
+        size -= 0.5;
+        f.setPointSizeF(size);
+        panel_->setFont(f);
+    }
 }
 
 bool KeysOverlay::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible())
+    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible()) {
         setGeometry(parentWidget()->rect());
+        fit();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -87,6 +105,9 @@ void KeysOverlay::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    // Presenter mode and zoom change the window's font: the list fits again.
+    if (event->type() == QEvent::FontChange && isVisible())
+        fit();
 }
 
 void KeysOverlay::keyPressEvent(QKeyEvent* event) {
