@@ -53,6 +53,9 @@ namespace idem {
 
 namespace {
 
+// How long a word about a key that changed nothing stays in the status line.
+constexpr int kSaidForMs = 4000;
+
 struct ActionSpec {
     const char* id;
     const char* menu;  // file, run, view, help
@@ -263,10 +266,11 @@ void MainWindow::buildMenus() {
             jobs_->cancel();
             return;
         }
+        // Said for a while: the frame is soon there, and then it is not news.
         if (lessons_->arriving())
-            messages_->showMessage(
-                tr("The frame's run is on its way: it goes on. Page Down or "
-                   "Page Up moves to another frame."));
+            messages_->showMessage(tr("The frame's run is on its way: it goes on. Page Down or "
+                                      "Page Up moves to another frame."),
+                                   kSaidForMs);
         lessons_->restoreFrame();
     });
     // The status line's Cancel button is Escape's: in a lesson it too keeps
