@@ -106,7 +106,7 @@ void LessonPlayer::stop() {
     player_.stop();
     ++ticket_;  // a frame on its way goes nowhere now
     arriving_ = false;
-    revealWanted_ = false;
+    forgetWanted();
     active_ = false;
     highlight();  // points nowhere now
     panel_->clear();
@@ -140,7 +140,13 @@ std::optional<RunConfig> LessonPlayer::runOf(int frame) {
     return run;
 }
 
-void LessonPlayer::enterFrame(int frame) {
+void LessonPlayer::forgetWanted() {
+    revealWanted_ = false;
+    nextsWanted_ = 0;
+    playWanted_ = false;
+}
+
+void LessonPlayer::enterFrame(int frame, bool refire) {
     player_.stop();
     // Whatever was on its way to another frame is not any more.
     ++ticket_;
@@ -149,7 +155,7 @@ void LessonPlayer::enterFrame(int frame) {
     if (arriving_ || window_->director()->isHeld())
         window_->jobs()->cancelNow();
     arriving_ = false;
-    revealWanted_ = false;
+    forgetWanted();
     frame_ = frame;
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
@@ -169,7 +175,8 @@ void LessonPlayer::enterFrame(int frame) {
         if (missing)
             notice_ = LessonPanel::recordedRunText(*missing);
         Playback& playback = window_->playback();
-        const bool fire = f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config);
+        const bool fire =
+            refire || f.load || !playback.isLoaded() || !sameConfig(playback.config(), *config);
         // A run to fire, or a pause not found yet, is a run to the pause
         // (tens of ms on SQLite too): a worker's, the window answering.
         if (stepsAway(*config) || fire || !pauses_.contains(frame)) {
@@ -205,7 +212,7 @@ void LessonPlayer::arriveInBackground(int frame, const RunConfig& config, bool f
             if (!ok) {
                 // Stopped (Escape) says nothing; a run that could not run says why.
                 arriving_ = false;
-                revealWanted_ = false;
+                forgetWanted();
                 fireError_ = error;
                 fireFailure_ = error.isEmpty() ? RunFailure::None : failure;
                 show();
@@ -254,10 +261,18 @@ void LessonPlayer::arrivedAt(quint64 ticket) {
     arriving_ = false;
     highlight();  // the run's own tables are on screen now
     show();
-    if (revealWanted_) {
-        revealWanted_ = false;
+    // The keys pressed on the way: the reveal, then the frames after it, or a play.
+    const bool reveal = revealWanted_;
+    const int nexts = nextsWanted_;
+    const bool play = playWanted_;
+    forgetWanted();
+    if (reveal)
         revealAnswer();
-    }
+    // Each goes on from where the one before left the lesson (a frame on
+    // its way again keeps the rest as wanted).
+    for (int i = 0; i < nexts; ++i) next();
+    if (play && nexts == 0)
+        this->play();
 }
 
 void LessonPlayer::finishArriving() {
@@ -311,7 +326,12 @@ void LessonPlayer::next() {
     // Without its server and its recording a frame has no run to answer
     // from: it only goes on.
     if (f.question && !answerShown_ && runOf(frame_)) {
-        revealAnswer();
+        // A second Page Down while the run is on its way goes on after the
+        // answer is shown, as it would once the run were there.
+        if (arriving_ && revealWanted_)
+            ++nextsWanted_;
+        else
+            revealAnswer();
         return;
     }
     if (frame_ + 1 < lesson_.frames.size())
@@ -328,11 +348,12 @@ void LessonPlayer::revealAnswer() {
     }
     player_.stop();
     Playback& playback = window_->playback();
+    // A step Space's play or a long seek sent to a worker ends first: the
+    // run cannot be sent to its end while a job holds it.
+    while (window_->director()->isHeld()) window_->jobs()->finishNow();
     if (const std::optional<RunConfig> config = runOf(frame_);
         config && playback.isLoaded() && !playback.atEnd()) {
         if (stepsAway(*config)) {
-            // A step Space's play sent to a worker ends first.
-            window_->jobs()->finishNow();
             playback.requestSeek(playback.length());
         } else {
             playback.toEnd();
@@ -363,8 +384,12 @@ void LessonPlayer::back() {
 // From the previous frame's pause (when it shows the same run) or the
 // start, step by step to this frame's pause.
 void LessonPlayer::play() {
-    if (!active_ || arriving_)
+    if (!active_)
         return;
+    if (arriving_) {
+        playWanted_ = true;  // once the run is at the frame's pause
+        return;
+    }
     playTo_ = pausePosition(frame_);
     if (playTo_ < 0)
         return;
@@ -393,6 +418,39 @@ void LessonPlayer::playStep() {
         return;
     }
     playback.stepForward();
+}
+
+void LessonPlayer::replay() {
+    if (active_)
+        enterFrame(frame_, true);
+}
+
+bool LessonPlayer::stageAtFrame() {
+    const std::optional<RunConfig> config = runOf(frame_);
+    if (!config)
+        return true;  // nothing of its own to show
+    const Playback& playback = window_->playback();
+    if (!playback.isLoaded() || playback.isLent() || !sameConfig(playback.config(), *config))
+        return false;
+    if (answerShown_)
+        return playback.atEnd();
+    const auto pause = pauses_.constFind(frame_);
+    return pause != pauses_.constEnd() && playback.position() == *pause;
+}
+
+void LessonPlayer::restoreFrame() {
+    if (!active_)
+        return;
+    player_.stop();
+    if (arriving_)
+        return;
+    window_->jobs()->cancelNow();
+    if (stageAtFrame())
+        return;
+    if (answerShown_ && runOf(frame_) && sameConfig(window_->playback().config(), *runOf(frame_)))
+        revealAnswer();
+    else
+        enterFrame(frame_);
 }
 
 void LessonPlayer::retell() {

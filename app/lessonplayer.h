@@ -2,7 +2,9 @@
 // has one), runs it to the frame's pause, points at what to look at, and keeps
 // the outcome hidden until a frame reveals it. Page Down goes on (first
 // revealing a prediction's answer, read from the run), Page Up goes back,
-// Space plays the current frame again from the previous pause.
+// Space plays the current frame again from the previous pause. F5 replays the
+// frame and Escape brings it back: the stage never shows another frame's run
+// under this frame's words.
 #pragma once
 
 #include "lesson.h"
@@ -48,6 +50,14 @@ public slots:
     void next();
     void back();
     void play();
+    // F5 in a lesson: the frame's run fired again and stepped to its pause.
+    void replay();
+    // Escape in a lesson: what a worker does besides bringing the frame
+    // (a Space's step on a server, a save) stops, and the stage is the
+    // frame's again (its run at its pause, or at its end once answered). The
+    // frame's own way to its pause goes on: stopping it would leave the
+    // previous run under this frame's words.
+    void restoreFrame();
     // The window's language changed: show the frame's words again.
     void retell();
 
@@ -55,7 +65,12 @@ signals:
     void activeChanged(bool active);
 
 private:
-    void enterFrame(int frame);
+    // refire: the frame's run fired anew even when it is the one on screen.
+    void enterFrame(int frame, bool refire = false);
+    // The stage shows the frame on screen: its run, where the frame has it.
+    bool stageAtFrame();
+    // The keys pressed while the frame was on its way are forgotten.
+    void forgetWanted();
     // The way to a frame whose steps are a worker's (stepsAway): fired, if
     // the run on screen is not its run, then stepped to its pause.
     void arriveInBackground(int frame, const RunConfig& config, bool fire);
@@ -89,6 +104,8 @@ private:
     quint64 ticket_ = 0;
     bool arriving_ = false;
     bool revealWanted_ = false;  // Page Down on a question while arriving
+    int nextsWanted_ = 0;        // ... and more: on to the next frames after it
+    bool playWanted_ = false;    // Space while arriving
 };
 
 }  // namespace idem

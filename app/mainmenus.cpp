@@ -9,6 +9,7 @@
 
 #include "advisordialog.h"
 #include "appearance.h"
+#include "blankcover.h"
 #include "compareview.h"
 #include "experimentview.h"
 #include "firepanel.h"
@@ -43,6 +44,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -50,6 +52,9 @@
 namespace idem {
 
 namespace {
+
+// How long a word about a key that changed nothing stays in the status line.
+constexpr int kSaidForMs = 4000;
 
 struct ActionSpec {
     const char* id;
@@ -97,6 +102,7 @@ void MainWindow::buildMenus() {
         {"lang-en", "view", {}},
         {"dark", "view", {QKeySequence(Qt::CTRL | Qt::Key_T)}},
         {"presenter", "view", {QKeySequence(Qt::Key_F11)}},
+        {"blank", "view", {QKeySequence(Qt::Key_B), QKeySequence(Qt::Key_Period)}},
         {"solo-sequence", "view", {QKeySequence(Qt::Key_F6)}},
         {"solo-state", "view", {QKeySequence(Qt::Key_F7)}},
         {"solo-tables", "view", {QKeySequence(Qt::Key_F8)}},
@@ -211,7 +217,14 @@ void MainWindow::buildMenus() {
             &QAction::setEnabled);
     connect(actions_["copy-csv"], &QAction::triggered, this, &MainWindow::copyCurrentTableCsv);
     connect(actions_["quit"], &QAction::triggered, this, &QWidget::close);
-    connect(actions_["fire"], &QAction::triggered, director_, &StageDirector::fireFromPanel);
+    // In a lesson F5 (which many remotes send) plays the frame again, and
+    // Escape brings it back: the frame's words and its run stay together.
+    connect(actions_["fire"], &QAction::triggered, this, [this] {
+        if (lessons_->isActive())
+            lessons_->replay();
+        else
+            director_->fireFromPanel();
+    });
     // In a lesson the remote's keys step through its frames.
     connect(actions_["play"], &QAction::triggered, this, [this] {
         if (lessons_->isActive())
@@ -246,9 +259,24 @@ void MainWindow::buildMenus() {
         playbackBar_->stop();
         playback_->requestSeek(playback_->length());
     });
-    connect(actions_["cancel"], &QAction::triggered, jobs_, &RunController::cancel);
-    // Escape also ends a play that leaps or runs to the next turn.
-    connect(actions_["cancel"], &QAction::triggered, playbackBar_, &PlaybackBar::stop);
+    connect(actions_["cancel"], &QAction::triggered, this, [this] {
+        // Escape also ends a play that leaps or runs to the next turn.
+        playbackBar_->stop();
+        if (!lessons_->isActive()) {
+            jobs_->cancel();
+            return;
+        }
+        // Said for a while: the frame is soon there, and then it is not news.
+        if (lessons_->arriving())
+            messages_->showMessage(tr("The frame's run is on its way: it goes on. Page Down or "
+                                      "Page Up moves to another frame."),
+                                   kSaidForMs);
+        lessons_->restoreFrame();
+    });
+    // The status line's Cancel button is Escape's: in a lesson it too keeps
+    // the frame's run under its words.
+    disconnect(jobs_->cancelButton(), &QPushButton::clicked, jobs_, &RunController::cancel);
+    connect(jobs_->cancelButton(), &QPushButton::clicked, actions_["cancel"], &QAction::trigger);
     connect(actions_["next-turn"], &QAction::triggered, playbackBar_, &PlaybackBar::playToNextTurn);
     actions_["cancel"]->setEnabled(false);
     connect(actions_["faster"], &QAction::triggered, playbackBar_, &PlaybackBar::faster);
@@ -266,6 +294,7 @@ void MainWindow::buildMenus() {
     connect(actions_["tab-next"], &QAction::triggered, this, [this] { stepTab(+1); });
     connect(actions_["tab-previous"], &QAction::triggered, this, [this] { stepTab(-1); });
     connect(actions_["keys"], &QAction::triggered, keysOverlay_, &KeysOverlay::toggle);
+    connect(actions_["blank"], &QAction::triggered, blank_, &BlankCover::toggle);
     connect(actions_["verdicts"], &QAction::triggered, this, [this] {
         auto* glossary = new VerdictGlossary(this);
         glossary->setAttribute(Qt::WA_DeleteOnClose);
@@ -381,6 +410,10 @@ void MainWindow::retranslate() {
         {"lang-en", {QStringLiteral("English"), {}}},
         {"dark", {tr("&Dark theme"), {}}},
         {"presenter", {tr("&Presenter mode (large, high contrast)"), {}}},
+        {"blank",
+         {tr("Blan&k the screen"),
+          tr("A black screen over the whole window, as presentation programs give (B or .); "
+             "the same key or any other brings the stage back")}},
         {"solo-sequence",
          {tr("Sequence diagram alone"),
           tr("The sequence diagram fills the window; F6 again brings the whole stage back")}},

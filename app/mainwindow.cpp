@@ -2,6 +2,7 @@
 
 #include "advisordialog.h"
 #include "appearance.h"
+#include "blankcover.h"
 #include "compareview.h"
 #include "diagramexport.h"
 #include "experimentview.h"
@@ -95,6 +96,7 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     buildViews();
     keys_ = new PlaybackKeys(this);
     keysOverlay_ = new KeysOverlay(this);
+    blank_ = new BlankCover(this);
     messages_ = new FloatingStatus(this, centralWidget());
     jobs_ = new RunController(messages_, this);
     director_ = new StageDirector(

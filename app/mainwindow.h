@@ -35,6 +35,7 @@ struct PagingRuns;
 class Scenario;
 class PlaybackBar;
 class PlaybackKeys;
+class BlankCover;
 class RecentTraces;
 class RunController;
 class ScenarioPicker;
@@ -101,6 +102,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     QWidget* liveView() const;
     PlaybackKeys* keys() const { return keys_; }
+    // The black screen of B and . (as in a presentation program).
+    BlankCover* blankCover() const { return blank_; }
     QAction* action(const QString& id) const { return actions_.value(id); }
     QString language() const { return language_; }
 
@@ -182,6 +185,7 @@ private:
     ExperimentView* experiment_ = nullptr;
     PlaybackKeys* keys_ = nullptr;
     KeysOverlay* keysOverlay_ = nullptr;
+    BlankCover* blank_ = nullptr;
     QMap<QString, QAction*> actions_;
     LessonPanel* lessonPanel_ = nullptr;
     LessonPlayer* lessons_ = nullptr;

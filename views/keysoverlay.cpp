@@ -32,6 +32,7 @@ void KeysOverlay::toggle() {
         return;
     }
     setGeometry(parentWidget()->rect());
+    fit();
     raise();
     show();
     setFocus(Qt::ShortcutFocusReason);
@@ -55,6 +56,9 @@ QString KeysOverlay::keyTable() {
         {QStringLiteral("Ctrl+K"), tr("Compare ↔ Live")},
         {QStringLiteral("Ctrl+1 / Ctrl+2"), tr("Show or hide the side panels")},
         {QStringLiteral("F11"), tr("Presenter mode: full screen, large fonts")},
+        {QStringLiteral("B / ."),
+         tr("Black screen (a remote's blank key); the same key or any other brings the stage "
+            "back")},
         {QStringLiteral("Ctrl+T"), tr("Dark theme")},
         {QStringLiteral("Ctrl + / Ctrl − / Ctrl+0"), tr("Zoom in / out / normal size")},
         {QStringLiteral("F1"), tr("Design advisor")},
@@ -72,11 +76,28 @@ QString KeysOverlay::keyTable() {
 void KeysOverlay::retranslate() {
     panel_->setText(keyTable());
     setAccessibleName(tr("Keyboard shortcuts"));
+    if (isVisible())
+        fit();
+}
+
+void KeysOverlay::fit() {
+    QFont f = font();
+    panel_->setFont(f);
+    const QSize room = rect().size() - QSize(8, 8);
+    qreal size = f.pointSizeF();
+    while (size > 6 && (panel_->sizeHint().height() > room.height() ||
+                        panel_->sizeHint().width() > room.width())) {
+        size -= 0.5;
+        f.setPointSizeF(size);
+        panel_->setFont(f);
+    }
 }
 
 bool KeysOverlay::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible())
+    if (watched == parentWidget() && event->type() == QEvent::Resize && isVisible()) {
         setGeometry(parentWidget()->rect());
+        fit();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -84,6 +105,9 @@ void KeysOverlay::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    // Presenter mode and zoom change the window's font: the list fits again.
+    if (event->type() == QEvent::FontChange && isVisible())
+        fit();
 }
 
 void KeysOverlay::keyPressEvent(QKeyEvent* event) {

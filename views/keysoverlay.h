@@ -26,6 +26,9 @@ protected:
 
 private:
     void retranslate();
+    // The whole list on screen: in a smaller font when the window's (a
+    // projector's 1280×720 in presenter mode) would run it off the bottom.
+    void fit();
     QLabel* panel_;
 };
 

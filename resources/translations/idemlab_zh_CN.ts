@@ -39,6 +39,13 @@
     </message>
 </context>
 <context>
+    <name>idem::BlankCover</name>
+    <message>
+        <source>Screen blanked: any key brings the stage back</source>
+        <translation>已黑屏：按任意键恢复画面</translation>
+    </message>
+</context>
+<context>
     <name>idem::BoltOn</name>
     <message>
         <source>dedup record lost</source>
@@ -826,6 +833,10 @@
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Black screen (a remote&apos;s blank key); the same key or any other brings the stage back</source>
+        <translation>黑屏（翻页笔上的黑屏键）；再按一次或按任意键恢复画面</translation>
     </message>
 </context>
 <context>
@@ -1915,6 +1926,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>The lesson on screen as a page to print: every frame, its diagrams and questions, the answers at the end</source>
         <translation>把当前课程写成可打印的网页：每一帧的讲解、图和问题，答案放在最后</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s run is on its way: it goes on. Page Down or Page Up moves to another frame.</source>
+        <translation>这一帧的运行正在准备，会继续进行。按 Page Down 或 Page Up 可换到别的帧。</translation>
+    </message>
+    <message>
+        <source>Blan&amp;k the screen</source>
+        <translation>黑屏(&amp;K)</translation>
+    </message>
+    <message>
+        <source>A black screen over the whole window, as presentation programs give (B or .); the same key or any other brings the stage back</source>
+        <translation>像演示软件那样让整个窗口变黑（B 或 .）；再按一次或按任意键恢复画面</translation>
     </message>
 </context>
 <context>
