@@ -351,6 +351,11 @@ int run(const QStringList& args) {
     RunConfig config;
     if (!readRunOptions(parser, &config, &error))
         return badInput(error);
+    // The captions read every event of the run, kept in memory as it goes.
+    if (parser.isSet("narrate") && !parser.isSet("allow-large")) {
+        if (const QString large = costProblem(config, Keeps::Events); !large.isEmpty())
+            return badInput(large);
+    }
     if (parser.isSet("expect") && !verdictFromId(parser.value("expect"))) {
         return badInput(QStringLiteral("unknown verdict \"%1\" for --expect (allowed: %2)")
                             .arg(parser.value("expect"), verdictIds().join(", ")));

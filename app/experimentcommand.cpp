@@ -158,9 +158,16 @@ int experiment(const QStringList& args) {
                   << QString::number(t.cost.statements / n, 'f', 1) << " statements, "
                   << QString::number(t.cost.rowsWritten / n, 'f', 1) << " rows written\n";
         }
+        if (Interruption::requested())
+            out() << "INCOMPLETE: the experiment was stopped before its end; the counts above "
+                     "are of the intents run so far\n";
         out() << Qt::flush;
     }
-    return Interruption::requested() ? Interruption::exitCode() : Ok;
+    if (!Interruption::requested())
+        return Ok;
+    QTextStream(stderr) << "idemlab: stopped before the end; the counts above are incomplete"
+                        << Qt::endl;
+    return Interruption::exitCode();
 }
 
 }  // namespace idem::cli

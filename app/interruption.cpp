@@ -17,12 +17,14 @@ std::atomic<int> signalNumber{0};
 struct sigaction previous[3];
 
 void onSignal(int number) {
-    if (requestedFlag.exchange(true) || endAtOnce.load()) {
+    if (requestedFlag.load() || endAtOnce.load()) {
         // The second one: nobody is waiting for the tidy stop any more.
         scratch::removeAllNow();
         std::_Exit(128 + number);
     }
+    // The number first: whoever sees the flag reads the exit code next.
     signalNumber = number;
+    requestedFlag = true;
 }
 
 sigset_t stopSignals() {
@@ -40,7 +42,8 @@ Interruption::Interruption(bool atOnce) {
     signalNumber = 0;
     struct sigaction action {};
     action.sa_handler = onSignal;
-    sigemptyset(&action.sa_mask);
+    // One handler at a time: a second signal waits until the first is noted.
+    action.sa_mask = stopSignals();
     for (std::size_t i = 0; i < std::size(kSignals); ++i)
         sigaction(kSignals[i], &action, &previous[i]);
 }

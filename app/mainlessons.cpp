@@ -142,16 +142,37 @@ void MainWindow::openLessonFileAt(const QString& path) {
     // run is: above the limit the room is asked first.
     if (const std::optional<CostlyFrame> costly = firstCostlyFrame(lesson)) {
         const QLocale locale;
-        QMessageBox box(
-            QMessageBox::Question, tr("A very large lesson"),
-            tr("Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, "
-               "above the limit of %4. Checking and playing it may take minutes; Esc stops it. "
-               "Open it anyway?")
-                .arg(costly->frame + 1)
-                .arg(lesson.frames.at(costly->frame).title.in(language_),
-                     locale.toString(costly->cost.statements()),
-                     locale.toString(kMaxEstimatedStatements)),
-            QMessageBox::Yes | QMessageBox::No, this);
+        const QString title = lesson.frames.at(costly->frame).title.in(language_);
+        constexpr qint64 mb = 1024 * 1024;
+        QString text;
+        if (costly->together > 0) {
+            text = tr("Up to frame %1 (%2), this lesson's runs come to about %3 SQL statements, "
+                      "whose steps kept in memory would take about %4 MB, above the limit of "
+                      "%5 MB for a lesson's runs together. Checking and playing it may take "
+                      "minutes; Esc stops it. Open it anyway?")
+                       .arg(costly->frame + 1)
+                       .arg(title, locale.toString(costly->together),
+                            locale.toString(costly->keptBytes() / mb),
+                            locale.toString(kMaxKeptBytes / mb));
+        } else if (costly->cost.statements() <= kMaxEstimatedStatements) {
+            text = tr("Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL "
+                      "statements, whose steps kept in memory would take about %4 MB, above the "
+                      "limit of %5 MB. Checking and playing it may take minutes; Esc stops it. "
+                      "Open it anyway?")
+                       .arg(costly->frame + 1)
+                       .arg(title, locale.toString(costly->cost.statements()),
+                            locale.toString(costly->keptBytes() / mb),
+                            locale.toString(kMaxKeptBytes / mb));
+        } else {
+            text = tr("Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL "
+                      "statements, above the limit of %4. Checking and playing it may take "
+                      "minutes; Esc stops it. Open it anyway?")
+                       .arg(costly->frame + 1)
+                       .arg(title, locale.toString(costly->cost.statements()),
+                            locale.toString(kMaxEstimatedStatements));
+        }
+        QMessageBox box(QMessageBox::Question, tr("A very large lesson"), text,
+                        QMessageBox::Yes | QMessageBox::No, this);
         box.setObjectName(QStringLiteral("largeLessonQuestion"));
         box.setDefaultButton(QMessageBox::No);
         if (box.exec() != QMessageBox::Yes) {

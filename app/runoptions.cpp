@@ -203,11 +203,11 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
     return true;
 }
 
-QString costProblem(const RunConfig& c) {
+QString costProblem(const RunConfig& c, Keeps keeps) {
     const Scenario* scenario = findScenario(c.scenario);
     if (!scenario)
         return {};  // an unknown scenario is refused before it is estimated
-    const CostEstimate cost = estimateCost(c, scenario->info());
+    const CostEstimate cost = estimateCost(c, scenario->info(), keeps);
     if (!cost.overLimit())
         return {};
     return QStringLiteral(

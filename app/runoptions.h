@@ -1,6 +1,7 @@
 // Parses the run options shared by `run` and `shot` into a RunConfig.
 #pragma once
 
+#include "configcheck.h"
 #include "runconfig.h"
 
 #include <QCommandLineParser>
@@ -26,6 +27,7 @@ void addRunOptions(QCommandLineParser& parser);
 bool readRunOptions(const QCommandLineParser& parser, RunConfig* config, QString* error);
 // Why a configuration is too large to run without --allow-large, naming the
 // estimate, the limit and the options that change it; empty when it is not.
-QString costProblem(const RunConfig& config);
+// Keeps::Events: the run keeps its events in memory (run --narrate).
+QString costProblem(const RunConfig& config, Keeps keeps = Keeps::Counts);
 
 }  // namespace idem::cli

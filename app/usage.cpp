@@ -101,6 +101,10 @@ int printHelp() {
            "--allow-large, however it starts: run, shot, replay, export (a trace's\n"
            "configuration), experiment, lesson check and export, shot --lesson (each frame).\n"
            "100000 intents with the defaults run, 1000 intents with 1000 duplicates do not.\n"
+           "A run that keeps its steps in memory (run --narrate, a lesson's frames, each\n"
+           "and added up) is also refused above "
+        << kMaxKeptBytes / (1024 * 1024) << " MB of them (about " << kKeptBytesPerStatement
+        << " bytes a statement).\n"
            "Output files (--trace, --db, --out) are checked before anything runs: never an\n"
            "input (under any name), never the same file twice, never a directory or a\n"
            "symbolic link, and never an existing file idemlab did not write; an earlier\n"

@@ -372,14 +372,15 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
 }
 
 bool CostEstimate::overLimit() const {
-    return statements() > kMaxEstimatedStatements;
+    return statements() > kMaxEstimatedStatements || keptBytes() > kMaxKeptBytes;
 }
 
-CostEstimate estimateCost(const RunConfig& c, const ScenarioInfo& info) {
+CostEstimate estimateCost(const RunConfig& c, const ScenarioInfo& info, Keeps keeps) {
     // Each factor is at most 100 000, 1 001, 21 and a scenario's few million
     // once checked; clamp anyway, so that an unchecked configuration cannot
     // overflow.
     CostEstimate e;
+    e.keeps = keeps;
     e.intents = std::clamp<qint64>(c.intents, 0, kMaxIntents);
     e.deliveries = std::clamp<qint64>(c.duplicates, 0, kMaxDuplicates) + 1;
     e.tries = std::clamp<qint64>(c.maxRetries, 0, kMaxRetries) + 1;
@@ -394,12 +395,23 @@ qint64 estimatedStatements(const RunConfig& c, const ScenarioInfo& info) {
 
 QString costText(const CostEstimate& e) {
     const QLocale english(QLocale::English);
-    return QStringLiteral(
-               "about %1 SQL statements estimated (%2 intents x %3 deliveries x %4 tries x %5 "
-               "statements), above the limit of %6")
-        .arg(english.toString(e.statements()), english.toString(e.intents),
-             english.toString(e.deliveries), english.toString(e.tries),
-             english.toString(e.perAttempt), english.toString(kMaxEstimatedStatements));
+    const QString estimate =
+        QStringLiteral(
+            "about %1 SQL statements estimated (%2 intents x %3 deliveries x %4 tries x %5 "
+            "statements)")
+            .arg(english.toString(e.statements()), english.toString(e.intents),
+                 english.toString(e.deliveries), english.toString(e.tries),
+                 english.toString(e.perAttempt));
+    if (e.statements() <= kMaxEstimatedStatements && e.keptBytes() > kMaxKeptBytes) {
+        constexpr qint64 mb = 1024 * 1024;
+        return QStringLiteral(
+                   "%1, whose events kept in memory would take about %2 MB, above "
+                   "the limit of %3 MB")
+            .arg(estimate, english.toString(e.keptBytes() / mb),
+                 english.toString(kMaxKeptBytes / mb));
+    }
+    return QStringLiteral("%1, above the limit of %2")
+        .arg(estimate, english.toString(kMaxEstimatedStatements));
 }
 
 }  // namespace idem

@@ -125,15 +125,36 @@ QString checkConfig(const RunConfig& config, const ScenarioInfo& info);
 // runs more (pagination's reader, one page after another) says so in
 // ScenarioInfo::statementsPerAttempt.
 inline constexpr qint64 kStatementsPerAttempt = 8;
+// What a run keeps while it goes. Its counts are a few numbers however long
+// it runs (run, run --trace, which streams its events to the file, replay,
+// experiment); its events, kept in memory for the captions of run --narrate,
+// a lesson's frame checked, exported or played in the window, grow with it.
+enum class Keeps { Counts, Events };
+// The memory a run's kept events take per SQL statement estimated,
+// measured on order-create with 15,000 intents x 5 duplicates (2.88 million
+// estimated): 176 bytes each above the program's own for lesson check, 184
+// for run --narrate; rounded up.
+inline constexpr qint64 kKeptBytesPerStatement = 192;
+// Above this, a run keeping its events is refused like one above the
+// statements' limit (about 2.8 million statements estimated: a lesson's
+// check, export or run --narrate under 600 MB and half a minute), and so
+// are a lesson's runs added up: its check runs every frame that fires.
+inline constexpr qint64 kMaxKeptBytes = 512LL * 1024 * 1024;
 struct CostEstimate {
     qint64 intents = 0;
     qint64 deliveries = 0;  // the original and its duplicates
     qint64 tries = 0;       // each delivery and its retries
     qint64 perAttempt = kStatementsPerAttempt;
+    Keeps keeps = Keeps::Counts;
     qint64 statements() const { return intents * deliveries * tries * perAttempt; }
+    // The memory its kept events take, estimated; 0 when it keeps counts only.
+    qint64 keptBytes() const {
+        return keeps == Keeps::Events ? statements() * kKeptBytesPerStatement : 0;
+    }
     bool overLimit() const;
 };
-CostEstimate estimateCost(const RunConfig& config, const ScenarioInfo& info);
+CostEstimate estimateCost(const RunConfig& config, const ScenarioInfo& info,
+                          Keeps keeps = Keeps::Counts);
 qint64 estimatedStatements(const RunConfig& config, const ScenarioInfo& info);
 // Above this estimate a run is refused unless the user says otherwise
 // (--allow-large; the window asks, No by default).
@@ -144,6 +165,9 @@ inline constexpr qint64 kMaxEstimatedStatements = 20'000'000;
 // "about 32,032,000 SQL statements estimated (1,000 intents x 1,001
 // deliveries x 4 tries x 8 statements), above the limit of 20,000,000": the
 // command line's words; each caller says where the configuration came from.
+// A run keeping its events: "about 19,200,000 SQL statements estimated
+// (...), whose events kept in memory would take about 3,515 MB, above the
+// limit of 512 MB".
 QString costText(const CostEstimate& cost);
 
 }  // namespace idem

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -199,15 +200,29 @@ bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioEr
     return true;
 }
 
+bool frameFires(const Lesson& lesson, int frame) {
+    for (int j = std::min<int>(frame, lesson.frames.size() - 1); j >= 0; --j)
+        if (lesson.frames.at(j).load)
+            return lesson.frames.at(j).fire;
+    return false;
+}
+
 std::optional<CostlyFrame> firstCostlyFrame(const Lesson& lesson) {
+    qint64 together = 0;
     for (int i = 0; i < lesson.frames.size(); ++i) {
-        const std::optional<RunConfig>& load = lesson.frames.at(i).load;
-        const Scenario* scenario = load ? findScenario(load->scenario) : nullptr;
-        if (!scenario)
+        const std::optional<RunConfig> config = frameConfig(lesson, i);
+        const Scenario* scenario = config ? findScenario(config->scenario) : nullptr;
+        // Each frame that fires is run again from the start by the check and
+        // the hand-out; one that only shows its settings runs nothing there,
+        // but the window loads its run, once, to show it at its start.
+        if (!scenario || !(frameFires(lesson, i) || lesson.frames.at(i).load))
             continue;  // no run, or refused when the lesson was read
-        const CostEstimate cost = estimateCost(*load, scenario->info());
+        const CostEstimate cost = estimateCost(*config, scenario->info(), Keeps::Events);
         if (cost.overLimit())
             return CostlyFrame{i, cost};
+        together += cost.statements();
+        if (together * kKeptBytesPerStatement > kMaxKeptBytes)
+            return CostlyFrame{i, cost, together};
     }
     return std::nullopt;
 }
@@ -216,9 +231,19 @@ QString lessonCostProblem(const Lesson& lesson) {
     const std::optional<CostlyFrame> costly = firstCostlyFrame(lesson);
     if (!costly)
         return {};
-    return QStringLiteral("frame %1 (%2), load: %3")
-        .arg(costly->frame + 1)
-        .arg(lesson.frames.at(costly->frame).title.en, costText(costly->cost));
+    const QString where = QStringLiteral("frame %1 (%2)")
+                              .arg(costly->frame + 1)
+                              .arg(lesson.frames.at(costly->frame).title.en);
+    if (costly->together == 0)
+        return QStringLiteral("%1, load: %2").arg(where, costText(costly->cost));
+    const QLocale english(QLocale::English);
+    constexpr qint64 mb = 1024 * 1024;
+    return QStringLiteral(
+               "%1: the lesson's runs up to this frame come to about %2 SQL statements "
+               "estimated, whose events kept in memory would take about %3 MB, above the "
+               "limit of %4 MB for a lesson's runs together")
+        .arg(where, english.toString(costly->together), english.toString(costly->keptBytes() / mb),
+             english.toString(kMaxKeptBytes / mb));
 }
 
 std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
@@ -294,13 +319,7 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
                         "is on SQLite (add \"backend\" to its load)")
                         .arg(where);
     }
-    const bool fired = [&] {
-        for (int j = i; j >= 0; --j)
-            if (lesson.frames.at(j).load)
-                return lesson.frames.at(j).fire;
-        return false;
-    }();
-    if (!fired) {
+    if (!frameFires(lesson, i)) {
         if (frame.pause.kind != PausePoint::Kind::Start)
             problems << QStringLiteral("%1: pause needs a fired run (\"fire\": true)").arg(where);
         return check;

@@ -27,16 +27,30 @@ const Lesson* findLesson(const QString& id);
 // the field. *ioError (when given): the disk failed, not the file's content.
 bool readLessonFile(const QString& path, Lesson* out, QString* error, bool* ioError = nullptr);
 
-// The first frame whose configuration is above the cost limit
-// (configcheck.h), named with its number and title, its field and the
-// estimate: "frame 2 (Many at once): load: about 32,032,000 SQL statements
-// estimated (...)". Empty when every frame's run is within the limit. A
-// lesson is checked with this before any of its runs starts.
+// Whether frame `frame` (0-based) runs anything: the nearest frame at or
+// before it that loads a configuration fires it. A frame that only shows
+// the settings ("fire": false), or comes before any run, runs nothing.
+bool frameFires(const Lesson& lesson, int frame);
+
+// The first frame that makes the lesson too large to run (configcheck.h),
+// named with its number and title and the estimate: "frame 2 (Many at
+// once), load: about 32,032,000 SQL statements estimated (...), above the
+// limit of 20,000,000". Each frame that fires, and each that loads a run
+// without firing it (the window loads it to show its start), is estimated
+// as a run that keeps its events in memory (checking, exporting and
+// playing a frame does), and the frames together are held to that limit
+// once more: a lesson's check runs every frame that fires. Empty when the
+// lesson is within the limits. A lesson is checked with this before any of
+// its runs starts.
 QString lessonCostProblem(const Lesson& lesson);
 // The same frame as data, for the window's own words.
 struct CostlyFrame {
-    int frame = 0;  // 0-based
-    CostEstimate cost;
+    int frame = 0;        // 0-based
+    CostEstimate cost;    // the frame's own run
+    qint64 together = 0;  // else: the statements of the runs up to this frame, added up
+    qint64 keptBytes() const {
+        return together > 0 ? together * kKeptBytesPerStatement : cost.keptBytes();
+    }
 };
 std::optional<CostlyFrame> firstCostlyFrame(const Lesson& lesson);
 

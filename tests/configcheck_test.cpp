@@ -56,6 +56,7 @@ private slots:
     void everyAcceptedConfigReadsBack();
     void estimateAllowsTheSpecAndRefusesTheHuge();
     void paginationParamsAreInTheEstimate();
+    void keptEventsAreInTheEstimate();
 };
 
 void ConfigCheckTest::wholeNumbersParse_data() {
@@ -346,6 +347,38 @@ void ConfigCheckTest::paginationParamsAreInTheEstimate() {
     // An unchecked value (a trace being read) is estimated, not divided by.
     c.params.insert("page-size", "0");
     QVERIFY(estimateCost(c, pagination.info()).statements() > 0);
+}
+
+// 100,000 intents with 5 duplicates is within the statements' limit; kept
+// step by step (captions, a lesson's frame) it would take gigabytes.
+void ConfigCheckTest::keptEventsAreInTheEstimate() {
+    RunConfig c = orderCreate();
+    c.intents = 100'000;
+    c.duplicates = 5;
+    const ScenarioInfo& info = findScenario(c.scenario)->info();
+    const CostEstimate counted = estimateCost(c, info);
+    QCOMPARE(counted.keptBytes(), 0);
+    QVERIFY(!counted.overLimit());
+    const CostEstimate kept = estimateCost(c, info, Keeps::Events);
+    QCOMPARE(kept.statements(), counted.statements());
+    QCOMPARE(kept.keptBytes(), 19'200'000LL * kKeptBytesPerStatement);
+    QVERIFY(kept.overLimit());
+    QVERIFY2(
+        costText(kept).endsWith(
+            "whose events kept in memory would take about 3,515 MB, above the limit of 512 MB"),
+        qPrintable(costText(kept)));
+    // The statements' limit speaks first where both are passed.
+    c.duplicates = 1'000;
+    QVERIFY(
+        costText(estimateCost(c, info, Keeps::Events)).endsWith("above the limit of 20,000,000"));
+    // Every scenario's defaults and the truth tables' largest single-intent
+    // runs are narrated and played in lessons.
+    for (const Scenario* s : allScenarios()) {
+        RunConfig d = defaultConfig(*s);
+        d.duplicates = kMaxDuplicates;
+        d.maxRetries = kMaxRetries;
+        QVERIFY2(!estimateCost(d, s->info(), Keeps::Events).overLimit(), qPrintable(d.scenario));
+    }
 }
 
 QTEST_GUILESS_MAIN(ConfigCheckTest)

@@ -65,6 +65,30 @@ expect 2 '2,080,105 statements), above the limit of 20,000,000; lower --intents,
 # --allow-large lifts the limit: the next check speaks (no such output folder).
 expect 1 'does not exist' lesson export "$big_lesson" --allow-large --format html --out "$tmp/none/h.html"
 
+# --- What a run keeps in memory is part of its cost ---------------------------
+# 100,000 intents with 5 duplicates is within the statements' limit, and a
+# plain run of it stays small; kept step by step (captions, a lesson's
+# frame) it would take gigabytes. A lesson's frames count added up: 40
+# frames of 10,000 intents (each within the limit), or one such run that
+# 39 frames go on with (each frame's check runs it again).
+kept='about 19,200,000 SQL statements estimated (100,000 intents x 6 deliveries x 4 tries x 8 statements), whose events kept in memory would take about 3,515 MB, above the limit of 512 MB'
+kept_lesson="$here/safety/kept-events-lesson.json"
+expect 2 "frame 1 (A hundred thousand intents), load: $kept" lesson check "$kept_lesson"
+expect 2 "frame 1 (A hundred thousand intents), load: $kept" lesson export "$kept_lesson" --format html --lang zh --out "$tmp/h.html"
+expect 2 "frame 1 (A hundred thousand intents), load: $kept" shot --lesson "$kept_lesson" --out "$tmp/s.png"
+expect 2 "this run is too large: $kept" run --scenario order-create --intents 100000 --duplicates 5 --narrate
+together='the lesson'"'"'s runs up to this frame come to about 3,840,000 SQL statements estimated, whose events kept in memory would take about 703 MB, above the limit of 512 MB for a lesson'"'"'s runs together'
+expect 2 "frame 2 (Round 2): $together" lesson check "$here/safety/many-frames-lesson.json"
+expect 2 "frame 2 (Round 2): $together" lesson export "$here/safety/many-frames-lesson.json" --format html --out "$tmp/h.html"
+expect 2 "frame 2 (Look again 1): $together" lesson check "$here/safety/same-run-lesson.json"
+expect 2 "frame 2 (Look again 1): $together" shot --lesson "$here/safety/same-run-lesson.json" --frame 3 --out "$tmp/s.png"
+[ ! -e "$tmp/h.html" ] && [ ! -e "$tmp/s.png" ] && ok || bad "a refused command wrote its output"
+# A frame that only shows its settings ("fire": false) runs nothing in the
+# check, but the window loads its run to show its start: it counts too.
+unfired="$here/safety/unfired-lesson.json"
+expect 2 "frame 1 (The settings), load: $kept" shot --lesson "$unfired" --frame 1 --out "$tmp/s.png"
+expect 2 "frame 1 (The settings), load: $kept" lesson check "$unfired"
+
 # --- A run that cannot start: exit 1, the folder and the system's words ------
 touch "$tmp/a-file"
 for dir in /nonexistent "$tmp/a-file"; do
@@ -73,7 +97,7 @@ for dir in /nonexistent "$tmp/a-file"; do
     TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" lesson check unique-key
     TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" lesson export unique-key --format html --out "$tmp/h.html"
     TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" shot --scenario order-create --out "$tmp/s.png"
-    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" shot --lesson unique-key --out "$tmp/s.png"
+    TMPDIR="$dir" expect 1 "cannot create a temporary folder in $dir" shot --lesson unique-key --frame 2 --out "$tmp/s.png"
 done 2>/dev/null
 # A full temporary folder: the database file's path and SQLite's words.
 mkdir -p "$tmp/full"
@@ -82,7 +106,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
     TMPDIR="$tmp/full" expect 1 "$tmp/full/idemlab-run-" experiment --scenario order-create --intents 20 --json
     TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' lesson check unique-key
     TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' shot --scenario order-create --out "$tmp/s.png"
-    TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' shot --lesson unique-key --out "$tmp/s.png"
+    TMPDIR="$tmp/full" expect 1 'could not be written: database or disk is full' shot --lesson unique-key --frame 2 --out "$tmp/s.png"
     rm -f "$tmp/full/fill"
     [ -z "$(ls -A "$tmp/full" | grep -v '^idemlab-runtime-')" ] && ok || bad "a failed run left $(ls -A "$tmp/full")"
     umount "$tmp/full"

@@ -1939,6 +1939,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>A black screen over the whole window, as presentation programs give (B or .); the same key or any other brings the stage back</source>
         <translation>像演示软件那样让整个窗口变黑（B 或 .）；再按一次或按任意键恢复画面</translation>
     </message>
+    <message>
+        <source>Up to frame %1 (%2), this lesson&apos;s runs come to about %3 SQL statements, whose steps kept in memory would take about %4 MB, above the limit of %5 MB for a lesson&apos;s runs together. Checking and playing it may take minutes; Esc stops it. Open it anyway?</source>
+        <translation>到第 %1 帧（%2）为止，这节课的运行合计约 %3 条 SQL 语句，留在内存里的各个步骤约需 %4 MB，超过了一节课所有运行合计 %5 MB 的上限。检查和播放它可能要好几分钟，按 Esc 可以停止。仍然打开吗？</translation>
+    </message>
+    <message>
+        <source>Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, whose steps kept in memory would take about %4 MB, above the limit of %5 MB. Checking and playing it may take minutes; Esc stops it. Open it anyway?</source>
+        <translation>这节课的第 %1 帧（%2）加载的运行估计约有 %3 条 SQL 语句，留在内存里的各个步骤约需 %4 MB，超过了 %5 MB 的上限。检查和播放它可能要好几分钟，按 Esc 可以停止。仍然打开吗？</translation>
+    </message>
 </context>
 <context>
     <name>idem::MqConsume</name>
