@@ -351,7 +351,11 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     } else {
         laterDue_.due = false;  // drawn with this step
     }
-    stage_.live->showStep(*run, played->reader(), from, to, fresh, rebuild, viewsCaughtUp_, later);
+    // What is still open is the run's as it stands now: only a step shown as
+    // it is taken (not one a worker caught up on) reads through its session.
+    SqlConnection* writer = to == run->trace().size() ? run->openWriter() : nullptr;
+    stage_.live->showStep(run->trace(), run->config().backend, played->reader(), writer, from, to,
+                          fresh, rebuild, viewsCaughtUp_, later);
     QTabWidget* tabs = stage_.tabs;
     PaginationView* pagination = stage_.pagination;
     if (tabs->isTabVisible(tabs->indexOf(pagination)))
@@ -396,7 +400,8 @@ void StageDirector::showLaterNow() {
     laterDue_.due = false;
     laterTimer_->stop();
     stage_.live->showLater(played->reader(), played->writer());
-    stage_.live->showSequence(played->run(), laterDue_.to, laterDue_.fresh, laterDue_.rebuild);
+    stage_.live->showSequence(played->run().trace(), laterDue_.to, laterDue_.fresh,
+                              laterDue_.rebuild);
 }
 
 void StageDirector::updateCaption() {

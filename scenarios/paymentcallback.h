@@ -22,6 +22,11 @@ public:
 
     // The order state machine: PENDING → PAYING → PAID; PAYING → FAILED → PAYING.
     static QStringList states();
+    // This scenario's sentences, said in English in the summary and in the
+    // reader's language where they are shown.
+    static Phrase said(const char* source, std::vector<Phrase> args = {});
+    // The order an intent pays for ("P20250001" ...).
+    static QString orderOf(int intent);
 
 private:
     Task<Reply> failedCallback(Attempt& a, bool conditional, bool acknowledge) const;

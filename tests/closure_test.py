@@ -62,7 +62,7 @@ RUNTIME_FILES = [
     "/usr/lib/*/qt6/plugins/iconengines/libqsvgicon.so",
     "/usr/share/qt6/translations/qtbase_zh_CN.qm",
     # live_test's private servers and what makes their data directories
-    # (models/live/privateserver.cpp)
+    # (models/database/live/privateserver.cpp)
     "/usr/lib/postgresql/15/bin/postgres",
     "/usr/lib/postgresql/15/bin/initdb",
     "/usr/sbin/mariadbd",

@@ -62,7 +62,7 @@ def check(name, args, work, fault, expected_out, expected_files, before):
     if r.returncode == -signal.SIGABRT and ("bad_alloc" in r.stderr or "out of memory" in r.stderr):
         # Qt gives up on an allocation inside its own noexcept code (QHash,
         # QJsonDocument): an abort, as Qt documents; the outputs are
-        # unnamed work files never committed (models/outputfile.h), so nothing
+        # unnamed work files never committed (models/core/outputfile.h), so nothing
         # is written.
         global aborted
         aborted += 1

@@ -2,11 +2,11 @@
 // PostgreSQL and MariaDB from their templates, two sessions stepped from one
 // thread through the races LIVE-NOTES measured, each wait certain before it
 // is reported, and a server that never outlives the lab, killed or not.
-#include "live/mariasession.h"
-#include "live/observer.h"
-#include "live/pgsession.h"
-#include "live/privateserver.h"
-#include "live/session.h"
+#include "mariasession.h"
+#include "observer.h"
+#include "pgsession.h"
+#include "privateserver.h"
+#include "session.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,12 +3,12 @@
 // (canned from MariaDB 10.11 and PostgreSQL 15), read into the lab's words;
 // a snapshot written to a trace and read back; a locks event only when the
 // locks change; and the view's rows and wait-for graph.
-#include "live/serverlocks.h"
 #include "locksmodel.h"
 #include "locksnapshot.h"
 #include "locksview.h"
 #include "registry.h"
 #include "runconfig.h"
+#include "serverlocks.h"
 #include "trace.h"
 #include "waitforgraph.h"
 

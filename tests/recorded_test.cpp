@@ -1,4 +1,4 @@
-// Recorded play (models/recordedbackend.h): a server run played from its
+// Recorded play (models/database/recordedbackend.h): a server run played from its
 // trace where the server is not installed. `record` runs each case on the
 // real server and saves its trace into $IDEM_RECORDINGS (skips when a
 // server's package is missing); the other functions play those traces, as
@@ -161,8 +161,8 @@ void RecordedTest::playsTheRecording() {
     const Played p = play(*config);
     const qint64 ms = clock.elapsed();
     QVERIFY2(p.failure == RunFailure::None, qPrintable(p.error));
+    // Timed for the log only: a pace belongs to tests/bench, not to a test.
     qInfo("%s: %lld events played in %lld ms", c.name, qint64(p.events.size()), ms);
-    QVERIFY(ms < 5000);
 
     // The same events, field by field.
     Trace::Loaded stored;

@@ -6,8 +6,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$root/resources/translations/idemlab_zh_CN.ts" "$tmp/zh.ts"
+# The rooms of models/ at any depth, as app/CMakeLists.txt finds them.
+mapfile -t models < <(find "$root/models" -name '*.cpp' | sort)
 "${LUPDATE:?set LUPDATE}" -silent -no-obsolete -locations none \
-    "$root"/app/*.cpp "$root"/views/*.cpp "$root"/models/*.cpp "$root"/scenarios/*.cpp \
+    "$root"/app/*.cpp "$root"/views/*.cpp "${models[@]}" "$root"/scenarios/*.cpp \
     -ts "$tmp/zh.ts"
 missing=$(grep -c 'type="unfinished"' "$tmp/zh.ts" || true)
 if [ "$missing" -ne 0 ]; then

@@ -1,5 +1,6 @@
 #include "compareview.h"
 
+#include "backendnames.h"
 #include "comparison.h"
 #include "configcheck.h"
 #include "firepanel.h"
@@ -8,7 +9,6 @@
 #include "outcomepanel.h"
 #include "scenario.h"
 #include "sequenceview.h"
-#include "serverbackend.h"
 #include "serverinstall.h"
 #include "sqlconnection.h"
 #include "sweeper.h"

@@ -54,10 +54,10 @@ public:
 
     // The chosen pair on the fired input, ready to run (nullptr before a fire).
     std::shared_ptr<CompareRuns> prepare();
-    // Shows what runComparison (models/comparison.h) computed (on the window's thread), then lets
-    // go of both runs through the sweeper given, if any. With `rightLater` (a worker's hand-over)
-    // the right side comes a frame after the left: each side's layout and repaint fit a frame,
-    // where both overran one.
+    // Shows what runComparison (models/engine/comparison.h) computed (on the window's thread), then
+    // lets go of both runs through the sweeper given, if any. With `rightLater` (a worker's
+    // hand-over) the right side comes a frame after the left: each side's layout and repaint fit a
+    // frame, where both overran one.
     void show(const std::shared_ptr<CompareRuns>& runs, bool rightLater = false);
     // True while the right side of a comparison waits for its frame.
     bool isShowing() const { return pending_ != nullptr; }

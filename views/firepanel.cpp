@@ -1,12 +1,12 @@
 #include "firepanel.h"
 
+#include "backendnames.h"
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
 #include "recordedbackend.h"
 #include "registry.h"
 #include "relativefont.h"
-#include "serverbackend.h"
 #include "serverinstall.h"
 #include "texts.h"
 #include "tracewords.h"

@@ -4,12 +4,12 @@
 // without this database's SQL, a server not installed).
 #include "firepanel.h"
 
+#include "backendnames.h"
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
 #include "recordedbackend.h"
 #include "registry.h"
-#include "serverbackend.h"
 #include "serverinstall.h"
 #include "texts.h"
 

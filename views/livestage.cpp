@@ -2,13 +2,13 @@
 
 #include "locksview.h"
 #include "relativefont.h"
-#include "run.h"
 #include "scenario.h"
 #include "sequenceview.h"
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
 #include "tableview.h"
+#include "trace.h"
 
 #include <QCheckBox>
 #include <QEvent>
@@ -287,18 +287,16 @@ LiveStage::CatchUp LiveStage::prepareCatchUp() const {
     return c;
 }
 
-void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                         qsizetype fresh, bool rebuild, CatchUp* ready, bool later) {
-    // What is still open is the run's as it stands now: only a step shown
-    // as it is taken (not one a worker caught up on) reads through it.
-    SqlConnection* writer = to == run.trace().size() ? run.openWriter() : nullptr;
-    applyBackend(run.config().backend);
-    locks_->show(run.trace().events(), from, to, fresh, rebuild, run.config().backend,
+void LiveStage::showStep(const Trace& trace, const QString& backend, SqlConnection* reader,
+                         SqlConnection* writer, qsizetype from, qsizetype to, qsizetype fresh,
+                         bool rebuild, CatchUp* ready, bool later) {
+    applyBackend(backend);
+    locks_->show(trace.events(), from, to, fresh, rebuild, backend,
                  writer ? writer->id() : QString());
     const bool caught = ready && ready->from >= 0 && ready->to == to && ready->rebuilt == rebuild &&
                         (rebuild || ready->from == from);
     // The SQL log's new rows: counted by a worker already, or here.
-    const QList<TraceEvent>& events = run.trace().events();
+    const QList<TraceEvent>& events = trace.events();
     QList<TraceEvent> rows = caught    ? std::move(ready->logRows)
                              : rebuild ? SqlLogModel::rowsOf(events, 0, events.size())
                                        : SqlLogModel::rowsOf(events, from, to);
@@ -344,16 +342,16 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     if (caught) {
         state_->showTally(std::move(ready->tally));
     } else if (rebuild) {
-        state_->showTrace(run.trace(), to, fresh);
+        state_->showTrace(trace, to, fresh);
     } else {
-        state_->advanceTrace(run.trace(), to, fresh);
+        state_->advanceTrace(trace, to, fresh);
     }
     // A wait that began is where the eye goes.
     if (locks_->waitBegan() && backend_ != QLatin1String("sqlite"))
         tableTabs_->setCurrentWidget(locks_);
     if (later)
         return;
-    showSequence(run, to, fresh, rebuild);
+    showSequence(trace, to, fresh, rebuild);
     // Tables the run has created since are "used" now.
     applyTabs();
 }
@@ -417,11 +415,11 @@ void LiveStage::showLogLater() {
     logShown_.start();
 }
 
-void LiveStage::showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild) {
+void LiveStage::showSequence(const Trace& trace, qsizetype to, qsizetype fresh, bool rebuild) {
     if (rebuild) {
-        sequence_->showTrace(run.trace(), to, fresh);
+        sequence_->showTrace(trace, to, fresh);
     } else {
-        sequence_->advanceTrace(run.trace(), to, fresh);
+        sequence_->advanceTrace(trace, to, fresh);
     }
 }
 

@@ -19,7 +19,7 @@ namespace idem {
 
 class DatabaseTableView;
 class LocksView;
-class Run;
+class Trace;
 class SequenceView;
 class SqlConnection;
 class SqlLogModel;
@@ -64,13 +64,16 @@ public:
     // and the SQL log, the tables and the sequence diagram are left for
     // showLater and showSequence. A step shown meanwhile brings them up to
     // date first.
-    void showStep(const Run& run, SqlConnection* reader, qsizetype from, qsizetype to,
-                  qsizetype fresh, bool rebuild, CatchUp* ready = nullptr, bool later = false);
+    // `writer` is the run's own session when the step is the latest (what
+    // is still open reads through it), else null.
+    void showStep(const Trace& trace, const QString& backend, SqlConnection* reader,
+                  SqlConnection* writer, qsizetype from, qsizetype to, qsizetype fresh,
+                  bool rebuild, CatchUp* ready = nullptr, bool later = false);
     // The SQL log's rows and the tables a hand-over left, as it had them.
     void showLater(SqlConnection* reader, SqlConnection* writer = nullptr);
     bool hasLater() const { return later_.log || later_.tables; }
     // The sequence diagram alone, as showStep draws it.
-    void showSequence(const Run& run, qsizetype to, qsizetype fresh, bool rebuild);
+    void showSequence(const Trace& trace, qsizetype to, qsizetype fresh, bool rebuild);
     // Playing at "instant": the state diagram is drawn, the tables read and
     // the SQL log given its rows a few times a second, not every frame (they
     // change faster than anyone reads them). Stopping shows the rows held

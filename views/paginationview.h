@@ -32,7 +32,7 @@ public:
     explicit PaginationView(QWidget* parent = nullptr);
     // Runs every variant of the scenario on this configuration's feed and writes.
     void setInput(const Scenario& scenario, const RunConfig& config);
-    // Shows the strategies' runs on one input (models/paging.h computes
+    // Shows the strategies' runs on one input (models/engine/paging.h computes
     // them, in the window's worker).
     void show(const PagingRuns& runs);
     // Shows pages 1..pages (the pages the run on screen has read so far).

@@ -138,7 +138,7 @@ def mutate_bytes(rng, data):
     return bytes(data[:i] + b"99999999999999999999" + data[i:])
 
 
-LIMIT = 20_000_000  # the cost limit in SQL statements (models/configcheck.h)
+LIMIT = 20_000_000  # the cost limit in SQL statements (models/engine/configcheck.h)
 
 
 def over_limit(rng, doc):

@@ -1,0 +1,85 @@
+#include "mariaobserver.h"
+
+#include "mariasession.h"
+
+#include <QThread>
+
+#include <mysql.h>
+
+#include <cstdlib>
+
+namespace idem::live {
+
+MariaObserver::MariaObserver(const Endpoint& endpoint) {
+    mysql_ = openMariaConnection(endpoint, false, &openError_);
+    open_ = mysql_ != nullptr;
+}
+
+MariaObserver::~MariaObserver() {
+    if (mysql_)
+        mysql_close(mysql_);
+}
+
+int MariaObserver::msUntilFresh() const {
+    if (!lastRead_.isValid())
+        return 0;
+    return int(qMax<qint64>(0, kFreshAfterMs - lastRead_.elapsed()));
+}
+
+QHash<const Session*, LockWait> MariaObserver::waits(const QList<const Session*>& sessions) {
+    QHash<const Session*, LockWait> found;
+    if (!open_ || sessions.isEmpty())
+        return found;
+    if (const int wait = msUntilFresh())
+        QThread::msleep(wait);
+    // One statement: the tables it joins are filled from one refresh of
+    // the cache, so they agree with one another.
+    static const char kWaits[] = R"(
+SELECT r.trx_mysql_thread_id, b.trx_mysql_thread_id,
+       requested.lock_type, requested.lock_mode, requested.lock_table,
+       requested.lock_index, requested.lock_data, blocking.lock_mode
+FROM information_schema.INNODB_LOCK_WAITS AS w
+JOIN information_schema.INNODB_TRX AS r ON r.trx_id = w.requesting_trx_id
+JOIN information_schema.INNODB_TRX AS b ON b.trx_id = w.blocking_trx_id
+JOIN information_schema.INNODB_LOCKS AS requested ON requested.lock_id = w.requested_lock_id
+JOIN information_schema.INNODB_LOCKS AS blocking ON blocking.lock_id = w.blocking_lock_id)";
+    const int failed = mysql_real_query(mysql_, kWaits, sizeof kWaits - 1);
+    MYSQL_RES* res = failed ? nullptr : mysql_store_result(mysql_);
+    lastRead_.start();
+    if (!res)
+        return found;
+    QHash<qint64, const Session*> byThread;
+    for (const Session* s : sessions) byThread.insert(s->serverId(), s);
+    auto text = [](const char* value) {
+        return QString::fromUtf8(value ? value : "");
+    };
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+        const Session* waiter = byThread.value(std::strtoll(row[0], nullptr, 10));
+        if (!waiter)
+            continue;
+        const bool first = !found.contains(waiter);
+        LockWait& wait = found[waiter];
+        const Session* holder = byThread.value(std::strtoll(row[1], nullptr, 10));
+        if (!holder)
+            wait.onOthers = true;
+        else if (!wait.on.contains(holder->id()))
+            wait.on << holder->id();
+        if (first) {
+            wait.lockType = text(row[2]);
+            wait.mode = text(row[3]);
+            wait.table = text(row[4]);
+            wait.index = text(row[5]);
+            wait.row = text(row[6]);
+            wait.heldAs = text(row[7]);
+            // The supremum, the pseudo-record after an index's last
+            // record, has only the gap before it: a lock on it is a gap
+            // lock, though its mode does not say GAP.
+            wait.gap = wait.mode.contains(u"GAP") || wait.heldAs.contains(u"GAP") ||
+                       wait.row == u"supremum pseudo-record";
+        }
+    }
+    mysql_free_result(res);
+    return found;
+}
+
+}  // namespace idem::live

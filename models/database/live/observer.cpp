@@ -1,0 +1,219 @@
+#include "observer.h"
+
+#include "mariaobserver.h"
+#include "pgobserver.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+
+#include <algorithm>
+
+namespace idem::live {
+
+namespace {
+
+// The sessions of the run whose statement may still end without a later
+// step: one that runs (it waits for no lock), one that waits for a
+// connection outside the run or for a session the lab does not know, and
+// one that waits for any such session in turn. Every other busy session
+// waits, directly or through others, only for idle sessions or in a cycle:
+// nothing but a later step (or the server breaking the cycle) moves it.
+// One pass over the waits, however many sessions wait on how many others.
+QSet<const Session*> mayGoOnAlone(const QList<const Session*>& busy,
+                                  const QHash<const Session*, LockWait>& waits,
+                                  const QHash<QString, const Session*>& byId) {
+    QSet<const Session*> free;
+    QHash<const Session*, QList<const Session*>> waitersOf;
+    QList<const Session*> queue;
+    for (const Session* s : busy) {
+        const auto wait = waits.constFind(s);
+        bool alone = wait == waits.constEnd() || wait->onOthers || wait->on.isEmpty();
+        if (!alone) {
+            for (const QString& id : wait->on) {
+                const Session* holder = byId.value(id);
+                if (!holder) {
+                    alone = true;
+                    break;
+                }
+                if (holder->busy())
+                    waitersOf[holder] << s;
+            }
+        }
+        if (alone && !free.contains(s)) {
+            free.insert(s);
+            queue << s;
+        }
+    }
+    while (!queue.isEmpty()) {
+        const Session* going = queue.takeLast();
+        for (const Session* waiter : waitersOf.value(going)) {
+            if (!free.contains(waiter)) {
+                free.insert(waiter);
+                queue << waiter;
+            }
+        }
+    }
+    return free;
+}
+
+// The sessions of a cycle of waits reachable from `waiter` (each waits
+// for the next, the last for the first); empty when its waits end
+// somewhere. `done` holds the sessions already seen to lead to no cycle,
+// so that each session is walked once.
+QList<const Session*> cycleFrom(const Session* waiter, const QHash<const Session*, LockWait>& waits,
+                                const QHash<QString, const Session*>& byId,
+                                QList<const Session*>* path, QSet<const Session*>* done) {
+    if (const qsizetype at = path->indexOf(waiter); at >= 0)
+        return path->mid(at);
+    const auto wait = waits.constFind(waiter);
+    if (done->contains(waiter) || wait == waits.constEnd() || !waiter->busy())
+        return {};
+    path->append(waiter);
+    for (const QString& id : wait->on) {
+        if (const Session* holder = byId.value(id)) {
+            const QList<const Session*> cycle = cycleFrom(holder, waits, byId, path, done);
+            if (!cycle.isEmpty())
+                return cycle;
+        }
+    }
+    path->removeLast();
+    done->insert(waiter);
+    return {};
+}
+
+// Whether `waiter`, which cannot go on alone (mayGoOnAlone), is certainly
+// blocked: it waits only for idle sessions, or in a cycle the server has
+// had the time to see. A cycle is a deadlock the server breaks by itself;
+// one still there after deadlockSeenWithinMs() of the statement that closed
+// it is one the server sees only when another lock is asked for (InnoDB
+// misses some among three sessions' gap locks): the statement is left
+// waiting, the next step is sent, and the server decides then. The lab
+// never ends such a wait here; only when every session of the run waits
+// and nothing is left to send does the scheduler cancel one
+// (Scheduler::cancelAStuckWait).
+bool blockedForNow(const Session* waiter, const QHash<const Session*, LockWait>& waits,
+                   const QHash<QString, const Session*>& byId, const Observer& observer) {
+    QList<const Session*> walk;
+    QSet<const Session*> done;
+    const QList<const Session*> cycle = cycleFrom(waiter, waits, byId, &walk, &done);
+    if (cycle.isEmpty())
+        return true;
+    const auto bySend = [](const Session* a, const Session* b) {
+        return a->sentOrder() < b->sentOrder();
+    };
+    const Session* closer = *std::max_element(cycle.cbegin(), cycle.cend(), bySend);
+    return steadyMs() - closer->sentAtMs() >= observer.deadlockSeenWithinMs();
+}
+
+}  // namespace
+
+QString LockWait::describe() const {
+    QString holders = on.join(u", ");
+    if (onOthers)
+        holders += holders.isEmpty() ? QStringLiteral("a connection outside the run")
+                                     : QStringLiteral(" and a connection outside the run");
+    QString text = QStringLiteral("waits for %1: %2 %3").arg(holders, lockType, mode).trimmed();
+    if (!table.isEmpty())
+        text += QStringLiteral(" on %1").arg(table);
+    if (!index.isEmpty())
+        text += QStringLiteral(" index %1").arg(index);
+    if (!row.isEmpty())
+        text += QStringLiteral(" row %1").arg(row);
+    if (!heldAs.isEmpty())
+        text += QStringLiteral(", held as %1").arg(heldAs);
+    return text;
+}
+
+Observer::~Observer() = default;
+
+std::unique_ptr<Observer> openObserver(const Endpoint& endpoint) {
+    switch (endpoint.kind) {
+        case ServerKind::Postgres:
+            return std::make_unique<PgObserver>(endpoint);
+        case ServerKind::MariaDb:
+            return std::make_unique<MariaObserver>(endpoint);
+    }
+    return nullptr;
+}
+
+StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
+                                int giveUpMs) {
+    QElapsedTimer clock;
+    clock.start();
+    StepWait step;
+    QHash<QString, const Session*> byId;
+    for (const Session* s : run) byId.insert(s->id(), s);
+    byId.insert(session.id(), &session);
+    // Most statements answer within a millisecond: the locks are read only
+    // once one has not.
+    qint64 nextLook = observer.lookIntervalMs();
+    for (;;) {
+        const qint64 now = clock.elapsed();
+        const qint64 untilLook = qMax(qMax<qint64>(0, nextLook - now), observer.msUntilFresh());
+        if (session.poll(int(qMin(untilLook, qMax<qint64>(0, giveUpMs - now))))) {
+            step.state = StepWait::State::Done;
+            break;
+        }
+        if (clock.elapsed() >= giveUpMs) {
+            step.state = StepWait::State::GaveUp;
+            break;
+        }
+        if (clock.elapsed() < nextLook || observer.msUntilFresh() > 0)
+            continue;
+        // Every open session of the run, idle ones included: a wait on an
+        // idle session is a wait on the run, not on a stranger.
+        QList<const Session*> watched;
+        QList<const Session*> busy;
+        for (Session* s : run) {
+            if (s != &session)
+                s->poll(0);
+            if (s->isOpen())
+                watched << s;
+            if (s->busy())
+                busy << s;
+        }
+        if (!watched.contains(&session))
+            watched << &session;
+        if (!busy.contains(&session))
+            busy << &session;
+        const QHash<const Session*, LockWait> waits = observer.waits(watched);
+        nextLook = clock.elapsed() + observer.lookIntervalMs();
+        if (mayGoOnAlone(busy, waits, byId).contains(&session) ||
+            !blockedForNow(&session, waits, byId, observer))
+            continue;
+        step.state = StepWait::State::Blocked;
+        step.lock = waits.value(&session);
+        break;
+    }
+    step.ms = clock.elapsed();
+    return step;
+}
+
+QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& observer,
+                                  const QList<Session*>& run) {
+    QSet<const Session*> blocked;
+    QHash<QString, const Session*> byId;
+    QList<const Session*> watched;
+    QList<const Session*> busy;
+    for (Session* s : run) {
+        s->poll(0);
+        byId.insert(s->id(), s);
+        if (s->isOpen())
+            watched << s;
+        if (s->busy())
+            busy << s;
+    }
+    bool anyWaits = false;
+    for (const Session* w : waiting) anyWaits = anyWaits || w->busy();
+    if (!anyWaits)
+        return blocked;
+    const QHash<const Session*, LockWait> waits = observer.waits(watched);
+    const QSet<const Session*> free = mayGoOnAlone(busy, waits, byId);
+    for (const Session* w : waiting) {
+        if (w->busy() && !free.contains(w) && blockedForNow(w, waits, byId, observer))
+            blocked.insert(w);
+    }
+    return blocked;
+}
+
+}  // namespace idem::live

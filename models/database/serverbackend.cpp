@@ -1,0 +1,447 @@
+#include "serverbackend.h"
+
+#include "locksnapshot.h"
+#include "names.h"
+#include "observer.h"
+#include "recordedbackend.h"
+#include "runconfig.h"
+#include "serverconnection.h"
+#include "serverdatabase.h"
+#include "serverurl.h"
+#include "session.h"
+#include "sqlconnection.h"
+#include "sqlitebackend.h"
+#include "tablesnapshot.h"
+#include "traceevent.h"
+
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace idem {
+
+namespace {
+
+using live::ServerKind;
+
+QString serverId(ServerKind kind) {
+    return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
+}
+
+QString isolationSql(const QString& id) {
+    if (id == QLatin1String("read-committed"))
+        return QStringLiteral("READ COMMITTED");
+    if (id == QLatin1String("repeatable-read"))
+        return QStringLiteral("REPEATABLE READ");
+    return QStringLiteral("SERIALIZABLE");
+}
+
+class ServerBackend final : public Backend {
+public:
+    ServerBackend(ServerKind kind, QString isolation, std::function<void(const QString&)> progress,
+                  QString connectUrl = {}, bool manyIntents = false)
+        : kind_(kind),
+          isolation_(std::move(isolation)),
+          progress_(std::move(progress)),
+          manyIntents_(manyIntents),
+          db_(kind, std::move(connectUrl), progress_) {
+        if (isolation_.isEmpty())
+            isolation_ = isolationIds(serverId(kind)).value(0);
+    }
+    ~ServerBackend() override {
+        // The run's sessions first: one left in a transaction would hold the drop.
+        observer_.reset();
+        recorder_.reset();
+        db_.drop();
+    }
+
+    QString id() const override { return serverId(kind_); }
+    QString serverVersion() const override { return db_.version(); }
+    QString isolation() const override { return isolation_; }
+    bool stepped() const override { return true; }
+    bool abortsTransactionOnError() const override { return kind_ == ServerKind::Postgres; }
+    bool singleWriter() const override { return false; }
+
+    bool prepare(const QString& target, bool, QString* error, bool* badInput) override {
+        *badInput = false;
+        if (!target.isEmpty()) {
+            *badInput = true;
+            *error = QStringLiteral(
+                         "--db keeps an SQLite file; a run on %1 keeps its database with --keep")
+                         .arg(live::serverName(kind_));
+            return false;
+        }
+        if (!db_.create(error, badInput))
+            return false;
+        endpoint_ = db_.endpoint();
+        return openObserver(error);
+    }
+
+    bool publish(const QJsonObject&, QString*, bool*) override { return true; }
+
+    QString keep() override { return db_.keep(); }
+    QString location() const override { return db_.location(); }
+
+    std::unique_ptr<SqlConnection> connect(const QString& id) const override {
+        auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
+        // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
+        if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
+            c->joinAttempts(attempts_);
+        if (c->isOpen() && kind_ == ServerKind::Postgres) {
+            c->exec(QStringLiteral("SET search_path TO %1").arg(db_.name()));
+            c->nameRowVersionsBy(versionNames_);
+        }
+        if (c->isOpen()) {
+            const QString level = isolationSql(isolation_);
+            c->exec(kind_ == ServerKind::Postgres
+                        ? QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION "
+                                         "LEVEL %1")
+                              .arg(level)
+                        : QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL %1").arg(level));
+            // No real timer of the server's ends a wait: a class may talk
+            // for minutes at a step while a statement waits, and the run
+            // must go on as it would at full speed. (InnoDB misses some
+            // cycles of gap locks among three sessions, which only its lock
+            // wait timeout would end: the lab ends those itself, as that
+            // timeout would, live::waitUntilDoneOrBlocked.) The largest
+            // value MariaDB takes, about three years.
+            if (kind_ == ServerKind::MariaDb) {
+                c->exec(QStringLiteral("SET SESSION innodb_lock_wait_timeout = 100000000"));
+                // || joins text, as the standard and the other databases read it.
+                c->exec(QStringLiteral(
+                    "SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')"));
+            }
+        }
+        return c;
+    }
+
+    QString configure(const Exec&) const override { return {}; }
+
+    const QString& beginStatement() const override {
+        static const QString begin = QStringLiteral("BEGIN");
+        static const QString start = QStringLiteral("START TRANSACTION");
+        return kind_ == ServerKind::Postgres ? begin : start;
+    }
+
+    void send(SqlConnection& session, const QString& sql, const QVariantList& params) override {
+        asServer(session).send(sql, params);
+    }
+
+    bool settle(SqlConnection& session, const std::vector<SqlConnection*>& others,
+                SqlResult* result, QStringList* waitsOn, QString* lock) override {
+        QList<live::Session*> run;
+        for (SqlConnection* c : others) {
+            if (c != &session)
+                run << &asServer(*c).session();
+        }
+        const live::StepWait step =
+            live::waitUntilDoneOrBlocked(asServer(session).session(), *observer_, run);
+        if (step.state == live::StepWait::State::Blocked) {
+            *waitsOn = step.lock.on;
+            // The run's database is the only one it has: the lock is named
+            // by its table alone, the same in every run.
+            *lock = step.lock.describe().remove(QStringLiteral("`%1`.").arg(db_.name()));
+            return false;
+        }
+        if (step.state == live::StepWait::State::GaveUp) {
+            asServer(session).session().cancel();
+            asServer(session).session().poll(-1);
+        }
+        *result = asServer(session).take();
+        return true;
+    }
+
+    std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
+                                   const std::vector<SqlConnection*>& all) override {
+        if (!observer_)
+            return std::vector<bool>(waiting.size(), false);
+        QList<live::Session*> run;
+        for (SqlConnection* c : all) run << &asServer(*c).session();
+        QList<live::Session*> parked;
+        for (SqlConnection* c : waiting) {
+            parked << &asServer(*c).session();
+            if (!run.contains(parked.last()))
+                run << parked.last();
+        }
+        const QSet<const live::Session*> blocked = live::stillBlocked(parked, *observer_, run);
+        std::vector<bool> result;
+        result.reserve(waiting.size());
+        for (live::Session* s : parked) result.push_back(blocked.contains(s));
+        return result;
+    }
+
+    bool finished(SqlConnection& session) override {
+        live::Session& s = asServer(session).session();
+        s.poll(0);
+        return !s.busy();
+    }
+
+    void drop(SqlConnection& session) override { asServer(session).drop(); }
+
+    void cancel(SqlConnection& session) override {
+        // Until the statement has ended, so that the settle after it gives
+        // its result at this step, whatever the server's pace.
+        live::Session& s = asServer(session).session();
+        if (s.cancel())
+            s.poll(-1);
+    }
+
+    bool locksChanged(LockRows* rows, bool* truncated) override {
+        if (!observer_ || !attempts_->changed.exchange(false))
+            return false;
+        QList<live::Session*> sessions;
+        bool mayHold = false;
+        {
+            const std::lock_guard lock(attempts_->mutex);
+            for (ServerConnection* c : attempts_->list) {
+                if (!c->isOpen())
+                    continue;
+                sessions << &c->session();
+                mayHold = mayHold || c->inTransaction() || c->session().busy();
+            }
+        }
+        // A statement outside a transaction lets go of its locks as it
+        // ends: with none open and none in flight, nothing is held.
+        LockRows now;
+        bool cut = false;
+        if (mayHold && !readSettledLocks(sessions, &now, &cut))
+            return false;
+        learnTransactions(now);
+        if (!recorded_.changed(now, cut))
+            return false;
+        *rows = std::move(now);
+        *truncated = cut;
+        // A lock on a row is in its xmax on PostgreSQL: the rows are read
+        // again (tablesChanged).
+        locksMoved_ = true;
+        return true;
+    }
+
+    // Who sent the run's statements: each session's attempt, as its name.
+    void eventRecorded(const TraceEvent& e) override {
+        if (!e.is(EventKind::Sql) || e.attempt == 0)
+            return;
+        QString name = processTag(e.attempt, e.actorName());
+        if (manyIntents_ && e.attempt > 0)
+            name.prepend(QStringLiteral("i%1").arg(e.intent + 1));
+        attemptOn_.insert(e.connectionName(), name);
+        lastSender_ = name;
+    }
+
+    // Read after the locks (locksChanged), which waited for every statement
+    // in flight to finish or wait: what a released statement outside a
+    // transaction committed is in, the same in every run.
+    bool tablesChanged(QVariantList* tables) override {
+        const bool pg = kind_ == ServerKind::Postgres;
+        const bool locked = std::exchange(locksMoved_, false);
+        if (!attempts_->committed.exchange(false) && !(pg && locked))
+            return false;
+        if (!recorder_) {
+            recorder_ = connect(QStringLiteral("recorder"));
+            // Reads that take no lock and no snapshot the run's could
+            // conflict with (PostgreSQL's serializable reads would).
+            if (recorder_->isOpen())
+                recorder_->exec(kind_ == ServerKind::Postgres
+                                    ? QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION "
+                                                     "ISOLATION LEVEL READ COMMITTED")
+                                    : QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL "
+                                                     "READ COMMITTED"));
+            if (!recorder_->isOpen() || !listTables())
+                return false;
+        }
+        for (TableRows& t : tables_) {
+            QStringList select, order;
+            for (qsizetype i = 0; i < t.columns.size(); ++i) {
+                select << quotedName(t.columns[i]);
+                order << QString::number(i + 1);
+            }
+            // PostgreSQL: each row's version too, its transactions named.
+            if (pg)
+                select << QStringLiteral("xmin::text") << QStringLiteral("xmax::text");
+            // One more row than is kept: whether there were more.
+            SqlResult r =
+                recorder_->exec(QStringLiteral("SELECT %1 FROM %2 ORDER BY %3 LIMIT %4")
+                                    .arg(select.join(QStringLiteral(", ")), quotedName(t.table),
+                                         order.join(QStringLiteral(", ")))
+                                    .arg(kMaxRecordedRows + 1));
+            if (!r.ok)
+                continue;
+            QList<QStringList> versions;
+            if (pg) {
+                for (QVariantList& row : r.data) {
+                    versions << QStringList{versionName(row.value(row.size() - 2).toString()),
+                                            versionName(row.value(row.size() - 1).toString())};
+                    row.resize(row.size() - 2);
+                }
+            }
+            if (tablesRecorded_ && r.data == t.rows && versions == t.versions)
+                continue;
+            t.rows = r.data;
+            t.versions = versions;
+            t.versioned = pg;
+            TableRows changed = t;
+            if (changed.rows.size() > kMaxRecordedRows) {
+                changed.rows.resize(kMaxRecordedRows);
+                changed.versions.resize(std::min(changed.versions.size(), kMaxRecordedRows));
+                changed.truncated = true;
+            }
+            *tables << tableRowsToValue(changed);
+        }
+        tablesRecorded_ = true;
+        return !tables->isEmpty();
+    }
+
+private:
+    QString quotedName(QString name) const {
+        const QChar quote = kind_ == ServerKind::Postgres ? QLatin1Char('"') : QLatin1Char('`');
+        return quote + name.replace(quote, QString(2, quote)) + quote;
+    }
+    // The run's tables and their columns, once the set-up made them.
+    bool listTables() {
+        const bool pg = kind_ == ServerKind::Postgres;
+        const QString schema =
+            pg ? QStringLiteral("current_schema()") : QStringLiteral("DATABASE()");
+        const SqlResult names = recorder_->exec(
+            QStringLiteral("SELECT table_name FROM information_schema.tables WHERE table_schema "
+                           "= %1 ORDER BY table_name")
+                .arg(schema));
+        if (!names.ok)
+            return false;
+        for (const QVariantList& row : names.data) {
+            TableRows t;
+            t.table = row.value(0).toString();
+            const SqlResult columns = recorder_->exec(
+                QStringLiteral("SELECT column_name, data_type FROM information_schema.columns "
+                               "WHERE table_schema = %1 AND table_name = ? ORDER BY "
+                               "ordinal_position")
+                    .arg(schema),
+                {t.table});
+            if (!columns.ok || columns.empty())
+                continue;
+            for (const QVariantList& c : columns.data) {
+                t.columns << c.value(0).toString();
+                t.types << c.value(1).toString();
+            }
+            tables_.push_back(std::move(t));
+        }
+        return true;
+    }
+
+    // PostgreSQL's transaction ids, named: an open transaction by the
+    // attempt on the session that holds its id (in the locks read at each
+    // step); one first seen only once it has ended, by the attempt whose
+    // statement this step sent (it began and ended in the step: a statement
+    // outside a transaction, or a COMMIT); before any attempt, the set-up.
+    void learnTransactions(const LockRows& locks) {
+        if (kind_ != ServerKind::Postgres)
+            return;
+        for (const LockRow& l : locks) {
+            if (l.kind != QLatin1String(lockkind::kTransaction) || !l.granted || l.xid == 0 ||
+                l.of != l.session || !attemptOn_.contains(l.session))
+                continue;
+            const QString xid = QString::number(l.xid);
+            const std::lock_guard lock(versionNames_->mutex);
+            if (!versionNames_->byXid.contains(xid))
+                versionNames_->byXid.insert(xid, attemptOn_.value(l.session));
+        }
+    }
+    QString versionName(const QString& xid) {
+        if (xid.isEmpty() || xid == QLatin1String("0"))
+            return QStringLiteral("0");
+        const std::lock_guard lock(versionNames_->mutex);
+        auto known = versionNames_->byXid.constFind(xid);
+        if (known == versionNames_->byXid.constEnd()) {
+            known = versionNames_->byXid.insert(
+                xid, lastSender_.isEmpty() ? QString::fromLatin1(kSetUpVersion) : lastSender_);
+        }
+        return *known;
+    }
+
+    // The locks once every statement in flight either waits for a lock or
+    // has finished: one the step's COMMIT just let go of runs on for a
+    // moment, and its locks are not yet those it will hold.
+    bool readSettledLocks(const QList<live::Session*>& sessions, LockRows* now, bool* cut) {
+        const QList<const live::Session*> asked(sessions.cbegin(), sessions.cend());
+        QElapsedTimer clock;
+        clock.start();
+        for (;;) {
+            QString error;
+            if (!observer_->locks(asked, now, cut, &error))
+                return false;
+            bool settled = true;
+            for (live::Session* s : sessions) {
+                if (!s->busy())
+                    continue;
+                const bool waits = std::any_of(now->cbegin(), now->cend(), [s](const LockRow& r) {
+                    return r.session == s->id() && !r.granted;
+                });
+                if (!waits) {
+                    settled = false;
+                    s->poll(2);
+                }
+            }
+            // A server that does not answer is the stepping's to report.
+            if (settled || clock.hasExpired(kSettleMs))
+                return true;
+        }
+    }
+    static constexpr int kSettleMs = 5000;
+
+    ServerKind kind_;
+    QString isolation_;
+    std::function<void(const QString&)> progress_;
+    bool manyIntents_;  // attempts named with their intent ("i2#1")
+    // The observer, on the run's database: it looks only at the run's sessions.
+    bool openObserver(QString* error) {
+        observer_ = live::openObserver(endpoint_);
+        if (!observer_->isOpen()) {
+            *error = observer_->openError();
+            return false;
+        }
+        return true;
+    }
+
+    std::unique_ptr<live::Observer> observer_;
+    ServerDatabase db_;
+    live::Endpoint endpoint_;  // the run's database, as the sessions connect to it
+    std::shared_ptr<AttemptSessions> attempts_ = std::make_shared<AttemptSessions>();
+    LockChanges recorded_;  // what locksChanged last reported
+    // The session that reads the committed rows for the trace, and each
+    // table's rows as last recorded.
+    std::unique_ptr<SqlConnection> recorder_;
+    std::vector<TableRows> tables_;
+    bool tablesRecorded_ = false;  // every table once, empty ones too
+    bool locksMoved_ = false;      // since the tables were read
+    // Whose the run's transactions are (learnTransactions): each session's
+    // attempt, and the attempt whose statement was sent last.
+    std::shared_ptr<RowVersionNames> versionNames_ = std::make_shared<RowVersionNames>();
+    QHash<QString, QString> attemptOn_;
+    QString lastSender_;
+};
+
+}  // namespace
+
+QString connectBackend(const QString& url, QString* error) {
+    if (!live::parseServerUrl(url, error))
+        return {};
+    return live::serverUrlBackend(url);
+}
+
+std::unique_ptr<Backend> makeBackend(const RunConfig& config,
+                                     std::function<void(const QString&)> progress) {
+    if (config.recording)
+        return makeRecordedBackend(config.recording);
+    const bool manyIntents = config.intents > 1;
+    if (config.backend == QLatin1String("postgres"))
+        return std::make_unique<ServerBackend>(ServerKind::Postgres, config.isolation,
+                                               std::move(progress), config.connect, manyIntents);
+    if (config.backend == QLatin1String("mariadb"))
+        return std::make_unique<ServerBackend>(ServerKind::MariaDb, config.isolation,
+                                               std::move(progress), config.connect, manyIntents);
+    return std::make_unique<SqliteBackend>();
+}
+
+}  // namespace idem

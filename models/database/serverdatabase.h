@@ -1,0 +1,70 @@
+// The run's own database on a server, made before the run and dropped after
+// it (unless kept): a schema in the lab's database on a private PostgreSQL, a
+// database on a private MariaDB (models/database/live/privateserver.h, one
+// server of each kind per process), or a database on the user's server
+// (--connect), where nothing else is touched. ServerBackend steps the
+// sessions on it; this class only provisions.
+#pragma once
+
+#include "serverurl.h"
+#include "session.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace idem {
+
+namespace live {
+class PrivateServer;
+}
+
+class ServerDatabase {
+public:
+    // progress: a private server's start ("initialising", "copying",
+    // "starting", "ready").
+    ServerDatabase(live::ServerKind kind, QString connectUrl,
+                   std::function<void(const QString&)> progress);
+    ~ServerDatabase();
+    ServerDatabase(const ServerDatabase&) = delete;
+    ServerDatabase& operator=(const ServerDatabase&) = delete;
+
+    // Starts (or shares) the private server, or checks the user's, and
+    // makes the run's database. *badInput: the user's to fix (a missing
+    // package, a refused account, a wrong URL or right).
+    bool create(QString* error, bool* badInput);
+    // Where the run's sessions connect: the run's database (MariaDB), or
+    // the lab's database whose schema is the run's (PostgreSQL).
+    const live::Endpoint& endpoint() const { return endpoint_; }
+    // The run's database (MariaDB, --connect) or schema (private PostgreSQL).
+    const QString& name() const { return database_; }
+    QString version() const;
+    // The server and the run's database stay after the lab: how to connect
+    // to them, and how to get rid of them.
+    QString keep();
+    QString location() const;
+    // Drops the run's database unless kept; the server stays for the next
+    // run. Idempotent.
+    void drop();
+
+private:
+    bool prepareConnected(QString* error);
+    void dropConnectedDatabase();
+
+    live::ServerKind kind_;
+    std::function<void(const QString&)> progress_;
+    std::shared_ptr<live::PrivateServer> server_;
+    // Or the user's server (--connect), where the run made its database.
+    QString connectUrl_;
+    std::optional<live::ServerUrl> connectTo_;
+    bool created_ = false;
+    QString connectedVersion_;
+    bool kept_ = false;  // the server and the run's database stay after the lab
+    bool dropped_ = false;
+    live::Endpoint endpoint_;
+    QString database_;
+};
+
+}  // namespace idem

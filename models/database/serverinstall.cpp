@@ -1,0 +1,25 @@
+#include "serverinstall.h"
+
+#include "privateserver.h"
+
+namespace idem {
+
+QString missingServerPackage(const QString& backend) {
+    if (backend == QLatin1String("postgres"))
+        return live::PrivateServer::missingPackage(live::ServerKind::Postgres);
+    if (backend == QLatin1String("mariadb"))
+        return live::PrivateServer::missingPackage(live::ServerKind::MariaDb);
+    return {};
+}
+
+QString backendName(const QString& backend) {
+    if (backend == QLatin1String("postgres"))
+        return live::serverName(live::ServerKind::Postgres);
+    if (backend == QLatin1String("mariadb"))
+        return live::serverName(live::ServerKind::MariaDb);
+    if (backend == QLatin1String("sqlite"))
+        return QStringLiteral("SQLite");
+    return backend;
+}
+
+}  // namespace idem
