@@ -59,6 +59,9 @@ private:
         int weight = 0;  // 0 set-up, 1 routine statement, 2 notable, 3 the point of the step
     };
     Said say(const TraceEvent& e);
+    // What a server's rollback of a crashed process's transaction took away,
+    // said before `next` (null: at the end of the step); empty when none.
+    Said sayDropped(const TraceEvent* next);
     Said sayPlain(const TraceEvent& e);
     Said saySql(const TraceEvent& e);
     Said sayGuard(const TraceEvent& e);

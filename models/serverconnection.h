@@ -80,6 +80,10 @@ public:
     // run has not learnt whose it is (yet).
     QVariant rowVersionName(const QVariant& version) const override;
     bool othersCommittedSinceAsked() override { return true; }
+    // MariaDB: a read at READ UNCOMMITTED; PostgreSQL: the table's pages
+    // (uncommittedrows.cpp). Asked of the lab's reader, never an attempt's.
+    bool readUncommitted(const QString& table, const QStringList& columns,
+                         QList<QVariantList>* rows) override;
     SqlResult findTable(const QString& table) override;
     // Every table read whole (PostgreSQL checks each page it reads) and, on
     // MariaDB, CHECK TABLE: one text, "ok" or what was found.

@@ -4004,6 +4004,14 @@ All lessons are in Guided lessons (F2).</source>
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>↺ ROLLBACK (connection closed by the crash)</source>
+        <translation>↺ ROLLBACK（崩溃关闭了连接）</translation>
+    </message>
+    <message>
+        <source>The process died with its transaction open. Its connection closed with it, and the server rolled the transaction back: nothing it wrote there stays. No ROLLBACK statement was sent.</source>
+        <translation>进程在事务未结束时死掉，它的连接也随之关闭，服务器自行回滚了这个事务：事务里写下的一切都不会留下。程序并没有发送 ROLLBACK 语句。</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
