@@ -341,6 +341,13 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
 }
 
 void CompareView::finishShowing(const CompareRuns& runs) {
+    // Each side's database beside the other's: a deadlock on one side only
+    // is drawn as the difference it is.
+    if (runs.sides[0].ok() && runs.sides[1].ok()) {
+        for (int side = 0; side < 2; ++side)
+            outcomes_[side]->setCounterpart(runs.sides[1 - side].summary.cost,
+                                            runs.configs[1 - side].backend);
+    }
     if (errors_.isEmpty())
         ranOn_ = runs.input;
     retranslate();

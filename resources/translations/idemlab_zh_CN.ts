@@ -1448,6 +1448,10 @@
         <source>Locks held: %1, none awaited.</source>
         <translation>持有 %1 个锁，没有等待。</translation>
     </message>
+    <message>
+        <source>refused: deadlock</source>
+        <translation>被拒：死锁</translation>
+    </message>
 </context>
 <context>
     <name>idem::MainWindow</name>
@@ -3053,6 +3057,26 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>, </source>
         <translation>，</translation>
+    </message>
+    <message>
+        <source>lock waits: %1</source>
+        <translation>锁等待：%1</translation>
+    </message>
+    <message>
+        <source>deadlocks: %1</source>
+        <translation>死锁：%1</translation>
+    </message>
+    <message>
+        <source>serialization failures: %1</source>
+        <translation>序列化失败：%1</translation>
+    </message>
+    <message>
+        <source>(%1 on %2)</source>
+        <translation>（%2 上为 %1）</translation>
+    </message>
+    <message>
+        <source>The database&apos;s conflicts</source>
+        <translation>数据库里的冲突</translation>
     </message>
 </context>
 <context>
