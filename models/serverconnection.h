@@ -98,6 +98,9 @@ private:
     bool inTransaction_ = false;
     std::shared_ptr<AttemptSessions> attempts_;
     std::shared_ptr<const RowVersionNames> versionNames_;
+    // PostgreSQL would not give pageinspect (a --connect user who is not a
+    // superuser): not asked again at every step.
+    bool noPageinspect_ = false;
 };
 
 // The connection behind an SqlConnection a server's backend made.

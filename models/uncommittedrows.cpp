@@ -94,7 +94,7 @@ QString fullXid(const QString& xid) {
 }
 
 bool readPages(ServerConnection& c, const QString& table, const QStringList& columns,
-               QList<QVariantList>* rows) {
+               QList<QVariantList>* rows, bool* unavailable) {
     // Nothing uncommitted without a transaction that has written.
     const SqlResult writing =
         c.exec(QStringLiteral("SELECT count(*) FROM pg_stat_activity\n"
@@ -103,8 +103,10 @@ bool readPages(ServerConnection& c, const QString& table, const QStringList& col
     if (!writing.ok || writing.value().toLongLong() == 0)
         return false;
     const QString schema = pageinspectSchema(c);
-    if (schema.isEmpty())
+    if (schema.isEmpty()) {
+        *unavailable = true;
         return false;
+    }
     const SqlResult attributes =
         c.exec(QStringLiteral("SELECT attname, format_type(atttypid, "
                               "atttypmod), attisdropped\n"
@@ -207,8 +209,14 @@ bool ServerConnection::readUncommitted(const QString& table, const QStringList& 
                                        QList<QVariantList>* rows) {
     if (!isOpen() || columns.isEmpty())
         return false;
-    if (session_->kind() == ServerKind::Postgres)
-        return readPages(*this, table, columns, rows);
+    if (session_->kind() == ServerKind::Postgres) {
+        if (noPageinspect_)
+            return false;
+        bool unavailable = false;
+        const bool read = readPages(*this, table, columns, rows, &unavailable);
+        noPageinspect_ = unavailable;
+        return read;
+    }
     // MariaDB: the next statement alone reads at READ UNCOMMITTED.
     QStringList select;
     for (QString column : columns)
