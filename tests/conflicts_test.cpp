@@ -16,6 +16,8 @@
 #include "serverinstall.h"
 #include "stagedirector.h"
 #include "stepcaption.h"
+#include "tablemodel.h"
+#include "tableview.h"
 #include "waitforgraph.h"
 
 #include <QApplication>
@@ -132,6 +134,13 @@ void ConflictsTest::theOutcomeAndCompareCountWhatTheServersDid() {
     QVERIFY2(right.contains(
                  QStringLiteral("deadlocks: 0</b></span> (%1 on MariaDB)").arg(maria.deadlocks)),
              qPrintable(right));
+    // The variant keeps no guard table: each side shows its orders, not an
+    // empty table "not used".
+    for (int side = 0; side < 2; ++side) {
+        QCOMPARE(view.table(side)->table(), QStringLiteral("orders"));
+        QVERIFY(view.table(side)->exists());
+        QCOMPARE(view.table(side)->model()->rowCount(), 1);
+    }
     // What both did alike is not marked: the lock waits, where they agree.
     if (maria.lockWaits == postgres.lockWaits)
         QVERIFY2(left.contains(QStringLiteral("lock waits: %1 ·").arg(maria.lockWaits)),
