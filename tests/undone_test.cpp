@@ -76,6 +76,7 @@ private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
     void aCrashBeforeTheCommitIsDrawnUndone();
     void anUncommittedInsertIsHatchedInItsTable();
+    void aJumpPastTheCrashTellsTheRollbackOnce();
 };
 
 void UndoneTest::aCrashBeforeTheCommitIsDrawnUndone() {
@@ -183,6 +184,35 @@ void UndoneTest::anUncommittedInsertIsHatchedInItsTable() {
     QVERIFY(seen >= 1);
     // At the end every transaction has ended: nothing is hatched.
     QCOMPARE(orders->uncommittedRows(), 0);
+}
+
+// A seek over the crash (a worker catches the views and the captions up)
+// leaves the crash's rollback behind: the next step's caption does not
+// tell it again, and the diagram counts it once.
+void UndoneTest::aJumpPastTheCrashTellsTheRollbackOnce() {
+    SKIP_WITHOUT_SERVER();
+    RunConfig c = defaultConfig(*findScenario("payment-callback"));
+    c.backend = testBackend();
+    c.variant = "unique-and-state";
+    c.crash = CrashPoint::BeforeCommit;
+    c.crashAttempt = 1;
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(c, &error), qPrintable(error));
+    w.playback().seek(6);
+    w.jobs()->finishNow();
+    w.director()->showLaterNow();
+    QCOMPARE(w.playback().position(), 6);
+    for (int step : {6, 7}) {
+        stepTo(w, step);
+        const QString caption = w.caption()->caption();
+        QVERIFY2(!caption.contains("Nothing of its open transaction stays"),
+                 qPrintable(QStringLiteral("step %1: %2").arg(step).arg(caption)));
+    }
+    QCOMPARE(w.stateView()->tally().rolledBack({"PAYING", "PAID"}), 1);
+    QVERIFY(!w.stateView()->tally().anyPending());
 }
 
 QTEST_MAIN(UndoneTest)
