@@ -328,7 +328,21 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
     }
     outcomes_[side]->showSummary(run.summary, true);
     const auto reader = run.run->openReader();
-    tables_[side]->refresh(*reader);
+    // The guard's table; where this side's variant has none, the table its
+    // effect is counted in, rather than an empty "not used".
+    QStringList tables{tables_[side]->table()};
+    if (scenario_)
+        tables = {scenario_->info().guardTable, scenario_->info().effectTable,
+                  scenario_->info().tables.value(0)};
+    for (const QString& table : std::as_const(tables)) {
+        if (table.isEmpty())
+            continue;
+        if (tables_[side]->table() != table)
+            tables_[side]->setTable(table);
+        tables_[side]->refresh(*reader);
+        if (tables_[side]->exists())
+            break;
+    }
     const Trace& trace = run.run->trace();
     if (runs.keepTrace[side]) {
         sequences_[side]->showTrace(trace, trace.size(), trace.size());
@@ -341,6 +355,13 @@ void CompareView::showSide(const CompareRuns& runs, int side) {
 }
 
 void CompareView::finishShowing(const CompareRuns& runs) {
+    // Each side's database beside the other's: a deadlock on one side only
+    // is drawn as the difference it is.
+    if (runs.sides[0].ok() && runs.sides[1].ok()) {
+        for (int side = 0; side < 2; ++side)
+            outcomes_[side]->setCounterpart(runs.sides[1 - side].summary.cost,
+                                            runs.configs[1 - side].backend);
+    }
     if (errors_.isEmpty())
         ranOn_ = runs.input;
     retranslate();

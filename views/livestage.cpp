@@ -262,7 +262,10 @@ void LiveStage::bringChangeToFront(bool firstLook) {
         if (front)
             front->flash();
     }
-    if (front)
+    // A wait that began at this step keeps the Locks view in front
+    // (showStep), though the waiting statement's own rows changed too.
+    const bool waitInFront = locks_->waitBegan() && backend_ != QLatin1String("sqlite");
+    if (front && !waitInFront)
         tableTabs_->setCurrentWidget(front);
 }
 

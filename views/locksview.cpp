@@ -2,6 +2,7 @@
 
 #include "diagrampalette.h"
 #include "locksmodel.h"
+#include "traceevent.h"
 #include "waitforgraph.h"
 
 #include <QEvent>
@@ -58,8 +59,22 @@ void LocksView::show(const QList<TraceEvent>& events, qsizetype from, qsizetype 
     };
     follower_.followRange(events, from, fresh);
     const auto before = waiting();
+    beforeDeadlock_ = follower_.serverLocks();
+    victim_.clear();
+    // The server's own deadlock error (never the lab's cancel, a lock
+    // timeout) among the step's events: the statement that closed the cycle,
+    // or the waiting one the server chose to refuse.
+    for (qsizetype i = fresh; i < to && i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (e.is(EventKind::Sql) && e.attempt != 0 && e.outcome() == SqlOutcome::Deadlock) {
+            victim_ = e.connectionName();
+            break;
+        }
+    }
+    if (victim_.isEmpty())
+        beforeDeadlock_.clear();
     follower_.followRange(events, fresh, to);
-    waitBegan_ = waiting() > before;
+    waitBegan_ = waiting() > before || !victim_.isEmpty();
     backend_ = backend;
     writer_ = writer;
     refresh();
@@ -69,6 +84,8 @@ void LocksView::clear() {
     follower_.clear();
     writer_.clear();
     waitBegan_ = false;
+    beforeDeadlock_.clear();
+    victim_.clear();
     refresh();
 }
 
@@ -78,17 +95,43 @@ void LocksView::refresh() {
     // Who waits for whom, when more than one attempt waits.
     QList<WaitForGraph::Edge> edges;
     QStringList waiters;
-    for (const LockRow& r : model_->rows()) {
-        if (r.granted)
-            continue;
-        const QString waiter = model_->attemptOf(r.session);
+    // Each session by its attempt, as the table names them (the victim's
+    // too, whose locks are gone).
+    auto nameOf = [this](const QString& session) {
+        const QString name = attemptName(follower_.attemptOf(session), follower_.manyIntents());
+        return name.isEmpty() ? session : name;
+    };
+    auto addEdge = [&](const QString& waiter, const QString& holder, const QString& lock) {
         if (!waiters.contains(waiter))
             waiters << waiter;
-        const QString lock = lockKindName(r.kind) +
-                             (r.index.isEmpty() ? QString() : QStringLiteral(" · ") + r.index);
-        for (const QString& holder : r.waitsFor)
-            edges << WaitForGraph::Edge{waiter, model_->attemptOf(holder), lock};
+        for (const WaitForGraph::Edge& e : std::as_const(edges)) {
+            if (e.waiter == waiter && e.holder == holder)
+                return;
+        }
+        edges << WaitForGraph::Edge{waiter, holder, lock};
+    };
+    auto addWaits = [&](const LockRows& rows) {
+        for (const LockRow& r : rows) {
+            if (r.granted)
+                continue;
+            const QString lock = lockKindName(r.kind) +
+                                 (r.index.isEmpty() ? QString() : QStringLiteral(" · ") + r.index);
+            for (const QString& holder : r.waitsFor)
+                addEdge(nameOf(r.session), nameOf(holder), lock);
+        }
+    };
+    if (showsDeadlock()) {
+        // The cycle as it stood when the server broke it: the waits before
+        // the step, and the victim's request, which waited for those that
+        // waited for it (that closed the cycle; the server refused it).
+        addWaits(beforeDeadlock_);
+        const QString victim = nameOf(victim_);
+        for (const LockRow& r : std::as_const(beforeDeadlock_)) {
+            if (!r.granted && r.waitsFor.contains(victim_))
+                addEdge(victim, nameOf(r.session), tr("refused: deadlock"));
+        }
     }
+    addWaits(model_->rows());
     graph_->setEdges(waiters.size() > 1 ? edges : QList<WaitForGraph::Edge>());
     graph_->setVisible(waiters.size() > 1 && !edges.isEmpty());
     QStringList said;

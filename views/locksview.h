@@ -30,8 +30,13 @@ public:
     void show(const QList<TraceEvent>& events, qsizetype from, qsizetype to, qsizetype fresh,
               bool rebuild, const QString& backend, const QString& writer);
     void clear();
-    // The latest step shown began a wait.
+    // The latest step shown began a wait, or broke a deadlock: where the
+    // eye goes.
     bool waitBegan() const { return waitBegan_; }
+    // The latest step shown is one where the server broke a deadlock: the
+    // graph draws the whole cycle it broke (the waits before the step and
+    // the victim's refused request), though the victim's locks are gone.
+    bool showsDeadlock() const { return !victim_.isEmpty(); }
 
     LocksModel* model() const { return model_; }
     QTableView* table() const { return table_; }
@@ -61,6 +66,9 @@ private:
     QString backend_;
     QString writer_;
     bool waitBegan_ = false;
+    // At a deadlock step: the waits before it, and the victim's session.
+    LockRows beforeDeadlock_;
+    QString victim_;
 };
 
 }  // namespace idem

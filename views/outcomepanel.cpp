@@ -8,6 +8,7 @@
 #include "names.h"
 #include "outcometexts.h"
 #include "relativefont.h"
+#include "serverinstall.h"
 #include "sqlconnection.h"
 #include "statusdelegate.h"
 #include "texts.h"
@@ -90,7 +91,55 @@ void OutcomePanel::clear() {
     final_ = false;
     alsoJudged_.clear();
     alertCountsAtEnd_.clear();
+    counterpart_.reset();
     render();
+}
+
+void OutcomePanel::setCounterpart(const RunCost& cost, const QString& backend) {
+    counterpart_ = std::make_pair(cost, backend);
+    render();
+}
+
+QString OutcomePanel::conflictsText(const RunCost& cost) const {
+    const QColor ground = palette().color(QPalette::Window);
+    const QColor more = verdictColor(QStringLiteral("duplicated"));
+    struct Count {
+        qint64 mine;
+        qint64 theirs;
+        QString text;
+    };
+    const qint64 none = 0;
+    const bool other = counterpart_.has_value();
+    const RunCost& them = other ? counterpart_->first : cost;
+    const Count counts[] = {
+        {cost.lockWaits, them.lockWaits, tr("lock waits: %1").arg(cost.lockWaits)},
+        {cost.deadlocks, them.deadlocks, tr("deadlocks: %1").arg(cost.deadlocks)},
+        {cost.serializationFailures, them.serializationFailures,
+         tr("serialization failures: %1").arg(cost.serializationFailures)},
+    };
+    QStringList parts;
+    for (const Count& c : counts) {
+        QString part = c.text.toHtmlEscaped();
+        // Where the two databases differ, this side's count stands out
+        // (more of it: in the colour of trouble) beside the other's.
+        if (other && c.mine != c.theirs) {
+            part = QStringLiteral("<span style='color:%1'><b>%2</b></span>")
+                       .arg(readableOn(c.mine > c.theirs ? more : palette().color(QPalette::Text),
+                                       ground)
+                                .name(),
+                            part) +
+                   QLatin1Char(' ') +
+                   tr("(%1 on %2)")
+                       .arg(c.theirs)
+                       .arg(backendName(counterpart_->second))
+                       .toHtmlEscaped();
+        } else if (c.mine == none && !other) {
+            part = QStringLiteral("<span style='color:%1'>%2</span>")
+                       .arg(palette().color(QPalette::PlaceholderText).name(), part);
+        }
+        parts << part;
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 void OutcomePanel::setAlsoJudged(const QList<QPair<QString, QString>>& verdicts) {
@@ -255,6 +304,11 @@ void OutcomePanel::render() {
             cost += tr(" · %1 lock waits").arg(per(s.cost.lockWaits));
         row(tr("Cost per intent"), cost.toHtmlEscaped());
     }
+    // What the database itself did to the transactions: waits, the cycles
+    // it broke, the orders it could not serialize (none on SQLite, whose
+    // one writer waits for nobody's rows).
+    if (s.config.backend != QLatin1String("sqlite") || counterpart_)
+        row(tr("The database's conflicts"), conflictsText(s.cost));
     if (final_ && s.intents > 1) {
         QStringList parts;
         for (std::size_t v = 0; v < s.verdicts.size(); ++v) {

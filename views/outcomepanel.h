@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 
 class QLabel;
 
@@ -32,6 +33,10 @@ public:
     void setAlsoJudged(const QList<QPair<QString, QString>>& verdicts);
     // The alerts' counts in the run's database at its end: key → count.
     void setAlertCountsAtEnd(const QMap<QString, qint64>& counts);
+    // In Compare: what the other side's database did to its transactions
+    // (`cost`, on `backend`), so that a difference between two databases
+    // (a deadlock on one side only) is drawn as the difference.
+    void setCounterpart(const RunCost& cost, const QString& backend);
     // Whether events [from, to) hold a repeat's write: a statement of an
     // attempt after the first that changed rows, the lab's own instruments'
     // (the scenario's internalLanes) left out.
@@ -67,7 +72,11 @@ private:
     // each effect's count against the expected one.
     QString spokenVerdict(const Summary& s, const QString& name, const QString& verdict) const;
 
+    // What the database broke or made wait, a row of its own on a server.
+    QString conflictsText(const RunCost& cost) const;
+
     std::optional<Summary> summary_;
+    std::optional<std::pair<RunCost, QString>> counterpart_;
     bool final_ = false;
     bool repeatsWrote_ = true;
     QList<QPair<QString, QString>> alsoJudged_;

@@ -2,6 +2,8 @@
 
 #include "sqlstatement.h"
 
+#include "opentransactions.h"
+
 #include "names.h"
 #include "scenario.h"
 #include "sqlconnection.h"
@@ -354,8 +356,31 @@ QList<SequenceStep> SequenceSteps::build(const QList<TraceEvent>& events, qsizet
         if (s.waitedFrom >= 0)
             s.label += QStringLiteral(" · ") + tr("after the wait");
         steps << s;
+        if (e.is(EventKind::Crash) && droppedAtCrash(events, i) >= 0) {
+            SequenceStep undone = serverRollbackStep(e, manyIntents);
+            undone.fresh = s.fresh;
+            undone.event = i;
+            steps << undone;
+        }
     }
     return steps;
+}
+
+SequenceStep SequenceSteps::serverRollbackStep(const TraceEvent& crash, bool manyIntents) {
+    SequenceStep s;
+    s.shape = Shape::Arrow;
+    s.from = crash.actorName();
+    s.to = kDatabase;
+    s.tone = Tone::Bad;
+    s.dashed = true;  // no statement: the connection closed
+    s.label = attemptTag(crash, manyIntents) + QLatin1Char(' ') +
+              tr("↺ ROLLBACK (connection closed by the crash)");
+    s.tMs = crash.tMs;
+    s.tooltip =
+        tr("The process died with its transaction open. Its connection closed with it, "
+           "and the server rolled the transaction back: nothing it wrote there stays. "
+           "No ROLLBACK statement was sent.");
+    return s;
 }
 
 SequenceSteps::Stream::Stream(bool manyIntents, const ScenarioInfo* scenario)
@@ -390,6 +415,12 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
         return;
     if (inSetup_)
         closeSetup(steps);
+    addDropped(&e, steps);
+    transactions_.follow(e);
+    if (e.is(EventKind::Crash)) {
+        crash_ = e;
+        crashStep_ = seen_;
+    }
     Context context;
     const QString attempt =
         QStringLiteral("%1/%2/%3").arg(e.intent).arg(e.attempt).arg(e.actorName());
@@ -410,9 +441,18 @@ void SequenceSteps::Stream::add(const TraceEvent& e, QList<SequenceStep>* steps)
     *steps << s;
 }
 
+void SequenceSteps::Stream::addDropped(const TraceEvent* next, QList<SequenceStep>* steps) {
+    if (transactions_.droppedBefore(next) < 0)
+        return;
+    SequenceStep undone = serverRollbackStep(crash_, manyIntents_);
+    undone.event = crashStep_;
+    *steps << undone;
+}
+
 void SequenceSteps::Stream::finish(QList<SequenceStep>* steps) {
     if (inSetup_)
         closeSetup(steps);
+    addDropped(nullptr, steps);
 }
 
 QStringList SequenceSteps::lanes(const QList<SequenceStep>& steps, const QStringList& order) {

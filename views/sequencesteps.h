@@ -10,11 +10,12 @@
 #include <QStringList>
 
 #include "lockwaits.h"
+#include "opentransactions.h"
+#include "traceevent.h"
 
 namespace idem {
 
 struct ScenarioInfo;
-struct TraceEvent;
 
 struct SequenceStep {
     enum class Shape {
@@ -83,6 +84,9 @@ public:
 
     private:
         void closeSetup(QList<SequenceStep>* steps);
+        // The server's rollback of a crashed process's transaction, drawn
+        // before `next` (null: at the end).
+        void addDropped(const TraceEvent* next, QList<SequenceStep>* steps);
 
         bool manyIntents_;
         const ScenarioInfo* scenario_;
@@ -97,6 +101,9 @@ public:
         // Per attempt ("intent/attempt"), its server lock wait's event, until
         // the statement it held ends.
         QHash<QString, qsizetype> waiting_;
+        OpenTransactions transactions_;
+        TraceEvent crash_;  // the latest crash, and its step
+        qsizetype crashStep_ = -1;
     };
 
 private:
@@ -115,6 +122,9 @@ private:
     static QString lockWaitLabel(const TraceEvent& e, bool manyIntents, const Context& context);
     static SequenceStep sqlStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
+    // The ROLLBACK a server does when a crash closes a process's connection
+    // in the middle of its transaction (on SQLite the lab sends one).
+    static SequenceStep serverRollbackStep(const TraceEvent& crash, bool manyIntents);
     static QString tooltip(const TraceEvent& e);
 };
 

@@ -9,6 +9,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <QVariantList>
 
@@ -95,6 +96,19 @@ public:
     // What a row version's id (an xmin or xmax the select above read)
     // shows as: PostgreSQL's ids named by whose transaction they are.
     virtual QVariant rowVersionName(const QVariant& version) const { return version; }
+    // The rows of `table` (each with `columns`, in that order; "xmin" and
+    // "xmax" are a row version's) as the open transactions of the run have
+    // made them, what they have not committed included, read without a
+    // statement in their sessions (a server's: serverconnection.h), in the
+    // order selectAllStatement reads. False where this connection cannot
+    // show them (SQLite: its one writer's connection shows its own rows).
+    virtual bool readUncommitted(const QString& table, const QStringList& columns,
+                                 QList<QVariantList>* rows) {
+        Q_UNUSED(table);
+        Q_UNUSED(columns);
+        Q_UNUSED(rows);
+        return false;
+    }
     // Whether another session has committed since this one last asked (true
     // the first time). A reader that shows the tables reads them again only
     // when it is true.

@@ -80,6 +80,10 @@ public:
     // run has not learnt whose it is (yet).
     QVariant rowVersionName(const QVariant& version) const override;
     bool othersCommittedSinceAsked() override { return true; }
+    // MariaDB: a read at READ UNCOMMITTED; PostgreSQL: the table's pages
+    // (uncommittedrows.cpp). Asked of the lab's reader, never an attempt's.
+    bool readUncommitted(const QString& table, const QStringList& columns,
+                         QList<QVariantList>* rows) override;
     SqlResult findTable(const QString& table) override;
     // Every table read whole (PostgreSQL checks each page it reads) and, on
     // MariaDB, CHECK TABLE: one text, "ok" or what was found.
@@ -94,6 +98,9 @@ private:
     bool inTransaction_ = false;
     std::shared_ptr<AttemptSessions> attempts_;
     std::shared_ptr<const RowVersionNames> versionNames_;
+    // PostgreSQL would not give pageinspect (a --connect user who is not a
+    // superuser): not asked again at every step.
+    bool noPageinspect_ = false;
 };
 
 // The connection behind an SqlConnection a server's backend made.

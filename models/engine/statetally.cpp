@@ -88,10 +88,20 @@ void StateTally::advance(const QList<TraceEvent>& events, qsizetype upTo, qsizet
     freshRolledBack_.clear();
     freshPending_.clear();
     for (qsizetype i = applied_; i < end; ++i) add(events[i], i >= freshFrom);
+    // A server's rollback of a crashed process's transaction ends the step
+    // that crashed it.
+    if (const qint16 dropped = transactions_.droppedBefore(nullptr); dropped >= 0)
+        settle(dropped, false, end > freshFrom);
     applied_ = end;
 }
 
 void StateTally::add(const TraceEvent& e, bool fresh) {
+    if (const qint16 dropped = transactions_.droppedBefore(&e); dropped >= 0)
+        settle(dropped, false, fresh);
+    if (e.is(EventKind::Crash)) {
+        transactions_.follow(e);
+        return;
+    }
     if (e.is(EventKind::Sql)) {
         const qint16 connection = e.connection;
         const TxChange change = transactions_.follow(e);

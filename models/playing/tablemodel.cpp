@@ -103,6 +103,8 @@ bool TableModel::refresh(SqlConnection& connection, SqlConnection* writer) {
                 ++uncommittedRows_;
         }
         fresh = std::move(merged);
+    } else if (QList<QVariantList> open; connection.readUncommitted(table_, columns_, &open)) {
+        fresh = withUncommitted(std::move(fresh), open, connection);
     }
     // Both lists are in rowid order: walk them together.
     int i = 0;
@@ -147,6 +149,64 @@ bool TableModel::refresh(SqlConnection& connection, SqlConnection* writer) {
         ++j;
     }
     return true;
+}
+
+// A server's rows have no id of their own (the reader numbers them in the
+// order of their first column, the key): the committed rows and the rows as
+// the open transactions have them are set beside each other by that key,
+// both in that order. What only the open ones have is inserted, what only
+// the committed have was deleted, and cells that differ were changed.
+QList<TableModel::Row> TableModel::withUncommitted(QList<Row> committed,
+                                                   const QList<QVariantList>& open,
+                                                   const SqlConnection& connection) {
+    const bool versions = showsVersions();
+    QList<Row> own;
+    own.reserve(open.size());
+    for (const QVariantList& values : open) {
+        Row row{0, values, {}, Pending::None, {}};
+        if (versions && row.values.size() >= 2) {
+            for (qsizetype c = row.values.size() - 2; c < row.values.size(); ++c)
+                row.values[c] = connection.rowVersionName(row.values[c]);
+        }
+        own.append(std::move(row));
+    }
+    auto key = [](const Row& r) {
+        return r.values.value(0).toString();
+    };
+    QSet<QString> committedKeys, ownKeys;
+    for (const Row& r : std::as_const(committed)) committedKeys.insert(key(r));
+    for (const Row& r : std::as_const(own)) ownKeys.insert(key(r));
+    QList<Row> merged;
+    merged.reserve(std::max(own.size(), committed.size()));
+    qsizetype a = 0, b = 0;
+    while (a < committed.size() || b < own.size()) {
+        if (a < committed.size() && b < own.size() && key(committed[a]) == key(own[b])) {
+            Row row = own[b++];
+            // The version columns differ wherever a transaction wrote: the
+            // cells of the row say what changed.
+            const qsizetype cells = versions ? row.values.size() - 2 : row.values.size();
+            for (int c = 0; c < cells; ++c) {
+                if (row.values.value(c) != committed[a].values.value(c))
+                    row.pendingCells.insert(c);
+            }
+            ++a;
+            merged.append(std::move(row));
+        } else if (a < committed.size() &&
+                   (b >= own.size() || !ownKeys.contains(key(committed[a])))) {
+            const bool kept = ownKeys.contains(key(committed[a]));  // out of order: left as is
+            merged.append(committed[a++]);
+            if (!kept)
+                merged.last().pending = Pending::Deleted;
+        } else {
+            merged.append(own[b++]);
+            if (!committedKeys.contains(key(merged.last())))
+                merged.last().pending = Pending::Inserted;
+        }
+        if (merged.last().pending != Pending::None || !merged.last().pendingCells.isEmpty())
+            ++uncommittedRows_;
+    }
+    for (qsizetype i = 0; i < merged.size(); ++i) merged[i].rowid = i + 1;
+    return merged;
 }
 
 int TableModel::rowCount(const QModelIndex& parent) const {

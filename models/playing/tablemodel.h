@@ -34,6 +34,8 @@ public:
     // With `writer`, the connection of an open write transaction, the rows
     // are shown as that transaction sees them, what it has not committed
     // marked (UncommittedRole): the reader's are what everyone else sees.
+    // On a server, whose transactions are many, the reader itself shows
+    // what they have not committed (SqlConnection::readUncommitted).
     bool refresh(SqlConnection& connection, SqlConnection* writer = nullptr);
     // Rows the last refresh showed as not yet committed.
     int uncommittedRows() const { return uncommittedRows_; }
@@ -67,6 +69,8 @@ private:
         }
     };
     QList<Row> read(SqlConnection& connection, const QString& select) const;
+    QList<Row> withUncommitted(QList<Row> committed, const QList<QVariantList>& open,
+                               const SqlConnection& connection);
     // Row versions on screen: the last two columns are xmin and xmax.
     bool showsVersions() const;
     bool isVersionColumn(int column) const;

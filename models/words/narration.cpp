@@ -171,8 +171,12 @@ QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsize
             ++setup;
             continue;
         }
+        if (Said dropped = sayDropped(&e); !dropped.text.isEmpty())
+            said << dropped;
         said << say(e);
     }
+    if (Said dropped = sayDropped(nullptr); !dropped.text.isEmpty())
+        said << dropped;
     if (said.isEmpty())
         return setup > 0 ? setupCaption(setup) : QString();
     int top = 0;
@@ -201,7 +205,27 @@ QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsize
 }
 
 QString Narrator::caption(const TraceEvent& e) {
-    return say(e).text;
+    const QString dropped = sayDropped(&e).text;
+    const QString text = say(e).text;
+    return dropped.isEmpty() ? text : joinSentences({dropped, text});
+}
+
+Narrator::Said Narrator::sayDropped(const TraceEvent* next) {
+    const qint16 connection = transactions_.droppedBefore(next);
+    if (connection < 0)
+        return {};
+    // A server: the process's connection closed with it, and the server
+    // rolled its transaction back (SQLite's is the lab's ROLLBACK, saySql).
+    const QString written = writtenIn(connection);
+    settle(connection, false);
+    if (written.isEmpty())
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "The database rolls back the open transaction of the "
+                                      "process that died: nothing it wrote there survives.")),
+                3};
+    return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "Nothing of its open transaction stays: %1."))
+                .arg(written),
+            3};
 }
 
 Narrator::Said Narrator::say(const TraceEvent& e) {

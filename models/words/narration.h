@@ -42,6 +42,10 @@ public:
     // One event's caption, after the events before it were fed; feeds it.
     // Empty only for a kind no caption knows (a test checks there is none).
     QString caption(const TraceEvent& e);
+    // The end of a step fed one caption at a time (a jump, a worker's
+    // catch-up): a server's rollback of a process that crashed in it is
+    // settled here, not told with the next step.
+    void endStep() { sayDropped(nullptr); }
 
     // Caption templates that had no translation in the installed language
     // since the last call (for the test that every caption is translated).
@@ -59,6 +63,9 @@ private:
         int weight = 0;  // 0 set-up, 1 routine statement, 2 notable, 3 the point of the step
     };
     Said say(const TraceEvent& e);
+    // What a server's rollback of a crashed process's transaction took away,
+    // said before `next` (null: at the end of the step); empty when none.
+    Said sayDropped(const TraceEvent* next);
     Said sayPlain(const TraceEvent& e);
     Said saySql(const TraceEvent& e);
     Said sayGuard(const TraceEvent& e);

@@ -198,6 +198,7 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
                         .arg(e.fields.number("paused_ms")),
                     3};
         case EventKind::Crash:
+            transactions_.follow(e);  // a server rolls its transaction back (sayDropped)
             return {crashSentence(w, e.fields.text("point")), 3};
         case EventKind::Alert:
             return {SAY(QT_TRANSLATE_NOOP("idem::Narration",

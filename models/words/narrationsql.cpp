@@ -171,13 +171,22 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
         if (outcome == SqlOutcome::Deadlock) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));
-            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                          "Deadlock: the server rolled back %1's transaction. "
-                                          "%1 is the victim the server chose to break the cycle "
-                                          "of transactions waiting for each other; the others "
-                                          "go on."))
-                        .arg(w),
-                    3};
+            const QString deadlock =
+                SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "Deadlock: the server rolled back %1's transaction. "
+                                      "%1 is the victim the server chose to break the cycle "
+                                      "of transactions waiting for each other; the others "
+                                      "go on."))
+                    .arg(w);
+            // InnoDB's victim is rolled back at once: say what went with it.
+            if (change == TxChange::RolledBack && !written.isEmpty())
+                return {joinSentences(
+                            {deadlock,
+                             SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                   "Nothing of its open transaction stays: %1."))
+                                 .arg(written)}),
+                        3};
+            return {deadlock, 3};
         }
         if (outcome == SqlOutcome::SerializationFailure) {
             if (e.attempt > 0)

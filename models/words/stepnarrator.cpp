@@ -43,6 +43,7 @@ StepNarrator::Told StepNarrator::narrate(const QList<TraceEvent>& events, qsizet
         return told;
     }
     for (; fed_ < from; ++fed_) narrator_->caption(events.at(fed_));
+    narrator_->endStep();
     const QString caption = narrator_->narrate(events, from, to);
     fed_ = std::max(fed_, to);
     told_ = caption.isEmpty() && plain ? plain(from, to) : caption;
@@ -54,6 +55,7 @@ void StepNarrator::catchUp(const QList<TraceEvent>& events, qsizetype upTo) {
     if (!narrator_ || upTo < fed_)
         startOver();
     for (; fed_ < upTo && fed_ < events.size(); ++fed_) narrator_->caption(events.at(fed_));
+    narrator_->endStep();
 }
 
 }  // namespace idem

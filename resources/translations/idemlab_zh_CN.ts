@@ -1448,6 +1448,10 @@
         <source>Locks held: %1, none awaited.</source>
         <translation>持有 %1 个锁，没有等待。</translation>
     </message>
+    <message>
+        <source>refused: deadlock</source>
+        <translation>被拒：死锁</translation>
+    </message>
 </context>
 <context>
     <name>idem::MainWindow</name>
@@ -3054,6 +3058,26 @@ All lessons are in Guided lessons (F2).</source>
         <source>, </source>
         <translation>，</translation>
     </message>
+    <message>
+        <source>lock waits: %1</source>
+        <translation>锁等待：%1</translation>
+    </message>
+    <message>
+        <source>deadlocks: %1</source>
+        <translation>死锁：%1</translation>
+    </message>
+    <message>
+        <source>serialization failures: %1</source>
+        <translation>序列化失败：%1</translation>
+    </message>
+    <message>
+        <source>(%1 on %2)</source>
+        <translation>（%2 上为 %1）</translation>
+    </message>
+    <message>
+        <source>The database&apos;s conflicts</source>
+        <translation>数据库里的冲突</translation>
+    </message>
 </context>
 <context>
     <name>idem::OutcomeTexts</name>
@@ -4003,6 +4027,14 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>↺ ROLLBACK (connection closed by the crash)</source>
+        <translation>↺ ROLLBACK（崩溃关闭了连接）</translation>
+    </message>
+    <message>
+        <source>The process died with its transaction open. Its connection closed with it, and the server rolled the transaction back: nothing it wrote there stays. No ROLLBACK statement was sent.</source>
+        <translation>进程在事务未结束时死掉，它的连接也随之关闭，服务器自行回滚了这个事务：事务里写下的一切都不会留下。程序并没有发送 ROLLBACK 语句。</translation>
     </message>
 </context>
 <context>
