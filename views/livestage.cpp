@@ -220,8 +220,9 @@ void LiveStage::applyInternals() {
     // In presenter mode a table this variant does not use is left out: the
     // tabs that matter fit the bar side by side.
     for (DatabaseTableView* v : std::as_const(tables_)) {
-        const bool shown = (showInternals_ || !internalTables_.contains(v->table())) &&
-                           (!presenter_ || v->exists() || v->table() == effectTable_);
+        const bool pointed = v->table() == pointedTable_;
+        const bool shown = pointed || ((showInternals_ || !internalTables_.contains(v->table())) &&
+                                       (!presenter_ || v->exists() || v->table() == effectTable_));
         tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }
     // ... and so is the Locks tab on SQLite, whose one lock the sequence
@@ -235,6 +236,31 @@ void LiveStage::applyInternals() {
 
 DatabaseTableView* LiveStage::frontTable() const {
     return qobject_cast<DatabaseTableView*>(tableTabs_->currentWidget());
+}
+
+void LiveStage::setPointed(const QString& table, bool locks) {
+    pointedTable_ = table;
+    pointedLocks_ = locks;
+    applyInternals();
+    bringPointedToFront();
+}
+
+// The Locks view after a table: of the two, the locks are the lesson.
+bool LiveStage::bringPointedToFront() {
+    QWidget* pointed = nullptr;
+    if (pointedLocks_ && tableTabs_->isTabVisible(tableTabs_->indexOf(locks_))) {
+        pointed = locks_;
+    } else if (!pointedTable_.isEmpty()) {
+        for (DatabaseTableView* v : std::as_const(tables_)) {
+            if (v->table() == pointedTable_)
+                pointed = v;
+        }
+    }
+    if (!pointed || tableTabs_->indexOf(pointed) < 0)
+        return false;
+    if (tableTabs_->currentWidget() != pointed)
+        tableTabs_->setCurrentWidget(pointed);
+    return true;
 }
 
 // The eye goes where the change is: at first the effect's table (or the
@@ -262,6 +288,9 @@ void LiveStage::bringChangeToFront(bool firstLook) {
         if (front)
             front->flash();
     }
+    // A lesson's pointer is a promise: what it names stays in front.
+    if (bringPointedToFront())
+        return;
     if (front)
         tableTabs_->setCurrentWidget(front);
 }
@@ -348,8 +377,8 @@ void LiveStage::showStep(const Run& run, SqlConnection* reader, qsizetype from, 
     } else {
         state_->advanceTrace(run.trace(), to, fresh);
     }
-    // A wait that began is where the eye goes.
-    if (locks_->waitBegan() && backend_ != QLatin1String("sqlite"))
+    // A wait that began is where the eye goes, unless a lesson points elsewhere.
+    if (locks_->waitBegan() && backend_ != QLatin1String("sqlite") && !bringPointedToFront())
         tableTabs_->setCurrentWidget(locks_);
     if (later)
         return;
