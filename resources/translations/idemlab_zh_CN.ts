@@ -2653,14 +2653,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>另一个事务</translation>
     </message>
     <message>
-        <source>%1 waits for a lock %2 holds (%3): its statement goes on when that transaction ends.</source>
-        <translation>%1 等待 %2 持有的锁（%3）：那个事务结束后，它的语句才能继续。</translation>
-    </message>
-    <message>
-        <source>%1 waits for a lock %2 hold (%3): its statement goes on when their transactions end.</source>
-        <translation>%1 等待 %2 持有的锁（%3）：那些事务结束后，它的语句才能继续。</translation>
-    </message>
-    <message>
         <source>%1 waits for the gap lock %2 holds on %3: a locking read of a key that is not there locks the place where it would go.</source>
         <translation>%1 等待 %2 持有的 %3 上的间隙锁：对一个不存在的键做加锁读，锁住的是它本该插入的位置。</translation>
     </message>
@@ -2731,6 +2723,30 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 waits for the lock %2 took on the end of the table&apos;s primary key: with no index on the column it searched, that locking read scanned the whole table and locked every row and the place after the last one.</source>
         <translation>%1 等待 %2 在表主键末尾加的锁：要查的列上没有索引，那次加锁读只能扫描整张表，把每一行以及最后一行之后的位置都锁住了。</translation>
+    </message>
+    <message>
+        <source>a row with the same unique key is already there (error %1)</source>
+        <translation>唯一键上已经有一行相同的值（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>a CHECK constraint refuses the row (error %1)</source>
+        <translation>这一行不满足 CHECK 约束（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>another transaction holds the database&apos;s lock (error %1)</source>
+        <translation>数据库的锁被另一个事务占着（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>the disk refused the write (error %1)</source>
+        <translation>磁盘拒绝了这次写入（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2: %3 holds it, and its statement goes on when that transaction ends.</source>
+        <translation>%1 在等%2：锁在 %3 手里，那个事务结束后它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2: %3 hold it, and its statement goes on when their transactions end.</source>
+        <translation>%1 在等%2：锁在 %3 手里，那些事务结束后它的语句才能继续。</translation>
     </message>
 </context>
 <context>
