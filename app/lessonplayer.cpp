@@ -311,7 +311,7 @@ void LessonPlayer::highlight() {
         if (auto* table = qobject_cast<DatabaseTableView*>(tabs->widget(i)))
             table->setPointed(!h.table.isEmpty() && table->table() == h.table);
     }
-    stage->setPointed(h.table, h.locks);
+    stage->setPointed(h.table, h.locks, h.sqlLog);
     if (!h.isEmpty())
         window_->tabs()->setCurrentWidget(window_->liveView());
 }

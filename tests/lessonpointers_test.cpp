@@ -13,11 +13,13 @@
 #include "playback.h"
 #include "runcontroller.h"
 #include "sequenceview.h"
+#include "sqllogview.h"
 #include "statemachineview.h"
 #include "tableview.h"
 
 #include <QDeadlineTimer>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTest>
 
@@ -69,6 +71,18 @@ QStringList misses(MainWindow& w, const Lesson& lesson, int frame) {
     if (!title || title->text() != lesson.frames.at(frame).title.in(w.language()) ||
         !whole(title, w))
         wrong << QStringLiteral("title out of sight");
+    // ... and, until a reveal brings the answer into view, the narration's
+    // first two lines under it.
+    const auto* words = w.findChild<QScrollArea*>(QStringLiteral("lessonWords"));
+    if (!w.lessonPlayer()->answerShown() && words) {
+        const QRect firstLines(0, 0, words->viewport()->width(),
+                               words->fontMetrics().lineSpacing() * 2);
+        const QWidget* inside = words->widget();
+        const QRect shown(inside->mapTo(words->viewport(), firstLines.topLeft()),
+                          firstLines.size());
+        if (!words->viewport()->rect().contains(shown))
+            wrong << QStringLiteral("the narration's first lines are out of sight");
+    }
     const LessonHighlight& h = lesson.frames.at(frame).highlight;
     if (h.isEmpty())
         return wrong;
@@ -87,6 +101,9 @@ QStringList misses(MainWindow& w, const Lesson& lesson, int frame) {
         else if (!inSight(front, w, 60))
             wrong << QStringLiteral("table %1 is out of sight").arg(h.table);
     }
+    if (h.sqlLog && (!inSight(live->sqlLog(), w, 60) || (tabs->indexOf(live->sqlLog()) >= 0 &&
+                                                         tabs->currentWidget() != live->sqlLog())))
+        wrong << QStringLiteral("the SQL log is not in front");
     if (!h.lane.isEmpty()) {
         SequenceView* sequence = live->sequenceView();
         const QRect lane = sequence->pointedLaneRect();

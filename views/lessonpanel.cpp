@@ -99,9 +99,9 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     lookAt_->setText(lookAtText(lesson, index));
     lookAt_->setVisible(!lookAt_->text().isEmpty());
     notice_->setText(notice);
+    // Under the narration, whose first lines stay in sight: the notice says
+    // how the run is played, not what the frame teaches.
     notice_->setVisible(!notice.isEmpty());
-    if (!notice.isEmpty())
-        showInScroll(notice_);
 
     if (!frame.question) {
         question_->hide();
@@ -169,6 +169,8 @@ QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
         look << tr("lane “%1”").arg(words.actorName(highlight.lane));
     if (highlight.locks)
         look << tr("the Locks view");
+    if (highlight.sqlLog)
+        look << tr("the SQL log");
     return look.isEmpty() ? QString() : tr("Look at: %1").arg(look.join(QStringLiteral(" · ")));
 }
 

@@ -238,17 +238,21 @@ DatabaseTableView* LiveStage::frontTable() const {
     return qobject_cast<DatabaseTableView*>(tableTabs_->currentWidget());
 }
 
-void LiveStage::setPointed(const QString& table, bool locks) {
+void LiveStage::setPointed(const QString& table, bool locks, bool sqlLog) {
     pointedTable_ = table;
     pointedLocks_ = locks;
+    pointedSqlLog_ = sqlLog;
     applyInternals();
     bringPointedToFront();
 }
 
-// The Locks view after a table: of the two, the locks are the lesson.
+// The Locks view after a table: of the two, the locks are the lesson; and
+// the SQL log, a tab only in presenter mode, before both.
 bool LiveStage::bringPointedToFront() {
     QWidget* pointed = nullptr;
-    if (pointedLocks_ && tableTabs_->isTabVisible(tableTabs_->indexOf(locks_))) {
+    if (pointedSqlLog_ && tableTabs_->indexOf(sqlLog_) >= 0) {
+        pointed = sqlLog_;
+    } else if (pointedLocks_ && tableTabs_->isTabVisible(tableTabs_->indexOf(locks_))) {
         pointed = locks_;
     } else if (!pointedTable_.isEmpty()) {
         for (DatabaseTableView* v : std::as_const(tables_)) {

@@ -42,9 +42,10 @@ public:
     // The table in front: the effect's at first, then whichever the last step changed.
     DatabaseTableView* frontTable() const;
     // What a lesson's frame points at: that table (its tab shown even before
-    // the run creates it) or the Locks view stays in front whatever a step
-    // changes or waits for. Empty and false: the change leads again.
-    void setPointed(const QString& table, bool locks);
+    // the run creates it), the Locks view or the SQL log (a tab in presenter
+    // mode) stays in front whatever a step changes or waits for. Empty and
+    // false: the change leads again.
+    void setPointed(const QString& table, bool locks, bool sqlLog);
     // The heavy half of showing a long seek, built off the window's thread:
     // the SQL log's new rows and the state diagram's counts. Made on the
     // window's thread by prepareCatchUp, filled in a worker, handed to showStep.
@@ -138,6 +139,7 @@ private:
     QString effectTable_;
     QString pointedTable_;  // setPointed
     bool pointedLocks_ = false;
+    bool pointedSqlLog_ = false;
     QStringList internalTables_;  // ScenarioInfo::internalTables
     bool showInternals_ = false;
     bool firstLook_ = true;  // the first showing of a configuration

@@ -1014,6 +1014,10 @@
         <source>%1 is not installed on this computer (Debian package %2): this frame plays the run recorded on %1 with the lesson, the same statements, waits and answers.</source>
         <translation>这台电脑没有安装 %1（Debian 软件包 %2）：这一帧播放的是随课程附带、在 %1 上录下的运行，语句、锁等待和应答都与原来相同。</translation>
     </message>
+    <message>
+        <source>the SQL log</source>
+        <translation>SQL 日志</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPlayer</name>
