@@ -161,10 +161,12 @@ void LessonPlayer::enterFrame(int frame, bool refire) {
     const LessonFrame& f = lesson_.frames.at(frame);
     const std::optional<RunConfig> shown = runOf(frame);
     // Once a prediction about a run was answered, the later frames about the
-    // same run show its verdict: it is no longer hidden from the class.
+    // same run show its verdict: it is no longer hidden from the class;
+    // unless the frame asks a question of its own, which the outcome's
+    // counts would answer before the class does.
     const QByteArray key = shown ? configKey(*shown) : QByteArray();
     const bool known = shown && revealedAt_.contains(key) && revealedAt_.value(key) < frame;
-    window_->setOutcomeWithheld(!f.revealOutcome && !known);
+    window_->setOutcomeWithheld(!f.revealOutcome && (!known || f.question));
     fireError_.clear();
     fireFailure_ = RunFailure::None;
     notice_.clear();

@@ -46,6 +46,9 @@ QString KeysOverlay::keyTable() {
         {tr("→ or Page Down"), tr("Next step (a presentation remote sends these)")},
         {tr("← or Page Up"), tr("Step back")},
         {QStringLiteral("Home / End"), tr("Start / end of the run")},
+        {QStringLiteral("Ctrl+→"),
+         tr("Play to the next turn: a crash, a refusal, an answer other than success, a retry, "
+            "an alert")},
         {QStringLiteral("[ / ]"), tr("Slower / faster")},
         {tr("Escape or Enter"), tr("Leave the field being edited: the keys above work again")},
         {QStringLiteral("Tab / Shift+Tab"), tr("Next / previous region")},
@@ -55,6 +58,16 @@ QString KeysOverlay::keyTable() {
         {tr("Ctrl+Page Up / Down"), tr("Previous / next tab")},
         {QStringLiteral("Ctrl+K"), tr("Compare ↔ Live")},
         {QStringLiteral("Ctrl+1 / Ctrl+2"), tr("Show or hide the side panels")},
+        {QStringLiteral("F2"), tr("Choose a guided lesson")},
+        {tr("In a lesson"),
+         tr("Page Down: next frame (first the answer of a prediction) · Page Up: back · Space: "
+            "play the frame again · F5: fire the frame's run anew · Escape: the frame's run as "
+            "it was")},
+        {QStringLiteral("Shift+F2"), tr("Leave the lesson: back to free play")},
+        {QStringLiteral("F6 / F7 / F8 / F9"),
+         tr("The sequence diagram, the state diagram, the tables or Compare alone, filling the "
+            "window; the same key again brings the whole stage back")},
+        {QStringLiteral("Ctrl+P"), tr("Predict first: the verdict hidden until the end")},
         {QStringLiteral("F11"), tr("Presenter mode: full screen, large fonts")},
         {QStringLiteral("B / ."),
          tr("Black screen (a remote's blank key); the same key or any other brings the stage "

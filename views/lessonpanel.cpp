@@ -218,6 +218,7 @@ void LessonPanel::changeEvent(QEvent* event) {
 
 void LessonPanel::retranslate() {
     setAccessibleName(tr("Lesson"));
+    scroll_->setAccessibleName(tr("What the frame says"));
 }
 
 }  // namespace idem

@@ -50,14 +50,35 @@ QIcon guardIcon(const QPalette& palette, int size) {
 
 // Table tabs that, when they do not all fit, shorten the others and keep the
 // one in front whole (its table is the one on show; every tab's tooltip has
-// the whole name).
+// the whole name). Shortened, a name keeps enough of itself to be read from
+// the back of a room ("pay_flow", "stale_no…"), not one letter and "…".
 class TableTabBar : public QTabBar {
 public:
     using QTabBar::QTabBar;
+    static constexpr int kLeastLetters = 8;
+
+    // The width the visible tabs take at their shortest.
+    int leastWidth() const {
+        int width = 0;
+        for (int i = 0; i < count(); ++i) {
+            if (isTabVisible(i))
+                width += minimumTabSizeHint(i).width();
+        }
+        return width;
+    }
 
 protected:
     QSize minimumTabSizeHint(int index) const override {
-        return index == currentIndex() ? tabSizeHint(index) : QTabBar::minimumTabSizeHint(index);
+        if (index == currentIndex())
+            return tabSizeHint(index);
+        const QString text = tabText(index);
+        if (text.size() <= kLeastLetters)
+            return tabSizeHint(index);
+        const QSize shortest = QTabBar::minimumTabSizeHint(index);
+        const int wanted = fontMetrics().horizontalAdvance(text.left(kLeastLetters)) -
+                           fontMetrics().horizontalAdvance(text.left(3));
+        return {std::min(tabSizeHint(index).width(), shortest.width() + wanted),
+                shortest.height()};
     }
 };
 
@@ -574,7 +595,7 @@ void LiveStage::fitTables() {
     const int total = top_->width() - top_->handleWidth();
     if (total <= 0)
         return;
-    QTabBar* bar = tableTabs_->tabBar();
+    auto* bar = static_cast<TableTabBar*>(tableTabs_->tabBar());
     const int tabs = bar->sizeHint().width();
     // Up to a little over half (six tables whole), but never so much that
     // the state diagram is drawn smaller than full size: then the tabs not
@@ -582,6 +603,11 @@ void LiveStage::fitTables() {
     int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
         tables = std::max(total * 28 / 100, total - diagram);
+    // ... yet every tab keeps a readable part of its name: the diagram is
+    // drawn a little smaller first.
+    const QWidget* corner = tableTabs_->cornerWidget(Qt::TopRightCorner);
+    const int least = bar->leastWidth() + (corner ? corner->sizeHint().width() : 0) + 8;
+    tables = std::max(tables, std::min(least, total * 55 / 100));
     // A variant without a state machine has only a sentence saying so
     // there: the tables take the room.
     if (!state_->hasMachine())

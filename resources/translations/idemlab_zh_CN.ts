@@ -838,6 +838,34 @@
         <source>Black screen (a remote&apos;s blank key); the same key or any other brings the stage back</source>
         <translation>黑屏（翻页笔上的黑屏键）；再按一次或按任意键恢复画面</translation>
     </message>
+    <message>
+        <source>Play to the next turn: a crash, a refusal, an answer other than success, a retry, an alert</source>
+        <translation>播放到下一个转折：崩溃、拒绝、非成功的应答、重试或告警</translation>
+    </message>
+    <message>
+        <source>Choose a guided lesson</source>
+        <translation>选择一节课程</translation>
+    </message>
+    <message>
+        <source>In a lesson</source>
+        <translation>课程中</translation>
+    </message>
+    <message>
+        <source>Page Down: next frame (first the answer of a prediction) · Page Up: back · Space: play the frame again · F5: fire the frame&apos;s run anew · Escape: the frame&apos;s run as it was</source>
+        <translation>Page Down：下一帧（有预测时先揭晓答案）· Page Up：上一帧 · 空格：重放这一帧 · F5：重新发射这一帧的运行 · Escape：回到这一帧原来的运行</translation>
+    </message>
+    <message>
+        <source>Leave the lesson: back to free play</source>
+        <translation>退出课程，回到自由练习</translation>
+    </message>
+    <message>
+        <source>The sequence diagram, the state diagram, the tables or Compare alone, filling the window; the same key again brings the whole stage back</source>
+        <translation>单独显示时序图、状态图、数据表或对比，占满窗口；再按同一个键回到完整舞台</translation>
+    </message>
+    <message>
+        <source>Predict first: the verdict hidden until the end</source>
+        <translation>先预测：结论到运行结束才显示</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonHandout</name>
@@ -1017,6 +1045,10 @@
     <message>
         <source>the SQL log</source>
         <translation>SQL 日志</translation>
+    </message>
+    <message>
+        <source>What the frame says</source>
+        <translation>这一帧的讲解</translation>
     </message>
 </context>
 <context>
@@ -1860,14 +1892,6 @@
         <translation>欢迎来到幂等实验室</translation>
     </message>
     <message>
-        <source>New here? The five-minute lesson fires a double click at an order service, shows the two orders it makes, then the unique key that stops the second. Page Down moves on, Page Up goes back.
-
-All lessons are in Guided lessons (F2).</source>
-        <translation>第一次来？五分钟入门课会向订单服务发出一次双击，展示它创建的两张订单，再看唯一键如何挡住第二张。Page Down 前进，Page Up 后退。
-
-所有课程都在“课程”菜单里（F2）。</translation>
-    </message>
-    <message>
         <source>&amp;Start the five-minute lesson</source>
         <translation>开始五分钟入门课(&amp;S)</translation>
     </message>
@@ -1950,6 +1974,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, whose steps kept in memory would take about %4 MB, above the limit of %5 MB. Checking and playing it may take minutes; Esc stops it. Open it anyway?</source>
         <translation>这节课的第 %1 帧（%2）加载的运行估计约有 %3 条 SQL 语句，留在内存里的各个步骤约需 %4 MB，超过了 %5 MB 的上限。检查和播放它可能要好几分钟，按 Esc 可以停止。仍然打开吗？</translation>
+    </message>
+    <message>
+        <source>New here? The five-minute lesson sends a double click (three requests) to an order service, shows the three orders they make, then the dedup table whose unique key stops the repeats. Page Down moves on, Page Up goes back.
+
+All lessons are in Guided lessons → Choose a lesson… (F2).</source>
+        <translation>第一次来？“头五分钟”这节课把一次双击（三个请求）发给订单服务，先看它建出的三张订单，再看去重表的唯一键怎样挡住重复。Page Down 前进，Page Up 后退。
+
+所有课程都在“课程 → 选择课程…”里（F2）。</translation>
+    </message>
+    <message>
+        <source>The verdict is hidden until the lesson shows it</source>
+        <translation>结论在课程揭晓之前不显示</translation>
     </message>
 </context>
 <context>
@@ -2148,6 +2184,54 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>MISANSWERED</source>
         <translation>答复有误</translation>
+    </message>
+    <message>
+        <source>orders created</source>
+        <translation>建出的订单</translation>
+    </message>
+    <message>
+        <source>points granted</source>
+        <translation>发放的积分</translation>
+    </message>
+    <message>
+        <source>coupons issued</source>
+        <translation>发出的优惠券</translation>
+    </message>
+    <message>
+        <source>charges made</source>
+        <translation>扣款</translation>
+    </message>
+    <message>
+        <source>merchant credited</source>
+        <translation>给商户记账</translation>
+    </message>
+    <message>
+        <source>accounts debited</source>
+        <translation>账户扣款</translation>
+    </message>
+    <message>
+        <source>payouts made</source>
+        <translation>打款</translation>
+    </message>
+    <message>
+        <source>refunds made</source>
+        <translation>退款</translation>
+    </message>
+    <message>
+        <source>stock units taken</source>
+        <translation>扣减的库存</translation>
+    </message>
+    <message>
+        <source>rows shown twice</source>
+        <translation>重复显示的行</translation>
+    </message>
+    <message>
+        <source>rows never shown</source>
+        <translation>从未显示的行</translation>
+    </message>
+    <message>
+        <source>changes made by the repeats</source>
+        <translation>重复请求造成的改动</translation>
     </message>
 </context>
 <context>
@@ -3059,10 +3143,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>；</translation>
     </message>
     <message>
-        <source>%1 statements · %2 transactions · %3 rows written</source>
-        <translation>%1 条语句 · %2 个事务 · 写入 %3 行</translation>
-    </message>
-    <message>
         <source> · %1 lock waits</source>
         <translation> · 等锁 %1 次</translation>
     </message>
@@ -3073,6 +3153,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>, </source>
         <translation>，</translation>
+    </message>
+    <message>
+        <source>no transaction opened (each statement commits alone)</source>
+        <translation>没有开启事务（每条语句各自提交）</translation>
+    </message>
+    <message>
+        <source>%1 transactions</source>
+        <translation>%1 个事务</translation>
+    </message>
+    <message>
+        <source>%1 statements · %2 · %3 rows written</source>
+        <translation>%1 条语句 · %2 · 写入 %3 行</translation>
     </message>
 </context>
 <context>
@@ -4023,6 +4115,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>any state</source>
+        <translation>任一状态</translation>
     </message>
 </context>
 <context>
