@@ -199,8 +199,8 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
         if (e.attempt != 0 &&
             (outcome == SqlOutcome::Deadlock || outcome == SqlOutcome::SerializationFailure ||
              outcome == SqlOutcome::LockTimeout))
-            serverRefusals_.insert(attemptKey(e),
-                                   {outcome, e.errorText(), !e.fields.text("cause").isEmpty()});
+            serverRefusals_.insert(
+                attemptKey(e), {outcome, e.errorText(), e.code, !e.fields.text("cause").isEmpty()});
         if (outcome == SqlOutcome::Deadlock) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));

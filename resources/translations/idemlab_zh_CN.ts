@@ -2777,22 +2777,6 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>a deadlock, in the server&apos;s words: %1</source>
-        <translation>死锁，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a serialization failure, in the server&apos;s words: %1</source>
-        <translation>序列化失败，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a lock timeout, in the server&apos;s words: %1</source>
-        <translation>等锁超时，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a lock wait that the lab cancelled as a lock timeout would; the server answered the cancel with: %1</source>
-        <translation>一次被实验室取消的锁等待（如同锁超时那样结束）；服务器对这次取消的回答是：%1</translation>
-    </message>
-    <message>
         <source>Every statement still running waits for another of the run, and nothing is left to send: the server has not broken this cycle and never will. The lab, not the server, cancels %1&apos;s %2, as a lock wait timeout would end it (MariaDB 1205, PostgreSQL 55P03).</source>
         <translation>仍在执行的每条语句都在等待本次运行中的另一条，而且已没有语句可发送：服务器没有打破这个等待环，以后也不会。于是由实验室（而不是服务器）取消 %1 的 %2，就像锁等待超时会做的那样（MariaDB 1205，PostgreSQL 55P03）。</translation>
     </message>
@@ -2835,6 +2819,22 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     <message>
         <source>%1 waits for %2: %3 hold it, and its statement goes on when their transactions end.</source>
         <translation>%1 在等%2：锁在 %3 手里，那些事务结束后它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>a deadlock, the server&apos;s error %1</source>
+        <translation>死锁，服务器错误码 %1</translation>
+    </message>
+    <message>
+        <source>a serialization failure, the server&apos;s error %1</source>
+        <translation>序列化失败，服务器错误码 %1</translation>
+    </message>
+    <message>
+        <source>a lock wait that the lab cancelled as a lock timeout would, answered by the server with error %1</source>
+        <translation>实验室像锁等待超时那样取消了这次等锁，服务器对取消的应答是错误码 %1</translation>
+    </message>
+    <message>
+        <source>a lock timeout, the server&apos;s error %1</source>
+        <translation>锁等待超时，服务器错误码 %1</translation>
     </message>
 </context>
 <context>
