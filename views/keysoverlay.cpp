@@ -47,8 +47,7 @@ QString KeysOverlay::keyTable() {
         {tr("← or Page Up"), tr("Step back")},
         {QStringLiteral("Home / End"), tr("Start / end of the run")},
         {QStringLiteral("Ctrl+→"),
-         tr("Play to the next turn: a crash, a refusal, an answer other than success, a retry, "
-            "an alert")},
+         tr("Play to the next turn (a crash, a refusal, a retry, an alert)")},
         {QStringLiteral("[ / ]"), tr("Slower / faster")},
         {tr("Escape or Enter"), tr("Leave the field being edited: the keys above work again")},
         {QStringLiteral("Tab / Shift+Tab"), tr("Next / previous region")},
@@ -59,14 +58,12 @@ QString KeysOverlay::keyTable() {
         {QStringLiteral("Ctrl+K"), tr("Compare ↔ Live")},
         {QStringLiteral("Ctrl+1 / Ctrl+2"), tr("Show or hide the side panels")},
         {QStringLiteral("F2"), tr("Choose a guided lesson")},
-        {tr("In a lesson"),
-         tr("Page Down: next frame (first the answer of a prediction) · Page Up: back · Space: "
-            "play the frame again · F5: fire the frame's run anew · Escape: the frame's run as "
-            "it was")},
+        {tr("Page Down / Up (lesson)"), tr("Next frame (first a prediction's answer) / back")},
+        {tr("Space / F5 / Escape (lesson)"),
+         tr("Play the frame again / fire its run anew / its run as it was")},
         {QStringLiteral("Shift+F2"), tr("Leave the lesson: back to free play")},
         {QStringLiteral("F6 / F7 / F8 / F9"),
-         tr("The sequence diagram, the state diagram, the tables or Compare alone, filling the "
-            "window; the same key again brings the whole stage back")},
+         tr("Sequence, state, tables or Compare alone (the same key: all again)")},
         {QStringLiteral("Ctrl+P"), tr("Predict first: the verdict hidden until the end")},
         {QStringLiteral("F11"), tr("Presenter mode: full screen, large fonts")},
         {QStringLiteral("B / ."),
@@ -96,7 +93,9 @@ void KeysOverlay::retranslate() {
 void KeysOverlay::fit() {
     QFont f = font();
     panel_->setFont(f);
-    const QSize room = rect().size() - QSize(8, 8);
+    // Inside the layout's margins, which a long list reaches.
+    const QMargins m = layout()->contentsMargins();
+    const QSize room = rect().size() - QSize(m.left() + m.right() + 8, m.top() + m.bottom() + 8);
     qreal size = f.pointSizeF();
     while (size > 6 && (panel_->sizeHint().height() > room.height() ||
                         panel_->sizeHint().width() > room.width())) {

@@ -839,32 +839,40 @@
         <translation>黑屏（翻页笔上的黑屏键）；再按一次或按任意键恢复画面</translation>
     </message>
     <message>
-        <source>Play to the next turn: a crash, a refusal, an answer other than success, a retry, an alert</source>
-        <translation>播放到下一个转折：崩溃、拒绝、非成功的应答、重试或告警</translation>
-    </message>
-    <message>
         <source>Choose a guided lesson</source>
         <translation>选择一节课程</translation>
-    </message>
-    <message>
-        <source>In a lesson</source>
-        <translation>课程中</translation>
-    </message>
-    <message>
-        <source>Page Down: next frame (first the answer of a prediction) · Page Up: back · Space: play the frame again · F5: fire the frame&apos;s run anew · Escape: the frame&apos;s run as it was</source>
-        <translation>Page Down：下一帧（有预测时先揭晓答案）· Page Up：上一帧 · 空格：重放这一帧 · F5：重新发射这一帧的运行 · Escape：回到这一帧原来的运行</translation>
     </message>
     <message>
         <source>Leave the lesson: back to free play</source>
         <translation>退出课程，回到自由练习</translation>
     </message>
     <message>
-        <source>The sequence diagram, the state diagram, the tables or Compare alone, filling the window; the same key again brings the whole stage back</source>
-        <translation>单独显示时序图、状态图、数据表或对比，占满窗口；再按同一个键回到完整舞台</translation>
-    </message>
-    <message>
         <source>Predict first: the verdict hidden until the end</source>
         <translation>先预测：结论到运行结束才显示</translation>
+    </message>
+    <message>
+        <source>Play to the next turn (a crash, a refusal, a retry, an alert)</source>
+        <translation>播放到下一个转折（崩溃、拒绝、重试、告警）</translation>
+    </message>
+    <message>
+        <source>Page Down / Up (lesson)</source>
+        <translation>Page Down / Up（课程中）</translation>
+    </message>
+    <message>
+        <source>Next frame (first a prediction&apos;s answer) / back</source>
+        <translation>下一帧（有预测时先揭晓答案）/ 上一帧</translation>
+    </message>
+    <message>
+        <source>Space / F5 / Escape (lesson)</source>
+        <translation>空格 / F5 / Escape（课程中）</translation>
+    </message>
+    <message>
+        <source>Play the frame again / fire its run anew / its run as it was</source>
+        <translation>重放这一帧 / 重新发射它的运行 / 回到它原来的运行</translation>
+    </message>
+    <message>
+        <source>Sequence, state, tables or Compare alone (the same key: all again)</source>
+        <translation>单独显示时序图、状态图、数据表或对比（再按一次：回到全部）</translation>
     </message>
 </context>
 <context>
