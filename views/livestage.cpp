@@ -8,14 +8,12 @@
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
+#include "tabletabs.h"
 #include "tableview.h"
 
 #include <QCheckBox>
 #include <QEvent>
 #include <QIcon>
-#include <QPainter>
-#include <QPainterPath>
-#include <QPixmap>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
@@ -24,74 +22,6 @@
 #include <algorithm>
 
 namespace idem {
-
-namespace {
-
-// The guard table's mark on its tab in presenter mode, where "(guard)" would
-// not fit beside the other tabs: a small shield in the highlight colour.
-QIcon guardIcon(const QPalette& palette, int size) {
-    QPixmap pixmap(size * 2, size * 2);
-    pixmap.setDevicePixelRatio(2);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    const double w = size, h = size;
-    QPainterPath shield;
-    shield.moveTo(w * 0.5, h * 0.06);
-    shield.lineTo(w * 0.9, h * 0.2);
-    shield.cubicTo(w * 0.9, h * 0.62, w * 0.72, h * 0.82, w * 0.5, h * 0.96);
-    shield.cubicTo(w * 0.28, h * 0.82, w * 0.1, h * 0.62, w * 0.1, h * 0.2);
-    shield.closeSubpath();
-    p.setPen(QPen(palette.color(QPalette::WindowText), size / 12.0));
-    p.setBrush(palette.color(QPalette::Highlight));
-    p.drawPath(shield);
-    return QIcon(pixmap);
-}
-
-// Table tabs that, when they do not all fit, shorten the others and keep the
-// one in front whole (its table is the one on show; every tab's tooltip has
-// the whole name). Shortened, a name keeps enough of itself to be read from
-// the back of a room ("pay_flow", "stale_no…"), not one letter and "…".
-class TableTabBar : public QTabBar {
-public:
-    using QTabBar::QTabBar;
-    static constexpr int kLeastLetters = 8;
-
-    // The width the visible tabs take at their shortest.
-    int leastWidth() const {
-        int width = 0;
-        for (int i = 0; i < count(); ++i) {
-            if (isTabVisible(i))
-                width += minimumTabSizeHint(i).width();
-        }
-        return width;
-    }
-
-protected:
-    QSize minimumTabSizeHint(int index) const override {
-        if (index == currentIndex())
-            return tabSizeHint(index);
-        const QString text = tabText(index);
-        if (text.size() <= kLeastLetters)
-            return tabSizeHint(index);
-        const QSize shortest = QTabBar::minimumTabSizeHint(index);
-        const int wanted = fontMetrics().horizontalAdvance(text.left(kLeastLetters)) -
-                           fontMetrics().horizontalAdvance(text.left(3));
-        return {std::min(tabSizeHint(index).width(), shortest.width() + wanted),
-                shortest.height()};
-    }
-};
-
-class TableTabs : public QTabWidget {
-public:
-    explicit TableTabs(QWidget* parent) : QTabWidget(parent) {
-        setTabBar(new TableTabBar(this));
-        // Sizes follow the tab in front: laid out again when it changes.
-        connect(this, &QTabWidget::currentChanged, this, [this] { tabBar()->updateGeometry(); });
-    }
-};
-
-}  // namespace
 
 LiveStage::LiveStage(QWidget* parent)
     : QWidget(parent),
@@ -603,11 +533,13 @@ void LiveStage::fitTables() {
     int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
         tables = std::max(total * 28 / 100, total - diagram);
-    // ... yet every tab keeps a readable part of its name: the diagram is
-    // drawn a little smaller first.
+    // ... and the shortened tabs keep as much of their names as that room
+    // gives them, up to eight letters ("pay_flow", "stale_no…").
     const QWidget* corner = tableTabs_->cornerWidget(Qt::TopRightCorner);
-    const int least = bar->leastWidth() + (corner ? corner->sizeHint().width() : 0) + 8;
-    tables = std::max(tables, std::min(least, total * 55 / 100));
+    const int barRoom = tables - (corner ? corner->sizeHint().width() : 0) - 8;
+    int letters = TableTabBar::kMostLetters;
+    while (letters > TableTabBar::kFewestLetters && bar->leastWidth(letters) > barRoom) --letters;
+    bar->setLeastLetters(letters);
     // A variant without a state machine has only a sentence saying so
     // there: the tables take the room.
     if (!state_->hasMachine())
