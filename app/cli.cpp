@@ -287,13 +287,15 @@ bool useLanguage(const QString& lang, QString* error) {
 }
 
 // --narrate: steps the run itself and prints the caption of every step that
-// says something, then one line per effect and verdict of the judge.
+// says something, numbered as the window numbers its steps ("step 4/23" is
+// line 4; 0 is the set-up), then one line per effect and verdict of the
+// judge, numbered with the last step.
 RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOptions options,
                       bool keepRun) {
     options.keepTrace = true;
     Narrator narrator(config.intents, &scenario.info().words);
     qsizetype told = 0;
-    int line = 0;
+    qint64 step = 0;
     const auto tell = [&](const Run& run, bool eachAlone) {
         const QList<TraceEvent>& events = run.trace().events();
         while (told < events.size()) {
@@ -301,7 +303,7 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
             const QString caption = narrator.narrate(events, told, upTo);
             if (!caption.isEmpty()) {
                 out() << QStringLiteral("%1. [%2 ms] %3\n")
-                             .arg(++line, 3)
+                             .arg(step, 3)
                              .arg(events.at(told).tMs)
                              .arg(caption);
             }
@@ -310,8 +312,9 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
     };
     bool started = false;
     RunResult result =
-        runToEnd(config, scenario, std::move(options), true, [&](const Run& run, qint64) {
+        runToEnd(config, scenario, std::move(options), true, [&](const Run& run, qint64 steps) {
             started = true;
+            step = steps;
             tell(run, false);
         });
     // The judge's effect and verdict events, one line each.

@@ -161,10 +161,12 @@ void LessonPlayer::enterFrame(int frame, bool refire) {
     const LessonFrame& f = lesson_.frames.at(frame);
     const std::optional<RunConfig> shown = runOf(frame);
     // Once a prediction about a run was answered, the later frames about the
-    // same run show its verdict: it is no longer hidden from the class.
+    // same run show its verdict: it is no longer hidden from the class;
+    // unless the frame asks a question of its own, which the outcome's
+    // counts would answer before the class does.
     const QByteArray key = shown ? configKey(*shown) : QByteArray();
     const bool known = shown && revealedAt_.contains(key) && revealedAt_.value(key) < frame;
-    window_->setOutcomeWithheld(!f.revealOutcome && !known);
+    window_->setOutcomeWithheld(!f.revealOutcome && (!known || f.question));
     fireError_.clear();
     fireFailure_ = RunFailure::None;
     notice_.clear();
@@ -298,8 +300,9 @@ void LessonPlayer::show() {
                       runOf(frame_).has_value());
 }
 
-// Where the frame points is drawn, not only named: the table framed and in
-// front, the state ringed, the lane's lifeline on a band.
+// Where the frame points is drawn, not only named, and in front: the Live
+// page, the table framed and on top, the state ringed, the lane's lifeline
+// on a band and in sight.
 void LessonPlayer::highlight() {
     const LessonHighlight h = active_ ? lesson_.frames.at(frame_).highlight : LessonHighlight{};
     LiveStage* stage = window_->liveStage();
@@ -307,16 +310,12 @@ void LessonPlayer::highlight() {
     stage->sequenceView()->setPointedLane(h.lane);
     QTabWidget* tabs = stage->tableTabs();
     for (int i = 0; i < tabs->count(); ++i) {
-        auto* table = qobject_cast<DatabaseTableView*>(tabs->widget(i));
-        if (!table)
-            continue;
-        table->setPointed(!h.table.isEmpty() && table->table() == h.table);
-        if (table->isPointed())
-            tabs->setCurrentIndex(i);
+        if (auto* table = qobject_cast<DatabaseTableView*>(tabs->widget(i)))
+            table->setPointed(!h.table.isEmpty() && table->table() == h.table);
     }
-    // The Locks view after a table: of the two, the locks are the lesson.
-    if (h.locks && tabs->indexOf(stage->locksView()) >= 0)
-        tabs->setCurrentWidget(stage->locksView());
+    stage->setPointed(h.table, h.locks, h.sqlLog);
+    if (!h.isEmpty())
+        window_->tabs()->setCurrentWidget(window_->liveView());
 }
 
 void LessonPlayer::next() {

@@ -25,13 +25,15 @@
 namespace idem {
 
 void MainWindow::offerFirstLesson() {
-    auto* offer = new QMessageBox(QMessageBox::Question, tr("Welcome to Idempotency Lab"),
-                                  tr("New here? The five-minute lesson fires a double click at "
-                                     "an order service, shows the two orders it makes, then the "
-                                     "unique key that stops the second. Page Down moves on, "
-                                     "Page Up goes back.\n\nAll lessons are in Guided lessons "
-                                     "(F2)."),
-                                  QMessageBox::NoButton, this);
+    auto* offer =
+        new QMessageBox(QMessageBox::Question, tr("Welcome to Idempotency Lab"),
+                        tr("New here? The five-minute lesson sends a double click "
+                           "(three requests) to an order service, shows the three "
+                           "orders they make, then the dedup table whose unique key "
+                           "stops the repeats. Page Down moves on, Page Up goes "
+                           "back.\n\nAll lessons are in Guided lessons → Choose a lesson… "
+                           "(F2)."),
+                        QMessageBox::NoButton, this);
     offer->setObjectName(QStringLiteral("firstLessonOffer"));
     offer->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton* start =
@@ -48,9 +50,14 @@ void MainWindow::offerFirstLesson() {
 
 void MainWindow::showVerdict() {
     if (outcomeWithheld_) {
-        header_->setVerdict(tr("Predict first: the verdict is hidden until the lesson shows it"),
-                            palette().color(QPalette::AlternateBase),
-                            palette().color(QPalette::WindowText));
+        // "Predict" where a question is asked: by View → Predict first, or
+        // by the lesson's frame (a frame without one only hides the verdict).
+        const bool asks = !lessons_ || !lessons_->isActive() ||
+                          lessons_->lesson().frames.at(lessons_->frame()).question.has_value();
+        header_->setVerdict(
+            asks ? tr("Predict first: the verdict is hidden until the lesson shows it")
+                 : tr("The verdict is hidden until the lesson shows it"),
+            palette().color(QPalette::AlternateBase), palette().color(QPalette::WindowText));
         header_->setVerdictDescription({});
         return;
     }

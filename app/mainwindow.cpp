@@ -108,6 +108,8 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     connect(director_, &StageDirector::playbackTabWanted, this, [this] { showTab(playbackTab()); });
     connect(director_, &StageDirector::outcomeWithheldChanged, this,
             &MainWindow::setOutcomeWithheld);
+    // The caption's hint names the lesson's keys only while one plays.
+    connect(lessons_, &LessonPlayer::activeChanged, director_, &StageDirector::updateCaption);
     connect(firePanel_, &FirePanel::fireRequested, director_, &StageDirector::fireFromPanel);
     buildMenus();
     connect(jobs_, &RunController::busyChanged, this, &MainWindow::updateEnabled);
@@ -117,10 +119,14 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     if (remember_) {
         QSettings s;
         if (!restoreGeometry(s.value(settings::kGeometry).toByteArray())) {
-            // First start: most of the screen, centred.
+            // First start: most of the screen, centred; a screen of a
+            // projector's size (1280x720, 1366x768) is the window's whole.
             const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
-            resize(screen.size() * 0.85);
+            const bool small = screen.width() < 1600 || screen.height() < 900;
+            resize(small ? screen.size() : screen.size() * 0.85);
             move(screen.center() - rect().center());
+            if (small)
+                setWindowState(windowState() | Qt::WindowMaximized);
         }
         restoreState(s.value(settings::kWindowState).toByteArray());
         scenario = s.value(settings::kScenario, scenario).toString();

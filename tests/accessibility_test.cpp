@@ -306,7 +306,7 @@ void AccessibilityTest::theVerdictIsReachedWithTabAndSaysWhatTheDatabaseShows() 
         const qint64 got = s.effects.value(it.key());
         QVERIFY(got > 1);
         const QString count = QStringLiteral("the effect “%1” happened %2 times, expected %3")
-                                  .arg(it.key())
+                                  .arg(effectName(it.key()))
                                   .arg(got)
                                   .arg(it.value());
         QVERIFY2(said.contains(count), qPrintable(said));

@@ -310,7 +310,8 @@ void LessonTest::wholeLessonWithPageDownOnly() {
     QCOMPARE(panel->position(), QString("Frame 1 / 7"));
     QCOMPARE(w.playback().position(), 0);
     QVERIFY(!outcomeShown(w));
-    QVERIFY(w.stageHeader()->verdictText().startsWith("Predict first"));
+    // No question yet: nothing to predict, the verdict only hidden.
+    QVERIFY(w.stageHeader()->verdictText().startsWith("The verdict is hidden"));
 
     // Frame 2: a prediction, asked before the run. The first Page Down
     // reveals the run's answer where the run shows it, at its end, with the

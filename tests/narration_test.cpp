@@ -202,7 +202,7 @@ void NarrationTest::captionsSayWhatHappened() {
     // Inside its transaction: counted as what the database will hold if it
     // commits, and then said to be there for everyone.
     QVERIFY(anyContains(told.steps,
-                        QStringLiteral("#2 inserts another `pay_flow` row for the same request, "
+                        QStringLiteral("#2 inserts another pay_flow row for the same request, "
                                        "not yet committed: if it commits there will be 2 of "
                                        "them, and nothing checks for a repeat.")));
     // The commit is told by itself (a caption per event); in its step the
@@ -211,8 +211,8 @@ void NarrationTest::captionsSayWhatHappened() {
     QStringList each;
     const std::unique_ptr<Run> run = test::finishedRun(payment);
     for (const TraceEvent& e : run->trace().events()) each << one.caption(e);
-    QVERIFY2(each.contains(QStringLiteral("#2 commits: the database now holds 2 `ledger` rows, 2 "
-                                          "`pay_flow` rows for this request.")),
+    QVERIFY2(each.contains(QStringLiteral("#2 commits: the database now holds 2 ledger rows, 2 "
+                                          "pay_flow rows for this request.")),
              qPrintable(each.join("\n")));
     QVERIFY(anyContains(told.steps, QStringLiteral("where 1 was expected: 1 too many")));
 
@@ -332,7 +332,7 @@ void NarrationTest::outboxHelpersAreCalledByTheirOwnNumbers() {
     const QString english = tell(outbox).events.join(QLatin1Char('\n'));
     for (const char* said :
          {"The outbox relay R1 publishes event evt-O20250001-1 to the broker.",
-          "The outbox relay R1 reads `outbox`", "The outbox relay R2 moves evt-O20250001-1",
+          "The outbox relay R1 reads outbox", "The outbox relay R2 moves evt-O20250001-1",
           "The broker B1 delivers message 1 to the consumer.",
           "The broker B2 delivers message 2 to the consumer.", "The consumer C2 "}) {
         QVERIFY2(english.contains(QLatin1String(said)), said);

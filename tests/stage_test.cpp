@@ -490,7 +490,8 @@ void StageTest::stepCaptionDescribesTheStep() {
         QVERIFY(!w.caption()->caption().isEmpty());
         // Narrated: what happened and why it matters.
         sawUnique |= w.caption()->caption().contains(
-            "The database refuses #2's insert into `pay_flow`: UNIQUE constraint failed");
+            "The database refuses #2's insert into pay_flow: a row with the same unique key is "
+            "already there");
     }
     QVERIFY(sawUnique);
     // Back to the start and forward again: told the same way.

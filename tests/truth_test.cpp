@@ -204,7 +204,7 @@ void TruthTest::aCaptionNeverCountsARolledBackRow() {
         const QString all = captions.join('\n');
         if (c.variant != QLatin1String("none"))
             QVERIFY2(!all.contains("now 2 of them"), qPrintable(all));
-        QVERIFY2(all.contains("Nothing of its open transaction stays: one `ledger` row"),
+        QVERIFY2(all.contains("Nothing of its open transaction stays: one ledger row"),
                  qPrintable(all));
     }
 }

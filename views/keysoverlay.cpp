@@ -46,6 +46,8 @@ QString KeysOverlay::keyTable() {
         {tr("→ or Page Down"), tr("Next step (a presentation remote sends these)")},
         {tr("← or Page Up"), tr("Step back")},
         {QStringLiteral("Home / End"), tr("Start / end of the run")},
+        {QStringLiteral("Ctrl+→"),
+         tr("Play to the next turn (a crash, a refusal, a retry, an alert)")},
         {QStringLiteral("[ / ]"), tr("Slower / faster")},
         {tr("Escape or Enter"), tr("Leave the field being edited: the keys above work again")},
         {QStringLiteral("Tab / Shift+Tab"), tr("Next / previous region")},
@@ -55,6 +57,14 @@ QString KeysOverlay::keyTable() {
         {tr("Ctrl+Page Up / Down"), tr("Previous / next tab")},
         {QStringLiteral("Ctrl+K"), tr("Compare ↔ Live")},
         {QStringLiteral("Ctrl+1 / Ctrl+2"), tr("Show or hide the side panels")},
+        {QStringLiteral("F2"), tr("Choose a guided lesson")},
+        {tr("Page Down / Up (lesson)"), tr("Next frame (first a prediction's answer) / back")},
+        {tr("Space / F5 / Escape (lesson)"),
+         tr("Play the frame again / fire its run anew / its run as it was")},
+        {QStringLiteral("Shift+F2"), tr("Leave the lesson: back to free play")},
+        {QStringLiteral("F6 / F7 / F8 / F9"),
+         tr("Sequence, state, tables or Compare alone (the same key: all again)")},
+        {QStringLiteral("Ctrl+P"), tr("Predict first: the verdict hidden until the end")},
         {QStringLiteral("F11"), tr("Presenter mode: full screen, large fonts")},
         {QStringLiteral("B / ."),
          tr("Black screen (a remote's blank key); the same key or any other brings the stage "
@@ -83,7 +93,9 @@ void KeysOverlay::retranslate() {
 void KeysOverlay::fit() {
     QFont f = font();
     panel_->setFont(f);
-    const QSize room = rect().size() - QSize(8, 8);
+    // Inside the layout's margins, which a long list reaches.
+    const QMargins m = layout()->contentsMargins();
+    const QSize room = rect().size() - QSize(m.left() + m.right() + 8, m.top() + m.bottom() + 8);
     qreal size = f.pointSizeF();
     while (size > 6 && (panel_->sizeHint().height() > room.height() ||
                         panel_->sizeHint().width() > room.width())) {

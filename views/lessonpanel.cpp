@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -33,6 +34,7 @@ LessonPanel::LessonPanel(QWidget* parent)
       lesson_(wrapped(this)),
       position_(new QLabel(this)),
       title_(wrapped(this)),
+      scroll_(new QScrollArea(this)),
       narration_(wrapped(this)),
       lookAt_(wrapped(this)),
       notice_(wrapped(this)),
@@ -40,6 +42,8 @@ LessonPanel::LessonPanel(QWidget* parent)
       answer_(wrapped(this)),
       hint_(wrapped(this)) {
     setObjectName(QStringLiteral("lessonPanel"));
+    title_->setObjectName(QStringLiteral("lessonTitle"));
+    scroll_->setObjectName(QStringLiteral("lessonWords"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     layout->setSpacing(8);
@@ -52,15 +56,23 @@ LessonPanel::LessonPanel(QWidget* parent)
     setRelativeFont(notice_, 1.1, true);
     notice_->setObjectName(QStringLiteral("lessonNotice"));
     hint_->setForegroundRole(QPalette::PlaceholderText);
+    // Where the class is and the frame's title stay pinned; what the frame
+    // says scrolls under them when it is longer than the room.
     layout->addWidget(lesson_);
     layout->addWidget(position_);
     layout->addWidget(title_);
-    layout->addWidget(narration_);
-    layout->addWidget(lookAt_);
-    layout->addWidget(notice_);
-    layout->addWidget(question_);
-    layout->addWidget(answer_);
-    layout->addStretch(1);
+    auto* words = new QWidget(scroll_);
+    auto* wordsLayout = new QVBoxLayout(words);
+    wordsLayout->setContentsMargins(0, 0, 0, 0);
+    wordsLayout->setSpacing(8);
+    for (QLabel* label : {narration_, lookAt_, notice_, question_, answer_})
+        wordsLayout->addWidget(label);
+    wordsLayout->addStretch(1);
+    scroll_->setWidget(words);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll_, 1);
     layout->addWidget(hint_);
     clear();
     retranslate();
@@ -82,13 +94,14 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
     position_->setText(tr("Frame %1 / %2").arg(index + 1).arg(lesson.frames.size()));
     title_->setText(frame.title.in(lang));
     narration_->setText(frame.narration.in(lang));
+    scroll_->verticalScrollBar()->setValue(0);
 
     lookAt_->setText(lookAtText(lesson, index));
     lookAt_->setVisible(!lookAt_->text().isEmpty());
     notice_->setText(notice);
+    // Under the narration, whose first lines stay in sight: the notice says
+    // how the run is played, not what the frame teaches.
     notice_->setVisible(!notice.isEmpty());
-    if (!notice.isEmpty())
-        showInScroll(notice_);
 
     if (!frame.question) {
         question_->hide();
@@ -134,17 +147,12 @@ void LessonPanel::showFrame(const Lesson& lesson, int index, const QString& lang
 }
 
 // A revealed answer or a notice under a long narration is what the room
-// looks for: the panel's scroll area brings it into view once laid out.
+// looks for: the words scroll to it once laid out (the title stays).
 void LessonPanel::showInScroll(QLabel* label) {
-    for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
-        if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
-            QTimer::singleShot(0, label, [scroll = QPointer<QScrollArea>(scroll), label] {
-                if (scroll && label->isVisible())
-                    scroll->ensureWidgetVisible(label, 0, 8);
-            });
-            return;
-        }
-    }
+    QTimer::singleShot(0, label, [scroll = QPointer<QScrollArea>(scroll_), label] {
+        if (scroll && label->isVisible())
+            scroll->ensureWidgetVisible(label, 0, 8);
+    });
 }
 
 QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
@@ -161,6 +169,8 @@ QString LessonPanel::lookAtText(const Lesson& lesson, int frame) {
         look << tr("lane “%1”").arg(words.actorName(highlight.lane));
     if (highlight.locks)
         look << tr("the Locks view");
+    if (highlight.sqlLog)
+        look << tr("the SQL log");
     return look.isEmpty() ? QString() : tr("Look at: %1").arg(look.join(QStringLiteral(" · ")));
 }
 
@@ -208,6 +218,7 @@ void LessonPanel::changeEvent(QEvent* event) {
 
 void LessonPanel::retranslate() {
     setAccessibleName(tr("Lesson"));
+    scroll_->setAccessibleName(tr("What the frame says"));
 }
 
 }  // namespace idem

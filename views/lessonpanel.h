@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QLabel;
+class QScrollArea;
 
 namespace idem {
 
@@ -56,6 +57,7 @@ private:
     QLabel* lesson_;
     QLabel* position_;
     QLabel* title_;
+    QScrollArea* scroll_;  // the frame's words under the pinned title
     QLabel* narration_;
     QLabel* lookAt_;
     QLabel* notice_;

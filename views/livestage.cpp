@@ -7,15 +7,13 @@
 #include "sqllogmodel.h"
 #include "sqllogview.h"
 #include "statemachineview.h"
+#include "tabletabs.h"
 #include "tableview.h"
 #include "trace.h"
 
 #include <QCheckBox>
 #include <QEvent>
 #include <QIcon>
-#include <QPainter>
-#include <QPainterPath>
-#include <QPixmap>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
@@ -24,53 +22,6 @@
 #include <algorithm>
 
 namespace idem {
-
-namespace {
-
-// The guard table's mark on its tab in presenter mode, where "(guard)" would
-// not fit beside the other tabs: a small shield in the highlight colour.
-QIcon guardIcon(const QPalette& palette, int size) {
-    QPixmap pixmap(size * 2, size * 2);
-    pixmap.setDevicePixelRatio(2);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    const double w = size, h = size;
-    QPainterPath shield;
-    shield.moveTo(w * 0.5, h * 0.06);
-    shield.lineTo(w * 0.9, h * 0.2);
-    shield.cubicTo(w * 0.9, h * 0.62, w * 0.72, h * 0.82, w * 0.5, h * 0.96);
-    shield.cubicTo(w * 0.28, h * 0.82, w * 0.1, h * 0.62, w * 0.1, h * 0.2);
-    shield.closeSubpath();
-    p.setPen(QPen(palette.color(QPalette::WindowText), size / 12.0));
-    p.setBrush(palette.color(QPalette::Highlight));
-    p.drawPath(shield);
-    return QIcon(pixmap);
-}
-
-// Table tabs that, when they do not all fit, shorten the others and keep the
-// one in front whole (its table is the one on show; every tab's tooltip has
-// the whole name).
-class TableTabBar : public QTabBar {
-public:
-    using QTabBar::QTabBar;
-
-protected:
-    QSize minimumTabSizeHint(int index) const override {
-        return index == currentIndex() ? tabSizeHint(index) : QTabBar::minimumTabSizeHint(index);
-    }
-};
-
-class TableTabs : public QTabWidget {
-public:
-    explicit TableTabs(QWidget* parent) : QTabWidget(parent) {
-        setTabBar(new TableTabBar(this));
-        // Sizes follow the tab in front: laid out again when it changes.
-        connect(this, &QTabWidget::currentChanged, this, [this] { tabBar()->updateGeometry(); });
-    }
-};
-
-}  // namespace
 
 LiveStage::LiveStage(QWidget* parent)
     : QWidget(parent),
@@ -220,8 +171,9 @@ void LiveStage::applyInternals() {
     // In presenter mode a table this variant does not use is left out: the
     // tabs that matter fit the bar side by side.
     for (DatabaseTableView* v : std::as_const(tables_)) {
-        const bool shown = (showInternals_ || !internalTables_.contains(v->table())) &&
-                           (!presenter_ || v->exists() || v->table() == effectTable_);
+        const bool pointed = v->table() == pointedTable_;
+        const bool shown = pointed || ((showInternals_ || !internalTables_.contains(v->table())) &&
+                                       (!presenter_ || v->exists() || v->table() == effectTable_));
         tableTabs_->setTabVisible(tableTabs_->indexOf(v), shown);
     }
     // ... and so is the Locks tab on SQLite, whose one lock the sequence
@@ -235,6 +187,35 @@ void LiveStage::applyInternals() {
 
 DatabaseTableView* LiveStage::frontTable() const {
     return qobject_cast<DatabaseTableView*>(tableTabs_->currentWidget());
+}
+
+void LiveStage::setPointed(const QString& table, bool locks, bool sqlLog) {
+    pointedTable_ = table;
+    pointedLocks_ = locks;
+    pointedSqlLog_ = sqlLog;
+    applyInternals();
+    bringPointedToFront();
+}
+
+// The Locks view after a table: of the two, the locks are the lesson; and
+// the SQL log, a tab only in presenter mode, before both.
+bool LiveStage::bringPointedToFront() {
+    QWidget* pointed = nullptr;
+    if (pointedSqlLog_ && tableTabs_->indexOf(sqlLog_) >= 0) {
+        pointed = sqlLog_;
+    } else if (pointedLocks_ && tableTabs_->isTabVisible(tableTabs_->indexOf(locks_))) {
+        pointed = locks_;
+    } else if (!pointedTable_.isEmpty()) {
+        for (DatabaseTableView* v : std::as_const(tables_)) {
+            if (v->table() == pointedTable_)
+                pointed = v;
+        }
+    }
+    if (!pointed || tableTabs_->indexOf(pointed) < 0)
+        return false;
+    if (tableTabs_->currentWidget() != pointed)
+        tableTabs_->setCurrentWidget(pointed);
+    return true;
 }
 
 // The eye goes where the change is: at first the effect's table (or the
@@ -262,6 +243,9 @@ void LiveStage::bringChangeToFront(bool firstLook) {
         if (front)
             front->flash();
     }
+    // A lesson's pointer is a promise: what it names stays in front.
+    if (bringPointedToFront())
+        return;
     // A wait that began at this step keeps the Locks view in front
     // (showStep), though the waiting statement's own rows changed too.
     const bool waitInFront = locks_->waitBegan() && backend_ != QLatin1String("sqlite");
@@ -349,8 +333,8 @@ void LiveStage::showStep(const Trace& trace, const QString& backend, SqlConnecti
     } else {
         state_->advanceTrace(trace, to, fresh);
     }
-    // A wait that began is where the eye goes.
-    if (locks_->waitBegan() && backend_ != QLatin1String("sqlite"))
+    // A wait that began is where the eye goes, unless a lesson points elsewhere.
+    if (locks_->waitBegan() && backend_ != QLatin1String("sqlite") && !bringPointedToFront())
         tableTabs_->setCurrentWidget(locks_);
     if (later)
         return;
@@ -542,7 +526,7 @@ void LiveStage::fitTables() {
     const int total = top_->width() - top_->handleWidth();
     if (total <= 0)
         return;
-    QTabBar* bar = tableTabs_->tabBar();
+    auto* bar = static_cast<TableTabBar*>(tableTabs_->tabBar());
     const int tabs = bar->sizeHint().width();
     // Up to a little over half (six tables whole), but never so much that
     // the state diagram is drawn smaller than full size: then the tabs not
@@ -550,6 +534,13 @@ void LiveStage::fitTables() {
     int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
     if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
         tables = std::max(total * 28 / 100, total - diagram);
+    // ... and the shortened tabs keep as much of their names as that room
+    // gives them, up to eight letters ("pay_flow", "stale_no…").
+    const QWidget* corner = tableTabs_->cornerWidget(Qt::TopRightCorner);
+    const int barRoom = tables - (corner ? corner->sizeHint().width() : 0) - 8;
+    int letters = TableTabBar::kMostLetters;
+    while (letters > TableTabBar::kFewestLetters && bar->leastWidth(letters) > barRoom) --letters;
+    bar->setLeastLetters(letters);
     // A variant without a state machine has only a sentence saying so
     // there: the tables take the room.
     if (!state_->hasMachine())

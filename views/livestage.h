@@ -41,6 +41,11 @@ public:
     bool showsInternals() const { return showInternals_; }
     // The table in front: the effect's at first, then whichever the last step changed.
     DatabaseTableView* frontTable() const;
+    // What a lesson's frame points at: that table (its tab shown even before
+    // the run creates it), the Locks view or the SQL log (a tab in presenter
+    // mode) stays in front whatever a step changes or waits for. Empty and
+    // false: the change leads again.
+    void setPointed(const QString& table, bool locks, bool sqlLog);
     // The heavy half of showing a long seek, built off the window's thread:
     // the SQL log's new rows and the state diagram's counts. Made on the
     // window's thread by prepareCatchUp, filled in a worker, handed to showStep.
@@ -116,6 +121,9 @@ private:
     void arrange();
     void applyInternals();
     void bringChangeToFront(bool firstLook);
+    // Brings the pointed table or the Locks view to the front; false when
+    // the frame points at neither (or at one this run does not show).
+    bool bringPointedToFront();
     void refreshTables(SqlConnection& reader, SqlConnection* writer, bool rebuild);
     // The SQL log's rows held back (by a hand-over, or playing at
     // "instant"), and shown in order.
@@ -132,6 +140,9 @@ private:
     QString guardName_;
     QString cast_;  // the scenario and variant the views are set up for
     QString effectTable_;
+    QString pointedTable_;  // setPointed
+    bool pointedLocks_ = false;
+    bool pointedSqlLog_ = false;
     QStringList internalTables_;  // ScenarioInfo::internalTables
     bool showInternals_ = false;
     bool firstLook_ = true;  // the first showing of a configuration

@@ -21,8 +21,19 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace idem {
+
+namespace {
+
+// A variant as the fire panel names it ("偏移量分页"), its id when it has no title.
+QString variantShown(const RunConfig& c) {
+    const QString title = Texts::instance().variantTitle(c.scenario, c.variant);
+    return title.isEmpty() ? c.variant : title;
+}
+
+}  // namespace
 
 OutcomePanel::OutcomePanel(QWidget* parent)
     : QWidget(parent),
@@ -185,7 +196,7 @@ QString OutcomePanel::spokenVerdict(const Summary& s, const QString& name,
     QStringList counts;
     for (auto it = s.expectedEffects.cbegin(); it != s.expectedEffects.cend(); ++it) {
         const qint64 got = s.effects.value(it.key());
-        const QString effect = it.key();
+        const QString effect = effectName(it.key());
         const qint64 want = it.value();
         if (got == 0)
             counts << tr("the effect “%1” never happened, expected %2").arg(effect).arg(want);
@@ -228,7 +239,7 @@ void OutcomePanel::render() {
         QString text = final_ ? name : tr("so far: %1").arg(name);
         // With other variants judged beside it, say which one this is.
         if (!alsoJudged_.isEmpty())
-            text = QStringLiteral("%1: %2").arg(s.config.variant, text);
+            text = QStringLiteral("%1: %2").arg(variantShown(s.config), text);
         verdict_->setText(text);
         p.setColor(QPalette::Window, verdictColor(verdict));
         p.setColor(QPalette::WindowText, Qt::white);
@@ -279,7 +290,8 @@ void OutcomePanel::render() {
             count = coloured(QString::number(got), got == want ? good : bad);
         else if (got > want && repeatsWrote_)
             count = coloured(QString::number(got), bad);
-        row(tr("Effect “%1”").arg(it.key()), tr("%1 (expected %2)").arg(count).arg(want));
+        row(tr("Effect “%1”").arg(effectName(it.key())),
+            tr("%1 (expected %2)").arg(count).arg(want));
     }
     QStringList responses;
     for (std::size_t r = 0; r < s.responses.size(); ++r) {
@@ -294,12 +306,19 @@ void OutcomePanel::render() {
     // is heavy", side by side in Compare.
     if (s.cost.statements > 0) {
         const double n = std::max(1, s.intents);
+        // Whole numbers as such ("3 rows", not "3.0"); a share of several
+        // intents with one decimal.
         const auto per = [n](qint64 total) {
-            return QLocale().toString(total / n, 'f', 1);
+            const double each = total / n;
+            return each == std::floor(each) ? QLocale().toString(qint64(each))
+                                            : QLocale().toString(each, 'f', 1);
         };
-        QString cost =
-            tr("%1 statements · %2 transactions · %3 rows written")
-                .arg(per(s.cost.statements), per(s.cost.transactions), per(s.cost.rowsWritten));
+        // No transaction of its own: each statement commits by itself.
+        const QString transactions =
+            s.cost.transactions == 0 ? tr("no transaction opened (each statement commits alone)")
+                                     : tr("%1 transactions").arg(per(s.cost.transactions));
+        QString cost = tr("%1 statements · %2 · %3 rows written")
+                           .arg(per(s.cost.statements), transactions, per(s.cost.rowsWritten));
         if (s.cost.lockWaits > 0)
             cost += tr(" · %1 lock waits").arg(per(s.cost.lockWaits));
         row(tr("Cost per intent"), cost.toHtmlEscaped());
@@ -323,7 +342,9 @@ void OutcomePanel::render() {
     if (final_ && !alsoJudged_.isEmpty()) {
         QStringList parts;
         for (const auto& [variant, v] : std::as_const(alsoJudged_)) {
-            parts << variant.toHtmlEscaped() + QLatin1Char(' ') +
+            RunConfig judged = s.config;
+            judged.variant = variant;
+            parts << variantShown(judged).toHtmlEscaped() + QLatin1Char(' ') +
                          coloured(verdictName(v).toHtmlEscaped(), verdictColor(v));
         }
         row(tr("Each strategy"), parts.join(QStringLiteral(" · ")));

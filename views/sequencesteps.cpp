@@ -32,10 +32,13 @@ qsizetype setupLength(const QList<TraceEvent>& events) {
     return n;
 }
 
+// "PAYING→PAID"; a move allowed from any state (its from is "*") says so.
 QString moveText(const TraceEvent& e) {
     const QString from = e.fields.text("from_state");
-    return (from.isEmpty() ? QStringLiteral("●") : from) + QStringLiteral("→") +
-           e.fields.text("to_state");
+    const QString shown = from.isEmpty()               ? QStringLiteral("●")
+                          : from == QLatin1String("*") ? SequenceSteps::tr("any state")
+                                                       : from;
+    return shown + QStringLiteral("→") + e.fields.text("to_state");
 }
 
 QString shortError(const TraceEvent& e) {

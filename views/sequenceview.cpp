@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace idem {
 
@@ -311,7 +312,39 @@ void SequenceView::draw() {
     // Wider than the rows, so the header can follow the rows' scroll bar all the way.
     header_->setSceneRect(0, 0, l.width + 64, l.headerH);
     placeFrame(pal);
+    // The lane a lesson points at is in sight, however many lanes there are.
+    if (l.x.contains(pointedLane_)) {
+        QScrollBar* across = view_->horizontalScrollBar();
+        const double x = l.x.value(pointedLane_);
+        const int left = int(x - l.spacing / 2);
+        const int right = int(std::ceil(x + l.spacing / 2));
+        const int width = view_->viewport()->width();
+        if (left < across->value())
+            across->setValue(left);
+        else if (right > across->value() + width)
+            across->setValue(std::min(left, right - width));
+    }
     header_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value());
+}
+
+QRect SequenceView::pointedLaneRect() const {
+    if (empty_ || pointedLane_.isEmpty())
+        return {};
+    const QList<QGraphicsItem*> items = scene_->items();
+    for (const QGraphicsItem* item : items) {
+        if (item->data(0).toString() != QLatin1String("pointed"))
+            continue;
+        const QRect inHeader = header_->mapFromScene(item->sceneBoundingRect()).boundingRect();
+        return inHeader.translated(header_->viewport()->mapTo(this, QPoint(0, 0)));
+    }
+    return {};
+}
+
+QRect SequenceView::laneNamesRect() const {
+    if (!header_->isVisible())
+        return {};
+    const QWidget* names = header_->viewport();
+    return QRect(names->mapTo(this, QPoint(0, 0)), names->size());
 }
 
 double SequenceView::laneNeed(const SequenceStep& s, const QFontMetricsF& fm,

@@ -71,6 +71,11 @@ public:
     // tinted band; empty: none.
     void setPointedLane(const QString& lane);
     const QString& pointedLane() const { return pointedLane_; }
+    // Where the pointed lane's name is drawn, in this widget's coordinates
+    // (scrolled as the rows are); empty when no lane is pointed at or drawn.
+    QRect pointedLaneRect() const;
+    // Where the lane names are shown, in this widget's coordinates.
+    QRect laneNamesRect() const;
     QGraphicsScene* scene() const { return scene_; }
     // Arrows drawn for fires, responses, retries and downstream calls.
     int arrowCount() const { return arrows_; }

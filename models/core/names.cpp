@@ -1,6 +1,7 @@
 #include "names.h"
 
 #include <QCoreApplication>
+#include <QHash>
 
 namespace idem {
 
@@ -99,6 +100,26 @@ QString verdictName(const QString& id) {
     if (id == QLatin1String("stuck"))
         return Names::tr("STUCK");
     return id;
+}
+
+QString effectName(const QString& id) {
+    static const QHash<QString, const char*> names{
+        {QStringLiteral("orders"), QT_TRANSLATE_NOOP("idem::Names", "orders created")},
+        {QStringLiteral("points"), QT_TRANSLATE_NOOP("idem::Names", "points granted")},
+        {QStringLiteral("coupons"), QT_TRANSLATE_NOOP("idem::Names", "coupons issued")},
+        {QStringLiteral("charges"), QT_TRANSLATE_NOOP("idem::Names", "charges made")},
+        {QStringLiteral("credits"), QT_TRANSLATE_NOOP("idem::Names", "merchant credited")},
+        {QStringLiteral("debits"), QT_TRANSLATE_NOOP("idem::Names", "accounts debited")},
+        {QStringLiteral("payouts"), QT_TRANSLATE_NOOP("idem::Names", "payouts made")},
+        {QStringLiteral("refunds"), QT_TRANSLATE_NOOP("idem::Names", "refunds made")},
+        {QStringLiteral("units"), QT_TRANSLATE_NOOP("idem::Names", "stock units taken")},
+        {QStringLiteral("shown_twice"), QT_TRANSLATE_NOOP("idem::Names", "rows shown twice")},
+        {QStringLiteral("missed"), QT_TRANSLATE_NOOP("idem::Names", "rows never shown")},
+        {QStringLiteral("changed_by_repeats"),
+         QT_TRANSLATE_NOOP("idem::Names", "changes made by the repeats")},
+    };
+    const char* name = names.value(id);
+    return name ? QCoreApplication::translate("idem::Names", name) : id;
 }
 
 // The actors of the engine (who sends each source's attempts, the service,

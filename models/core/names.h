@@ -12,6 +12,9 @@ QString timingName(Timing t);
 QString crashPointName(CrashPoint c);
 QString responseName(const QString& responseId);
 QString verdictName(const QString& verdictId);
+// A scenario's effect (ScenarioInfo::effectNames: "orders", "shown_twice")
+// as a reader says it; an unknown id as it is.
+QString effectName(const QString& effectId);
 // The engine's actors; a scenario's own are in its ScenarioWords.
 QString actorName(const QString& actor);
 // The process an event's attempt number names, as the captions, the SQL log

@@ -307,6 +307,7 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
         frame.highlight.state = h.value(QLatin1String("state")).toString();
         frame.highlight.lane = h.value(QLatin1String("lane")).toString();
         frame.highlight.locks = h.value(QLatin1String("locks")).toBool(false);
+        frame.highlight.sqlLog = h.value(QLatin1String("sql")).toBool(false);
         if (!r.question(f.value(QLatin1String("question")), &frame.question))
             return false;
         if (frame.question && !haveRun)

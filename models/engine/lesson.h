@@ -56,11 +56,14 @@ struct PausePoint {
 };
 
 struct LessonHighlight {
-    QString table;       // a table of the scenario, brought to the front
-    QString state;       // a state of the state diagram
-    QString lane;        // a lane of the sequence diagram
-    bool locks = false;  // the Locks view (what the database holds and awaits) in front
-    bool isEmpty() const { return table.isEmpty() && state.isEmpty() && lane.isEmpty() && !locks; }
+    QString table;        // a table of the scenario, brought to the front
+    QString state;        // a state of the state diagram
+    QString lane;         // a lane of the sequence diagram
+    bool locks = false;   // the Locks view (what the database holds and awaits) in front
+    bool sqlLog = false;  // the SQL log in front (a tab of the tables' in presenter mode)
+    bool isEmpty() const {
+        return table.isEmpty() && state.isEmpty() && lane.isEmpty() && !locks && !sqlLog;
+    }
 };
 
 struct LessonChoice {

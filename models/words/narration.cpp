@@ -90,7 +90,7 @@ QString joinSentences(const QStringList& sentences) {
 }
 
 QString quoted(const QString& name) {
-    return QStringLiteral("`%1`").arg(name);
+    return name;
 }
 
 }  // namespace narration

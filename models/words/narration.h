@@ -121,6 +121,7 @@ private:
     struct Refusal {
         SqlOutcome outcome = SqlOutcome::OtherError;
         QString words;                // the error as the trace has it
+        int code = 0;                 // the database's own code (1213, 40001 ...)
         bool cancelledByLab = false;  // the lab's cancel, not the server's own timeout
     };
     QHash<qint64, Refusal> serverRefusals_;

@@ -204,22 +204,21 @@ QString Narrator::answeredError(const TraceEvent& response, const QString& resul
     const auto refusal = serverRefusals_.constFind(attemptKey(response));
     if (refusal == serverRefusals_.cend() || !result.contains(refusal->words))
         return result;
-    // The server's own words stay (they are what a log in production shows),
-    // after what they mean in the reader's language. A wait the lab
-    // cancelled is answered by the cancel, not by a timeout of the server's:
-    // the words are the cancel's, and said to be.
+    // What the server's words mean, in the reader's language, with its
+    // code (its own words, what a log in production shows, are in the SQL
+    // log). A wait the lab cancelled is answered by the cancel, not by a
+    // timeout of the server's: said to be.
     const char* meaning =
         refusal->outcome == SqlOutcome::Deadlock
-            ? QT_TRANSLATE_NOOP("idem::Narration", "a deadlock, in the server's words: %1")
+            ? QT_TRANSLATE_NOOP("idem::Narration", "a deadlock, the server's error %1")
         : refusal->outcome == SqlOutcome::SerializationFailure
-            ? QT_TRANSLATE_NOOP("idem::Narration",
-                                "a serialization failure, in the server's words: %1")
+            ? QT_TRANSLATE_NOOP("idem::Narration", "a serialization failure, the server's error %1")
         : refusal->cancelledByLab
             ? QT_TRANSLATE_NOOP("idem::Narration",
-                                "a lock wait that the lab cancelled as a lock timeout would; "
-                                "the server answered the cancel with: %1")
-            : QT_TRANSLATE_NOOP("idem::Narration", "a lock timeout, in the server's words: %1");
-    return SAY(meaning).arg(result);
+                                "a lock wait that the lab cancelled as a lock timeout would, "
+                                "answered by the server with error %1")
+            : QT_TRANSLATE_NOOP("idem::Narration", "a lock timeout, the server's error %1");
+    return SAY(meaning).arg(refusal->code);
 }
 
 Narrator::Said Narrator::sayResponse(const TraceEvent& e) {

@@ -19,6 +19,34 @@ namespace {
 constexpr int kUniqueViolation = 2067;
 constexpr int kPrimaryKeyViolation = 1555;
 
+// A failed statement in the reader's words with the database's code beside
+// them; its own message stays in the SQL log (a caption in Chinese is no
+// place for the server's English).
+QString failureWords(const TraceEvent& e) {
+    switch (e.outcome()) {
+        case SqlOutcome::UniqueViolation:
+            return SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                         "a row with the same unique key is already there "
+                                         "(error %1)"))
+                .arg(e.code);
+        case SqlOutcome::CheckViolation:
+            return SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                         "a CHECK constraint refuses the row (error %1)"))
+                .arg(e.code);
+        case SqlOutcome::LockBusy:
+            return SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                         "another transaction holds the database's lock "
+                                         "(error %1)"))
+                .arg(e.code);
+        case SqlOutcome::StorageFailure:
+            return SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                         "the disk refused the write (error %1)"))
+                .arg(e.code);
+        default:
+            return e.errorText();
+    }
+}
+
 }  // namespace
 
 Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
@@ -69,14 +97,19 @@ Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
                                       "every row and the place after the last one."))
                     .arg(who(e), held),
                 3};
-    const char* sentence =
-        !onIndex ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
-                                            "%1 waits for a lock %2 holds (%3): its statement "
+    // PostgreSQL names a lock by its kind ("transactionid ShareLock"): the
+    // caption says what it guards instead (lockLabel).
+    if (!onIndex)
+        return {SAY(one ? QT_TRANSLATE_NOOP("idem::Narration",
+                                            "%1 waits for %2: %3 holds it, and its statement "
                                             "goes on when that transaction ends.")
                         : QT_TRANSLATE_NOOP("idem::Narration",
-                                            "%1 waits for a lock %2 hold (%3): its statement "
+                                            "%1 waits for %2: %3 hold it, and its statement "
                                             "goes on when their transactions end."))
-        : isGapLock(lock)
+                    .arg(who(e), lockLabel(lock), held),
+                3};
+    const char* sentence =
+        isGapLock(lock)
             ? (one ? QT_TRANSLATE_NOOP("idem::Narration",
                                        "%1 waits for the gap lock %2 holds on %3: a locking read "
                                        "of a key that is not there locks the place where it "
@@ -166,8 +199,8 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
         if (e.attempt != 0 &&
             (outcome == SqlOutcome::Deadlock || outcome == SqlOutcome::SerializationFailure ||
              outcome == SqlOutcome::LockTimeout))
-            serverRefusals_.insert(attemptKey(e),
-                                   {outcome, e.errorText(), !e.fields.text("cause").isEmpty()});
+            serverRefusals_.insert(
+                attemptKey(e), {outcome, e.errorText(), e.code, !e.fields.text("cause").isEmpty()});
         if (outcome == SqlOutcome::Deadlock) {
             if (e.attempt > 0)
                 failedUnhandled_.insert(attemptKey(e));
@@ -232,12 +265,12 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
                                           "The database refuses %1's insert into %2: %3. The "
                                           "unique key stops the repeat, whatever the code "
                                           "above it did."))
-                        .arg(w, quoted(table), e.error),
+                        .arg(w, quoted(table), failureWords(e)),
                     3};
         if (e.attempt > 0)
             failedUnhandled_.insert(attemptKey(e));
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration", "%1's statement fails: %2."))
-                    .arg(w, e.errorText()),
+                    .arg(w, failureWords(e)),
                 3};
     }
     // A statement after a failure (not the end of the transaction) is the

@@ -32,6 +32,8 @@ QString fill(const QString& text, std::initializer_list<QString> args);
 // after a Chinese one (。 takes its own room).
 QString joinSentences(const QStringList& sentences);
 
+// A table's name as a sentence shows it: as it is, in either language (a
+// caption on a projector is no place for code marks).
 QString quoted(const QString& name);
 
 }  // namespace narration

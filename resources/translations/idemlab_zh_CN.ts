@@ -838,6 +838,42 @@
         <source>Black screen (a remote&apos;s blank key); the same key or any other brings the stage back</source>
         <translation>黑屏（翻页笔上的黑屏键）；再按一次或按任意键恢复画面</translation>
     </message>
+    <message>
+        <source>Choose a guided lesson</source>
+        <translation>选择一节课程</translation>
+    </message>
+    <message>
+        <source>Leave the lesson: back to free play</source>
+        <translation>退出课程，回到自由练习</translation>
+    </message>
+    <message>
+        <source>Predict first: the verdict hidden until the end</source>
+        <translation>先预测：结论到运行结束才显示</translation>
+    </message>
+    <message>
+        <source>Play to the next turn (a crash, a refusal, a retry, an alert)</source>
+        <translation>播放到下一个转折（崩溃、拒绝、重试、告警）</translation>
+    </message>
+    <message>
+        <source>Page Down / Up (lesson)</source>
+        <translation>Page Down / Up（课程中）</translation>
+    </message>
+    <message>
+        <source>Next frame (first a prediction&apos;s answer) / back</source>
+        <translation>下一帧（有预测时先揭晓答案）/ 上一帧</translation>
+    </message>
+    <message>
+        <source>Space / F5 / Escape (lesson)</source>
+        <translation>空格 / F5 / Escape（课程中）</translation>
+    </message>
+    <message>
+        <source>Play the frame again / fire its run anew / its run as it was</source>
+        <translation>重放这一帧 / 重新发射它的运行 / 回到它原来的运行</translation>
+    </message>
+    <message>
+        <source>Sequence, state, tables or Compare alone (the same key: all again)</source>
+        <translation>单独显示时序图、状态图、数据表或对比（再按一次：回到全部）</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonHandout</name>
@@ -1013,6 +1049,14 @@
     <message>
         <source>%1 is not installed on this computer (Debian package %2): this frame plays the run recorded on %1 with the lesson, the same statements, waits and answers.</source>
         <translation>这台电脑没有安装 %1（Debian 软件包 %2）：这一帧播放的是随课程附带、在 %1 上录下的运行，语句、锁等待和应答都与原来相同。</translation>
+    </message>
+    <message>
+        <source>the SQL log</source>
+        <translation>SQL 日志</translation>
+    </message>
+    <message>
+        <source>What the frame says</source>
+        <translation>这一帧的讲解</translation>
     </message>
 </context>
 <context>
@@ -1860,14 +1904,6 @@
         <translation>欢迎来到幂等实验室</translation>
     </message>
     <message>
-        <source>New here? The five-minute lesson fires a double click at an order service, shows the two orders it makes, then the unique key that stops the second. Page Down moves on, Page Up goes back.
-
-All lessons are in Guided lessons (F2).</source>
-        <translation>第一次来？五分钟入门课会向订单服务发出一次双击，展示它创建的两张订单，再看唯一键如何挡住第二张。Page Down 前进，Page Up 后退。
-
-所有课程都在“课程”菜单里（F2）。</translation>
-    </message>
-    <message>
         <source>&amp;Start the five-minute lesson</source>
         <translation>开始五分钟入门课(&amp;S)</translation>
     </message>
@@ -1950,6 +1986,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>Frame %1 (%2) of this lesson loads a run estimated at about %3 SQL statements, whose steps kept in memory would take about %4 MB, above the limit of %5 MB. Checking and playing it may take minutes; Esc stops it. Open it anyway?</source>
         <translation>这节课的第 %1 帧（%2）加载的运行估计约有 %3 条 SQL 语句，留在内存里的各个步骤约需 %4 MB，超过了 %5 MB 的上限。检查和播放它可能要好几分钟，按 Esc 可以停止。仍然打开吗？</translation>
+    </message>
+    <message>
+        <source>New here? The five-minute lesson sends a double click (three requests) to an order service, shows the three orders they make, then the dedup table whose unique key stops the repeats. Page Down moves on, Page Up goes back.
+
+All lessons are in Guided lessons → Choose a lesson… (F2).</source>
+        <translation>第一次来？“头五分钟”这节课把一次双击（三个请求）发给订单服务，先看它建出的三张订单，再看去重表的唯一键怎样挡住重复。Page Down 前进，Page Up 后退。
+
+所有课程都在“课程 → 选择课程…”里（F2）。</translation>
+    </message>
+    <message>
+        <source>The verdict is hidden until the lesson shows it</source>
+        <translation>结论在课程揭晓之前不显示</translation>
     </message>
 </context>
 <context>
@@ -2148,6 +2196,54 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>MISANSWERED</source>
         <translation>答复有误</translation>
+    </message>
+    <message>
+        <source>orders created</source>
+        <translation>建出的订单</translation>
+    </message>
+    <message>
+        <source>points granted</source>
+        <translation>发放的积分</translation>
+    </message>
+    <message>
+        <source>coupons issued</source>
+        <translation>发出的优惠券</translation>
+    </message>
+    <message>
+        <source>charges made</source>
+        <translation>扣款</translation>
+    </message>
+    <message>
+        <source>merchant credited</source>
+        <translation>给商户记账</translation>
+    </message>
+    <message>
+        <source>accounts debited</source>
+        <translation>账户扣款</translation>
+    </message>
+    <message>
+        <source>payouts made</source>
+        <translation>打款</translation>
+    </message>
+    <message>
+        <source>refunds made</source>
+        <translation>退款</translation>
+    </message>
+    <message>
+        <source>stock units taken</source>
+        <translation>扣减的库存</translation>
+    </message>
+    <message>
+        <source>rows shown twice</source>
+        <translation>重复显示的行</translation>
+    </message>
+    <message>
+        <source>rows never shown</source>
+        <translation>从未显示的行</translation>
+    </message>
+    <message>
+        <source>changes made by the repeats</source>
+        <translation>重复请求造成的改动</translation>
     </message>
 </context>
 <context>
@@ -2657,14 +2753,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>另一个事务</translation>
     </message>
     <message>
-        <source>%1 waits for a lock %2 holds (%3): its statement goes on when that transaction ends.</source>
-        <translation>%1 等待 %2 持有的锁（%3）：那个事务结束后，它的语句才能继续。</translation>
-    </message>
-    <message>
-        <source>%1 waits for a lock %2 hold (%3): its statement goes on when their transactions end.</source>
-        <translation>%1 等待 %2 持有的锁（%3）：那些事务结束后，它的语句才能继续。</translation>
-    </message>
-    <message>
         <source>%1 waits for the gap lock %2 holds on %3: a locking read of a key that is not there locks the place where it would go.</source>
         <translation>%1 等待 %2 持有的 %3 上的间隙锁：对一个不存在的键做加锁读，锁住的是它本该插入的位置。</translation>
     </message>
@@ -2701,22 +2789,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <source>a deadlock, in the server&apos;s words: %1</source>
-        <translation>死锁，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a serialization failure, in the server&apos;s words: %1</source>
-        <translation>序列化失败，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a lock timeout, in the server&apos;s words: %1</source>
-        <translation>等锁超时，服务器的原话是：%1</translation>
-    </message>
-    <message>
-        <source>a lock wait that the lab cancelled as a lock timeout would; the server answered the cancel with: %1</source>
-        <translation>一次被实验室取消的锁等待（如同锁超时那样结束）；服务器对这次取消的回答是：%1</translation>
-    </message>
-    <message>
         <source>Every statement still running waits for another of the run, and nothing is left to send: the server has not broken this cycle and never will. The lab, not the server, cancels %1&apos;s %2, as a lock wait timeout would end it (MariaDB 1205, PostgreSQL 55P03).</source>
         <translation>仍在执行的每条语句都在等待本次运行中的另一条，而且已没有语句可发送：服务器没有打破这个等待环，以后也不会。于是由实验室（而不是服务器）取消 %1 的 %2，就像锁等待超时会做的那样（MariaDB 1205，PostgreSQL 55P03）。</translation>
     </message>
@@ -2735,6 +2807,46 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>%1 waits for the lock %2 took on the end of the table&apos;s primary key: with no index on the column it searched, that locking read scanned the whole table and locked every row and the place after the last one.</source>
         <translation>%1 等待 %2 在表主键末尾加的锁：要查的列上没有索引，那次加锁读只能扫描整张表，把每一行以及最后一行之后的位置都锁住了。</translation>
+    </message>
+    <message>
+        <source>a row with the same unique key is already there (error %1)</source>
+        <translation>唯一键上已经有一行相同的值（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>a CHECK constraint refuses the row (error %1)</source>
+        <translation>这一行不满足 CHECK 约束（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>another transaction holds the database&apos;s lock (error %1)</source>
+        <translation>数据库的锁被另一个事务占着（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>the disk refused the write (error %1)</source>
+        <translation>磁盘拒绝了这次写入（错误码 %1）</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2: %3 holds it, and its statement goes on when that transaction ends.</source>
+        <translation>%1 在等%2：锁在 %3 手里，那个事务结束后它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>%1 waits for %2: %3 hold it, and its statement goes on when their transactions end.</source>
+        <translation>%1 在等%2：锁在 %3 手里，那些事务结束后它的语句才能继续。</translation>
+    </message>
+    <message>
+        <source>a deadlock, the server&apos;s error %1</source>
+        <translation>死锁，服务器错误码 %1</translation>
+    </message>
+    <message>
+        <source>a serialization failure, the server&apos;s error %1</source>
+        <translation>序列化失败，服务器错误码 %1</translation>
+    </message>
+    <message>
+        <source>a lock wait that the lab cancelled as a lock timeout would, answered by the server with error %1</source>
+        <translation>实验室像锁等待超时那样取消了这次等锁，服务器对取消的应答是错误码 %1</translation>
+    </message>
+    <message>
+        <source>a lock timeout, the server&apos;s error %1</source>
+        <translation>锁等待超时，服务器错误码 %1</translation>
     </message>
 </context>
 <context>
@@ -3043,10 +3155,6 @@ All lessons are in Guided lessons (F2).</source>
         <translation>；</translation>
     </message>
     <message>
-        <source>%1 statements · %2 transactions · %3 rows written</source>
-        <translation>%1 条语句 · %2 个事务 · 写入 %3 行</translation>
-    </message>
-    <message>
         <source> · %1 lock waits</source>
         <translation> · 等锁 %1 次</translation>
     </message>
@@ -3077,6 +3185,18 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>The database&apos;s conflicts</source>
         <translation>数据库里的冲突</translation>
+    </message>
+    <message>
+        <source>no transaction opened (each statement commits alone)</source>
+        <translation>没有开启事务（每条语句各自提交）</translation>
+    </message>
+    <message>
+        <source>%1 transactions</source>
+        <translation>%1 个事务</translation>
+    </message>
+    <message>
+        <source>%1 statements · %2 · %3 rows written</source>
+        <translation>%1 条语句 · %2 · 写入 %3 行</translation>
     </message>
 </context>
 <context>
@@ -4035,6 +4155,10 @@ All lessons are in Guided lessons (F2).</source>
     <message>
         <source>The process died with its transaction open. Its connection closed with it, and the server rolled the transaction back: nothing it wrote there stays. No ROLLBACK statement was sent.</source>
         <translation>进程在事务未结束时死掉，它的连接也随之关闭，服务器自行回滚了这个事务：事务里写下的一切都不会留下。程序并没有发送 ROLLBACK 语句。</translation>
+    </message>
+    <message>
+        <source>any state</source>
+        <translation>任一状态</translation>
     </message>
 </context>
 <context>
