@@ -8,6 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$root/resources/translations/idemlab_zh_CN.ts" "$tmp/zh.ts"
 "${LUPDATE:?set LUPDATE}" -silent -no-obsolete -locations none \
     "$root"/app/*.cpp "$root"/views/*.cpp "$root"/models/*.cpp "$root"/scenarios/*.cpp \
+    "$root"/workbench/*.cpp \
     -ts "$tmp/zh.ts"
 missing=$(grep -c 'type="unfinished"' "$tmp/zh.ts" || true)
 if [ "$missing" -ne 0 ]; then
