@@ -2,12 +2,13 @@
 // passes and its starter fails; a syntax error is named at file:line:column;
 // a step that never yields is stopped; statements a handler may not send are
 // refused; the same file gives the same counterexample, byte for byte, and
-// its trace names the handler (tests/workbench_cli_test.sh replays it).
+// that counterexample replays.
 #include "attack.h"
 #include "challenge.h"
 #include "challengescenario.h"
 #include "handlerprogram.h"
 #include "registry.h"
+#include "replay.h"
 #include "trace.h"
 
 #include <QFile>
@@ -132,6 +133,7 @@ function* handle(request, db) {
 }
 )"));
         QCOMPARE(r.outcome, AttackResult::Outcome::BadHandler);
+        QVERIFY2(r.message.startsWith(QStringLiteral("h.js:3: ")), qPrintable(r.message));
         QVERIFY2(r.message.contains(QStringLiteral("schema")), qPrintable(r.message));
     }
 
@@ -174,7 +176,7 @@ function* handle(request, db) {
     }
 
     // Same file and challenge: the same result, the same counterexample
-    // byte for byte, with the handler in its configuration.
+    // byte for byte, with the handler in its configuration; and it replays.
     void deterministicAndReplayable() {
         QTemporaryDir one, two;
         const QString starter = findChallenge(QStringLiteral("double-click"))->starter;
@@ -197,6 +199,14 @@ function* handle(request, db) {
         const Scenario* scenario = findScenario(config.scenario);
         QVERIFY(scenario);
         QCOMPARE(config.workbench.value("source").toString(), starter);
+
+        // Replayed as any trace is: every event and the summary identical.
+        TraceReader reader(a.counterexample->tracePath);
+        TraceReader::Header header;
+        QVERIFY2(reader.readHeader(&header, &error), qPrintable(error));
+        const ReplayOutcome replayed = replayTrace(reader, header, config, *scenario);
+        QVERIFY2(replayed.identical, qPrintable(replayed.error + replayed.difference));
+        QVERIFY(replayed.events > 0);
     }
 };
 

@@ -93,6 +93,10 @@ void ChallengeScenario::plan(Planner& planner, int intent) const {
 }
 
 Task<Reply> ChallengeScenario::handle(Attempt& attempt) const {
+    // The scenario's own helpers (a broker, a writer) run its own code; the
+    // requests are the student's.
+    if (!attempt.counted())
+        return base_.handle(attempt);
     return runHandler(attempt);
 }
 
@@ -166,12 +170,13 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
             case HandlerCall::Kind::Query:
             case HandlerCall::Kind::Exec:
                 if (!handlerMaySend(call.sql)) {
-                    const QString why =
-                        QStringLiteral(
-                            "%1: a handler reads and writes rows only (SELECT, "
-                            "INSERT, UPDATE, DELETE); tables and indexes belong in "
-                            "`schema`, transactions in db.begin(): %2")
-                            .arg(program.fileName(), call.sql.simplified().left(60));
+                    const QString why = QStringLiteral(
+                                            "%1:%2: a handler reads and writes rows only (SELECT, "
+                                            "INSERT, UPDATE, DELETE); tables and indexes belong in "
+                                            "`schema`, transactions in db.begin(): %3")
+                                            .arg(program.fileName())
+                                            .arg(call.line)
+                                            .arg(call.sql.simplified().left(60));
                     run->failure = why;
                     run->refused = true;
                     throw HandlerFailure(why.toStdString());

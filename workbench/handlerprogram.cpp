@@ -287,6 +287,7 @@ HandlerStep HandlerProgram::Generator::next(const QJSValue& input, qint64 now) {
     const int line = value.property(QStringLiteral("line")).toInt();
     if (line > 0)
         line_ = line;
+    step.call.line = line_;
     step.kind = HandlerStep::Kind::Call;
     step.call.kind = kinds.value(op);
     step.call.sql = value.property(QStringLiteral("sql")).toString();

@@ -36,6 +36,7 @@ struct HandlerCall {
     QString sql;
     QVariantList params;
     QString isolation;  // db.begin(level): empty for the run's own
+    int line = 0;       // the handler's line that made the call
 };
 
 // What one step of a handler came to.

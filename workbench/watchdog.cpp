@@ -15,7 +15,7 @@ qint64 cpuNs(clockid_t clock) {
 }
 
 // How often an armed watchdog looks at the step's CPU time.
-constexpr auto kLook = std::chrono::milliseconds(5);
+constexpr auto kLook = std::chrono::milliseconds(10);
 
 }  // namespace
 
@@ -34,10 +34,10 @@ void Watchdog::arm(QJSEngine* engine, int cpuMs) {
     clockid_t clock{};
     pthread_getcpuclockid(pthread_self(), &clock);
     const qint64 start = cpuNs(clock);
-    bool wasArmed = false;
     {
+        // No notification: the watchdog looks every few milliseconds, so
+        // that a step costs no wake-up of another thread.
         std::lock_guard lock(mutex_);
-        wasArmed = armed_;
         armed_ = true;
         engine_ = engine;
         clock_ = clock;
@@ -45,8 +45,6 @@ void Watchdog::arm(QJSEngine* engine, int cpuMs) {
         limitNs_ = qint64(cpuMs) * 1'000'000;
         fired_.store(false, std::memory_order_relaxed);
     }
-    if (!wasArmed)
-        wake_.notify_all();
 }
 
 bool Watchdog::disarm() {
@@ -58,10 +56,6 @@ bool Watchdog::disarm() {
 void Watchdog::watch() {
     std::unique_lock lock(mutex_);
     while (!quit_) {
-        if (!armed_) {
-            wake_.wait(lock, [this] { return quit_ || armed_; });
-            continue;
-        }
         wake_.wait_for(lock, kLook);
         if (armed_ && !fired_.load(std::memory_order_relaxed) &&
             cpuNs(clock_) - startNs_ > limitNs_) {
