@@ -176,6 +176,7 @@ QJsonObject AttackResult::toJson() const {
                                                {"crash_attempt", c.config.crashAttempt},
                                                {"wrong_answers", wrong},
                                                {"handler_failure", c.failure},
+                                               {"missed_target", c.target},
                                                {"trace", c.tracePath}});
         o.insert("cost", QJsonObject{{"statements", c.summary.cost.statements},
                                      {"transactions", c.summary.cost.transactions},
@@ -215,8 +216,23 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
     std::stable_sort(attacks.begin(), attacks.end(),
                      [](const Attack& a, const Attack& b) { return a.duplicates < b.duplicates; });
     std::optional<Counterexample> best;
+    // The request that sent the most statements, when it sent more than
+    // the challenge's budget.
+    auto overBudget = [&](const TrialOutcome& o) {
+        if (challenge.statementBudget <= 0)
+            return QString();
+        for (auto it = o.steps.cbegin(); it != o.steps.cend(); ++it) {
+            if (it.value() > challenge.statementBudget)
+                return QStringLiteral("#%1 sent %2 statements; the budget is %3 per request")
+                    .arg(it.key())
+                    .arg(it.value())
+                    .arg(challenge.statementBudget);
+        }
+        return QString();
+    };
     auto consider = [&](const Attack& attack, const Trial& trial, const TrialOutcome& o) {
-        if (!o.failed())
+        const QString target = overBudget(o);
+        if (!o.failed() && target.isEmpty())
             return;
         Counterexample c;
         c.config = explorer.configOf(attack, trial);
@@ -228,6 +244,7 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
         if (trial.crash == CrashPoint::BeforeResponse)
             c.schedule += QStringLiteral(", #%1's answer is lost").arg(trial.crashAttempt);
         c.failure = o.failure;
+        c.target = target;
         if (!best || smaller(c, *best)) {
             best = c;
         }

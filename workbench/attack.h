@@ -40,6 +40,7 @@ struct Counterexample {
     int preemptions = 0;
     QString schedule;  // in words: "1:2 2 1, #1 crashes before statement 3"
     QString failure;   // the handler's own failure, if that is what failed
+    QString target;    // the challenge's target it missed ("3 statements, budget 2"), if any
     QString tracePath;
 };
 

@@ -48,6 +48,7 @@ Challenge challengeOf(const QJsonObject& o) {
             attack.params.insert(it.key(), it.value().toString());
         c.attacks << attack;
     }
+    c.statementBudget = o.value("targets").toObject().value("statements_per_request").toInt();
     for (const QJsonValue& h : o.value("hints").toArray()) c.hints << wordsOf(h);
     c.starter = textFile(o.value("starter").toString());
     c.reference = textFile(o.value("reference").toString());

@@ -41,6 +41,9 @@ struct Challenge {
     QVariantMap request;  // what the handler's request holds, before the attempt's payload
     QString resultKey;    // the answer's field that carries the business result
     QList<Attack> attacks;
+    // Targets where the article names a price: the most statements one
+    // request may send (0: no limit).
+    int statementBudget = 0;
     QList<Words> hints;
     QString starter;    // the handler a student starts from (it fails)
     QString reference;  // a handler that passes
