@@ -315,6 +315,10 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
                             goto done;
                         consider(attack, t, c);
                     }
+                    // A lost answer matters where the caller retries on no
+                    // answer; a broker redelivers what was not acked instead.
+                    if (!scenario->info().callerRetries)
+                        continue;
                     const Trial lost{schedule, CrashPoint::BeforeResponse, k};
                     const TrialOutcome l = explorer.run(attack, lost);
                     if (stop(l))

@@ -59,7 +59,8 @@ QString Schedule::text() const {
     for (const Segment& s : segments)
         parts << (s.steps < 0 ? QString::number(s.attempt)
                               : QStringLiteral("%1:%2").arg(s.attempt).arg(s.steps));
-    QString t = parts.join(QLatin1Char(' '));
+    // No segments: each attempt runs as it arrives (they arrive apart).
+    QString t = parts.isEmpty() ? QStringLiteral("as they arrive") : parts.join(QLatin1Char(' '));
     if (crashAttempt > 0)
         t += QStringLiteral(", #%1 crashes before statement %2")
                  .arg(crashAttempt)
