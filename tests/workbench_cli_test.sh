@@ -66,7 +66,7 @@ start=$(date +%s)
 "$B" check "$tmp/loop.js" >/dev/null 2>"$tmp/err"; code=$?
 [ $code -eq 2 ] && ok || bad "runaway: exit $code, not 2"
 grep -q 'loop.js:1: .*100 ms' "$tmp/err" && ok || bad "runaway line: $(cat "$tmp/err")"
-[ $(($(date +%s) - start)) -lt 10 ] && ok || bad "runaway: not stopped within seconds"
+[ $(($(date +%s) - start)) -lt 30 ] && ok || bad "runaway: not stopped within seconds"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
