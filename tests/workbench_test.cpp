@@ -127,6 +127,20 @@ function* handle(request, db) {
         QVERIFY(double(std::clock() - start) / CLOCKS_PER_SEC < 2.0);
     }
 
+    void endlessStatementsAreStopped() {
+        const std::clock_t start = std::clock();
+        const AttackResult r = attackOn(QStringLiteral("double-click"), QStringLiteral(R"(
+function* handle(request, db) {
+    for (let i = 0; i < 1000000; ++i)
+        yield db.query("SELECT 1");
+}
+)"));
+        QCOMPARE(r.outcome, AttackResult::Outcome::BadHandler);
+        QVERIFY2(r.message.startsWith(QStringLiteral("h.js:4: ")), qPrintable(r.message));
+        QVERIFY2(r.message.contains(QStringLiteral("1000 statements")), qPrintable(r.message));
+        QVERIFY(double(std::clock() - start) / CLOCKS_PER_SEC < 5.0);
+    }
+
     void ddlOutsideSchemaIsRefused() {
         const AttackResult r = attackOn(QStringLiteral("double-click"), QStringLiteral(R"(
 function* handle(request, db) {

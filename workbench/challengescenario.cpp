@@ -15,6 +15,10 @@ namespace idem {
 
 namespace {
 
+// The most statements one request may send: a handler that loops over
+// its yields is stopped as one that never yields is.
+constexpr int kMaxStatements = 1'000;
+
 // The one variant of a challenge: the student's handler.
 const QString kVariant = QStringLiteral("handler");
 
@@ -142,6 +146,17 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
         if (s.kind == HandlerStep::Kind::Returned)
             co_return replyOf(s.answer);
         ++step;
+        if (step > kMaxStatements) {
+            const QString why = QStringLiteral(
+                                    "%1:%2: the handler sent more than %3 statements "
+                                    "for one request; stopped")
+                                    .arg(program.fileName())
+                                    .arg(s.call.line)
+                                    .arg(kMaxStatements);
+            run->failure = why;
+            run->runaway = true;
+            throw HandlerFailure(why.toStdString());
+        }
         if (schedule.crashAttempt == a.number() && schedule.crashBeforeStep == step)
             co_await a.crashPoint(CrashPoint::BeforeCommit);
         // The attack's schedule: this statement waits for its segment.
