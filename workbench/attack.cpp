@@ -326,6 +326,18 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
                     consider(attack, lost, l);
                 }
             }
+            if (attack.pauses) {
+                for (int n = 1; n <= std::max(1, o.steps.value(1)); ++n) {
+                    Trial t{schedule, CrashPoint::LongPause, 1};
+                    t.schedule.crashAttempt = 1;
+                    t.schedule.crashBeforeStep = n;
+                    t.schedule.pause = true;
+                    const TrialOutcome p = explorer.run(attack, t);
+                    if (stop(p))
+                        goto done;
+                    consider(attack, t, p);
+                }
+            }
             if (!concurrent)
                 continue;
             const QList<Schedule> children = preempted(schedule, o.steps);

@@ -43,6 +43,7 @@ Challenge challengeOf(const QJsonObject& o) {
         attack.timing = timingFromId(ao.value("timing").toString()).value_or(Timing::Concurrent);
         attack.duplicates = ao.value("duplicates").toInt(1);
         attack.crashes = ao.value("crashes").toBool(true);
+        attack.pauses = ao.value("pauses").toBool(false);
         const QJsonObject params = ao.value("params").toObject();
         for (auto it = params.begin(); it != params.end(); ++it)
             attack.params.insert(it.key(), it.value().toString());

@@ -28,6 +28,8 @@ struct Attack {
     Timing timing = Timing::Concurrent;
     int duplicates = 1;
     bool crashes = true;
+    // The first attempt also stalls past its lease before each statement.
+    bool pauses = false;
     QMap<QString, QString> params;  // the scenario's own parameters
 };
 

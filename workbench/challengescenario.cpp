@@ -72,7 +72,8 @@ ChallengeScenario::ChallengeScenario(const Challenge& challenge, const Scenario&
     info_.variants = {VariantInfo{
         .id = kVariant,
         .recommended = true,
-        .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::BeforeResponse},
+        .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::BeforeResponse,
+                        CrashPoint::LongPause},
         .summary = QStringLiteral("the student's handler"),
     }};
     info_.baseline = kVariant;
@@ -125,6 +126,7 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
     for (auto it = a.payload().cbegin(); it != a.payload().cend(); ++it)
         request.insert(it.key(), it.value());
     request.insert(QStringLiteral("attempt"), a.number());
+    request.insert(QStringLiteral("actor"), a.actor());
     QString error;
     HandlerProgram::Generator g = program.start(request, &error);
     if (!g.valid()) {
@@ -158,7 +160,8 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
             throw HandlerFailure(why.toStdString());
         }
         if (schedule.crashAttempt == a.number() && schedule.crashBeforeStep == step)
-            co_await a.crashPoint(CrashPoint::BeforeCommit);
+            co_await a.crashPoint(schedule.pause ? CrashPoint::LongPause
+                                                 : CrashPoint::BeforeCommit);
         // The attack's schedule: this statement waits for its segment.
         const int now = schedule.segmentOf(a.number(), step);
         if (now >= 0 && now != segment) {

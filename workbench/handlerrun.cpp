@@ -62,8 +62,9 @@ QString Schedule::text() const {
     // No segments: each attempt runs as it arrives (they arrive apart).
     QString t = parts.isEmpty() ? QStringLiteral("as they arrive") : parts.join(QLatin1Char(' '));
     if (crashAttempt > 0)
-        t += QStringLiteral(", #%1 crashes before statement %2")
+        t += QStringLiteral(", #%1 %2 before statement %3")
                  .arg(crashAttempt)
+                 .arg(pause ? QStringLiteral("pauses past its lease") : QStringLiteral("crashes"))
                  .arg(crashBeforeStep);
     return t;
 }
@@ -75,6 +76,8 @@ QJsonObject Schedule::toJson() const {
     if (crashAttempt > 0) {
         o.insert("crash_attempt", crashAttempt);
         o.insert("crash_before_step", crashBeforeStep);
+        if (pause)
+            o.insert("pause", true);
     }
     return o;
 }
@@ -87,6 +90,7 @@ Schedule Schedule::fromJson(const QJsonObject& json) {
     }
     s.crashAttempt = json.value("crash_attempt").toInt();
     s.crashBeforeStep = json.value("crash_before_step").toInt();
+    s.pause = json.value("pause").toBool();
     return s;
 }
 

@@ -30,6 +30,9 @@ struct Schedule {
     // a lost answer is the run's crash point before-response instead).
     int crashAttempt = 0;
     int crashBeforeStep = 0;
+    // Instead of dying there, the attempt stalls for twice the lease and
+    // goes on (long-pause): the node that pauses past its lease.
+    bool pause = false;
 
     // The segment that holds `attempt`'s statement `step` (1, 2 ...): its
     // index in the run's order; -1 for an attempt the schedule leaves free.
