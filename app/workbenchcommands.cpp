@@ -235,6 +235,17 @@ int check(const QStringList& args) {
     const Interruption interruption;
     int exit = Ok;
     for (const QString& b : backends) {
+        // A server's rows reach the handler without their column names yet:
+        // said plainly rather than judged wrongly.
+        if (b != QLatin1String("sqlite")) {
+            if (backend != QLatin1String("all"))
+                return badInput(QStringLiteral("the workbench runs handlers on SQLite only so "
+                                               "far; %1 is not supported yet")
+                                    .arg(b));
+            QTextStream(stderr) << "idemlab: " << b << ": not checked (the workbench runs "
+                                << "handlers on SQLite only so far)" << Qt::endl;
+            continue;
+        }
         AttackOptions options;
         options.backend = b;
         options.isolation = parser.value("isolation");
