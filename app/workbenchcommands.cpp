@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "interruption.h"
 #include "outputpaths.h"
+#include "serverbackend.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
@@ -246,6 +247,10 @@ int check(const QStringList& args) {
                                 << "handlers on SQLite only so far)" << Qt::endl;
             continue;
         }
+        const QString isolation = parser.value("isolation");
+        if (!isolation.isEmpty() && !isolationIds(b).contains(isolation))
+            return badInput(QStringLiteral("--isolation %1 is not a level of %2 (allowed: %3)")
+                                .arg(isolation, b, isolationIds(b).join(QStringLiteral(", "))));
         AttackOptions options;
         options.backend = b;
         options.isolation = parser.value("isolation");
