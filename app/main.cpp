@@ -1,5 +1,6 @@
 // idemlab: the window when started alone or on a trace file, otherwise a
 // subcommand; only the window needs a display.
+#include "challengescenario.h"
 #include "cli.h"
 #include "completion.h"
 #include "idemversion.h"
@@ -13,6 +14,7 @@
 #include "texts.h"
 #include "tracecommands.h"
 #include "usage.h"
+#include "workbenchcommands.h"
 
 #include <QApplication>
 #include <QDir>
@@ -100,7 +102,8 @@ int withGui(int argc, char* argv[], Gui mode, const QString& trace = {}) {
     if (mode == Gui::Window)
         idem::Texts::loadInBackground();  // read while the application starts
     QApplication app(argc, argv);
-    idem::allScenarios();  // before any input is read, as the headless commands do
+    idem::allScenarios();                // before any input is read, as the headless commands do
+    idem::registerChallengeScenarios();  // a workbench's trace names its challenge
     QApplication::setApplicationName(QStringLiteral("idemlab"));
     QApplication::setOrganizationName(QStringLiteral("Idempotency Lab"));
     QApplication::setApplicationDisplayName(QStringLiteral("Idempotency Lab"));
@@ -167,6 +170,7 @@ int main(int argc, char* argv[]) {
     // The scenarios are built before any input is read: every command needs
     // them, and an input that exhausts memory then finds them whole.
     idem::allScenarios();
+    idem::registerChallengeScenarios();
     QCoreApplication::setApplicationName(QStringLiteral("idemlab"));
     QCoreApplication::setApplicationVersion(QLatin1String(idem::kVersion));
     const QStringList args = QCoreApplication::arguments().mid(2);
@@ -182,6 +186,10 @@ int main(int argc, char* argv[]) {
         return guarded([&] { return idem::cli::experiment(args); });
     if (command == QLatin1String("lesson"))
         return guarded([&] { return idem::cli::lesson(args); });
+    if (command == QLatin1String("challenge"))
+        return guarded([&] { return idem::cli::challenge(args); });
+    if (command == QLatin1String("check"))
+        return guarded([&] { return idem::cli::check(args); });
     if (command == QLatin1String("help") || command == QLatin1String("--help") ||
         command == QLatin1String("-h")) {
         return idem::cli::printHelp();
@@ -190,7 +198,8 @@ int main(int argc, char* argv[]) {
     if (command == QLatin1String("completion"))
         return idem::cli::completion(args);
     QTextStream(stderr) << "idemlab: unknown command \"" << command
-                        << "\" (allowed: list, run, experiment, lesson, replay, export, shot, help)"
+                        << "\" (allowed: list, run, experiment, lesson, challenge, check, replay, "
+                           "export, shot, help)"
                         << Qt::endl;
     return idem::cli::BadInput;
 }

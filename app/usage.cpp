@@ -35,6 +35,19 @@ const QList<Command>& commands() {
          "settings, diagrams at its pause and question, the answers on a last page.",
          "0 listed, every lesson holds or the hand-out was written, 1 a bundled lesson does not "
          "read or the file could not be written, 2 bad input or a lesson that does not hold."},
+        {"challenge", "list [--json] | show ID [--lang zh|en] [--hints N] | start ID [--out FILE]",
+         "Lists the workbench's challenges, tells one's story and reveals its hints one at a\n"
+         "time, or writes its starter handler (a JavaScript file that fails) to FILE.",
+         "0 listed, shown or written, 1 the file could not be written, 2 bad input."},
+        {"check",
+         "FILE [--challenge ID] [--backend sqlite|mariadb|postgres|all] [--isolation L] "
+         "[--preemptions N] [--json] [--trace-dir DIR]",
+         "Attacks a handler written for a challenge: every interleaving of its concurrent\n"
+         "attempts up to the preemption bound, a crash before every statement and every answer\n"
+         "lost, each run judged from the database; the smallest failing schedule is saved as a\n"
+         "trace that replay and the window open.",
+         "0 passed, 1 a counterexample, 2 bad input (a syntax error as file:line:column, an\n"
+         "unknown challenge, a handler the lab had to stop)."},
         {"replay", "TRACE [--recorded | --connect URL]",
          "Runs the configuration stored in a trace again and compares every event and the\n"
          "summary. --recorded plays a MariaDB or PostgreSQL run from the trace itself, where\n"

@@ -37,9 +37,25 @@ const QList<const Scenario*>& allScenarios() {
     return all;
 }
 
+namespace {
+QList<ScenarioFinder>& finders() {
+    static QList<ScenarioFinder> all;
+    return all;
+}
+}  // namespace
+
+void addScenarioFinder(ScenarioFinder finder) {
+    if (!finders().contains(finder))
+        finders().append(finder);
+}
+
 const Scenario* findScenario(const QString& id) {
     for (const Scenario* s : allScenarios()) {
         if (s->info().id == id)
+            return s;
+    }
+    for (ScenarioFinder find : finders()) {
+        if (const Scenario* s = find(id))
             return s;
     }
     return nullptr;

@@ -14,7 +14,7 @@ export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
 idem_packages=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev
-    qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-charts-dev qt6-svg-dev qt6-declarative-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-translations-l10n libsqlite3-dev libssl-dev sqlite3 python3 fonts-noto-cjk
     # the exports read back and the trace schema checked (tests/exports_test.py)
     jq python3-jsonschema

@@ -38,7 +38,13 @@ expect() {
 "$B" list --json >"$tmp/list.json"
 q() { python3 -c "import json, sys; d = json.load(open('$tmp/list.json')); print(' '.join($1))"; }
 
-expect "subcommands" "list run experiment lesson replay export shot help --help --version" idemlab ""
+expect "subcommands" "list run experiment lesson challenge check replay export shot help --help --version" idemlab ""
+expect "subcommands starting with c" "challenge check" idemlab c
+expect "challenge actions" "list show start" idemlab challenge ""
+"$B" challenge list --json >"$tmp/challenges.json"
+challenges=$(python3 -c "import json; print(' '.join(c['id'] for c in json.load(open('$tmp/challenges.json'))['challenges']))")
+expect "challenge ids after show" "$challenges" idemlab challenge show ""
+expect "challenge ids after --challenge" "$challenges" idemlab check h.js --challenge ""
 expect "subcommands starting with r" "run replay" idemlab r
 expect "scenario ids" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario ""
 expect "scenario ids after --scenario=" "$(q '[s["id"] for s in d["scenarios"]]')" idemlab run --scenario = ""

@@ -52,7 +52,7 @@ diff "$tmp/want" "$tmp/files" >"$tmp/diff" && ok || bad "package contents differ
 # The control fields: the version from CMake, libraries found by dpkg-shlibdeps.
 [ "$(dpkg-deb -f "$deb" Version)" = "$VERSION" ] && ok || bad "Version $(dpkg-deb -f "$deb" Version)"
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libsqlite3-0 libc6; do
+for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libqt6qml6 libsqlite3-0 libc6; do
     [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] && ok || bad "Depends lacks $lib: $depends"
 done
 [ "$(dpkg-deb -f "$deb" Section)" = "science" ] && ok || bad "Section"

@@ -10,6 +10,7 @@ cp "$root/resources/translations/idemlab_zh_CN.ts" "$tmp/zh.ts"
 mapfile -t models < <(find "$root/models" -name '*.cpp' | sort)
 "${LUPDATE:?set LUPDATE}" -silent -no-obsolete -locations none \
     "$root"/app/*.cpp "$root"/views/*.cpp "${models[@]}" "$root"/scenarios/*.cpp \
+    "$root"/workbench/*.cpp \
     -ts "$tmp/zh.ts"
 missing=$(grep -c 'type="unfinished"' "$tmp/zh.ts" || true)
 if [ "$missing" -ne 0 ]; then

@@ -16,7 +16,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 [ $? -eq 0 ] && [ "$(cat "$tmp/out")" = "idemlab $VERSION" ] && [ ! -s "$tmp/err" ] && ok ||
     bad "--version printed '$(cat "$tmp/out")' (want 'idemlab $VERSION')"
 
-commands="list run lesson replay export shot"
+commands="list run lesson challenge check replay export shot"
 for h in --help help -h; do
     "$B" $h >"$tmp/out" 2>"$tmp/err"
     rc=$?

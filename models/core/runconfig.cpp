@@ -40,6 +40,8 @@ QJsonObject RunConfig::toJson() const {
         if (lockTimeoutMs > 0)
             json.insert("lock_timeout_ms", lockTimeoutMs);
     }
+    if (!workbench.isEmpty())
+        json.insert("workbench", workbench);
     return json;
 }
 
@@ -163,6 +165,11 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
                          .arg(jsonKind(v), c.backend, levels.join(QStringLiteral(", ")));
             return false;
         }
+    }
+    if (json.contains("workbench")) {
+        if (!json.value("workbench").isObject())
+            return fail("workbench");
+        c.workbench = json.value("workbench").toObject();
     }
     *out = c;
     return true;

@@ -47,6 +47,10 @@ struct RunConfig {
     // (recordedbackend.h), where the server is not installed. Not part of
     // the configuration's JSON: the run and its trace are the recorded ones.
     std::shared_ptr<const Recording> recording;
+    // A workbench run (SPEC section 9): the student's handler source, its
+    // digest, the challenge and the schedule the attack chose; empty for
+    // every scenario of the lab's own.
+    QJsonObject workbench;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

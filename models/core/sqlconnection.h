@@ -46,6 +46,8 @@ struct SqlResult {
     qint64 rows = 0;
     RowCount counts = RowCount::None;  // what `rows` means
     QList<QVariantList> data;          // the rows a read returned
+    QStringList columns;               // their column names, where the database gives them
+    qint64 insertId = 0;               // the row id an INSERT gave, where the database says
     SqlOutcome outcome = SqlOutcome::Ok;
     int code = 0;     // the database's own code (SQLite's extended result code)
     QString message;  // the database's message; empty when ok

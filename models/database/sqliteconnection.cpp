@@ -216,6 +216,8 @@ SqlResult SqliteConnection::exec(const QString& sql, const QVariantList& params)
     }
     SqlResult result;
     const int columns = sqlite3_column_count(s);
+    for (int c = 0; c < columns; ++c)
+        result.columns << QString::fromUtf8(sqlite3_column_name(s, c));
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         QVariantList row;
@@ -239,6 +241,8 @@ SqlResult SqliteConnection::exec(const QString& sql, const QVariantList& params)
     // the statement's own only when it counts changes).
     result.rows = columns > 0 ? result.data.size() : sqlite3_changes64(db_);
     result.counts = prepared.counts;
+    if (result.counts == RowCount::Changed)
+        result.insertId = sqlite3_last_insert_rowid(db_);
     return result;
 }
 

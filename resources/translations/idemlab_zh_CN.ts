@@ -5011,6 +5011,13 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     </message>
 </context>
 <context>
+    <name>idem::Workbench</name>
+    <message>
+        <source>waits for its turn in the schedule</source>
+        <translation>按调度等待轮到自己</translation>
+    </message>
+</context>
+<context>
     <name>idem::cli::ReportWords</name>
     <message>
         <source>State diagram</source>

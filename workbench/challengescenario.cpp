@@ -1,0 +1,270 @@
+#include "challengescenario.h"
+
+#include "attempt.h"
+#include "authoring.h"
+#include "handlerrun.h"
+#include "registry.h"
+#include "sqlstatement.h"
+
+#include <QCoreApplication>
+
+#include <map>
+#include <memory>
+
+namespace idem {
+
+namespace {
+
+// The most statements one request may send: a handler that loops over
+// its yields is stopped as one that never yields is.
+constexpr int kMaxStatements = 1'000;
+
+// The one variant of a challenge: the student's handler.
+const QString kVariant = QStringLiteral("handler");
+
+Phrase waitsItsTurn() {
+    return Phrase("idem::Workbench",
+                  QT_TRANSLATE_NOOP("idem::Workbench", "waits for its turn in the schedule"));
+}
+
+// The statements a handler may send itself: reads and writes of rows.
+// Tables and indexes come from `schema`, transactions from db.begin().
+bool handlerMaySend(const QString& sql) {
+    switch (sqlVerb(sql)) {
+        case SqlVerb::Select:
+        case SqlVerb::With:
+        case SqlVerb::Values:
+        case SqlVerb::Insert:
+        case SqlVerb::Replace:
+        case SqlVerb::Update:
+        case SqlVerb::Delete:
+            return true;
+        default:
+            return false;
+    }
+}
+
+Response responseOf(const QString& status) {
+    static const QHash<QString, Response> responses{
+        {QStringLiteral("created"), Response::Success},
+        {QStringLiteral("duplicate"), Response::Success},
+        {QStringLiteral("success"), Response::Success},
+        {QStringLiteral("ok"), Response::Success},
+        {QStringLiteral("in-progress"), Response::InProgress},
+        {QStringLiteral("rejected"), Response::Rejected},
+        {QStringLiteral("key-reused"), Response::Rejected},
+        {QStringLiteral("error"), Response::Error}};
+    return responses.value(status, Response::Error);
+}
+
+// A handler error the attempt ends with: the caller hears `error`, and the
+// trace and the attack say why.
+struct HandlerFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+ChallengeScenario::ChallengeScenario(const Challenge& challenge, const Scenario& base)
+    : challenge_(challenge), base_(base), info_(base.info()) {
+    info_.id = challengeScenarioId(challenge.id);
+    info_.title = challenge.title.en;
+    info_.variants = {VariantInfo{
+        .id = kVariant,
+        .recommended = true,
+        .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::BeforeResponse,
+                        CrashPoint::LongPause},
+        .summary = QStringLiteral("the student's handler"),
+    }};
+    info_.baseline = kVariant;
+}
+
+QStringList ChallengeScenario::schema(const RunConfig& config) const {
+    // Each run starts here: the handler's module state is made afresh.
+    QString error;
+    HandlerRun* run = beginHandlerRun(config, &error);
+    QStringList own;
+    if (!run || !run->program->schema(config.backend, &own, &error))
+        throw SetupFailure(error.toStdString());
+    return base_.schema(config) + own;
+}
+
+void ChallengeScenario::seed(Setup& setup, int intent) const {
+    base_.seed(setup, intent);
+}
+
+void ChallengeScenario::plan(Planner& planner, int intent) const {
+    base_.plan(planner, intent);
+}
+
+Task<Reply> ChallengeScenario::handle(Attempt& attempt) const {
+    // The scenario's own helpers (a broker, a writer) run its own code; the
+    // requests are the student's.
+    if (!attempt.counted())
+        return base_.handle(attempt);
+    return runHandler(attempt);
+}
+
+Reply ChallengeScenario::replyOf(const QVariant& answer) const {
+    const QVariantMap m = answer.toMap();
+    const QString status = m.value(QStringLiteral("status")).toString();
+    Reply r{responseOf(status), {}};
+    if (r.response == Response::Rejected && status == QLatin1String("key-reused"))
+        r.result = Phrase(status);
+    const QVariant result = m.value(challenge_.resultKey);
+    if (r.response == Response::Success && result.isValid() && !result.isNull())
+        r.result = Phrase(result.toString());
+    return r;
+}
+
+Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
+    HandlerRun* run = currentHandlerRun();
+    if (!run)
+        throw HandlerFailure("the handler's run was not set up");
+    HandlerProgram& program = *run->program;
+    QVariantMap request = challenge_.request;
+    for (auto it = a.payload().cbegin(); it != a.payload().cend(); ++it)
+        request.insert(it.key(), it.value());
+    request.insert(QStringLiteral("attempt"), a.number());
+    request.insert(QStringLiteral("actor"), a.actor());
+    QString error;
+    HandlerProgram::Generator g = program.start(request, &error);
+    if (!g.valid()) {
+        run->failure = error;
+        throw HandlerFailure(error.toStdString());
+    }
+    const Schedule& schedule = run->schedule;
+    QJSValue input;
+    int step = 0;
+    int segment = -1;
+    for (;;) {
+        const HandlerStep s = g.next(input, a.now());
+        if (s.kind == HandlerStep::Kind::Failed) {
+            if (run->failure.isEmpty())
+                run->failure = s.error;
+            run->runaway = run->runaway || s.runaway;
+            throw HandlerFailure(s.error.toStdString());
+        }
+        if (s.kind == HandlerStep::Kind::Returned)
+            co_return replyOf(s.answer);
+        ++step;
+        if (step > kMaxStatements) {
+            const QString why = QStringLiteral(
+                                    "%1:%2: the handler sent more than %3 statements "
+                                    "for one request; stopped")
+                                    .arg(program.fileName())
+                                    .arg(s.call.line)
+                                    .arg(kMaxStatements);
+            run->failure = why;
+            run->runaway = true;
+            throw HandlerFailure(why.toStdString());
+        }
+        if (schedule.crashAttempt == a.number() && schedule.crashBeforeStep == step)
+            co_await a.crashPoint(schedule.pause ? CrashPoint::LongPause
+                                                 : CrashPoint::BeforeCommit);
+        // The attack's schedule: this statement waits for its segment.
+        const int now = schedule.segmentOf(a.number(), step);
+        if (now >= 0 && now != segment) {
+            segment = now;
+            const qint64 at = a.arrivedAt() + segment * kSegmentMs;
+            if (at > a.now())
+                co_await a.work(at - a.now(), waitsItsTurn());
+        }
+        const HandlerCall& call = s.call;
+        SqlResult r;
+        switch (call.kind) {
+            case HandlerCall::Kind::Begin: {
+                Attempt::SqlStep begin = a.begin();
+                begin.mayFail = true;
+                r = co_await begin;
+                break;
+            }
+            case HandlerCall::Kind::Commit:
+                r = co_await a.trySql(QStringLiteral("COMMIT"));
+                break;
+            case HandlerCall::Kind::Rollback:
+                r = co_await a.trySql(QStringLiteral("ROLLBACK"));
+                break;
+            case HandlerCall::Kind::Query:
+            case HandlerCall::Kind::Exec:
+                if (!handlerMaySend(call.sql)) {
+                    const QString why = QStringLiteral(
+                                            "%1:%2: a handler reads and writes rows only (SELECT, "
+                                            "INSERT, UPDATE, DELETE); tables and indexes belong in "
+                                            "`schema`, transactions in db.begin(): %3")
+                                            .arg(program.fileName())
+                                            .arg(call.line)
+                                            .arg(call.sql.simplified().left(60));
+                    run->failure = why;
+                    run->refused = true;
+                    throw HandlerFailure(why.toStdString());
+                }
+                r = co_await a.trySqlWith(call.sql, call.params);
+                if (sqlVerb(call.sql) != SqlVerb::Insert)
+                    r.insertId = 0;
+                break;
+        }
+        run->steps[a.number()] = step;
+        input = program.resultValue(call.kind, r);
+    }
+}
+
+Effects ChallengeScenario::effects(Reader& db, int intent) const {
+    return base_.effects(db, intent);
+}
+Effects ChallengeScenario::expectedEffects(const RunConfig& config, int intent) const {
+    return base_.expectedEffects(config, intent);
+}
+Phrase ChallengeScenario::inconsistency(Reader& db, int intent) const {
+    return base_.inconsistency(db, intent);
+}
+std::vector<Effects> ChallengeScenario::effectsOfAll(Reader& db, int intents) const {
+    return base_.effectsOfAll(db, intents);
+}
+std::vector<Phrase> ChallengeScenario::inconsistenciesOfAll(Reader& db, int intents) const {
+    return base_.inconsistenciesOfAll(db, intents);
+}
+std::vector<AnswerTruth> ChallengeScenario::answerTruthOfAll(Reader& db, int intents) const {
+    return base_.answerTruthOfAll(db, intents);
+}
+Verdict ChallengeScenario::judge(const IntentJudgement& j) const {
+    return base_.judge(j);
+}
+void ChallengeScenario::completeAlerts(Reader& db, QList<AlertRecord>& alerts) const {
+    base_.completeAlerts(db, alerts);
+}
+void ChallengeScenario::extendSummary(Reader& db, const RunConfig& config,
+                                      QJsonObject& summary) const {
+    base_.extendSummary(db, config, summary);
+}
+
+namespace {
+
+const Scenario* findForTrace(const QString& id) {
+    for (const Challenge& c : allChallenges()) {
+        if (challengeScenarioId(c.id) == id)
+            return findChallengeScenario(c.id);
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+const ChallengeScenario* findChallengeScenario(const QString& challengeId) {
+    static const std::map<QString, std::unique_ptr<ChallengeScenario>> all = [] {
+        std::map<QString, std::unique_ptr<ChallengeScenario>> m;
+        for (const Challenge& c : allChallenges()) {
+            if (const Scenario* base = findScenario(c.scenario))
+                m.emplace(c.id, std::make_unique<ChallengeScenario>(c, *base));
+        }
+        return m;
+    }();
+    const auto it = all.find(challengeId);
+    return it == all.end() ? nullptr : it->second.get();
+}
+
+void registerChallengeScenarios() {
+    addScenarioFinder(&findForTrace);
+}
+
+}  // namespace idem

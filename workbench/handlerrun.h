@@ -1,0 +1,73 @@
+// One run of a student's handler as the attack set it up: the loaded
+// program, the schedule that decides which attempt runs its statements
+// when, where an attempt crashes, and what the run did (the statements each
+// attempt ran, the handler's own failure). Carried by the run's
+// configuration (RunConfig::workbench), so that a saved counterexample
+// replays without the attack.
+#pragma once
+
+#include "handlerprogram.h"
+#include "runconfig.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+
+#include <memory>
+
+namespace idem {
+
+// A run of one attempt's statements: `steps` of them, or all it has left (-1).
+struct Segment {
+    int attempt = 0;
+    int steps = -1;
+    bool operator==(const Segment&) const = default;
+};
+
+struct Schedule {
+    QList<Segment> segments;
+    // The attempt that dies before its statement `crashBeforeStep` (0: none;
+    // a lost answer is the run's crash point before-response instead).
+    int crashAttempt = 0;
+    int crashBeforeStep = 0;
+    // Instead of dying there, the attempt stalls for twice the lease and
+    // goes on (long-pause): the node that pauses past its lease.
+    bool pause = false;
+
+    // The segment that holds `attempt`'s statement `step` (1, 2 ...): its
+    // index in the run's order; -1 for an attempt the schedule leaves free.
+    int segmentOf(int attempt, int step) const;
+    // Switches away from an attempt that had statements left.
+    int preemptions() const;
+    QString text() const;  // "1:2 2 1" (attempt:steps, bare = to its end)
+    QJsonObject toJson() const;
+    static Schedule fromJson(const QJsonObject& json);
+    bool operator==(const Schedule&) const = default;
+};
+
+struct HandlerRun {
+    std::shared_ptr<HandlerProgram> program;
+    Schedule schedule;
+    QMap<int, int> steps;  // the statements each attempt ran
+    QString failure;  // the handler's own failure (a throw, a runaway step, a refused statement)
+    bool runaway = false;
+    bool refused = false;  // a statement the handler may not send (DDL outside schema)
+};
+
+// The virtual ms between two segments' starts.
+constexpr qint64 kSegmentMs = 200;
+
+// The handler run for a workbench configuration on this thread, its log
+// emptied: the program is loaded once per source (or the one handed over
+// with useProgram). Null with a message when the source does not load.
+HandlerRun* beginHandlerRun(const RunConfig& config, QString* error);
+// The run of this thread that beginHandlerRun set up last.
+HandlerRun* currentHandlerRun();
+// The program this thread's runs use for its source (the attack's, loaded
+// and checked already).
+void useProgram(std::shared_ptr<HandlerProgram> program);
+// Lets go of this thread's program and run (their engine goes with them):
+// before the thread ends, and before the application object goes.
+void releaseHandlerRuns();
+
+}  // namespace idem
