@@ -40,6 +40,9 @@ QJsonObject RunConfig::toJson() const {
         if (lockTimeoutMs > 0)
             json.insert("lock_timeout_ms", lockTimeoutMs);
     }
+    // Likewise a run without Redis.
+    if (redis != QLatin1String("off"))
+        json.insert("redis", redis == QLatin1String("private") ? redis : QStringLiteral("url"));
     return json;
 }
 
@@ -149,6 +152,11 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
                 return fail("lock_timeout_ms");
             c.lockTimeoutMs = qint64(v.toDouble());
         }
+    }
+    if (json.contains("redis")) {
+        c.redis = json.value("redis").toString();
+        if (c.redis != QLatin1String("private") && c.redis != QLatin1String("url"))
+            return fail("redis");
     }
     // A level the backend has, as --isolation names it (empty: the
     // database's own): the trace's text never reaches a server unread.

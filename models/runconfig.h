@@ -12,6 +12,7 @@
 namespace idem {
 
 struct Recording;
+struct RedisRecording;
 
 struct RunConfig {
     QString scenario;
@@ -47,6 +48,13 @@ struct RunConfig {
     // (recordedbackend.h), where the server is not installed. Not part of
     // the configuration's JSON: the run and its trace are the recorded ones.
     std::shared_ptr<const Recording> recording;
+    // SPEC section 10: the run's Redis, "off" (the simulation), "private"
+    // (a redis-server of the lab's) or a user's server's URL. The JSON
+    // says "private" or "url" (a URL may hold a password).
+    QString redis = QStringLiteral("off");
+    // Set: Redis's replies come from this recording of the run (a replay,
+    // where Redis is not needed). Not part of the JSON.
+    std::shared_ptr<const RedisRecording> redisRecording;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

@@ -114,6 +114,7 @@ private:
                              const Context& context);
     static QString lockWaitLabel(const TraceEvent& e, bool manyIntents, const Context& context);
     static SequenceStep sqlStep(const TraceEvent& e);
+    static SequenceStep redisStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
     static QString tooltip(const TraceEvent& e);
 };

@@ -4004,6 +4004,10 @@ All lessons are in Guided lessons (F2).</source>
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>(expired)</source>
+        <translation>（已过期）</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
