@@ -88,7 +88,7 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
     addBackendOptions(parser);
     parser.addOption({"redis",
-                      "Keep ttl-window's dedup keys in a real Redis: off (default, the "
+                      "Keep a TTL guard's keys in a real Redis: off (default, the "
                       "simulation), private (a redis-server of the lab's own on a unix socket) or "
                       "a user's server, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or "
                       "unix:///PATH/redis.sock (the run's keys under a prefix of their own, "
