@@ -138,6 +138,27 @@ def refused():
     return problems
 
 
+def missing_package():
+    """Without redis-server (a file that is not a program bind-mounted over
+    it, in a mount namespace of the test's own): exit 2 naming the package.
+    Skipped where no such namespace can be made."""
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True).returncode != 0:
+        print("skip: no mount namespace for the missing-package check")
+        return None
+    with tempfile.NamedTemporaryFile() as stand_in:
+        os.chmod(stand_in.name, 0o644)
+        script = (f"mount --bind {stand_in.name} {SERVER} && exec \"$@\"")
+        args = ["unshare", "--mount", "sh", "-c", script, "sh", *ttl_run("retry")]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    if done.returncode != 2 or "redis-server" not in done.stderr:
+        return f"without redis-server: exit {done.returncode}: {done.stderr}"
+    lines = done.stderr.strip().splitlines()
+    if len(lines) != 1:
+        return f"without redis-server: {len(lines)} lines: {done.stderr}"
+    print(f"ok: without redis-server: exit 2, {lines[0]!r}")
+    return None
+
+
 def main():
     if not os.path.exists(SERVER):
         print("SKIP: redis-server is not installed")
@@ -148,7 +169,7 @@ def main():
     problems = refused()
     with tempfile.TemporaryDirectory() as folder:
         problems += verdicts(folder)
-    for check in (kept, killed):
+    for check in (kept, killed, missing_package):
         problem = check()
         if problem:
             problems.append(problem)
