@@ -339,7 +339,7 @@ int run(const QStringList& args) {
     parser.addOption({"narrate", "Print a caption for every step of the run, then the summary."});
     parser.addOption({"keep",
                       "On a server: leave it running with the run's database, and print how to "
-                      "connect to it (psql, mariadb) and how to stop it."});
+                      "connect to it (psql, mariadb, redis-cli) and how to stop it."});
     parser.addOption({"lang", "Language of the captions: zh or en (default en).", "LANG", "en"});
     addHelpFlag(parser);
     QString error;
@@ -365,7 +365,8 @@ int run(const QStringList& args) {
     }
     if (!useLanguage(parser.value("lang"), &error))
         return badInput(error);
-    if (parser.isSet("keep") && config.backend == QLatin1String("sqlite")) {
+    if (parser.isSet("keep") && config.backend == QLatin1String("sqlite") &&
+        config.redis == QLatin1String("off")) {
         return badInput(QStringLiteral(
             "--keep leaves a server running with the run's database; on SQLite keep the "
             "database file with --db FILE"));
@@ -403,6 +404,8 @@ int run(const QStringList& args) {
         const QString kept = result.run->backend().keep();
         if (!kept.isEmpty())
             QTextStream(stderr) << "idemlab: " << kept << Qt::endl;
+        if (const QString redis = result.run->keepRedis(); !redis.isEmpty())
+            QTextStream(stderr) << "idemlab: " << redis << Qt::endl;
     }
     if (!result.ok() && result.failure != RunFailure::Cancelled) {
         trace.cancel();

@@ -87,6 +87,13 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"crash", "Crash point of the variant.", "P"});
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
     addBackendOptions(parser);
+    parser.addOption({"redis",
+                      "Keep a TTL guard's keys in a real Redis: off (default, the "
+                      "simulation), private (a redis-server of the lab's own on a unix socket) or "
+                      "a user's server, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or "
+                      "unix:///PATH/redis.sock (the run's keys under a prefix of their own, "
+                      "deleted afterwards unless --keep).",
+                      "R"});
     for (const NumberOption& n : kNumbers) {
         parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }
@@ -148,6 +155,8 @@ bool readRunOptions(const QCommandLineParser& p, RunConfig* config, QString* err
     }
     if (p.isSet("isolation"))
         c.isolation = p.value("isolation");
+    if (p.isSet("redis"))
+        c.redis = p.value("redis");
     if (p.isSet("lock-timeout-ms")) {
         bool ok = false;
         const qint64 ms = p.value("lock-timeout-ms").toLongLong(&ok);

@@ -8,6 +8,7 @@
 #include "outputfile.h"
 #include "outputpaths.h"
 #include "recordedbackend.h"
+#include "redisrecording.h"
 #include "registry.h"
 #include "replay.h"
 #include "reportdiagrams.h"
@@ -138,6 +139,13 @@ int replay(const QStringList& args) {
     if (parser.isSet("recorded")) {
         config.recording = loadRecording(path, &error);
         if (!config.recording)
+            return fail(QStringLiteral("%1: %2").arg(path, error));
+    }
+    // A run with Redis replays from its recording: the same replies, with
+    // or without a Redis here.
+    if (config.redis != QLatin1String("off")) {
+        config.redisRecording = loadRedisRecording(path, &error);
+        if (!config.redisRecording)
             return fail(QStringLiteral("%1: %2").arg(path, error));
     }
     if (!parser.isSet("allow-large")) {

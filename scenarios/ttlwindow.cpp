@@ -66,7 +66,8 @@ TtlWindow::TtlWindow() {
         {.id = "ttl-cache",
          .summary = "a key with expiry (SET key NX EX ttl), 60 s by default",
          .handle = [this](Attempt& a) { return withTtlKey(a); },
-         .schema = {TtlGuard::schema(), ledger}},
+         .schema = {TtlGuard::schema(), ledger},
+         .redis = true},
         {.id = "dedup-table",
          .recommended = true,
          .summary = "a dedup table whose rows are kept 7 days by default",
@@ -104,6 +105,15 @@ TtlWindow::TtlWindow() {
         {"dedup-table"}};
     info_.stateMachine.stateQuery = QStringLiteral("SELECT biz_id, status FROM dedup");
     info_.words = {
+        // --redis: the late duplicate waits until Redis itself has let the key go.
+        .notes = {{"redis",
+                   said(QT_TRANSLATE_NOOP("idem::TtlWindow", "Redis")),
+                   said(QT_TRANSLATE_NOOP("idem::TtlWindow",
+                                          "%1 asks Redis until it reports the key gone (%2 "
+                                          "answers %3): the TTL has run out, and nothing "
+                                          "remembers the first request any more.")),
+                   {NoteArg::who(), NoteArg::field("command"), NoteArg::field("reply")},
+                   "cause"}},
         .params = {{"ttl-s", said(QT_TRANSLATE_NOOP("idem::TtlWindow", "TTL (s)")),
                     said(QT_TRANSLATE_NOOP("idem::TtlWindow",
                                            "How long the cache key lives, in seconds (TTL "

@@ -4,8 +4,8 @@
 #   format    every C++ source is clang-formatted
 #   gui       models/ and scenarios/ include no widget, GUI or chart header
 #   size      no source file of the program is over 600 lines
-#   clients   libsqlite3, libpq and libmariadb are included only by their own
-#             backend's files
+#   clients   libsqlite3, libpq, libmariadb and hiredis are included only by
+#             their own backend's files
 #   views     views/ include none of the headers that run a run or a statement
 # IDEM_CHECK_SKIP=format (or a comma-separated list) leaves rules out.
 set -euo pipefail
@@ -57,6 +57,7 @@ if [[ $skip != *,clients,* ]]; then
         ['sqlite3.h']='^models/database/(sqliteconnection\.cpp|rundatabase\.cpp)$'
         ['libpq-fe.h']='^models/database/live/pg[a-z]*\.cpp$'
         ['mysql.h']='^models/database/live/maria[a-z]*\.cpp$'
+        ['hiredis.h']='^models/redis/redisclient\.cpp$'
     )
     for header in "${!owners[@]}"; do
         while IFS= read -r hit; do

@@ -32,6 +32,9 @@ idem_packages=(
     # mariadb-install-db runs my_print_defaults of mariadb-client-core) and
     # their client libraries; no system service or cluster (below)
     postgresql-15 mariadb-server-core mariadb-client-core libpq-dev libmariadb-dev
+    # real Redis (a private redis-server of the lab's, never the system
+    # service: below) and its client library
+    redis-server libhiredis-dev
 )
 
 idem_install_missing() {
@@ -51,7 +54,23 @@ idem_install_missing() {
         $sudo mkdir -p /etc/postgresql-common
         echo 'create_main_cluster = false' | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
     fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    # redis-server's package starts its system service on install unless
+    # the machine's policy says no: say no for the length of the install.
+    local policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+        $sudo chmod 755 "$policy"
+    fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+        { [ -n "$policy" ] && $sudo rm -f "$policy"; return 1; }
+    [ -n "$policy" ] && $sudo rm -f "$policy"
+    # ... nor at the next boot.
+    if [[ " ${missing[*]} " == *" redis-server "* ]] && command -v systemctl >/dev/null &&
+        [ -d /run/systemd/system ]; then
+        $sudo systemctl disable --now redis-server >/dev/null 2>&1 || true
+    fi
+    return 0
 }
 
 # Builds and packages stamped with the last commit's time, not the clock's:

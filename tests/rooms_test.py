@@ -22,11 +22,12 @@ BELOW = {
     "core": [],
     "live": ["core"],
     "database": ["core", "live"],
+    "redis": ["core", "live"],
     "words": ["core", "live", "database"],
-    "engine": ["core", "live", "database", "words"],
-    "guards": ["core", "live", "database", "words", "engine"],
-    "exports": ["core", "live", "database", "words", "engine"],
-    "playing": ["core", "live", "database", "words", "engine"],
+    "engine": ["core", "live", "database", "redis", "words"],
+    "guards": ["core", "live", "database", "redis", "words", "engine"],
+    "exports": ["core", "live", "database", "redis", "words", "engine"],
+    "playing": ["core", "live", "database", "redis", "words", "engine"],
 }
 
 

@@ -32,6 +32,8 @@ RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, 
     c.duplicates = duplicates;
     c.seed = seed;
     c.backend = testBackend();
+    if (const VariantInfo* v = s->info().variant(c.variant); v && v->redis)
+        c.redis = testRedis();
     return c;
 }
 
@@ -46,9 +48,14 @@ int seedCount(int seeds) {
     seeds = std::min(seeds, cap("IDEM_TABLE_SEEDS", seeds));
     // ... and on a server, where each run is real sessions on a real server,
     // two unless IDEM_LIVE_SEEDS says otherwise.
-    if (testBackend() != QLatin1String("sqlite"))
+    if (testBackend() != QLatin1String("sqlite") || testRedis() != QLatin1String("off"))
         seeds = std::min(seeds, cap("IDEM_LIVE_SEEDS", 2));
     return seeds;
+}
+
+QString testRedis() {
+    const QString redis = qEnvironmentVariable("IDEM_TEST_REDIS");
+    return redis.isEmpty() ? QStringLiteral("off") : redis;
 }
 
 QString testBackend() {

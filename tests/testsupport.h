@@ -34,8 +34,11 @@ RunConfig cellConfig(const QString& scenario, const Cell& cell, int duplicates, 
 // The backend the cells run on: IDEM_TEST_BACKEND ("mariadb", "postgres"),
 // SQLite when unset. tests/CMakeLists.txt runs each table on each.
 QString testBackend();
+// The Redis the cells of a variant with a Redis form use: IDEM_TEST_REDIS
+// ("private", or a URL), off when unset (SPEC section 10).
+QString testRedis();
 // How many of a cell's seeds 1..seeds to run: all of them; fewer with
-// IDEM_TABLE_SEEDS; on a server two, or IDEM_LIVE_SEEDS.
+// IDEM_TABLE_SEEDS; on a server or with Redis two, or IDEM_LIVE_SEEDS.
 int seedCount(int seeds);
 // Runs to the end and returns the summary; fails the current test on error.
 Summary runToSummary(const RunConfig& config);

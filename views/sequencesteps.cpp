@@ -5,6 +5,7 @@
 #include "opentransactions.h"
 
 #include "names.h"
+#include "redisreply.h"
 #include "scenario.h"
 #include "sqlconnection.h"
 #include "sqllogmodel.h"
@@ -19,6 +20,7 @@ using Shape = SequenceStep::Shape;
 using Tone = SequenceStep::Tone;
 
 const QString kDatabase = QStringLiteral("database");
+const QString kRedis = QStringLiteral("Redis");
 
 bool isSetupSql(const TraceEvent& e) {
     return e.isSetup();
@@ -102,6 +104,30 @@ QString SequenceSteps::tooltip(const TraceEvent& e) {
         lines << QLatin1String(f.key.name) + QStringLiteral(": ") + f.value.toString();
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+// A command to the run's Redis (SPEC section 10), on a lane of its own:
+// "SET → OK", "GET → \"1\"", a wait for expiry as "PTTL → (integer) -2 (expired)".
+SequenceStep SequenceSteps::redisStep(const TraceEvent& e) {
+    SequenceStep s;
+    s.shape = Shape::Arrow;
+    s.from = e.actorName();
+    s.to = kRedis;
+    RedisReply reply;
+    RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply);
+    const QString head = e.fields.text("command").section(QLatin1Char(' '), 0, 0);
+    QString shown = reply.shown();
+    if (shown.size() > 24)
+        shown = shown.left(23) + QChar(0x2026);
+    s.label = head + QStringLiteral(" → ") + shown;
+    if (reply.isError())
+        s.tone = Tone::Bad;
+    else if (e.fields.text("cause") == QLatin1String("expiry")) {
+        s.tone = Tone::Warn;
+        s.hourglass = true;
+        s.label += QLatin1Char(' ') + tr("(expired)");
+    }
+    return s;
 }
 
 SequenceStep SequenceSteps::sqlStep(const TraceEvent& e) {
@@ -253,6 +279,8 @@ SequenceStep SequenceSteps::step(const TraceEvent& e, bool manyIntents,
         s.tone = text("verdict") == QLatin1String("exactly-once") ? Tone::Good : Tone::Bad;
         s.label =
             intentPrefix(e, manyIntents) + tr("verdict: %1").arg(verdictName(text("verdict")));
+    } else if (e.kindId() == QLatin1String("redis")) {
+        s = redisStep(e);
     } else if (!text("sender").isEmpty() && !text("receiver").isEmpty() &&
                text("sender") != text("receiver")) {
         // A scenario's own message between lanes (a downstream call and its answer).

@@ -121,6 +121,7 @@ private:
                              const Context& context);
     static QString lockWaitLabel(const TraceEvent& e, bool manyIntents, const Context& context);
     static SequenceStep sqlStep(const TraceEvent& e);
+    static SequenceStep redisStep(const TraceEvent& e);
     static SequenceStep responseStep(const TraceEvent& e);
     // The ROLLBACK a server does when a crash closes a process's connection
     // in the middle of its transaction (on SQLite the lab sends one).

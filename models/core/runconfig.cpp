@@ -42,6 +42,9 @@ QJsonObject RunConfig::toJson() const {
     }
     if (!workbench.isEmpty())
         json.insert("workbench", workbench);
+    // Likewise a run without Redis.
+    if (redis != QLatin1String("off"))
+        json.insert("redis", redis == QLatin1String("private") ? redis : QStringLiteral("url"));
     return json;
 }
 
@@ -151,6 +154,11 @@ bool RunConfig::fromJson(const QJsonObject& json, RunConfig* out, QString* error
                 return fail("lock_timeout_ms");
             c.lockTimeoutMs = qint64(v.toDouble());
         }
+    }
+    if (json.contains("redis")) {
+        c.redis = json.value("redis").toString();
+        if (c.redis != QLatin1String("private") && c.redis != QLatin1String("url"))
+            return fail("redis");
     }
     // A level the backend has, as --isolation names it (empty: the
     // database's own): the trace's text never reaches a server unread.

@@ -12,6 +12,7 @@
 namespace idem {
 
 struct Recording;
+struct RedisRecording;
 
 struct RunConfig {
     QString scenario;
@@ -51,6 +52,13 @@ struct RunConfig {
     // digest, the challenge and the schedule the attack chose; empty for
     // every scenario of the lab's own.
     QJsonObject workbench;
+    // SPEC section 10: the run's Redis, "off" (the simulation), "private"
+    // (a redis-server of the lab's) or a user's server's URL. The JSON
+    // says "private" or "url" (a URL may hold a password).
+    QString redis = QStringLiteral("off");
+    // Set: Redis's replies come from this recording of the run (a replay,
+    // where Redis is not needed). Not part of the JSON.
+    std::shared_ptr<const RedisRecording> redisRecording;
 
     qint64 effectiveIntervalMs() const {
         if (intervalMs >= 0)

@@ -45,6 +45,22 @@ SqlResult Attempt::SqlStep::await_resume() {
     return std::move(result);
 }
 
+bool Attempt::usesRedis() const {
+    return config().redis != QLatin1String("off");
+}
+
+void Attempt::RedisStep::await_suspend(std::coroutine_handle<> h) {
+    attempt.run_.suspendOnRedis(attempt, h, this);
+}
+
+RedisReply Attempt::RedisStep::await_resume() {
+    if (reply.isError())
+        throw SqlFailure(QStringLiteral("Redis refused %1: %2")
+                             .arg(commandText(command).left(60), reply.text)
+                             .toStdString());
+    return std::move(reply);
+}
+
 bool Attempt::CrashStep::await_ready() const noexcept {
     return !attempt.crashesAt(point);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "authoring.h"
+#include "redisreply.h"
 #include "scenario.h"
 #include "sqlconnection.h"
 #include "task.h"
@@ -76,6 +77,19 @@ public:
         void await_suspend(std::coroutine_handle<> h);
         void await_resume() const noexcept {}
     };
+    // One command to the run's Redis (--redis): one step, on this attempt's
+    // own connection. A key the lab let expire in virtual time is first
+    // waited for until Redis itself reports it gone.
+    struct RedisStep {
+        Attempt& attempt;
+        QStringList command;
+        qint64 asOf = -1;      // the virtual instant its key is judged at (-1: now)
+        qint64 keyLives = -1;  // SET ... PX: until when the key counts, in virtual ms
+        RedisReply reply;      // filled by the scheduler before resuming
+        bool await_ready() const noexcept { return false; }
+        void await_suspend(std::coroutine_handle<> h);
+        RedisReply await_resume();
+    };
     struct WaitStep {
         Attempt& attempt;
         qint64 ms;
@@ -103,6 +117,14 @@ public:
     }
     SqlStep trySqlWith(QString text, QVariantList values) {
         return SqlStep{*this, std::move(text), std::move(values), true, {}};
+    }
+    // Whether the run has a real Redis (--redis private or a URL, or its
+    // recording): a guard that keeps keys in Redis then sends commands.
+    bool usesRedis() const;
+    // co_await a.redis({"GET", key}): the reply; an error reply ends the
+    // attempt with an `error` answer (SqlFailure), as a failed statement does.
+    RedisStep redis(QStringList command, qint64 asOf = -1, qint64 keyLives = -1) {
+        return RedisStep{*this, std::move(command), asOf, keyLives, {}};
     }
     // Opens a transaction as the run's database does (SQLite: BEGIN IMMEDIATE).
     SqlStep begin();

@@ -1,6 +1,7 @@
 #include "configcheck.h"
 
 #include "runconfig.h"
+#include "runredis.h"
 #include "scenario.h"
 #include "serverbackend.h"
 
@@ -189,6 +190,32 @@ QString checkBackend(const RunConfig& c, const ScenarioInfo& info) {
     return {};
 }
 
+// SPEC section 10: off, private or a URL, for a variant whose guard has a
+// Redis form.
+QString checkRedis(const RunConfig& c, const ScenarioInfo& info) {
+    if (c.redis == QLatin1String("off"))
+        return {};
+    if (c.redis != QLatin1String("private") && c.redis != QLatin1String("url")) {
+        QString problem;
+        if (!parseRedisUrl(c.redis, &problem))
+            return problem;
+    }
+    const VariantInfo* v = info.variant(c.variant);
+    if (v && !v->redis) {
+        QStringList withRedis;
+        for (const VariantInfo& other : info.variants) {
+            if (other.redis)
+                withRedis << other.id;
+        }
+        return QStringLiteral("variant %1 of %2 keeps nothing in Redis; --redis applies to %3")
+            .arg(v->id, info.id,
+                 withRedis.isEmpty()
+                     ? QStringLiteral("ttl-window ttl-cache")
+                     : info.id + QLatin1Char(' ') + withRedis.join(QStringLiteral(", ")));
+    }
+    return {};
+}
+
 QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
     const QString choice = checkChoices(c, info);
     if (!choice.isEmpty())
@@ -196,6 +223,8 @@ QString checkConfig(const RunConfig& c, const ScenarioInfo& info) {
     const QString backend = checkBackend(c, info);
     if (!backend.isEmpty())
         return backend;
+    if (const QString redis = checkRedis(c, info); !redis.isEmpty())
+        return redis;
     if (const std::optional<NumberProblem> p = checkNumbers(c, info))
         return optionMessage(*p);
     return {};

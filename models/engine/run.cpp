@@ -78,6 +78,9 @@ const Backend& Run::backend() const {
 Backend& Run::backend() {
     return scheduler_->backend();
 }
+QString Run::keepRedis() {
+    return scheduler_->keepRedis();
+}
 bool Run::tracing() const {
     return scheduler_->tracing();
 }

@@ -82,6 +82,9 @@ public:
     QString databasePath() const;
     const Backend& backend() const;
     Backend& backend();
+    // --keep with Redis (SPEC section 10): leaves it, and says how to reach
+    // it with redis-cli; empty for a run without Redis.
+    QString keepRedis();
     // Whether events go anywhere: without a trace file and a kept trace, a
     // run builds no events at all.
     bool tracing() const;

@@ -55,6 +55,9 @@ struct VariantInfo {
     // it needs one (a statement SQLite lacks, as SELECT ... FOR UPDATE).
     QStringList servers{QStringLiteral("mariadb"), QStringLiteral("postgres")};
     bool serverOnly = false;
+    // SPEC section 10: with --redis, its guard keeps its keys in a real
+    // Redis (else --redis is refused for it).
+    bool redis = false;
     // Its lesson is a server's (SPEC section 8): left out of the lists that
     // run on SQLite alone (the window, an experiment of every variant).
     bool serverLesson = false;

@@ -62,6 +62,8 @@ bool Scheduler::start(QString* error) {
         fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
         return false;
     }
+    if (!startRedis(error))
+        return false;
     // A server's own level when none was asked for: the trace says which.
     if (config_.backend != QLatin1String("sqlite"))
         config_.isolation = backend_->isolation();

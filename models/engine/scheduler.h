@@ -10,6 +10,7 @@
 #include "locktable.h"
 #include "run.h"
 #include "runconfig.h"
+#include "runredis.h"
 #include "scenario.h"
 #include "sqlconnection.h"
 #include "summary.h"
@@ -114,6 +115,9 @@ public:
     void recordFor(const Attempt& a, EventKind kind, Fields fields);
     quint32 random(quint32 bound);
     void suspendOnSql(Attempt& a, std::coroutine_handle<> h, Attempt::SqlStep* step);
+    void suspendOnRedis(Attempt& a, std::coroutine_handle<> h, Attempt::RedisStep* step);
+    // --keep with Redis: the lines that say how to reach it; empty without.
+    QString keepRedis() { return redis_ ? redis_->keep() : QString(); }
     void suspendOnWait(Attempt& a, std::coroutine_handle<> h, qint64 ms, const Phrase& what);
     void crash(Attempt& a, CrashPoint point);
     void pause(Attempt& a, std::coroutine_handle<> h);
@@ -145,6 +149,8 @@ private:
         // (--lock-timeout-ms) or "lab-cancel" (every session waited and
         // nothing was left to send); the trace's sql event says so.
         const char* cancelledAs = nullptr;
+        Attempt::RedisStep* pendingRedis = nullptr;
+        std::unique_ptr<RedisSession> redis;  // opened at its first command
     };
     struct IntentState {
         qint64 start = 0;
@@ -178,6 +184,11 @@ private:
     void runPendingSql(Process& p);
     // A server's statement: sent, then settled (serverbackend.h).
     void runSteppedSql(Process& p);
+    // Redis (schedulerredis.cpp): the run's server, and each command.
+    bool startRedis(QString* error);
+    void runRedis(Process& p);
+    void recordRedis(const Process& p, const QString& command, const RedisReply& reply,
+                     const char* cause = nullptr);
     void settleStepped(Process& p);
     void wakeParked();
     void scheduleLockTimeout(qint64 wait);
@@ -222,6 +233,10 @@ private:
     int nextConnection_ = 1;
     qint64 nextWait_ = 1;
     LockTable locks_;
+    std::unique_ptr<RunRedis> redis_;
+    int nextRedis_ = 1;  // r1, r2 ...: one connection per attempt
+    // Keys set with PX: the virtual instant each stops counting.
+    QHash<QString, qint64> redisExpiry_;
     std::vector<Process*> parked_;  // a server's waiting statements, in the order they blocked
 
     std::mt19937 rng_;

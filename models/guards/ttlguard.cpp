@@ -2,6 +2,7 @@
 
 #include "attempt.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace idem {
@@ -38,7 +39,58 @@ SET value = ?
 WHERE key = ? AND expires_at > ?)");
 }  // namespace
 
+qint64 TtlGuard::redisPxMs(qint64 ttlMs) {
+    return std::clamp<qint64>(ttlMs, 1, 1'000);
+}
+
+namespace {
+QString redisKey(const QString& key) {
+    return QStringLiteral("dedup:") + key;
+}
+}  // namespace
+
+// SET dedup:{key} PROCESSING NX PX ttl: Redis itself decides which of
+// several concurrent requests sets the key, and forgets it when it expires.
+Task<TtlGuard::Claim> TtlGuard::setOnRedis(Attempt& a, const QString& key) const {
+    const qint64 expiresAt = a.arrivedAt() + ttlMs_;
+    const QString k = redisKey(key);
+    // (Lists made outside co_await: g++ 12 miscompiles braced lists in it.)
+    const QStringList setNx{QStringLiteral("SET"),        k,
+                            QStringLiteral("PROCESSING"), QStringLiteral("NX"),
+                            QStringLiteral("PX"),         QString::number(redisPxMs(ttlMs_))};
+    const RedisReply set = co_await a.redis(setNx, a.arrivedAt(), expiresAt);
+    if (set.isOk()) {
+        a.guard("ttl-key", "set",
+                {{"key", k},
+                 {"ttl_ms", ttlMs_},
+                 {"expires_at", expiresAt},
+                 {"store", QStringLiteral("redis")}});
+        co_return Claim{Outcome::Set, {}, expiresAt};
+    }
+    const QStringList get{QStringLiteral("GET"), k};
+    const RedisReply got = co_await a.redis(get);
+    if (got.isNil() || got.text == QLatin1String("PROCESSING")) {
+        a.guard("ttl-key", "in-progress", {{"key", k}, {"store", QStringLiteral("redis")}});
+        co_return Claim{Outcome::InProgress, {}, 0};
+    }
+    a.guard("ttl-key", "duplicate", {{"key", k}, {"store", QStringLiteral("redis")}});
+    co_return Claim{Outcome::Done, got.text, 0};
+}
+
+// SET dedup:{key} result XX KEEPTTL: remembered only while the key lives.
+Task<bool> TtlGuard::storeOnRedis(Attempt& a, const QString& key, const QString& result) const {
+    const QString k = redisKey(key);
+    const QStringList setXx{QStringLiteral("SET"), k, result, QStringLiteral("XX"),
+                            QStringLiteral("KEEPTTL")};
+    const RedisReply r = co_await a.redis(setXx);
+    a.guard("ttl-key", r.isOk() ? "result-stored" : "expired-before-store",
+            {{"key", k}, {"store", QStringLiteral("redis")}});
+    co_return r.isOk();
+}
+
 Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) const {
+    if (a.usesRedis())
+        co_return co_await setOnRedis(a, key);
     // The key lives from this attempt's arrival; at a later arrival it
     // counts as absent once ttl or more has passed (Attempt::arrivedAt).
     const qint64 expiresAt = a.arrivedAt() + ttlMs_;
@@ -68,6 +120,8 @@ Task<TtlGuard::Claim> TtlGuard::setIfAbsent(Attempt& a, const QString& key) cons
 }
 
 Task<bool> TtlGuard::storeResult(Attempt& a, const QString& key, const QString& result) const {
+    if (a.usesRedis())
+        co_return co_await storeOnRedis(a, key, result);
     // The key may have expired while the business ran: then the result is
     // not remembered at all, as with Redis. The same rule, asked at the
     // moment of the write, since that is when Redis would ask it.

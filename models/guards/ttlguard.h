@@ -1,6 +1,7 @@
 // A dedup key with an expiry, the way a Redis `SET key value NX EX ttl` guard
-// works, kept in SQLite: while the key lives, duplicates are recognised; once
-// it has expired it counts as absent and the next request is treated as new.
+// works, kept in the run's database: while the key lives, duplicates are
+// recognised; once it has expired it counts as absent and the next request
+// is treated as new. With --redis the key lives in a real Redis instead.
 #pragma once
 
 #include "task.h"
@@ -31,7 +32,17 @@ public:
     // without extending the key's life.
     Task<bool> storeResult(Attempt& a, const QString& key, const QString& result) const;
 
+    // The PX a real Redis is told: the TTL, at most a second of real time.
+    // The run's clock is virtual (a day passes in a millisecond); Redis's
+    // is not. The key must outlive the quick duplicates that reach it in a
+    // few real milliseconds, and a late one waits only until Redis itself
+    // reports the key gone, at most this long.
+    static qint64 redisPxMs(qint64 ttlMs);
+
 private:
+    Task<Claim> setOnRedis(Attempt& a, const QString& key) const;
+    Task<bool> storeOnRedis(Attempt& a, const QString& key, const QString& result) const;
+
     qint64 ttlMs_;
 };
 

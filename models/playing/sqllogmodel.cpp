@@ -3,6 +3,7 @@
 #include "csv.h"
 #include "lockwaits.h"
 #include "names.h"
+#include "redisreply.h"
 #include "sweeper.h"
 
 #include <algorithm>
@@ -10,8 +11,33 @@
 namespace idem {
 
 namespace {
+// A command to the run's Redis (SPEC section 10): logged beside the SQL.
+bool isRedis(const TraceEvent& e) {
+    return e.is(EventKind::Note) && e.kindId() == QLatin1String("redis");
+}
+
 bool logged(const TraceEvent& e) {
-    return e.is(EventKind::Sql) || e.is(EventKind::LockWait);
+    return e.is(EventKind::Sql) || e.is(EventKind::LockWait) || isRedis(e);
+}
+
+// A Redis command's row: the command as the statement, its reply beside it.
+TraceEvent redisRow(const TraceEvent& e) {
+    TraceEvent row;
+    row.seq = e.seq;
+    row.tMs = e.tMs;
+    row.intent = e.intent;
+    row.attempt = e.attempt;
+    row.actor = e.actor;
+    row.note = e.note;
+    row.kind = e.kind;
+    row.sql = e.fields.text("command");
+    RedisReply reply;
+    RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply);
+    if (reply.isError())
+        row.error = reply.text;
+    row.fields.set("connection", e.fields.text("connection"));
+    row.fields.set("reply", reply.isError() ? QString() : reply.shown());
+    return row;
 }
 
 // The parts of an event a row of the log shows. A statement's own fields
@@ -19,6 +45,8 @@ bool logged(const TraceEvent& e) {
 // a run of 50 x 1000 logs 300,000 rows at once when it jumps to its end.
 TraceEvent logRow(const QList<TraceEvent>& events, qsizetype index) {
     const TraceEvent& e = events[index];
+    if (isRedis(e))
+        return redisRow(e);
     if (e.is(EventKind::LockWait)) {
         // Its connection and holder are fields; a server's holders are
         // sessions ("c3, c2"), which the row names as the attempts they
@@ -182,10 +210,11 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         return {};
     const TraceEvent& e = row(index.row());
     const bool wait = e.is(EventKind::LockWait);
+    const bool redis = isRedis(e);
     if (role == KindRole)
         return e.kindId();
     if (role == FailedRole)
-        return wait || e.failed();
+        return wait || e.failed() || (redis && !e.error.isEmpty());
     if (role == ActorRole)
         return e.actorName();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
@@ -196,7 +225,7 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Attempt:
             return e.attempt == 0 ? QStringLiteral("setup") : processTag(e.attempt, e.actorName());
         case Connection:
-            return wait ? e.fields.text("connection") : e.connectionName();
+            return wait || redis ? e.fields.text("connection") : e.connectionName();
         case Statement:
             if (wait) {
                 // A server names the lock: the sessions holding it and where it is.
@@ -215,6 +244,8 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
         case Params:
             return formatParams(e.params);
         case Rows:
+            if (redis)
+                return e.fields.text("reply");
             // BEGIN, COMMIT and the like have no count of their own.
             if (wait || e.counts == RowCount::None)
                 return {};
@@ -225,7 +256,7 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
             return e.counts == RowCount::Returned ? tr("%1 returned").arg(e.rows)
                                                   : tr("%1 changed").arg(e.rows);
         case Error:
-            return e.errorText();
+            return redis ? e.error : e.errorText();
         default:
             return {};
     }
@@ -262,10 +293,15 @@ QString SqlLogModel::toCsv() const {
     };
     for (const QList<TraceEvent>& piece : chunks_) {
         for (const TraceEvent& e : piece) {
-            lines << QStringList{QString::number(e.tMs),          QString::number(e.attempt),
-                                 csvText(e.connectionName()),     csvText(e.sql),
-                                 csvText(formatParams(e.params)), count(e, RowCount::Returned),
-                                 count(e, RowCount::Changed),     csvText(e.errorText())}
+            lines << QStringList{QString::number(e.tMs),
+                                 QString::number(e.attempt),
+                                 csvText(isRedis(e) ? e.fields.text("connection")
+                                                    : e.connectionName()),
+                                 csvText(e.sql),
+                                 csvText(formatParams(e.params)),
+                                 count(e, RowCount::Returned),
+                                 count(e, RowCount::Changed),
+                                 csvText(isRedis(e) ? e.error : e.errorText())}
                          .join(QLatin1Char(','));
         }
     }

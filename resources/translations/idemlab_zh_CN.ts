@@ -4160,6 +4160,10 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <source>any state</source>
         <translation>任一状态</translation>
     </message>
+    <message>
+        <source>(expired)</source>
+        <translation>（已过期）</translation>
+    </message>
 </context>
 <context>
     <name>idem::SequenceView</name>
@@ -4906,6 +4910,14 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>dedup record</source>
         <translation>去重记录</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>%1 asks Redis until it reports the key gone (%2 answers %3): the TTL has run out, and nothing remembers the first request any more.</source>
+        <translation>%1 反复询问 Redis，直到它亲口说这个键已经不在了（%2 返回 %3）：TTL 已经过去，再也没有什么记得第一次请求。</translation>
     </message>
 </context>
 <context>
