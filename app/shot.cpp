@@ -15,6 +15,7 @@
 #include "runcontroller.h"
 #include "runoptions.h"
 #include "soloview.h"
+#include "stagedirector.h"
 #include "tracewriters.h"
 #include "usage.h"
 
@@ -216,6 +217,10 @@ int shot(const QStringList& args) {
         target->resize(w, h);
         target->show();
     }
+    // What a worker's hand-over leaves for the next frames (the SQL log, the
+    // tables, the sequence diagram) is drawn now, as the window would have
+    // it a few frames on.
+    window.director()->showLaterNow();
     // A few passes, so that work a layout change queued for the next turn of
     // the event loop (rows fitted to the final column widths) is in the picture.
     for (int pass = 0; pass < 4; ++pass) QApplication::processEvents();

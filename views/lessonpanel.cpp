@@ -65,7 +65,9 @@ LessonPanel::LessonPanel(QWidget* parent)
     auto* wordsLayout = new QVBoxLayout(words);
     wordsLayout->setContentsMargins(0, 0, 0, 0);
     wordsLayout->setSpacing(8);
-    for (QLabel* label : {narration_, lookAt_, notice_, question_, answer_})
+    // The question and its answer before a notice of how the run is played
+    // (a recording where the server is missing): the class reads them first.
+    for (QLabel* label : {narration_, lookAt_, question_, answer_, notice_})
         wordsLayout->addWidget(label);
     wordsLayout->addStretch(1);
     scroll_->setWidget(words);
