@@ -17,7 +17,7 @@ machine changes, and no root is needed.
 2. The same stand-ins really run (`open`, and `frob`, an alternative whose
    only candidate is outside the list): the check fails naming each package,
    the script and the line.
-3. libqt6opengl6-dev taken out of the list: the check fails naming it, and
+3. qt6-charts-dev taken out of the list: the check fails naming it, and
    nothing else.
 Before these, the script reader on short programs.
 """

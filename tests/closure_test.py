@@ -21,7 +21,7 @@ What this machine has installed by hand must not decide the answer:
   (update-alternatives --query): one of them in the closure, or part of every
   system, is enough. Which candidate this machine chose does not matter.
 
-The test also removes libqt6opengl6-dev from the list and checks that it is
+The test also removes qt6-charts-dev from the list and checks that it is
 named as missing: a check that cannot fail proves nothing.
 
 IDEM_SETUP_SH=FILE checks the list in FILE instead, and only that.
@@ -75,7 +75,7 @@ OPTIONAL_FINDS = {"OPENGL_egl_LIBRARY", "OPENGL_glu_LIBRARY"}
 # Where Debian's own programs live; /usr/local and $HOME hold none.
 DEBIAN_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 # The package whose removal the negative case expects to be named.
-PROBE = "libqt6opengl6-dev"
+PROBE = "qt6-charts-dev"
 # The folders (under the source folder) whose *.sh scripts are read for the
 # programs they run: ./test.sh and ./run.sh, the tests, the set-up and CI.
 SCRIPT_FOLDERS = ("tests", "scripts", "")
