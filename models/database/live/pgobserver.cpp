@@ -1,5 +1,6 @@
 #include "pgobserver.h"
 
+#include "pgpool.h"
 #include "pgsession.h"
 
 #include <libpq-fe.h>
@@ -8,8 +9,14 @@
 
 namespace idem::live {
 
-PgObserver::PgObserver(const Endpoint& endpoint) {
-    conn_ = openPgConnection(endpoint, "idemlab observer");
+namespace {
+const char* const kApplication = "idemlab observer";
+}  // namespace
+
+PgObserver::PgObserver(const Endpoint& endpoint) : endpoint_(endpoint) {
+    conn_ = takePooledConnection(endpoint, kApplication);
+    if (!conn_)
+        conn_ = openPgConnection(endpoint, kApplication);
     if (PQstatus(conn_) != CONNECTION_OK) {
         openError_ = pgConnectionError(conn_);
         return;
@@ -24,7 +31,10 @@ PgObserver::PgObserver(const Endpoint& endpoint) {
 }
 
 PgObserver::~PgObserver() {
-    PQfinish(conn_);
+    if (open_)
+        giveBackConnection(endpoint_, kApplication, conn_);
+    else
+        PQfinish(conn_);
 }
 
 QHash<const Session*, LockWait> PgObserver::waits(const QList<const Session*>& sessions) {

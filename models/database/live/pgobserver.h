@@ -26,6 +26,7 @@ public:
 private:
     LockWait describe(qint64 pid);
 
+    Endpoint endpoint_;
     PGconn* conn_ = nullptr;
     bool rowLocks_ = false;  // pgrowlocks is installed: row lock modes can be named
 };

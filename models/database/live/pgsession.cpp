@@ -1,5 +1,7 @@
 #include "pgsession.h"
 
+#include "pgpool.h"
+
 #include <QDeadlineTimer>
 
 #include <libpq-fe.h>
@@ -152,27 +154,47 @@ SqlOutcome classifyPostgres(const QString& sqlState) {
     return SqlOutcome::OtherError;
 }
 
-PgSession::PgSession(const Endpoint& endpoint, const QString& id)
-    : Session(ServerKind::Postgres, id) {
-    conn_ = openPgConnection(endpoint, "idemlab");
-    if (PQstatus(conn_) != CONNECTION_OK) {
-        openError_ = pgConnectionError(conn_);
-        return;
-    }
-    // The deadlock victim is the session that closes the cycle, whatever
-    // the pace of the steps. PostgreSQL looks for a cycle once per wait,
-    // deadlock_timeout after it began (1 s by default): a session that
-    // waited longer than that before the cycle closed has looked and will
-    // not again, so with the default the victim would be the first waiter
-    // when the steps come quickly (a run) and the last when they come
-    // slowly (a class stepping by hand). At 1 ms every waiter has looked
-    // before the lab, which polls every 10 ms, sends the next step; only the
-    // closing session then finds the cycle. Setting it takes a superuser
-    // (the private server's user): on a user's server that refuses, its own
-    // setting stays.
-    PGresult* victimRule = PQexec(conn_, "SET deadlock_timeout = '1ms'");
-    choosesVictim_ = PQresultStatus(victimRule) == PGRES_COMMAND_OK;
+namespace {
+
+const char* const kApplication = "idemlab";
+
+// The deadlock victim is the session that closes the cycle, whatever
+// the pace of the steps. PostgreSQL looks for a cycle once per wait,
+// deadlock_timeout after it began (1 s by default): a session that
+// waited longer than that before the cycle closed has looked and will
+// not again, so with the default the victim would be the first waiter
+// when the steps come quickly (a run) and the last when they come
+// slowly (a class stepping by hand). At 1 ms every waiter has looked
+// before the lab, which polls every 10 ms, sends the next step; only the
+// closing session then finds the cycle. Setting it takes a superuser
+// (the private server's user): on a user's server that refuses, its own
+// setting stays.
+bool chooseVictimRule(PGconn* conn) {
+    PGresult* victimRule = PQexec(conn, "SET deadlock_timeout = '1ms'");
+    const bool set = PQresultStatus(victimRule) == PGRES_COMMAND_OK;
     PQclear(victimRule);
+    return set;
+}
+
+}  // namespace
+
+PgSession::PgSession(const Endpoint& endpoint, const QString& id)
+    : Session(ServerKind::Postgres, id), endpoint_(endpoint) {
+    conn_ = takePooledConnection(endpoint, kApplication);
+    if (conn_ && !chooseVictimRule(conn_)) {
+        PQfinish(conn_);  // its server went away while it was kept
+        conn_ = nullptr;
+    }
+    if (!conn_) {
+        conn_ = openPgConnection(endpoint, kApplication);
+        if (PQstatus(conn_) != CONNECTION_OK) {
+            openError_ = pgConnectionError(conn_);
+            return;
+        }
+        choosesVictim_ = chooseVictimRule(conn_);
+    } else {
+        choosesVictim_ = true;
+    }
     // Writes never block the lab either: what the socket cannot take now
     // is flushed by poll().
     PQsetnonblocking(conn_, 1);
@@ -180,8 +202,13 @@ PgSession::PgSession(const Endpoint& endpoint, const QString& id)
     open_ = true;
 }
 
+// A session that ends in the ordinary way leaves its connection for the
+// next (pgpool.h); one still busy is dropped.
 PgSession::~PgSession() {
-    PQfinish(conn_);
+    if (open_ && !busy_ && !flushing_)
+        giveBackConnection(endpoint_, kApplication, conn_);
+    else
+        PQfinish(conn_);
 }
 
 bool PgSession::send(const QString& sql, const QVariantList& params) {

@@ -34,6 +34,7 @@ public:
 private:
     void lost();
 
+    Endpoint endpoint_;
     PGconn* conn_ = nullptr;
     bool flushing_ = false;  // part of the statement still to be written
     bool choosesVictim_ = false;

@@ -1,6 +1,7 @@
 #include "privateserver.h"
 
 #include "keeper.h"
+#include "pgpool.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -466,6 +467,8 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
         !waitUntilAnswering(kind, server->endpoint_, *server->keeper_, server->folder_, account,
                             error))
         return nullptr;
+    if (kind == ServerKind::Postgres)
+        poolConnectionsTo(server->folder_);
     if (progress)
         progress(Stage::Ready);
     return server;
@@ -473,7 +476,10 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
 
 PrivateServer::PrivateServer(ServerKind kind) : kind_(kind) {}
 
-PrivateServer::~PrivateServer() = default;
+// The connections kept for the next run go before the server does.
+PrivateServer::~PrivateServer() {
+    closePooledConnectionsTo(folder_);
+}
 
 qint64 PrivateServer::serverPid() const {
     return keeper_ ? keeper_->serverPid() : 0;
