@@ -296,9 +296,12 @@ RunResult narratedRun(const RunConfig& config, const Scenario& scenario, RunOpti
     Narrator narrator(config.intents, &scenario.info().words);
     qsizetype told = 0;
     qint64 step = 0;
+    const std::atomic<bool>* stop = options.cancel;
     const auto tell = [&](const Run& run, bool eachAlone) {
         const QList<TraceEvent>& events = run.trace().events();
-        while (told < events.size()) {
+        // The set-up of 100,000 intents alone is seconds of captions: a stop
+        // asked for meanwhile ends them.
+        while (told < events.size() && !(stop && stop->load(std::memory_order_relaxed))) {
             const qsizetype upTo = eachAlone ? told + 1 : events.size();
             const QString caption = narrator.narrate(events, told, upTo);
             if (!caption.isEmpty()) {

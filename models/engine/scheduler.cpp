@@ -90,7 +90,14 @@ bool Scheduler::start(QString* error) {
         const bool oneTransaction = options_.formatVersion >= 2;
         if (oneTransaction)
             setup.exec(backend_->beginStatement());
+        // A stop asked for now ends the seeding; countPlan() then ends the
+        // run as cancelled (100,000 intents' rows take seconds to write).
+        const auto stopped = [this] {
+            return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+        };
         for (int i = 0; i < int(intents_.size()); ++i) {
+            if ((i & 0x3f) == 0 && stopped())
+                break;
             intents_[std::size_t(i)].start = i == 0 ? 0 : i * 250 + random(50);
             scenario_.seed(setup, i);
             if (variant_->seed)
@@ -98,7 +105,8 @@ bool Scheduler::start(QString* error) {
         }
         if (oneTransaction)
             setup.exec(QStringLiteral("COMMIT"));
-        recordTables();
+        if (!stopped())
+            recordTables();
     } catch (const SetupFailure& e) {
         *error = QString::fromStdString(e.what());
         fail(e.storage ? RunFailure::Io : RunFailure::Internal, *error);
