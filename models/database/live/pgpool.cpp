@@ -14,8 +14,10 @@ namespace idem::live {
 
 namespace {
 
-// More than a run opens at once; the rest are finished.
-constexpr int kKeptPerKey = 12;
+// As many as the largest run opens at once (a hundred duplicates, the
+// duplicate-alert scenario's); the rest are finished. An idle one costs
+// the server a sleeping process.
+constexpr int kKeptPerKey = 128;
 
 struct Pool {
     QMutex mutex;
