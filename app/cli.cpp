@@ -143,8 +143,13 @@ void printSummary(const Summary& s, bool chinese) {
         const auto per = [n](qint64 total) {
             return QString::number(total / n, 'f', 1);
         };
-        o << RunSummary::tr("  cost per intent: %1 statements, %2 transactions, %3 rows written")
-                 .arg(per(s.cost.statements), per(s.cost.transactions), per(s.cost.rowsWritten));
+        // No transaction of its own: each statement commits by itself.
+        const QString transactions =
+            s.cost.transactions == 0
+                ? RunSummary::tr("no transaction opened (each statement commits alone)")
+                : RunSummary::tr("%1 transactions").arg(per(s.cost.transactions));
+        o << RunSummary::tr("  cost per intent: %1 statements, %2, %3 rows written")
+                 .arg(per(s.cost.statements), transactions, per(s.cost.rowsWritten));
         if (s.cost.lockWaits > 0)
             o << RunSummary::tr(", %1 lock waits").arg(per(s.cost.lockWaits));
         o << "\n";

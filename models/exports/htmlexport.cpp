@@ -42,7 +42,7 @@ constexpr const char* kReportStyle =
     "*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
     "h1,h2{break-after:avoid;page-break-after:avoid}"
     "figure{break-inside:avoid;page-break-inside:avoid}"
-    "figure svg{width:100%;max-height:265mm}"
+    "figure svg{width:auto;max-width:100%;height:auto;max-height:265mm}"
     "table{width:100%}thead{display:table-header-group}"
     "tr{break-inside:avoid;page-break-inside:avoid}}";
 

@@ -201,12 +201,13 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
             transactions_.follow(e);  // a server rolls its transaction back (sayDropped)
             return {crashSentence(w, e.fields.text("point")), 3};
         case EventKind::Alert:
-            return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                          "Alert: %1 was seen %2 times. Monitoring cannot stop a "
-                                          "duplicate, it only tells someone to look."))
-                        .arg(e.fields.text("key"))
-                        .arg(e.fields.number("count")),
-                    3};
+            return {
+                SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "Alert: %1 seen again (count: %2). Monitoring cannot stop "
+                                      "a duplicate, it only tells someone to look."))
+                    .arg(e.fields.text("key"))
+                    .arg(e.fields.number("count")),
+                3};
         case EventKind::Effect: {
             const qint64 count = e.fields.number("count");
             const qint64 expected = e.fields.number("expected");

@@ -2357,7 +2357,7 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <translation>%1在 %2 毫秒后醒来继续执行，并不知道自己丢了这段时间。</translation>
     </message>
     <message>
-        <source>Alert: %1 was seen %2 times. Monitoring cannot stop a duplicate, it only tells someone to look.</source>
+        <source>Alert: %1 seen again (count: %2). Monitoring cannot stop a duplicate, it only tells someone to look.</source>
         <translation>告警：%1出现了 %2 次。监控挡不住重复，只能提醒人去看。</translation>
     </message>
     <message>
@@ -2406,11 +2406,11 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     </message>
     <message>
         <source>%1&apos;s insert into %2 adds nothing: the row is already there.</source>
-        <translation>%1向 %2 的插入没有新增任何行：这一行已经存在。</translation>
+        <translation>%1 向 %2 的插入没有新增任何行：这一行已经存在。</translation>
     </message>
     <message>
         <source>%1 inserts a row into %2.</source>
-        <translation>%1向 %2 插入一行。</translation>
+        <translation>%1 向 %2 插入一行。</translation>
     </message>
     <message>
         <source>%1 inserts another %2 row for the same request, now %3 of them: nothing checks for a repeat.</source>
@@ -2670,15 +2670,15 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     </message>
     <message>
         <source>%1 inserts %2 rows into %3, not yet committed.</source>
-        <translation>%1向 %3 插入 %2 行，尚未提交。</translation>
+        <translation>%1 向 %3 插入 %2 行，尚未提交。</translation>
     </message>
     <message>
         <source>%1 inserts %2 rows into %3.</source>
-        <translation>%1向 %3 插入 %2 行。</translation>
+        <translation>%1 向 %3 插入 %2 行。</translation>
     </message>
     <message>
         <source>%1 inserts a row into %2, not yet committed.</source>
-        <translation>%1向 %2 插入一行，尚未提交。</translation>
+        <translation>%1 向 %2 插入一行，尚未提交。</translation>
     </message>
     <message>
         <source>%1 inserts another %2 row for the same request, not yet committed: if it commits there will be %3 of them, and nothing checks for a repeat.</source>
@@ -5083,10 +5083,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>  错误应答：尝试 #%1 收到的应答是“%2”，但数据库显示：%3</translation>
     </message>
     <message>
-        <source>  cost per intent: %1 statements, %2 transactions, %3 rows written</source>
-        <translation>  每个意图的开销：%1 条语句，%2 个事务，写入 %3 行</translation>
-    </message>
-    <message>
         <source>, %1 lock waits</source>
         <translation>，等锁 %1 次</translation>
     </message>
@@ -5113,6 +5109,18 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>, crash %1 on relay pass %2</source>
         <translation>，中继 %2 在 %1 崩溃</translation>
+    </message>
+    <message>
+        <source>no transaction opened (each statement commits alone)</source>
+        <translation>没有开启事务（每条语句各自提交）</translation>
+    </message>
+    <message>
+        <source>%1 transactions</source>
+        <translation>%1 个事务</translation>
+    </message>
+    <message>
+        <source>  cost per intent: %1 statements, %2, %3 rows written</source>
+        <translation>  每个意图的开销：%1 条语句，%2，写入 %3 行</translation>
     </message>
 </context>
 </TS>

@@ -72,15 +72,28 @@ void closePooledConnectionsTo(const QString& folder) {
     for (PGconn* c : closing) PQfinish(c);
 }
 
+// An empty query is the cheapest round trip: a connection whose server
+// died while it was kept fails it and is finished here, never lent.
 PGconn* takePooledConnection(const Endpoint& endpoint, const char* application) {
     Pool& p = pool();
-    const QMutexLocker lock(&p.mutex);
-    const auto it = p.idle.find(key(endpoint, application));
-    if (it == p.idle.end() || it->empty())
-        return nullptr;
-    PGconn* conn = it->back();
-    it->pop_back();
-    return conn;
+    const QString k = key(endpoint, application);
+    for (;;) {
+        PGconn* conn = nullptr;
+        {
+            const QMutexLocker lock(&p.mutex);
+            const auto it = p.idle.find(k);
+            if (it == p.idle.end() || it->empty())
+                return nullptr;
+            conn = it->back();
+            it->pop_back();
+        }
+        PGresult* res = PQexec(conn, "");
+        const bool alive = PQresultStatus(res) == PGRES_EMPTY_QUERY;
+        PQclear(res);
+        if (alive)
+            return conn;
+        PQfinish(conn);
+    }
 }
 
 void giveBackConnection(const Endpoint& endpoint, const char* application, PGconn* conn) {

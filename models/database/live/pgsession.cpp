@@ -181,20 +181,15 @@ bool chooseVictimRule(PGconn* conn) {
 PgSession::PgSession(const Endpoint& endpoint, const QString& id)
     : Session(ServerKind::Postgres, id), endpoint_(endpoint) {
     conn_ = takePooledConnection(endpoint, kApplication);
-    if (conn_ && !chooseVictimRule(conn_)) {
-        PQfinish(conn_);  // its server went away while it was kept
-        conn_ = nullptr;
-    }
     if (!conn_) {
         conn_ = openPgConnection(endpoint, kApplication);
         if (PQstatus(conn_) != CONNECTION_OK) {
             openError_ = pgConnectionError(conn_);
             return;
         }
-        choosesVictim_ = chooseVictimRule(conn_);
-    } else {
-        choosesVictim_ = true;
     }
+    // Also on a kept connection, which DISCARD ALL gave the default again.
+    choosesVictim_ = chooseVictimRule(conn_);
     // Writes never block the lab either: what the socket cannot take now
     // is flushed by poll().
     PQsetnonblocking(conn_, 1);
