@@ -108,6 +108,10 @@ public:
     // Why the backend cannot go on (the run does not match its recording);
     // empty while it can. The run stops with this message.
     virtual QString failure() const { return {}; }
+    // Why the run's server cannot serve it any more (it stopped, or it
+    // dropped a session's connection), in its own last words; empty while
+    // it serves. The run stops with this message and is not judged.
+    virtual QString lostServer() { return {}; }
 };
 
 }  // namespace idem

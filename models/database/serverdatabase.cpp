@@ -3,6 +3,7 @@
 #include "privateserver.h"
 
 #include <QRandomGenerator>
+#include <QThread>
 
 #include <map>
 #include <mutex>
@@ -282,6 +283,26 @@ void ServerDatabase::dropConnectedDatabase() {
         qWarning("idemlab: could not drop database %s on %s: %s", qPrintable(database_),
                  qPrintable(live::serverPlace(admin)), qPrintable(problem));
     }
+}
+
+QString ServerDatabase::lost(const QString& connectionError) {
+    const QString name = live::serverName(kind_);
+    QString how;
+    bool ended = server_ && server_->ended(&how);
+    if (!ended && connectionError.isEmpty())
+        return {};
+    // A connection dropped as the server died: its keeper hears of the
+    // death a moment later.
+    for (int i = 0; server_ && !ended && i < 10; ++i) {
+        QThread::msleep(20);
+        ended = server_->ended(&how);
+    }
+    QString said = ended ? QStringLiteral("%1 stopped during the run (%2)").arg(name, how)
+                         : QStringLiteral("%1 dropped a connection of the run during it: %2")
+                               .arg(name, connectionError);
+    if (const QString words = server_ ? server_->lastWords() : QString(); !words.isEmpty())
+        said += QStringLiteral("; its log's last words: %1").arg(words);
+    return said + QStringLiteral(". Nothing is judged from a database that went away");
 }
 
 // The run's database goes with the run; the server stays for the next.

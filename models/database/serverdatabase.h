@@ -48,6 +48,11 @@ public:
     // Drops the run's database unless kept; the server stays for the next
     // run. Idempotent.
     void drop();
+    // Why the run cannot go on with its server: the private server ended,
+    // or a session's connection was dropped by the server (connectionError,
+    // empty when none was), said with the server's own last words. Empty
+    // while the server serves.
+    QString lost(const QString& connectionError);
 
 private:
     bool prepareConnected(QString* error);

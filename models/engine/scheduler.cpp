@@ -221,6 +221,12 @@ bool Scheduler::step() {
         fail(RunFailure::BadInput, why);
         while (!queue_.empty()) queue_.pop();
     }
+    // A server that went away: what its sessions were told is no answer
+    // of the business, and its database is no evidence.
+    if (const QString why = backend_->lostServer(); !why.isEmpty()) {
+        fail(RunFailure::Io, why);
+        while (!queue_.empty()) queue_.pop();
+    }
     return true;
 }
 
@@ -514,10 +520,13 @@ SqlConnection* Scheduler::acquireConnection() {
         if (!idle_.back()->isOpen()) {
             // A server that takes no more connections: the run stops here
             // rather than judging refused statements as business errors.
-            fail(RunFailure::Io, QStringLiteral("%1 refused connection %2 (%3 open): %4")
-                                     .arg(backend_->location(), idle_.back()->id())
-                                     .arg(busy_.size() + 1)
-                                     .arg(idle_.back()->openError()));
+            const QString lost = backend_->lostServer();
+            fail(RunFailure::Io, !lost.isEmpty()
+                                     ? lost
+                                     : QStringLiteral("%1 refused connection %2 (%3 open): %4")
+                                           .arg(backend_->location(), idle_.back()->id())
+                                           .arg(busy_.size() + 1)
+                                           .arg(idle_.back()->openError()));
             while (!queue_.empty()) queue_.pop();
         }
     }

@@ -481,11 +481,26 @@ PrivateServer::~PrivateServer() {
     closePooledConnectionsTo(folder_);
 }
 
+QString PrivateServer::lastWords() const {
+    QFile file(folder_ + QStringLiteral("/server.log"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    // Only an error: a server killed outright says nothing, and its log's
+    // last line is then its start banner.
+    const QString words = lastError(QString::fromLocal8Bit(file.readAll()));
+    return words.contains(u"ERROR") || words.contains(u"FATAL") || words.contains(u"PANIC") ||
+                   words.contains(u"error")
+               ? words
+               : QString();
+}
+
 qint64 PrivateServer::serverPid() const {
     return keeper_ ? keeper_->serverPid() : 0;
 }
 
+// Runs in several threads share the server (Compare): one asks at a time.
 bool PrivateServer::ended(QString* how) {
+    const std::lock_guard lock(endedMutex_);
     return !keeper_ || keeper_->serverEnded(how);
 }
 

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace idem::live {
 
@@ -52,6 +53,9 @@ public:
     // Whether the server has ended since it started (killed, crashed, the
     // machine's OOM killer); *how says how ("signal 9").
     bool ended(QString* how);
+    // The last error its log holds (or its last line): what a server that
+    // died or dropped its connections said about it.
+    QString lastWords() const;
 
     // Leaves the server running, and its folder, after the lab: returns the
     // command that connects to it ("psql -h /dev/shm/idemlab-postgres-...
@@ -67,6 +71,7 @@ private:
     QString version_;
     QString account_;
     std::unique_ptr<Keeper> keeper_;
+    std::mutex endedMutex_;
 };
 
 }  // namespace idem::live

@@ -425,7 +425,11 @@ void sortLockRows(LockRows* rows) {
             return a.record < b.record;
         if (a.granted != b.granted)
             return a.granted;
-        return a.mode < b.mode;
+        if (a.mode != b.mode)
+            return a.mode < b.mode;
+        // A session's own transaction ids (its transaction's and a
+        // savepoint's) come from the server in no fixed order.
+        return a.xid < b.xid;
     });
 }
 

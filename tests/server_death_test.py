@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""A server that dies in the middle of a run (SPEC section 8): the lab says
+which server stopped and how, exits 1 (an environment failure), and judges
+nothing: no verdict, no summary drawn from a database that went away. The
+server is killed with SIGKILL, as the machine's OOM killer would, on both
+servers. Skips a server whose program is absent."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+IDEMLAB = sys.argv[1]
+SERVERS = {
+    "postgres": ("/usr/lib/postgresql/15/bin/postgres", "PostgreSQL"),
+    "mariadb": ("/usr/sbin/mariadbd", "MariaDB"),
+}
+failed = 0
+
+
+def bad(message):
+    global failed
+    failed += 1
+    print("FAIL: " + message)
+
+
+def descendants(root):
+    """Every process under `root`, from /proc's parent links."""
+    children = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(pid))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def server_of(lab, program):
+    """The run's server: a process under the lab running `program` whose
+    parent is not the same program (PostgreSQL's postmaster, not a backend)."""
+    for pid in descendants(lab):
+        try:
+            exe = os.readlink(f"/proc/{pid}/exe")
+            with open(f"/proc/{pid}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            parent_exe = os.readlink(f"/proc/{parent}/exe")
+        except OSError:
+            continue
+        if exe == program and parent_exe != program:
+            return pid
+    return None
+
+
+def kill_mid_run(backend, program, name):
+    args = [IDEMLAB, "run", "--scenario", "order-create", "--backend", backend,
+            "--intents", "5000"]
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Under way: the server answers and the run's statements flow.
+    deadline = time.monotonic() + 120
+    server = None
+    while p.poll() is None and time.monotonic() < deadline:
+        server = server_of(p.pid, program)
+        if server:
+            break
+        time.sleep(0.05)
+    if not server:
+        p.kill()
+        p.communicate()
+        bad(f"{backend}: no server of the run's found")
+        return
+    # Found again after a while: the first may have been the program making
+    # the data folder's template, which ends by itself.
+    time.sleep(1.5)
+    server = server_of(p.pid, program)
+    if p.poll() is not None or not server:
+        bad(f"{backend}: the run ended before its server was killed")
+        return
+    os.kill(server, signal.SIGKILL)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        bad(f"{backend}: still running 60 s after its server died")
+        return
+    print(f"{backend}: exit {p.returncode}; {err.strip()}")
+    if p.returncode != 1:
+        bad(f"{backend}: exit {p.returncode}, want 1")
+    if f"{name} stopped during the run (signal 9)" not in err:
+        bad(f"{backend}: stderr does not say the server stopped: {err!r}")
+    if "verdict" in out or "exactly-once" in out:
+        bad(f"{backend}: a verdict was printed: {out[-300:]!r}")
+
+
+def main():
+    ran = 0
+    for backend, (program, name) in SERVERS.items():
+        if not os.access(program, os.X_OK):
+            print(f"skip {backend}: {program} is not installed")
+            continue
+        ran += 1
+        kill_mid_run(backend, program, name)
+    print(f"{ran} servers, {failed} failures")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
