@@ -107,6 +107,17 @@ std::optional<ServerUrl> parseServerUrl(const QString& text, QString* error) {
             return std::nullopt;
         }
     }
+    // The client libraries take C strings: a NUL (%00) would silently cut
+    // the user, password, host or database short there.
+    for (const QString* part : {&e.user, &e.password, &e.host, &e.socket, &path}) {
+        if (part->contains(QChar(0))) {
+            *error = QStringLiteral(
+                         "--connect %1: a NUL character (%2) cannot be part of a "
+                         "user, password, host, socket or database")
+                         .arg(shown, QStringLiteral("%00"));
+            return std::nullopt;
+        }
+    }
     if (e.port < 0 || e.port > 65535) {
         *error =
             QStringLiteral("--connect %1: the port is not a number from 1 to 65535").arg(shown);
