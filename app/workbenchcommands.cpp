@@ -100,8 +100,8 @@ QString resultLine(const AttackResult& r) {
     const QString where =
         r.isolation.isEmpty() ? r.backend : QStringLiteral("%1 (%2)").arg(r.backend, r.isolation);
     const QString counts = QStringLiteral(
-                               "%1 schedules run, %2 skipped as repeats, %3 left out "
-                               "by the preemption bound")
+                               "schedules run: %1, skipped as repeats: %2, left out by "
+                               "the preemption bound: %3")
                                .arg(r.run)
                                .arg(r.skipped)
                                .arg(r.bounded);
@@ -111,8 +111,8 @@ QString resultLine(const AttackResult& r) {
         return QStringLiteral("%1: %2").arg(where, r.message);
     const Counterexample& c = *r.counterexample;
     QString text = QStringLiteral(
-                       "%1: %2 (%3)\n  counterexample: %4 attempts, %5 statements, %6 "
-                       "preemptions; schedule %7 (%8, %9)")
+                       "%1: %2 (%3)\n  counterexample: attempts %4, statements %5, "
+                       "preemptions %6; schedule %7 (%8, %9)")
                        .arg(where,
                             c.target.isEmpty() ? toId(c.summary.verdict)
                                                : QStringLiteral("over the statement budget"),
