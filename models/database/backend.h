@@ -111,7 +111,11 @@ public:
     // Why the run's server cannot serve it any more (it stopped, or it
     // dropped a session's connection), in its own last words; empty while
     // it serves. The run stops with this message and is not judged.
-    virtual QString lostServer() { return {}; }
+    // refused: asked because a new connection was refused.
+    virtual QString lostServer(bool refused = false) {
+        (void)refused;
+        return {};
+    }
 };
 
 }  // namespace idem

@@ -87,8 +87,6 @@ public:
 
     std::unique_ptr<SqlConnection> connect(const QString& id) const override {
         auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
-        if (!c->isOpen() && refused_.isEmpty())
-            refused_ = c->openError();
         // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
         if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
             c->joinAttempts(attempts_);
@@ -163,9 +161,12 @@ public:
 
     // Asked after every step: only a dropped or refused connection sends
     // the question on to the server's keeper.
-    QString lostServer() override {
-        const QString& error = dropped_.isEmpty() ? refused_ : dropped_;
-        return error.isEmpty() ? QString() : db_.lost(error);
+    QString lostServer(bool refused) override {
+        if (!dropped_.isEmpty())
+            return db_.lost(dropped_);
+        // A refusal alone (too many clients) is the caller's to say; only a
+        // server that stopped says more.
+        return refused ? db_.lost({}, true) : QString();
     }
 
     std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
@@ -421,7 +422,6 @@ private:
     std::unique_ptr<live::Observer> observer_;
     ServerDatabase db_;
     QString dropped_;          // the first connection the server ended, in its words
-    mutable QString refused_;  // the first connection it refused
     live::Endpoint endpoint_;  // the run's database, as the sessions connect to it
     std::shared_ptr<AttemptSessions> attempts_ = std::make_shared<AttemptSessions>();
     LockChanges recorded_;  // what locksChanged last reported

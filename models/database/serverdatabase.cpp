@@ -285,11 +285,11 @@ void ServerDatabase::dropConnectedDatabase() {
     }
 }
 
-QString ServerDatabase::lost(const QString& connectionError) {
+QString ServerDatabase::lost(const QString& connectionError, bool refused) {
     const QString name = live::serverName(kind_);
     QString how;
     bool ended = server_ && server_->ended(&how);
-    if (!ended && connectionError.isEmpty())
+    if (!ended && connectionError.isEmpty() && !refused)
         return {};
     // A connection dropped as the server died: its keeper hears of the
     // death a moment later.
@@ -297,6 +297,8 @@ QString ServerDatabase::lost(const QString& connectionError) {
         QThread::msleep(20);
         ended = server_->ended(&how);
     }
+    if (!ended && connectionError.isEmpty())
+        return {};
     QString said = ended ? QStringLiteral("%1 stopped during the run (%2)").arg(name, how)
                          : QStringLiteral("%1 dropped a connection of the run during it: %2")
                                .arg(name, connectionError);

@@ -51,8 +51,9 @@ public:
     // Why the run cannot go on with its server: the private server ended,
     // or a session's connection was dropped by the server (connectionError,
     // empty when none was), said with the server's own last words. Empty
-    // while the server serves.
-    QString lost(const QString& connectionError);
+    // while the server serves. refused: a new connection was refused, which
+    // says something only if the server has ended.
+    QString lost(const QString& connectionError, bool refused = false);
 
 private:
     bool prepareConnected(QString* error);

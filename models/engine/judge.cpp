@@ -205,7 +205,10 @@ bool Scheduler::finish(QString* error) {
         scenario_.extendSummary(reader, config_, extras);
         summary_.extras = extras;
     } catch (const ReadFailure& e) {
-        fail(RunFailure::Internal, QString::fromStdString(e.what()));
+        // A server that died after the last step: said as such.
+        const QString lost = backend_->lostServer(true);
+        fail(lost.isEmpty() ? RunFailure::Internal : RunFailure::Io,
+             lost.isEmpty() ? QString::fromStdString(e.what()) : lost);
         *error = failureMessage_;
         return false;
     }

@@ -109,6 +109,12 @@ bool Scheduler::start(QString* error) {
             recordTables();
     } catch (const SetupFailure& e) {
         *error = QString::fromStdString(e.what());
+        // The server died under the set-up: that, not the statement, is why.
+        if (const QString lost = backend_->lostServer(true); !lost.isEmpty()) {
+            *error = lost;
+            fail(RunFailure::Io, lost);
+            return false;
+        }
         fail(e.storage ? RunFailure::Io : RunFailure::Internal, *error);
         if (const QString why = backend_->failure(); !why.isEmpty()) {
             *error = why;
@@ -520,7 +526,7 @@ SqlConnection* Scheduler::acquireConnection() {
         if (!idle_.back()->isOpen()) {
             // A server that takes no more connections: the run stops here
             // rather than judging refused statements as business errors.
-            const QString lost = backend_->lostServer();
+            const QString lost = backend_->lostServer(true);
             fail(RunFailure::Io, !lost.isEmpty()
                                      ? lost
                                      : QStringLiteral("%1 refused connection %2 (%3 open): %4")
