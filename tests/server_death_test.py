@@ -3,7 +3,10 @@
 which server stopped and how, exits 1 (an environment failure), and judges
 nothing: no verdict, no summary drawn from a database that went away. The
 server is killed with SIGKILL, as the machine's OOM killer would, on both
-servers. Skips a server whose program is absent."""
+servers: mid-run, and as soon as a process of its program appears (the
+lab asking its version, or the server starting): the machine's failure,
+exit 1, never the user's 2.
+Skips a server whose program is absent."""
 import os
 import signal
 import subprocess
@@ -60,7 +63,7 @@ def server_of(lab, program):
     return None
 
 
-def kill_mid_run(backend, program, name):
+def kill_mid_run(backend, program, name, at_once=False):
     args = [IDEMLAB, "run", "--scenario", "order-create", "--backend", backend,
             "--intents", "5000"]
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -78,8 +81,9 @@ def kill_mid_run(backend, program, name):
         bad(f"{backend}: no server of the run's found")
         return
     # Found again after a while: the first may have been the program making
-    # the data folder's template, which ends by itself.
-    time.sleep(1.5)
+    # the data folder's template, or telling its version, which end by
+    # themselves.
+    time.sleep(0.0 if at_once else 1.5)
     server = server_of(p.pid, program)
     if p.poll() is not None or not server:
         bad(f"{backend}: the run ended before its server was killed")
@@ -92,10 +96,14 @@ def kill_mid_run(backend, program, name):
         p.communicate()
         bad(f"{backend}: still running 60 s after its server died")
         return
-    print(f"{backend}: exit {p.returncode}; {err.strip()}")
+    print(f"{backend}{' at once' if at_once else ''}: exit {p.returncode}; {err.strip()}")
     if p.returncode != 1:
         bad(f"{backend}: exit {p.returncode}, want 1")
-    if f"{name} stopped during the run (signal 9)" not in err:
+    said = [f"{name} stopped during the run (signal 9)"]
+    if at_once:
+        # Killed as it started, or as the lab asked its version first.
+        said += [f"{name} stopped while starting (signal 9)", "--version: it was killed"]
+    if not any(s in err for s in said):
         bad(f"{backend}: stderr does not say the server stopped: {err!r}")
     if "verdict" in out or "exactly-once" in out:
         bad(f"{backend}: a verdict was printed: {out[-300:]!r}")
@@ -109,6 +117,7 @@ def main():
             continue
         ran += 1
         kill_mid_run(backend, program, name)
+        kill_mid_run(backend, program, name, at_once=True)
     print(f"{ran} servers, {failed} failures")
     return 1 if failed else 0
 

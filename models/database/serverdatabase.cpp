@@ -32,7 +32,7 @@ const QString kLabDatabase = QStringLiteral("idemlab");
 // (its keeper sees to that should the lab be killed).
 std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
                                                   const live::PrivateServer::Progress& progress,
-                                                  QString* error) {
+                                                  QString* error, bool* usersToFix) {
     static std::mutex mutex;
     static std::map<ServerKind, std::shared_ptr<live::PrivateServer>> running;
     const std::lock_guard lock(mutex);
@@ -45,7 +45,7 @@ std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
         server.reset();
     }
     if (!server) {
-        server = live::PrivateServer::start(kind, progress, error);
+        server = live::PrivateServer::start(kind, progress, error, usersToFix);
         // PostgreSQL: the runs' schemas live in a database of the lab's
         // (a schema is made and dropped in a few milliseconds; a database
         // is a copy of template1).
@@ -97,6 +97,7 @@ bool ServerDatabase::create(QString* error, bool* badInput) {
         }
         return true;
     }
+    bool usersToFix = false;
     server_ = sharedServer(
         kind_,
         [this](live::PrivateServer::Stage stage) {
@@ -117,10 +118,11 @@ bool ServerDatabase::create(QString* error, bool* badInput) {
                     break;
             }
         },
-        error);
+        error, &usersToFix);
     if (!server_) {
-        // A missing package or a refused account: the user's to fix.
-        *badInput = true;
+        // A missing package or a refused account is the user's to fix
+        // (exit 2); a server that stopped while starting is the machine's.
+        *badInput = usersToFix;
         return false;
     }
     endpoint_ = server_->endpoint();

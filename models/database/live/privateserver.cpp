@@ -263,8 +263,13 @@ QString serverVersion(ServerKind kind, const Flavour& flavour,
     const QRegularExpressionMatch version =
         QRegularExpression(QStringLiteral(R"((\d+\.\d+(\.\d+)?))")).match(output);
     if (status != 0 || !version.hasMatch()) {
+        // -1: it crashed, was killed, or did not end within the time.
+        const QString said = lastError(output);
         *error = QStringLiteral("%1 --version: %2")
-                     .arg(QLatin1String(flavour.server), lastError(output));
+                     .arg(QLatin1String(flavour.server),
+                          !said.isEmpty() ? said
+                          : status < 0    ? QStringLiteral("it was killed or did not answer")
+                                          : QStringLiteral("exit status %1").arg(status));
         return {};
     }
     return version.captured(1);
@@ -427,8 +432,11 @@ QString PrivateServer::missingPackage(ServerKind kind) {
 }
 
 std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progress& progress,
-                                                    QString* error) {
+                                                    QString* error, bool* usersToFix) {
     const Flavour& flavour = flavourOf(kind);
+    bool ignored = false;
+    bool& theirs = usersToFix ? *usersToFix : ignored;
+    theirs = true;
     if (!missingPackage(kind).isEmpty()) {
         *error = QStringLiteral(
                      "%1 is not installed: install the Debian package %2 "
@@ -444,6 +452,7 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
                      .arg(serverName(kind), QLatin1String(flavour.owner));
         return nullptr;
     }
+    theirs = false;
     auto server = std::unique_ptr<PrivateServer>(new PrivateServer(kind));
     server->version_ = serverVersion(kind, flavour, account, error);
     if (server->version_.isEmpty())

@@ -31,9 +31,12 @@ public:
     using Progress = std::function<void(Stage)>;
 
     // A running server, or null with *error in one line that says what to
-    // do (which package to install, as whom to run the lab).
+    // do (which package to install, as whom to run the lab). *usersToFix:
+    // whether that is the user's to fix (a missing package, no account to
+    // run the server as) rather than the machine's (a server that stopped or
+    // did not answer while starting, a full disk).
     static std::unique_ptr<PrivateServer> start(ServerKind kind, const Progress& progress,
-                                                QString* error);
+                                                QString* error, bool* usersToFix = nullptr);
     // The Debian package whose server programs this machine lacks for
     // `kind`; empty when they are installed. start() refuses with it.
     static QString missingPackage(ServerKind kind);
