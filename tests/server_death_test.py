@@ -5,7 +5,8 @@ nothing: no verdict, no summary drawn from a database that went away. The
 server is killed with SIGKILL, as the machine's OOM killer would, on both
 servers: mid-run, and as soon as a process of its program appears (the
 lab asking its version, or the server starting): the machine's failure,
-exit 1, never the user's 2.
+exit 1, never the user's 2. A killed PostgreSQL leaves no shared memory
+segment in /dev/shm (the lab's servers keep theirs in their data folder).
 Skips a server whose program is absent."""
 import os
 import signal
@@ -109,7 +110,16 @@ def kill_mid_run(backend, program, name, at_once=False):
         bad(f"{backend}: a verdict was printed: {out[-300:]!r}")
 
 
+def segments():
+    """PostgreSQL's POSIX shared memory segments, which outlive a killed server."""
+    try:
+        return {n for n in os.listdir("/dev/shm") if n.startswith("PostgreSQL.")}
+    except OSError:
+        return set()
+
+
 def main():
+    before = segments()
     ran = 0
     for backend, (program, name) in SERVERS.items():
         if not os.access(program, os.X_OK):
@@ -118,6 +128,8 @@ def main():
         ran += 1
         kill_mid_run(backend, program, name)
         kill_mid_run(backend, program, name, at_once=True)
+    if segments() - before:
+        bad(f"left in /dev/shm: {sorted(segments() - before)}")
     print(f"{ran} servers, {failed} failures")
     return 1 if failed else 0
 

@@ -217,15 +217,19 @@ ServerCommand serverCommand(ServerKind kind, const Flavour& flavour, const QStri
     command.account = account;
     const QString data = folder + QStringLiteral("/data");
     if (kind == ServerKind::Postgres) {
-        command.arguments = {QStringLiteral("-D"), data, QStringLiteral("-c"),
-                             QStringLiteral("listen_addresses="), QStringLiteral("-c"),
-                             QStringLiteral("unix_socket_directories=") + folder,
-                             QStringLiteral("-c"), QStringLiteral("fsync=off"),
-                             QStringLiteral("-c"), QStringLiteral("synchronous_commit=off"),
-                             QStringLiteral("-c"), QStringLiteral("full_page_writes=off"),
-                             QStringLiteral("-c"), QStringLiteral("cluster_name=idemlab"),
-                             // Each attempt of a run is a session of its own.
-                             QStringLiteral("-c"), QStringLiteral("max_connections=300")};
+        command.arguments = {
+            QStringLiteral("-D"), data, QStringLiteral("-c"), QStringLiteral("listen_addresses="),
+            QStringLiteral("-c"), QStringLiteral("unix_socket_directories=") + folder,
+            QStringLiteral("-c"), QStringLiteral("fsync=off"), QStringLiteral("-c"),
+            QStringLiteral("synchronous_commit=off"), QStringLiteral("-c"),
+            QStringLiteral("full_page_writes=off"), QStringLiteral("-c"),
+            QStringLiteral("cluster_name=idemlab"),
+            // Each attempt of a run is a session of its own.
+            QStringLiteral("-c"), QStringLiteral("max_connections=300"),
+            // Its shared memory segments as files in the data
+            // folder, which go with it: POSIX ones stay in
+            // /dev/shm when the server is killed.
+            QStringLiteral("-c"), QStringLiteral("dynamic_shared_memory_type=mmap")};
         // SIGINT: fast shutdown (clients disconnected, transactions rolled
         // back). SIGQUIT, should the keeper vanish: the postmaster ends its
         // backends and exits at once.
