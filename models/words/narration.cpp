@@ -86,6 +86,10 @@ QString joinSentences(const QStringList& sentences) {
             text += QLatin1Char(' ');
         text += s;
     }
+    // An attempt's label before a Chinese word gets a space, as Latin
+    // letters and digits do in Chinese text ("#1 记录下", not "#1记录下").
+    static const QRegularExpression labelThenHan(QStringLiteral("(#\\d+)(?=\\p{Han})"));
+    text.replace(labelThenHan, QStringLiteral("\\1 "));
     return text;
 }
 
@@ -207,7 +211,7 @@ QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsize
 QString Narrator::caption(const TraceEvent& e) {
     const QString dropped = sayDropped(&e).text;
     const QString text = say(e).text;
-    return dropped.isEmpty() ? text : joinSentences({dropped, text});
+    return joinSentences({dropped, text});
 }
 
 Narrator::Said Narrator::sayDropped(const TraceEvent* next) {
