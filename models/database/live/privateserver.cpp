@@ -498,9 +498,19 @@ QString PrivateServer::lastWords() const {
     QFile file(folder_ + QStringLiteral("/server.log"));
     if (!file.open(QIODevice::ReadOnly))
         return {};
+    const QString log = QString::fromLocal8Bit(file.readAll());
+    // A server that crashed names the statement it was running (MariaDB:
+    // "Query (0x...): ..." and "Status: ..." in its crash report).
+    QStringList crash;
+    for (const QString& line : log.split(u'\n')) {
+        if (line.startsWith(QLatin1String("Query (")) || line.startsWith(QLatin1String("Status: ")))
+            crash << line.trimmed().left(400);
+    }
+    if (!crash.isEmpty())
+        return crash.join(QStringLiteral("; "));
     // Only an error: a server killed outright says nothing, and its log's
     // last line is then its start banner.
-    const QString words = lastError(QString::fromLocal8Bit(file.readAll()));
+    const QString words = lastError(log);
     return words.contains(u"ERROR") || words.contains(u"FATAL") || words.contains(u"PANIC") ||
                    words.contains(u"error")
                ? words
