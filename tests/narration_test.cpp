@@ -1,6 +1,7 @@
 // Every step of every scenario, variant, crash point and timing has a
 // caption, in English and in Chinese, and the captions say what the run did.
 #include "narration.h"
+#include "narrationtext.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
@@ -154,6 +155,7 @@ private slots:
     void csvHasACaptionForEveryEvent();
     void outboxHelpersAreCalledByTheirOwnNumbers();
     void aWaiterAheadInTheQueueIsNotCalledAHolder();
+    void anAttemptsLabelIsSpacedBeforeAChineseWordOnly();
 };
 
 void NarrationTest::everyEventHasACaption() {
@@ -409,6 +411,18 @@ void NarrationTest::aWaiterAheadInTheQueueIsNotCalledAHolder() {
              "waits for c2: RECORD X,INSERT_INTENTION on `orders` index PRIMARY row supremum "
              "pseudo-record, held as S"));
     QVERIFY2(scan.contains("scanned the whole table"), qPrintable(scan));
+}
+
+void NarrationTest::anAttemptsLabelIsSpacedBeforeAChineseWordOnly() {
+    QCOMPARE(narration::joinSentences({QStringLiteral("#1记录下这个请求。")}),
+             QStringLiteral("#1 记录下这个请求。"));
+    // The ideographic comma and full stop join labels as they are.
+    QCOMPARE(narration::joinSentences({QStringLiteral("#1 等待 #2、#3 持有的锁。")}),
+             QStringLiteral("#1 等待 #2、#3 持有的锁。"));
+    QCOMPARE(narration::joinSentences({QStringLiteral("回滚了 #2。")}),
+             QStringLiteral("回滚了 #2。"));
+    QCOMPARE(narration::joinSentences({QStringLiteral("#12 waits.")}),
+             QStringLiteral("#12 waits."));
 }
 
 QTEST_GUILESS_MAIN(NarrationTest)

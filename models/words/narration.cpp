@@ -88,7 +88,10 @@ QString joinSentences(const QStringList& sentences) {
     }
     // An attempt's label before a Chinese word gets a space, as Latin
     // letters and digits do in Chinese text ("#1 记录下", not "#1记录下").
-    static const QRegularExpression labelThenHan(QStringLiteral("(#\\d+)(?=\\p{Han})"));
+    // An ideograph only: \p{Han} also takes the ideographic comma by its
+    // script extensions ("#2、#3" stays as it is).
+    static const QRegularExpression labelThenHan(
+        QStringLiteral("(#\\d+)(?=[\\x{3400}-\\x{4dbf}\\x{4e00}-\\x{9fff}])"));
     text.replace(labelThenHan, QStringLiteral("\\1 "));
     return text;
 }
