@@ -328,18 +328,10 @@ private:
         for (const QVariantList& row : names.data) {
             TableRows t;
             t.table = row.value(0).toString();
-            const SqlResult columns = recorder_->exec(
-                QStringLiteral("SELECT column_name, data_type FROM information_schema.columns "
-                               "WHERE table_schema = %1 AND table_name = ? ORDER BY "
-                               "ordinal_position")
-                    .arg(schema),
-                {t.table});
-            if (!columns.ok || columns.empty())
+            // This backend's connect() makes every connection it lends.
+            if (!static_cast<ServerConnection*>(recorder_.get())
+                     ->describeTable(t.table, &t.columns, &t.types))
                 continue;
-            for (const QVariantList& c : columns.data) {
-                t.columns << c.value(0).toString();
-                t.types << c.value(1).toString();
-            }
             tables_.push_back(std::move(t));
         }
         return true;

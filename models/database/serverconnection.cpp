@@ -98,6 +98,7 @@ SqlResult ServerConnection::take() {
     r.outcome = s.outcome;
     r.rows = s.rows;
     r.data = s.data;
+    r.columns = s.columns;
     r.counts = s.returnsRows        ? RowCount::Returned
                : changesRows(sent_) ? RowCount::Changed
                                     : RowCount::None;
@@ -128,28 +129,52 @@ void ServerConnection::drop() {
     inTransaction_ = false;
 }
 
+QStringList ServerConnection::columnTypes() const {
+    return session_->result().types;
+}
+
+bool ServerConnection::describeTable(const QString& table, QStringList* columns,
+                                     QStringList* types) {
+    const bool pg = session_->kind() == ServerKind::Postgres;
+    columns->clear();
+    types->clear();
+    if (!pg) {
+        // The columns as a read of no rows describes them: no
+        // information_schema query (see typeName in mariasession.cpp).
+        QString quoted = table;
+        quoted.replace(QLatin1Char('`'), QStringLiteral("``"));
+        const SqlResult shape = exec(QStringLiteral("SELECT * FROM `%1` LIMIT 0").arg(quoted));
+        if (!shape.ok)
+            return false;
+        *columns = shape.columns;
+        *types = columnTypes();
+        return !columns->isEmpty();
+    }
+    const SqlResult info =
+        exec(QStringLiteral("SELECT column_name, data_type FROM information_schema.columns WHERE "
+                            "table_schema = current_schema() AND table_name = ? ORDER BY "
+                            "ordinal_position"),
+             {table});
+    if (!info.ok)
+        return false;
+    for (const QVariantList& c : info.data) {
+        *columns << c.value(0).toString();
+        *types << c.value(1).toString();
+    }
+    return !columns->isEmpty();
+}
+
 QString ServerConnection::selectAllStatement(const QString& table, QStringList* columns) {
     const bool pg = session_->kind() == ServerKind::Postgres;
-    const SqlResult info =
-        exec(pg ? QStringLiteral("SELECT column_name FROM information_schema.columns WHERE "
-                                 "table_schema = current_schema() AND table_name = ? ORDER BY "
-                                 "ordinal_position")
-                : QStringLiteral("SELECT column_name FROM information_schema.columns WHERE "
-                                 "table_schema = DATABASE() AND table_name = ? ORDER BY "
-                                 "ordinal_position"),
-             {table});
-    if (!info.ok || info.empty())
+    QStringList types;
+    if (!describeTable(table, columns, &types))
         return {};
     const QChar quote = pg ? QLatin1Char('"') : QLatin1Char('`');
     auto quoted = [quote](QString name) {
         return quote + name.replace(quote, QString(2, quote)) + quote;
     };
-    columns->clear();
     QStringList select;
-    for (const QVariantList& row : info.data) {
-        *columns << row.value(0).toString();
-        select << quoted(row.value(0).toString());
-    }
+    for (const QString& c : *columns) select << quoted(c);
     // No row id of the database's own: rows in the order of their first
     // column (every scenario's table starts with its key).
     return QStringLiteral("SELECT ROW_NUMBER() OVER (ORDER BY %1), %2 FROM %3 ORDER BY %1")

@@ -74,6 +74,12 @@ public:
 
     live::Session& session() { return *session_; }
 
+    // A table's columns and their types (information_schema's DATA_TYPE
+    // names), in their order; false when it has none or cannot be read.
+    bool describeTable(const QString& table, QStringList* columns, QStringList* types);
+    // The types of the last statement's columns, where the server describes
+    // them with the rows (MariaDB); empty otherwise.
+    QStringList columnTypes() const;
     QString selectAllStatement(const QString& table, QStringList* columns) override;
     QString selectAllWithRowVersions(const QString& table, QStringList* columns) override;
     // "#2 · 745": whose transaction, then its id; the id alone when the

@@ -42,6 +42,9 @@ struct StatementResult {
     bool returnsRows = false;  // a read (or RETURNING): rows counts what came back
     qint64 rows = 0;           // rows returned, or rows the server says it changed
     QStringList columns;
+    // MariaDB: each column's type as information_schema's DATA_TYPE names it
+    // ("bigint", "varchar", "text"), read from the result's own description.
+    QStringList types;
     // Integers as qint64, floating point as double, NULL as a null QVariant,
     // everything else (numeric and decimal included, exactly) as QString.
     QList<QVariantList> data;
