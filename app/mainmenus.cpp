@@ -33,6 +33,7 @@
 #include "trace.h"
 #include "verdictglossary.h"
 #include "windowexports.h"
+#include "workbenchview.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -92,6 +93,7 @@ void MainWindow::buildMenus() {
         {"tab-compare", "view", {QKeySequence(Qt::ALT | Qt::Key_2)}},
         {"tab-pagination", "view", {QKeySequence(Qt::ALT | Qt::Key_3)}},
         {"tab-experiment", "view", {QKeySequence(Qt::ALT | Qt::Key_4)}},
+        {"tab-workbench", "view", {QKeySequence(Qt::ALT | Qt::Key_5)}},
         {"tab-next", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageDown)}},
         {"tab-previous", "view", {QKeySequence(Qt::CTRL | Qt::Key_PageUp)}},
         {"lessons", "lessons", {QKeySequence(Qt::Key_F2)}},
@@ -199,7 +201,14 @@ void MainWindow::buildMenus() {
     });
 
     connect(actions_["open"], &QAction::triggered, this, &MainWindow::openTrace);
-    connect(actions_["save"], &QAction::triggered, this, &MainWindow::saveTrace);
+    // On the Workbench, Ctrl+S saves the handler, F5 checks it and Escape
+    // stops the check.
+    connect(actions_["save"], &QAction::triggered, this, [this] {
+        if (tabs_->currentWidget() == workbench_)
+            saveHandler();
+        else
+            saveTrace();
+    });
     connect(actions_["export-png"], &QAction::triggered, this, [this] { exportDiagram(false); });
     connect(actions_["export-svg"], &QAction::triggered, this, [this] { exportDiagram(true); });
     const QList<QPair<const char*, WindowExports::Format>> runExports{
@@ -220,7 +229,9 @@ void MainWindow::buildMenus() {
     // In a lesson F5 (which many remotes send) plays the frame again, and
     // Escape brings it back: the frame's words and its run stay together.
     connect(actions_["fire"], &QAction::triggered, this, [this] {
-        if (lessons_->isActive())
+        if (tabs_->currentWidget() == workbench_)
+            workbench_->check();
+        else if (lessons_->isActive())
             lessons_->replay();
         else
             director_->fireFromPanel();
@@ -262,6 +273,10 @@ void MainWindow::buildMenus() {
     connect(actions_["cancel"], &QAction::triggered, this, [this] {
         // Escape also ends a play that leaps or runs to the next turn.
         playbackBar_->stop();
+        if (tabs_->currentWidget() == workbench_ && workbench_->isChecking()) {
+            workbench_->cancel();
+            return;
+        }
         if (!lessons_->isActive()) {
             jobs_->cancel();
             return;
@@ -287,7 +302,8 @@ void MainWindow::buildMenus() {
     const QList<QPair<const char*, QWidget*>> tabActions{{"tab-live", live_},
                                                          {"tab-compare", compare_},
                                                          {"tab-pagination", pagination_},
-                                                         {"tab-experiment", experiment_}};
+                                                         {"tab-experiment", experiment_},
+                                                         {"tab-workbench", workbench_}};
     for (const auto& [id, page] : tabActions) {
         connect(actions_[id], &QAction::triggered, this, [this, page = page] { showTab(page); });
     }
@@ -400,6 +416,7 @@ void MainWindow::retranslate() {
         {"tab-compare", {tr("Co&mpare"), {}}},
         {"tab-pagination", {tr("Pa&gination"), {}}},
         {"tab-experiment", {tr("E&xperiment"), {}}},
+        {"tab-workbench", {tr("&Workbench"), {}}},
         {"tab-next", {tr("Next ta&b"), {}}},
         {"tab-previous", {tr("Previous t&ab"), {}}},
         {"keys", {tr("&Keyboard shortcuts"), tr("Every key the window obeys (?)")}},
@@ -465,6 +482,7 @@ void MainWindow::retranslate() {
         tabs_->setTabText(1, tr("Compare 对比"));
         tabs_->setTabText(2, tr("Pagination 分页"));
         tabs_->setTabText(3, tr("Experiment 压力实验"));
+        tabs_->setTabText(4, tr("Workbench 工作台"));
     }
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         if (d->objectName() == QLatin1String("scenarioDock"))
@@ -494,7 +512,9 @@ void MainWindow::retranslate() {
         }
     }
     if (tabs_)
-        tabs_->setAccessibleName(tr("Pages: live run, compare, pagination, experiment"));
+        tabs_->setAccessibleName(tr("Pages: live run, compare, pagination, experiment, workbench"));
+    if (workbench_)
+        workbench_->setLanguage(language_);
     if (auto* outcome = findChild<QWidget*>(QStringLiteral("outcomeScroll")))
         outcome->setAccessibleName(tr("Outcome"));
     if (auto* lesson = findChild<QWidget*>(QStringLiteral("lessonScroll")))

@@ -40,6 +40,7 @@
 #include "tableview.h"
 #include "texts.h"
 #include "windowexports.h"
+#include "workbenchview.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -112,6 +113,7 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     connect(lessons_, &LessonPlayer::activeChanged, director_, &StageDirector::updateCaption);
     connect(firePanel_, &FirePanel::fireRequested, director_, &StageDirector::fireFromPanel);
     buildMenus();
+    connectWorkbench();
     connect(jobs_, &RunController::busyChanged, this, &MainWindow::updateEnabled);
 
     const Appearance look = currentAppearance();
@@ -179,8 +181,8 @@ MainWindow::~MainWindow() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup",  "state", "sequence",   "sql",     "outcome",
-            "compare",  "tables", "locks", "pagination", "advisor", "experiment"};
+    return {"overview", "dedup", "state",      "sequence", "sql",        "outcome",  "compare",
+            "tables",   "locks", "pagination", "advisor",  "experiment", "workbench"};
 }
 
 void MainWindow::buildViews() {
@@ -240,6 +242,8 @@ void MainWindow::buildViews() {
     tabs_->addTab(compare_, QString());
     tabs_->addTab(pagination_, QString());
     tabs_->addTab(experiment_, QString());
+    workbench_ = new WorkbenchView(remember_, this);
+    tabs_->addTab(workbench_, QString());
     caption_ = new StepCaption(this);
     auto* centre = new QWidget(this);
     auto* centreLayout = new QVBoxLayout(centre);
@@ -292,7 +296,8 @@ void MainWindow::buildViews() {
     // Escape stops a worker's job, and also a play between two of its leaps.
     connect(playbackBar_, &PlaybackBar::playingChanged, this, [this] {
         if (QAction* cancel = actions_.value("cancel"))
-            cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying());
+            cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying() ||
+                               workbench_->isChecking());
     });
     connect(playbackBar_, &PlaybackBar::speedChanged, this, fastPlay);
 }
@@ -359,6 +364,8 @@ void MainWindow::stepTab(int by) {
 void MainWindow::tabChanged() {
     if (tabs_->currentWidget() == compare_ && compare_->ranOn().scenario.isEmpty())
         compare_->requestCompare();
+    if (tabs_->currentWidget() == workbench_)
+        markCounterexampleStatement();
     updateEnabled();
 }
 
@@ -388,7 +395,8 @@ void MainWindow::updateEnabled() {
         playbackBar_->pause();
     // Escape stops a worker's job, and also a play between two of its leaps.
     if (QAction* cancel = actions_.value("cancel"))
-        cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying());
+        cancel->setEnabled(jobs_->isBusy() || playbackBar_->isPlaying() ||
+                           (workbench_ && workbench_->isChecking()));
 }
 
 void MainWindow::selectScenario(const QString& id) {
@@ -434,6 +442,12 @@ QWidget* MainWindow::viewWidget(const QString& name) {
     }
     if (name == QLatin1String("advisor"))
         return new AdvisorDialog(this);
+    if (name == QLatin1String("workbench")) {
+        tabs_->setCurrentWidget(workbench_);
+        // The picture shows a check's result: the starter fails.
+        workbench_->checkNow();
+        return workbench_;
+    }
     if (name == QLatin1String("experiment")) {
         tabs_->setCurrentWidget(experiment_);
         experiment_->runNow();
@@ -511,6 +525,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     playbackBar_->stop();
     jobs_->cancelNow();
     experiment_->stop();
+    workbench_->stop();
     if (remember_) {
         QSettings s;
         s.setValue(settings::kGeometry, saveGeometry());

@@ -25,6 +25,7 @@ class CompareView;
 class DatabaseTableView;
 class ExperimentView;
 class ExplanationView;
+class WorkbenchView;
 class FirePanel;
 class KeysOverlay;
 class LessonPanel;
@@ -97,6 +98,10 @@ public:
     CompareView* compareView() const { return compare_; }
     PaginationView* paginationView() const;
     ExperimentView* experimentView() const { return experiment_; }
+    WorkbenchView* workbenchView() const { return workbench_; }
+    // "Step the failing run": the workbench's counterexample on the stage, at
+    // the first step where the judge sees the verdict it ends with.
+    void stepCounterexample(const QString& tracePath);
     StepCaption* caption() const { return caption_; }
     StageHeader* stageHeader() const { return header_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -160,6 +165,13 @@ private:
     // Shows `page` and, chosen from the keyboard, gives it the focus.
     void showTab(QWidget* page);
     void updateEnabled();
+    // The workbench's signals to the window (mainworkbench.cpp).
+    void connectWorkbench();
+    void saveHandler();
+    void seekFirstWrongStep();
+    // Back on the Workbench from the failing run: the line of the statement
+    // the step on screen sent is marked.
+    void markCounterexampleStatement();
     void stepTab(int by);
     void tabChanged();
 
@@ -183,6 +195,7 @@ private:
     CompareView* compare_ = nullptr;
     PaginationView* pagination_ = nullptr;
     ExperimentView* experiment_ = nullptr;
+    WorkbenchView* workbench_ = nullptr;
     PlaybackKeys* keys_ = nullptr;
     KeysOverlay* keysOverlay_ = nullptr;
     BlankCover* blank_ = nullptr;

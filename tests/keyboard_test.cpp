@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "runcontroller.h"
 #include "scenariopicker.h"
+#include "workbenchview.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -291,8 +292,16 @@ void KeyboardTest::tabsHaveKeys() {
     QCOMPARE(w.tabs()->currentWidget(), w.experimentView());
     key(Qt::Key_3, Qt::AltModifier);  // pagination is not this scenario's: nothing happens
     QCOMPARE(w.tabs()->currentWidget(), w.experimentView());
+    key(Qt::Key_5, Qt::AltModifier);
+    QCOMPARE(w.tabs()->currentWidget(), w.workbenchView());
+    key(Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(w.tabs()->currentWidget(), w.experimentView());
+    key(Qt::Key_PageDown, Qt::ControlModifier);
+    QCOMPARE(w.tabs()->currentWidget(), w.workbenchView());
     key(Qt::Key_PageDown, Qt::ControlModifier);  // wraps round, skipping the hidden tab
     QCOMPARE(w.tabs()->currentWidget(), w.liveView());
+    key(Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(w.tabs()->currentWidget(), w.workbenchView());
     key(Qt::Key_PageUp, Qt::ControlModifier);
     QCOMPARE(w.tabs()->currentWidget(), w.experimentView());
     key(Qt::Key_PageUp, Qt::ControlModifier);
@@ -417,7 +426,7 @@ void KeyboardTest::mnemonicsAreUnique() {
         QVERIFY(letters.size() >= 10);
         ++checked;
     }
-    QCOMPARE(checked, 4);
+    QCOMPARE(checked, 5);
     // Each menu among its own items.
     for (QMenu* menu : w.menuBar()->findChildren<QMenu*>()) {
         QStringList letters, owners;

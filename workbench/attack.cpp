@@ -27,6 +27,7 @@ struct Trial {
 struct TrialOutcome {
     RunResult result;
     QMap<int, int> steps;
+    QMap<int, QList<int>> lines;
     QString failure;
     bool runaway = false;
     bool refused = false;
@@ -107,6 +108,7 @@ public:
         o.result = runToEnd(configOf(attack, trial), scenario_, RunOptions::untraced());
         if (const HandlerRun* h = currentHandlerRun()) {
             o.steps = h->steps;
+            o.lines = h->lines;
             o.failure = h->failure;
             o.runaway = h->runaway;
             o.refused = h->refused;
@@ -245,6 +247,7 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
             c.schedule += QStringLiteral(", #%1's answer is lost").arg(trial.crashAttempt);
         c.failure = o.failure;
         c.target = target;
+        c.lines = o.lines;
         if (!best || smaller(c, *best)) {
             best = c;
         }

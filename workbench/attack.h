@@ -12,6 +12,7 @@
 #include "summary.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 
 #include <atomic>
@@ -42,6 +43,9 @@ struct Counterexample {
     QString failure;   // the handler's own failure, if that is what failed
     QString target;    // the challenge's target it missed ("3 statements, budget 2"), if any
     QString tracePath;
+    // The handler's line of each statement each attempt ran, in order: the
+    // window marks the line of the statement a step ran.
+    QMap<int, QList<int>> lines;
 };
 
 struct AttackResult {

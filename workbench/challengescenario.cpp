@@ -205,6 +205,7 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
                 break;
         }
         run->steps[a.number()] = step;
+        run->lines[a.number()].append(call.line);
         input = program.resultValue(call.kind, r);
     }
 }

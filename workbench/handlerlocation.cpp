@@ -36,6 +36,18 @@ int syntaxErrorColumn(QJSEngine& engine, const QString& source, const QString& f
     return std::max(1, column);
 }
 
+std::optional<SyntaxError> syntaxError(QJSEngine& engine, const QString& source,
+                                       const QString& fileName) {
+    const QJSValue r = engine.evaluate(wrappedHandler(source), fileName, 1);
+    if (!r.isError())
+        return std::nullopt;
+    SyntaxError e;
+    e.line = r.property(QStringLiteral("lineNumber")).toInt();
+    e.message = r.toString();
+    e.column = syntaxErrorColumn(engine, source, fileName, e.line, e.message);
+    return e;
+}
+
 int handlerLine(const QString& source) {
     static const QRegularExpression declared(QStringLiteral("function\\s*\\*\\s*handle\\b"));
     const QRegularExpressionMatch m = declared.match(source);

@@ -5,6 +5,8 @@
 #include <QJSEngine>
 #include <QString>
 
+#include <optional>
+
 namespace idem {
 
 // The source as the lab compiles it: the file's top level inside a
@@ -17,6 +19,16 @@ QString wrappedHandler(const QString& source);
 // file's code does not run.
 int syntaxErrorColumn(QJSEngine& engine, const QString& source, const QString& fileName, int line,
                       const QString& message);
+struct SyntaxError {
+    int line = 0;
+    int column = 0;
+    QString message;  // the engine's words
+};
+// The first syntax error in `source`, compiled as the lab compiles it and
+// run not at all (the editor asks as the student types); none when it parses.
+std::optional<SyntaxError> syntaxError(QJSEngine& engine, const QString& source,
+                                       const QString& fileName);
+
 // The line where `function* handle` is declared; 1 when not found.
 int handlerLine(const QString& source);
 

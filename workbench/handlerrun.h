@@ -49,6 +49,8 @@ struct HandlerRun {
     std::shared_ptr<HandlerProgram> program;
     Schedule schedule;
     QMap<int, int> steps;  // the statements each attempt ran
+    // The handler's line of each statement an attempt ran, in order.
+    QMap<int, QList<int>> lines;
     QString failure;  // the handler's own failure (a throw, a runaway step, a refused statement)
     bool runaway = false;
     bool refused = false;  // a statement the handler may not send (DDL outside schema)

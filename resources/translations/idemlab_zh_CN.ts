@@ -1764,10 +1764,6 @@
         <translation>此栏的更多按钮</translation>
     </message>
     <message>
-        <source>Pages: live run, compare, pagination, experiment</source>
-        <translation>页面：实时、对比、分页、压力实验</translation>
-    </message>
-    <message>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -1998,6 +1994,30 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     <message>
         <source>The verdict is hidden until the lesson shows it</source>
         <translation>结论在课程揭晓之前不显示</translation>
+    </message>
+    <message>
+        <source>&amp;Workbench</source>
+        <translation>工作台(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Workbench 工作台</source>
+        <translation>Workbench 工作台</translation>
+    </message>
+    <message>
+        <source>Pages: live run, compare, pagination, experiment, workbench</source>
+        <translation>页面：实时运行、对比、分页、压力实验、工作台</translation>
+    </message>
+    <message>
+        <source>Saved the handler to %1</source>
+        <translation>处理函数已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot save the handler</source>
+        <translation>无法保存处理函数</translation>
+    </message>
+    <message>
+        <source>Your handler&apos;s smallest failing run, at step %1 of %2: the first step where the judge&apos;s verdict is %3. Alt+5 goes back to the handler, with the statement of the step on screen marked.</source>
+        <translation>你的处理函数最小的失败运行，停在第 %1 步（共 %2 步）：裁决第一次成为“%3”的那一步。按 Alt+5 回到处理函数，屏幕上这一步发出的语句会被标出。</translation>
     </message>
 </context>
 <context>
@@ -5027,6 +5047,277 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>waits for its turn in the schedule</source>
         <translation>按调度等待轮到自己</translation>
+    </message>
+</context>
+<context>
+    <name>idem::WorkbenchView</name>
+    <message>
+        <source>Line %1 does not compile: fix it first</source>
+        <translation>第 %1 行无法编译：请先修正</translation>
+    </message>
+    <message>
+        <source>Checking on %1…</source>
+        <translation>正在 %1 上检查…</translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>The handler cannot be checked: %1</source>
+        <translation>处理函数无法检查：%1</translation>
+    </message>
+    <message>
+        <source>The check could not run: %1</source>
+        <translation>检查无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Passed: no schedule broke it.</source>
+        <translation>通过：没有任何调度能让它出错。</translation>
+    </message>
+    <message>
+        <source>Failed: the smallest run that breaks it is below.</source>
+        <translation>未通过：让它出错的最小运行见下方。</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>未通过：%1</translation>
+    </message>
+    <message>
+        <source>failed: over the target</source>
+        <translation>未通过：超出目标</translation>
+    </message>
+    <message>
+        <source>Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4 (attempt:statements in turn), %5, %6.</source>
+        <translation>最小的失败运行：%1 次尝试、%2 条语句、%3 次抢占；调度 %4（按顺序写作 尝试:语句数），%5，%6。</translation>
+    </message>
+    <message>
+        <source>#%1 was told %2 (%3), but the database shows %4.</source>
+        <translation>#%1 得到的应答是 %2（%3），但数据库里是 %4。</translation>
+    </message>
+    <message>
+        <source>Verdict: %1.</source>
+        <translation>裁决：%1。</translation>
+    </message>
+    <message>
+        <source>Your handler failed: %1</source>
+        <translation>你的处理函数出错：%1</translation>
+    </message>
+    <message>
+        <source>Over the challenge&apos;s target: %1</source>
+        <translation>超出挑战的目标：%1</translation>
+    </message>
+    <message>
+        <source>Saved the handler to %1</source>
+        <translation>处理函数已保存到 %1</translation>
+    </message>
+    <message>
+        <source>not tried yet</source>
+        <translation>尚未尝试</translation>
+    </message>
+    <message>
+        <source>passed on SQLite</source>
+        <translation>在 SQLite 上通过</translation>
+    </message>
+    <message>
+        <source>failed on SQLite</source>
+        <translation>在 SQLite 上未通过</translation>
+    </message>
+    <message>
+        <source>You write:</source>
+        <translation>你要写的：</translation>
+    </message>
+    <message>
+        <source>; a crash before every statement and every answer lost</source>
+        <translation>；在每条语句之前崩溃，并让每个应答丢失</translation>
+    </message>
+    <message>
+        <source>; the first attempt stalls past its lease before each statement</source>
+        <translation>；第一次尝试在每条语句之前停顿，直到租约过期</translation>
+    </message>
+    <message>
+        <source>The lab attacks it with:</source>
+        <translation>实验室用这些方式攻击它：</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Hint %1:</source>
+        <translation>提示 %1：</translation>
+    </message>
+    <message>
+        <source>Show a hint (%1 of %2)</source>
+        <translation>显示提示（第 %1 条，共 %2 条）</translation>
+    </message>
+    <message>
+        <source>Cannot save the handler to %1: %2</source>
+        <translation>无法把处理函数保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>the starter, not saved yet (Ctrl+S)</source>
+        <translation>起始代码，尚未保存（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>edited, not saved (Ctrl+S)</source>
+        <translation>已修改，尚未保存（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <source>%1 changed on disk; your unsaved edits are kept here (Ctrl+S writes them over it)</source>
+        <translation>%1 在磁盘上被改动；你未保存的修改仍留在这里（Ctrl+S 会用它们覆盖文件）</translation>
+    </message>
+    <message>
+        <source>Reloaded %1: it changed on disk</source>
+        <translation>已重新载入 %1：它在磁盘上被改动了</translation>
+    </message>
+    <message>
+        <source>Start over</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>Replace the handler in the editor with the challenge&apos;s starter? Undo (Ctrl+Z) brings your text back.</source>
+        <translation>用挑战的起始代码替换编辑器里的处理函数？撤销（Ctrl+Z）可以找回你的代码。</translation>
+    </message>
+    <message>
+        <source>Line %1, column %2: %3</source>
+        <translation>第 %1 行第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>Challen&amp;ges</source>
+        <translation>挑战(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Challenges</source>
+        <translation>挑战</translation>
+    </message>
+    <message>
+        <source>Reveals the challenge&apos;s hints one at a time</source>
+        <translation>一次显示一条挑战提示</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Writes the handler to its file (Ctrl+S); edit it elsewhere too, it is reloaded when it changes</source>
+        <translation>把处理函数写入它的文件（Ctrl+S）；也可以用别的编辑器修改，文件变化时会重新载入</translation>
+    </message>
+    <message>
+        <source>Puts the challenge&apos;s starter handler back in the editor</source>
+        <translation>把挑战的起始处理函数放回编辑器</translation>
+    </message>
+    <message>
+        <source>Handler (JavaScript)</source>
+        <translation>处理函数（JavaScript）</translation>
+    </message>
+    <message>
+        <source>function* handle(request, db): yield each db call. Ctrl+Tab leaves the editor.</source>
+        <translation>function* handle(request, db)：每次调用 db 都要 yield。Ctrl+Tab 离开编辑器。</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Runs every schedule of the attacks on your handler (F5 or Ctrl+Enter)</source>
+        <translation>对你的处理函数运行攻击的每一种调度（F5 或 Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stops the check (Escape)</source>
+        <translation>停止检查（Esc）</translation>
+    </message>
+    <message>
+        <source>SQLite</source>
+        <translation>SQLite</translation>
+    </message>
+    <message>
+        <source>MariaDB (not yet)</source>
+        <translation>MariaDB（尚未支持）</translation>
+    </message>
+    <message>
+        <source>PostgreSQL (not yet)</source>
+        <translation>PostgreSQL（尚未支持）</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>The workbench runs handlers on SQLite so far; the servers come next</source>
+        <translation>工作台目前只在 SQLite 上运行处理函数；服务器随后支持</translation>
+    </message>
+    <message>
+        <source>Pree&amp;mptions:</source>
+        <translation>抢占次数(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>The most times a schedule switches away from an attempt that had statements left</source>
+        <translation>一种调度最多可以在某次尝试还有语句没执行时切换走几次</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Schedules run</source>
+        <translation>已运行的调度</translation>
+    </message>
+    <message>
+        <source>Skipped as repeats</source>
+        <translation>因重复而跳过</translation>
+    </message>
+    <message>
+        <source>Left out by the bound</source>
+        <translation>超出上限而略去</translation>
+    </message>
+    <message>
+        <source>Check results</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Step the failing run</source>
+        <translation>单步查看失败的运行</translation>
+    </message>
+    <message>
+        <source>Puts the smallest failing run on the stage at its first wrong step</source>
+        <translation>把最小的失败运行放到舞台上，停在它第一次出错的那一步</translation>
+    </message>
+    <message>
+        <source>Checking on %1: schedules run: %2…</source>
+        <translation>正在 %1 上检查：已运行的调度 %2 种…</translation>
+    </message>
+    <message>
+        <source>Check cancelled (schedules run: %1).</source>
+        <translation>检查已取消（已运行的调度：%1 种）。</translation>
+    </message>
+    <message>
+        <source>Schedules run: %1, with a crash before every statement and every answer lost where the challenge asks for them; none broke the handler.</source>
+        <translation>已运行的调度：%1 种，并按挑战的要求在每条语句之前制造崩溃、让每个应答丢失；没有一种让处理函数出错。</translation>
+    </message>
+    <message>
+        <source>%1, %2, duplicates: %3</source>
+        <translation>%1，%2，重复请求：%3 个</translation>
+    </message>
+    <message>
+        <source>statements per request: at most %1</source>
+        <translation>每个请求的语句：最多 %1 条</translation>
+    </message>
+    <message>
+        <source>Every hint is shown (%1)</source>
+        <translation>提示已全部显示（%1 条）</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,254 @@
+// The Workbench page in the real window, off screen (SPEC section 9): the
+// ladder and the story in both languages, the editor's syntax errors as the
+// student types, the handler saved and reloaded from disk, Check in a worker
+// while the window answers, Escape, and the failing run stepped on the stage
+// and back to the line of its statement.
+#include "attack.h"
+#include "challenge.h"
+#include "challengescenario.h"
+#include "handlereditor.h"
+#include "mainwindow.h"
+#include "playback.h"
+#include "workbenchview.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTranslator>
+
+using namespace idem;
+
+namespace {
+
+constexpr int kCheckMs = 120'000;  // a check of the first challenges takes about a second
+
+QString lineOf(const HandlerEditor* editor, int line) {
+    return editor->document()->findBlockByNumber(line - 1).text();
+}
+
+}  // namespace
+
+class WorkbenchWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init() { QSettings().clear(); }
+    void theStarterFailsAndItsRunIsSteppedToTheFirstWrongStep();
+    void theReferencePassesAndTheLadderSaysSo();
+    void aSyntaxErrorIsUnderlinedAsTheStudentTypes();
+    void theHandlerIsSavedAndReloadedWhenItChangesOnDisk();
+    void escapeCancelsACheck();
+    void theStoryAndTheTableSpeakChinese();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void WorkbenchWindowTest::initTestCase() {
+    QVERIFY(dir_.isValid());
+    registerChallengeScenarios();  // as main() does: a counterexample's trace names its challenge
+    QApplication::setApplicationName("idemlab-test");
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
+}
+
+void WorkbenchWindowTest::theStarterFailsAndItsRunIsSteppedToTheFirstWrongStep() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    QCOMPARE(w.tabs()->currentWidget(), view);
+    QCOMPARE(view->challengeId(), allChallenges().first().id);
+    QCOMPARE(view->editor()->toPlainText(), allChallenges().first().starter);
+
+    // F5 checks on the Workbench; the window keeps turning meanwhile.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 longestGap = 0;
+    qint64 last = 0;
+    w.action("fire")->trigger();
+    QVERIFY(view->isChecking());
+    QVERIFY(!view->checkButton()->isEnabled());
+    while (view->isChecking() && clock.elapsed() < kCheckMs) {
+        QTest::qWait(10);
+        longestGap = std::max(longestGap, clock.elapsed() - last);
+        last = clock.elapsed();
+    }
+    QVERIFY(!view->isChecking());
+    qInfo("the check took %lld ms; the longest event-loop gap was %lld ms", clock.elapsed(),
+          longestGap);
+    QVERIFY(view->lastResult());
+    QCOMPARE(int(view->lastResult()->outcome), int(AttackResult::Outcome::Failed));
+    QCOMPARE(view->results()->rowCount(), 1);
+    QCOMPARE(view->results()->item(0, 0)->text(), QStringLiteral("SQLite"));
+    QVERIFY2(view->results()->item(0, 1)->text().startsWith("failed"),
+             qPrintable(view->results()->item(0, 1)->text()));
+    QVERIFY2(view->detailLabel()->text().contains("Smallest failing run: 2 attempts"),
+             qPrintable(view->detailLabel()->text()));
+    QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✗")));
+    QCOMPARE(view->stateOf(view->challengeId(), "sqlite"), QStringLiteral("failed"));
+    QVERIFY(view->stepButton()->isEnabled());
+
+    // The run on the stage, at the first step where the judge sees it wrong.
+    view->stepButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(w.messages()->currentMessage().contains("smallest failing run"),
+                             30000);
+    QCOMPARE(w.tabs()->currentWidget(), w.liveView());
+    QVERIFY(!w.playback().config().workbench.isEmpty());
+    const Verdict wrong = w.playback().finalSummary().verdict;
+    QCOMPARE(wrong, Verdict::Duplicated);
+    // (While a worker catches the views up, the run is lent to it.)
+    QTRY_VERIFY(!w.playback().isLent());
+    const int at = w.playback().position();
+    QCOMPARE(w.playback().liveSummary().verdict, wrong);
+    w.playback().seek(at - 1);
+    QVERIFY(w.playback().liveSummary().verdict != wrong);
+    w.playback().seek(at);
+
+    // Back on the Workbench, the statement that step sent is marked.
+    w.action("tab-workbench")->trigger();
+    const int marked = view->editor()->markedLine();
+    QVERIFY(marked > 0);
+    QVERIFY2(
+        lineOf(view->editor(), marked).contains("db.exec"),
+        qPrintable(QStringLiteral("line %1: %2").arg(marked).arg(lineOf(view->editor(), marked))));
+}
+
+void WorkbenchWindowTest::theReferencePassesAndTheLadderSaysSo() {
+    MainWindow w(false);
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    view->editor()->setPlainText(allChallenges().first().reference);
+    view->check();
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isChecking(), kCheckMs);
+    QVERIFY(view->lastResult());
+    QCOMPARE(int(view->lastResult()->outcome), int(AttackResult::Outcome::Passed));
+    QCOMPARE(view->results()->item(0, 1)->text(), QStringLiteral("passed"));
+    QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✓")));
+    QVERIFY(!view->stepButton()->isEnabled());
+    // The next challenge starts from its own starter, and this one's handler
+    // was saved on the way.
+    view->ladder()->setCurrentRow(1);
+    QCOMPARE(view->challengeId(), allChallenges().at(1).id);
+    QCOMPARE(view->editor()->toPlainText(), allChallenges().at(1).starter);
+    QCOMPARE(view->results()->rowCount(), 0);
+    view->ladder()->setCurrentRow(0);
+    QCOMPARE(view->editor()->toPlainText(), allChallenges().first().reference);
+}
+
+void WorkbenchWindowTest::aSyntaxErrorIsUnderlinedAsTheStudentTypes() {
+    MainWindow w(false);
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    view->editor()->setPlainText(
+        "function* handle(request, db) {\n"
+        "    const x = 1;\n"
+        "    const y = (2;\n"
+        "}\n");
+    QTRY_COMPARE(view->editor()->problemLine(), 3);
+    QVERIFY(view->problemLabel()->isVisibleTo(view));
+    QVERIFY2(view->problemLabel()->text().startsWith("Line 3, column"),
+             qPrintable(view->problemLabel()->text()));
+    // Check refuses to run what does not compile, and says why.
+    view->check();
+    QVERIFY(!view->isChecking());
+    // Fixed: the underline goes.
+    view->editor()->setPlainText(
+        "function* handle(request, db) {\n"
+        "    return { status: \"created\" };\n"
+        "}\n");
+    QTRY_COMPARE(view->editor()->problemLine(), 0);
+    QVERIFY(!view->problemLabel()->isVisibleTo(view));
+}
+
+void WorkbenchWindowTest::theHandlerIsSavedAndReloadedWhenItChangesOnDisk() {
+    MainWindow w(false);
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    const QString path = view->handlerPath();
+    QVERIFY(!QFile::exists(path));
+    view->editor()->setPlainText(allChallenges().first().reference);
+    w.action("save")->trigger();  // Ctrl+S on the Workbench
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), allChallenges().first().reference);
+    f.close();
+    QVERIFY(!view->editor()->document()->isModified());
+
+    // Edited in another editor: reloaded.
+    const QString elsewhere = allChallenges().first().starter + "\n// edited elsewhere\n";
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(elsewhere.toUtf8());
+    f.close();
+    QTRY_COMPARE(view->editor()->toPlainText(), elsewhere);
+
+    // With edits of its own on screen, the page keeps them.
+    view->editor()->appendPlainText("// mine");
+    const QString mine = view->editor()->toPlainText();
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("// theirs\n");
+    f.close();
+    QTest::qWait(300);
+    QCOMPARE(view->editor()->toPlainText(), mine);
+}
+
+void WorkbenchWindowTest::escapeCancelsACheck() {
+    MainWindow w(false);
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    // Twelve statements an attempt: thousands of schedules.
+    view->editor()->setPlainText(
+        "function* handle(request, db) {\n"
+        "    for (let i = 0; i < 12; ++i)\n"
+        "        yield db.query(\"SELECT id FROM orders WHERE request_id = ?\", "
+        "request.key);\n"
+        "    return { status: \"created\" };\n"
+        "}\n");
+    view->findChild<QSpinBox*>()->setValue(5);
+    view->check();
+    QVERIFY(view->isChecking());
+    QTest::qWait(200);
+    QVERIFY(view->isChecking());
+    w.action("cancel")->trigger();  // Escape
+    QTRY_VERIFY_WITH_TIMEOUT(!view->isChecking(), kCheckMs);
+    QVERIFY(!view->lastResult());
+    QVERIFY(view->checkButton()->isEnabled());
+    QCOMPARE(view->stateOf(view->challengeId(), "sqlite"), QStringLiteral("new"));
+}
+
+void WorkbenchWindowTest::theStoryAndTheTableSpeakChinese() {
+    QTranslator zh;
+    QVERIFY(zh.load(QStringLiteral(":/i18n/idemlab_zh_CN.qm")));
+    MainWindow w(false);
+    w.setLanguage("zh");
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    const Challenge& first = allChallenges().first();
+    QVERIFY2(view->storyLabel()->text().contains(first.story.zh.left(12).toHtmlEscaped()),
+             qPrintable(view->storyLabel()->text()));
+    QVERIFY(view->ladder()->item(0)->text().contains(first.title.zh));
+    view->checkNow();
+    QVERIFY2(view->results()->item(0, 1)->text().startsWith(QStringLiteral("未通过")),
+             qPrintable(view->results()->item(0, 1)->text()));
+    QVERIFY2(view->detailLabel()->text().contains(QStringLiteral("最小的失败运行")),
+             qPrintable(view->detailLabel()->text()));
+    w.setLanguage("en");
+    QVERIFY(view->ladder()->item(0)->text().contains(first.title.en));
+    QVERIFY(view->results()->horizontalHeaderItem(1)->text() == QStringLiteral("Result"));
+}
+
+QTEST_MAIN(WorkbenchWindowTest)
+#include "workbenchwindow_test.moc"

@@ -1,0 +1,271 @@
+// The workbench's Check: the attack in a worker thread, its progress, and
+// what it found, in the table, in words and on the ladder.
+#include "attack.h"
+#include "challenge.h"
+#include "handlereditor.h"
+#include "handlerrun.h"
+#include "names.h"
+#include "workbenchview.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTableWidget>
+
+namespace idem {
+
+namespace {
+
+AttackOptions optionsFor(const QString& backend, int preemptions, const QString& traceDir) {
+    AttackOptions options;
+    options.backend = backend;
+    options.preemptions = preemptions;
+    options.traceDir = traceDir;
+    QDir().mkpath(traceDir);
+    return options;
+}
+
+QString databaseName(const QString& backend) {
+    if (backend == QLatin1String("mariadb"))
+        return QStringLiteral("MariaDB");
+    if (backend == QLatin1String("postgres"))
+        return QStringLiteral("PostgreSQL");
+    return QStringLiteral("SQLite");
+}
+
+}  // namespace
+
+void WorkbenchView::check() {
+    const Challenge* c = challenge();
+    if (!c || isChecking())
+        return;
+    // The file and the check see the same text.
+    QString error;
+    if (!save(&error))
+        emit message(error);
+    syntaxCheck();
+    if (editor_->problemLine() > 0) {
+        emit message(tr("Line %1 does not compile: fix it first").arg(editor_->problemLine()));
+        editor_->setFocus();
+        return;
+    }
+    checkingBackend_ = backend_->currentData().toString();
+    AttackOptions options = optionsFor(checkingBackend_, bound_->value(),
+                                       QDir(folder_).filePath(QStringLiteral("traces")));
+    stop_ = std::make_shared<std::atomic_bool>(false);
+    runs_ = std::make_shared<std::atomic<qint64>>(0);
+    options.cancel = stop_.get();
+    auto runs = runs_;
+    options.progress = [runs](qint64 n) {
+        runs->store(n, std::memory_order_relaxed);
+    };
+    const quint64 generation = ++generation_;
+    const Challenge challenge = *c;
+    const QString source = editor_->toPlainText();
+    const QString fileName = QFileInfo(handlerPath()).fileName();
+    auto stop = stop_;
+    check_->setEnabled(false);
+    cancel_->setEnabled(true);
+    step_->setEnabled(false);
+    editor_->markLine(0);
+    progress_->setRange(0, 0);
+    progress_->setVisible(true);
+    progressText_->setText(tr("Checking on %1…").arg(databaseName(checkingBackend_)));
+    progressTimer_.start();
+    // The handler's engine and every run's database are made, used and let
+    // go of in the worker; the result comes back through pending_.
+    worker_ = std::thread([this, challenge, source, fileName, options, stop, generation] {
+        AttackResult r = attackHandler(challenge, source, fileName, options);
+        releaseHandlerRuns();
+        {
+            const std::lock_guard lock(resultMutex_);
+            pending_ = std::make_unique<AttackResult>(std::move(r));
+        }
+        emit workerEnded(generation, QPrivateSignal());
+    });
+    emit checkingChanged(true);
+}
+
+void WorkbenchView::checkNow() {
+    const Challenge* c = challenge();
+    if (!c || isChecking())
+        return;
+    save();
+    checkingBackend_ = backend_->currentData().toString();
+    const AttackOptions options = optionsFor(checkingBackend_, bound_->value(),
+                                             QDir(folder_).filePath(QStringLiteral("traces")));
+    const AttackResult r =
+        attackHandler(*c, editor_->toPlainText(), QFileInfo(handlerPath()).fileName(), options);
+    releaseHandlerRuns();
+    finish(r);
+}
+
+void WorkbenchView::cancel() {
+    if (stop_)
+        stop_->store(true);
+}
+
+void WorkbenchView::stop() {
+    if (!worker_.joinable())
+        return;
+    cancel();
+    worker_.join();
+    {
+        const std::lock_guard lock(resultMutex_);
+        pending_.reset();
+    }
+    progressTimer_.stop();
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setVisible(false);
+    check_->setEnabled(true);
+    cancel_->setEnabled(false);
+    emit checkingChanged(false);
+}
+
+void WorkbenchView::showProgress() {
+    if (!runs_)
+        return;
+    progressText_->setText(tr("Checking on %1: schedules run: %2…")
+                               .arg(databaseName(checkingBackend_))
+                               .arg(runs_->load(std::memory_order_relaxed)));
+}
+
+void WorkbenchView::workerDone(quint64 generation) {
+    // A check stopped (its worker joined there) has nothing more to say.
+    if (generation != generation_ || !worker_.joinable())
+        return;
+    worker_.join();
+    std::unique_ptr<AttackResult> r;
+    {
+        const std::lock_guard lock(resultMutex_);
+        r.swap(pending_);
+    }
+    progressTimer_.stop();
+    progress_->setRange(0, 1);
+    progress_->setVisible(false);
+    check_->setEnabled(true);
+    cancel_->setEnabled(false);
+    emit checkingChanged(false);
+    if (r)
+        finish(*r);
+}
+
+void WorkbenchView::finish(const AttackResult& result) {
+    using Outcome = AttackResult::Outcome;
+    switch (result.outcome) {
+        case Outcome::Cancelled:
+            progressText_->setText(tr("Check cancelled (schedules run: %1).").arg(result.run));
+            emit checkFinished();
+            return;
+        case Outcome::BadHandler: {
+            // file:line:column: message, or file:line: message.
+            static const QRegularExpression at(QStringLiteral("^[^:]*:(\\d+):(?:(\\d+):)? ?(.*)$"),
+                                               QRegularExpression::DotMatchesEverythingOption);
+            const QRegularExpressionMatch m = at.match(result.message);
+            if (m.hasMatch())
+                editor_->setProblem(m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3));
+            problem_->setText(m.hasMatch() ? tr("Line %1: %2").arg(m.captured(1), m.captured(3))
+                                           : result.message);
+            problem_->setVisible(true);
+            progressText_->setText(tr("The handler cannot be checked: %1").arg(result.message));
+            emit checkFinished();
+            return;
+        }
+        case Outcome::RunFailed:
+            progressText_->setText(tr("The check could not run: %1").arg(result.message));
+            emit checkFinished();
+            return;
+        case Outcome::Passed:
+        case Outcome::Failed:
+            break;
+    }
+    last_ = std::make_unique<AttackResult>(result);
+    const bool passed = result.outcome == Outcome::Passed;
+    setState(challenge_, result.backend,
+             passed ? QStringLiteral("passed") : QStringLiteral("failed"));
+    // One row per database: a new check replaces its row.
+    byBackend_.insert(result.backend, result);
+    fillResults();
+    detail_->setText(describe(result));
+    const bool steppable = result.counterexample && !result.counterexample->tracePath.isEmpty();
+    step_->setEnabled(steppable);
+    progressText_->setText(passed ? tr("Passed: no schedule broke it.")
+                                  : tr("Failed: the smallest run that breaks it is below."));
+    emit message(progressText_->text());
+    emit checkFinished();
+}
+
+void WorkbenchView::fillResults() {
+    results_->setRowCount(0);
+    for (const QString& backend :
+         {QStringLiteral("sqlite"), QStringLiteral("mariadb"), QStringLiteral("postgres")}) {
+        if (!byBackend_.contains(backend))
+            continue;
+        const AttackResult& result = byBackend_[backend];
+        const bool passed = result.outcome == AttackResult::Outcome::Passed;
+        QString verdict = tr("passed");
+        if (!passed && result.counterexample) {
+            const Counterexample& c = *result.counterexample;
+            verdict = c.target.isEmpty()
+                          ? tr("failed: %1").arg(verdictName(toId(c.summary.verdict)))
+                          : tr("failed: over the target");
+        }
+        const int row = results_->rowCount();
+        results_->insertRow(row);
+        const QStringList cells{databaseName(backend), verdict, QString::number(result.run),
+                                QString::number(result.skipped), QString::number(result.bounded)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            if (col == 1)
+                item->setForeground(passed ? QColor(0x1a, 0x7f, 0x37) : QColor(0xc6, 0x28, 0x28));
+            results_->setItem(row, col, item);
+        }
+    }
+    results_->resizeColumnsToContents();
+}
+
+QString WorkbenchView::describe(const AttackResult& result) const {
+    if (result.outcome == AttackResult::Outcome::Passed || !result.counterexample) {
+        return tr("Schedules run: %1, with a crash before every statement and every answer "
+                  "lost where the challenge asks for them; none broke the handler.")
+            .arg(result.run);
+    }
+    const Counterexample& c = *result.counterexample;
+    QStringList lines;
+    lines << tr("Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4 "
+                "(attempt:statements in turn), %5, %6.")
+                 .arg(c.attempts)
+                 .arg(c.statements)
+                 .arg(c.preemptions)
+                 .arg(c.schedule, sourceName(c.config.source), timingName(c.config.timing));
+    for (const WrongAnswer& w : c.summary.wrongAnswers)
+        lines << tr("#%1 was told %2 (%3), but the database shows %4.")
+                     .arg(w.attempt)
+                     .arg(responseName(toId(w.told)), w.result.translated(),
+                          w.database.translated());
+    if (c.summary.wrongAnswers.isEmpty() && c.target.isEmpty())
+        lines << tr("Verdict: %1.").arg(verdictName(toId(c.summary.verdict)));
+    if (!c.failure.isEmpty())
+        lines << tr("Your handler failed: %1").arg(c.failure);
+    if (!c.target.isEmpty())
+        lines << tr("Over the challenge's target: %1").arg(c.target);
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool WorkbenchView::markStatement(int attempt, int index) {
+    if (!last_ || !last_->counterexample)
+        return false;
+    const QList<int> lines = last_->counterexample->lines.value(attempt);
+    if (index < 1 || index > lines.size() || lines.at(index - 1) <= 0)
+        return false;
+    editor_->markLine(lines.at(index - 1));
+    return true;
+}
+
+}  // namespace idem

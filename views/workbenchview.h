@@ -1,0 +1,167 @@
+// The Workbench page (SPEC section 9): the ladder of challenges with each
+// one's state, the chosen challenge's story, targets and hints, the editor
+// of the student's handler (saved as a plain .js file, reloaded when it
+// changes on disk), Check in a worker thread with its progress and Escape to
+// cancel, the results, and the smallest failing run handed to the stage.
+#pragma once
+
+#include "attack.h"
+
+#include <QMap>
+#include <QTimer>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+class QComboBox;
+class QFileSystemWatcher;
+class QJSEngine;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTableWidget;
+class QTemporaryDir;
+
+namespace idem {
+
+struct Challenge;
+class HandlerEditor;
+
+class WorkbenchView : public QWidget {
+    Q_OBJECT
+public:
+    // remember: keep the handlers in the user's data folder and each
+    // challenge's state in the settings; otherwise in a folder of its own
+    // that goes with the view (`idemlab shot`, tests).
+    explicit WorkbenchView(bool remember = true, QWidget* parent = nullptr);
+    ~WorkbenchView() override;
+
+    // The language of the stories and hints: "zh" or "en".
+    void setLanguage(const QString& code);
+    // Shows a challenge: its story, and its handler from its file (the
+    // starter when there is none yet). The one on screen is saved first
+    // when it has edits.
+    void openChallenge(const QString& id);
+    QString challengeId() const;
+    // The folder of the handlers: one `ID.js` each, and the failing runs'
+    // traces in `traces/`.
+    QString folder() const { return folder_; }
+    QString handlerPath() const;
+    // Writes the editor's text to the handler's file; false with a message.
+    bool save(QString* error = nullptr);
+    // "new", "failed" or "passed" on the backend.
+    QString stateOf(const QString& challengeId, const QString& backend) const;
+
+    // Check: every schedule of the challenge's attacks on the chosen
+    // database, in a worker thread (progress on the page, Escape cancels).
+    void check();
+    // The same in the calling thread (`idemlab shot`, tests).
+    void checkNow();
+    bool isChecking() const { return worker_.joinable(); }
+    void cancel();
+    // Cancels a check in progress and waits for its worker.
+    void stop();
+    // The last finished check, if any.
+    const AttackResult* lastResult() const { return last_.get(); }
+    // Marks the line of attempt `attempt`'s statement number `index`
+    // (1-based) in the last failing run; false when it has none.
+    bool markStatement(int attempt, int index);
+    // Shows the next hint; false when all are shown.
+    bool revealHint();
+
+    HandlerEditor* editor() const { return editor_; }
+    QListWidget* ladder() const { return ladder_; }
+    QTableWidget* results() const { return results_; }
+    QPushButton* checkButton() const { return check_; }
+    QPushButton* stepButton() const { return step_; }
+    QLabel* problemLabel() const { return problem_; }
+    QLabel* detailLabel() const { return detail_; }
+    QLabel* storyLabel() const { return story_; }
+
+signals:
+    // "Step the failing run": its trace, to open on the stage.
+    void stepRequested(const QString& tracePath);
+    // A check ended (passed, failed, cancelled or refused).
+    void checkFinished();
+    // A check started or ended (Escape stops one).
+    void checkingChanged(bool checking);
+    // A line for the window's status bar.
+    void message(const QString& text);
+    // Emitted by the worker.
+    void workerEnded(quint64 generation, QPrivateSignal);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void fillLadder();
+    void showStory();
+    void loadHandler();
+    void syntaxCheck();
+    void showFileState();
+    void fileChanged(const QString& path);
+    void startOver();
+    void workerDone(quint64 generation);
+    void showProgress();
+    void finish(const AttackResult& result);
+    void setState(const QString& challengeId, const QString& backend, const QString& state);
+    QString describe(const AttackResult& result) const;
+    void fillResults();
+    const Challenge* challenge() const;
+
+    bool remember_;
+    QString language_ = QStringLiteral("en");
+    std::unique_ptr<QTemporaryDir> scratch_;  // the folder when not remembering
+    QString folder_;
+    QString challenge_;
+    QMap<QString, QString> states_;  // "id/backend" → state, when not remembering
+    QMap<QString, int> hintsShown_;
+
+    QSplitter* split_;
+    QLabel* ladderTitle_;
+    QListWidget* ladder_;
+    QLabel* title_;
+    QLabel* story_;
+    QPushButton* hint_;
+    QLabel* hints_;
+    QLabel* file_;
+    QPushButton* save_;
+    QPushButton* starter_;
+    HandlerEditor* editor_;
+    QLabel* problem_;
+    QPushButton* check_;
+    QPushButton* cancel_;
+    QComboBox* backend_;
+    QLabel* boundLabel_;
+    QSpinBox* bound_;
+    QProgressBar* progress_;
+    QLabel* progressText_;
+    QTableWidget* results_;
+    QLabel* detail_;
+    QPushButton* step_;
+
+    std::unique_ptr<QJSEngine> parser_;  // compiles as the student types; runs nothing
+    QTimer parseLater_;
+    QFileSystemWatcher* watcher_;
+    QTimer progressTimer_;
+
+    std::thread worker_;
+    std::shared_ptr<std::atomic_bool> stop_;
+    std::shared_ptr<std::atomic<qint64>> runs_;
+    std::mutex resultMutex_;
+    std::unique_ptr<AttackResult> pending_;  // the worker's result, until taken
+    std::unique_ptr<AttackResult> last_;
+    QMap<QString, AttackResult> byBackend_;  // the last check's result on each database
+    quint64 generation_ = 0;
+    QString checkingBackend_;
+};
+
+}  // namespace idem
