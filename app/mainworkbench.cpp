@@ -78,10 +78,7 @@ void MainWindow::seekFirstWrongStep() {
     const Verdict verdict = playback_->finalSummary().verdict;
     int at = playback_->length();
     if (seenAtAStep(verdict)) {
-        // From the start, on this thread: the handler's engine is the
-        // window's, and each step's database is judged as it stands.
-        if (playback_->position() == 0)
-            playback_->seek(1);
+        // From the start, each step's database judged as it stands.
         playback_->seek(0);
         for (int p = 1; p <= playback_->length(); ++p) {
             playback_->seek(p);

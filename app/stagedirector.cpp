@@ -117,6 +117,17 @@ void StageDirector::fireInBackground(const RunConfig& config) {
         stage_.status->showMessage(tr("Not run: the run on screen is unchanged."));
         return;
     }
+    // A workbench run's handler lives in a JavaScript engine of the thread
+    // that starts the run, and its steps must be taken there: on this
+    // thread, at once (a counterexample is a few attempts long).
+    if (!config.workbench.isEmpty()) {
+        QString error;
+        if (fire(config, &error))
+            emit playbackTabWanted();
+        else
+            emit errorRaised(tr("Cannot run this configuration"), error);
+        return;
+    }
     startFire(config, scenario, {});
 }
 
