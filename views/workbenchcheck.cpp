@@ -25,8 +25,9 @@ AttackOptions optionsFor(const QString& backend, int preemptions, const QString&
     AttackOptions options;
     options.backend = backend;
     options.preemptions = preemptions;
-    options.traceDir = traceDir;
-    QDir().mkpath(traceDir);
+    // No folder (the handler could not be saved): no trace to step.
+    if (!traceDir.isEmpty() && QDir().mkpath(traceDir))
+        options.traceDir = traceDir;
     return options;
 }
 
@@ -39,6 +40,10 @@ QString databaseName(const QString& backend) {
 }
 
 }  // namespace
+
+QString WorkbenchView::tracesFolder() const {
+    return folder_.isEmpty() ? QString() : QDir(folder_).filePath(QStringLiteral("traces"));
+}
 
 void WorkbenchView::check() {
     const Challenge* c = challenge();
@@ -55,8 +60,7 @@ void WorkbenchView::check() {
         return;
     }
     checkingBackend_ = backend_->currentData().toString();
-    AttackOptions options = optionsFor(checkingBackend_, bound_->value(),
-                                       QDir(folder_).filePath(QStringLiteral("traces")));
+    AttackOptions options = optionsFor(checkingBackend_, bound_->value(), tracesFolder());
     stop_ = std::make_shared<std::atomic_bool>(false);
     runs_ = std::make_shared<std::atomic<qint64>>(0);
     options.cancel = stop_.get();
@@ -67,7 +71,7 @@ void WorkbenchView::check() {
     const quint64 generation = ++generation_;
     const Challenge challenge = *c;
     const QString source = editor_->toPlainText();
-    const QString fileName = QFileInfo(handlerPath()).fileName();
+    const QString fileName = challenge_ + QStringLiteral(".js");
     auto stop = stop_;
     check_->setEnabled(false);
     cancel_->setEnabled(true);
@@ -97,10 +101,9 @@ void WorkbenchView::checkNow() {
         return;
     save();
     checkingBackend_ = backend_->currentData().toString();
-    const AttackOptions options = optionsFor(checkingBackend_, bound_->value(),
-                                             QDir(folder_).filePath(QStringLiteral("traces")));
+    const AttackOptions options = optionsFor(checkingBackend_, bound_->value(), tracesFolder());
     const AttackResult r =
-        attackHandler(*c, editor_->toPlainText(), QFileInfo(handlerPath()).fileName(), options);
+        attackHandler(*c, editor_->toPlainText(), challenge_ + QStringLiteral(".js"), options);
     releaseHandlerRuns();
     finish(r);
 }

@@ -74,14 +74,13 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
       step_(new QPushButton(this)),
       parser_(std::make_unique<QJSEngine>()),
       watcher_(new QFileSystemWatcher(this)) {
+    // Made when a handler is first saved: a window that only looks
+    // (`idemlab shot`) leaves nothing behind.
     if (remember_) {
-        folder_ = QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
-                      .filePath(QStringLiteral("workbench"));
-    } else {
-        scratch_ = std::make_unique<QTemporaryDir>();
-        folder_ = scratch_->path();
+        const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+        if (!data.isEmpty())
+            folder_ = QDir(data).filePath(QStringLiteral("workbench"));
     }
-    QDir().mkpath(folder_);
 
     // Left: the ladder, then the chosen challenge's story and hints.
     auto* left = new QWidget(this);
@@ -246,7 +245,25 @@ QString WorkbenchView::challengeId() const {
 }
 
 QString WorkbenchView::handlerPath() const {
-    return QDir(folder_).filePath(challenge_ + QStringLiteral(".js"));
+    return folder_.isEmpty() ? QString()
+                             : QDir(folder_).filePath(challenge_ + QStringLiteral(".js"));
+}
+
+bool WorkbenchView::makeFolder(QString* error) {
+    if (!remember_ && !scratch_) {
+        scratch_ = std::make_unique<QTemporaryDir>(
+            QDir::temp().filePath(QStringLiteral("idemlab-workbench-XXXXXX")));
+        if (scratch_->isValid())
+            folder_ = scratch_->path();
+    }
+    if (!folder_.isEmpty() && QDir().mkpath(folder_))
+        return true;
+    if (error)
+        *error = folder_.isEmpty()
+                     ? tr("Cannot save the handler: there is no folder for the lab's data")
+                     : tr("Cannot save the handler: cannot make the folder %1")
+                           .arg(QDir::toNativeSeparators(folder_));
+    return false;
 }
 
 void WorkbenchView::setLanguage(const QString& code) {
@@ -390,12 +407,13 @@ void WorkbenchView::openChallenge(const QString& id) {
 
 void WorkbenchView::loadHandler() {
     const Challenge* c = challenge();
-    QFile f(handlerPath());
+    const QString path = handlerPath();
+    QFile f(path);
     QString text = c ? c->starter : QString();
-    if (f.exists() && f.open(QIODevice::ReadOnly))
+    if (!path.isEmpty() && f.exists() && f.open(QIODevice::ReadOnly))
         text = QString::fromUtf8(f.readAll());
-    if (QFileInfo::exists(handlerPath()))
-        watcher_->addPath(handlerPath());
+    if (!path.isEmpty() && QFileInfo::exists(path))
+        watcher_->addPath(path);
     editor_->setPlainText(text);
     editor_->document()->setModified(false);
     editor_->markLine(0);
@@ -404,9 +422,8 @@ void WorkbenchView::loadHandler() {
 }
 
 bool WorkbenchView::save(QString* error) {
-    if (challenge_.isEmpty())
+    if (challenge_.isEmpty() || !makeFolder(error))
         return false;
-    QDir().mkpath(folder_);
     QSaveFile f(handlerPath());
     if (!f.open(QIODevice::WriteOnly) || f.write(editor_->toPlainText().toUtf8()) < 0 ||
         !f.commit()) {
@@ -424,9 +441,9 @@ bool WorkbenchView::save(QString* error) {
 }
 
 void WorkbenchView::showFileState() {
-    const QString name = QFileInfo(handlerPath()).fileName();
+    const QString name = challenge_ + QStringLiteral(".js");
     QString state;
-    if (!QFileInfo::exists(handlerPath()))
+    if (handlerPath().isEmpty() || !QFileInfo::exists(handlerPath()))
         state = tr("the starter, not saved yet (Ctrl+S)");
     else if (editor_->document()->isModified())
         state = tr("edited, not saved (Ctrl+S)");
@@ -483,7 +500,7 @@ void WorkbenchView::startOver() {
 
 void WorkbenchView::syntaxCheck() {
     const std::optional<SyntaxError> e =
-        idem::syntaxError(*parser_, editor_->toPlainText(), QFileInfo(handlerPath()).fileName());
+        idem::syntaxError(*parser_, editor_->toPlainText(), challenge_ + QStringLiteral(".js"));
     if (!e) {
         editor_->setProblem(0, 0, QString());
         problem_->clear();

@@ -52,7 +52,7 @@ public:
     QString challengeId() const;
     // The folder of the handlers: one `ID.js` each, and the failing runs'
     // traces in `traces/`.
-    QString folder() const { return folder_; }
+    QString folder() const { return folder_; }  // empty until the first save
     QString handlerPath() const;
     // Writes the editor's text to the handler's file; false with a message.
     bool save(QString* error = nullptr);
@@ -115,6 +115,9 @@ private:
     void setState(const QString& challengeId, const QString& backend, const QString& state);
     QString describe(const AttackResult& result) const;
     void fillResults();
+    // The handlers' folder, made on first use; false with the message.
+    bool makeFolder(QString* error);
+    QString tracesFolder() const;
     const Challenge* challenge() const;
 
     bool remember_;
