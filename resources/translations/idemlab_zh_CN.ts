@@ -5319,6 +5319,14 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <source>Every hint is shown (%1)</source>
         <translation>提示已全部显示（%1 条）</translation>
     </message>
+    <message>
+        <source>Cannot save the handler: there is no folder for the lab&apos;s data</source>
+        <translation>无法保存处理函数：没有存放实验室数据的文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot save the handler: cannot make the folder %1</source>
+        <translation>无法保存处理函数：无法创建文件夹 %1</translation>
+    </message>
 </context>
 <context>
     <name>idem::cli::ReportWords</name>
