@@ -5,6 +5,7 @@
 #include "handlereditor.h"
 #include "handlerrun.h"
 #include "names.h"
+#include "serverinstall.h"
 #include "workbenchview.h"
 
 #include <QComboBox>
@@ -29,14 +30,6 @@ AttackOptions optionsFor(const QString& backend, int preemptions, const QString&
     if (!traceDir.isEmpty() && QDir().mkpath(traceDir))
         options.traceDir = traceDir;
     return options;
-}
-
-QString databaseName(const QString& backend) {
-    if (backend == QLatin1String("mariadb"))
-        return QStringLiteral("MariaDB");
-    if (backend == QLatin1String("postgres"))
-        return QStringLiteral("PostgreSQL");
-    return QStringLiteral("SQLite");
 }
 
 }  // namespace
@@ -79,7 +72,7 @@ void WorkbenchView::check() {
     editor_->markLine(0);
     progress_->setRange(0, 0);
     progress_->setVisible(true);
-    progressText_->setText(tr("Checking on %1…").arg(databaseName(checkingBackend_)));
+    progressText_->setText(tr("Checking on %1…").arg(backendName(checkingBackend_)));
     progressTimer_.start();
     // The handler's engine and every run's database are made, used and let
     // go of in the worker; the result comes back through pending_.
@@ -135,7 +128,7 @@ void WorkbenchView::showProgress() {
     if (!runs_)
         return;
     progressText_->setText(tr("Checking on %1: schedules run: %2…")
-                               .arg(databaseName(checkingBackend_))
+                               .arg(backendName(checkingBackend_))
                                .arg(runs_->load(std::memory_order_relaxed)));
 }
 
@@ -221,7 +214,7 @@ void WorkbenchView::fillResults() {
         }
         const int row = results_->rowCount();
         results_->insertRow(row);
-        const QStringList cells{databaseName(backend), verdict, QString::number(result.run),
+        const QStringList cells{backendName(backend), verdict, QString::number(result.run),
                                 QString::number(result.skipped), QString::number(result.bounded)};
         for (int col = 0; col < cells.size(); ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
