@@ -6,6 +6,7 @@
 #include "waitforgraph.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -38,8 +39,14 @@ LocksView::LocksView(QWidget* parent)
     // Its minimum is minimumSizeHint's, not the sum of its parts'.
     layout->setSizeConstraint(QLayout::SetNoConstraint);
     layout->addWidget(about_);
-    layout->addWidget(table_, 1);
-    layout->addWidget(graph_);
+    // The graph beside the table, not under it: on a projector's short
+    // pane the rows keep the height (at 1280x720 in presenter mode, under
+    // the graph, not even one row showed whole).
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(table_, 3);
+    row->addWidget(graph_, 2);
+    layout->addLayout(row, 1);
     applyPalette();
     retranslate();
 }
