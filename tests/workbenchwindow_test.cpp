@@ -51,6 +51,7 @@ private slots:
     void theHandlerIsSavedAndReloadedWhenItChangesOnDisk();
     void escapeCancelsACheck();
     void theStoryAndTheTableSpeakChinese();
+    void theKeyboardReachesAndLeavesTheEditor();
 
 private:
     QTemporaryDir dir_;
@@ -250,6 +251,30 @@ void WorkbenchWindowTest::theStoryAndTheTableSpeakChinese() {
     w.setLanguage("en");
     QVERIFY(view->ladder()->item(0)->text().contains(first.title.en));
     QVERIFY(view->results()->horizontalHeaderItem(1)->text() == QStringLiteral("Result"));
+}
+
+void WorkbenchWindowTest::theKeyboardReachesAndLeavesTheEditor() {
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    WorkbenchView* view = w.workbenchView();
+    // Alt+5: the page, its ladder focused.
+    QTest::keyClick(&w, Qt::Key_5, Qt::AltModifier);
+    QCOMPARE(w.tabs()->currentWidget(), view);
+    QTRY_COMPARE(QApplication::focusWidget(), view->ladder());
+    // Down picks the next challenge.
+    QTest::keyClick(view->ladder(), Qt::Key_Down);
+    QCOMPARE(view->challengeId(), allChallenges().at(1).id);
+    // Tab indents in the editor; Ctrl+Tab leaves it for Check.
+    view->editor()->setFocus();
+    view->editor()->moveCursor(QTextCursor::End);
+    const int before = view->editor()->toPlainText().size();
+    QTest::keyClick(view->editor(), Qt::Key_Tab);
+    QCOMPARE(view->editor()->toPlainText().size(), before + 4);
+    QTest::keyClick(view->editor(), Qt::Key_Tab, Qt::ControlModifier);
+    QCOMPARE(QApplication::focusWidget(), view->checkButton());
 }
 
 QTEST_MAIN(WorkbenchWindowTest)
