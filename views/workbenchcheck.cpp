@@ -234,12 +234,16 @@ QString WorkbenchView::describe(const AttackResult& result) const {
     }
     const Counterexample& c = *result.counterexample;
     QStringList lines;
-    lines << tr("Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4 "
-                "(attempt:statements in turn), %5, %6.")
+    // "1:2 2 1" reads attempt:statements in turn; "as they arrive" reads itself.
+    const QString schedule = c.schedule.contains(QLatin1Char(':'))
+                                 ? tr("%1 (attempt:statements in turn)").arg(c.schedule)
+                                 : c.schedule;
+    lines << tr("Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4; "
+                "%5, %6.")
                  .arg(c.attempts)
                  .arg(c.statements)
                  .arg(c.preemptions)
-                 .arg(c.schedule, sourceName(c.config.source), timingName(c.config.timing));
+                 .arg(schedule, sourceName(c.config.source), timingName(c.config.timing));
     for (const WrongAnswer& w : c.summary.wrongAnswers)
         lines << tr("#%1 was told %2 (%3), but the database shows %4.")
                      .arg(w.attempt)

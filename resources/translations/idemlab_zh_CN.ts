@@ -5092,10 +5092,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>未通过：超出目标</translation>
     </message>
     <message>
-        <source>Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4 (attempt:statements in turn), %5, %6.</source>
-        <translation>最小的失败运行：%1 次尝试、%2 条语句、%3 次抢占；调度 %4（按顺序写作 尝试:语句数），%5，%6。</translation>
-    </message>
-    <message>
         <source>#%1 was told %2 (%3), but the database shows %4.</source>
         <translation>#%1 得到的应答是 %2（%3），但数据库里是 %4。</translation>
     </message>
@@ -5326,6 +5322,14 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>Cannot save the handler: cannot make the folder %1</source>
         <translation>无法保存处理函数：无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>%1 (attempt:statements in turn)</source>
+        <translation>%1（按顺序写作 尝试:语句数）</translation>
+    </message>
+    <message>
+        <source>Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4; %5, %6.</source>
+        <translation>最小的失败运行：%1 次尝试、%2 条语句、%3 次抢占；调度 %4；%5，%6。</translation>
     </message>
 </context>
 <context>
