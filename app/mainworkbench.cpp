@@ -11,6 +11,7 @@
 #include "trace.h"
 #include "workbenchview.h"
 
+#include <QDir>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -35,6 +36,7 @@ void MainWindow::connectWorkbench() {
     connect(workbench_, &WorkbenchView::message, this,
             [this](const QString& text) { messages_->showMessage(text, kWorkbenchSaidForMs); });
     connect(workbench_, &WorkbenchView::stepRequested, this, &MainWindow::stepCounterexample);
+    connect(workbench_, &WorkbenchView::saveRequested, this, &MainWindow::saveHandler);
     // Escape stops a check too.
     connect(workbench_, &WorkbenchView::checkingChanged, this, &MainWindow::updateEnabled);
 }
@@ -42,8 +44,9 @@ void MainWindow::connectWorkbench() {
 void MainWindow::saveHandler() {
     QString error;
     if (workbench_->save(&error))
-        messages_->showMessage(tr("Saved the handler to %1").arg(workbench_->handlerPath()),
-                               kWorkbenchSaidForMs);
+        messages_->showMessage(
+            tr("Saved the handler to %1").arg(QDir::toNativeSeparators(workbench_->handlerPath())),
+            kWorkbenchSaidForMs);
     else
         showError(tr("Cannot save the handler"), error);
 }

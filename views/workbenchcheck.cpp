@@ -46,7 +46,7 @@ void WorkbenchView::check() {
     QString error;
     if (!save(&error))
         emit message(error);
-    syntaxCheck();
+    parseNow();
     if (editor_->problemLine() > 0) {
         emit message(tr("Line %1 does not compile: fix it first").arg(editor_->problemLine()));
         editor_->setFocus();

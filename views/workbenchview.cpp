@@ -72,7 +72,6 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
       results_(new QTableWidget(0, 5, this)),
       detail_(new QLabel(this)),
       step_(new QPushButton(this)),
-      parser_(std::make_unique<QJSEngine>()),
       watcher_(new QFileSystemWatcher(this)) {
     // Made when a handler is first saved: a window that only looks
     // (`idemlab shot`) leaves nothing behind.
@@ -201,14 +200,7 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
             openChallenge(item->data(Qt::UserRole).toString());
     });
     connect(hint_, &QPushButton::clicked, this, &WorkbenchView::revealHint);
-    connect(save_, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (save(&error))
-            emit message(
-                tr("Saved the handler to %1").arg(QDir::toNativeSeparators(handlerPath())));
-        else
-            emit message(error);
-    });
+    connect(save_, &QPushButton::clicked, this, &WorkbenchView::saveRequested);
     connect(starter_, &QPushButton::clicked, this, &WorkbenchView::startOver);
     connect(check_, &QPushButton::clicked, this, &WorkbenchView::check);
     connect(cancel_, &QPushButton::clicked, this, &WorkbenchView::cancel);
@@ -499,6 +491,25 @@ void WorkbenchView::startOver() {
 }
 
 void WorkbenchView::syntaxCheck() {
+    // A page nobody looks at compiles nothing: the window starts without a
+    // JavaScript engine, and the page's first showing catches up.
+    if (!isVisibleTo(window())) {
+        parseStale_ = true;
+        return;
+    }
+    parseNow();
+}
+
+void WorkbenchView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (parseStale_)
+        parseNow();
+}
+
+void WorkbenchView::parseNow() {
+    parseStale_ = false;
+    if (!parser_)
+        parser_ = std::make_unique<QJSEngine>();
     const std::optional<SyntaxError> e =
         idem::syntaxError(*parser_, editor_->toPlainText(), challenge_ + QStringLiteral(".js"));
     if (!e) {

@@ -92,6 +92,8 @@ signals:
     void checkFinished();
     // A check started or ended (Escape stops one).
     void checkingChanged(bool checking);
+    // Save (the button; the window's Ctrl+S does the same).
+    void saveRequested();
     // A line for the window's status bar.
     void message(const QString& text);
     // Emitted by the worker.
@@ -99,13 +101,16 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void retranslate();
     void fillLadder();
     void showStory();
     void loadHandler();
+    // Compiles the handler (parseNow) once the page is on screen.
     void syntaxCheck();
+    void parseNow();
     void showFileState();
     void fileChanged(const QString& path);
     void startOver();
@@ -151,7 +156,9 @@ private:
     QLabel* detail_;
     QPushButton* step_;
 
-    std::unique_ptr<QJSEngine> parser_;  // compiles as the student types; runs nothing
+    // Compiles as the student types and runs nothing; made when first needed.
+    std::unique_ptr<QJSEngine> parser_;
+    bool parseStale_ = false;  // the text changed while the page was hidden
     QTimer parseLater_;
     QFileSystemWatcher* watcher_;
     QTimer progressTimer_;

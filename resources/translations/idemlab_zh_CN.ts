@@ -5108,10 +5108,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>超出挑战的目标：%1</translation>
     </message>
     <message>
-        <source>Saved the handler to %1</source>
-        <translation>处理函数已保存到 %1</translation>
-    </message>
-    <message>
         <source>not tried yet</source>
         <translation>尚未尝试</translation>
     </message>
