@@ -87,13 +87,14 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({"crash", "Crash point of the variant.", "P"});
     parser.addOption({"param", "Scenario parameter key=value (repeatable).", "k=v"});
     addBackendOptions(parser);
-    parser.addOption({"redis",
-                      "Keep a TTL guard's keys in a real Redis: off (default, the "
-                      "simulation), private (a redis-server of the lab's own on a unix socket) or "
-                      "a user's server, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or "
-                      "unix:///PATH/redis.sock (the run's keys under a prefix of their own, "
-                      "deleted afterwards unless --keep).",
-                      "R"});
+    parser.addOption(
+        {"redis",
+         "Keep a guard's keys (a TTL key, a lease lock) in a real Redis: off (default, the "
+         "simulation), private (a redis-server of the lab's own on a unix socket) or "
+         "a user's server, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or "
+         "unix:///PATH/redis.sock (the run's keys under a prefix of their own, "
+         "deleted afterwards unless --keep).",
+         "R"});
     for (const NumberOption& n : kNumbers) {
         parser.addOption({optionName(n.field), QLatin1String(n.help), QLatin1String(n.valueName)});
     }

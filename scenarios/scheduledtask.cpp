@@ -3,6 +3,7 @@
 #include "attempt.h"
 #include "claimguard.h"
 #include "leaselock.h"
+#include "redislock.h"
 
 #include <QCoreApplication>
 #include <QDate>
@@ -56,6 +57,30 @@ Phrase skipped(const QString& holder) {
 Phrase fenced(qint64 token) {
     return said(QT_TRANSLATE_NOOP("idem::ScheduledTask", "fenced: token %1 is no longer the run's"),
                 {Phrase::number(token)});
+}
+
+// redis-lock-fenced: the day's fence, the largest token that committed its
+// payouts, and whether it did. The payouts commit only in the transaction
+// that moves the fence up to a larger token than any before it.
+const QString kFenceSchema = QStringLiteral(R"(CREATE TABLE job_fences (
+    job      TEXT    NOT NULL,
+    biz_date TEXT    NOT NULL,
+    fence    INTEGER NOT NULL,
+    done     INTEGER NOT NULL,
+    PRIMARY KEY (job, biz_date)
+))");
+const QString kFenceRow = QStringLiteral(R"(INSERT INTO job_fences (job, biz_date, fence, done)
+VALUES (?, ?, 0, 0))");
+const QString kReadFence = QStringLiteral(R"(SELECT fence, done
+FROM job_fences
+WHERE job = ? AND biz_date = ?)");
+const QString kRaiseFence = QStringLiteral(R"(UPDATE job_fences
+SET fence = ?, done = 1
+WHERE job = ? AND biz_date = ?
+  AND fence < ? AND done = 0)");
+
+void seedFence(Setup& setup, int intent) {
+    setup.exec(kFenceRow, {kJob, bizDateOf(intent)}, intent);
 }
 
 // The job run's row the claim variants move PENDING → RUNNING → DONE.
@@ -117,11 +142,26 @@ ScheduledTask::ScheduledTask() {
          .handle = [this](Attempt& a) { return lockAndClaim(a); },
          .schema = {LeaseLock::schema(), ClaimGuard::schema()},
          .seed = seedClaim},
+        {.id = "redis-lock",
+         .crashPoints = guarded,
+         .summary = "the lease lock in Redis (SET lock owner NX PX lease, freed by "
+                    "compare-and-delete); the node that cannot get it skips this firing",
+         .handle = [this](Attempt& a) { return redisLock(a); },
+         .schema = {LeaseLock::schema()},
+         .redis = true},
+        {.id = "redis-lock-fenced",
+         .crashPoints = guarded,
+         .summary = "the Redis lock plus a fencing token from INCR; the payouts commit only while "
+                    "job_fences.fence < token, and a settled day is not settled again",
+         .handle = [this](Attempt& a) { return redisLockFenced(a); },
+         .schema = {LeaseLock::schema(), kFenceSchema},
+         .seed = seedFence,
+         .redis = true},
     };
     info_.sources = {Source::TaskRerun};
     info_.defaultTiming = Timing::Concurrent;
     info_.defaultDuplicates = 1;  // two nodes: A fires the original, B the duplicate
-    info_.tables = {"job_runs", "locks", "payouts", "sales"};
+    info_.tables = {"job_runs", "job_fences", "locks", "payouts", "sales"};
     info_.guardTable = "job_runs";
     info_.lanes = {"scheduler", "node-a", "node-b"};
     info_.baseline = "none";
@@ -264,6 +304,66 @@ Task<Reply> ScheduledTask::lockAndClaim(Attempt& a) const {
     co_return Reply{Response::Success, settled(a.intent())};
 }
 
+Task<Reply> ScheduledTask::redisLock(Attempt& a) const {
+    const RedisLock lock(lockNameOf(a.intent()), a.config().leaseMs, false);
+    const RedisLock::Lease lease = co_await lock.acquire(a, ownerOf(a));
+    if (!lease.acquired) {
+        // As with the table's lock: nothing says whether the job ran, so the
+        // node that finds the lock held skips for good.
+        co_return Reply{Response::Rejected, skipped(lease.holder)};
+    }
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.crashPoint(CrashPoint::LongPause);
+
+    // Nothing here asks whether the lock is still ours: a node that slept
+    // past its lease writes anyway.
+    co_await a.work(kComputeMs, computing());
+    const QVariant noToken;
+    co_await a.begin();
+    co_await writePayouts(a, noToken);
+    co_await a.commit();
+    co_await lock.release(a, lease);
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
+Task<Reply> ScheduledTask::redisLockFenced(Attempt& a) const {
+    const RedisLock lock(lockNameOf(a.intent()), a.config().leaseMs, true);
+    const QString date = bizDateOf(a.intent());
+
+    // 1. The lock keeps two nodes from working at once; the one that finds
+    //    it held comes back at the next tick.
+    const RedisLock::Lease lease = co_await lock.acquire(a, ownerOf(a));
+    if (!lease.acquired)
+        co_return Reply{Response::InProgress, {}};
+
+    // 2. A day already settled is answered, not settled again.
+    const SqlResult fence = co_await a.sql(kReadFence, kJob, date);
+    if (fence.value(0, 1).toLongLong() == 1) {
+        co_await lock.release(a, lease);
+        co_return Reply{Response::Success, settled(a.intent())};
+    }
+    co_await a.crashPoint(CrashPoint::AfterGuard);
+    co_await a.crashPoint(CrashPoint::LongPause);
+
+    // 3. The payouts commit only with the fence raised to our token: a node
+    //    that slept past its lease finds a larger token there and rolls back.
+    co_await a.work(kComputeMs, computing());
+    co_await a.begin();
+    const SqlResult raised = co_await a.sql(kRaiseFence, lease.token, kJob, date, lease.token);
+    const QString run = kJob + QLatin1Char('/') + date;
+    if (raised.rows != 1) {
+        a.guard("fencing-token", "rejected", {{"run", run}, {"token", lease.token}});
+        co_await a.rollback();
+        co_await lock.release(a, lease);
+        co_return Reply{Response::Rejected, fenced(lease.token)};
+    }
+    a.guard("fencing-token", "accepted", {{"run", run}, {"token", lease.token}});
+    co_await writePayouts(a, lease.token);
+    co_await a.commit();
+    co_await lock.release(a, lease);
+    co_return Reply{Response::Success, settled(a.intent())};
+}
+
 Effects ScheduledTask::effects(Reader& db, int intent) const {
     return {{QStringLiteral("payouts"),
              db.count(QStringLiteral("SELECT COUNT(*) FROM payouts WHERE biz_date = ?"),
@@ -274,8 +374,36 @@ Effects ScheduledTask::expectedEffects(const RunConfig&, int) const {
     return {{QStringLiteral("payouts"), kMerchants.size()}};
 }
 
+namespace {
+
+// The fence says settled exactly when payouts exist.
+Phrase fenceInconsistency(Reader& db, const QString& date) {
+    const SqlResult fence = db.query(
+        QStringLiteral("SELECT done FROM job_fences WHERE job = ? AND biz_date = ?"), {kJob, date});
+    if (fence.empty())
+        return {};
+    const bool done = fence.value().toLongLong() == 1;
+    const qint64 payouts =
+        db.count(QStringLiteral("SELECT COUNT(*) FROM payouts WHERE biz_date = ?"), {date});
+    if (payouts > 0 && !done) {
+        return said(QT_TRANSLATE_NOOP("idem::ScheduledTask",
+                                      "%1: payouts written but the fence says not settled"),
+                    {date});
+    }
+    if (payouts == 0 && done) {
+        return said(QT_TRANSLATE_NOOP("idem::ScheduledTask",
+                                      "%1: the fence says settled but nothing was paid"),
+                    {date});
+    }
+    return {};
+}
+
+}  // namespace
+
 Phrase ScheduledTask::inconsistency(Reader& db, int intent) const {
     const QString date = bizDateOf(intent);
+    if (db.hasTable(QStringLiteral("job_fences")))
+        return fenceInconsistency(db, date);
     if (!db.hasTable(QStringLiteral("job_runs")))
         return {};  // this variant keeps no run record
     const SqlResult run = db.query(

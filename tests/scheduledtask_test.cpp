@@ -22,10 +22,13 @@ struct Finished {
     Summary summary;
 };
 
-Finished runLongPause(const QString& variant, quint32 seed) {
+Finished runLongPause(const QString& variant, quint32 seed, bool* redis = nullptr) {
     Cell cell{variant, "retry", "long-pause", {}, 1, 1, "", "", kLongPauseInterval};
     Finished f;
-    f.run = test::finishedRun(test::cellConfig("scheduled-task", cell, 1, seed));
+    const RunConfig config = test::cellConfig("scheduled-task", cell, 1, seed);
+    if (redis)
+        *redis = config.redis != QLatin1String("off");
+    f.run = test::finishedRun(config);
     f.summary = f.run->summary();
     return f;
 }
@@ -56,6 +59,10 @@ private slots:
     void lockAndClaimRejectsTheLateCommit_data();
     void lockAndClaimRejectsTheLateCommit();
     void longPauseSpacesNodeBByOneAndAHalfLeases();
+    void redisLockPausedNodeWritesAnyway_data();
+    void redisLockPausedNodeWritesAnyway();
+    void redisLockFencedRefusesTheLateCommit_data();
+    void redisLockFencedRefusesTheLateCommit();
 };
 
 void ScheduledTaskTest::truthTable_data() {
@@ -71,6 +78,9 @@ void ScheduledTaskTest::truthTable_data() {
         {"lock-only", "exactly-once", "duplicated", "duplicated", "exactly-once"},
         {"claim-only", "exactly-once", "exactly-once", "duplicated", "exactly-once"},
         {"lock-and-claim", "exactly-once", "exactly-once", "exactly-once", "exactly-once"},
+        // SPEC section 10: the lock in Redis (with IDEM_TEST_REDIS, a real one).
+        {"redis-lock", "exactly-once", "duplicated", "duplicated", "exactly-once"},
+        {"redis-lock-fenced", "exactly-once", "exactly-once", "exactly-once", "exactly-once"},
     };
     QList<Cell> cells;
     for (const Row& r : rows) {
@@ -150,6 +160,67 @@ void ScheduledTaskTest::longPauseSpacesNodeBByOneAndAHalfLeases() {
     QCOMPARE(config.effectiveIntervalMs(), 45'000);
     config.intervalMs = 20'000;  // given explicitly: it wins
     QCOMPARE(config.effectiveIntervalMs(), 20'000);
+}
+
+void ScheduledTaskTest::redisLockPausedNodeWritesAnyway_data() {
+    lockOnlyNodeBTakesTheExpiredLeaseWhileAIsPaused_data();
+}
+
+// The lock in Redis, under a long pause: B gets it only once Redis itself
+// has let A's key go (PTTL -2, asked before B's SET), and A, awake, writes
+// its payouts anyway; its compare-and-delete finds the key is not its own.
+// With --redis off the locks table plays Redis's part, to the same verdict.
+void ScheduledTaskTest::redisLockPausedNodeWritesAnyway() {
+    QFETCH(int, seed);
+    bool redis = false;
+    const Finished f = runLongPause("redis-lock", quint32(seed), &redis);
+    const Run& run = *f.run;
+    const QString guard = redis ? QStringLiteral("redis-lock") : QStringLiteral("lease-lock");
+    const auto aTakes = firstEvent(run, "node-a", "guard", guard, "acquired");
+    const auto resume = firstEvent(run, "node-a", "resume");
+    const auto bTakes = firstEvent(run, "node-b", "guard", guard, "acquired");
+    const auto aLost = firstEvent(run, "node-a", "guard", guard, "lease-lost");
+    QVERIFY(aTakes && resume && bTakes && aLost);
+    QVERIFY(bTakes->tMs >= aTakes->fields.value("expires_at").toLongLong());
+    QVERIFY(bTakes->tMs < resume->tMs);
+    QVERIFY(aLost->tMs > resume->tMs);
+    if (redis) {
+        bool waitedForExpiry = false;
+        for (const TraceEvent& e : run.trace().events()) {
+            if (e.actorName() == QLatin1String("node-b") && e.kindId() == QLatin1String("redis") &&
+                e.fields.value("cause").toString() == QLatin1String("expiry")) {
+                QVERIFY(
+                    e.fields.value("command").toString().startsWith(QLatin1String("PTTL lock:")));
+                QCOMPARE(e.fields.value("reply").toLongLong(), -2);
+                QVERIFY(e.seq < bTakes->seq);
+                waitedForExpiry = true;
+            }
+        }
+        QVERIFY(waitedForExpiry);
+    }
+    QCOMPARE(f.summary.verdictId(), QStringLiteral("duplicated"));
+}
+
+void ScheduledTaskTest::redisLockFencedRefusesTheLateCommit_data() {
+    lockOnlyNodeBTakesTheExpiredLeaseWhileAIsPaused_data();
+}
+
+// With a fencing token from INCR, A's late transaction finds the fence
+// raised to B's larger token, changes nothing and rolls back.
+void ScheduledTaskTest::redisLockFencedRefusesTheLateCommit() {
+    QFETCH(int, seed);
+    const Finished f = runLongPause("redis-lock-fenced", quint32(seed));
+    const Run& run = *f.run;
+    const auto resume = firstEvent(run, "node-a", "resume");
+    const auto bCommits = firstEvent(run, "node-b", "guard", "fencing-token", "accepted");
+    const auto aFenced = firstEvent(run, "node-a", "guard", "fencing-token", "rejected");
+    QVERIFY(resume && bCommits && aFenced);
+    QVERIFY(bCommits->tMs < resume->tMs);
+    QVERIFY(aFenced->tMs > resume->tMs);
+    QCOMPARE(aFenced->fields.value("token").toLongLong(), 1);
+    QCOMPARE(bCommits->fields.value("token").toLongLong(), 2);
+    QCOMPARE(f.summary.verdictId(), QStringLiteral("exactly-once"));
+    QCOMPARE(f.summary.responseCount(Response::Rejected), 1);
 }
 
 QTEST_GUILESS_MAIN(ScheduledTaskTest)

@@ -30,6 +30,7 @@ QString guardName(const QString& guard) {
         {"claim", QT_TRANSLATE_NOOP("idem::TraceWords", "claim")},
         {"fencing-token", QT_TRANSLATE_NOOP("idem::TraceWords", "fencing token")},
         {"lease-lock", QT_TRANSLATE_NOOP("idem::TraceWords", "lease lock")},
+        {"redis-lock", QT_TRANSLATE_NOOP("idem::TraceWords", "Redis lock")},
         {"ttl-key", QT_TRANSLATE_NOOP("idem::TraceWords", "TTL key")},
         {"version", QT_TRANSLATE_NOOP("idem::TraceWords", "version")},
         {"alert-rule", QT_TRANSLATE_NOOP("idem::TraceWords", "alert rule")},

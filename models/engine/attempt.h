@@ -85,6 +85,7 @@ public:
         QStringList command;
         qint64 asOf = -1;      // the virtual instant its key is judged at (-1: now)
         qint64 keyLives = -1;  // SET ... PX: until when the key counts, in virtual ms
+        bool frees = false;    // the command deletes its key where it answers 1
         RedisReply reply;      // filled by the scheduler before resuming
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<> h);
@@ -124,7 +125,12 @@ public:
     // co_await a.redis({"GET", key}): the reply; an error reply ends the
     // attempt with an `error` answer (SqlFailure), as a failed statement does.
     RedisStep redis(QStringList command, qint64 asOf = -1, qint64 keyLives = -1) {
-        return RedisStep{*this, std::move(command), asOf, keyLives, {}};
+        return RedisStep{*this, std::move(command), asOf, keyLives, false, {}};
+    }
+    // A command that deletes its key when it answers 1 (DEL, a
+    // compare-and-delete script): the key's virtual life ends with it.
+    RedisStep redisFreeing(QStringList command) {
+        return RedisStep{*this, std::move(command), -1, -1, true, {}};
     }
     // Opens a transaction as the run's database does (SQLite: BEGIN IMMEDIATE).
     SqlStep begin();

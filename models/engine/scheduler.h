@@ -187,8 +187,10 @@ private:
     // Redis (schedulerredis.cpp): the run's server, and each command.
     bool startRedis(QString* error);
     void runRedis(Process& p);
+    // A `redis` event; expiresAt: the key a SET ... NX set counts until then
+    // (virtual ms); freed: the command deleted its key (redisFreeing).
     void recordRedis(const Process& p, const QString& command, const RedisReply& reply,
-                     const char* cause = nullptr);
+                     const char* cause = nullptr, qint64 expiresAt = -1, bool freed = false);
     void settleStepped(Process& p);
     void wakeParked();
     void scheduleLockTimeout(qint64 wait);

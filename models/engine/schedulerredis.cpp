@@ -63,7 +63,8 @@ void Scheduler::runRedis(Process& p) {
         if (!p.redis)
             reply = RedisReply::error(error);
     }
-    const QString key = step.command.value(1);
+    const QList<qsizetype> keys = keyPositions(step.command);
+    const QString key = keys.isEmpty() ? QString() : step.command.value(keys.first());
     const qint64 asOf = step.asOf >= 0 ? step.asOf : now_;
     const bool known = redisExpiry_.contains(key);
     const qint64 livesUntil = redisExpiry_.value(key);
@@ -79,7 +80,13 @@ void Scheduler::runRedis(Process& p) {
     }
     if (p.redis && !reply.isError())
         reply = p.redis->run(step.command, options_.cancel);
-    recordRedis(p, commandText(step.command), reply);
+    // What the views need of the key, which the reply alone does not say:
+    // until when it counts (virtual), and that a script deleted it.
+    const bool setsKey = reply.isOk() && setsIfAbsent(step.command) && step.keyLives >= 0;
+    const bool freed = step.frees && reply.type == RedisReply::Type::Integer && reply.integer == 1;
+    recordRedis(p, commandText(step.command), reply, nullptr, setsKey ? step.keyLives : -1, freed);
+    if (freed)
+        redisExpiry_.remove(key);  // deleted before its time: nothing to wait for
     if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
         fail(RunFailure::Cancelled, QStringLiteral("the run was stopped before its end"));
         while (!queue_.empty()) queue_.pop();
@@ -113,7 +120,7 @@ void Scheduler::runRedis(Process& p) {
 }
 
 void Scheduler::recordRedis(const Process& p, const QString& command, const RedisReply& reply,
-                            const char* cause) {
+                            const char* cause, qint64 expiresAt, bool freed) {
     if (!tracing())
         return;
     Fields fields{{"connection", p.redis ? p.redis->id() : QString()},
@@ -122,6 +129,10 @@ void Scheduler::recordRedis(const Process& p, const QString& command, const Redi
                   {"reply", reply.value()}};
     if (cause)
         fields.set("cause", QString::fromLatin1(cause));
+    if (expiresAt >= 0)
+        fields.set("expires_at", expiresAt);
+    if (freed)
+        fields.set("freed", true);
     TraceEvent e;
     e.kind = EventKind::Note;
     e.note = nameId(QStringLiteral("redis"));

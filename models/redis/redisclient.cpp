@@ -109,8 +109,9 @@ bool RedisConnection::send(const QStringList& arguments) {
         return false;
     std::vector<QByteArray> bytes;
     bytes.reserve(std::size_t(arguments.size()));
+    const QList<qsizetype> keys = keyPositions(arguments);
     for (qsizetype i = 0; i < arguments.size(); ++i)
-        bytes.push_back(((i == 1 ? prefix_ : QString()) + arguments[i]).toUtf8());
+        bytes.push_back(((keys.contains(i) ? prefix_ : QString()) + arguments[i]).toUtf8());
     std::vector<const char*> argv;
     std::vector<size_t> lengths;
     for (const QByteArray& b : bytes) {

@@ -118,4 +118,17 @@ QString commandText(const QStringList& arguments) {
     return parts.join(QLatin1Char(' '));
 }
 
+QList<qsizetype> keyPositions(const QStringList& arguments) {
+    const QString name = arguments.value(0).toUpper();
+    if (name == QLatin1String("EVAL") || name == QLatin1String("EVALSHA")) {
+        const qsizetype count = arguments.value(2).toLongLong();
+        QList<qsizetype> keys;
+        for (qsizetype i = 3; i < 3 + count && i < arguments.size(); ++i) keys << i;
+        return keys;
+    }
+    if (arguments.size() < 2)
+        return {};
+    return {1};
+}
+
 }  // namespace idem

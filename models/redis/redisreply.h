@@ -37,4 +37,9 @@ struct RedisReply {
 // takes it, quoted where it holds a space, a quote or nothing.
 QString commandText(const QStringList& arguments);
 
+// Where a command's keys are among its arguments: EVAL and EVALSHA name
+// theirs after the script and their count; the others the lab sends take
+// one key, first.
+QList<qsizetype> keyPositions(const QStringList& arguments);
+
 }  // namespace idem

@@ -577,6 +577,42 @@
         <source>Plays the recording %1: %2 is not installed on this computer, so the database&apos;s answers, its locks and its rows come from that trace.</source>
         <translation>正在播放录制 %1：本机没有安装 %2，所以数据库的回答、锁和表中的行都来自这份轨迹。</translation>
     </message>
+    <message>
+        <source>The lab starts a redis-server of its own for the run (a local socket, nothing written to disk) and stops it afterwards.</source>
+        <translation>实验室为这次运行启动一个自己的 redis-server（只用本机套接字，不写磁盘），运行结束后停掉。</translation>
+    </message>
+    <message>
+        <source>Redis is not installed on this computer (Debian package %1).</source>
+        <translation>这台电脑没有安装 Redis（Debian 软件包 %1）。</translation>
+    </message>
+    <message>
+        <source>Where this variant keeps its keys: a table of the run&apos;s database that plays Redis, or a real Redis whose keys expire in real time.</source>
+        <translation>这个方案把键放在哪里：运行数据库里扮演 Redis 的一张表，或者一个真实的 Redis，键按真实时间过期。</translation>
+    </message>
+    <message>
+        <source>This variant keeps nothing in Redis.</source>
+        <translation>这个方案不在 Redis 里存任何东西。</translation>
+    </message>
+    <message>
+        <source>Simulated (a table)</source>
+        <translation>模拟（一张表）</translation>
+    </message>
+    <message>
+        <source>A real Redis (private server)</source>
+        <translation>真实的 Redis（私有服务器）</translation>
+    </message>
+    <message>
+        <source>Where the variant keeps its keys</source>
+        <translation>方案存放键的地方</translation>
+    </message>
+    <message>
+        <source>real Redis</source>
+        <translation>真实 Redis</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -1119,6 +1155,10 @@
     <message>
         <source>Shows each row&apos;s xmin (the transaction that wrote this version) and xmax (the transaction that deleted or locked it, 0 for none), each named by the attempt whose transaction it is: a snapshot sees a row only if its xmin had committed when the snapshot was taken.</source>
         <translation>显示每行的 xmin（写下这个版本的事务）和 xmax（删除或锁住它的事务，0 表示没有），每个事务都标出它属于哪次尝试：只有当 xmin 在快照建立时已经提交，快照才看得见这一行。</translation>
+    </message>
+    <message>
+        <source>Redis: the run&apos;s keys at this step</source>
+        <translation>Redis：这一步时本次运行的键</translation>
     </message>
 </context>
 <context>
@@ -3676,6 +3716,22 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <source>a state changes</source>
         <translation>状态发生变化</translation>
     </message>
+    <message>
+        <source>Redis tells %1 that a key has expired</source>
+        <translation>Redis 告诉%1某个键已经过期</translation>
+    </message>
+    <message>
+        <source>Redis first reports a key expired</source>
+        <translation>Redis 第一次报告某个键已过期</translation>
+    </message>
+    <message>
+        <source>%1 sends Redis a command</source>
+        <translation>%1向 Redis 发出一条命令</translation>
+    </message>
+    <message>
+        <source>the first command goes to Redis</source>
+        <translation>第一条命令发往 Redis</translation>
+    </message>
 </context>
 <context>
     <name>idem::PaymentCallback</name>
@@ -3922,6 +3978,66 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     </message>
 </context>
 <context>
+    <name>idem::RedisView</name>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Set by</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>Counts until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>no expiry</source>
+        <translation>不过期</translation>
+    </message>
+    <message>
+        <source>expired (Redis not asked yet)</source>
+        <translation>已过期（尚未问过 Redis）</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1，于 %2</translation>
+    </message>
+    <message>
+        <source>Redis holds none of the run&apos;s keys at this step.</source>
+        <translation>这一步时 Redis 里没有本次运行的键。</translation>
+    </message>
+    <message>
+        <source>Nothing has been sent to Redis yet.</source>
+        <translation>还没有向 Redis 发送任何命令。</translation>
+    </message>
+    <message>
+        <source>Keys in Redis at this step: %1. Their lives are the run&apos;s virtual time; Redis itself is told at most a second, and the lab waits until Redis reports a key gone before a command that needs it gone.</source>
+        <translation>这一步时 Redis 里的键：%1 个。它们的有效期按运行的虚拟时间计算；实际告诉 Redis 的至多一秒，需要键已消失的命令，实验室会等到 Redis 报告键不在了才发出。</translation>
+    </message>
+    <message>
+        <source>Expired but not yet asked about: %1.</source>
+        <translation>已过期但尚未询问 Redis 的：%1 个。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences</comment>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>The run&apos;s keys in Redis at this step</source>
+        <translation>这一步时本次运行在 Redis 里的键</translation>
+    </message>
+</context>
+<context>
     <name>idem::RunController</name>
     <message>
         <source>Work in progress</source>
@@ -4024,6 +4140,14 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     <message>
         <source>job run</source>
         <translation>任务执行</translation>
+    </message>
+    <message>
+        <source>%1: payouts written but the fence says not settled</source>
+        <translation>%1：打款已写入，但防护记录显示尚未结算</translation>
+    </message>
+    <message>
+        <source>%1: the fence says settled but nothing was paid</source>
+        <translation>%1：防护记录显示已结算，却没有任何打款</translation>
     </message>
 </context>
 <context>
@@ -4907,6 +5031,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>on</source>
         <translation>开</translation>
+    </message>
+    <message>
+        <source>Redis lock</source>
+        <translation>Redis 锁</translation>
     </message>
 </context>
 <context>
