@@ -2,7 +2,9 @@
 
 #include "configcheck.h"
 #include "jsonkeys.h"
+#include "privateredis.h"
 #include "recordedbackend.h"
+#include "redisrecording.h"
 #include "registry.h"
 #include "run.h"
 #include "serverinstall.h"
@@ -37,6 +39,14 @@ bool resolveConfig(const QJsonObject& load, RunConfig* out, QString* error) {
             continue;
         if (key == QLatin1String("variant")) {
             c.variant = v.toString();
+        } else if (key == QLatin1String("redis")) {
+            // A lesson's Redis is the lab's own: a user's server is not the
+            // lesson's to name.
+            if (v.toString() != QLatin1String("private") && v.toString() != QLatin1String("off")) {
+                *error = QStringLiteral("redis must be \"private\" or \"off\"");
+                return false;
+            }
+            c.redis = v.toString();
         } else if (key == QLatin1String("backend") || key == QLatin1String("isolation")) {
             // Checked with the rest below (checkConfig): a database the lab
             // has, a level that database has.
@@ -262,7 +272,10 @@ int frameLoading(const Lesson& lesson, int frame) {
 
 QString bundledTraceName(const Lesson& lesson, int frame) {
     const int loading = frameLoading(lesson, frame);
-    if (loading < 0 || lesson.frames.at(loading).load->backend == QLatin1String("sqlite"))
+    if (loading < 0)
+        return {};
+    const RunConfig& load = *lesson.frames.at(loading).load;
+    if (load.backend == QLatin1String("sqlite") && load.redis == QLatin1String("off"))
         return {};
     return QStringLiteral("%1-%2.json").arg(lesson.id).arg(loading + 1);
 }
@@ -277,9 +290,13 @@ std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame)
     if (!config)
         return std::nullopt;
     const QString package = missingServerPackage(config->backend);
-    if (package.isEmpty())
-        return std::nullopt;
-    return MissingServer{config->backend, package, bundledTracePath(lesson, frame)};
+    if (!package.isEmpty())
+        return MissingServer{config->backend, package, bundledTracePath(lesson, frame)};
+    if (config->redis != QLatin1String("off") && !PrivateRedis::missingPackage().isEmpty()) {
+        return MissingServer{QStringLiteral("redis"), PrivateRedis::missingPackage(),
+                             bundledTracePath(lesson, frame)};
+    }
+    return std::nullopt;
 }
 
 std::optional<RunConfig> playableFrameConfig(const Lesson& lesson, int frame, QString* whyNot) {
@@ -288,7 +305,13 @@ std::optional<RunConfig> playableFrameConfig(const Lesson& lesson, int frame, QS
     if (!config || !missing)
         return config;
     QString error = QStringLiteral("the lesson has no recording of this run");
-    if (!missing->tracePath.isEmpty()) {
+    if (!missing->tracePath.isEmpty() && missing->backend == QLatin1String("redis")) {
+        // The database runs here; Redis's replies come from the recording.
+        RunConfig played = *config;
+        played.redisRecording = loadRedisRecording(missing->tracePath, &error);
+        if (played.redisRecording)
+            return played;
+    } else if (!missing->tracePath.isEmpty()) {
         if (std::optional<RunConfig> played = recordedConfig(*config, missing->tracePath, &error))
             return played;
     }

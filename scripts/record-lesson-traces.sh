@@ -26,7 +26,8 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     lesson = json.loads(path.read_text(encoding="utf-8"))
     for n, frame in enumerate(lesson["frames"], start=1):
         load = frame.get("load")
-        if not load or load.get("backend", "sqlite") == "sqlite":
+        if not load or (load.get("backend", "sqlite") == "sqlite"
+                        and load.get("redis", "off") == "off"):
             continue
         args = []
         for key, value in load.items():

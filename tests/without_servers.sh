@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs a test as on a machine without the database servers' packages: their
-# programs are hidden in a mount namespace of the test's own (the machine
-# keeps them). Skips (77) where no such namespace can be made.
+# Runs a test as on a machine without the servers' packages (the databases,
+# Redis): their programs are hidden in a mount namespace of the test's own
+# (the machine keeps them). Skips (77) where no such namespace can be made.
 set -euo pipefail
 programs=(/usr/sbin/mariadbd /usr/bin/mariadb-install-db
-    /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb)
+    /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb
+    /usr/bin/redis-server)
 present=()
 for p in "${programs[@]}"; do
     [ -e "$p" ] && present+=("$p")

@@ -19,6 +19,8 @@ QString backendName(const QString& backend) {
         return live::serverName(live::ServerKind::MariaDb);
     if (backend == QLatin1String("sqlite"))
         return QStringLiteral("SQLite");
+    if (backend == QLatin1String("redis"))
+        return QStringLiteral("Redis");
     return backend;
 }
 

@@ -242,6 +242,17 @@ QString eventClause(Fields& f, const ScenarioWords& words) {
                    : say(QT_TRANSLATE_NOOP("idem::PauseSentence", "%1 is answered “%2”"))
                          .arg(who, response);
     }
+    if (kind == QLatin1String("redis")) {
+        // The wait for a key Redis itself let go (the scheduler's PTTL).
+        if (f.has("cause") && f.takeText("cause") == QLatin1String("expiry")) {
+            return either(
+                who,
+                QT_TRANSLATE_NOOP("idem::PauseSentence", "Redis tells %1 that a key has expired"),
+                QT_TRANSLATE_NOOP("idem::PauseSentence", "Redis first reports a key expired"));
+        }
+        return either(who, QT_TRANSLATE_NOOP("idem::PauseSentence", "%1 sends Redis a command"),
+                      QT_TRANSLATE_NOOP("idem::PauseSentence", "the first command goes to Redis"));
+    }
     if (kind == QLatin1String("effect"))
         return say(QT_TRANSLATE_NOOP("idem::PauseSentence", "the judge counts the effects"));
     if (kind == QLatin1String("verdict"))
