@@ -20,6 +20,7 @@
 #include "playback.h"
 #include "playbackbar.h"
 #include "playbackkeys.h"
+#include "redisview.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
@@ -181,8 +182,8 @@ MainWindow::~MainWindow() {
 }
 
 QStringList MainWindow::viewNames() {
-    return {"overview", "dedup", "state",      "sequence", "sql",        "outcome",  "compare",
-            "tables",   "locks", "pagination", "advisor",  "experiment", "workbench"};
+    return {"overview", "dedup", "state", "sequence",   "sql",     "outcome",    "compare",
+            "tables",   "locks", "redis", "pagination", "advisor", "experiment", "workbench"};
 }
 
 void MainWindow::buildViews() {
@@ -438,6 +439,10 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return live_->tableTabs();
     if (name == QLatin1String("locks")) {
         live_->tableTabs()->setCurrentWidget(live_->locksView());
+        return live_->tableTabs();
+    }
+    if (name == QLatin1String("redis")) {
+        live_->tableTabs()->setCurrentWidget(live_->redisView());
         return live_->tableTabs();
     }
     if (name == QLatin1String("advisor"))

@@ -16,6 +16,9 @@
 #include "outcomepanel.h"
 #include "playback.h"
 #include "playbackbar.h"
+#include "privateredis.h"
+#include "rediskeys.h"
+#include "redisview.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
@@ -45,6 +48,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -124,6 +128,7 @@ private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
     void theFirePanelOffersWhatEachDatabaseHas();
     void theChoosersAreReachedByKeyAndNamedInBothLanguages();
+    void theFirePanelOffersRedisWhereTheVariantHasIt();
     void startingAServerKeepsTheWindowTurning();
     void aMissingServerIsOneMessageAndSqliteGoesOn();
     void aServerTraceOpensAsItsRecording();
@@ -232,6 +237,106 @@ void LiveWindowTest::theChoosersAreReachedByKeyAndNamedInBothLanguages() {
     // The choice survives the language, in the new language's words.
     QCOMPARE(panel->isolationBox()->currentData().toString(), QStringLiteral("read-committed"));
     QCOMPARE(panel->isolationBox()->currentText(), QStringLiteral("读已提交"));
+    w.setLanguage("en");
+}
+
+// SPEC section 10: a real Redis is a choice of the fire panel, offered to
+// a variant with a Redis form where redis-server is installed; the run
+// fired with it sends its commands to a private server.
+void LiveWindowTest::theFirePanelOffersRedisWhereTheVariantHasIt() {
+    const bool installed = PrivateRedis::missingPackage().isEmpty();
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    FirePanel* panel = w.firePanel();
+    panel->setScenario(*findScenario("scheduled-task"));
+    QComboBox* redis = panel->redisBox();
+    QCOMPARE(dataOf(redis), QStringList({"off", "private"}));
+    choose(panel->variantBox(), "lock-only");
+    QVERIFY(!redis->isEnabled());
+    QCOMPARE(redis->toolTip(), QStringLiteral("This variant keeps nothing in Redis."));
+    QCOMPARE(panel->config().redis, QStringLiteral("off"));
+    choose(panel->variantBox(), "redis-lock");
+    QCOMPARE(redis->isEnabled(), installed);
+    QCOMPARE(offered(redis, "private"), installed);
+    if (!installed) {
+        QVERIFY2(tooltipOf(redis, "private").contains("redis-server"),
+                 qPrintable(tooltipOf(redis, "private")));
+        QCOMPARE(panel->config().redis, QStringLiteral("off"));
+        return;
+    }
+    choose(redis, "private");
+    choose(panel->crashBox(), "long-pause");
+    RunConfig c = panel->config();
+    QCOMPARE(c.redis, QStringLiteral("private"));
+    QVERIFY(FirePanel::settingsText(c).contains(QStringLiteral("real Redis")));
+    // A variant without a Redis form runs without it.
+    choose(panel->variantBox(), "lock-only");
+    QCOMPARE(panel->config().redis, QStringLiteral("off"));
+    panel->setConfig(c);
+    QCOMPARE(panel->config().redis, QStringLiteral("private"));
+    QCOMPARE(panel->config().variant, QStringLiteral("redis-lock"));
+
+    w.fireInBackground(panel->config());
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().isLoaded());
+    QCOMPARE(w.playback().config().redis, QStringLiteral("private"));
+    w.playback().toEnd();
+    w.jobs()->finishNow();
+    QStringList commands;
+    for (const TraceEvent& e : w.playback().run()->trace().events())
+        if (e.kindId() == QLatin1String("redis"))
+            commands << e.fields.text("command").section(QLatin1Char(' '), 0, 0);
+    QCOMPARE(commands, QStringList({"SET", "PTTL", "SET", "EVAL", "EVAL"}));
+    QCOMPARE(w.playback().finalSummary().verdictId(), QStringLiteral("duplicated"));
+
+    // The Redis tab: the keys at each step, read from the trace.
+    LiveStage* stage = w.liveStage();
+    QTabWidget* tabs = stage->tableTabs();
+    QVERIFY(tabs->isTabVisible(tabs->indexOf(stage->redisView())));
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    qsizetype aSets = -1, bSets = -1, bFrees = -1;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        const TraceEvent& e = events[i];
+        if (e.kindId() != QLatin1String("redis"))
+            continue;
+        const QString command = e.fields.text("command");
+        if (command.startsWith(QLatin1String("SET ")))
+            (e.attempt == 1 ? aSets : bSets) = i;
+        if (command.startsWith(QLatin1String("EVAL ")) && e.attempt == 2)
+            bFrees = i;
+    }
+    QVERIFY(aSets >= 0 && bSets > aSets && bFrees > bSets);
+    QList<RedisKey> keys = redisKeysAt(events, aSets + 1);
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys[0].key, QStringLiteral("lock:settle:2025-03-01"));
+    QCOMPARE(keys[0].value, QStringLiteral("node-a#1"));
+    QCOMPARE(keys[0].expiresAt, c.leaseMs);
+    keys = redisKeysAt(events, bSets + 1);
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys[0].value, QStringLiteral("node-b#2"));
+    QCOMPARE(keys[0].expiresAt, events[bSets].tMs + c.leaseMs);
+    QVERIFY(redisKeysAt(events, bFrees + 1).isEmpty());
+    // On screen at the end: none left, and said so.
+    QCOMPARE(stage->redisView()->table()->rowCount(), 0);
+    QCOMPARE(stage->redisView()->about(),
+             QStringLiteral("Redis holds none of the run's keys at this step."));
+    // B holds the lock while A sleeps: its row, with its time left.
+    const QTableWidget* shown = stage->redisView()->table();
+    bool bHolds = false;
+    for (int position = 0; position <= w.playback().length() && !bHolds; ++position) {
+        w.playback().seek(position);
+        w.jobs()->finishNow();
+        bHolds = shown->rowCount() == 1 && shown->item(0, 1)->text() == QLatin1String("node-b#2");
+    }
+    QVERIFY(bHolds);
+    QCOMPARE(stage->redisView()->table()->item(0, 0)->text(),
+             QStringLiteral("lock:settle:2025-03-01"));
+    QVERIFY(!stage->redisView()->table()->item(0, 4)->text().isEmpty());
+
+    w.setLanguage("zh");
+    QCOMPARE(panel->findChild<QLabel*>("redisLabel")->text(), QStringLiteral("Redis"));
+    QCOMPARE(redis->currentText(), QStringLiteral("真实的 Redis（私有服务器）"));
     w.setLanguage("en");
 }
 

@@ -4,6 +4,7 @@
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
+#include "privateredis.h"
 #include "recordedbackend.h"
 #include "registry.h"
 #include "relativefont.h"
@@ -93,6 +94,7 @@ FirePanel::FirePanel(QWidget* parent)
       variant_(new QComboBox(this)),
       backend_(new QComboBox(this)),
       isolation_(new QComboBox(this)),
+      redis_(new QComboBox(this)),
       backendNote_(new QLabel(this)),
       duplicates_(new QSpinBox(this)),
       source_(new QComboBox(this)),
@@ -119,10 +121,10 @@ FirePanel::FirePanel(QWidget* parent)
     // Not a Tab stop: it scrolls to whichever field has the focus.
     scroll->setFocusPolicy(Qt::NoFocus);
     outer->addWidget(scroll, 1);
-    QWidget* inputs[] = {variant_,      duplicates_, source_,  timing_,  crash_,
-                         crashAttempt_, seed_,       intents_, backend_, isolation_};
-    const char* ids[] = {"variant",      "duplicates", "source",  "timing",  "crash",
-                         "crashAttempt", "seed",       "intents", "backend", "isolation"};
+    QWidget* inputs[] = {variant_, duplicates_, source_,  timing_,    crash_, crashAttempt_,
+                         seed_,    intents_,    backend_, isolation_, redis_};
+    const char* ids[] = {"variant", "duplicates", "source",  "timing",    "crash", "crashAttempt",
+                         "seed",    "intents",    "backend", "isolation", "redis"};
     for (int i = 0; i < kRows; ++i) {
         inputs[i]->setObjectName(QLatin1String(ids[i]));
         labels_[i] = new QLabel(this);
@@ -130,7 +132,8 @@ FirePanel::FirePanel(QWidget* parent)
         labels_[i]->setBuddy(inputs[i]);
     }
     // The database right under the variant: it decides which variants run.
-    for (Row row : {VariantRow, BackendRow, IsolationRow}) form_->addRow(labels_[row], inputs[row]);
+    for (Row row : {VariantRow, BackendRow, IsolationRow, RedisRow})
+        form_->addRow(labels_[row], inputs[row]);
     backendNote_->setObjectName(QStringLiteral("backendNote"));
     backendNote_->setWordWrap(true);
     backendNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -142,8 +145,10 @@ FirePanel::FirePanel(QWidget* parent)
     for (const QString& id : backendIds()) backend_->addItem(backendName(id), id);
     // Long names (a variant's title) must not make the panel wider than a
     // small screen: the box shrinks, the open list shows them whole.
-    for (QComboBox* box : {variant_, backend_, isolation_, source_, timing_, crash_})
+    for (QComboBox* box : {variant_, backend_, isolation_, redis_, source_, timing_, crash_})
         shrinkable(box);
+    redis_->addItem(QString(), QStringLiteral("off"));
+    redis_->addItem(QString(), QStringLiteral("private"));
     duplicates_->setRange(0, kMaxDuplicates);
     crashAttempt_->setRange(1, 50);
     seed_->setRange(0, std::numeric_limits<int>::max());
@@ -155,7 +160,10 @@ FirePanel::FirePanel(QWidget* parent)
     fire_->setDefault(true);
     outer->addWidget(fire_);
     connect(fire_, &QPushButton::clicked, this, &FirePanel::fireRequested);
-    connect(variant_, &QComboBox::currentIndexChanged, this, [this] { fillCrashPoints(); });
+    connect(variant_, &QComboBox::currentIndexChanged, this, [this] {
+        fillCrashPoints();
+        fillRedis();
+    });
     connect(backend_, &QComboBox::currentIndexChanged, this, &FirePanel::backendChanged);
     fillIsolations();
     connect(crash_, &QComboBox::currentIndexChanged, this, [this] {
@@ -220,6 +228,7 @@ void FirePanel::fillVariants() {
     if (enabled(i))
         variant_->setCurrentIndex(i);
     fillCrashPoints();
+    fillRedis();
 }
 
 void FirePanel::fillCrashPoints() {
@@ -235,6 +244,30 @@ void FirePanel::fillCrashPoints() {
     const int i = crash_->findData(current);
     crash_->setCurrentIndex(i >= 0 ? i : 0);
     crashAttempt_->setEnabled(crash_->currentData().toString() != toId(CrashPoint::None));
+}
+
+void FirePanel::fillRedis() {
+    const VariantInfo* v =
+        scenario_ ? scenario_->info().variant(variant_->currentData().toString()) : nullptr;
+    const bool offered = v && v->redis;
+    const QString missing = PrivateRedis::missingPackage();
+    auto* items = qobject_cast<QStandardItemModel*>(redis_->model());
+    if (items)
+        items->item(1)->setEnabled(missing.isEmpty());
+    redis_->setItemData(
+        1,
+        missing.isEmpty()
+            ? tr("The lab starts a redis-server of its own for the run (a local socket, nothing "
+                 "written to disk) and stops it afterwards.")
+            : tr("Redis is not installed on this computer (Debian package %1).").arg(missing),
+        Qt::ToolTipRole);
+    if (!offered || !missing.isEmpty())
+        redis_->setCurrentIndex(0);
+    redis_->setEnabled(offered && missing.isEmpty());
+    redis_->setToolTip(
+        offered ? tr("Where this variant keeps its keys: a table of the run's database that "
+                     "plays Redis, or a real Redis whose keys expire in real time.")
+                : tr("This variant keeps nothing in Redis."));
 }
 
 void FirePanel::fillIsolations() {
@@ -330,6 +363,11 @@ void FirePanel::setConfig(const RunConfig& c) {
     select(variant_, c.variant);
     select(isolation_, c.isolation.isEmpty() ? isolationIds(c.backend).value(0) : c.isolation);
     fillCrashPoints();
+    fillRedis();
+    // A user's server (a URL) is the command line's: the panel offers the lab's own.
+    select(redis_, c.redis == QLatin1String("off") ? c.redis : QStringLiteral("private"));
+    if (!redis_->isEnabled())
+        redis_->setCurrentIndex(0);
     select(source_, toId(c.source));
     select(timing_, toId(c.timing));
     select(crash_, toId(c.crash));
@@ -353,6 +391,7 @@ RunConfig FirePanel::config() const {
     c.backend = backend_->currentData().toString();
     // The database's own level stays unnamed, as on the command line.
     c.isolation = isolation_->currentIndex() > 0 ? isolation_->currentData().toString() : QString();
+    c.redis = redis_->isEnabled() ? redis_->currentData().toString() : QStringLiteral("off");
     c.duplicates = duplicates_->value();
     if (auto s = sourceFromId(source_->currentData().toString()))
         c.source = *s;
@@ -402,6 +441,10 @@ void FirePanel::retranslate() {
         backend_->setItemData(i, backendHelp(backend_->itemData(i).toString()), Qt::ToolTipRole);
     backend_->setAccessibleName(tr("Database the run uses"));
     isolation_->setAccessibleName(tr("Isolation level of the run's transactions"));
+    redis_->setItemText(0, tr("Simulated (a table)"));
+    redis_->setItemText(1, tr("A real Redis (private server)"));
+    redis_->setAccessibleName(tr("Where the variant keeps its keys"));
+    fillRedis();
     for (int i = 0; i < timing_->count(); ++i) {
         timing_->setItemText(i, timingName(*timingFromId(timing_->itemData(i).toString())));
     }

@@ -1,7 +1,8 @@
 // The fire panel (发射): variant (recommended marked, the unguarded one always
 // there for contrast), the database it runs on and its isolation level (live
 // mode), duplicates, source, timing, crash point (only the variant's) and
-// which attempt, seed, and the scenario's own params.
+// which attempt, seed, and the scenario's own params; where the variant has
+// a Redis form, whether its keys live in a real Redis.
 #pragma once
 
 #include "runconfig.h"
@@ -46,6 +47,9 @@ public:
     QComboBox* variantBox() const { return variant_; }
     QComboBox* backendBox() const { return backend_; }
     QComboBox* isolationBox() const { return isolation_; }
+    // off (the simulation, a table) or private (a redis-server of the lab's
+    // own); enabled for a variant that keeps keys in Redis.
+    QComboBox* redisBox() const { return redis_; }
     // What the panel says under the database when its server is missing.
     QLabel* backendNote() const { return backendNote_; }
     // Why a variant cannot run on a backend, in the window's words; empty
@@ -72,6 +76,9 @@ private:
     void fillVariants();
     void fillCrashPoints();
     void fillIsolations();
+    // Offers Redis to a variant that has a Redis form (and where
+    // redis-server is installed), else shows the simulation, disabled.
+    void fillRedis();
     // The backend chosen: variants enabled or not, the isolation levels, the note.
     void backendChanged();
     void rebuildParams();
@@ -82,6 +89,7 @@ private:
     QComboBox* variant_;
     QComboBox* backend_;
     QComboBox* isolation_;
+    QComboBox* redis_;
     QLabel* backendNote_;
     QSpinBox* duplicates_;
     QComboBox* source_;
@@ -91,7 +99,7 @@ private:
     QSpinBox* seed_;
     QSpinBox* intents_;
     QPushButton* fire_;
-    QLabel* labels_[10] = {};
+    QLabel* labels_[11] = {};
     QMap<QString, QWidget*> params_;
     QList<QWidget*> paramRows_;
     // The recording the configuration shown plays (a server trace opened

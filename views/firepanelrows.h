@@ -18,9 +18,10 @@ enum Row {
     SeedRow,
     IntentsRow,
     BackendRow,
-    IsolationRow
+    IsolationRow,
+    RedisRow
 };
-constexpr int kRows = 10;
+constexpr int kRows = 11;
 
 // A row's label in the window's language, with its keyboard mnemonic.
 QString rowLabel(Row row);

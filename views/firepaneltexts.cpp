@@ -34,6 +34,8 @@ const char* const kRowLabels[kRows] = {
     QT_TRANSLATE_NOOP("idem::FirePanel", "&Intents"),
     QT_TRANSLATE_NOOP("idem::FirePanel", "Data&base"),
     QT_TRANSLATE_NOOP("idem::FirePanel", "Isolation level"),
+    // No letter of its own: the panel's are taken; Tab from the level.
+    QT_TRANSLATE_NOOP("idem::FirePanel", "Redis"),
 };
 
 }  // namespace
@@ -216,6 +218,8 @@ QString FirePanel::settingsText(const RunConfig& c) {
                       ? backendName(c.backend)
                       : tr("%1 (%2)").arg(backendName(c.backend), isolationName(c.isolation)));
     }
+    if (c.redis != QLatin1String("off"))
+        parts << tr("real Redis");
     parts << tr("duplicates: %1").arg(c.duplicates) << sourceName(c.source) << timingName(c.timing);
     const QString relay = crashedHelperTag(c.crash, c.crashAttempt);
     parts << (c.crash == CrashPoint::None ? crashPointName(c.crash)

@@ -1,6 +1,7 @@
 #include "livestage.h"
 
 #include "locksview.h"
+#include "redisview.h"
 #include "relativefont.h"
 #include "scenario.h"
 #include "sequenceview.h"
@@ -31,6 +32,7 @@ LiveStage::LiveStage(QWidget* parent)
       sqlLogModel_(new SqlLogModel(this)),
       sqlLog_(new SqlLogView(*sqlLogModel_, this)),
       locks_(new LocksView(this)),
+      redis_(new RedisView(this)),
       rowVersions_(new QCheckBox(this)),
       top_(new QSplitter(Qt::Horizontal)),
       split_(new QSplitter(Qt::Vertical)) {
@@ -40,6 +42,8 @@ LiveStage::LiveStage(QWidget* parent)
     connect(tableTabs_, &QTabWidget::currentChanged, this, &LiveStage::fitTables);
     tableTabs_->setDocumentMode(true);
     tableTabs_->addTab(locks_, QString());
+    tableTabs_->addTab(redis_, QString());
+    tableTabs_->setTabVisible(tableTabs_->indexOf(redis_), false);
     rowVersions_->setObjectName(QStringLiteral("rowVersions"));
     tableTabs_->setCornerWidget(rowVersions_, Qt::TopRightCorner);
     connect(rowVersions_, &QCheckBox::toggled, this, [this](bool on) {
@@ -156,6 +160,7 @@ void LiveStage::setScenario(const ScenarioInfo& info, const QString& variant) {
         view->setRowVersions(showsRowVersions());
     }
     tableTabs_->addTab(locks_, QString());
+    tableTabs_->addTab(redis_, QString());
     if (presenter_)
         tableTabs_->addTab(sqlLog_, QString());
     applyInternals();
@@ -181,6 +186,7 @@ void LiveStage::applyInternals() {
     const bool server =
         backend_ == QLatin1String("mariadb") || backend_ == QLatin1String("postgres");
     tableTabs_->setTabVisible(tableTabs_->indexOf(locks_), !presenter_ || server);
+    tableTabs_->setTabVisible(tableTabs_->indexOf(redis_), redisOn_);
     sequence_->setShowInternals(showInternals_);
     sqlLog_->setShowInternals(showInternals_);
 }
@@ -348,6 +354,13 @@ bool LiveStage::showsRowVersions() const {
 }
 
 // Row versions are PostgreSQL's: elsewhere the box is off and says why.
+void LiveStage::showRedis(const QList<TraceEvent>& events, qsizetype end, bool on) {
+    if (std::exchange(redisOn_, on) != on)
+        applyInternals();
+    if (on)
+        redis_->show(events, end);
+}
+
 void LiveStage::applyBackend(const QString& backend) {
     if (backend == backend_)
         return;
@@ -477,6 +490,14 @@ void LiveStage::applyTabs() {
         // The whole name in the tooltip, as every tab has it.
         tableTabs_->setTabToolTip(
             locks, tr("%1: what the database holds and awaits at this step").arg(text));
+    }
+    // Set only when it changes: a tab's new text lays the bar out again.
+    if (const int redis = tableTabs_->indexOf(redis_); redis >= 0) {
+        if (tableTabs_->tabText(redis).isEmpty())
+            tableTabs_->setTabText(redis, QStringLiteral("Redis"));
+        if (const QString tip = tr("Redis: the run's keys at this step");
+            tableTabs_->tabToolTip(redis) != tip)
+            tableTabs_->setTabToolTip(redis, tip);
     }
     if (const int sql = tableTabs_->indexOf(sqlLog_); sql >= 0) {
         tableTabs_->setTabText(sql, presenter_ ? tr("SQL") : tr("SQL log"));

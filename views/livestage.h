@@ -19,6 +19,7 @@ namespace idem {
 
 class DatabaseTableView;
 class LocksView;
+class RedisView;
 class Trace;
 class SequenceView;
 class SqlConnection;
@@ -103,6 +104,12 @@ public:
     SqlLogView* sqlLog() const { return sqlLog_; }
     // The database's locks at the step on show, a tab beside the tables.
     LocksView* locksView() const { return locks_; }
+    // The keys of a real Redis at the step on show (--redis), a tab beside
+    // the tables while the run keeps keys there.
+    RedisView* redisView() const { return redis_; }
+    // The step on show of a run that uses Redis (`on`) or not: the Redis
+    // tab shown with the keys after events [0, end), or hidden.
+    void showRedis(const QList<TraceEvent>& events, qsizetype end, bool on);
     // Row versions: PostgreSQL's xmin and xmax beside each row of the
     // tables (a checkbox in the tables' corner, off on other databases).
     QCheckBox* rowVersionsBox() const { return rowVersions_; }
@@ -149,6 +156,8 @@ private:
     SqlLogModel* sqlLogModel_;
     SqlLogView* sqlLog_;
     LocksView* locks_;
+    RedisView* redis_;
+    bool redisOn_ = false;
     QCheckBox* rowVersions_;
     QString backend_;  // the database of the run on show
     void applyBackend(const QString& backend);

@@ -1,0 +1,112 @@
+#include "rediskeys.h"
+
+#include "redisreply.h"
+#include "traceevent.h"
+
+namespace idem {
+
+namespace {
+
+bool isRedis(const TraceEvent& e) {
+    return e.is(EventKind::Note) && e.kindId() == QLatin1String("redis");
+}
+
+// The command's words as redis-cli took them: quoted ones ("a b") whole.
+QStringList wordsOf(const QString& command) {
+    QStringList words;
+    QString word;
+    bool quoted = false;
+    bool inWord = false;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('\\') && i + 1 < command.size())
+                word += command.at(++i);
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                word += c;
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+            inWord = true;
+        } else if (c == QLatin1Char(' ')) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words << word;
+    return words;
+}
+
+qsizetype find(const QList<RedisKey>& keys, const QString& key) {
+    for (qsizetype i = 0; i < keys.size(); ++i)
+        if (keys[i].key == key)
+            return i;
+    return -1;
+}
+
+}  // namespace
+
+QList<RedisKey> redisKeysAt(const QList<TraceEvent>& events, qsizetype end) {
+    QList<RedisKey> keys;
+    end = std::min(end, events.size());
+    for (qsizetype i = 0; i < end; ++i) {
+        const TraceEvent& e = events.at(i);
+        if (!isRedis(e))
+            continue;
+        RedisReply reply;
+        if (!RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply))
+            continue;
+        const QStringList words = wordsOf(e.fields.text("command"));
+        const QString name = words.value(0).toUpper();
+        const QList<qsizetype> positions = keyPositions(words);
+        const QString key = positions.isEmpty() ? QString() : words.value(positions.first());
+        const qsizetype at = find(keys, key);
+        const QString by = QStringLiteral("#%1").arg(e.attempt);
+        if (name == QLatin1String("SET") && reply.isOk()) {
+            RedisKey k = at >= 0 ? keys[at] : RedisKey{key, {}, -1, {}, 0};
+            k.value = words.value(2);
+            k.setBy = by;
+            k.setAt = e.tMs;
+            if (e.fields.contains("expires_at"))
+                k.expiresAt = e.fields.number("expires_at");
+            else if (!words.contains(QLatin1String("KEEPTTL"), Qt::CaseInsensitive))
+                k.expiresAt = -1;
+            if (at >= 0)
+                keys[at] = k;
+            else
+                keys << k;
+        } else if (name == QLatin1String("INCR") && reply.type == RedisReply::Type::Integer) {
+            RedisKey k = at >= 0 ? keys[at] : RedisKey{key, {}, -1, {}, 0};
+            k.value = QString::number(reply.integer);
+            k.setBy = by;
+            k.setAt = e.tMs;
+            if (at >= 0)
+                keys[at] = k;
+            else
+                keys << k;
+        } else if (at >= 0 && ((name == QLatin1String("PTTL") && reply.integer == -2 &&
+                                reply.type == RedisReply::Type::Integer) ||
+                               e.fields.flag("freed") ||
+                               (name == QLatin1String("DEL") && reply.integer > 0))) {
+            keys.removeAt(at);
+        }
+    }
+    return keys;
+}
+
+bool usedRedis(const QList<TraceEvent>& events, qsizetype end) {
+    end = std::min(end, events.size());
+    for (qsizetype i = 0; i < end; ++i)
+        if (isRedis(events.at(i)))
+            return true;
+    return false;
+}
+
+}  // namespace idem

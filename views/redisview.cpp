@@ -1,0 +1,107 @@
+#include "redisview.h"
+
+#include "rediskeys.h"
+#include "sqllogmodel.h"
+#include "traceevent.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace idem {
+
+RedisView::RedisView(QWidget* parent)
+    : QWidget(parent), about_(new QLabel(this)), table_(new QTableWidget(this)) {
+    setObjectName(QStringLiteral("redisView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
+    about_->setObjectName(QStringLiteral("redisAbout"));
+    about_->setWordWrap(true);
+    layout->addWidget(about_);
+    table_->setObjectName(QStringLiteral("redisKeys"));
+    table_->setColumnCount(5);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(table_, 1);
+    refresh();
+}
+
+void RedisView::show(const QList<TraceEvent>& events, qsizetype end) {
+    end = std::min(end, events.size());
+    keys_ = redisKeysAt(events, end);
+    now_ = end > 0 ? events.at(end - 1).tMs : 0;
+    used_ = usedRedis(events, end);
+    refresh();
+}
+
+QString RedisView::about() const {
+    return about_->text();
+}
+
+void RedisView::refresh() {
+    table_->setHorizontalHeaderLabels(
+        {tr("Key"), tr("Value"), tr("Set by"), tr("Counts until"), tr("Time left")});
+    table_->setAccessibleName(tr("The run's keys in Redis at this step"));
+    const QList<RedisKey>& keys = keys_;
+    const qint64 now = now_;
+    table_->setRowCount(int(keys.size()));
+    int expired = 0;
+    for (int row = 0; row < keys.size(); ++row) {
+        const RedisKey& k = keys[row];
+        const bool over = k.expiresAt >= 0 && k.expiresAt <= now;
+        expired += over ? 1 : 0;
+        const QString until =
+            k.expiresAt < 0 ? tr("no expiry") : SqlLogModel::formatTime(k.expiresAt);
+        const QString left = k.expiresAt < 0 ? QStringLiteral("—")
+                             : over          ? tr("expired (Redis not asked yet)")
+                                             : SqlLogModel::formatTime(k.expiresAt - now);
+        const QStringList cells{k.key, k.value,
+                                tr("%1 at %2").arg(k.setBy, SqlLogModel::formatTime(k.setAt)),
+                                until, left};
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (over)
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            table_->setItem(row, column, item);
+        }
+    }
+    table_->resizeColumnsToContents();
+    if (keys.isEmpty()) {
+        about_->setText(used_ ? tr("Redis holds none of the run's keys at this step.")
+                              : tr("Nothing has been sent to Redis yet."));
+    } else {
+        const QString held =
+            tr("Keys in Redis at this step: %1. Their lives are the run's virtual time; Redis "
+               "itself is told at most a second, and the lab waits until Redis reports a key "
+               "gone before a command that needs it gone.")
+                .arg(keys.size());
+        // Two sentences: Chinese puts no space between them.
+        about_->setText(
+            expired == 0 ? held
+                         : tr("%1 %2", "two sentences")
+                               .arg(held, tr("Expired but not yet asked about: %1.").arg(expired)));
+    }
+}
+
+QSize RedisView::sizeHint() const {
+    const int line = fontMetrics().height();
+    return {line * 16, line * 8};
+}
+
+QSize RedisView::minimumSizeHint() const {
+    const int line = fontMetrics().height();
+    return {line * 4, line * 4};
+}
+
+void RedisView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
+        refresh();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace idem

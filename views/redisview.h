@@ -1,0 +1,47 @@
+// The Redis view, beside the tables when a run keeps keys in a real Redis
+// (SPEC section 10): at the step on show, each key with its value, who set
+// it and until when it counts, the time it has left, and a key whose life
+// is over before Redis was asked about it marked expired. Read from the
+// trace (rediskeys.h): a run, its replay and a lesson played from its
+// recording show the same.
+#pragma once
+
+#include "rediskeys.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace idem {
+
+struct TraceEvent;
+
+class RedisView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RedisView(QWidget* parent = nullptr);
+
+    // The keys after events [0, end) (the step on show).
+    void show(const QList<TraceEvent>& events, qsizetype end);
+    QTableWidget* table() const { return table_; }
+    QString about() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void refresh();
+
+    QLabel* about_;
+    QTableWidget* table_;
+    // What the step on show gives, kept to be said again in another language.
+    QList<RedisKey> keys_;
+    qint64 now_ = 0;
+    bool used_ = false;
+};
+
+}  // namespace idem
