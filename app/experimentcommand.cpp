@@ -5,8 +5,10 @@
 #include "configcheck.h"
 #include "experiment.h"
 #include "interruption.h"
+#include "privateredis.h"
 #include "registry.h"
 #include "runoptions.h"
+#include "runredis.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
@@ -26,6 +28,13 @@ int experiment(const QStringList& args) {
     parser.addOption({"seed", "Seed of the random inputs (default 1).", "N"});
     parser.addOption({"json", "Print the counts as one JSON object."});
     addBackendOptions(parser);
+    parser.addOption({"redis",
+                      "Where the variants that keep keys in Redis keep them: off (default, the "
+                      "simulation), private (one redis-server of the lab's own for the whole "
+                      "experiment) or a user's server, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] "
+                      "or unix:///PATH/redis.sock (each run's keys under a prefix of their own, "
+                      "deleted after it).",
+                      "R"});
     parser.addOption(
         {"allow-large", "Run even when the estimated cost is above the limit of SQL statements."});
     addHelpFlag(parser);
@@ -96,6 +105,33 @@ int experiment(const QStringList& args) {
         if (!number("lock-timeout-ms", 0, 3'600'000, &n, &error))
             return badInput(error);
         plan.lockTimeoutMs = n;
+    }
+    if (parser.isSet("redis")) {
+        plan.redis = parser.value("redis");
+        if (plan.redis != QLatin1String("off") && plan.redis != QLatin1String("private") &&
+            !parseRedisUrl(plan.redis, &error))
+            return badInput(error);
+        QStringList withRedis;
+        for (const VariantInfo& v : scenario->info().variants) {
+            if (v.redis && (plan.variants.isEmpty() || plan.variants.contains(v.id)))
+                withRedis << v.id;
+        }
+        if (plan.redis != QLatin1String("off") && withRedis.isEmpty()) {
+            QStringList any;
+            for (const Scenario* s : allScenarios())
+                for (const VariantInfo& v : s->info().variants)
+                    if (v.redis)
+                        any << s->info().id + QLatin1Char('/') + v.id;
+            return badInput(
+                QStringLiteral("no variant of this experiment keeps anything in Redis; --redis "
+                               "applies to %1")
+                    .arg(any.join(", ")));
+        }
+        if (plan.redis == QLatin1String("private") && !PrivateRedis::missingPackage().isEmpty()) {
+            return badInput(QStringLiteral("Redis is not installed: install the Debian package "
+                                           "%1 (scripts/setup.sh does)")
+                                .arg(PrivateRedis::missingPackage()));
+        }
     }
     {
         // The same checks as a run's, on the first variant the plan runs.

@@ -100,6 +100,11 @@ int replay(const QStringList& args) {
                       "(postgres://... or mariadb://..., as for `idemlab run --connect`), in a "
                       "database of its own that is dropped afterwards.",
                       "URL"});
+    parser.addOption({"redis",
+                      "A run with Redis: send its commands to a real Redis again, private (a "
+                      "redis-server of the lab's own) or a user's server's URL, instead of "
+                      "answering them from the trace.",
+                      "R"});
     parser.addPositionalArgument("TRACE", "A trace saved by `idemlab run --trace`.");
     addHelpFlag(parser);
     if (!parser.parse(QStringList{QStringLiteral("idemlab replay")} + args))
@@ -107,8 +112,9 @@ int replay(const QStringList& args) {
     if (printedUsage(parser, QStringLiteral("replay")))
         return Ok;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral(
-            "usage: idemlab replay TRACE [--allow-large] [--recorded | --connect URL]"));
+        return fail(
+            QStringLiteral("usage: idemlab replay TRACE [--allow-large] [--recorded | --connect "
+                           "URL] [--redis R]"));
     const QString path = parser.positionalArguments().first();
     const Interruption interruption;
     TraceReader reader(path);
@@ -141,9 +147,17 @@ int replay(const QStringList& args) {
         if (!config.recording)
             return fail(QStringLiteral("%1: %2").arg(path, error));
     }
-    // A run with Redis replays from its recording: the same replies, with
-    // or without a Redis here.
-    if (config.redis != QLatin1String("off")) {
+    if (parser.isSet("redis")) {
+        const QString redis = parser.value("redis");
+        if (config.redis == QLatin1String("off"))
+            return fail(
+                QStringLiteral("%1: this run kept nothing in Redis; leave --redis out").arg(path));
+        if (redis != QLatin1String("private") && !parseRedisUrl(redis, &error))
+            return fail(error);
+        config.redis = redis;
+    } else if (config.redis != QLatin1String("off")) {
+        // A run with Redis replays from its recording: the same replies,
+        // with or without a Redis here.
         config.redisRecording = loadRedisRecording(path, &error);
         if (!config.redisRecording)
             return fail(QStringLiteral("%1: %2").arg(path, error));

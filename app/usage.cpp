@@ -21,7 +21,7 @@ const QList<Command>& commands() {
          "0 ran, 1 an I/O or internal failure, 2 bad input, 3 the verdict differs from --expect."},
         {"experiment",
          "--scenario S [--variants a,b] [--intents N] [--seed N] [--backend B] [--connect URL] "
-         "[--json]",
+         "[--redis R] [--json]",
          "Runs many intents per variant, each batch with random duplicates, timing and crash\n"
          "point, and prints the intents per verdict for each variant.",
          "0 ran, 1 a run could not run (the folder and the system's words), 2 bad input, 130 "
@@ -48,10 +48,11 @@ const QList<Command>& commands() {
          "trace that replay and the window open.",
          "0 passed, 1 a counterexample, 2 bad input (a syntax error as file:line:column, an\n"
          "unknown challenge, a handler the lab had to stop)."},
-        {"replay", "TRACE [--recorded | --connect URL]",
+        {"replay", "TRACE [--recorded | --connect URL] [--redis R]",
          "Runs the configuration stored in a trace again and compares every event and the\n"
          "summary. --recorded plays a MariaDB or PostgreSQL run from the trace itself, where\n"
-         "the server is not installed; --connect URL runs it on a server the user runs.",
+         "the server is not installed; --connect URL runs it on a server the user runs. A run\n"
+         "with Redis is answered from the trace, or by a real Redis again with --redis R.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
         {"export", "TRACE... --format csv|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
          "Writes a trace as CSV, as a ShiViz log (several traces: one execution each), as a\n"

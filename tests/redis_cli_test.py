@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Real Redis through the command line (SPEC section 10): ttl-window's
-ttl-cache with --redis private gives the simulation's verdicts, three runs
+ttl-cache and scheduled-task's Redis locks with --redis private give the
+simulation's verdicts, three runs
 write the same trace byte for byte, the trace replays without Redis, --keep
 leaves a server that redis-cli reaches, SIGKILL of the lab leaves none, and
 bad --redis values exit 2 with one line. Skips without redis-server. It
@@ -82,6 +83,64 @@ def verdicts(folder):
             problems.append(f"{timing}: replay: {replay.stdout} {replay.stderr}")
         print(f"ok: {timing}: {verdict}, {len(redis)} redis events ({len(expiry)} expiry "
               f"waits), last run {took:.2f} s, three traces identical, replayed")
+    return problems
+
+
+def locks(folder):
+    """scheduled-task's Redis locks under a long pause: the lock alone pays
+    twice, the fencing token once; three runs write the same trace; A's
+    compare-and-delete answers 0 (its lease ran out); replayed without Redis."""
+    problems = []
+    for variant, expected in (("redis-lock", "duplicated"), ("redis-lock-fenced", "exactly-once")):
+        traces = []
+        for i in range(3):
+            trace = os.path.join(folder, f"{variant}-{i}.json")
+            done = subprocess.run([IDEMLAB, "run", "--scenario", "scheduled-task", "--variant",
+                                   variant, "--crash", "long-pause", "--redis", "private",
+                                   "--json", "--trace", trace],
+                                  capture_output=True, text=True, timeout=120)
+            if done.returncode != 0:
+                return [f"{variant}: exit {done.returncode}: {done.stderr}"]
+            verdict = json.loads(done.stdout)["verdict"]
+            if verdict != expected:
+                problems.append(f"{variant}: {verdict}, expected {expected}")
+            with open(trace, "rb") as f:
+                traces.append(f.read())
+        if traces.count(traces[0]) != 3:
+            problems.append(f"{variant}: three runs wrote different traces")
+        events = json.loads(traces[0])["events"]
+        redis = [e for e in events if e.get("kind") == "redis"]
+        freed = [e for e in redis if e.get("command", "").startswith("EVAL ")]
+        lost = [e for e in freed if e.get("actor") == "node-a" and e.get("reply") == 0]
+        if not lost:
+            problems.append(f"{variant}: node A's compare-and-delete did not answer 0: {freed}")
+        incr = [e for e in redis if e.get("command", "").startswith("INCR ")]
+        if (variant == "redis-lock-fenced") != bool(incr):
+            problems.append(f"{variant}: {len(incr)} INCR commands")
+        for extra in ([], ["--redis", "private"]):
+            replay = subprocess.run([IDEMLAB, "replay", os.path.join(folder, f"{variant}-0.json"),
+                                     *extra], capture_output=True, text=True, timeout=120)
+            if replay.returncode != 0 or "identical" not in replay.stdout:
+                problems.append(f"{variant}: replay {extra}: {replay.stdout} {replay.stderr}")
+        print(f"ok: {variant} long-pause: {verdict}, {len(redis)} redis events, node A's "
+              f"compare-and-delete answered 0, three traces identical, replayed from the "
+              f"trace and on a real Redis again")
+    # The experiment: one private Redis for all its runs, the same verdicts
+    # as the simulation's for the same inputs.
+    counts = {}
+    for redis in ("off", "private"):
+        done = subprocess.run([IDEMLAB, "experiment", "--scenario", "scheduled-task",
+                               "--variants", "redis-lock,redis-lock-fenced", "--intents", "30",
+                               "--redis", redis, "--json"],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            return problems + [f"experiment --redis {redis}: exit {done.returncode}: {done.stderr}"]
+        counts[redis] = {v: t["verdicts"] for v, t in json.loads(done.stdout)["variants"].items()}
+    if counts["off"] != counts["private"]:
+        problems.append(f"experiment: {counts['private']} on Redis, {counts['off']} simulated")
+    if set(counts["private"]["redis-lock-fenced"]) != {"exactly-once"}:
+        problems.append(f"experiment: redis-lock-fenced {counts['private']['redis-lock-fenced']}")
+    print(f"ok: experiment --redis private: {counts['private']}, as simulated")
     return problems
 
 
@@ -169,6 +228,7 @@ def main():
     problems = refused()
     with tempfile.TemporaryDirectory() as folder:
         problems += verdicts(folder)
+        problems += locks(folder)
     for check in (kept, killed, missing_package):
         problem = check()
         if problem:

@@ -1,5 +1,6 @@
 #include "experiment.h"
 
+#include "privateredis.h"
 #include "runner.h"
 
 #include <algorithm>
@@ -55,6 +56,21 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
                 variants << v.id;
         }
     }
+    // One private Redis for every run: its start (a tenth of a second)
+    // would otherwise come with every batch.
+    std::unique_ptr<PrivateRedis> redisServer;
+    QString redis = plan.redis;
+    if (redis == QLatin1String("private")) {
+        QString error;
+        bool badInput = false;
+        redisServer = PrivateRedis::start(&error, &badInput);
+        if (!redisServer) {
+            if (failure)
+                *failure = error;
+            return {};
+        }
+        redis = QStringLiteral("unix://") + redisServer->place().socket;
+    }
     const int batch = std::max(1, plan.batch);
     const int batchesPerVariant = (plan.intentsPerVariant + batch - 1) / batch;
     const int total = int(variants.size()) * batchesPerVariant;
@@ -73,6 +89,8 @@ std::vector<ExperimentTally> runExperiment(const Scenario& scenario, const Exper
             c.isolation = plan.isolation;
             c.lockTimeoutMs = plan.lockTimeoutMs;
             c.connect = plan.connect;
+            if (const VariantInfo* v = info.variant(variant); v && v->redis)
+                c.redis = redis;
             RunOptions options = RunOptions::untraced();
             options.cancel = cancel;
             const RunResult r = runToEnd(c, scenario, options);

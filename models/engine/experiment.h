@@ -28,6 +28,11 @@ struct ExperimentPlan {
     QString isolation;                           // empty: the backend's own
     qint64 lockTimeoutMs = 0;                    // RunConfig::lockTimeoutMs
     QString connect;                             // RunConfig::connect: the user's server
+    // The Redis of the variants that keep keys there (the others run
+    // without): off (the simulation), private (one private redis-server for
+    // the whole experiment, each run's keys under a prefix of its own) or a
+    // user's server's URL.
+    QString redis = QStringLiteral("off");
 };
 
 struct ExperimentTally {
