@@ -216,6 +216,7 @@ int completion(const QStringList& args) {
         << arm(QStringLiteral("--expect"), verdictIds(), 8)
         << arm(QStringLiteral("--view"), MainWindow::viewNames(), 8)
         << arm(QStringLiteral("--backend"), backendIds(), 8)
+        << arm(QStringLiteral("--redis"), {QStringLiteral("off"), QStringLiteral("private")}, 8)
         << "        --isolation)\n"
            "            case \"$5\" in\n"
         << isolations << arm(QStringLiteral("*"), isolationIds(QStringLiteral("postgres")), 16)

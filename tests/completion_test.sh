@@ -74,6 +74,9 @@ expect "languages" "en zh" idemlab export t.json --lang ""
 # Live mode: the backends, the levels of the chosen backend (SQLite has one).
 expect "backends" "mariadb postgres sqlite" idemlab run --scenario order-create --backend ""
 expect "backends of experiment" "mariadb postgres sqlite" idemlab experiment --backend ""
+# Redis: the lab's own or none (a user's server is a URL to type).
+expect "redis" "off private" idemlab run --scenario ttl-window --redis ""
+expect "redis of replay" "off private" idemlab replay --redis ""
 expect "isolation levels on postgres" "read-committed repeatable-read serializable" \
     idemlab run --backend postgres --isolation ""
 expect "isolation levels on sqlite" "serializable" idemlab run --backend sqlite --isolation ""
