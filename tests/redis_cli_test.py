@@ -50,27 +50,39 @@ def ttl_run(timing, *extra):
             timing, "--duplicates", "2", "--redis", "private", *extra]
 
 
+def three_runs(folder, name, args, expected, problems):
+    """Runs `args` three times with --json and --trace FOLDER/NAME-i.json; adds
+    to `problems` a verdict other than `expected` and traces that differ.
+    The first trace's events, the last verdict and run's seconds; None when
+    a run failed (said in `problems`)."""
+    traces = []
+    for i in range(3):
+        trace = os.path.join(folder, f"{name}-{i}.json")
+        started = time.monotonic()
+        done = subprocess.run([*args, "--json", "--trace", trace], capture_output=True,
+                              text=True, timeout=120)
+        took = time.monotonic() - started
+        if done.returncode != 0:
+            problems.append(f"{name}: exit {done.returncode}: {done.stderr}")
+            return None
+        verdict = json.loads(done.stdout)["verdict"]
+        if verdict != expected:
+            problems.append(f"{name}: {verdict}, expected {expected}")
+        with open(trace, "rb") as f:
+            traces.append(f.read())
+    if traces.count(traces[0]) != 3:
+        problems.append(f"{name}: three runs wrote different traces")
+    return json.loads(traces[0])["events"], verdict, took
+
+
 def verdicts(folder):
     problems = []
     for timing, expected in (("concurrent", "exactly-once"), ("retry", "exactly-once"),
                              ("compensation", "duplicated"), ("cross-day", "duplicated")):
-        traces = []
-        for i in range(3):
-            trace = os.path.join(folder, f"{timing}-{i}.json")
-            started = time.monotonic()
-            done = subprocess.run(ttl_run(timing, "--json", "--trace", trace),
-                                  capture_output=True, text=True, timeout=120)
-            took = time.monotonic() - started
-            if done.returncode != 0:
-                return [f"{timing}: exit {done.returncode}: {done.stderr}"]
-            verdict = json.loads(done.stdout)["verdict"]
-            if verdict != expected:
-                problems.append(f"{timing}: {verdict}, expected {expected}")
-            with open(trace, "rb") as f:
-                traces.append(f.read())
-        if traces.count(traces[0]) != 3:
-            problems.append(f"{timing}: three runs wrote different traces")
-        events = json.loads(traces[0])["events"]
+        ran = three_runs(folder, timing, ttl_run(timing), expected, problems)
+        if ran is None:
+            return problems
+        events, verdict, took = ran
         redis = [e for e in events if e.get("kind") == "redis"]
         expiry = [e for e in redis if e.get("cause") == "expiry"]
         if not redis:
@@ -92,23 +104,12 @@ def locks(folder):
     compare-and-delete answers 0 (its lease ran out); replayed without Redis."""
     problems = []
     for variant, expected in (("redis-lock", "duplicated"), ("redis-lock-fenced", "exactly-once")):
-        traces = []
-        for i in range(3):
-            trace = os.path.join(folder, f"{variant}-{i}.json")
-            done = subprocess.run([IDEMLAB, "run", "--scenario", "scheduled-task", "--variant",
-                                   variant, "--crash", "long-pause", "--redis", "private",
-                                   "--json", "--trace", trace],
-                                  capture_output=True, text=True, timeout=120)
-            if done.returncode != 0:
-                return [f"{variant}: exit {done.returncode}: {done.stderr}"]
-            verdict = json.loads(done.stdout)["verdict"]
-            if verdict != expected:
-                problems.append(f"{variant}: {verdict}, expected {expected}")
-            with open(trace, "rb") as f:
-                traces.append(f.read())
-        if traces.count(traces[0]) != 3:
-            problems.append(f"{variant}: three runs wrote different traces")
-        events = json.loads(traces[0])["events"]
+        ran = three_runs(folder, variant,
+                         [IDEMLAB, "run", "--scenario", "scheduled-task", "--variant", variant,
+                          "--crash", "long-pause", "--redis", "private"], expected, problems)
+        if ran is None:
+            return problems
+        events, verdict, _ = ran
         redis = [e for e in events if e.get("kind") == "redis"]
         freed = [e for e in redis if e.get("command", "").startswith("EVAL ")]
         lost = [e for e in freed if e.get("actor") == "node-a" and e.get("reply") == 0]
