@@ -73,6 +73,9 @@ bool Scheduler::start(QString* error) {
     if (!setupConnection_->isOpen()) {
         *error = QStringLiteral("cannot open the database %1: %2")
                      .arg(backend_->location(), setupConnection_->openError());
+        // A server that died before the run's first connection: that is why.
+        if (const QString lost = backend_->lostServer(true); !lost.isEmpty())
+            *error = lost;
         fail(RunFailure::Io, *error);
         return false;
     }
