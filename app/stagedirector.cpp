@@ -367,7 +367,8 @@ void StageDirector::showStep(qsizetype from, qsizetype to, bool rebuild) {
     SqlConnection* writer = to == run->trace().size() ? run->openWriter() : nullptr;
     stage_.live->showStep(run->trace(), run->config().backend, played->reader(), writer, from, to,
                           fresh, rebuild, viewsCaughtUp_, later);
-    stage_.live->showRedis(run->trace().events(), to, run->config().redis != QLatin1String("off"));
+    stage_.live->showRedis(run->trace().events(), from, to, rebuild,
+                           run->config().redis != QLatin1String("off"));
     QTabWidget* tabs = stage_.tabs;
     PaginationView* pagination = stage_.pagination;
     if (tabs->isTabVisible(tabs->indexOf(pagination)))

@@ -102,9 +102,8 @@ void LiveStage::arrange() {
     retranslate();
 }
 
-// On a projector the tab bar needs its room (a corner widget counts in the
-// tabs' least width even hidden): the box is there only where it can be used
-// (PostgreSQL).
+// On a projector the tab bar needs its room (a corner widget counts in the tabs'
+// least width even hidden): the box is there only where it can be used (PostgreSQL).
 void LiveStage::applyRowVersionsBox() {
     const bool wanted = !presenter_ || rowVersions_->isEnabled();
     if (wanted == (tableTabs_->cornerWidget(Qt::TopRightCorner) == rowVersions_))
@@ -353,14 +352,15 @@ bool LiveStage::showsRowVersions() const {
     return rowVersions_->isEnabled() && rowVersions_->isChecked();
 }
 
-// Row versions are PostgreSQL's: elsewhere the box is off and says why.
-void LiveStage::showRedis(const QList<TraceEvent>& events, qsizetype end, bool on) {
+void LiveStage::showRedis(const QList<TraceEvent>& events, qsizetype from, qsizetype to,
+                          bool rebuild, bool on) {
     if (std::exchange(redisOn_, on) != on)
         applyInternals();
     if (on)
-        redis_->show(events, end);
+        redis_->show(events, from, to, rebuild);
 }
 
+// Row versions are PostgreSQL's: elsewhere the box is off and says why.
 void LiveStage::applyBackend(const QString& backend) {
     if (backend == backend_)
         return;

@@ -108,8 +108,10 @@ public:
     // the tables while the run keeps keys there.
     RedisView* redisView() const { return redis_; }
     // The step on show of a run that uses Redis (`on`) or not: the Redis
-    // tab shown with the keys after events [0, end), or hidden.
-    void showRedis(const QList<TraceEvent>& events, qsizetype end, bool on);
+    // tab shown with the keys after events [0, to) ([from, to) new unless
+    // `rebuild`, as showStep's), or hidden.
+    void showRedis(const QList<TraceEvent>& events, qsizetype from, qsizetype to, bool rebuild,
+                   bool on);
     // Row versions: PostgreSQL's xmin and xmax beside each row of the
     // tables (a checkbox in the tables' corner, off on other databases).
     QCheckBox* rowVersionsBox() const { return rowVersions_; }

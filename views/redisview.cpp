@@ -31,11 +31,18 @@ RedisView::RedisView(QWidget* parent)
     refresh();
 }
 
-void RedisView::show(const QList<TraceEvent>& events, qsizetype end) {
-    end = std::min(end, events.size());
-    keys_ = redisKeysAt(events, end);
-    now_ = end > 0 ? events.at(end - 1).tMs : 0;
-    used_ = usedRedis(events, end);
+void RedisView::show(const QList<TraceEvent>& events, qsizetype from, qsizetype to, bool rebuild) {
+    to = std::min(to, events.size());
+    // A step forward reads its own events; a jump or another run all of them.
+    if (rebuild || from != read_ || to < from) {
+        keys_.clear();
+        used_ = false;
+        from = 0;
+    }
+    advanceRedisKeys(keys_, events, from, to);
+    used_ = used_ || usedRedis(events, from, to);
+    read_ = to;
+    now_ = to > 0 ? events.at(to - 1).tMs : 0;
     refresh();
 }
 

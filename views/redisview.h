@@ -22,8 +22,9 @@ class RedisView : public QWidget {
 public:
     explicit RedisView(QWidget* parent = nullptr);
 
-    // The keys after events [0, end) (the step on show).
-    void show(const QList<TraceEvent>& events, qsizetype end);
+    // The keys after events [0, to) (the step on show); events [from, to)
+    // are new since the last showing unless `rebuild` (then all are read).
+    void show(const QList<TraceEvent>& events, qsizetype from, qsizetype to, bool rebuild);
     QTableWidget* table() const { return table_; }
     QString about() const;
 
@@ -40,6 +41,7 @@ private:
     QTableWidget* table_;
     // What the step on show gives, kept to be said again in another language.
     QList<RedisKey> keys_;
+    qsizetype read_ = 0;  // the events keys_ stands after
     qint64 now_ = 0;
     bool used_ = false;
 };

@@ -55,8 +55,14 @@ qsizetype find(const QList<RedisKey>& keys, const QString& key) {
 
 QList<RedisKey> redisKeysAt(const QList<TraceEvent>& events, qsizetype end) {
     QList<RedisKey> keys;
+    advanceRedisKeys(keys, events, 0, end);
+    return keys;
+}
+
+void advanceRedisKeys(QList<RedisKey>& keys, const QList<TraceEvent>& events, qsizetype from,
+                      qsizetype end) {
     end = std::min(end, events.size());
-    for (qsizetype i = 0; i < end; ++i) {
+    for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i) {
         const TraceEvent& e = events.at(i);
         if (!isRedis(e))
             continue;
@@ -98,12 +104,11 @@ QList<RedisKey> redisKeysAt(const QList<TraceEvent>& events, qsizetype end) {
             keys.removeAt(at);
         }
     }
-    return keys;
 }
 
-bool usedRedis(const QList<TraceEvent>& events, qsizetype end) {
+bool usedRedis(const QList<TraceEvent>& events, qsizetype from, qsizetype end) {
     end = std::min(end, events.size());
-    for (qsizetype i = 0; i < end; ++i)
+    for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i)
         if (isRedis(events.at(i)))
             return true;
     return false;

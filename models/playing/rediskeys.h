@@ -24,7 +24,11 @@ struct RedisKey {
 
 // The keys after the events [0, end), in the order they were first set.
 QList<RedisKey> redisKeysAt(const QList<TraceEvent>& events, qsizetype end);
-// Whether the run sent Redis anything before `end`.
-bool usedRedis(const QList<TraceEvent>& events, qsizetype end);
+// `keys`, as they stood after events [0, from), taken on to `end`: a step
+// forward reads only its own events.
+void advanceRedisKeys(QList<RedisKey>& keys, const QList<TraceEvent>& events, qsizetype from,
+                      qsizetype end);
+// Whether the run sent Redis anything in events [from, end).
+bool usedRedis(const QList<TraceEvent>& events, qsizetype from, qsizetype end);
 
 }  // namespace idem
