@@ -8,6 +8,7 @@
 #include "livestage.h"
 #include "mainwindow.h"
 #include "playback.h"
+#include "recordedbackend.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
@@ -21,6 +22,7 @@
 #include "testsupport.h"
 
 #include <QApplication>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace idem;
@@ -75,17 +77,80 @@ class UndoneTest : public QObject {
 private slots:
     void initTestCase() { QApplication::setApplicationName("idemlab-test"); }
     void aCrashBeforeTheCommitIsDrawnUndone();
+    void itsRecordingDrawsTheSame();
     void anUncommittedInsertIsHatchedInItsTable();
     void aJumpPastTheCrashTellsTheRollbackOnce();
+
+private:
+    void checkUndone(const RunConfig& c);
+    void checkHatched(const RunConfig& c);
+    void record(const RunConfig& c, const QString& path, RunConfig* played);
 };
 
-void UndoneTest::aCrashBeforeTheCommitIsDrawnUndone() {
-    SKIP_WITHOUT_SERVER();
+namespace {
+
+RunConfig crashBeforeTheCommit() {
     RunConfig c = defaultConfig(*findScenario("payment-callback"));
     c.backend = testBackend();
     c.variant = "unique-and-state";
     c.crash = CrashPoint::BeforeCommit;
     c.crashAttempt = 1;
+    return c;
+}
+
+// The pattern that makes a server wait: each attempt's INSERT stays
+// uncommitted for a step or more while the other's statements wait.
+RunConfig checkForUpdate() {
+    RunConfig c = defaultConfig(*findScenario("order-create"));
+    c.backend = testBackend();
+    c.variant = "check-for-update";
+    c.timing = Timing::Concurrent;
+    return c;
+}
+
+}  // namespace
+
+void UndoneTest::aCrashBeforeTheCommitIsDrawnUndone() {
+    SKIP_WITHOUT_SERVER();
+    checkUndone(crashBeforeTheCommit());
+}
+
+// A lesson played where the server is not installed runs from the trace
+// of the server's run: the same rows hatched, the same rollback drawn.
+void UndoneTest::itsRecordingDrawsTheSame() {
+    SKIP_WITHOUT_SERVER();
+    if (testBackend() == QLatin1String("sqlite"))
+        QSKIP("an SQLite run's trace is no recording: a replay runs SQLite itself");
+    QTemporaryDir dir;
+    RunConfig played;
+    record(crashBeforeTheCommit(), dir.filePath("crash.json"), &played);
+    if (QTest::currentTestFailed())
+        return;
+    checkUndone(played);
+    record(checkForUpdate(), dir.filePath("waits.json"), &played);
+    if (QTest::currentTestFailed())
+        return;
+    checkHatched(played);
+}
+
+// Runs c on its server with a trace at path; *played: c from that recording.
+void UndoneTest::record(const RunConfig& c, const QString& path, RunConfig* played) {
+    {
+        Run run(c, *findScenario(c.scenario));
+        QString error;
+        QVERIFY2(run.start(&error), qPrintable(error));
+        run.runToEnd();
+        QVERIFY2(run.finish(&error), qPrintable(error));
+        QVERIFY2(run.trace().save(path, run.config(), run.summary().toJson(), &error),
+                 qPrintable(error));
+    }
+    QString error;
+    const std::optional<RunConfig> config = recordedConfig(c, path, &error);
+    QVERIFY2(config && config->recording, qPrintable(error));
+    *played = *config;
+}
+
+void UndoneTest::checkUndone(const RunConfig& c) {
     MainWindow w(false);
     w.resize(1600, 1000);
     w.show();
@@ -151,12 +216,10 @@ void UndoneTest::anUncommittedInsertIsHatchedInItsTable() {
     SKIP_WITHOUT_SERVER();
     if (testBackend() == QLatin1String("sqlite"))
         QSKIP("SQLite has no SELECT ... FOR UPDATE (check-for-update exits 2 there)");
-    // The pattern that makes a server wait: each attempt's INSERT stays
-    // uncommitted for a step or more while the other's statements wait.
-    RunConfig c = defaultConfig(*findScenario("order-create"));
-    c.backend = testBackend();
-    c.variant = "check-for-update";
-    c.timing = Timing::Concurrent;
+    checkHatched(checkForUpdate());
+}
+
+void UndoneTest::checkHatched(const RunConfig& c) {
     MainWindow w(false);
     w.resize(1600, 1000);
     w.show();

@@ -12,7 +12,7 @@ namespace idem {
 
 // The trace format version this program writes (see Trace); a summary
 // is written in it too.
-constexpr int kTraceVersion = 5;
+constexpr int kTraceVersion = 6;
 
 enum class Source {
     DoubleClick,

@@ -97,8 +97,9 @@ public:
     // The committed rows of the tables whose rows changed since the last
     // call, each a map of table, columns, types and rows (tablesnapshot.h);
     // the first call after the set-up gives every table. Asked only of a
-    // run that keeps a trace, after the locks.
-    virtual bool tablesChanged(QVariantList* tables);
+    // run that keeps a trace, after the locks. openRows: also each table's
+    // rows as the open transactions have them (trace version 6 on).
+    virtual bool tablesChanged(QVariantList* tables, bool openRows);
 
     // --- a recording played instead of a server (recordedbackend.h) ---------
     // Whether the database's answers come from a server run's trace.

@@ -12,8 +12,11 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
+
+#include <mutex>
 
 namespace idem {
 
@@ -186,14 +189,22 @@ QString quotedName(QString name) {
            QLatin1Char('"');
 }
 
+// Each table's rows as the open transactions had them at the recording's
+// latest tables event, where they differed from the committed ones. Written
+// as the run steps, read by the tables' views.
+struct OpenRows {
+    std::mutex mutex;
+    QHash<QString, TableRows> byTable;
+};
+
 // The reader of a PostgreSQL recording: its SQLite tables keep each row's
 // version (xmin, xmax, as the recording named them) in two more columns,
 // which it shows only beside the rows (selectAllWithRowVersions). No table
 // on PostgreSQL has columns of these names: they are its system columns'.
 class RecordedReader final : public SqlConnection {
 public:
-    explicit RecordedReader(std::unique_ptr<SqlConnection> tables)
-        : SqlConnection(tables->id()), tables_(std::move(tables)) {}
+    RecordedReader(std::unique_ptr<SqlConnection> tables, std::shared_ptr<OpenRows> open)
+        : SqlConnection(tables->id()), tables_(std::move(tables)), open_(std::move(open)) {}
 
     bool isOpen() const override { return tables_->isOpen(); }
     QString openError() const override { return tables_->openError(); }
@@ -216,9 +227,36 @@ public:
     bool othersCommittedSinceAsked() override { return tables_->othersCommittedSinceAsked(); }
     SqlResult findTable(const QString& table) override { return tables_->findTable(table); }
     SqlResult integrityCheck() override { return tables_->integrityCheck(); }
+    // The rows as the open transactions had them, where the recording kept
+    // them (trace version 6): the columns asked for, versions by name.
+    bool readUncommitted(const QString& table, const QStringList& columns,
+                         QList<QVariantList>* rows) override {
+        const std::lock_guard lock(open_->mutex);
+        const auto t = open_->byTable.constFind(table);
+        if (t == open_->byTable.constEnd())
+            return false;
+        rows->clear();
+        for (qsizetype i = 0; i < t->open.size(); ++i) {
+            QVariantList row;
+            for (const QString& column : columns) {
+                const qsizetype at = t->columns.indexOf(column);
+                if (at >= 0)
+                    row << t->open[i].value(at);
+                else if (column == QLatin1String("xmin"))
+                    row << t->openVersions.value(i).value(0);
+                else if (column == QLatin1String("xmax"))
+                    row << t->openVersions.value(i).value(1);
+                else
+                    return false;
+            }
+            *rows << row;
+        }
+        return true;
+    }
 
 private:
     std::unique_ptr<SqlConnection> tables_;
+    std::shared_ptr<OpenRows> open_;
 };
 
 class RecordedBackend final : public Backend {
@@ -272,7 +310,7 @@ public:
         if (id.startsWith(QLatin1Char('c')))
             return std::make_unique<RecordedSession>(play_, id);
         if (id == QLatin1String("reader"))
-            return std::make_unique<RecordedReader>(reader_.connect(id));
+            return std::make_unique<RecordedReader>(reader_.connect(id), open_);
         return reader_.connect(id);
     }
     QString configure(const Exec&) const override { return {}; }
@@ -334,7 +372,7 @@ public:
         return true;
     }
 
-    bool tablesChanged(QVariantList* tables) override {
+    bool tablesChanged(QVariantList* tables, bool) override {
         const TraceEvent* e = play_->at(play_->next);
         if (!e || !e->is(EventKind::Tables))
             return false;
@@ -374,6 +412,13 @@ private:
         loader_->exec(QStringLiteral("BEGIN"));
         for (const QVariant& value : tables) {
             const TableRows t = tableRowsFromValue(value);
+            {
+                const std::lock_guard lock(open_->mutex);
+                if (t.hasOpen)
+                    open_->byTable.insert(t.table, t);
+                else
+                    open_->byTable.remove(t.table);
+            }
             if (t.truncated) {
                 play_->mismatch(
                     say(QT_TRANSLATE_NOOP("idem::Recording",
@@ -424,6 +469,7 @@ private:
     }
 
     std::shared_ptr<Play> play_;
+    std::shared_ptr<OpenRows> open_ = std::make_shared<OpenRows>();
     SqliteBackend reader_;
     std::unique_ptr<SqlConnection> loader_;
     QStringList created_;

@@ -194,7 +194,11 @@ public:
         return !s.busy();
     }
 
-    void drop(SqlConnection& session) override { asServer(session).drop(); }
+    void drop(SqlConnection& session) override {
+        asServer(session).drop();
+        // The server rolls back what it had not committed.
+        openEnded();
+    }
 
     void cancel(SqlConnection& session) override {
         // Until the statement has ended, so that the settle after it gives
@@ -239,6 +243,7 @@ public:
     void eventRecorded(const TraceEvent& e) override {
         if (!e.is(EventKind::Sql) || e.attempt == 0)
             return;
+        noteWrites(e);
         QString name = processTag(e.attempt, e.actorName());
         if (manyIntents_ && e.attempt > 0)
             name.prepend(QStringLiteral("i%1").arg(e.intent + 1));
@@ -249,10 +254,12 @@ public:
     // Read after the locks (locksChanged), which waited for every statement
     // in flight to finish or wait: what a released statement outside a
     // transaction committed is in, the same in every run.
-    bool tablesChanged(QVariantList* tables) override {
+    bool tablesChanged(QVariantList* tables, bool openRows) override {
         const bool pg = kind_ == ServerKind::Postgres;
         const bool locked = std::exchange(locksMoved_, false);
-        if (!attempts_->committed.exchange(false) && !(pg && locked))
+        const bool committed = attempts_->committed.exchange(false) || (pg && locked);
+        const QSet<QString> open = std::exchange(openMoved_, {});
+        if (!committed && (!openRows || open.isEmpty()))
             return false;
         if (!recorder_) {
             recorder_ = connect(QStringLiteral("recorder"));
@@ -268,6 +275,9 @@ public:
                 return false;
         }
         for (TableRows& t : tables_) {
+            const bool reopen = openRows && open.contains(t.table);
+            if (!committed && !reopen && tablesRecorded_)
+                continue;
             QStringList select, order;
             for (qsizetype i = 0; i < t.columns.size(); ++i) {
                 select << quotedName(t.columns[i]);
@@ -292,15 +302,23 @@ public:
                     row.resize(row.size() - 2);
                 }
             }
-            if (tablesRecorded_ && r.data == t.rows && versions == t.versions)
-                continue;
+            const bool rowsMoved = r.data != t.rows || versions != t.versions;
             t.rows = r.data;
             t.versions = versions;
             t.versioned = pg;
+            const bool openMoved = reopen && readOpen(t);
+            if (tablesRecorded_ && !rowsMoved && !openMoved)
+                continue;
             TableRows changed = t;
             if (changed.rows.size() > kMaxRecordedRows) {
                 changed.rows.resize(kMaxRecordedRows);
                 changed.versions.resize(std::min(changed.versions.size(), kMaxRecordedRows));
+                changed.truncated = true;
+            }
+            if (changed.open.size() > kMaxRecordedRows) {
+                changed.open.resize(kMaxRecordedRows);
+                changed.openVersions.resize(
+                    std::min(changed.openVersions.size(), kMaxRecordedRows));
                 changed.truncated = true;
             }
             *tables << tableRowsToValue(changed);
@@ -310,6 +328,86 @@ public:
     }
 
 private:
+    // The tables an attempt's statement may have written in, or whose rows
+    // it may have let go of (a commit, a rollback, a failure): their rows
+    // as the open transactions have them are read again at the step's end.
+    void noteWrites(const TraceEvent& e) {
+        const QString sql = e.sql.trimmed();
+        if (!e.failed() && sql.startsWith(QLatin1String("SELECT"), Qt::CaseInsensitive))
+            return;
+        if (e.failed() || sql.startsWith(QLatin1String("COMMIT"), Qt::CaseInsensitive) ||
+            sql.startsWith(QLatin1String("ROLLBACK"), Qt::CaseInsensitive) ||
+            sql.startsWith(QLatin1String("END"), Qt::CaseInsensitive))
+            openEnded();
+        for (const TableRows& t : tables_) {
+            if (namesTable(sql, t.table))
+                openMoved_.insert(t.table);
+        }
+    }
+    // What every open transaction held may be gone.
+    void openEnded() {
+        for (const TableRows& t : tables_) {
+            if (t.hasOpen)
+                openMoved_.insert(t.table);
+        }
+    }
+    static bool namesTable(const QString& sql, const QString& table) {
+        const auto word = [](QChar c) {
+            return c.isLetterOrNumber() || c == QLatin1Char('_');
+        };
+        for (qsizetype at = sql.indexOf(table, 0, Qt::CaseInsensitive); at >= 0;
+             at = sql.indexOf(table, at + 1, Qt::CaseInsensitive)) {
+            const qsizetype end = at + table.size();
+            if ((at == 0 || !word(sql[at - 1])) && (end >= sql.size() || !word(sql[end])))
+                return true;
+        }
+        return false;
+    }
+    // t's rows as the open transactions have them (the lab's reader's way,
+    // uncommittedrows.cpp, on the recorder's session), kept where they
+    // differ from its committed rows; whether that changed what t keeps.
+    bool readOpen(TableRows& t) {
+        const bool pg = kind_ == ServerKind::Postgres;
+        QStringList columns = t.columns;
+        if (pg)
+            columns << QStringLiteral("xmin") << QStringLiteral("xmax");
+        QList<QVariantList> rows;
+        QList<QStringList> versions;
+        bool has = recorder_->readUncommitted(t.table, columns, &rows);
+        if (has && pg) {
+            for (QVariantList& row : rows) {
+                versions << QStringList{versionName(row.value(row.size() - 2).toString()),
+                                        versionName(row.value(row.size() - 1).toString())};
+                row.resize(row.size() - 2);
+            }
+        }
+        if (has) {
+            // The same rows as committed (in whatever order, whichever
+            // type each reader gave a value): nothing open.
+            const auto texts = [](const QList<QVariantList>& list) {
+                QStringList out;
+                for (const QVariantList& row : list) {
+                    QString line;
+                    for (const QVariant& v : row)
+                        line += (v.isNull() ? QStringLiteral("\x01") : v.toString()) + u'\x1f';
+                    out << line;
+                }
+                out.sort();
+                return out;
+            };
+            has = texts(rows) != texts(t.rows);
+        }
+        if (!has) {
+            rows.clear();
+            versions.clear();
+        }
+        const bool moved = has != t.hasOpen || rows != t.open || versions != t.openVersions;
+        t.hasOpen = has;
+        t.open = std::move(rows);
+        t.openVersions = std::move(versions);
+        return moved;
+    }
+
     QString quotedName(QString name) const {
         const QChar quote = kind_ == ServerKind::Postgres ? QLatin1Char('"') : QLatin1Char('`');
         return quote + name.replace(quote, QString(2, quote)) + quote;
@@ -423,6 +521,7 @@ private:
     std::vector<TableRows> tables_;
     bool tablesRecorded_ = false;  // every table once, empty ones too
     bool locksMoved_ = false;      // since the tables were read
+    QSet<QString> openMoved_;      // tables whose uncommitted rows may have moved
     // Whose the run's transactions are (learnTransactions): each session's
     // attempt, and the attempt whose statement was sent last.
     std::shared_ptr<RowVersionNames> versionNames_ = std::make_shared<RowVersionNames>();

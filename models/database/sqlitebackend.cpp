@@ -35,7 +35,7 @@ bool Backend::locksChanged(LockRows*, bool*) {
 }
 
 // ... and its rows are read from the file itself (a replay runs it again).
-bool Backend::tablesChanged(QVariantList*) {
+bool Backend::tablesChanged(QVariantList*, bool) {
     return false;
 }
 

@@ -19,6 +19,16 @@ QVariant tableRowsToValue(const TableRows& table) {
     }
     if (table.truncated)
         m.insert(QStringLiteral("truncated"), true);
+    if (table.hasOpen) {
+        QVariantList open, versions;
+        open.reserve(table.open.size());
+        for (const QVariantList& row : table.open) open << QVariant(row);
+        m.insert(QStringLiteral("open_rows"), open);
+        if (table.versioned) {
+            for (const QStringList& v : table.openVersions) versions << QVariant(v);
+            m.insert(QStringLiteral("open_versions"), versions);
+        }
+    }
     return m;
 }
 
@@ -33,6 +43,11 @@ TableRows tableRowsFromValue(const QVariant& value) {
     for (const QVariant& v : m.value(QStringLiteral("versions")).toList())
         t.versions << v.toStringList();
     t.truncated = m.value(QStringLiteral("truncated")).toBool();
+    t.hasOpen = m.contains(QStringLiteral("open_rows"));
+    for (const QVariant& row : m.value(QStringLiteral("open_rows")).toList())
+        t.open << row.toList();
+    for (const QVariant& v : m.value(QStringLiteral("open_versions")).toList())
+        t.openVersions << v.toStringList();
     return t;
 }
 

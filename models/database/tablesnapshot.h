@@ -20,7 +20,7 @@ namespace idem {
 // the first ones and says so, and cannot be played.
 constexpr qsizetype kMaxRecordedRows = 1'000;
 
-// One table's committed rows.
+// One table's committed rows, and its uncommitted ones.
 struct TableRows {
     QString table;
     QStringList columns;
@@ -32,6 +32,13 @@ struct TableRows {
     QList<QStringList> versions;
     bool versioned = false;  // versions kept (a table with no rows has none)
     bool truncated = false;  // only the first kMaxRecordedRows are kept
+    // From trace version 6: the rows as the run's open transactions have
+    // them, what they have not committed included (as a server's reader
+    // reads them, SqlConnection::readUncommitted), kept only while they
+    // differ from the committed rows; with their versions on PostgreSQL.
+    bool hasOpen = false;
+    QList<QVariantList> open;
+    QList<QStringList> openVersions;
 };
 
 // The name of a row version the run's set-up wrote.

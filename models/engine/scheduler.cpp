@@ -241,7 +241,9 @@ bool Scheduler::step() {
 
 void Scheduler::recordTables() {
     QVariantList tables;
-    if (tracing() && backend_->tablesChanged(&tables))
+    // Uncommitted rows are recorded from version 6 on: a replay of an older
+    // trace records what it did.
+    if (tracing() && backend_->tablesChanged(&tables, options_.formatVersion >= 6))
         record(tablesEvent(tables));
 }
 
