@@ -82,11 +82,11 @@ void LiveStage::arrange() {
     sqlLog_->setVisible(presenter_ || alone_ == Part::None || alone_ == Part::Tables);
     // In presenter mode the table names a step smaller than the tables and
     // diagrams, so that five or six tabs leave the state diagram its room.
-    setRelativeFont(tableTabs_->tabBar(), presenter_ ? 0.85 : 1.0);
+    setRelativeFont(tableTabs_->tabBar(), presenter_ ? 0.8 : 1.0);
     // Six tables do not fit whole beside a diagram at 20 px: the tabs not in
-    // front end in … there (normal mode scrolls them instead).
+    // front are shortened, never past a readable name; then they scroll.
     tableTabs_->tabBar()->setElideMode(presenter_ ? Qt::ElideRight : Qt::ElideNone);
-    tableTabs_->tabBar()->setUsesScrollButtons(!presenter_);
+    tableTabs_->tabBar()->setUsesScrollButtons(true);
     // Shares of the room; the splitters keep them as the window resizes.
     const QList<int> across = presenter_ ? QList<int>{62, 38} : QList<int>{50, 50};
     const QList<int> down = presenter_ ? QList<int>{60, 40} : QList<int>{36, 40, 24};
@@ -549,18 +549,19 @@ void LiveStage::fitTables() {
         return;
     auto* bar = static_cast<TableTabBar*>(tableTabs_->tabBar());
     const int tabs = bar->sizeHint().width();
-    // Up to a little over half (six tables whole), but never so much that
-    // the state diagram is drawn smaller than full size: then the tabs not
-    // in front are shortened.
-    int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
-    if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram)
-        tables = std::max(total * 28 / 100, total - diagram);
-    // ... and the shortened tabs keep as much of their names as that room
-    // gives them, up to eight letters ("pay_flow", "stale_no…").
+    // Up to a little over half (six tables whole), but the state diagram at
+    // full size while shortened tabs stay readable (else up to half).
     const QWidget* corner = tableTabs_->cornerWidget(Qt::TopRightCorner);
-    const int barRoom = tables - (corner ? corner->sizeHint().width() : 0) - 8;
+    const int besides = (corner ? corner->sizeHint().width() : 0) + 8;
+    int tables = std::clamp(tabs + 4, total * 28 / 100, total * 55 / 100);
+    if (const int diagram = state_->fullSizeWidth(); diagram > 0 && total - tables < diagram) {
+        const int readable = bar->leastWidth(TableTabBar::kReadableLetters) + besides;
+        tables = std::max({total * 28 / 100, total - diagram, std::min(readable, total / 2)});
+    }
+    // ... and the shortened tabs keep what that room gives (6 to 8 letters).
+    const int barRoom = tables - besides;
     int letters = TableTabBar::kMostLetters;
-    while (letters > TableTabBar::kFewestLetters && bar->leastWidth(letters) > barRoom) --letters;
+    while (letters > TableTabBar::kReadableLetters && bar->leastWidth(letters) > barRoom) --letters;
     bar->setLeastLetters(letters);
     // A variant without a state machine has only a sentence saying so
     // there: the tables take the room.
@@ -575,10 +576,8 @@ void LiveStage::fitTables() {
     }
     top_->setSizes({total - tables, tables});
 
-    // Without a state machine the story is told by the sequence diagram
-    // (the waits, the deadlock) and the tables: on a projector's 720 rows
-    // the diagram gets the larger share, so that more than one step of it
-    // shows. Set when the variant changes, so a dragged handle stays.
+    // Without a state machine the sequence diagram tells the story: it gets
+    // the larger share of 720 rows (set when the variant changes).
     const bool machine = state_->hasMachine();
     if (downForMachine_ != machine) {
         downForMachine_ = machine;

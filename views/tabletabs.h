@@ -23,6 +23,9 @@ public:
     // A shortened name keeps at most this many letters, at least Qt's three.
     static constexpr int kMostLetters = 8;
     static constexpr int kFewestLetters = 3;
+    // ... and no fewer than this many where the stage shortens them: "o…"
+    // names nothing a class can read ("pay_fl…", "stale_…" do).
+    static constexpr int kReadableLetters = 6;
 
     // How many letters a shortened name keeps.
     void setLeastLetters(int letters);

@@ -2041,7 +2041,7 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     </message>
     <message>
         <source>Workbench 工作台</source>
-        <translation>Workbench 工作台</translation>
+        <translation>工作台</translation>
     </message>
     <message>
         <source>Pages: live run, compare, pagination, experiment, workbench</source>
