@@ -7,7 +7,9 @@ servers: mid-run, and as soon as a process of its program appears (the
 lab asking its version, or the server starting): the machine's failure,
 exit 1, never the user's 2. A killed PostgreSQL leaves no shared memory
 segment in /dev/shm (the lab's servers keep theirs in their data folder).
-Skips a server whose program is absent."""
+A signal while the private server starts ends the lab at once (exit 128 +
+the signal), nothing of the server left. Skips a server whose program is
+absent."""
 import os
 import signal
 import subprocess
@@ -110,6 +112,60 @@ def kill_mid_run(backend, program, name, at_once=False):
         bad(f"{backend}: a verdict was printed: {out[-300:]!r}")
 
 
+def servers_running(program):
+    """Processes of `program` on the machine (own_processes.sh: the test's own)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            if pid.isdigit() and os.readlink(f"/proc/{pid}/exe") == program:
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def folders(backend):
+    """The private servers' folders (data, socket, log) of `backend`."""
+    try:
+        return {n for n in os.listdir("/dev/shm") if n.startswith(f"idemlab-{backend}-")}
+    except OSError:
+        return set()
+
+
+def signal_while_starting(backend, program, sig):
+    """Ctrl+C (or SIGTERM, SIGHUP) while the lab's private server starts:
+    the lab ends at once as signalled, the half-started server killed and
+    its folder gone (MariaDB heeds no shutdown before it answers: the lab
+    used to wait 15 s for it)."""
+    before = folders(backend)
+    args = [IDEMLAB, "run", "--scenario", "order-create", "--backend", backend]
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while p.poll() is None and time.monotonic() < deadline and not server_of(p.pid, program):
+        time.sleep(0.01)
+    if p.poll() is not None:
+        bad(f"{backend} {sig.name}: the run ended before its server started")
+        return
+    signalled = time.monotonic()
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=5)  # against a hang, not a pace
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        bad(f"{backend} {sig.name}: still running 5 s after the signal")
+        return
+    took = time.monotonic() - signalled
+    print(f"{backend} {sig.name} while starting: exit {p.returncode} in {took:.2f} s")
+    if p.returncode != 128 + sig:
+        bad(f"{backend} {sig.name}: exit {p.returncode}, want {128 + sig}")
+    time.sleep(0.2)  # the keeper's last moment
+    if servers_running(program):
+        bad(f"{backend} {sig.name}: {program} still runs: {servers_running(program)}")
+    if folders(backend) - before:
+        bad(f"{backend} {sig.name}: left {sorted(folders(backend) - before)} in /dev/shm")
+
+
 def segments():
     """PostgreSQL's POSIX shared memory segments, which outlive a killed server."""
     try:
@@ -128,6 +184,8 @@ def main():
         ran += 1
         kill_mid_run(backend, program, name)
         kill_mid_run(backend, program, name, at_once=True)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal_while_starting(backend, program, sig)
     if segments() - before:
         bad(f"left in /dev/shm: {sorted(segments() - before)}")
     print(f"{ran} servers, {failed} failures")

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QVariantList>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -30,6 +31,9 @@ public:
     // ends (empty: nowhere). False with a message; *badInput tells a refused
     // target from a failure of the machine.
     virtual bool prepare(const QString& target, bool replace, QString* error, bool* badInput) = 0;
+    // A stop the run may be asked for: a server's start (in prepare) ends
+    // as soon as it is set.
+    virtual void stopWhen(const std::atomic<bool>* cancel) { (void)cancel; }
     // Every session is closed: keep the database at its target, stamped with
     // the run's configuration.
     virtual bool publish(const QJsonObject& config, QString* error, bool* badInput) = 0;

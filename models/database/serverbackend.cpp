@@ -74,13 +74,14 @@ public:
                          .arg(live::serverName(kind_));
             return false;
         }
-        if (!db_.create(error, badInput))
+        if (!db_.create(error, badInput, cancel_))
             return false;
         endpoint_ = db_.endpoint();
         return openObserver(error);
     }
 
     bool publish(const QJsonObject&, QString*, bool*) override { return true; }
+    void stopWhen(const std::atomic<bool>* cancel) override { cancel_ = cancel; }
 
     QString keep() override { return db_.keep(); }
     QString location() const override { return db_.location(); }
@@ -510,6 +511,7 @@ private:
     }
 
     std::unique_ptr<live::Observer> observer_;
+    const std::atomic<bool>* cancel_ = nullptr;  // a stop asked for (the server's start)
     ServerDatabase db_;
     QString dropped_;          // the first connection the server ended, in its words
     live::Endpoint endpoint_;  // the run's database, as the sessions connect to it

@@ -32,7 +32,8 @@ const QString kLabDatabase = QStringLiteral("idemlab");
 // (its keeper sees to that should the lab be killed).
 std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
                                                   const live::PrivateServer::Progress& progress,
-                                                  QString* error, bool* usersToFix) {
+                                                  QString* error, bool* usersToFix,
+                                                  const std::atomic<bool>* cancel) {
     static std::mutex mutex;
     static std::map<ServerKind, std::shared_ptr<live::PrivateServer>> running;
     const std::lock_guard lock(mutex);
@@ -45,7 +46,7 @@ std::shared_ptr<live::PrivateServer> sharedServer(ServerKind kind,
         server.reset();
     }
     if (!server) {
-        server = live::PrivateServer::start(kind, progress, error, usersToFix);
+        server = live::PrivateServer::start(kind, progress, error, usersToFix, cancel);
         // PostgreSQL: the runs' schemas live in a database of the lab's
         // (a schema is made and dropped in a few milliseconds; a database
         // is a copy of template1).
@@ -78,7 +79,7 @@ QString ServerDatabase::version() const {
     return server_ ? server_->version() : connectedVersion_;
 }
 
-bool ServerDatabase::create(QString* error, bool* badInput) {
+bool ServerDatabase::create(QString* error, bool* badInput, const std::atomic<bool>* cancel) {
     *badInput = false;
     if (!connectUrl_.isEmpty()) {
         // Read here, not earlier: the password may come from the
@@ -118,7 +119,7 @@ bool ServerDatabase::create(QString* error, bool* badInput) {
                     break;
             }
         },
-        error, &usersToFix);
+        error, &usersToFix, cancel);
     if (!server_) {
         // A missing package or a refused account is the user's to fix
         // (exit 2); a server that stopped while starting is the machine's.

@@ -11,6 +11,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -34,7 +35,8 @@ public:
     // Starts (or shares) the private server, or checks the user's, and
     // makes the run's database. *badInput: the user's to fix (a missing
     // package, a refused account, a wrong URL or right).
-    bool create(QString* error, bool* badInput);
+    // cancel set: a private server's start stops at once (false).
+    bool create(QString* error, bool* badInput, const std::atomic<bool>* cancel = nullptr);
     // Where the run's sessions connect: the run's database (MariaDB), or
     // the lab's database whose schema is the run's (PostgreSQL).
     const live::Endpoint& endpoint() const { return endpoint_; }

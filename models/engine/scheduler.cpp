@@ -58,8 +58,12 @@ bool Scheduler::start(QString* error) {
         return false;
     }
     bool badInput = false;
+    backend_->stopWhen(options_.cancel);
     if (!backend_->prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
-        fail(badInput ? RunFailure::BadInput : RunFailure::Io, *error);
+        // Stopped while a server started: the run is cancelled, not failed.
+        const bool stopped = options_.cancel && options_.cancel->load();
+        fail(stopped ? RunFailure::Cancelled : (badInput ? RunFailure::BadInput : RunFailure::Io),
+             *error);
         return false;
     }
     if (!startRedis(error))

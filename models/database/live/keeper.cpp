@@ -220,11 +220,12 @@ void removeFolder(const Plan& p) {
                 }
             _exit(0);
         }
-        if (n == 1 && command != 'q')
+        if (n == 1 && command != 'q' && command != 'x')
             continue;
-        // 'q', or end of file: the lab has ended, however it ended.
+        // 'q', or end of file: the lab has ended, however it ended; 'x':
+        // the start was given up, nothing of the server is worth a shutdown.
         if (server > 0 && !ended)
-            stopServer(server, p.stopSignal);
+            stopServer(server, command == 'x' ? SIGKILL : p.stopSignal);
         removeFolder(p);
         _exit(0);
     }
@@ -314,7 +315,7 @@ std::unique_ptr<Keeper> Keeper::spawn(const ServerCommand& command, QString* err
 
 Keeper::~Keeper() {
     if (!kept_) {
-        const char quit = 'q';
+        const char quit = abandoned_ ? 'x' : 'q';
         [[maybe_unused]] const ssize_t n = send(control_, &quit, 1, MSG_NOSIGNAL);
     }
     close(control_);

@@ -66,6 +66,9 @@ public:
     bool serverCouldNotBecome() const;
     // The server stays, and its folder: the keeper now only waits for it.
     void keep();
+    // The start was given up (a stop asked for): the server, which may not
+    // yet heed a shutdown (MariaDB while it starts), is killed at once.
+    void abandon() { abandoned_ = true; }
 
 private:
     Keeper() = default;
@@ -78,6 +81,7 @@ private:
     bool ended_ = false;
     int endStatus_ = 0;
     bool kept_ = false;
+    bool abandoned_ = false;
 };
 
 }  // namespace idem::live

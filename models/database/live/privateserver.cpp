@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +29,16 @@ namespace idem::live {
 namespace {
 
 namespace fs = std::filesystem;
+
+// runTool's answer when the stop asked for ended the tool.
+constexpr int kStopped = -2;
+// What start() says when a stop was asked for while it worked (the run
+// then ends as cancelled, not with this as its error).
+const QString kStoppedWords = QStringLiteral("stopped while the server was starting");
+
+bool stopAsked(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
 
 // What differs between the two servers' packages.
 struct Flavour {
@@ -118,7 +129,7 @@ QString cannotBecome(ServerKind kind, const Account& account) {
 // run or took too long.
 int runTool(const QString& program, const QStringList& arguments,
             const std::optional<Account>& account, const QString& workingDirectory, int timeoutMs,
-            QString* output) {
+            QString* output, const std::atomic<bool>* cancel = nullptr) {
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setWorkingDirectory(workingDirectory);
@@ -130,11 +141,19 @@ int runTool(const QString& program, const QStringList& arguments,
         prctl(PR_SET_PDEATHSIG, SIGKILL);
     });
     process.start(program, arguments);
-    if (!process.waitForFinished(timeoutMs)) {
-        *output = process.errorString();
+    QElapsedTimer clock;
+    clock.start();
+    // A few times a second: a stop asked for ends the tool at once.
+    while (!process.waitForFinished(50)) {
+        const bool stopped = stopAsked(cancel);
+        if (!stopped && process.state() != QProcess::NotRunning && !clock.hasExpired(timeoutMs))
+            continue;
+        if (process.state() == QProcess::NotRunning)
+            break;
+        *output = stopped ? QString() : process.errorString();
         process.kill();
         process.waitForFinished();
-        return -1;
+        return stopped ? kStopped : -1;
     }
     *output = QString::fromLocal8Bit(process.readAll());
     return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -157,10 +176,23 @@ QString lastErrorOfFile(const QString& path) {
     return lastError(QString::fromLocal8Bit(file.readAll()));
 }
 
-bool copyTree(const QString& from, const QString& to, QString* error) {
+bool copyTree(const QString& from, const QString& to, QString* error,
+              const std::atomic<bool>* cancel = nullptr) {
     std::error_code failed;
-    fs::copy(QFile::encodeName(from).toStdString(), QFile::encodeName(to).toStdString(),
-             fs::copy_options::recursive, failed);
+    // A signal that interrupts the copy (EINTR) is a stop asked for, or
+    // one the lab does not stop for: then the copy starts again.
+    for (int tries = 0; tries < 10; ++tries) {
+        failed.clear();
+        fs::copy(QFile::encodeName(from).toStdString(), QFile::encodeName(to).toStdString(),
+                 fs::copy_options::recursive, failed);
+        if (failed != std::errc::interrupted || stopAsked(cancel))
+            break;
+        QDir(to).removeRecursively();
+    }
+    if (stopAsked(cancel)) {
+        *error = kStoppedWords;
+        return false;
+    }
     if (failed)
         *error = QStringLiteral("cannot copy %1 to %2: %3")
                      .arg(from, to, QString::fromLocal8Bit(failed.message().c_str()));
@@ -309,7 +341,8 @@ QString makeFolder(const Flavour& flavour, const std::optional<Account>& account
 // The template made by the initialiser, in the folder's data directory,
 // then copied into the cache whole or not at all (beside it, then renamed).
 bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder,
-                  const QString& templ, const std::optional<Account>& account, QString* error) {
+                  const QString& templ, const std::optional<Account>& account, QString* error,
+                  const std::atomic<bool>* cancel) {
     if (kind == ServerKind::MariaDb && !QFileInfo::exists(QLatin1String(kMariaDbDefaults))) {
         *error = QStringLiteral(
                      "MariaDB's set-up needs %1: install the Debian package %2 "
@@ -320,7 +353,11 @@ bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder
     const QString data = folder + QStringLiteral("/data");
     QString output;
     const int status = runTool(QLatin1String(flavour.initialiser), initialiserArguments(kind, data),
-                               account, folder, kInitialiseMs, &output);
+                               account, folder, kInitialiseMs, &output, cancel);
+    if (status == kStopped) {
+        *error = kStoppedWords;
+        return false;
+    }
     if (status != 0) {
         *error = status == kCannotBecome && account
                      ? cannotBecome(kind, *account)
@@ -330,8 +367,10 @@ bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder
     }
     const QString part = QStringLiteral("%1.part-%2").arg(templ).arg(getpid());
     QDir(part).removeRecursively();
-    if (!copyTree(data, part, error))
+    if (!copyTree(data, part, error, cancel)) {
+        QDir(part).removeRecursively();
         return false;
+    }
     if (!QDir().rename(part, templ)) {
         QDir(part).removeRecursively();
         *error = QStringLiteral("cannot make the template %1").arg(templ);
@@ -344,7 +383,8 @@ bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder
 // start for a server version makes.
 bool prepareData(ServerKind kind, const Flavour& flavour, const QString& folder,
                  const QString& version, const std::optional<Account>& account,
-                 const PrivateServer::Progress& progress, QString* error) {
+                 const PrivateServer::Progress& progress, QString* error,
+                 const std::atomic<bool>* cancel) {
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
     if (cache.isEmpty()) {
         *error = QStringLiteral("no cache folder for %1's template: set HOME or XDG_CACHE_HOME")
@@ -371,14 +411,14 @@ bool prepareData(ServerKind kind, const Flavour& flavour, const QString& folder,
             return false;
         }
         if (!QFileInfo::exists(templ) &&
-            !makeTemplate(kind, flavour, folder, templ, account, error))
+            !makeTemplate(kind, flavour, folder, templ, account, error, cancel))
             return false;
     }
     if (QFileInfo::exists(data))
         return true;  // this start made the template from it
     if (progress)
         progress(PrivateServer::Stage::Copying);
-    return copyTree(templ, data, error) && (!account || giveTree(data, *account, error));
+    return copyTree(templ, data, error, cancel) && (!account || giveTree(data, *account, error));
 }
 
 Endpoint endpointOf(ServerKind kind, const QString& folder) {
@@ -399,11 +439,15 @@ Endpoint endpointOf(ServerKind kind, const QString& folder) {
 // its log, should it stop first.
 bool waitUntilAnswering(ServerKind kind, const Endpoint& endpoint, Keeper& keeper,
                         const QString& folder, const std::optional<Account>& account,
-                        QString* error) {
+                        QString* error, const std::atomic<bool>* cancel) {
     const QString log = folder + QStringLiteral("/server.log");
     QElapsedTimer clock;
     clock.start();
     while (!answers(endpoint)) {
+        if (stopAsked(cancel)) {
+            *error = kStoppedWords;
+            return false;
+        }
         QString how;
         if (keeper.serverEnded(&how)) {
             const QString why = keeper.serverCouldNotBecome() && account
@@ -436,7 +480,8 @@ QString PrivateServer::missingPackage(ServerKind kind) {
 }
 
 std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progress& progress,
-                                                    QString* error, bool* usersToFix) {
+                                                    QString* error, bool* usersToFix,
+                                                    const std::atomic<bool>* cancel) {
     const Flavour& flavour = flavourOf(kind);
     bool ignored = false;
     bool& theirs = usersToFix ? *usersToFix : ignored;
@@ -471,15 +516,19 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
         QDir(server->folder_).removeRecursively();
         return nullptr;
     }
-    if (!prepareData(kind, flavour, server->folder_, server->version_, account, progress, error))
+    if (!prepareData(kind, flavour, server->folder_, server->version_, account, progress, error,
+                     cancel))
         return nullptr;
     if (progress)
         progress(Stage::Starting);
     server->endpoint_ = endpointOf(kind, server->folder_);
     if (!server->keeper_->startServer(error) ||
         !waitUntilAnswering(kind, server->endpoint_, *server->keeper_, server->folder_, account,
-                            error))
+                            error, cancel)) {
+        if (stopAsked(cancel))
+            server->keeper_->abandon();
         return nullptr;
+    }
     if (kind == ServerKind::Postgres)
         poolConnectionsTo(server->folder_);
     if (progress)

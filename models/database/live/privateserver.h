@@ -12,6 +12,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,8 +36,11 @@ public:
     // whether that is the user's to fix (a missing package, no account to
     // run the server as) rather than the machine's (a server that stopped or
     // did not answer while starting, a full disk).
+    // cancel set: start stops within a fraction of a second, nothing of
+    // the server left, null.
     static std::unique_ptr<PrivateServer> start(ServerKind kind, const Progress& progress,
-                                                QString* error, bool* usersToFix = nullptr);
+                                                QString* error, bool* usersToFix = nullptr,
+                                                const std::atomic<bool>* cancel = nullptr);
     // The Debian package whose server programs this machine lacks for
     // `kind`; empty when they are installed. start() refuses with it.
     static QString missingPackage(ServerKind kind);
