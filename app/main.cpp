@@ -8,6 +8,7 @@
 #include "lessonhandout.h"
 #include "mainwindow.h"
 #include "outofmemory.h"
+#include "quitonsignal.h"
 #include "registry.h"
 #include "shot.h"
 #include "sweeper.h"
@@ -119,6 +120,8 @@ int withGui(int argc, char* argv[], Gui mode, const QString& trace = {}) {
     if (mode == Gui::LessonExport)
         return guarded([&] { return idem::cli::lessonExport(args.mid(1)); });
     idem::MainWindow window;
+    // Stops the window's work and tidies up as quitting does (quitonsignal.h).
+    const idem::QuitOnSignal quitOnSignal;
     window.show();
     if (!trace.isEmpty())
         window.openTraceAt(trace);

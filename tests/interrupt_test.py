@@ -6,7 +6,8 @@ signals: each command is started on work that takes a minute and signalled
 mid-run, once it has worked for a while; it must end with 128 + the signal's
 number, mark whatever partial result it prints as incomplete, and end well
 within a bound that only catches a hang (the time it took is printed, not
-judged: a busy machine stretches it).
+judged: a busy machine stretches it). The window, signalled, quits as from
+its menu and takes its run's folder with it.
 """
 import json
 import os
@@ -145,7 +146,48 @@ def interrupt(name, args, work, sig, prints):
     return took
 
 
+def window_signals():
+    """The window, sent each signal while it shows a run: it quits as from
+    its menu (exit 128 + the number) and its run's folder goes with it (it
+    stayed behind when SIGTERM ended the window)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=tmp)
+            p = subprocess.Popen([IDEMLAB], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            prefix = f"idemlab-run-{p.pid}-"
+            deadline = time.monotonic() + HANG_S
+            while p.poll() is None and time.monotonic() < deadline and \
+                    not any(n.startswith(prefix) for n in os.listdir(tmp)):
+                time.sleep(0.05)
+            if p.poll() is not None or not any(n.startswith(prefix) for n in os.listdir(tmp)):
+                p.kill()
+                p.wait()
+                bad(f"window {sig.name}: no run folder of the window's in {HANG_S} s")
+                continue
+            signalled = time.monotonic()
+            p.send_signal(sig)
+            try:
+                p.wait(timeout=STOPPED_S)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                bad(f"window {sig.name}: still open {STOPPED_S} s after the signal")
+                continue
+            print(f"window {sig.name}: exit {p.returncode} in {time.monotonic() - signalled:.2f} s")
+            if p.returncode != 128 + sig:
+                bad(f"window {sig.name}: exit {p.returncode}, want {128 + sig}")
+            else:
+                ok()
+            left = [n for n in os.listdir(tmp) if n.startswith(prefix)]
+            if left:
+                bad(f"window {sig.name}: left {left}")
+            else:
+                ok()
+
+
 def main():
+    window_signals()
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "out")
         data = os.path.join(work, "data")
