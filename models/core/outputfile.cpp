@@ -173,7 +173,31 @@ bool OutputFile::move(QString* why) {
                 return false;
             }
         }
-        if (std::rename(QFile::encodeName(workPath_).constData(), to.constData()) != 0) {
+        // Swapped with the earlier output in one step, then checked: what
+        // came out is the file seen at the start (a rename moves no
+        // content, but sets its ctime), or it is swapped back, so that no
+        // moment lies between the check and the replacement.
+        const QByteArray from = QFile::encodeName(workPath_);
+        if (::renameat2(AT_FDCWD, from.constData(), AT_FDCWD, to.constData(), RENAME_EXCHANGE) ==
+            0) {
+            struct stat out {};
+            const bool same = ::lstat(from.constData(), &out) == 0 && out.st_dev == seen_.st_dev &&
+                              out.st_ino == seen_.st_ino && out.st_size == seen_.st_size &&
+                              out.st_mtim.tv_sec == seen_.st_mtim.tv_sec &&
+                              out.st_mtim.tv_nsec == seen_.st_mtim.tv_nsec;
+            if (!same) {
+                ::renameat2(AT_FDCWD, from.constData(), AT_FDCWD, to.constData(), RENAME_EXCHANGE);
+                refused_ = true;
+                *why = QStringLiteral(
+                           "%1 was replaced or changed by someone else while idemlab worked; it "
+                           "is left as it is, and this output was not written")
+                           .arg(path_);
+                return false;
+            }
+            ::unlink(from.constData());  // the earlier output
+        } else if ((errno != EINVAL && errno != ENOSYS) ||
+                   std::rename(from.constData(), to.constData()) != 0) {
+            // (A file system without RENAME_EXCHANGE: a plain rename.)
             *why = QString::fromLocal8Bit(std::strerror(errno));
             return false;
         }
