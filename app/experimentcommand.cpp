@@ -2,6 +2,7 @@
 // the verdicts and the cost each variant came to.
 #include "cli.h"
 
+#include "backendnames.h"
 #include "configcheck.h"
 #include "experiment.h"
 #include "interruption.h"
@@ -128,9 +129,9 @@ int experiment(const QStringList& args) {
                     .arg(any.join(", ")));
         }
         if (plan.redis == QLatin1String("private") && !PrivateRedis::missingPackage().isEmpty()) {
-            return badInput(QStringLiteral("Redis is not installed: install the Debian package "
-                                           "%1 (scripts/setup.sh does)")
-                                .arg(PrivateRedis::missingPackage()));
+            return badInput(QStringLiteral("Redis is not installed (Debian package %1): %2")
+                                .arg(PrivateRedis::missingPackage(),
+                                     installCommand(PrivateRedis::missingPackage())));
         }
     }
     {

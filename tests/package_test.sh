@@ -55,6 +55,11 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libqt6qml6 libsqlite3-0 libc6; do
     [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] && ok || bad "Depends lacks $lib: $depends"
 done
+# Live mode's servers, suggested (the installed lab's messages say how).
+suggests=$(dpkg-deb -f "$deb" Suggests)
+for server in postgresql-15 mariadb-server-core mariadb-client-core redis-server; do
+    [[ ", $suggests," == *", $server,"* ]] && ok || bad "Suggests lacks $server: $suggests"
+done
 [ "$(dpkg-deb -f "$deb" Section)" = "science" ] && ok || bad "Section"
 [[ "$(dpkg-deb -f "$deb" Maintainer)" == "Idempotency Lab "*"<"*"@"*">" ]] && ok ||
     bad "Maintainer does not name the project: $(dpkg-deb -f "$deb" Maintainer)"

@@ -184,8 +184,8 @@ QString FirePanel::missingServerText(const QString& backend) {
     if (package.isEmpty())
         return {};
     return tr("%1 is not installed on this computer: its Debian package %2 is missing. "
-              "./run.sh installs it (or: sudo apt-get install %2). SQLite needs nothing.")
-        .arg(backendName(backend), package);
+              "To install it: %3. SQLite needs nothing.")
+        .arg(backendName(backend), package, installCommand(package));
 }
 
 QString FirePanel::recordingText(const Recording& recording) {

@@ -24,4 +24,17 @@ QString serverPackage(const QString& backend) {
     return {};
 }
 
+QString installCommand(const QString& package) {
+    if (package == QLatin1String("postgresql-15"))
+        return QStringLiteral(
+            "sudo apt install postgresql-15 && sudo pg_dropcluster --stop 15 main");
+    if (package == QLatin1String("redis-server"))
+        return QStringLiteral(
+            "sudo apt install redis-server && sudo systemctl disable --now redis-server");
+    // mariadb-install-db runs my_print_defaults, of the client's core package.
+    if (package == QLatin1String("mariadb-server-core"))
+        return QStringLiteral("sudo apt install mariadb-server-core mariadb-client-core");
+    return QStringLiteral("sudo apt install %1").arg(package);
+}
+
 }  // namespace idem

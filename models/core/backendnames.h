@@ -14,5 +14,11 @@ QStringList backendIds();
 QStringList isolationIds(const QString& backend);
 // The Debian package a backend's server comes from ("" for sqlite).
 QString serverPackage(const QString& backend);
+// The command that installs a server's Debian package (postgresql-15,
+// mariadb-server-core, mariadb-client-core, redis-server) as the lab wants
+// it: with what MariaDB's set-up also needs, and without the system server
+// Debian starts on install (the lab only ever starts servers of its own).
+// One line that works as given.
+QString installCommand(const QString& package);
 
 }  // namespace idem

@@ -1,5 +1,6 @@
 #include "privateredis.h"
 
+#include "backendnames.h"
 #include "keeper.h"
 
 #include <QDir>
@@ -128,10 +129,8 @@ QString PrivateRedis::missingPackage() {
 std::unique_ptr<PrivateRedis> PrivateRedis::start(QString* error, bool* badInput) {
     *badInput = false;
     if (!missingPackage().isEmpty()) {
-        *error = QStringLiteral(
-                     "Redis is not installed: install the Debian package %1 "
-                     "(scripts/setup.sh does)")
-                     .arg(QLatin1String(kPackage));
+        *error = QStringLiteral("Redis is not installed (Debian package %1): %2")
+                     .arg(QLatin1String(kPackage), installCommand(QLatin1String(kPackage)));
         *badInput = true;
         return nullptr;
     }

@@ -542,10 +542,6 @@
         <translation>它的 SQL 还没有 %1 写法：只能在 SQLite 上运行。</translation>
     </message>
     <message>
-        <source>%1 is not installed on this computer: its Debian package %2 is missing. ./run.sh installs it (or: sudo apt-get install %2). SQLite needs nothing.</source>
-        <translation>这台电脑没有安装 %1：缺少 Debian 软件包 %2。运行 ./run.sh 即可安装（或：sudo apt-get install %2）。SQLite 无需安装任何东西。</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -612,6 +608,10 @@
     <message>
         <source>Redis</source>
         <translation>Redis</translation>
+    </message>
+    <message>
+        <source>%1 is not installed on this computer: its Debian package %2 is missing. To install it: %3. SQLite needs nothing.</source>
+        <translation>这台计算机没有安装 %1：缺少 Debian 软件包 %2。安装方法：%3。SQLite 无需安装任何东西。</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "privateserver.h"
 
+#include "backendnames.h"
 #include "keeper.h"
 #include "pgpool.h"
 
@@ -344,10 +345,9 @@ bool makeTemplate(ServerKind kind, const Flavour& flavour, const QString& folder
                   const QString& templ, const std::optional<Account>& account, QString* error,
                   const std::atomic<bool>* cancel) {
     if (kind == ServerKind::MariaDb && !QFileInfo::exists(QLatin1String(kMariaDbDefaults))) {
-        *error = QStringLiteral(
-                     "MariaDB's set-up needs %1: install the Debian package %2 "
-                     "(scripts/setup.sh does)")
-                     .arg(QLatin1String(kMariaDbDefaults), QLatin1String(kMariaDbClientPackage));
+        *error = QStringLiteral("MariaDB's set-up needs %1, of the Debian package %2: %3")
+                     .arg(QLatin1String(kMariaDbDefaults), QLatin1String(kMariaDbClientPackage),
+                          installCommand(QLatin1String(kMariaDbClientPackage)));
         return false;
     }
     const QString data = folder + QStringLiteral("/data");
@@ -487,10 +487,9 @@ std::unique_ptr<PrivateServer> PrivateServer::start(ServerKind kind, const Progr
     bool& theirs = usersToFix ? *usersToFix : ignored;
     theirs = true;
     if (!missingPackage(kind).isEmpty()) {
-        *error = QStringLiteral(
-                     "%1 is not installed: install the Debian package %2 "
-                     "(scripts/setup.sh does)")
-                     .arg(serverName(kind), QLatin1String(flavour.package));
+        *error = QStringLiteral("%1 is not installed (Debian package %2): %3")
+                     .arg(serverName(kind), QLatin1String(flavour.package),
+                          installCommand(QLatin1String(flavour.package)));
         return nullptr;
     }
     const std::optional<Account> account = serverAccount(flavour);
