@@ -360,7 +360,7 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::retranslate() {
-    setWindowTitle(tr("Idempotency Lab 幂等实验室"));
+    updateTitle();
     const QMap<QString, QString> menuTitles{{"file", tr("&File")},
                                             {"run", tr("&Run")},
                                             {"view", tr("&View")},

@@ -49,6 +49,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -108,6 +109,10 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
     connect(director_, &StageDirector::heldChanged, this, &MainWindow::updateEnabled);
     connect(director_, &StageDirector::errorRaised, this, &MainWindow::showError);
     connect(director_, &StageDirector::playbackTabWanted, this, [this] { showTab(playbackTab()); });
+    connect(director_, &StageDirector::shownTraceChanged, this, [this](const QString& path) {
+        shownTrace_ = path;
+        updateTitle();
+    });
     connect(director_, &StageDirector::outcomeWithheldChanged, this,
             &MainWindow::setOutcomeWithheld);
     // The caption's hint names the lesson's keys only while one plays.
@@ -362,7 +367,17 @@ void MainWindow::stepTab(int by) {
     }
 }
 
+void MainWindow::updateTitle() {
+    const QString lab = tr("Idempotency Lab 幂等实验室");
+    QString file = shownTrace_;
+    if (workbench_ && tabs_ && tabs_->currentWidget() == workbench_)
+        file = workbench_->handlerPath();
+    // "—" as desktop programs put a document's name before their own.
+    setWindowTitle(file.isEmpty() ? lab : QFileInfo(file).fileName() + QStringLiteral(" — ") + lab);
+}
+
 void MainWindow::tabChanged() {
+    updateTitle();
     if (tabs_->currentWidget() == compare_ && compare_->ranOn().scenario.isEmpty())
         compare_->requestCompare();
     if (tabs_->currentWidget() == workbench_)

@@ -174,6 +174,10 @@ private:
     void markCounterexampleStatement();
     void stepTab(int by);
     void tabChanged();
+    // The window's title: the lab's name, after the file on show (the open
+    // trace, or the workbench's handler on its page).
+    void updateTitle();
+    QString shownTrace_;
 
     bool remember_;
     Playback* playback_;

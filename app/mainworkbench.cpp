@@ -37,18 +37,21 @@ void MainWindow::connectWorkbench() {
             [this](const QString& text) { messages_->showMessage(text, kWorkbenchSaidForMs); });
     connect(workbench_, &WorkbenchView::stepRequested, this, &MainWindow::stepCounterexample);
     connect(workbench_, &WorkbenchView::saveRequested, this, &MainWindow::saveHandler);
+    connect(workbench_, &WorkbenchView::handlerChanged, this, &MainWindow::updateTitle);
     // Escape stops a check too.
     connect(workbench_, &WorkbenchView::checkingChanged, this, &MainWindow::updateEnabled);
 }
 
 void MainWindow::saveHandler() {
     QString error;
-    if (workbench_->save(&error))
+    if (workbench_->save(&error)) {
         messages_->showMessage(
             tr("Saved the handler to %1").arg(QDir::toNativeSeparators(workbench_->handlerPath())),
             kWorkbenchSaidForMs);
-    else
+        updateTitle();  // the first save gives the handler its file
+    } else {
         showError(tr("Cannot save the handler"), error);
+    }
 }
 
 void MainWindow::stepCounterexample(const QString& tracePath) {

@@ -31,6 +31,8 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <utility>
+
 namespace idem {
 
 StageDirector::StageDirector(const Stage& stage, QObject* parent)
@@ -105,6 +107,7 @@ void StageDirector::replaceJob() {
 }
 
 void StageDirector::fireInBackground(const RunConfig& config) {
+    emit shownTraceChanged(std::exchange(pendingTrace_, {}));
     const Scenario* scenario = findScenario(config.scenario);
     // In the window's words: the fire panel's labels, not the command line's options.
     const QString problem = scenario ? FirePanel::problemText(config, scenario->info())
@@ -132,6 +135,7 @@ void StageDirector::fireInBackground(const RunConfig& config) {
 }
 
 void StageDirector::fireForLesson(const RunConfig& config, Arrived arrived) {
+    emit shownTraceChanged({});
     const Scenario* scenario = findScenario(config.scenario);
     if (!scenario) {
         arrived(false, tr("Unknown scenario %1").arg(config.scenario), RunFailure::BadInput);

@@ -117,6 +117,9 @@ signals:
     // A trace was read and its run fired (opened), or could not be (the
     // error was raised).
     void traceOpened(const QString& path, bool opened);
+    // The run on the stage now comes from this trace file (empty: from
+    // the fire panel, a lesson, the workbench): the window's title names it.
+    void shownTraceChanged(const QString& path);
     // A run was fired: its page (Live or Pagination) should be in front.
     void playbackTabWanted();
     // Hidden while a prediction is open, shown when the run answers it.
@@ -159,6 +162,7 @@ private:
 
     Stage stage_;
     Playback& playback_;
+    QString pendingTrace_;  // the trace whose run is fired next
     bool predictFirst_ = false;
     bool redrawAfterJob_ = false;    // a step or a redraw came during a job: draw after it
     bool narrationStale_ = true;     // the run was replaced or rewound: narrate from its start

@@ -226,6 +226,7 @@ void StageDirector::openTrace(const QString& path) {
                 return;
             }
             emit traceOpened(path, true);
+            pendingTrace_ = path;
             fireInBackground(opened->config);
             if (opened->config.recording)
                 stage_.status->showMessage(FirePanel::recordingText(*opened->config.recording));

@@ -160,6 +160,12 @@ void DesktopTest::aTraceOpensOnItsRun() {
     QCOMPARE(w.playback().config().variant, QStringLiteral("none"));
     QCOMPARE(w.firePanel()->config().variant, QStringLiteral("none"));
     QCOMPARE(w.recentTraces()->paths(), QStringList{trace});
+    // The title names the file on show, as long as it is on show.
+    QVERIFY2(w.windowTitle().startsWith(QStringLiteral("callback.idemlab.json — ")),
+             qPrintable(w.windowTitle()));
+    w.fireInBackground(config("order-create"));
+    finishAll(w);
+    QVERIFY2(!w.windowTitle().contains(QStringLiteral(".json")), qPrintable(w.windowTitle()));
 }
 
 void DesktopTest::aBadTraceIsSaidAndTheWindowGoesOn() {

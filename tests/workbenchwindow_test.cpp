@@ -14,6 +14,7 @@
 #include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -185,6 +186,9 @@ void WorkbenchWindowTest::theHandlerIsSavedAndReloadedWhenItChangesOnDisk() {
     w.action("save")->trigger();  // Ctrl+S on the Workbench
     const QString path = view->handlerPath();
     QVERIFY(!path.isEmpty());
+    // The title names the handler's file while the Workbench is in front.
+    QVERIFY2(w.windowTitle().startsWith(QFileInfo(path).fileName() + QStringLiteral(" — ")),
+             qPrintable(w.windowTitle()));
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(f.readAll()), allChallenges().first().reference);

@@ -411,6 +411,7 @@ void WorkbenchView::loadHandler() {
     editor_->markLine(0);
     syntaxCheck();
     showFileState();
+    emit handlerChanged();
 }
 
 bool WorkbenchView::save(QString* error) {

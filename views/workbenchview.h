@@ -96,6 +96,8 @@ signals:
     void saveRequested();
     // A line for the window's status bar.
     void message(const QString& text);
+    // Another challenge's handler is in the editor (handlerPath()).
+    void handlerChanged();
     // Emitted by the worker.
     void workerEnded(quint64 generation, QPrivateSignal);
 
