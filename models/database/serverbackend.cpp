@@ -276,6 +276,11 @@ public:
                 return false;
         }
         for (TableRows& t : tables_) {
+            // From version 6 on, a table recorded cut short is not recorded
+            // again: the trace can no longer be played, and each repeat
+            // would be a thousand rows more.
+            if (openRows && t.truncated)
+                continue;
             const bool reopen = openRows && open.contains(t.table);
             if (!committed && !reopen && tablesRecorded_)
                 continue;
@@ -322,6 +327,7 @@ public:
                     std::min(changed.openVersions.size(), kMaxRecordedRows));
                 changed.truncated = true;
             }
+            t.truncated = changed.truncated;
             *tables << tableRowsToValue(changed);
         }
         tablesRecorded_ = true;
@@ -374,7 +380,10 @@ private:
             columns << QStringLiteral("xmin") << QStringLiteral("xmax");
         QList<QVariantList> rows;
         QList<QStringList> versions;
-        bool has = recorder_->readUncommitted(t.table, columns, &rows);
+        // A table past what a trace keeps cannot be played anyway: its pages
+        // are not read at every step.
+        bool has = t.rows.size() <= kMaxRecordedRows &&
+                   recorder_->readUncommitted(t.table, columns, &rows);
         if (has && pg) {
             for (QVariantList& row : rows) {
                 versions << QStringList{versionName(row.value(row.size() - 2).toString()),
