@@ -186,8 +186,18 @@ bool OutputFile::move(QString* why) {
                               out.st_mtim.tv_sec == seen_.st_mtim.tv_sec &&
                               out.st_mtim.tv_nsec == seen_.st_mtim.tv_nsec;
             if (!same) {
-                ::renameat2(AT_FDCWD, from.constData(), AT_FDCWD, to.constData(), RENAME_EXCHANGE);
                 refused_ = true;
+                if (::renameat2(AT_FDCWD, from.constData(), AT_FDCWD, to.constData(),
+                                RENAME_EXCHANGE) != 0) {
+                    // Not swapped back: that file is kept under the work
+                    // name (never removed as a work file), and said.
+                    *why = QStringLiteral(
+                               "%1 was replaced by someone else while idemlab worked; that file "
+                               "is now %2, and this output is at %1")
+                               .arg(path_, workPath_);
+                    workPath_.clear();
+                    return false;
+                }
                 *why = QStringLiteral(
                            "%1 was replaced or changed by someone else while idemlab worked; it "
                            "is left as it is, and this output was not written")
@@ -195,14 +205,20 @@ bool OutputFile::move(QString* why) {
                 return false;
             }
             ::unlink(from.constData());  // the earlier output
-        } else if ((errno != EINVAL && errno != ENOSYS) ||
-                   std::rename(from.constData(), to.constData()) != 0) {
-            // (A file system without RENAME_EXCHANGE: a plain rename.)
-            *why = QString::fromLocal8Bit(std::strerror(errno));
-            return false;
+            workPath_.clear();
+            return true;
         }
-        workPath_.clear();
-        return true;
+        // Gone meanwhile (ENOENT): the path is free, and taken as such below.
+        if (errno != ENOENT) {
+            // A file system without RENAME_EXCHANGE: a plain rename.
+            if ((errno != EINVAL && errno != ENOSYS) ||
+                std::rename(from.constData(), to.constData()) != 0) {
+                *why = QString::fromLocal8Bit(std::strerror(errno));
+                return false;
+            }
+            workPath_.clear();
+            return true;
+        }
     }
     // The path was free (or its file is gone since): nothing may be replaced,
     // down to the moment the name is taken.
