@@ -87,6 +87,16 @@ void StageLayout::fitOutcome() {
     window_->resizeDocks({parts_.outcomeDock}, {want}, Qt::Horizontal);
 }
 
+void StageLayout::fitPanel() {
+    const int width = window_->width();
+    if (presenter_ || width < 1600 || !parts_.settingsDock->isVisible())
+        return;
+    // Widened only: a panel the user dragged wider stays.
+    const int want = std::min(width / 5, parts_.settingsDock->sizeHint().width() + 120);
+    if (parts_.settingsDock->width() < want)
+        window_->resizeDocks({parts_.settingsDock}, {want}, Qt::Horizontal);
+}
+
 void StageLayout::setLessonShown(bool shown) {
     lesson_ = shown;
     fitOutcome();
@@ -159,6 +169,8 @@ bool StageLayout::eventFilter(QObject* watched, QEvent* event) {
         QTimer::singleShot(0, this, &StageLayout::bindFoldedMnemonics);  // other letters
     if (watched == window_ && event->type() == QEvent::Resize && (presenter_ || lesson_))
         QTimer::singleShot(0, this, &StageLayout::fitOutcome);
+    if (watched == window_ && event->type() == QEvent::Resize && !presenter_)
+        QTimer::singleShot(0, this, &StageLayout::fitPanel);
     return QObject::eventFilter(watched, event);
 }
 

@@ -53,6 +53,9 @@ protected:
 
 private:
     void fitOutcome();
+    // On a wide window the fire panel takes the room its choices need to be
+    // read whole ("double click (front end)"), up to a fifth of the width.
+    void fitPanel();
     // The fire panel's Alt+letter keys while its panel is folded away
     // (presenter mode): the letter unfolds it and goes to its field.
     void bindFoldedMnemonics();

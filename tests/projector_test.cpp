@@ -38,6 +38,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -79,6 +81,8 @@ private slots:
     void ctrlRightPlaysToTheNextTurn();
     void aStudentAloneIsShownWhereToBegin_data();
     void aStudentAloneIsShownWhereToBegin();
+    void theFirePanelsChoicesAreWholeOnAWideScreen_data();
+    void theFirePanelsChoicesAreWholeOnAWideScreen();
 };
 
 void ProjectorTest::oneViewFillsTheWindowAndComesBack_data() {
@@ -417,6 +421,46 @@ void ProjectorTest::aStudentAloneIsShownWhereToBegin() {
     QTest::keyClick(offer, Qt::Key_Return);
     QTRY_VERIFY(w.lessonPlayer()->isActive());
     QCOMPARE(w.lessonPlayer()->lesson().id, QStringLiteral("first-five-minutes"));
+}
+
+void ProjectorTest::theFirePanelsChoicesAreWholeOnAWideScreen_data() {
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << "en";
+    QTest::newRow("zh") << "zh";
+}
+
+// At 1920×1080 the fire panel is wide enough that its choices read whole
+// ("double click (front end)", "concurrent (same instant)"), not cut to
+// "double click (fr".
+void ProjectorTest::theFirePanelsChoicesAreWholeOnAWideScreen() {
+    QFETCH(QString, language);
+    MainWindow w(false);
+    w.setLanguage(language);
+    w.resize(1920, 1080);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.size(), QSize(1920, 1080));
+    QApplication::processEvents();
+    FirePanel* panel = w.firePanel();
+    QStringList cut;
+    for (QComboBox* box : panel->findChildren<QComboBox*>()) {
+        if (!box->isVisible() || box == panel->variantBox())
+            continue;  // a variant's name may be a sentence: its list shows it whole
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        option.editable = box->isEditable();
+        const QRect text = box->style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                        QStyle::SC_ComboBoxEditField, box);
+        for (int i = 0; i < box->count(); ++i) {
+            const int wanted = box->fontMetrics().horizontalAdvance(box->itemText(i));
+            if (wanted > text.width())
+                cut << QStringLiteral("\"%1\" (%2 px in %3)")
+                           .arg(box->itemText(i))
+                           .arg(wanted)
+                           .arg(text.width());
+        }
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(", "))));
 }
 
 QTEST_MAIN(ProjectorTest)
