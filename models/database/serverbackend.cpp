@@ -300,14 +300,7 @@ public:
                                     .arg(kMaxRecordedRows + 1));
             if (!r.ok)
                 continue;
-            QList<QStringList> versions;
-            if (pg) {
-                for (QVariantList& row : r.data) {
-                    versions << QStringList{versionName(row.value(row.size() - 2).toString()),
-                                            versionName(row.value(row.size() - 1).toString())};
-                    row.resize(row.size() - 2);
-                }
-            }
+            const QList<QStringList> versions = pg ? takeVersions(r.data) : QList<QStringList>{};
             const bool rowsMoved = r.data != t.rows || versions != t.versions;
             t.rows = r.data;
             t.versions = versions;
@@ -370,6 +363,18 @@ private:
         }
         return false;
     }
+    // The last two columns of each row (xmin, xmax), taken off the rows and
+    // named by whose transactions they are.
+    QList<QStringList> takeVersions(QList<QVariantList>& rows) {
+        QList<QStringList> versions;
+        versions.reserve(rows.size());
+        for (QVariantList& row : rows) {
+            versions << QStringList{versionName(row.value(row.size() - 2).toString()),
+                                    versionName(row.value(row.size() - 1).toString())};
+            row.resize(row.size() - 2);
+        }
+        return versions;
+    }
     // t's rows as the open transactions have them (the lab's reader's way,
     // uncommittedrows.cpp, on the recorder's session), kept where they
     // differ from its committed rows; whether that changed what t keeps.
@@ -384,13 +389,8 @@ private:
         // are not read at every step.
         bool has = t.rows.size() <= kMaxRecordedRows &&
                    recorder_->readUncommitted(t.table, columns, &rows);
-        if (has && pg) {
-            for (QVariantList& row : rows) {
-                versions << QStringList{versionName(row.value(row.size() - 2).toString()),
-                                        versionName(row.value(row.size() - 1).toString())};
-                row.resize(row.size() - 2);
-            }
-        }
+        if (has && pg)
+            versions = takeVersions(rows);
         if (has) {
             // The same rows as committed (in whatever order, whichever
             // type each reader gave a value): nothing open.
