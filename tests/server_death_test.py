@@ -87,8 +87,17 @@ def kill_mid_run(backend, program, name, at_once=False, tries=3):
     # the data folder's template, or telling its version, which end by
     # themselves.
     time.sleep(0.0 if at_once else 1.5)
-    server = server_of(p.pid, program)
+    server = None
+    deadline = time.monotonic() + 120
+    while p.poll() is None and time.monotonic() < deadline:
+        # Between the version asked and the server started, none runs.
+        server = server_of(p.pid, program)
+        if server:
+            break
+        time.sleep(0.01)
     if p.poll() is not None or not server:
+        p.kill()
+        p.communicate()
         bad(f"{backend}: the run ended before its server was killed")
         return
     os.kill(server, signal.SIGKILL)

@@ -16,6 +16,7 @@
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
+#include <QThread>
 
 #include <algorithm>
 #include <map>
@@ -26,6 +27,10 @@ namespace idem {
 namespace {
 
 using live::ServerKind;
+
+// A crashed attempt's connection is gone from the server's list within
+// this (a loaded machine's server, a disconnect it sees at once).
+constexpr int kGoneWithinMs = 10000;
 
 QString serverId(ServerKind kind) {
     return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
@@ -196,8 +201,16 @@ public:
     }
 
     void drop(SqlConnection& session) override {
+        const qint64 id = asServer(session).session().serverId();
         asServer(session).drop();
-        // The server rolls back what it had not committed.
+        // The server rolls back what it had not committed, after the
+        // connection has closed: until it has, a read of the tables (the
+        // window's, the trace's) would still see the rows open.
+        if (observer_) {
+            QElapsedTimer clock;
+            clock.start();
+            while (observer_->lists(id) && !clock.hasExpired(kGoneWithinMs)) QThread::msleep(2);
+        }
         openEnded();
     }
 

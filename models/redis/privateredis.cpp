@@ -170,12 +170,13 @@ std::unique_ptr<PrivateRedis> PrivateRedis::start(QString* error, bool* badInput
         }
         QString how;
         if (server->keeper_->serverEnded(&how)) {
-            *error =
-                QStringLiteral("redis-server stopped while starting (%1): %2")
-                    .arg(how,
-                         server->keeper_->serverCouldNotBecome() && account
-                             ? QStringLiteral("it could not run as the user %1").arg(account->name)
-                             : lastLogLine(server->folder_));
+            const QString why =
+                server->keeper_->serverCouldNotBecome() && account
+                    ? QStringLiteral("it could not run as the user %1").arg(account->name)
+                    : lastLogLine(server->folder_);
+            *error = QStringLiteral("redis-server stopped while starting (%1)").arg(how);
+            if (!why.isEmpty())
+                *error += QStringLiteral(": ") + why;
             return nullptr;
         }
         if (clock.elapsed() > kStartMs) {

@@ -82,4 +82,18 @@ JOIN information_schema.INNODB_LOCKS AS blocking ON blocking.lock_id = w.blockin
     return found;
 }
 
+bool MariaObserver::lists(qint64 serverId) {
+    if (!open_)
+        return false;
+    const QByteArray query =
+        "SELECT 1 FROM information_schema.PROCESSLIST WHERE ID = " + QByteArray::number(serverId);
+    if (mysql_real_query(mysql_, query.constData(), query.size()) != 0)
+        return false;
+    MYSQL_RES* res = mysql_store_result(mysql_);
+    const bool listed = res && mysql_num_rows(res) > 0;
+    if (res)
+        mysql_free_result(res);
+    return listed;
+}
+
 }  // namespace idem::live

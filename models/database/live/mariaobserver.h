@@ -20,6 +20,7 @@ public:
     int msUntilFresh() const override;
     bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
                QString* error) override;
+    bool lists(qint64 serverId) override;
     int lookIntervalMs() const override { return kFreshAfterMs; }
     // InnoDB looks as the wait begins: a few of its snapshots later.
     int deadlockSeenWithinMs() const override { return 3 * kFreshAfterMs; }

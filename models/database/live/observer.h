@@ -60,6 +60,12 @@ public:
     // not show them; *truncated when it showed only some.
     virtual bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
                        QString* error) = 0;
+    // Whether the server still lists the connection numbered `serverId`
+    // (Session::serverId). A closed connection leaves the list only after
+    // the server has rolled back what it had open: PostgreSQL ends the
+    // transaction before the backend leaves pg_stat_activity, MariaDB
+    // before the thread leaves the process list. False when it cannot tell.
+    virtual bool lists(qint64 serverId) = 0;
 
 protected:
     Observer() = default;

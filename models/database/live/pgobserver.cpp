@@ -74,6 +74,18 @@ WHERE cardinality(pg_blocking_pids(waiter)) > 0)";
     return found;
 }
 
+bool PgObserver::lists(qint64 serverId) {
+    if (!open_)
+        return false;
+    const QByteArray pid = QByteArray::number(serverId);
+    const char* values[] = {pid.constData()};
+    PGresult* res = PQexecParams(conn_, "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int", 1,
+                                 nullptr, values, nullptr, nullptr, 0);
+    const bool listed = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0;
+    PQclear(res);
+    return listed;
+}
+
 // The lock a backend waits for. A row lock shows as a wait on the holder's
 // transaction id, and the waiter holds the tuple lock of the row it is
 // after (a wait for a uniqueness check has no row: the key's row is not

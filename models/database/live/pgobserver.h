@@ -18,6 +18,7 @@ public:
     QHash<const Session*, LockWait> waits(const QList<const Session*>& sessions) override;
     bool locks(const QList<const Session*>& sessions, LockRows* rows, bool* truncated,
                QString* error) override;
+    bool lists(qint64 serverId) override;
     int lookIntervalMs() const override { return 10; }
     // After deadlock_timeout: 1 ms on the lab's own server (live/pgsession),
     // PostgreSQL's default of 1 s where the lab may not set it.

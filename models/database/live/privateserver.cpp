@@ -301,7 +301,8 @@ QString serverVersion(ServerKind kind, const Flavour& flavour,
         QRegularExpression(QStringLiteral(R"((\d+\.\d+(\.\d+)?))")).match(output);
     if (status != 0 || !version.hasMatch()) {
         // -1: it crashed, was killed, or did not end within the time.
-        const QString said = lastError(output);
+        // A tool killed after it printed its version said nothing wrong.
+        const QString said = status < 0 ? QString() : lastError(output);
         *error = QStringLiteral("%1 --version: %2")
                      .arg(QLatin1String(flavour.server),
                           !said.isEmpty() ? said
@@ -453,8 +454,10 @@ bool waitUntilAnswering(ServerKind kind, const Endpoint& endpoint, Keeper& keepe
             const QString why = keeper.serverCouldNotBecome() && account
                                     ? cannotBecome(kind, *account)
                                     : lastErrorOfFile(log);
-            *error = QStringLiteral("%1 stopped while starting (%2): %3")
-                         .arg(serverName(kind), how, why);
+            // Killed before it wrote a word: the signal says it all.
+            *error = QStringLiteral("%1 stopped while starting (%2)").arg(serverName(kind), how);
+            if (!why.isEmpty())
+                *error += QStringLiteral(": ") + why;
             return false;
         }
         if (clock.elapsed() > kStartMs) {
