@@ -1,6 +1,7 @@
 #include "mqconsume.h"
 
 #include "attempt.h"
+#include "mqstream.h"
 #include "statemachine.h"
 #include "uniquekey.h"
 
@@ -61,27 +62,17 @@ Phrase processing() {
 }
 const QString kConsumer = QStringLiteral("consumer");
 
-// The message as the broker hands it over: its id, the business event in
-// its body, and which delivery of this id it is.
-struct Message {
-    QString id;
-    qint64 userId = 0;
-    QString campaign;
-    int delivery = 0;
-};
+using mq::lostAcks;
+using mq::Message;
 
-Message received(const Attempt& a) {
-    const QVariantMap& p = a.payload();
-    return Message{p.value(QStringLiteral("msg_id")).toString(),
-                   p.value(QStringLiteral("user_id")).toLongLong(),
-                   p.value(QStringLiteral("campaign")).toString(),
-                   p.value(QStringLiteral("delivery")).toInt()};
-}
-
-// Under mq-redelivery, `--duplicates N` means the acks of the first N
-// deliveries are lost on their way to the broker.
-int lostAcks(const RunConfig& c) {
-    return c.source == Source::MqRedelivery ? c.duplicates : 0;
+// The message the consumer is handed: by the table's broker in its
+// payload; on a Redis stream, read or claimed from it (an empty id: there
+// was nothing to take).
+Task<Message> receive(Attempt& a) {
+    const Message m = mq::fromPayload(a);
+    if (!a.usesRedis())
+        co_return m;
+    co_return co_await mq::readFromStream(a, m);
 }
 
 Task<QString> issueCoupon(Attempt& a, Message m) {
@@ -97,7 +88,10 @@ Task<Reply> ack(Attempt& a, Message m, QString coupon) {
         a.note(QStringLiteral("ack-lost"), {{"msg_id", m.id}, {"delivery", m.delivery}});
         co_return Reply{Response::None, coupon};
     }
-    co_await transition(a, m.id, "INFLIGHT", "ACKED", kAck, bound(a.now(), m.id));
+    if (a.usesRedis())
+        co_await mq::ackOnStream(a, m);
+    else
+        co_await transition(a, m.id, "INFLIGHT", "ACKED", kAck, bound(a.now(), m.id));
     co_return Reply{Response::Success, coupon};
 }
 
@@ -148,17 +142,13 @@ MqConsume::MqConsume() {
         {.id = "none",
          .crashPoints = {CrashPoint::BeforeAck},
          .summary = "issue the coupon, then ack; no dedup",
-         .handle =
-             [this](Attempt& a) {
-                 return processThenAck(a);
-             }},
+         .handle = [this](Attempt& a) { return processThenAck(a); },
+         .redis = true},
         {.id = "ack-first",
          .crashPoints = {CrashPoint::AfterAck},
          .summary = "ack on receipt, then issue the coupon (at-most-once)",
-         .handle =
-             [this](Attempt& a) {
-                 return ackThenProcess(a);
-             }},
+         .handle = [this](Attempt& a) { return ackThenProcess(a); },
+         .redis = true},
         {.id = "msg-id-dedup",
          .crashPoints = {CrashPoint::BeforeAck},
          .summary =
@@ -167,7 +157,8 @@ MqConsume::MqConsume() {
          .schema = {QStringLiteral(R"(CREATE TABLE consumed_messages (
     msg_id      TEXT    PRIMARY KEY,
     consumed_at INTEGER NOT NULL
-))")}},
+))")},
+         .redis = true},
         {.id = "biz-key-dedup",
          .recommended = true,
          .crashPoints = {CrashPoint::BeforeAck},
@@ -175,7 +166,8 @@ MqConsume::MqConsume() {
              "UNIQUE(user_id, campaign) on coupons; a conflict counts as done; ack after commit",
          .handle = [this](Attempt& a) { return dedupOnBusinessKey(a); },
          .schema = {QStringLiteral(
-             "CREATE UNIQUE INDEX uk_coupons_user_campaign ON coupons (user_id, campaign)")}},
+             "CREATE UNIQUE INDEX uk_coupons_user_campaign ON coupons (user_id, campaign)")},
+         .redis = true},
     };
     info_.sources = {Source::MqRedelivery, Source::ProducerResend};
     info_.defaultTiming = Timing::Retry;
@@ -214,7 +206,21 @@ MqConsume::MqConsume() {
                    said(QT_TRANSLATE_NOOP("idem::MqConsume",
                                           "The ack of message %1 (delivery %2) is lost: the "
                                           "broker will deliver the message again.")),
-                   {NoteArg::field("msg_id"), NoteArg::field("delivery")}}},
+                   {NoteArg::field("msg_id"), NoteArg::field("delivery")}},
+                  {"redelivered",
+                   said(QT_TRANSLATE_NOOP("idem::MqConsume", "redelivered")),
+                   said(QT_TRANSLATE_NOOP(
+                       "idem::MqConsume",
+                       "Redis's pending-entries list says message %1 has been delivered %2 times. "
+                       "The consumer knows it is a redelivery, not whether the earlier one's "
+                       "work was done.")),
+                   {NoteArg::field("msg_id"), NoteArg::field("deliveries")}},
+                  {"nothing-pending",
+                   said(QT_TRANSLATE_NOOP("idem::MqConsume", "nothing to take")),
+                   said(QT_TRANSLATE_NOOP("idem::MqConsume",
+                                          "%1 found nothing to take in %2: the entry was acked "
+                                          "meanwhile.")),
+                   {NoteArg::field("consumer"), NoteArg::field("stream")}}},
         .params = {{kProcessingMs,
                     said(QT_TRANSLATE_NOOP("idem::MqConsume", "Processing time (ms)")),
                     said(QT_TRANSLATE_NOOP("idem::MqConsume",
@@ -258,7 +264,7 @@ void MqConsume::plan(Planner& planner, int intent) const {
 Task<Reply> MqConsume::handle(Attempt& a) const {
     // The broker is a process of its own; every other one is the consumer.
     if (a.actor() == kBroker)
-        return brokerDelivers(a);
+        return a.usesRedis() ? streamDelivers(a) : brokerDelivers(a);
     return a.variant().handle(a);
 }
 
@@ -267,7 +273,7 @@ Task<Reply> MqConsume::handle(Attempt& a) const {
 // it does next is read from its table, never decided in advance.
 Task<Reply> MqConsume::brokerDelivers(Attempt& a) const {
     const RunConfig& c = a.config();
-    const Message m = received(a);
+    const Message m = mq::fromPayload(a);
     const SqlResult published =
         co_await a.sql(kPublish, m.id, m.userId, m.campaign, a.now(), a.now());
     a.transition(m.id, "", "READY", true);
@@ -328,7 +334,9 @@ AttemptSpec MqConsume::delivery(const Attempt& broker, int number, int lost) con
 // --- the consumer -------------------------------------------------------------
 
 Task<Reply> MqConsume::processThenAck(Attempt& a) const {
-    const Message m = received(a);
+    const Message m = co_await receive(a);
+    if (m.id.isEmpty())
+        co_return Reply{Response::None, {}};
     co_await a.work(processingMs(a.config()), processing());
     const QString coupon = co_await issueCoupon(a, m);
     co_await a.crashPoint(CrashPoint::BeforeAck);
@@ -336,7 +344,9 @@ Task<Reply> MqConsume::processThenAck(Attempt& a) const {
 }
 
 Task<Reply> MqConsume::ackThenProcess(Attempt& a) const {
-    const Message m = received(a);
+    const Message m = co_await receive(a);
+    if (m.id.isEmpty())
+        co_return Reply{Response::None, {}};
     const Reply acked = co_await ack(a, m, QString());
     co_await a.crashPoint(CrashPoint::AfterAck);
     co_await a.work(processingMs(a.config()), processing());
@@ -345,7 +355,9 @@ Task<Reply> MqConsume::ackThenProcess(Attempt& a) const {
 }
 
 Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
-    const Message m = received(a);
+    const Message m = co_await receive(a);
+    if (m.id.isEmpty())
+        co_return Reply{Response::None, {}};
     co_await a.work(processingMs(a.config()), processing());
     co_await a.begin();
     const UniqueInsert consumed = co_await insertUnique(
@@ -362,7 +374,9 @@ Task<Reply> MqConsume::dedupOnMessageId(Attempt& a) const {
 }
 
 Task<Reply> MqConsume::dedupOnBusinessKey(Attempt& a) const {
-    const Message m = received(a);
+    const Message m = co_await receive(a);
+    if (m.id.isEmpty())
+        co_return Reply{Response::None, {}};
     co_await a.work(processingMs(a.config()), processing());
     const QString key = QStringLiteral("%1/%2").arg(m.userId).arg(m.campaign);
     // The unique index on (user_id, campaign) makes the check and the coupon
@@ -396,7 +410,12 @@ GROUP BY user_id)"),
     return all;
 }
 
-void MqConsume::extendSummary(Reader& db, const RunConfig&, QJsonObject& summary) const {
+void MqConsume::extendSummary(Reader& db, const RunConfig& c, QJsonObject& summary) const {
+    if (c.redis != QLatin1String("off")) {
+        // The broker was a Redis stream: the trace's redis events tell it.
+        summary.insert("broker", QJsonObject{{"store", QStringLiteral("redis-stream")}});
+        return;
+    }
     const SqlResult b = db.query(QStringLiteral(R"(SELECT COUNT(*),
        COALESCE(SUM(deliveries), 0),
        COUNT(CASE WHEN status = 'ACKED' THEN 1 END),

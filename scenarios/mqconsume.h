@@ -1,7 +1,7 @@
 // MQ 消费 — a consumer issues coupons from an at-least-once message queue:
-// the broker (a table) delivers again what was not acked within the
-// visibility timeout, and a producer may publish the same event again under
-// a new message id; only a key taken from the business content catches both.
+// the broker (a table, or with --redis a real Redis stream) delivers again
+// what was not acked within the visibility timeout, and a producer may publish the same event again
+// under a new message id; only a key taken from the business content catches both.
 #pragma once
 
 #include "scenario.h"
@@ -33,6 +33,8 @@ public:
 
 private:
     Task<Reply> brokerDelivers(Attempt& broker) const;
+    // --redis: the broker is a Redis stream (mqstream.cpp).
+    Task<Reply> streamDelivers(Attempt& broker) const;
     AttemptSpec delivery(const Attempt& broker, int number, int lostAcks) const;
 
     Task<Reply> processThenAck(Attempt& a) const;

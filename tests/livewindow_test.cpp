@@ -44,6 +44,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -129,6 +130,7 @@ private slots:
     void theFirePanelOffersWhatEachDatabaseHas();
     void theChoosersAreReachedByKeyAndNamedInBothLanguages();
     void theFirePanelOffersRedisWhereTheVariantHasIt();
+    void theRedisTabShowsTheStreamsPendingEntries();
     void startingAServerKeepsTheWindowTurning();
     void aMissingServerIsOneMessageAndSqliteGoesOn();
     void aServerTraceOpensAsItsRecording();
@@ -337,6 +339,56 @@ void LiveWindowTest::theFirePanelOffersRedisWhereTheVariantHasIt() {
     w.setLanguage("zh");
     QCOMPARE(panel->findChild<QLabel*>("redisLabel")->text(), QStringLiteral("Redis"));
     QCOMPARE(redis->currentText(), QStringLiteral("真实的 Redis（私有服务器）"));
+    w.setLanguage("en");
+}
+
+// SPEC section 10: mq-consume on a Redis stream. The Redis tab lists the
+// entry, pending with consumer-1 after the crash, then claimed by
+// consumer-2 (2 deliveries) and acked; in both languages.
+void LiveWindowTest::theRedisTabShowsTheStreamsPendingEntries() {
+    if (!PrivateRedis::missingPackage().isEmpty())
+        QSKIP("redis-server is not installed");
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    FirePanel* panel = w.firePanel();
+    panel->setScenario(*findScenario("mq-consume"));
+    choose(panel->variantBox(), "none");
+    QVERIFY(panel->redisBox()->isEnabled());
+    choose(panel->redisBox(), "private");
+    choose(panel->crashBox(), "before-ack");
+    panel->duplicatesBox()->setValue(0);
+    w.fireInBackground(panel->config());
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().isLoaded());
+    RedisView* view = w.liveStage()->redisView();
+    const QTableWidget* stream = view->streamTable();
+    // The step of the broker's XPENDING that finds the crashed delivery.
+    int pendingStep = -1;
+    for (int position = 0; position <= w.playback().length() && pendingStep < 0; ++position) {
+        w.playback().seek(position);
+        w.jobs()->finishNow();
+        if (stream->isVisibleTo(view) && stream->rowCount() == 1 &&
+            stream->item(0, 6)->text() == QLatin1String("pending: handed over, not acked") &&
+            stream->item(0, 3)->text() == QLatin1String("consumer-1") &&
+            stream->item(0, 5)->text() == QLatin1String("10.000 s"))
+            pendingStep = position;
+    }
+    QVERIFY2(pendingStep >= 0, "the crashed delivery never showed pending, 10 s idle");
+    QCOMPARE(stream->item(0, 0)->text(), QStringLiteral("coupon-events:50001"));
+    QCOMPARE(stream->item(0, 4)->text(), QStringLiteral("1"));
+    QVERIFY(!view->table()->isVisibleTo(view));  // no plain keys: the stream has the room
+    w.playback().toEnd();
+    w.jobs()->finishNow();
+    QCOMPARE(stream->item(0, 3)->text(), QStringLiteral("consumer-2"));
+    QCOMPARE(stream->item(0, 4)->text(), QStringLiteral("2"));
+    QCOMPARE(stream->item(0, 6)->text(), QStringLiteral("acked"));
+    const QList<TraceEvent>& events = w.playback().run()->trace().events();
+    QCOMPARE(streamEntriesAt(events, events.size()).value(0).deliveries, 2);
+    QCOMPARE(w.playback().finalSummary().verdictId(), QStringLiteral("duplicated"));
+    w.setLanguage("zh");
+    QCOMPARE(stream->horizontalHeaderItem(4)->text(), QStringLiteral("投递次数"));
+    QCOMPARE(stream->item(0, 6)->text(), QStringLiteral("已确认"));
     w.setLanguage("en");
 }
 

@@ -3,6 +3,8 @@
 // trace must show: an ack before the after-ack crash, new message ids on a
 // producer resend, redelivery only after the visibility timeout.
 #include "authoring.h"
+#include "locksnapshot.h"
+#include "redisreply.h"
 #include "registry.h"
 #include "run.h"
 #include "testsupport.h"
@@ -59,6 +61,7 @@ private slots:
     void processingLongerThanTheVisibilityTimeout_data();
     void processingLongerThanTheVisibilityTimeout() { test::checkCellRow(); }
     void redeliveredWhileTheFirstDeliveryStillWorks();
+    void theCrashedDeliveryIsRedeliveredOnce();
 };
 
 void MqConsumeTest::truthTable_data() {
@@ -272,6 +275,54 @@ void MqConsumeTest::redeliveredWhileTheFirstDeliveryStillWorks() {
         QCOMPARE(visibleAfter(*run).first(), c.visibilityMs);
         QVERIFY(deliveries[1] < firstAnswer);
         QCOMPARE(run->summary().effects.value("coupons"), 1);
+    }
+}
+
+// SPEC section 10's new cell: `none`, a crash before the ack, no duplicate
+// sent: the one redelivery is the broker's. On a Redis stream (with
+// IDEM_TEST_REDIS) the other consumer claims the pending entry with
+// XAUTOCLAIM and XPENDING counts 2 deliveries; three repeats give the same
+// events, Redis's idle times aside. The table's broker delivers twice too.
+void MqConsumeTest::theCrashedDeliveryIsRedeliveredOnce() {
+    for (quint32 seed = 1; seed <= quint32(test::seedCount(5)); ++seed) {
+        const RunConfig c = config("none", "mq-redelivery", "retry", "before-ack", 0, seed);
+        QList<QJsonObject> first;
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            auto run = finishedRun(c);
+            QCOMPARE(run->summary().verdictId(), QStringLiteral("duplicated"));
+            QCOMPARE(run->summary().effects.value("coupons"), 2);
+            QList<QJsonObject> events;
+            QStringList claims;
+            qint64 counted = 0;
+            for (const TraceEvent& e : run->trace().events()) {
+                events << withoutServerIds(e.toJson());
+                if (!e.is(EventKind::Note) || e.kindId() != QLatin1String("redis"))
+                    continue;
+                const QString command = e.fields.text("command");
+                if (command.startsWith(QLatin1String("XAUTOCLAIM ")))
+                    claims << command;
+                RedisReply reply;
+                QVERIFY(RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"),
+                                              &reply));
+                if (command.startsWith(QLatin1String("XPENDING ")) &&
+                    e.actorName() == QLatin1String("consumer"))
+                    counted = reply.elements.value(0).elements.value(3).integer;
+            }
+            if (c.redis != QLatin1String("off")) {
+                QCOMPARE(claims.size(), 1);
+                QVERIFY2(claims.first().contains(QLatin1String("consumer-2")),
+                         qPrintable(claims.first()));
+                QCOMPARE(counted, 2);
+            } else {
+                QCOMPARE(
+                    run->summary().extras.value("broker").toObject().value("deliveries").toInt(),
+                    2);
+            }
+            if (repeat == 0)
+                first = events;
+            else
+                QCOMPARE(events, first);
+        }
     }
 }
 

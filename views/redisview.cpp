@@ -13,7 +13,11 @@
 namespace idem {
 
 RedisView::RedisView(QWidget* parent)
-    : QWidget(parent), about_(new QLabel(this)), table_(new QTableWidget(this)) {
+    : QWidget(parent),
+      about_(new QLabel(this)),
+      table_(new QTableWidget(this)),
+      streamAbout_(new QLabel(this)),
+      stream_(new QTableWidget(this)) {
     setObjectName(QStringLiteral("redisView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -28,6 +32,16 @@ RedisView::RedisView(QWidget* parent)
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(table_, 1);
+    streamAbout_->setObjectName(QStringLiteral("redisStreamAbout"));
+    streamAbout_->setWordWrap(true);
+    layout->addWidget(streamAbout_);
+    stream_->setObjectName(QStringLiteral("redisStream"));
+    stream_->setColumnCount(7);
+    stream_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    stream_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    stream_->verticalHeader()->hide();
+    stream_->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(stream_, 1);
     refresh();
 }
 
@@ -36,10 +50,12 @@ void RedisView::show(const QList<TraceEvent>& events, qsizetype from, qsizetype 
     // A step forward reads its own events; a jump or another run all of them.
     if (rebuild || from != read_ || to < from) {
         keys_.clear();
+        entries_.clear();
         used_ = false;
         from = 0;
     }
     advanceRedisKeys(keys_, events, from, to);
+    advanceStreamEntries(entries_, events, from, to);
     used_ = used_ || usedRedis(events, from, to);
     read_ = to;
     now_ = to > 0 ? events.at(to - 1).tMs : 0;
@@ -78,7 +94,12 @@ void RedisView::refresh() {
         }
     }
     table_->resizeColumnsToContents();
-    if (keys.isEmpty()) {
+    refreshStreams();
+    // A run with a stream and no keys: the keys' table gives way.
+    table_->setVisible(!keys.isEmpty() || entries_.isEmpty());
+    if (keys.isEmpty() && !entries_.isEmpty()) {
+        about_->setText(tr("No plain keys in Redis at this step; the stream is below."));
+    } else if (keys.isEmpty()) {
         about_->setText(used_ ? tr("Redis holds none of the run's keys at this step.")
                               : tr("Nothing has been sent to Redis yet."));
     } else {
@@ -93,6 +114,51 @@ void RedisView::refresh() {
                          : tr("%1 %2", "two sentences")
                                .arg(held, tr("Expired but not yet asked about: %1.").arg(expired)));
     }
+}
+
+void RedisView::refreshStreams() {
+    stream_->setHorizontalHeaderLabels({tr("Stream"), tr("Entry"), tr("Message"), tr("Handed to"),
+                                        tr("Deliveries"), tr("Idle"), tr("State")});
+    stream_->setAccessibleName(
+        tr("The run's stream entries and their consumer group at this step"));
+    const bool any = !entries_.isEmpty();
+    streamAbout_->setVisible(any);
+    stream_->setVisible(any);
+    if (!any)
+        return;
+    stream_->setRowCount(int(entries_.size()));
+    int pending = 0;
+    for (int row = 0; row < entries_.size(); ++row) {
+        const StreamEntry& s = entries_[row];
+        const bool isPending = !s.owner.isEmpty() && !s.acked;
+        pending += isPending ? 1 : 0;
+        const QString state = s.acked             ? tr("acked")
+                              : s.owner.isEmpty() ? tr("not handed to anyone yet")
+                                                  : tr("pending: handed over, not acked");
+        const QString idle = isPending && s.deliveredAt >= 0
+                                 ? SqlLogModel::formatTime(now_ - s.deliveredAt)
+                                 : QStringLiteral("—");
+        const QStringList cells{s.stream,
+                                s.id,
+                                s.body,
+                                s.owner.isEmpty() ? QStringLiteral("—") : s.owner,
+                                QString::number(s.deliveries),
+                                idle,
+                                state};
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (s.acked)
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            stream_->setItem(row, column, item);
+        }
+    }
+    stream_->resizeColumnsToContents();
+    streamAbout_->setText(
+        tr("Stream entries: %1, of which pending (handed to a consumer, not acked): %2. A "
+           "pending entry idle past the visibility time is claimed by the other consumer "
+           "(XAUTOCLAIM), and its delivery count grows.")
+            .arg(entries_.size())
+            .arg(pending));
 }
 
 QSize RedisView::sizeHint() const {

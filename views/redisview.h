@@ -3,7 +3,9 @@
 // it and until when it counts, the time it has left, and a key whose life
 // is over before Redis was asked about it marked expired. Read from the
 // trace (rediskeys.h): a run, its replay and a lesson played from its
-// recording show the same.
+// recording show the same. Where the run used a stream, a second table
+// below: each entry, whom it was handed to, how often, how long ago, and
+// whether it was acked (the consumer group's pending-entries list).
 #pragma once
 
 #include "rediskeys.h"
@@ -26,6 +28,7 @@ public:
     // are new since the last showing unless `rebuild` (then all are read).
     void show(const QList<TraceEvent>& events, qsizetype from, qsizetype to, bool rebuild);
     QTableWidget* table() const { return table_; }
+    QTableWidget* streamTable() const { return stream_; }
     QString about() const;
 
     QSize sizeHint() const override;
@@ -36,9 +39,13 @@ protected:
 
 private:
     void refresh();
+    void refreshStreams();
 
     QLabel* about_;
     QTableWidget* table_;
+    QLabel* streamAbout_;
+    QTableWidget* stream_;
+    QList<StreamEntry> entries_;
     // What the step on show gives, kept to be said again in another language.
     QList<RedisKey> keys_;
     qsizetype read_ = 0;  // the events keys_ stands after

@@ -77,7 +77,26 @@ TraceEvent locksEvent(const LockRows& rows, bool truncated) {
 }
 
 QJsonObject withoutServerIds(const QJsonObject& event) {
-    if (event.value(QLatin1String("kind")).toString() != QLatin1String("locks"))
+    const QString kind = event.value(QLatin1String("kind")).toString();
+    if (kind == QLatin1String("redis") &&
+        event.value(QLatin1String("command")).toString().startsWith(QLatin1String("XPENDING "))) {
+        // [[id, consumer, idle ms, deliveries], ...], each element as
+        // [type, value]: the idle time is Redis's clock, another each run.
+        QJsonArray entries = event.value(QLatin1String("reply")).toArray();
+        for (qsizetype i = 0; i < entries.size(); ++i) {
+            QJsonArray typed = entries.at(i).toArray();
+            QJsonArray entry = typed.at(1).toArray();
+            if (entry.size() != 4)
+                continue;
+            entry.replace(2, QJsonArray{QStringLiteral("integer"), QJsonValue()});
+            typed.replace(1, entry);
+            entries.replace(i, typed);
+        }
+        QJsonObject out = event;
+        out.insert(QLatin1String("reply"), entries);
+        return out;
+    }
+    if (kind != QLatin1String("locks"))
         return event;
     QJsonObject out = event;
     QJsonArray rows = out.value(QLatin1String("locks")).toArray();

@@ -43,7 +43,8 @@ private:
 };
 
 // An event as a replay compares it: a locks event without its transaction
-// ids, which a server hands out afresh every run.
+// ids, which a server hands out afresh every run; an XPENDING reply without
+// its entries' idle times, which are Redis's clock.
 QJsonObject withoutServerIds(const QJsonObject& event);
 
 // The lab's words for a kind of lock ("gap lock", "间隙锁"), its record

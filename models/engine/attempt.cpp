@@ -54,7 +54,7 @@ void Attempt::RedisStep::await_suspend(std::coroutine_handle<> h) {
 }
 
 RedisReply Attempt::RedisStep::await_resume() {
-    if (reply.isError())
+    if (reply.isError() && !mayFail)
         throw SqlFailure(QStringLiteral("Redis refused %1: %2")
                              .arg(commandText(command).left(60), reply.text)
                              .toStdString());

@@ -87,6 +87,7 @@ public:
         qint64 keyLives = -1;  // SET ... PX: until when the key counts, in virtual ms
         bool frees = false;    // the command deletes its key where it answers 1
         RedisReply reply;      // filled by the scheduler before resuming
+        bool mayFail = false;  // an error reply is the handler's to read
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<> h);
         RedisReply await_resume();
@@ -131,6 +132,11 @@ public:
     // compare-and-delete script): the key's virtual life ends with it.
     RedisStep redisFreeing(QStringList command) {
         return RedisStep{*this, std::move(command), -1, -1, true, {}};
+    }
+    // A command whose error reply the handler reads (XGROUP CREATE answers
+    // BUSYGROUP where the group is there already).
+    RedisStep tryRedis(QStringList command) {
+        return RedisStep{*this, std::move(command), -1, -1, false, {}, true};
     }
     // Opens a transaction as the run's database does (SQLite: BEGIN IMMEDIATE).
     SqlStep begin();

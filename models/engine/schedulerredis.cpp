@@ -78,6 +78,17 @@ void Scheduler::runRedis(Process& p) {
         if (gone.isError())
             reply = gone;
     }
+    const QString name = step.command.value(0).toUpper();
+    if (p.redis && !reply.isError() && name == QLatin1String("XAUTOCLAIM")) {
+        // XAUTOCLAIM key group consumer min-idle start: what it takes is
+        // decided by Redis's clock; it goes once every entry it could take
+        // is idle long enough, so the same entries are taken on any machine.
+        const QString error =
+            p.redis->waitUntilIdle(key, step.command.value(2), step.command.value(5),
+                                   step.command.value(4).toLongLong(), options_.cancel);
+        if (!error.isEmpty())
+            reply = RedisReply::error(error);
+    }
     if (p.redis && !reply.isError())
         reply = p.redis->run(step.command, options_.cancel);
     // What the views need of the key, which the reply alone does not say:

@@ -106,6 +106,72 @@ void advanceRedisKeys(QList<RedisKey>& keys, const QList<TraceEvent>& events, qs
     }
 }
 
+QList<StreamEntry> streamEntriesAt(const QList<TraceEvent>& events, qsizetype end) {
+    QList<StreamEntry> entries;
+    advanceStreamEntries(entries, events, 0, end);
+    return entries;
+}
+
+void advanceStreamEntries(QList<StreamEntry>& entries, const QList<TraceEvent>& events,
+                          qsizetype from, qsizetype end) {
+    const auto entry = [&entries](const QString& stream, const QString& id) -> StreamEntry* {
+        for (StreamEntry& e : entries)
+            if (e.stream == stream && e.id == id)
+                return &e;
+        return nullptr;
+    };
+    end = std::min(end, events.size());
+    for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i) {
+        const TraceEvent& e = events.at(i);
+        if (!isRedis(e))
+            continue;
+        RedisReply reply;
+        if (!RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply) ||
+            reply.isError())
+            continue;
+        const QStringList words = wordsOf(e.fields.text("command"));
+        const QString name = words.value(0).toUpper();
+        // A delivery of each entry in `handed` ([id, [field, value ...]]) to `consumer`.
+        const auto handedOver = [&](const QString& stream, const QList<RedisReply>& handed,
+                                    const QString& consumer) {
+            for (const RedisReply& h : handed) {
+                if (StreamEntry* s = entry(stream, h.elements.value(0).text)) {
+                    s->owner = consumer;
+                    s->deliveries += 1;
+                    s->deliveredAt = e.tMs;
+                }
+            }
+        };
+        if (name == QLatin1String("XADD") && reply.type == RedisReply::Type::String) {
+            QStringList body;
+            for (qsizetype w = 3; w + 1 < words.size(); w += 2)
+                body << words[w] + u'=' + words[w + 1];
+            entries << StreamEntry{words.value(1), reply.text, body.join(u' '), e.tMs, {}, 0, -1,
+                                   false};
+        } else if (name == QLatin1String("XREADGROUP")) {
+            // XREADGROUP GROUP group consumer ...: [[stream, [entries]] ...]
+            for (const RedisReply& stream : reply.elements)
+                handedOver(stream.elements.value(0).text, stream.elements.value(1).elements,
+                           words.value(3));
+        } else if (name == QLatin1String("XAUTOCLAIM")) {
+            // XAUTOCLAIM stream group consumer ...: [next, [entries], [deleted]]
+            handedOver(words.value(1), reply.elements.value(1).elements, words.value(3));
+        } else if (name == QLatin1String("XPENDING")) {
+            // [[id, consumer, idle, deliveries] ...]: Redis's own count.
+            for (const RedisReply& p : reply.elements) {
+                if (StreamEntry* s = entry(words.value(1), p.elements.value(0).text)) {
+                    s->owner = p.elements.value(1).text;
+                    s->deliveries = p.elements.value(3).integer;
+                }
+            }
+        } else if (name == QLatin1String("XACK") && reply.integer > 0) {
+            for (const QString& id : words.mid(3))
+                if (StreamEntry* s = entry(words.value(1), id))
+                    s->acked = true;
+        }
+    }
+}
+
 bool usedRedis(const QList<TraceEvent>& events, qsizetype from, qsizetype end) {
     end = std::min(end, events.size());
     for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i)

@@ -126,6 +126,23 @@ QList<qsizetype> keyPositions(const QStringList& arguments) {
         for (qsizetype i = 3; i < 3 + count && i < arguments.size(); ++i) keys << i;
         return keys;
     }
+    // XGROUP CREATE key group ..., XINFO STREAM key: after the subcommand.
+    if (name == QLatin1String("XGROUP") || name == QLatin1String("XINFO"))
+        return arguments.size() > 2 ? QList<qsizetype>{2} : QList<qsizetype>{};
+    // XREADGROUP GROUP g c COUNT 1 STREAMS key1 key2 id1 id2: half of what
+    // follows STREAMS.
+    if (name == QLatin1String("XREADGROUP") || name == QLatin1String("XREAD")) {
+        qsizetype streams = arguments.size() - 1;
+        while (streams > 0 &&
+               arguments[streams].compare(QLatin1String("STREAMS"), Qt::CaseInsensitive) != 0)
+            --streams;
+        if (streams <= 0)
+            return {};
+        QList<qsizetype> keys;
+        const qsizetype count = (arguments.size() - streams - 1) / 2;
+        for (qsizetype i = streams + 1; i <= streams + count; ++i) keys << i;
+        return keys;
+    }
     if (arguments.size() < 2)
         return {};
     return {1};

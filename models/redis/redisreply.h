@@ -38,8 +38,9 @@ struct RedisReply {
 QString commandText(const QStringList& arguments);
 
 // Where a command's keys are among its arguments: EVAL and EVALSHA name
-// theirs after the script and their count; the others the lab sends take
-// one key, first.
+// theirs after the script and their count, XGROUP and XINFO after their
+// subcommand, XREADGROUP and XREAD after STREAMS; the others the lab sends
+// take one key, first.
 QList<qsizetype> keyPositions(const QStringList& arguments);
 
 }  // namespace idem

@@ -5,6 +5,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <algorithm>
+
 namespace idem {
 
 namespace {
@@ -186,6 +188,32 @@ RedisReply RedisSession::waitUntilGone(const QString& key, const std::atomic<boo
         if (waited >= limitMs || (cancel && cancel->load()))
             return RedisReply::error(
                 QStringLiteral("Redis still had %1 after %2 ms").arg(key).arg(waited));
+        QThread::msleep(5);
+    }
+}
+
+QString RedisSession::waitUntilIdle(const QString& key, const QString& group, const QString& start,
+                                    qint64 minIdleMs, const std::atomic<bool>* cancel,
+                                    int limitMs) {
+    if (!connection_)
+        return {};
+    // Each element: [id, consumer, idle ms, deliveries].
+    const QStringList pending{QStringLiteral("XPENDING"), key, group, start, QStringLiteral("+"),
+                              QStringLiteral("100")};
+    for (int waited = 0;; waited += 5) {
+        const RedisReply r = connection_->run(pending, cancel);
+        if (r.isError())
+            return r.text;
+        const bool idle = std::all_of(r.elements.cbegin(), r.elements.cend(), [&](const auto& e) {
+            return e.elements.value(2).integer >= minIdleMs;
+        });
+        if (idle)
+            return {};
+        if (waited >= limitMs || (cancel && cancel->load()))
+            return QStringLiteral("an entry of %1 was still not idle %2 ms after %3 ms")
+                .arg(key)
+                .arg(minIdleMs)
+                .arg(waited);
         QThread::msleep(5);
     }
 }

@@ -99,6 +99,13 @@ public:
     // apart, at most limitMs; the last reply. Played: the recorded reply.
     RedisReply waitUntilGone(const QString& key, const std::atomic<bool>* cancel,
                              int limitMs = 30'000);
+    // Before XAUTOCLAIM key group consumer minIdle start: asks XPENDING,
+    // unrecorded, until every entry pending in `group` from `start` on has
+    // been idle minIdleMs by Redis's own clock, so that what the claim takes
+    // never depends on the machine's speed. Empty, or why it gave up.
+    // Played: nothing to wait for.
+    QString waitUntilIdle(const QString& key, const QString& group, const QString& start,
+                          qint64 minIdleMs, const std::atomic<bool>* cancel, int limitMs = 30'000);
 
 private:
     friend class RunRedis;

@@ -2094,6 +2094,22 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <source>message</source>
         <translation>消息</translation>
     </message>
+    <message>
+        <source>redelivered</source>
+        <translation>重新投递</translation>
+    </message>
+    <message>
+        <source>Redis&apos;s pending-entries list says message %1 has been delivered %2 times. The consumer knows it is a redelivery, not whether the earlier one&apos;s work was done.</source>
+        <translation>Redis 的待确认列表显示消息 %1 已投递 %2 次。消费者知道这是一次重新投递，却不知道上一次的处理有没有做完。</translation>
+    </message>
+    <message>
+        <source>nothing to take</source>
+        <translation>无可认领</translation>
+    </message>
+    <message>
+        <source>%1 found nothing to take in %2: the entry was acked meanwhile.</source>
+        <translation>%1在 %2 中没有可认领的条目：这条消息在此期间已被确认。</translation>
+    </message>
 </context>
 <context>
     <name>idem::Names</name>
@@ -4035,6 +4051,58 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
     <message>
         <source>The run&apos;s keys in Redis at this step</source>
         <translation>这一步时本次运行在 Redis 里的键</translation>
+    </message>
+    <message>
+        <source>No plain keys in Redis at this step; the stream is below.</source>
+        <translation>这一步时 Redis 里没有普通的键；消息流在下面。</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>消息流</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Handed to</source>
+        <translation>交给了</translation>
+    </message>
+    <message>
+        <source>Deliveries</source>
+        <translation>投递次数</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>闲置时长</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>The run&apos;s stream entries and their consumer group at this step</source>
+        <translation>这一步时本次运行的消息流条目及其消费者组</translation>
+    </message>
+    <message>
+        <source>acked</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>not handed to anyone yet</source>
+        <translation>还没有交给任何消费者</translation>
+    </message>
+    <message>
+        <source>pending: handed over, not acked</source>
+        <translation>待确认：已交出，尚未确认</translation>
+    </message>
+    <message>
+        <source>Stream entries: %1, of which pending (handed to a consumer, not acked): %2. A pending entry idle past the visibility time is claimed by the other consumer (XAUTOCLAIM), and its delivery count grows.</source>
+        <translation>消息流条目：%1 条，其中待确认（已交给消费者、尚未确认）：%2 条。待确认条目闲置超过可见性超时后，会被另一个消费者认领（XAUTOCLAIM），它的投递次数随之增加。</translation>
     </message>
 </context>
 <context>
