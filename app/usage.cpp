@@ -41,11 +41,12 @@ const QList<Command>& commands() {
          "0 listed, shown or written, 1 the file could not be written, 2 bad input."},
         {"check",
          "FILE [--challenge ID] [--backend sqlite|mariadb|postgres|all] [--isolation L] "
-         "[--preemptions N] [--json] [--trace-dir DIR]",
+         "[--redis off|private|URL] [--preemptions N] [--json] [--trace-dir DIR]",
          "Attacks a handler written for a challenge: every interleaving of its concurrent\n"
          "attempts up to the preemption bound, a crash before every statement and every answer\n"
          "lost, each run judged from the database; the smallest failing schedule is saved as a\n"
-         "trace that replay and the window open.",
+         "trace that replay and the window open. With --redis the handler may yield\n"
+         "redis.call(...), and a consumer's messages come from a Redis stream.",
          "0 passed, 1 a counterexample, 2 bad input (a syntax error as file:line:column, an\n"
          "unknown challenge, a handler the lab had to stop)."},
         {"replay", "TRACE [--recorded | --connect URL] [--redis R]",

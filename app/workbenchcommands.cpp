@@ -1,10 +1,14 @@
 #include "workbenchcommands.h"
 
 #include "attack.h"
+#include "backendnames.h"
 #include "challenge.h"
+#include "challengescenario.h"
 #include "cli.h"
 #include "interruption.h"
 #include "outputpaths.h"
+#include "privateredis.h"
+#include "runredis.h"
 #include "serverbackend.h"
 #include "usage.h"
 
@@ -97,8 +101,10 @@ QString namedInFile(const QString& source) {
 }
 
 QString resultLine(const AttackResult& r) {
-    const QString where =
+    QString where =
         r.isolation.isEmpty() ? r.backend : QStringLiteral("%1 (%2)").arg(r.backend, r.isolation);
+    if (r.redis != QLatin1String("off"))
+        where += QStringLiteral(" with Redis");
     const QString counts = QStringLiteral(
                                "schedules run: %1, skipped as repeats: %2, left out by "
                                "the preemption bound: %3")
@@ -186,6 +192,10 @@ int check(const QStringList& args) {
                       "ID"});
     parser.addOption({"backend", "sqlite (default), mariadb, postgres or all.", "B", "sqlite"});
     parser.addOption({"isolation", "The isolation level (default: the backend's own).", "LEVEL"});
+    parser.addOption({"redis",
+                      "off (default), private (a redis-server of the lab's own) or a URL: the "
+                      "Redis the handler's redis.call reaches, and a consumer's stream.",
+                      "R", "off"});
     parser.addOption({"preemptions", "The preemption bound (default 2).", "N", "2"});
     parser.addOption({"json", "One JSON object per backend, one per line."});
     parser.addOption({"trace-dir", "Write the counterexample's trace into DIR.", "DIR"});
@@ -229,6 +239,25 @@ int check(const QStringList& args) {
         return badInput(QStringLiteral("unknown backend \"%1\" (allowed: sqlite, mariadb, "
                                        "postgres, all)")
                             .arg(backend));
+    const QString redis = parser.value("redis");
+    if (redis != QLatin1String("off")) {
+        QString problem;
+        if (redis != QLatin1String("private") && !parseRedisUrl(redis, &problem))
+            return badInput(problem.isEmpty()
+                                ? QStringLiteral("--redis is \"%1\" (allowed: off, private, a "
+                                                 "redis:// or unix:// URL)")
+                                      .arg(redis)
+                                : problem);
+        if (const QString package = PrivateRedis::missingPackage();
+            redis == QLatin1String("private") && !package.isEmpty())
+            return badInput(QStringLiteral("Redis is not installed (Debian package %1): %2")
+                                .arg(package, installCommand(package)));
+        const ChallengeScenario* s = findChallengeScenario(c->id);
+        if (!s || !s->info().variants.value(0).redis)
+            return badInput(QStringLiteral("the challenge %1 keeps nothing in Redis: check it "
+                                           "without --redis")
+                                .arg(c->id));
+    }
     const QString traceDir = parser.value("trace-dir");
     if (!traceDir.isEmpty() && !QFileInfo(traceDir).isDir())
         return badInput(QStringLiteral("--trace-dir %1 is not a folder").arg(traceDir));
@@ -254,6 +283,7 @@ int check(const QStringList& args) {
         AttackOptions options;
         options.backend = b;
         options.isolation = parser.value("isolation");
+        options.redis = redis;
         options.preemptions = preemptions;
         options.traceDir = traceDir;
         options.cancel = Interruption::flag();

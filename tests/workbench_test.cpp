@@ -7,6 +7,7 @@
 #include "challenge.h"
 #include "challengescenario.h"
 #include "handlerprogram.h"
+#include "privateredis.h"
 #include "registry.h"
 #include "replay.h"
 #include "trace.h"
@@ -22,12 +23,13 @@ using namespace idem;
 
 namespace {
 
-AttackResult attackOn(const QString& challenge, const QString& source,
-                      const QString& traceDir = {}) {
+AttackResult attackOn(const QString& challenge, const QString& source, const QString& traceDir = {},
+                      const QString& redis = QStringLiteral("off")) {
     const Challenge* c = findChallenge(challenge);
     Q_ASSERT(c);
     AttackOptions options;
     options.traceDir = traceDir;
+    options.redis = redis;
     return attackHandler(*c, source, QStringLiteral("h.js"), options);
 }
 
@@ -223,6 +225,65 @@ function* handle(request, db) {
         const ReplayOutcome replayed = replayTrace(reader, header, config, *scenario);
         QVERIFY2(replayed.identical, qPrintable(replayed.error + replayed.difference));
         QVERIFY(replayed.events > 0);
+    }
+
+    // SPEC section 10: the consumer checked with a private Redis. Its
+    // messages come from a stream; the reference's XACK passes, the
+    // starter's second coupon is found on the crashed delivery that the
+    // other consumer claimed, and that counterexample replays from its
+    // recording.
+    void theConsumerIsCheckedOnARedisStream() {
+        if (!PrivateRedis::missingPackage().isEmpty())
+            QSKIP("redis-server is not installed");
+        const Challenge* c = findChallenge(QStringLiteral("crash-before-ack"));
+        const AttackResult passed = attackOn(c->id, c->reference, {}, QStringLiteral("private"));
+        QVERIFY2(passed.outcome == AttackResult::Outcome::Passed, qPrintable(passed.message));
+        QCOMPARE(passed.toJson().value("redis").toString(), QStringLiteral("private"));
+        QTemporaryDir dir;
+        const AttackResult failed =
+            attackOn(c->id, c->starter, dir.path(), QStringLiteral("private"));
+        QVERIFY(failed.counterexample);
+        QCOMPARE(failed.counterexample->summary.verdict, Verdict::Duplicated);
+        const QByteArray bytes = fileBytes(failed.counterexample->tracePath);
+        for (const char* command : {"XREADGROUP GROUP coupon-service consumer-1",
+                                    "XAUTOCLAIM coupon-events:50001 coupon-service consumer-2",
+                                    "XACK coupon-events:50001 coupon-service"})
+            QVERIFY2(bytes.contains(command), command);
+        Trace::Loaded loaded;
+        QString error;
+        QVERIFY2(Trace::load(failed.counterexample->tracePath, &loaded, &error), qPrintable(error));
+        RunConfig config;
+        QVERIFY2(RunConfig::fromJson(loaded.config, &config, &error), qPrintable(error));
+        TraceReader reader(failed.counterexample->tracePath);
+        TraceReader::Header header;
+        QVERIFY2(reader.readHeader(&header, &error), qPrintable(error));
+        const ReplayOutcome replayed =
+            replayTrace(reader, header, config, *findScenario(config.scenario));
+        QVERIFY2(replayed.identical, qPrintable(replayed.error + replayed.difference));
+    }
+
+    // redis.call needs a run with Redis, and reaches only the run's own keys.
+    void redisCommandsAreRefusedWhereTheyCannotGo() {
+        const Challenge* c = findChallenge(QStringLiteral("crash-before-ack"));
+        QString withoutRedis = c->reference;
+        withoutRedis.replace(QStringLiteral("if (message.stream)"), QStringLiteral("if (true)"));
+        const AttackResult none = attackOn(c->id, withoutRedis);
+        QCOMPARE(none.outcome, AttackResult::Outcome::BadHandler);
+        QVERIFY2(none.message.contains(QStringLiteral("this run has no Redis")),
+                 qPrintable(none.message));
+        if (!PrivateRedis::missingPackage().isEmpty())
+            return;
+        QString flush = c->reference;
+        flush.replace(
+            QStringLiteral("redis.call(\"XACK\", message.stream, message.group, message.entry)"),
+            QStringLiteral("redis.call(\"FLUSHALL\")"));
+        const AttackResult refused = attackOn(c->id, flush, {}, QStringLiteral("private"));
+        QCOMPARE(refused.outcome, AttackResult::Outcome::BadHandler);
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("^h\\.js:\\d+: a handler sends Redis only .*: FLUSHALL$"))
+                     .match(refused.message)
+                     .hasMatch(),
+                 qPrintable(refused.message));
     }
 };
 

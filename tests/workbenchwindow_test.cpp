@@ -9,9 +9,11 @@
 #include "handlereditor.h"
 #include "mainwindow.h"
 #include "playback.h"
+#include "privateredis.h"
 #include "workbenchview.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -53,6 +55,7 @@ private slots:
     void escapeCancelsACheck();
     void theStoryAndTheTableSpeakChinese();
     void theKeyboardReachesAndLeavesTheEditor();
+    void theConsumerIsCheckedWithRedis();
 
 private:
     QTemporaryDir dir_;
@@ -279,6 +282,40 @@ void WorkbenchWindowTest::theKeyboardReachesAndLeavesTheEditor() {
     QCOMPARE(view->editor()->toPlainText().size(), before + 4);
     QTest::keyClick(view->editor(), Qt::Key_Tab, Qt::ControlModifier);
     QCOMPARE(QApplication::focusWidget(), view->checkButton());
+}
+
+// SPEC section 10: Redis is offered where the challenge's scenario has a
+// Redis form; the consumer checked with it reads its messages from a
+// stream, and the table says where it ran.
+void WorkbenchWindowTest::theConsumerIsCheckedWithRedis() {
+    MainWindow w(false);
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    QCheckBox* redis = view->redisBox();
+    const auto rowOf = [](const char* id) {
+        for (int i = 0; i < allChallenges().size(); ++i)
+            if (allChallenges().at(i).id == QLatin1String(id))
+                return i;
+        return -1;
+    };
+    view->ladder()->setCurrentRow(rowOf("double-click"));
+    QVERIFY(!redis->isEnabled());
+    QCOMPARE(redis->toolTip(), QStringLiteral("This challenge keeps nothing in Redis."));
+    view->ladder()->setCurrentRow(rowOf("crash-before-ack"));
+    const bool installed = PrivateRedis::missingPackage().isEmpty();
+    QCOMPARE(redis->isEnabled(), installed);
+    if (!installed)
+        QSKIP("redis-server is not installed");
+    redis->setChecked(true);
+    view->editor()->setPlainText(findChallenge(QStringLiteral("crash-before-ack"))->reference);
+    view->checkNow();
+    QVERIFY(view->lastResult());
+    QCOMPARE(view->lastResult()->redis, QStringLiteral("private"));
+    QCOMPARE(view->results()->item(0, 0)->text(), QStringLiteral("SQLite + Redis"));
+    QCOMPARE(view->results()->item(0, 1)->text(), QStringLiteral("passed"));
+    // A challenge without a Redis form leaves the box unticked.
+    view->ladder()->setCurrentRow(rowOf("double-click"));
+    QVERIFY(!redis->isChecked());
 }
 
 QTEST_MAIN(WorkbenchWindowTest)

@@ -1,13 +1,17 @@
 // The workbench's Check: the attack in a worker thread, its progress, and
 // what it found, in the table, in words and on the ladder.
 #include "attack.h"
+#include "backendnames.h"
 #include "challenge.h"
+#include "challengescenario.h"
 #include "handlereditor.h"
 #include "handlerrun.h"
 #include "names.h"
+#include "privateredis.h"
 #include "serverinstall.h"
 #include "workbenchview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -22,9 +26,11 @@ namespace idem {
 
 namespace {
 
-AttackOptions optionsFor(const QString& backend, int preemptions, const QString& traceDir) {
+AttackOptions optionsFor(const QString& backend, bool redis, int preemptions,
+                         const QString& traceDir) {
     AttackOptions options;
     options.backend = backend;
+    options.redis = redis ? QStringLiteral("private") : QStringLiteral("off");
     options.preemptions = preemptions;
     // No folder (the handler could not be saved): no trace to step.
     if (!traceDir.isEmpty() && QDir().mkpath(traceDir))
@@ -33,6 +39,30 @@ AttackOptions optionsFor(const QString& backend, int preemptions, const QString&
 }
 
 }  // namespace
+
+QString WorkbenchView::checkedOn(const AttackResult* result) const {
+    const QString backend = result ? result->backend : checkingBackend_;
+    const bool redis = result ? result->redis != QLatin1String("off") : checkingRedis_;
+    return redis ? tr("%1 + Redis").arg(backendName(backend)) : backendName(backend);
+}
+
+void WorkbenchView::updateRedisChoice() {
+    const ChallengeScenario* s = findChallengeScenario(challenge_);
+    const bool hasForm = s && s->info().variants.value(0).redis;
+    const QString missing = PrivateRedis::missingPackage();
+    redis_->setText(tr("Redis"));
+    redis_->setAccessibleName(tr("Check with a private Redis"));
+    redis_->setEnabled(hasForm && missing.isEmpty());
+    if (!redis_->isEnabled())
+        redis_->setChecked(false);
+    redis_->setToolTip(
+        !hasForm ? tr("This challenge keeps nothing in Redis.")
+        : !missing.isEmpty()
+            ? tr("Redis is not installed (Debian package %1): %2")
+                  .arg(missing, installCommand(missing))
+            : tr("Checks with a private Redis: the handler may yield redis.call(...), and a "
+                 "consumer's messages come from a Redis stream"));
+}
 
 QString WorkbenchView::tracesFolder() const {
     return folder_.isEmpty() ? QString() : QDir(folder_).filePath(QStringLiteral("traces"));
@@ -53,7 +83,9 @@ void WorkbenchView::check() {
         return;
     }
     checkingBackend_ = backend_->currentData().toString();
-    AttackOptions options = optionsFor(checkingBackend_, bound_->value(), tracesFolder());
+    checkingRedis_ = redis_->isEnabled() && redis_->isChecked();
+    AttackOptions options =
+        optionsFor(checkingBackend_, checkingRedis_, bound_->value(), tracesFolder());
     stop_ = std::make_shared<std::atomic_bool>(false);
     runs_ = std::make_shared<std::atomic<qint64>>(0);
     options.cancel = stop_.get();
@@ -72,7 +104,7 @@ void WorkbenchView::check() {
     editor_->markLine(0);
     progress_->setRange(0, 0);
     progress_->setVisible(true);
-    progressText_->setText(tr("Checking on %1…").arg(backendName(checkingBackend_)));
+    progressText_->setText(tr("Checking on %1…").arg(checkedOn()));
     progressTimer_.start();
     // The handler's engine and every run's database are made, used and let
     // go of in the worker; the result comes back through pending_.
@@ -94,7 +126,9 @@ void WorkbenchView::checkNow() {
         return;
     save();
     checkingBackend_ = backend_->currentData().toString();
-    const AttackOptions options = optionsFor(checkingBackend_, bound_->value(), tracesFolder());
+    checkingRedis_ = redis_->isEnabled() && redis_->isChecked();
+    const AttackOptions options =
+        optionsFor(checkingBackend_, checkingRedis_, bound_->value(), tracesFolder());
     const AttackResult r =
         attackHandler(*c, editor_->toPlainText(), challenge_ + QStringLiteral(".js"), options);
     releaseHandlerRuns();
@@ -128,7 +162,7 @@ void WorkbenchView::showProgress() {
     if (!runs_)
         return;
     progressText_->setText(tr("Checking on %1: schedules run: %2…")
-                               .arg(backendName(checkingBackend_))
+                               .arg(checkedOn())
                                .arg(runs_->load(std::memory_order_relaxed)));
 }
 
@@ -214,7 +248,7 @@ void WorkbenchView::fillResults() {
         }
         const int row = results_->rowCount();
         results_->insertRow(row);
-        const QStringList cells{backendName(backend), verdict, QString::number(result.run),
+        const QStringList cells{checkedOn(&result), verdict, QString::number(result.run),
                                 QString::number(result.skipped), QString::number(result.bounded)};
         for (int col = 0; col < cells.size(); ++col) {
             auto* item = new QTableWidgetItem(cells[col]);

@@ -6,6 +6,7 @@
 #include "handlerlocation.h"
 #include "names.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -65,6 +66,7 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
       check_(new QPushButton(this)),
       cancel_(new QPushButton(this)),
       backend_(new QComboBox(this)),
+      redis_(new QCheckBox(this)),
       boundLabel_(new QLabel(this)),
       bound_(new QSpinBox(this)),
       progress_(new QProgressBar(this)),
@@ -135,6 +137,7 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     checkRow->addWidget(check_);
     checkRow->addWidget(cancel_);
     checkRow->addWidget(backend_);
+    checkRow->addWidget(redis_);
     checkRow->addWidget(boundLabel_);
     checkRow->addWidget(bound_);
     checkRow->addWidget(progress_, 1);
@@ -381,6 +384,7 @@ void WorkbenchView::openChallenge(const QString& id) {
     if (!watcher_->files().isEmpty())
         watcher_->removePaths(watcher_->files());
     challenge_ = id;
+    updateRedisChoice();
     if (remember_) {
         QSettings().setValue(kChallengeKey, id);
         hintsShown_.insert(id, QSettings().value(hintsKey(id), 0).toInt());
@@ -556,6 +560,7 @@ void WorkbenchView::retranslate() {
     backend_->setToolTip(
         tr("The workbench runs handlers on SQLite so far; the servers come "
            "next"));
+    updateRedisChoice();
     boundLabel_->setText(tr("Pree&mptions:"));
     bound_->setToolTip(
         tr("The most times a schedule switches away from an attempt that had "

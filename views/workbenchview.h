@@ -17,6 +17,7 @@
 #include <optional>
 #include <thread>
 
+class QCheckBox;
 class QComboBox;
 class QFileSystemWatcher;
 class QJSEngine;
@@ -79,6 +80,7 @@ public:
     HandlerEditor* editor() const { return editor_; }
     QListWidget* ladder() const { return ladder_; }
     QTableWidget* results() const { return results_; }
+    QCheckBox* redisBox() const { return redis_; }
     QPushButton* checkButton() const { return check_; }
     QPushButton* stepButton() const { return step_; }
     QLabel* problemLabel() const { return problem_; }
@@ -122,6 +124,11 @@ private:
     void setState(const QString& challengeId, const QString& backend, const QString& state);
     QString describe(const AttackResult& result) const;
     void fillResults();
+    // The Redis choice: offered where the challenge's scenario has a Redis
+    // form and redis-server is installed; said why not elsewhere.
+    void updateRedisChoice();
+    // "SQLite", "SQLite + Redis": where the check runs.
+    QString checkedOn(const AttackResult* result = nullptr) const;
     // The handlers' folder, made on first use; false with the message.
     bool makeFolder(QString* error);
     QString tracesFolder() const;
@@ -150,6 +157,7 @@ private:
     QPushButton* check_;
     QPushButton* cancel_;
     QComboBox* backend_;
+    QCheckBox* redis_;  // a private Redis for redis.call and a consumer's stream
     QLabel* boundLabel_;
     QSpinBox* bound_;
     QProgressBar* progress_;
@@ -174,6 +182,7 @@ private:
     QMap<QString, AttackResult> byBackend_;  // the last check's result on each database
     quint64 generation_ = 0;
     QString checkingBackend_;
+    bool checkingRedis_ = false;
 };
 
 }  // namespace idem

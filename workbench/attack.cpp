@@ -1,5 +1,7 @@
 #include "attack.h"
 
+#include "runredis.h"
+
 #include "challengescenario.h"
 #include "handlerrun.h"
 #include "runner.h"
@@ -95,6 +97,7 @@ public:
         c.params = attack.params;
         c.backend = options_.backend;
         c.isolation = options_.isolation;
+        c.redis = options_.redis;
         c.crash = trial.crash;
         c.crashAttempt = trial.crashAttempt;
         QJsonObject w = workbench_;
@@ -156,6 +159,8 @@ QJsonObject AttackResult::toJson() const {
                   {"schedules_run", run},
                   {"schedules_skipped", skipped},
                   {"schedules_bounded", bounded}};
+    if (redis != QLatin1String("off"))
+        o.insert("redis", isRedisUrl(redis) ? QStringLiteral("url") : redis);
     if (!message.isEmpty())
         o.insert("message", message);
     if (counterexample) {
@@ -195,6 +200,7 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
     AttackResult result;
     result.backend = options.backend;
     result.isolation = options.isolation;
+    result.redis = options.redis;
     const ChallengeScenario* scenario = findChallengeScenario(challenge.id);
     auto program = std::make_shared<HandlerProgram>();
     HandlerProblem problem;

@@ -23,7 +23,8 @@ namespace idem {
 
 struct AttackOptions {
     QString backend = QStringLiteral("sqlite");
-    QString isolation;    // empty: the backend's own
+    QString isolation;                      // empty: the backend's own
+    QString redis = QStringLiteral("off");  // private or a URL: redis.call reaches it
     int preemptions = 2;  // the bound: switches away from an attempt with statements left
     QString traceDir;     // where the counterexample's trace goes; empty: not written
     // Told after each schedule run, with the count so far.
@@ -54,6 +55,7 @@ struct AttackResult {
     QString message;  // BadHandler: file:line:column: message; RunFailed: why
     QString backend;
     QString isolation;
+    QString redis = QStringLiteral("off");
     qint64 run = 0;
     qint64 skipped = 0;  // schedules whose run could only repeat one already made
     qint64 bounded = 0;  // schedules one more preemption would have added

@@ -3,8 +3,10 @@
 #include "attempt.h"
 #include "authoring.h"
 #include "handlerrun.h"
+#include "mqstream.h"
 #include "registry.h"
 #include "sqlstatement.h"
+#include "ttlguard.h"
 
 #include <QCoreApplication>
 
@@ -44,6 +46,44 @@ bool handlerMaySend(const QString& sql) {
     }
 }
 
+// The Redis commands a handler may send: keys, counters, hashes, and a
+// stream's reads and acks. Nothing that reaches past the run's own keys
+// (FLUSHALL, KEYS, CONFIG, SHUTDOWN), no script (EVAL could call any of
+// those), no expiry of its own (SET's PX and EX count in the run's clock).
+bool handlerMaySendRedis(const QString& name) {
+    static const QSet<QString> allowed{
+        QStringLiteral("GET"),     QStringLiteral("SET"),    QStringLiteral("DEL"),
+        QStringLiteral("EXISTS"),  QStringLiteral("INCR"),   QStringLiteral("INCRBY"),
+        QStringLiteral("DECR"),    QStringLiteral("PTTL"),   QStringLiteral("TTL"),
+        QStringLiteral("HGET"),    QStringLiteral("HSET"),   QStringLiteral("HGETALL"),
+        QStringLiteral("HINCRBY"), QStringLiteral("XADD"),   QStringLiteral("XACK"),
+        QStringLiteral("XLEN"),    QStringLiteral("XRANGE"), QStringLiteral("XPENDING")};
+    return allowed.contains(name);
+}
+
+// SET key value ... PX n (or EX s): the key lives n ms of the run's clock;
+// Redis is told at most a second (TtlGuard::redisPxMs), and a command
+// that comes after the key's end waits until Redis reports it gone, as the
+// lab's own keys do. -1 where the command sets no expiry.
+qint64 virtualLife(QStringList& command) {
+    if (command.value(0).compare(QLatin1String("SET"), Qt::CaseInsensitive) != 0)
+        return -1;
+    for (qsizetype i = 3; i + 1 < command.size(); ++i) {
+        const QString word = command[i].toUpper();
+        if (word != QLatin1String("PX") && word != QLatin1String("EX"))
+            continue;
+        bool ok = false;
+        const qint64 n = command[i + 1].toLongLong(&ok);
+        if (!ok || n <= 0)
+            return -1;
+        const qint64 ms = word == QLatin1String("EX") ? n * 1000 : n;
+        command[i] = QStringLiteral("PX");
+        command[i + 1] = QString::number(TtlGuard::redisPxMs(ms));
+        return ms;
+    }
+    return -1;
+}
+
 Response responseOf(const QString& status) {
     static const QHash<QString, Response> responses{
         {QStringLiteral("created"), Response::Success},
@@ -69,12 +109,17 @@ ChallengeScenario::ChallengeScenario(const Challenge& challenge, const Scenario&
     : challenge_(challenge), base_(base), info_(base.info()) {
     info_.id = challengeScenarioId(challenge.id);
     info_.title = challenge.title.en;
+    // --redis where one of the scenario's own variants has a Redis form:
+    // the handler may then send Redis commands (redis.call).
+    const bool redis = std::any_of(base.info().variants.cbegin(), base.info().variants.cend(),
+                                   [](const VariantInfo& v) { return v.redis; });
     info_.variants = {VariantInfo{
         .id = kVariant,
         .recommended = true,
         .crashPoints = {CrashPoint::BeforeCommit, CrashPoint::BeforeResponse,
                         CrashPoint::LongPause},
         .summary = QStringLiteral("the student's handler"),
+        .redis = redis,
     }};
     info_.baseline = kVariant;
 }
@@ -125,6 +170,20 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
     QVariantMap request = challenge_.request;
     for (auto it = a.payload().cbegin(); it != a.payload().cend(); ++it)
         request.insert(it.key(), it.value());
+    // A consumer on a Redis stream is handed what it reads or claims (one
+    // step of the lab's, before the handler's): the message as the stream
+    // has it, and where, for its XACK.
+    if (a.usesRedis() && challenge_.scenario == QLatin1String("mq-consume")) {
+        const mq::Message m = co_await mq::readFromStream(a, mq::fromPayload(a));
+        if (m.id.isEmpty())
+            co_return Reply{Response::None, {}};
+        request.insert(QStringLiteral("msg_id"), m.id);
+        request.insert(QStringLiteral("user_id"), m.userId);
+        request.insert(QStringLiteral("campaign"), m.campaign);
+        request.insert(QStringLiteral("stream"), m.stream);
+        request.insert(QStringLiteral("group"), mq::group());
+        request.insert(QStringLiteral("entry"), m.entry);
+    }
     request.insert(QStringLiteral("attempt"), a.number());
     request.insert(QStringLiteral("actor"), a.actor());
     QString error;
@@ -171,6 +230,37 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
                 co_await a.work(at - a.now(), waitsItsTurn());
         }
         const HandlerCall& call = s.call;
+        if (call.kind == HandlerCall::Kind::Redis) {
+            QStringList command = call.command;
+            const QString name = command.value(0).toUpper();
+            const QString refusal =
+                !a.usesRedis() ? QStringLiteral(
+                                     "this run has no Redis (check it with --redis "
+                                     "private, or choose Redis in the window)")
+                : !handlerMaySendRedis(name)
+                    ? QStringLiteral(
+                          "a handler sends Redis only GET, SET, DEL, EXISTS, INCR, "
+                          "INCRBY, DECR, PTTL, TTL, HGET, HSET, HGETALL, HINCRBY, "
+                          "XADD, XACK, XLEN, XRANGE and XPENDING: %1")
+                          .arg(name)
+                    : QString();
+            if (!refusal.isEmpty()) {
+                const QString why =
+                    QStringLiteral("%1:%2: %3").arg(program.fileName()).arg(call.line).arg(refusal);
+                run->failure = why;
+                run->refused = true;
+                throw HandlerFailure(why.toStdString());
+            }
+            const qint64 life = virtualLife(command);
+            Attempt::RedisStep redis = a.tryRedis(std::move(command));
+            if (life > 0)
+                redis.keyLives = a.now() + life;
+            const RedisReply reply = co_await redis;
+            run->steps[a.number()] = step;
+            run->lines[a.number()].append(call.line);
+            input = program.redisValue(reply);
+            continue;
+        }
         SqlResult r;
         switch (call.kind) {
             case HandlerCall::Kind::Begin: {
@@ -203,6 +293,8 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
                 if (sqlVerb(call.sql) != SqlVerb::Insert)
                     r.insertId = 0;
                 break;
+            case HandlerCall::Kind::Redis:
+                break;  // above
         }
         run->steps[a.number()] = step;
         run->lines[a.number()].append(call.line);

@@ -16,7 +16,8 @@ namespace {
 const QString kPreludeFile = QStringLiteral("idemlab-prelude.js");
 
 // What every handler finds besides its own code: the db object, whose calls
-// only describe a statement for the handler to yield; now(), the run's
+// only describe a statement for the handler to yield; redis.call, which
+// describes a command the same way (where the run has a Redis); now(), the run's
 // virtual time; Math.random from the run's seed; and no Date.
 const char* const kPrelude = R"((function (global) {
     var lab = { now: 0, seed: 1, file: "" };
@@ -34,6 +35,11 @@ const char* const kPrelude = R"((function (global) {
     function call(op, sql, params, isolation) {
         return { labCall: op, sql: sql, params: params, isolation: isolation, line: line() };
     }
+    global.redis = Object.freeze({
+        call: function (...words) {
+            return { labCall: "redis", command: words.map(String), line: line() };
+        }
+    });
     var db = Object.freeze({
         query: function (sql, ...params) { return call("query", sql, params); },
         exec: function (sql, ...params) { return call("exec", sql, params); },
@@ -274,11 +280,12 @@ HandlerStep HandlerProgram::Generator::next(const QJSValue& input, qint64 now) {
         {QStringLiteral("exec"), HandlerCall::Kind::Exec},
         {QStringLiteral("begin"), HandlerCall::Kind::Begin},
         {QStringLiteral("commit"), HandlerCall::Kind::Commit},
-        {QStringLiteral("rollback"), HandlerCall::Kind::Rollback}};
+        {QStringLiteral("rollback"), HandlerCall::Kind::Rollback},
+        {QStringLiteral("redis"), HandlerCall::Kind::Redis}};
     if (!value.isObject() || !kinds.contains(op)) {
         step.error = QStringLiteral(
                          "%1:%2: the handler yielded %3; yield only db.query, db.exec, "
-                         "db.begin, db.commit or db.rollback")
+                         "db.begin, db.commit, db.rollback or redis.call")
                          .arg(p.fileName_)
                          .arg(line_)
                          .arg(value.toString());
@@ -294,6 +301,17 @@ HandlerStep HandlerProgram::Generator::next(const QJSValue& input, qint64 now) {
     const QJSValue params = value.property(QStringLiteral("params"));
     const int n = params.property(QStringLiteral("length")).toInt();
     for (int i = 0; i < n; ++i) step.call.params << toSqlValue(params.property(quint32(i)));
+    const QJSValue command = value.property(QStringLiteral("command"));
+    const int words = command.property(QStringLiteral("length")).toInt();
+    for (int i = 0; i < words; ++i) step.call.command << command.property(quint32(i)).toString();
+    if (step.call.kind == HandlerCall::Kind::Redis && step.call.command.isEmpty()) {
+        step.kind = HandlerStep::Kind::Failed;
+        step.error =
+            QStringLiteral("%1:%2: redis.call needs the command: redis.call(\"XACK\", ...)")
+                .arg(p.fileName_)
+                .arg(line_);
+        return step;
+    }
     const QJSValue isolation = value.property(QStringLiteral("isolation"));
     if (isolation.isString())
         step.call.isolation = isolation.toString();
@@ -342,6 +360,32 @@ QJSValue HandlerProgram::resultValue(HandlerCall::Kind kind, const SqlResult& r)
                   r.ok && r.insertId != 0 ? QJSValue(double(r.insertId)) : QJSValue());
     setError(o);
     return o;
+}
+
+QJSValue HandlerProgram::redisValue(const RedisReply& reply) {
+    switch (reply.type) {
+        case RedisReply::Type::Status:
+        case RedisReply::Type::String:
+            return QJSValue(reply.text);
+        case RedisReply::Type::Integer:
+            return QJSValue(double(reply.integer));
+        case RedisReply::Type::Nil:
+            return QJSValue(QJSValue::NullValue);
+        case RedisReply::Type::Error: {
+            // "BUSYGROUP Consumer Group name already exists": its first word.
+            QJSValue o = engine_->newObject();
+            o.setProperty(QStringLiteral("error"), reply.text.section(QLatin1Char(' '), 0, 0));
+            o.setProperty(QStringLiteral("message"), reply.text);
+            return o;
+        }
+        case RedisReply::Type::Array: {
+            QJSValue list = engine_->newArray(uint(reply.elements.size()));
+            for (qsizetype i = 0; i < reply.elements.size(); ++i)
+                list.setProperty(quint32(i), redisValue(reply.elements[i]));
+            return list;
+        }
+    }
+    return {};
 }
 
 }  // namespace idem

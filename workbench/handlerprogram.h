@@ -5,6 +5,7 @@
 // lab hands it: no files, network, timers, real clock or process.
 #pragma once
 
+#include "redisreply.h"
 #include "sqlconnection.h"
 
 #include <QJSEngine>
@@ -29,14 +30,15 @@ struct HandlerProblem {
     QString text() const;
 };
 
-// One database call the handler yielded.
+// One database call the handler yielded, or one Redis command.
 struct HandlerCall {
-    enum class Kind { Query, Exec, Begin, Commit, Rollback };
+    enum class Kind { Query, Exec, Begin, Commit, Rollback, Redis };
     Kind kind = Kind::Query;
     QString sql;
     QVariantList params;
-    QString isolation;  // db.begin(level): empty for the run's own
-    int line = 0;       // the handler's line that made the call
+    QStringList command;  // Kind::Redis: redis.call("SET", key, ...)'s words
+    QString isolation;    // db.begin(level): empty for the run's own
+    int line = 0;         // the handler's line that made the call
 };
 
 // What one step of a handler came to.
@@ -97,6 +99,9 @@ public:
     // A result as the handler sees it: rows as an array of objects, or
     // {rowsAffected, insertId, error, code, message}.
     QJSValue resultValue(HandlerCall::Kind kind, const SqlResult& r);
+    // A Redis reply as the handler sees it: a string, a number, null, an
+    // array of them; an error as {error: "BUSYGROUP", message}.
+    QJSValue redisValue(const RedisReply& reply);
     QJSValue undefinedValue() const { return QJSValue(); }
 
 private:

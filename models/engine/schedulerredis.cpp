@@ -12,9 +12,13 @@ namespace idem {
 
 namespace {
 
+bool isSet(const QStringList& command) {
+    return command.value(0).compare(QLatin1String("SET"), Qt::CaseInsensitive) == 0;
+}
+
 // Whether the command asks to set a key only where there is none.
 bool setsIfAbsent(const QStringList& command) {
-    if (command.value(0).compare(QLatin1String("SET"), Qt::CaseInsensitive) != 0)
+    if (!isSet(command))
         return false;
     for (const QString& word : command.mid(3))
         if (word.compare(QLatin1String("NX"), Qt::CaseInsensitive) == 0)
@@ -93,7 +97,7 @@ void Scheduler::runRedis(Process& p) {
         reply = p.redis->run(step.command, options_.cancel);
     // What the views need of the key, which the reply alone does not say:
     // until when it counts (virtual), and that a script deleted it.
-    const bool setsKey = reply.isOk() && setsIfAbsent(step.command) && step.keyLives >= 0;
+    const bool setsKey = reply.isOk() && isSet(step.command) && step.keyLives >= 0;
     const bool freed = step.frees && reply.type == RedisReply::Type::Integer && reply.integer == 1;
     recordRedis(p, commandText(step.command), reply, nullptr, setsKey ? step.keyLives : -1, freed);
     if (freed)
@@ -108,8 +112,8 @@ void Scheduler::runRedis(Process& p) {
         while (!queue_.empty()) queue_.pop();
         return;
     }
-    if (reply.isOk() && setsIfAbsent(step.command)) {
-        if (known && !expired) {
+    if (reply.isOk() && isSet(step.command)) {
+        if (known && !expired && setsIfAbsent(step.command)) {
             // Redis forgot a key the run's clock says still lives: real
             // time outran the key, and the verdict would follow the machine.
             fail(RunFailure::Io,
@@ -123,6 +127,8 @@ void Scheduler::runRedis(Process& p) {
         }
         if (step.keyLives >= 0)
             redisExpiry_.insert(key, step.keyLives);
+        else if (!step.command.contains(QStringLiteral("KEEPTTL"), Qt::CaseInsensitive))
+            redisExpiry_.remove(key);  // set for good: nothing to wait for
     }
     step.reply = std::move(reply);
     p.pendingRedis = nullptr;

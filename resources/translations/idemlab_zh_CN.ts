@@ -5523,6 +5523,30 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <source>Smallest failing run: %1 attempts, %2 statements, %3 preemptions; schedule %4; %5, %6.</source>
         <translation>最小的失败运行：%1 次尝试、%2 条语句、%3 次抢占；调度 %4；%5，%6。</translation>
     </message>
+    <message>
+        <source>%1 + Redis</source>
+        <translation>%1 + Redis</translation>
+    </message>
+    <message>
+        <source>Redis</source>
+        <translation>Redis</translation>
+    </message>
+    <message>
+        <source>Check with a private Redis</source>
+        <translation>使用私有 Redis 检查</translation>
+    </message>
+    <message>
+        <source>This challenge keeps nothing in Redis.</source>
+        <translation>这个挑战不在 Redis 里存任何东西。</translation>
+    </message>
+    <message>
+        <source>Redis is not installed (Debian package %1): %2</source>
+        <translation>没有安装 Redis（Debian 软件包 %1）：%2</translation>
+    </message>
+    <message>
+        <source>Checks with a private Redis: the handler may yield redis.call(...), and a consumer&apos;s messages come from a Redis stream</source>
+        <translation>使用私有 Redis 检查：处理函数可以 yield redis.call(...)，消费者的消息来自 Redis 消息流</translation>
+    </message>
 </context>
 <context>
     <name>idem::cli::ReportWords</name>
