@@ -87,6 +87,8 @@ public:
              const AttackOptions& options)
         : scenario_(scenario), workbench_(workbench), options_(options) {}
 
+    void shareRedis(const QString& url) { sharedRedis_ = url; }
+
     RunConfig configOf(const Attack& attack, const Trial& trial) const {
         RunConfig c;
         c.scenario = scenario_.info().id;
@@ -108,7 +110,9 @@ public:
 
     TrialOutcome run(const Attack& attack, const Trial& trial) {
         TrialOutcome o;
-        o.result = runToEnd(configOf(attack, trial), scenario_, RunOptions::untraced());
+        RunOptions options = RunOptions::untraced();
+        options.sharedRedis = sharedRedis_;
+        o.result = runToEnd(configOf(attack, trial), scenario_, options);
         if (const HandlerRun* h = currentHandlerRun()) {
             o.steps = h->steps;
             o.lines = h->lines;
@@ -131,6 +135,7 @@ private:
     const ChallengeScenario& scenario_;
     QJsonObject workbench_;
     const AttackOptions& options_;
+    QString sharedRedis_;
     qint64 runs_ = 0;
 };
 
@@ -217,6 +222,21 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
                                 {"source", source},
                                 {"digest", program->digest()}};
     Explorer explorer(*scenario, workbench, options);
+    // One private Redis for every run of the attack (hundreds of them),
+    // each run's keys apart under a prefix of its own.
+    std::unique_ptr<RunRedis> shared;
+    if (options.redis == QLatin1String("private")) {
+        QString error;
+        bool badInput = false;
+        shared = RunRedis::startPrivate(&error, &badInput);
+        if (!shared) {
+            result.outcome =
+                badInput ? AttackResult::Outcome::BadHandler : AttackResult::Outcome::RunFailed;
+            result.message = error;
+            return result;
+        }
+        explorer.shareRedis(shared->socketUrl());
+    }
 
     // The configurations with fewer attempts first: a counterexample found
     // there is smaller than any with more.
@@ -377,7 +397,9 @@ done:
         if (!trace.open(path, best->config, &error)) {
             result.message = error;
         } else {
-            const RunResult again = runToEnd(best->config, *scenario, RunOptions::untraced(&trace));
+            RunOptions written = RunOptions::untraced(&trace);
+            written.sharedRedis = shared ? shared->socketUrl() : QString();
+            const RunResult again = runToEnd(best->config, *scenario, written);
             if (!again.ok() || !trace.commit(again.summary.toJson(), &error)) {
                 trace.cancel();
                 result.message = again.ok() ? error : again.error;

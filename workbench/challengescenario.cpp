@@ -6,10 +6,10 @@
 #include "mqstream.h"
 #include "registry.h"
 #include "sqlstatement.h"
-#include "ttlguard.h"
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -20,6 +20,9 @@ namespace {
 // The most statements one request may send: a handler that loops over
 // its yields is stopped as one that never yields is.
 constexpr int kMaxStatements = 1'000;
+
+// The most real time a handler's key is given in Redis (virtualLife).
+constexpr qint64 kRealLifeMs = 200;
 
 // The one variant of a challenge: the student's handler.
 const QString kVariant = QStringLiteral("handler");
@@ -62,9 +65,11 @@ bool handlerMaySendRedis(const QString& name) {
 }
 
 // SET key value ... PX n (or EX s): the key lives n ms of the run's clock;
-// Redis is told at most a second (TtlGuard::redisPxMs), and a command
-// that comes after the key's end waits until Redis reports it gone, as the
-// lab's own keys do. -1 where the command sets no expiry.
+// Redis is told at most a fifth of a second, and a command that comes
+// after the key's end waits until Redis reports it gone, as the lab's own
+// keys do (those are told up to a second: a lesson's single run can wait
+// that long, an attack's hundreds of runs cannot). -1 where the command
+// sets no expiry.
 qint64 virtualLife(QStringList& command) {
     if (command.value(0).compare(QLatin1String("SET"), Qt::CaseInsensitive) != 0)
         return -1;
@@ -78,7 +83,7 @@ qint64 virtualLife(QStringList& command) {
             return -1;
         const qint64 ms = word == QLatin1String("EX") ? n * 1000 : n;
         command[i] = QStringLiteral("PX");
-        command[i + 1] = QString::number(TtlGuard::redisPxMs(ms));
+        command[i + 1] = QString::number(std::clamp<qint64>(ms, 1, kRealLifeMs));
         return ms;
     }
     return -1;

@@ -22,6 +22,10 @@ struct RunOptions {
     int formatVersion = Trace::kVersion;
     // A server's start, step by step (its first start initialises it).
     std::function<void(const QString&)> serverProgress;
+    // --redis private served by this running Redis (a unix:// URL), the
+    // run's keys under a prefix of their own and deleted after it: the
+    // workbench's many runs share one server instead of starting one each.
+    QString sharedRedis;
 
     // Common shapes: no events kept (only the summary is wanted), events
     // streamed to a sink, the database kept at a path.

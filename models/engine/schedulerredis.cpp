@@ -34,6 +34,8 @@ bool Scheduler::startRedis(QString* error) {
     bool badInput = false;
     if (config_.redisRecording)
         redis_ = RunRedis::play(config_.redisRecording->exchanges);
+    else if (config_.redis == QLatin1String("private") && !options_.sharedRedis.isEmpty())
+        redis_ = RunRedis::connectTo(options_.sharedRedis, error);
     else if (config_.redis == QLatin1String("private"))
         redis_ = RunRedis::startPrivate(error, &badInput);
     else if (isRedisUrl(config_.redis))

@@ -126,6 +126,18 @@ bool RedisConnection::send(const QStringList& arguments) {
     return flush();
 }
 
+// A reply that names keys (XREADGROUP's streams) names them as the run
+// sent them: the prefix a user's server keeps the run's keys under is the
+// connection's, never the run's.
+void RedisConnection::unprefix(RedisReply& reply) const {
+    if (prefix_.isEmpty())
+        return;
+    if ((reply.type == RedisReply::Type::String || reply.type == RedisReply::Type::Status) &&
+        reply.text.startsWith(prefix_))
+        reply.text.remove(0, prefix_.size());
+    for (RedisReply& e : reply.elements) unprefix(e);
+}
+
 bool RedisConnection::poll(int timeoutMs, RedisReply* reply) {
     if (!broken_.isEmpty()) {
         *reply = RedisReply::error(broken_);
@@ -135,6 +147,7 @@ bool RedisConnection::poll(int timeoutMs, RedisReply* reply) {
     if (redisReaderGetReply(context_->reader, &raw) == REDIS_OK && raw) {
         *reply = converted(static_cast<redisReply*>(raw));
         freeReplyObject(raw);
+        unprefix(*reply);
         return true;
     }
     pollfd p{context_->fd, POLLIN, 0};
@@ -150,6 +163,7 @@ bool RedisConnection::poll(int timeoutMs, RedisReply* reply) {
         return false;
     *reply = converted(static_cast<redisReply*>(raw));
     freeReplyObject(raw);
+    unprefix(*reply);
     return true;
 }
 

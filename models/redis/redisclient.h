@@ -57,6 +57,7 @@ public:
 private:
     RedisConnection() = default;
     bool flush();
+    void unprefix(RedisReply& reply) const;
 
     redisContext* context_ = nullptr;
     QString prefix_;

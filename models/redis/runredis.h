@@ -61,6 +61,11 @@ public:
 
     // "7.0.15" where known (a private server's; a recording's: empty).
     QString version() const;
+    // A private server's socket as a unix:// URL, for runs that share it
+    // (RunOptions::sharedRedis); empty for any other.
+    QString socketUrl() const {
+        return server_ ? QStringLiteral("unix://") + place_.socket : QString();
+    }
     bool playsRecording() const { return playing_; }
     // A new connection, named as the trace names it; null with *error.
     std::unique_ptr<RedisSession> connect(const QString& id, QString* error);
