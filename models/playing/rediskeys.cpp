@@ -44,6 +44,16 @@ QStringList wordsOf(const QString& command) {
     return words;
 }
 
+// A `redis` event's reply and its command's words; false for any other
+// event, or one whose reply does not read.
+bool readRedis(const TraceEvent& e, RedisReply* reply, QStringList* words) {
+    if (!isRedis(e) ||
+        !RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), reply))
+        return false;
+    *words = wordsOf(e.fields.text("command"));
+    return true;
+}
+
 qsizetype find(const QList<RedisKey>& keys, const QString& key) {
     for (qsizetype i = 0; i < keys.size(); ++i)
         if (keys[i].key == key)
@@ -64,12 +74,10 @@ void advanceRedisKeys(QList<RedisKey>& keys, const QList<TraceEvent>& events, qs
     end = std::min(end, events.size());
     for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i) {
         const TraceEvent& e = events.at(i);
-        if (!isRedis(e))
-            continue;
         RedisReply reply;
-        if (!RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply))
+        QStringList words;
+        if (!readRedis(e, &reply, &words))
             continue;
-        const QStringList words = wordsOf(e.fields.text("command"));
         const QString name = words.value(0).toUpper();
         const QList<qsizetype> positions = keyPositions(words);
         const QString key = positions.isEmpty() ? QString() : words.value(positions.first());
@@ -123,13 +131,10 @@ void advanceStreamEntries(QList<StreamEntry>& entries, const QList<TraceEvent>& 
     end = std::min(end, events.size());
     for (qsizetype i = std::max<qsizetype>(from, 0); i < end; ++i) {
         const TraceEvent& e = events.at(i);
-        if (!isRedis(e))
-            continue;
         RedisReply reply;
-        if (!RedisReply::fromTrace(e.fields.text("reply_type"), e.fields.value("reply"), &reply) ||
-            reply.isError())
+        QStringList words;
+        if (!readRedis(e, &reply, &words) || reply.isError())
             continue;
-        const QStringList words = wordsOf(e.fields.text("command"));
         const QString name = words.value(0).toUpper();
         // A delivery of each entry in `handed` ([id, [field, value ...]]) to `consumer`.
         const auto handedOver = [&](const QString& stream, const QList<RedisReply>& handed,
