@@ -22,26 +22,22 @@ RedisView::RedisView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->setSizeConstraint(QLayout::SetNoConstraint);
-    about_->setObjectName(QStringLiteral("redisAbout"));
-    about_->setWordWrap(true);
-    layout->addWidget(about_);
-    table_->setObjectName(QStringLiteral("redisKeys"));
-    table_->setColumnCount(5);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    layout->addWidget(table_, 1);
-    streamAbout_->setObjectName(QStringLiteral("redisStreamAbout"));
-    streamAbout_->setWordWrap(true);
-    layout->addWidget(streamAbout_);
-    stream_->setObjectName(QStringLiteral("redisStream"));
-    stream_->setColumnCount(7);
-    stream_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    stream_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    stream_->verticalHeader()->hide();
-    stream_->horizontalHeader()->setStretchLastSection(true);
-    layout->addWidget(stream_, 1);
+    // Each part: its sentence, then its table, read-only, a row at a time.
+    const auto addPart = [layout](QLabel* about, const char* aboutName, QTableWidget* table,
+                                  const char* tableName, int columns) {
+        about->setObjectName(QLatin1String(aboutName));
+        about->setWordWrap(true);
+        layout->addWidget(about);
+        table->setObjectName(QLatin1String(tableName));
+        table->setColumnCount(columns);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setStretchLastSection(true);
+        layout->addWidget(table, 1);
+    };
+    addPart(about_, "redisAbout", table_, "redisKeys", 5);
+    addPart(streamAbout_, "redisStreamAbout", stream_, "redisStream", 7);
     refresh();
 }
 
