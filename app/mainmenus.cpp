@@ -72,6 +72,7 @@ void MainWindow::buildMenus() {
         {"export-png", "file", {QKeySequence(Qt::CTRL | Qt::Key_E)}},
         {"export-svg", "file", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)}},
         {"export-report", "file", {}},
+        {"export-xlsx", "file", {}},
         {"export-mermaid", "file", {}},
         {"export-plantuml", "file", {}},
         {"export-handout", "file", {}},
@@ -213,6 +214,7 @@ void MainWindow::buildMenus() {
     connect(actions_["export-svg"], &QAction::triggered, this, [this] { exportDiagram(true); });
     const QList<QPair<const char*, WindowExports::Format>> runExports{
         {"export-report", WindowExports::Format::Report},
+        {"export-xlsx", WindowExports::Format::Spreadsheet},
         {"export-mermaid", WindowExports::Format::Mermaid},
         {"export-plantuml", WindowExports::Format::PlantUml}};
     for (const auto& [id, format] : runExports) {
@@ -381,6 +383,11 @@ void MainWindow::retranslate() {
          {tr("Export &HTML report…"),
           tr("The whole run as one page to hand in: settings, outcome, both diagrams, every "
              "event (as idemlab export --format html)")}},
+        {"export-xlsx",
+         {tr("Export events as sprea&dsheet…"),
+          tr("Every event as a row of an .xlsx workbook that LibreOffice and Excel open with "
+             "every character right, and the run's settings on a second sheet (as idemlab "
+             "export --format xlsx)")}},
         {"export-mermaid",
          {tr("Export sequence diagram as &Mermaid…"),
           tr("The whole run's sequence diagram as Mermaid text, for Markdown and slides")}},

@@ -402,7 +402,8 @@ void MainWindow::updateEnabled() {
     if (QAction* a = actions_.value("next-turn"))
         a->setEnabled(playing);
     // What plays the run to its end and writes it waits only for a worker.
-    for (const char* id : {"save", "export-report", "export-mermaid", "export-plantuml"}) {
+    for (const char* id :
+         {"save", "export-report", "export-xlsx", "export-mermaid", "export-plantuml"}) {
         if (QAction* a = actions_.value(id))
             a->setEnabled(!held);
     }

@@ -8,6 +8,7 @@
 #include "sequencesteps.h"
 #include "sequenceview.h"
 #include "statemachineview.h"
+#include "xlsxexport.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -205,6 +206,8 @@ std::unique_ptr<TraceExport> traceExportFor(const QString& format, const RunConf
     const QString title = QStringLiteral("%1 / %2").arg(config.scenario, config.variant);
     if (format == QLatin1String("csv"))
         return std::make_unique<CsvExport>(excel, &scenario.info().words);
+    if (format == QLatin1String("xlsx"))
+        return std::make_unique<XlsxExport>(&scenario.info().words);
     if (format == QLatin1String("shiviz"))
         return std::make_unique<ShiVizExport>(traces);
     if (format == QLatin1String("mermaid"))

@@ -49,7 +49,7 @@ RunDiagrams runDiagrams(const ScenarioInfo& info, const QString& variant, const 
 qsizetype reportHeadEvents();
 qsizetype reportTailEvents();
 
-// The writer of one export format ("csv", "shiviz", "html", "mermaid",
+// The writer of one export format ("csv", "xlsx", "shiviz", "html", "mermaid",
 // "plantuml", "history", "chrome") for runs of `config`'s scenario: what
 // `idemlab export` and the window's File → Export write with. summary: the
 // run's (the report names its verdict); lang: "zh" or "en" for the report

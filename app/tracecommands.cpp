@@ -198,9 +198,9 @@ int replay(const QStringList& args) {
 }
 
 QStringList exportFormats() {
-    return {QStringLiteral("csv"),     QStringLiteral("shiviz"),   QStringLiteral("html"),
-            QStringLiteral("mermaid"), QStringLiteral("plantuml"), QStringLiteral("history"),
-            QStringLiteral("chrome")};
+    return {QStringLiteral("csv"),     QStringLiteral("xlsx"),    QStringLiteral("shiviz"),
+            QStringLiteral("html"),    QStringLiteral("mermaid"), QStringLiteral("plantuml"),
+            QStringLiteral("history"), QStringLiteral("chrome")};
 }
 
 namespace {
@@ -252,8 +252,10 @@ int exportTrace(const QStringList& args) {
                       "Replace an earlier output of idemlab at --out (never a file "
                       "idemlab did not write)."});
     parser.addOption({"excel", "csv: start with a UTF-8 byte-order mark for Excel."});
-    parser.addOption({"lang", "zh or en: the language of html, mermaid and plantuml.", "LANG",
-                      QStringLiteral("en")});
+    parser.addOption(
+        {"lang",
+         "zh or en: the language of html, mermaid, plantuml and the captions of csv and xlsx.",
+         "LANG", QStringLiteral("en")});
     parser.addPositionalArgument(
         "TRACE",
         "A trace saved by `idemlab run --trace` (shiviz: one or more, one execution each).");

@@ -55,8 +55,10 @@ const QList<Command>& commands() {
          "the server is not installed; --connect URL runs it on a server the user runs. A run\n"
          "with Redis is answered from the trace, or by a real Redis again with --redis R.",
          "0 every event is identical, 1 the first difference is printed, 2 bad input."},
-        {"export", "TRACE... --format csv|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
-         "Writes a trace as CSV, as a ShiViz log (several traces: one execution each), as a\n"
+        {"export",
+         "TRACE... --format csv|xlsx|shiviz|html|mermaid|plantuml|history|chrome --out FILE",
+         "Writes a trace as CSV, as a spreadsheet (.xlsx: events and run sheets), as a ShiViz log "
+         "(several traces: one execution each), as a\n"
          "self-contained HTML report with the configuration, the summary, both diagrams and\n"
          "every event, as a Mermaid or PlantUML sequence diagram, as a Jepsen-style history\n"
          "(JSON lines: invoke, ok, fail, info) or as Chrome trace events for Perfetto.",

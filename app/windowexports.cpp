@@ -68,6 +68,11 @@ void WindowExports::exportRun(Format format) {
             path = askSavePath(tr("Export the HTML report"),
                                runFileStem() + QStringLiteral(".html"), tr("HTML pages (*.html)"));
             break;
+        case Format::Spreadsheet:
+            path =
+                askSavePath(tr("Export the events as a spreadsheet"),
+                            runFileStem() + QStringLiteral(".xlsx"), tr("Spreadsheets (*.xlsx)"));
+            break;
         case Format::Mermaid:
             path = askSavePath(tr("Export the sequence diagram as Mermaid"),
                                runFileStem() + QStringLiteral(".mmd"),
@@ -86,13 +91,15 @@ void WindowExports::exportRun(Format format) {
 void WindowExports::writeRun(Format format, const QString& path) {
     if (refused(path))
         return;
-    const QString job =
-        format == Format::Report ? tr("Writing the report") : tr("Writing the sequence diagram");
+    const QString job = format == Format::Report        ? tr("Writing the report")
+                        : format == Format::Spreadsheet ? tr("Writing the spreadsheet")
+                                                        : tr("Writing the sequence diagram");
     // The whole run, as `idemlab export` reads it from a saved trace.
     const RunConfig config = parts_.playback->config();
-    const QString name = format == Format::Report    ? QStringLiteral("html")
-                         : format == Format::Mermaid ? QStringLiteral("mermaid")
-                                                     : QStringLiteral("plantuml");
+    const QString name = format == Format::Report        ? QStringLiteral("html")
+                         : format == Format::Spreadsheet ? QStringLiteral("xlsx")
+                         : format == Format::Mermaid     ? QStringLiteral("mermaid")
+                                                         : QStringLiteral("plantuml");
     const QString lang = lang_;
     const auto render = [config, name, lang](const Trace::Loaded& whole) {
         const std::unique_ptr<TraceExport> writer =

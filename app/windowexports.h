@@ -20,7 +20,7 @@ class StageDirector;
 class WindowExports : public QObject {
     Q_OBJECT
 public:
-    enum class Format { Report, Mermaid, PlantUml };
+    enum class Format { Report, Spreadsheet, Mermaid, PlantUml };
     struct Parts {
         QWidget* window;
         StageDirector* director;

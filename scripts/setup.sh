@@ -15,9 +15,11 @@ idem_packages=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev
     qt6-charts-dev qt6-svg-dev qt6-declarative-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    qt6-translations-l10n libsqlite3-dev libssl-dev sqlite3 python3 fonts-noto-cjk
+    qt6-translations-l10n libsqlite3-dev libssl-dev zlib1g-dev sqlite3 python3 fonts-noto-cjk
     # the exports read back and the trace schema checked (tests/exports_test.py)
     jq python3-jsonschema
+    # the spreadsheet export read back (tests/xlsx_test.py)
+    python3-openpyxl
     # CI's habits check (scripts/check.sh)
     git clang-format
     # the .deb (dpkg-shlibdeps, dpkg-buildflags) and its test (desktop-file-validate,

@@ -67,7 +67,7 @@ expect "sources without a scenario" "$(q 'd["sources"]')" idemlab run --source "
 expect "params of order-create" "$(q '[p["key"] + "=" for s in d["scenarios"] if s["id"] == "order-create" for p in s["params"]]')" \
     idemlab run --scenario order-create --param ""
 expect "verdicts" "$(q 'd["verdicts"]')" idemlab run --scenario order-create --expect ""
-expect "export formats" "chrome csv history html mermaid plantuml shiviz" idemlab export t.json --format ""
+expect "export formats" "chrome csv history html mermaid plantuml shiviz xlsx" idemlab export t.json --format ""
 expect "a number has no completion" "" idemlab run --scenario order-create --duplicates ""
 expect "languages" "en zh" idemlab export t.json --lang ""
 

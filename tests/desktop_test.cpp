@@ -281,6 +281,7 @@ void DesktopTest::exportsWriteWhatTheCommandLineWrites() {
     w.playback().stepForward();
     const QList<QPair<WindowExports::Format, QString>> formats{
         {WindowExports::Format::Report, "html"},
+        {WindowExports::Format::Spreadsheet, "xlsx"},
         {WindowExports::Format::Mermaid, "mermaid"},
         {WindowExports::Format::PlantUml, "plantuml"}};
     for (const auto& [format, name] : formats) {

@@ -1,6 +1,7 @@
 #include "labfiles.h"
 
 #include "tracewriters.h"
+#include "xlsxexport.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -60,6 +61,9 @@ bool looksWrittenByLab(const QByteArray& bytes) {
     if (head.startsWith("\xEF\xBB\xBF"))  // CSV for Excel
         head.remove(0, 3);
     if (pngMarked(head))
+        return true;
+    // A workbook: a ZIP whose first entry, stored as it is, names the lab.
+    if (head.startsWith("PK\x03\x04") && head.contains(kXlsxApplication))
         return true;
     if (head.startsWith(R"({"format":"idemlab-trace")"))
         return true;

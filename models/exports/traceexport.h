@@ -29,6 +29,11 @@ public:
     void write(const QByteArray& bytes);
     void write(const QString& text) { write(text.toUtf8()); }
     bool flush();
+    // A format that cannot go on says why; nothing more is written.
+    void fail(const QString& why) {
+        if (!failed())
+            error_ = why;
+    }
     bool failed() const { return !error_.isEmpty(); }
     QString error() const { return error_; }
 

@@ -4,7 +4,6 @@
 #include "exporttext.h"
 #include "narration.h"
 #include "outofmemory.h"
-#include "sqlconnection.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -102,61 +101,26 @@ int intentCount(const QList<TraceEvent>& events) {
     return std::max(most, 1);
 }
 
-// A CSV cell for one of the two counts: the number when the event has that kind of count.
-static QString countCell(const TraceEvent& e, RowCount counts) {
-    return e.is(EventKind::Sql) && e.counts == counts ? QString::number(e.rows) : QString();
-}
-
 CsvExport::~CsvExport() = default;
 
 void CsvExport::begin(const ExportRun& run, ExportOutput& out) {
     if (excel_)
         out.write(QByteArray("\xEF\xBB\xBF"));
-    const QString backend = run.config.value("backend").toString();
-    server_ = !backend.isEmpty() && backend != QLatin1String("sqlite");
-    out.write(QByteArray("seq,t_ms,intent,attempt,actor,kind,connection,sql,params,rows_returned,"
-                         "rows_changed,error,data,caption") +
-              (server_ ? QByteArray(",outcome,waiting_for,lock,waited_ms") : QByteArray()) +
-              "\r\n");
-    narrator_ = std::make_unique<Narrator>(run.intents, words_);
-    locks_.clear();
-    locks_.setBackend(backend);
+    out.write(table_.begin(run).join(',') + "\r\n");
 }
 
 void CsvExport::add(const TraceEvent& e, ExportOutput& out) {
     // Appended cell by cell: a string that cannot grow throws (std::bad_alloc,
     // the command's "out of memory"), where a list built from an initializer
     // list writes through a null block when its allocation fails.
-    QString line = QString::number(e.seq);
-    for (const QString& cell :
-         {QString::number(e.tMs), QString::number(e.intent), QString::number(e.attempt),
-          csvText(e.actorName()), csvText(e.kindId()), csvText(e.connectionName()), csvText(e.sql),
-          csvText(paramsText(e.params)), countCell(e, RowCount::Returned),
-          countCell(e, RowCount::Changed), csvText(e.errorText()), csvText(eventDataText(e)),
-          csvText(narrator_->caption(e))}) {
-        line += QLatin1Char(',');
-        line += cell;
-    }
-    if (server_) {
-        const LockStep step = locks_.follow(e);
-        QString waitingFor;
-        QString lock;
-        QString waited;
-        if (step.began) {
-            QStringList holders;
-            for (const AttemptRef& a : step.began->holders) holders << locks_.name(a);
-            waitingFor = holders.join(QStringLiteral(", "));
-            lock = LockStory::lockText(step.began->lock);
-        }
-        if (step.ended)
-            waited = QString::number(step.ended->endMs - step.ended->tMs);
-        for (const QString& cell :
-             {e.is(EventKind::Sql) ? QString::fromLatin1(outcomeId(e.outcome())) : QString(),
-              csvText(waitingFor), csvText(lock), waited}) {
+    QString line;
+    bool first = true;
+    table_.cells(e, [&](const TableCell& cell) {
+        if (!first)
             line += QLatin1Char(',');
-            line += cell;
-        }
-    }
+        first = false;
+        line += cell.kind == TableCell::Kind::Text ? csvText(cell.text) : cell.text;
+    });
     line += QLatin1String("\r\n");
     out.write(line);
 }

@@ -3,6 +3,7 @@
 // Jepsen-style history and Chrome trace events (Perfetto).
 #pragma once
 
+#include "eventtable.h"
 #include "lockstory.h"
 #include "narration.h"
 #include "statetally.h"
@@ -29,19 +30,17 @@ namespace idem {
 struct ScenarioWords;
 struct StateMachineInfo;
 
-// RFC 4180 CSV, one row per event; numbers stay numbers and text that a
-// spreadsheet would run as a formula is neutralised. excel: starts with a
-// UTF-8 byte-order mark, without which Excel reads UTF-8 (Chinese, "→") as
-// the system's code page. words: the run's scenario's, for the captions of
-// its notes (null: the engine's words alone). A run on a server has four
-// columns more: each statement's outcome in the words every backend shares
-// (ok, deadlock, serialization-failure ...), and for a lock wait the
-// attempts it waits for and the lock, and on the statement it held how long
-// it waited (waited_ms); a SQLite run's columns are as they were.
+// RFC 4180 CSV, one row per event (EventTable's columns); numbers stay
+// numbers and text that a spreadsheet would run as a formula is
+// neutralised. excel: starts with a UTF-8 byte-order mark, without which
+// Excel reads UTF-8 (Chinese, "→") as the system's code page; LibreOffice
+// asks for the character set whatever the file starts with, which the
+// spreadsheet export (xlsxexport.h) never needs. words: the run's
+// scenario's, for the captions of its notes.
 class CsvExport : public TraceExport {
 public:
     explicit CsvExport(bool excel = false, const ScenarioWords* words = nullptr)
-        : excel_(excel), words_(words) {}
+        : excel_(excel), table_(words) {}
     ~CsvExport() override;
     void begin(const ExportRun& run, ExportOutput& out) override;
     void add(const TraceEvent& e, ExportOutput& out) override;
@@ -49,10 +48,7 @@ public:
 
 private:
     bool excel_;
-    const ScenarioWords* words_;
-    std::unique_ptr<Narrator> narrator_;
-    bool server_ = false;
-    LockStory locks_{0};
+    EventTable table_;
 };
 QByteArray traceToCsv(const QList<TraceEvent>& events, bool excel = false,
                       const ScenarioWords* words = nullptr);

@@ -2059,6 +2059,14 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <source>Your handler&apos;s smallest failing run, at step %1 of %2: the first step where the judge&apos;s verdict is %3. Alt+5 goes back to the handler, with the statement of the step on screen marked.</source>
         <translation>你的处理函数最小的失败运行，停在第 %1 步（共 %2 步）：裁决第一次成为“%3”的那一步。按 Alt+5 回到处理函数，屏幕上这一步发出的语句会被标出。</translation>
     </message>
+    <message>
+        <source>Export events as sprea&amp;dsheet…</source>
+        <translation>导出事件为电子表格(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Every event as a row of an .xlsx workbook that LibreOffice and Excel open with every character right, and the run&apos;s settings on a second sheet (as idemlab export --format xlsx)</source>
+        <translation>每个事件一行，写成 .xlsx 工作簿，LibreOffice 和 Excel 双击即可打开、字符不乱；第二个工作表是这次运行的设置（同 idemlab export --format xlsx）</translation>
+    </message>
 </context>
 <context>
     <name>idem::MqConsume</name>
@@ -5237,6 +5245,18 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <source>No lesson is open: choose one under Guided lessons first.</source>
         <translation>没有打开的课程：请先在“课程”菜单里选择一门。</translation>
     </message>
+    <message>
+        <source>Export the events as a spreadsheet</source>
+        <translation>把事件导出为电子表格</translation>
+    </message>
+    <message>
+        <source>Spreadsheets (*.xlsx)</source>
+        <translation>电子表格 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>Writing the spreadsheet</source>
+        <translation>正在写电子表格</translation>
+    </message>
 </context>
 <context>
     <name>idem::Workbench</name>
@@ -5546,6 +5566,13 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>Checks with a private Redis: the handler may yield redis.call(...), and a consumer&apos;s messages come from a Redis stream</source>
         <translation>使用私有 Redis 检查：处理函数可以 yield redis.call(...)，消费者的消息来自 Redis 消息流</translation>
+    </message>
+</context>
+<context>
+    <name>idem::ZipWriter</name>
+    <message>
+        <source>the workbook would be larger than 4 GiB: export it as CSV</source>
+        <translation>工作簿会超过 4 GiB：请改为导出 CSV</translation>
     </message>
 </context>
 <context>
