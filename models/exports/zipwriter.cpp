@@ -42,7 +42,7 @@ struct ZipWriter::Deflater {
     z_stream stream{};
     Entry entry;
     Deflater() {
-        if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
+        if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, -MAX_WBITS, 8,
                          Z_DEFAULT_STRATEGY) != Z_OK)
             throw std::bad_alloc();
     }
