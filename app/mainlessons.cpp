@@ -12,40 +12,38 @@
 #include "runcontroller.h"
 #include "stageheader.h"
 #include "stagelayout.h"
+#include "welcomecard.h"
 #include "windowexports.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
 
 namespace idem {
 
 void MainWindow::offerFirstLesson() {
-    auto* offer =
-        new QMessageBox(QMessageBox::Question, tr("Welcome to Idempotency Lab"),
-                        tr("New here? The five-minute lesson sends a double click "
-                           "(three requests) to an order service, shows the three "
-                           "orders they make, then the dedup table whose unique key "
-                           "stops the repeats. Page Down moves on, Page Up goes "
-                           "back.\n\nAll lessons are in Guided lessons → Choose a lesson… "
-                           "(F2)."),
-                        QMessageBox::NoButton, this);
-    offer->setObjectName(QStringLiteral("firstLessonOffer"));
-    offer->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton* start =
-        offer->addButton(tr("&Start the five-minute lesson"), QMessageBox::AcceptRole);
-    offer->addButton(tr("&Not now"), QMessageBox::RejectRole);
-    offer->setDefaultButton(start);
-    connect(start, &QPushButton::clicked, this, [this] {
-        QString error;
-        if (!startLesson(QStringLiteral("first-five-minutes"), 0, &error))
-            showError(tr("Cannot open the lesson"), error);
-    });
-    offer->open();
+    auto* offer = findChild<WelcomeCard*>(QStringLiteral("firstLessonOffer"));
+    if (!offer) {
+        offer = new WelcomeCard(this, live_);
+        offer->setObjectName(QStringLiteral("firstLessonOffer"));
+        connect(offer, &WelcomeCard::started, this, [this] {
+            QString error;
+            if (!startLesson(QStringLiteral("first-five-minutes"), 0, &error))
+                showError(tr("Cannot open the lesson"), error);
+        });
+    }
+    offer->setTexts(tr("Welcome to Idempotency Lab"),
+                    tr("New here? The five-minute lesson sends a double click "
+                       "(three requests) to an order service, shows the three "
+                       "orders they make, then the dedup table whose unique key "
+                       "stops the repeats. Page Down moves on, Page Up goes "
+                       "back.\n\nAll lessons are in Guided lessons → Choose a lesson… "
+                       "(F2)."),
+                    tr("&Start the five-minute lesson"), tr("&Not now"));
+    offer->offer();
 }
 
 void MainWindow::showVerdict() {

@@ -42,8 +42,8 @@ struct ZipWriter::Deflater {
     z_stream stream{};
     Entry entry;
     Deflater() {
-        if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, -MAX_WBITS, 8,
-                         Z_DEFAULT_STRATEGY) != Z_OK)
+        if (deflateInit2(&stream, Z_BEST_SPEED, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+            Z_OK)
             throw std::bad_alloc();
     }
     ~Deflater() { deflateEnd(&stream); }
