@@ -1,9 +1,11 @@
 // The window never waits: drives the real MainWindow through Fire, End, Home
-// (back from the end), Play at "instant", Compare, Save trace and the
-// Experiment, at an ordinary size
+// (back from the end), Play at "instant", Compare, Save trace, the
+// Experiment and the workbench's Check, at an ordinary size
 // (50 intents x 2 duplicates) and at the fire panel's maximum (50 x 1000),
 // with a 1 ms heartbeat timer on the window's thread, and prints the longest
 // gap between two beats for each (goal: at most 16 ms, one 60 Hz frame).
+// (Check attacks the first challenge's reference handler at the ordinary
+// size, the lease's, 2,627 schedules stopped at the cap, at the largest.)
 // Then, on MariaDB and PostgreSQL when they are installed, a live run:
 // Fire (the lab's private server starts in the worker), ten steps (each
 // waits for the server in a worker), End, and four Page Downs of a lesson
@@ -25,8 +27,10 @@
 // host sometimes leaves a CPU unrun for 5-20 ms, whatever the program does.
 // The last lines give the longest gap less those stalls, and the longest
 // stalls the machine had meanwhile.
+#include "challenge.h"
 #include "compareview.h"
 #include "experimentview.h"
+#include "handlereditor.h"
 #include "lessonplayer.h"
 #include "mainwindow.h"
 #include "playback.h"
@@ -35,6 +39,7 @@
 #include "runcontroller.h"
 #include "serverinstall.h"
 #include "sweeper.h"
+#include "workbenchview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -513,6 +518,24 @@ int main(int argc, char** argv) {
              const Result r = interact(
                  heart, machine, capMs, [e] { e->start(); }, [e] { return !e->isRunning(); },
                  [e] { e->cancel(); });
+             w.tabs()->setCurrentWidget(w.liveView());
+             return r;
+         }},
+        // The workbench's Check: the first challenge's reference handler,
+        // which passes (every schedule is run), and at the large size the
+        // lease's (2,627 schedules, stopped at the cap).
+        {QStringLiteral("Workbench Check"),
+         [&](int d) {
+             WorkbenchView* bench = w.workbenchView();
+             w.tabs()->setCurrentWidget(bench);
+             const QString id =
+                 d > 2 ? QStringLiteral("lease-fencing") : QStringLiteral("double-click");
+             bench->openChallenge(id);
+             bench->editor()->setPlainText(findChallenge(id)->reference);
+             const Result r = interact(
+                 heart, machine, capMs, [bench] { bench->check(); },
+                 [bench] { return !bench->isChecking(); }, [bench] { bench->cancel(); });
+             bench->stop();
              w.tabs()->setCurrentWidget(w.liveView());
              return r;
          }},
