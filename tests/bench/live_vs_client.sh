@@ -4,7 +4,8 @@
 # INSERT commits alone) run by `idemlab run --connect` on a kept private
 # server, and by `idemlab run --backend` on a private server of its own (its
 # start included), against rawserver sending the same statements (taken from
-# the run's trace) with plain libpq / libmariadb over the same socket. Wall
+# the run's trace) with plain libpq / libmariadb over the same socket, its
+# database made and dropped as --connect makes and drops the lab's. Wall
 # time of the whole process, several rounds in turn; prints each round and
 # the median ratios.
 #

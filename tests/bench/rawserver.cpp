@@ -2,8 +2,10 @@
 // statements of a run on a server (as tracescript.py extracted them from its
 // trace), sent with plain libpq or libmariadb over the same socket, one
 // blocking call after another on the same connections, and nothing else: no
-// stepping, no lock observer, no recorded tables. Like the run, it works in
-// a database of its own, created first and dropped at the end.
+// stepping, no lock observer, no recorded tables. Its database's life is the
+// run's with --connect: a database of its own, created first and dropped at
+// the end (on PostgreSQL with a schema of the same name that each connection
+// works in).
 //
 // Usage: rawserver postgres SOCKET_FOLDER USER SCRIPT
 //        rawserver mariadb SOCKET_FILE USER SCRIPT
@@ -108,14 +110,21 @@ int runPostgres(const std::string& socket, const std::string& user,
             c, [](void*, const char*) {}, nullptr);
         return c;
     };
+    // As `idemlab run --connect` does on PostgreSQL: a database, a schema of
+    // the same name in it, and each connection's search_path set to it.
     PGconn* admin = open("postgres");
     PQclear(PQexec(admin, ("CREATE DATABASE " + database).c_str()));
+    PGconn* owner = open(database);
+    PQclear(PQexec(owner, ("CREATE SCHEMA " + database).c_str()));
+    PQfinish(owner);
     std::map<int, PGconn*> connections;
     long errors = 0;
     for (const Statement& s : script) {
         PGconn*& c = connections[s.connection];
-        if (!c)
+        if (!c) {
             c = open(database);
+            PQclear(PQexec(c, ("SET search_path TO " + database).c_str()));
+        }
         std::vector<std::string> values;
         std::vector<const char*> pointers;
         values.reserve(s.params.size());
