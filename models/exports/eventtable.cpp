@@ -31,14 +31,17 @@ QByteArrayList EventTable::begin(const ExportRun& run) {
     narrator_ = std::make_unique<Narrator>(run.intents, words_);
     locks_.clear();
     locks_.setBackend(backend);
-    QByteArrayList columns{"seq",          "t_ms",       "intent", "attempt", "actor",
-                           "kind",         "connection", "sql",    "params",  "rows_returned",
-                           "rows_changed", "error",      "data",   "caption"};
-    if (server_)
-        columns << "outcome"
-                << "waiting_for"
-                << "lock"
-                << "waited_ms";
+    // Appended one by one: a list built from an initializer list writes
+    // through a null block when its allocation fails.
+    QByteArrayList columns;
+    for (const char* name :
+         {"seq", "t_ms", "intent", "attempt", "actor", "kind", "connection", "sql", "params",
+          "rows_returned", "rows_changed", "error", "data", "caption"})
+        columns.append(name);
+    if (server_) {
+        for (const char* name : {"outcome", "waiting_for", "lock", "waited_ms"})
+            columns.append(name);
+    }
     return columns;
 }
 

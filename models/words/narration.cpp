@@ -76,16 +76,20 @@ QString fill(const QString& text, std::initializer_list<QString> args) {
     return out;
 }
 
-QString joinSentences(const QStringList& sentences) {
-    QString text;
-    for (const QString& s : sentences) {
-        if (s.isEmpty())
-            continue;
-        if (!text.isEmpty() && !text.endsWith(QChar(0x3002)) && !text.endsWith(QChar(0xFF09)) &&
-            !text.endsWith(QChar(0xFF01)) && !text.endsWith(QChar(0xFF1F)))
-            text += QLatin1Char(' ');
-        text += s;
-    }
+namespace {
+
+// A sentence after the others: a space between, unless the text so far ends
+// in Chinese punctuation.
+void appendSentence(QString& text, const QString& s) {
+    if (s.isEmpty())
+        return;
+    if (!text.isEmpty() && !text.endsWith(QChar(0x3002)) && !text.endsWith(QChar(0xFF09)) &&
+        !text.endsWith(QChar(0xFF01)) && !text.endsWith(QChar(0xFF1F)))
+        text += QLatin1Char(' ');
+    text += s;
+}
+
+QString spacedLabels(QString text) {
     // An attempt's label before a Chinese word gets a space, as Latin
     // letters and digits do in Chinese text ("#1 记录下", not "#1记录下").
     // An ideograph only: \p{Han} also takes the ideographic comma by its
@@ -94,6 +98,21 @@ QString joinSentences(const QStringList& sentences) {
         QStringLiteral("(#\\d+)(?=[\\x{3400}-\\x{4dbf}\\x{4e00}-\\x{9fff}])"));
     text.replace(labelThenHan, QStringLiteral("\\1 "));
     return text;
+}
+
+}  // namespace
+
+QString joinSentences(const QStringList& sentences) {
+    QString text;
+    for (const QString& s : sentences) appendSentence(text, s);
+    return spacedLabels(text);
+}
+
+QString joinSentences(const QString& first, const QString& second) {
+    QString text;
+    appendSentence(text, first);
+    appendSentence(text, second);
+    return spacedLabels(text);
 }
 
 QString quoted(const QString& name) {
@@ -214,7 +233,7 @@ QString Narrator::narrate(const QList<TraceEvent>& events, qsizetype from, qsize
 QString Narrator::caption(const TraceEvent& e) {
     const QString dropped = sayDropped(&e).text;
     const QString text = say(e).text;
-    return joinSentences({dropped, text});
+    return joinSentences(dropped, text);
 }
 
 Narrator::Said Narrator::sayDropped(const TraceEvent* next) {

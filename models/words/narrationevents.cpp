@@ -96,8 +96,8 @@ Narrator::Said Narrator::sayPlain(const TraceEvent& e) {
             Said said = sayTransition(e);
             if (e.fields.flag("accepted") && transactions_.latestOpen())
                 said.text = joinSentences(
-                    {said.text, SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                                      "Not yet committed: nobody else sees it."))});
+                    said.text, SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                     "Not yet committed: nobody else sees it.")));
             return said;
         }
         case EventKind::Response:

@@ -214,10 +214,10 @@ Narrator::Said Narrator::saySql(const TraceEvent& e) {
             // InnoDB's victim is rolled back at once: say what went with it.
             if (change == TxChange::RolledBack && !written.isEmpty())
                 return {joinSentences(
-                            {deadlock,
-                             SAY(QT_TRANSLATE_NOOP("idem::Narration",
-                                                   "Nothing of its open transaction stays: %1."))
-                                 .arg(written)}),
+                            deadlock,
+                            SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                                  "Nothing of its open transaction stays: %1."))
+                                .arg(written)),
                         3};
             return {deadlock, 3};
         }

@@ -31,6 +31,10 @@ QString fill(const QString& text, std::initializer_list<QString> args);
 // Sentences one after the other: a space after an English full stop, none
 // after a Chinese one (。 takes its own room).
 QString joinSentences(const QStringList& sentences);
+// The same for two, with no list: a list built from {a, b} writes through a
+// null block when its allocation fails, where appending to a string throws
+// std::bad_alloc (the command's "out of memory").
+QString joinSentences(const QString& first, const QString& second);
 
 // A table's name as a sentence shows it: as it is, in either language (a
 // caption on a projector is no place for code marks).
