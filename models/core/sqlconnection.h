@@ -19,10 +19,16 @@
 namespace idem {
 
 // Values to bind, in order. (A function rather than a braced list: g++ 12
-// miscompiles braced lists inside a co_await expression.)
+// miscompiles braced lists inside a co_await expression.) Appended one by
+// one: a list built from a braced list writes through a null block when its
+// allocation fails, where an append throws std::bad_alloc (the command's
+// "out of memory"; tests/faults_test.py).
 template <typename... Values>
 QVariantList bound(Values&&... values) {
-    return QVariantList{QVariant(std::forward<Values>(values))...};
+    QVariantList list;
+    list.reserve(qsizetype(sizeof...(Values)));
+    (list.append(QVariant(std::forward<Values>(values))), ...);
+    return list;
 }
 
 // What a statement's count of rows counts (SQLite knows it from the prepared
