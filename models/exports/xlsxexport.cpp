@@ -1,6 +1,5 @@
 #include "xlsxexport.h"
 
-#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,9 +17,10 @@ constexpr char kPackageRels[] = "http://schemas.openxmlformats.org/package/2006/
 // What one cell holds at most (Excel's limit).
 constexpr qsizetype kCellChars = 32767;
 
-// Text as XML character data: the five markup characters escaped, the
-// characters XML 1.0 cannot carry (most controls) replaced by U+FFFD, and
-// cut to what a cell holds.
+// Text as XML character data: the markup characters escaped, a carriage
+// return kept as a reference (an XML reader turns a bare one into a line
+// feed), and the characters XML 1.0 cannot carry (most controls) replaced by
+// U+FFFD.
 QByteArray xmlText(const QString& text) {
     QString s;
     s.reserve(text.size());
@@ -37,7 +37,7 @@ QByteArray xmlText(const QString& text) {
         else if ((u < 0x20 && u != '\t' && u != '\n' && u != '\r') || u == 0xfffe || u == 0xffff)
             s += QChar(0xfffd);
         else if (u == '\r')
-            s += QLatin1String("&#13;");  // kept: an XML reader turns a bare CR into LF
+            s += QLatin1String("&#13;");
         else
             s += c;
     }
