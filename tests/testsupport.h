@@ -40,8 +40,9 @@ QString testRedis();
 // How many of a cell's seeds 1..seeds to run: all of them; fewer with
 // IDEM_TABLE_SEEDS; on a server or with Redis two, or IDEM_LIVE_SEEDS.
 int seedCount(int seeds);
-// The first of them: 1; on a server or with Redis IDEM_LIVE_FIRST_SEED,
-// kept within the table's seeds.
+// The first of them: 1 for a table run whole; for one run at fewer seeds
+// (on a server, with Redis, at IDEM_TABLE_SEEDS) IDEM_LIVE_FIRST_SEED, kept
+// within the table's seeds.
 int firstSeed(int seeds);
 // Runs to the end and returns the summary; fails the current test on error.
 Summary runToSummary(const RunConfig& config);
