@@ -101,8 +101,10 @@ QString namedInFile(const QString& source) {
 }
 
 QString resultLine(const AttackResult& r) {
-    QString where =
-        r.isolation.isEmpty() ? r.backend : QStringLiteral("%1 (%2)").arg(r.backend, r.isolation);
+    // SQLite has one level: naming it says nothing.
+    QString where = r.isolation.isEmpty() || r.backend == QLatin1String("sqlite")
+                        ? r.backend
+                        : QStringLiteral("%1 (%2)").arg(r.backend, r.isolation);
     if (r.redis != QLatin1String("off"))
         where += QStringLiteral(" with Redis");
     const QString counts = QStringLiteral(
@@ -191,7 +193,9 @@ int check(const QStringList& args) {
                       "\"// challenge: ID\" line, else double-click).",
                       "ID"});
     parser.addOption({"backend", "sqlite (default), mariadb, postgres or all.", "B", "sqlite"});
-    parser.addOption({"isolation", "The isolation level (default: the backend's own).", "LEVEL"});
+    parser.addOption({"isolation",
+                      "The isolation level (default: the backend's own; all: each of its levels).",
+                      "LEVEL"});
     parser.addOption({"redis",
                       "off (default), private (a redis-server of the lab's own) or a URL: the "
                       "Redis the handler's redis.call reaches, and a consumer's stream.",
@@ -265,47 +269,43 @@ int check(const QStringList& args) {
     const Interruption interruption;
     int exit = Ok;
     for (const QString& b : backends) {
-        // A server's rows reach the handler without their column names yet:
-        // said plainly rather than judged wrongly.
-        if (b != QLatin1String("sqlite")) {
-            if (backend != QLatin1String("all"))
-                return badInput(QStringLiteral("the workbench runs handlers on SQLite only so "
-                                               "far; %1 is not supported yet")
-                                    .arg(b));
-            QTextStream(stderr) << "idemlab: " << b << ": not checked (the workbench runs "
-                                << "handlers on SQLite only so far)" << Qt::endl;
-            continue;
-        }
-        const QString isolation = parser.value("isolation");
-        if (!isolation.isEmpty() && !isolationIds(b).contains(isolation))
-            return badInput(QStringLiteral("--isolation %1 is not a level of %2 (allowed: %3)")
-                                .arg(isolation, b, isolationIds(b).join(QStringLiteral(", "))));
-        AttackOptions options;
-        options.backend = b;
-        options.isolation = parser.value("isolation");
-        options.redis = redis;
-        options.preemptions = preemptions;
-        options.traceDir = traceDir;
-        options.cancel = Interruption::flag();
-        const AttackResult r = attackHandler(*c, source, QFileInfo(path).fileName(), options);
-        if (r.outcome == AttackResult::Outcome::BadHandler)
-            return badInput(r.message);
-        if (parser.isSet("json"))
-            out() << QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact) << Qt::endl;
-        else
-            out() << resultLine(r) << Qt::endl;
-        switch (r.outcome) {
-            case AttackResult::Outcome::Passed:
-                break;
-            case AttackResult::Outcome::Failed:
-                exit = std::max<int>(exit, Failure);
-                break;
-            case AttackResult::Outcome::Cancelled:
-                return Interruption::exitCode();
-            case AttackResult::Outcome::RunFailed:
-                return failWith(r.message, Failure);
-            case AttackResult::Outcome::BadHandler:
-                return BadInput;
+        // The backend's own level when none is named; `all`: each of its
+        // levels in turn.
+        const QString named = parser.value("isolation");
+        if (!named.isEmpty() && named != QLatin1String("all") && !isolationIds(b).contains(named))
+            return badInput(QStringLiteral("--isolation %1 is not a level of %2 (allowed: %3, all)")
+                                .arg(named, b, isolationIds(b).join(QStringLiteral(", "))));
+        const QStringList levels = named == QLatin1String("all") ? isolationIds(b)
+                                   : named.isEmpty()             ? isolationIds(b).mid(0, 1)
+                                                                 : QStringList{named};
+        for (const QString& isolation : levels) {
+            AttackOptions options;
+            options.backend = b;
+            options.isolation = isolation;
+            options.redis = redis;
+            options.preemptions = preemptions;
+            options.traceDir = traceDir;
+            options.cancel = Interruption::flag();
+            const AttackResult r = attackHandler(*c, source, QFileInfo(path).fileName(), options);
+            if (r.outcome == AttackResult::Outcome::BadHandler)
+                return badInput(r.message);
+            if (parser.isSet("json"))
+                out() << QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact) << Qt::endl;
+            else
+                out() << resultLine(r) << Qt::endl;
+            switch (r.outcome) {
+                case AttackResult::Outcome::Passed:
+                    break;
+                case AttackResult::Outcome::Failed:
+                    exit = std::max<int>(exit, Failure);
+                    break;
+                case AttackResult::Outcome::Cancelled:
+                    return Interruption::exitCode();
+                case AttackResult::Outcome::RunFailed:
+                    return failWith(r.message, Failure);
+                case AttackResult::Outcome::BadHandler:
+                    return BadInput;
+            }
         }
     }
     return exit;

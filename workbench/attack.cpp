@@ -1,5 +1,7 @@
 #include "attack.h"
 
+#include "backendnames.h"
+
 #include "runredis.h"
 
 #include "challengescenario.h"
@@ -148,7 +150,7 @@ bool smaller(const Counterexample& a, const Counterexample& b) {
 
 QString traceName(const Challenge& c, const AttackOptions& o) {
     QString name = QStringLiteral("%1-%2").arg(c.id, o.backend);
-    if (!o.isolation.isEmpty())
+    if (!o.isolation.isEmpty() && o.isolation != isolationIds(o.backend).value(0))
         name += QLatin1Char('-') + o.isolation;
     return name + QStringLiteral(".trace.json");
 }

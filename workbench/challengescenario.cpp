@@ -8,6 +8,7 @@
 #include "sqlstatement.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <map>
@@ -47,6 +48,62 @@ bool handlerMaySend(const QString& sql) {
         default:
             return false;
     }
+}
+
+// A server says which row an INSERT made only when asked (SQLite keeps the
+// last row id of every connection): an INSERT sent with db.exec that does
+// not ask itself is sent with RETURNING id, MariaDB's and PostgreSQL's
+// common spelling, so that `r.insertId` means the same on every database.
+// The trace and the SQL log show the statement as the server received it.
+bool asksForInsertId(const QString& backend, const HandlerCall& call,
+                     const QSet<QString>& tablesWithId) {
+    if (backend == QLatin1String("sqlite") || call.kind != HandlerCall::Kind::Exec ||
+        sqlVerb(call.sql) != SqlVerb::Insert)
+        return false;
+    static const QRegularExpression into(
+        QStringLiteral("^\\s*INSERT\\s+(?:IGNORE\\s+)?INTO\\s+[`\"]?(\\w+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression returning(QStringLiteral("\\bRETURNING\\b"),
+                                              QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch table = into.match(call.sql);
+    // A statement that asks itself has nothing to add.
+    return table.hasMatch() && tablesWithId.contains(table.captured(1).toLower()) &&
+           !returning.match(call.sql).hasMatch();
+}
+
+// The tables a schema makes with a column `id`: the ones an INSERT can
+// return an id of.
+QSet<QString> tablesWithId(const QStringList& schema) {
+    static const QRegularExpression table(
+        QStringLiteral("^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?[`\"]?(\\w+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression id(QStringLiteral("[(,]\\s*[`\"]?id[`\"]?\\s"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    QSet<QString> tables;
+    for (const QString& statement : schema) {
+        const QRegularExpressionMatch m = table.match(statement);
+        if (m.hasMatch() && id.match(statement).hasMatch())
+            tables.insert(m.captured(1).toLower());
+    }
+    return tables;
+}
+
+// On its own line, after any trailing semicolon: a trailing comment stays one.
+QString withReturningId(QString sql) {
+    while (!sql.isEmpty() && (sql.back().isSpace() || sql.back() == QLatin1Char(';'))) sql.chop(1);
+    return sql + QStringLiteral("\nRETURNING id");
+}
+
+// The row the INSERT returned becomes its id; the handler sees the rows it
+// changed, as from any INSERT.
+void takeReturnedId(SqlResult& r) {
+    if (!r.ok)
+        return;
+    if (!r.data.isEmpty())
+        r.insertId = r.data.back().value(0).toLongLong();
+    r.data.clear();
+    r.columns.clear();
+    r.counts = RowCount::Changed;
 }
 
 // The Redis commands a handler may send: keys, counters, hashes, and a
@@ -136,7 +193,9 @@ QStringList ChallengeScenario::schema(const RunConfig& config) const {
     QStringList own;
     if (!run || !run->program->schema(config.backend, &own, &error))
         throw SetupFailure(error.toStdString());
-    return base_.schema(config) + own;
+    QStringList all = base_.schema(config) + own;
+    run->tablesWithId = tablesWithId(all);
+    return all;
 }
 
 void ChallengeScenario::seed(Setup& setup, int intent) const {
@@ -294,10 +353,18 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
                     run->refused = true;
                     throw HandlerFailure(why.toStdString());
                 }
-                r = co_await a.trySqlWith(call.sql, call.params);
-                if (sqlVerb(call.sql) != SqlVerb::Insert)
-                    r.insertId = 0;
-                break;
+                {
+                    const bool askId = asksForInsertId(a.config().backend, call, run->tablesWithId);
+                    // Named, not a temporary: g++ 12 mishandles a temporary's
+                    // lifetime inside a co_await expression.
+                    const QString sent = askId ? withReturningId(call.sql) : call.sql;
+                    r = co_await a.trySqlWith(sent, call.params);
+                    if (askId)
+                        takeReturnedId(r);
+                    if (sqlVerb(call.sql) != SqlVerb::Insert)
+                        r.insertId = 0;
+                    break;
+                }
             case HandlerCall::Kind::Redis:
                 break;  // above
         }

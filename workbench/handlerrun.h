@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
+#include <QSet>
 
 #include <memory>
 
@@ -54,6 +55,9 @@ struct HandlerRun {
     QString failure;  // the handler's own failure (a throw, a runaway step, a refused statement)
     bool runaway = false;
     bool refused = false;  // a statement the handler may not send (DDL outside schema)
+    // The run's tables with a column `id`: a server's INSERT into one is
+    // asked for the id it gave (challengescenario.cpp).
+    QSet<QString> tablesWithId;
 };
 
 // The virtual ms between two segments' starts.

@@ -99,6 +99,7 @@ SqlResult ServerConnection::take() {
     r.rows = s.rows;
     r.data = s.data;
     r.columns = s.columns;
+    r.insertId = s.insertId;
     r.counts = s.returnsRows        ? RowCount::Returned
                : changesRows(sent_) ? RowCount::Changed
                                     : RowCount::None;

@@ -10,7 +10,8 @@ const schema =
 
 function* handle(request, db) {
     const name = request.job + ":" + request.biz_date;
-    yield db.exec("INSERT OR IGNORE INTO locks (name, owner, token, expires_at) VALUES (?, NULL, 0, 0)",
+    yield db.exec("INSERT INTO locks (name, owner, token, expires_at) VALUES (?, NULL, 0, 0) " +
+                  "ON CONFLICT (name) DO NOTHING",
                   name);
     const took = yield db.exec(
         "UPDATE locks SET owner = ?, token = token + 1, expires_at = ? WHERE name = ? AND expires_at <= ?",

@@ -404,6 +404,7 @@ void MariaSession::readResult(MYSQL_RES* res) {
         // was counts 0 on MariaDB (the connection does not ask for
         // CLIENT_FOUND_ROWS), where SQLite and PostgreSQL count it.
         result.rows = qint64(mysql_affected_rows(mysql_));
+        result.insertId = qint64(mysql_insert_id(mysql_));
     }
     phase_ = Phase::Idle;
     finish(std::move(result));

@@ -41,6 +41,7 @@ struct StatementResult {
     SqlOutcome outcome = SqlOutcome::Ok;
     bool returnsRows = false;  // a read (or RETURNING): rows counts what came back
     qint64 rows = 0;           // rows returned, or rows the server says it changed
+    qint64 insertId = 0;       // MariaDB: the AUTO_INCREMENT value an INSERT gave
     QStringList columns;
     // MariaDB: each column's type as information_schema's DATA_TYPE names it
     // ("bigint", "varchar", "text"), read from the result's own description.
