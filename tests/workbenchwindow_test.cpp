@@ -10,10 +10,12 @@
 #include "mainwindow.h"
 #include "playback.h"
 #include "privateredis.h"
+#include "serverinstall.h"
 #include "workbenchview.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -56,6 +58,7 @@ private slots:
     void theStoryAndTheTableSpeakChinese();
     void theKeyboardReachesAndLeavesTheEditor();
     void theConsumerIsCheckedWithRedis();
+    void aWrongFixFailsOnTheServersAndItsRunIsStepped();
 
 private:
     QTemporaryDir dir_;
@@ -99,8 +102,8 @@ void WorkbenchWindowTest::theStarterFailsAndItsRunIsSteppedToTheFirstWrongStep()
     QCOMPARE(int(view->lastResult()->outcome), int(AttackResult::Outcome::Failed));
     QCOMPARE(view->results()->rowCount(), 1);
     QCOMPARE(view->results()->item(0, 0)->text(), QStringLiteral("SQLite"));
-    QVERIFY2(view->results()->item(0, 1)->text().startsWith("failed"),
-             qPrintable(view->results()->item(0, 1)->text()));
+    QVERIFY2(view->results()->item(0, 2)->text().startsWith("failed"),
+             qPrintable(view->results()->item(0, 2)->text()));
     QVERIFY2(view->detailLabel()->text().contains("Smallest failing run: 2 attempts"),
              qPrintable(view->detailLabel()->text()));
     QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✗")));
@@ -141,7 +144,7 @@ void WorkbenchWindowTest::theReferencePassesAndTheLadderSaysSo() {
     QTRY_VERIFY_WITH_TIMEOUT(!view->isChecking(), kCheckMs);
     QVERIFY(view->lastResult());
     QCOMPARE(int(view->lastResult()->outcome), int(AttackResult::Outcome::Passed));
-    QCOMPARE(view->results()->item(0, 1)->text(), QStringLiteral("passed"));
+    QCOMPARE(view->results()->item(0, 2)->text(), QStringLiteral("passed"));
     QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✓")));
     QVERIFY(!view->stepButton()->isEnabled());
     // The next challenge starts from its own starter, and this one's handler
@@ -251,13 +254,17 @@ void WorkbenchWindowTest::theStoryAndTheTableSpeakChinese() {
              qPrintable(view->storyLabel()->text()));
     QVERIFY(view->ladder()->item(0)->text().contains(first.title.zh));
     view->checkNow();
-    QVERIFY2(view->results()->item(0, 1)->text().startsWith(QStringLiteral("未通过")),
-             qPrintable(view->results()->item(0, 1)->text()));
+    QVERIFY2(view->results()->item(0, 2)->text().startsWith(QStringLiteral("未通过")),
+             qPrintable(view->results()->item(0, 2)->text()));
     QVERIFY2(view->detailLabel()->text().contains(QStringLiteral("最小的失败运行")),
              qPrintable(view->detailLabel()->text()));
+    QCOMPARE(view->results()->horizontalHeaderItem(1)->text(), QStringLiteral("隔离级别"));
+    QCOMPARE(view->results()->item(0, 1)->text(), QStringLiteral("可串行化"));
+    QVERIFY2(view->ladder()->item(0)->toolTip().startsWith(QStringLiteral("在 SQLite 上未通过")),
+             qPrintable(view->ladder()->item(0)->toolTip()));
     w.setLanguage("en");
     QVERIFY(view->ladder()->item(0)->text().contains(first.title.en));
-    QVERIFY(view->results()->horizontalHeaderItem(1)->text() == QStringLiteral("Result"));
+    QVERIFY(view->results()->horizontalHeaderItem(2)->text() == QStringLiteral("Result"));
 }
 
 void WorkbenchWindowTest::theKeyboardReachesAndLeavesTheEditor() {
@@ -312,10 +319,91 @@ void WorkbenchWindowTest::theConsumerIsCheckedWithRedis() {
     QVERIFY(view->lastResult());
     QCOMPARE(view->lastResult()->redis, QStringLiteral("private"));
     QCOMPARE(view->results()->item(0, 0)->text(), QStringLiteral("SQLite + Redis"));
-    QCOMPARE(view->results()->item(0, 1)->text(), QStringLiteral("passed"));
+    QCOMPARE(view->results()->item(0, 2)->text(), QStringLiteral("passed"));
     // A challenge without a Redis form leaves the box unticked.
     view->ladder()->setCurrentRow(rowOf("double-click"));
     QVERIFY(!redis->isChecked());
+}
+
+// Check-then-insert in one transaction: SQLite's one writer hides the race,
+// MariaDB and PostgreSQL at their own levels let both requests insert, and
+// PostgreSQL at serializable refuses one of them.
+void WorkbenchWindowTest::aWrongFixFailsOnTheServersAndItsRunIsStepped() {
+    for (const char* server : {"mariadb", "postgres"}) {
+        if (!missingServerPackage(QString::fromLatin1(server)).isEmpty())
+            QSKIP("a server is not installed");
+    }
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    w.action("tab-workbench")->trigger();
+    WorkbenchView* view = w.workbenchView();
+    QCOMPARE(view->challengeId(), QStringLiteral("double-click"));
+    view->editor()->setPlainText(QStringLiteral(
+        "function* handle(request, db) {\n"
+        "    yield db.begin();\n"
+        "    const found = yield db.query(\"SELECT id FROM orders WHERE request_id = ?\", "
+        "request.key);\n"
+        "    if (found.length > 0) {\n"
+        "        yield db.commit();\n"
+        "        return { status: \"duplicate\", order: found[0].id };\n"
+        "    }\n"
+        "    const r = yield db.exec(\"INSERT INTO orders (request_id, user_id, amount, "
+        "created_at) VALUES (?, ?, ?, ?)\", request.key, request.user_id, request.amount, "
+        "now());\n"
+        "    if (r.error) { yield db.rollback(); return { status: \"error\" }; }\n"
+        "    const c = yield db.commit();\n"
+        "    if (c.error) return { status: \"error\" };\n"
+        "    return { status: \"created\", order: r.insertId };\n"
+        "}\n"));
+    QComboBox* database = view->backendBox();
+    QComboBox* isolation = view->isolationBox();
+    // Every database is offered; SQLite's one level is shown, not offered.
+    QCOMPARE(database->count(), 3);
+    QVERIFY(!isolation->isEnabled());
+    // The outcome of a check at that database and level; -1 when the
+    // check did not run there.
+    const auto checkOn = [&](const char* backend, const char* level) {
+        database->setCurrentIndex(database->findData(QString::fromLatin1(backend)));
+        isolation->setCurrentIndex(isolation->findData(QString::fromLatin1(level)));
+        view->checkNow();
+        const AttackResult* r = view->lastResult();
+        if (!r || r->backend != QLatin1String(backend) || r->isolation != QLatin1String(level))
+            return -1;
+        return int(r->outcome);
+    };
+    QCOMPARE(checkOn("sqlite", "serializable"), int(AttackResult::Outcome::Passed));
+    QCOMPARE(checkOn("postgres", "serializable"), int(AttackResult::Outcome::Passed));
+    QCOMPARE(checkOn("postgres", "read-committed"), int(AttackResult::Outcome::Failed));
+    QCOMPARE(view->lastResult()->counterexample->summary.verdict, Verdict::Duplicated);
+    QCOMPARE(checkOn("mariadb", "repeatable-read"), int(AttackResult::Outcome::Failed));
+    // One row per database and level, in the chooser's order.
+    QTableWidget* table = view->results();
+    QCOMPARE(table->rowCount(), 4);
+    const QStringList expected{"SQLite|Serializable|passed", "MariaDB|Repeatable read|failed",
+                               "PostgreSQL|Read committed|failed",
+                               "PostgreSQL|Serializable|passed"};
+    for (int row = 0; row < 4; ++row) {
+        const QString got = QStringLiteral("%1|%2|%3")
+                                .arg(table->item(row, 0)->text(), table->item(row, 1)->text(),
+                                     table->item(row, 2)->text().section(QLatin1Char(':'), 0, 0));
+        QCOMPARE(got, expected.at(row));
+    }
+    // The ladder marks the chosen database's state; its tooltip says all three.
+    QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✗")));
+    QVERIFY2(view->ladder()->item(0)->toolTip().startsWith("failed on MariaDB, passed on SQLite"),
+             qPrintable(view->ladder()->item(0)->toolTip()));
+    database->setCurrentIndex(database->findData(QStringLiteral("sqlite")));
+    QVERIFY(view->ladder()->item(0)->text().startsWith(QStringLiteral("✓")));
+
+    // MariaDB's counterexample on the stage: both requests inserted.
+    QVERIFY(view->stepButton()->isEnabled());
+    view->stepButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(w.messages()->currentMessage().contains("smallest failing run"),
+                             60000);
+    QCOMPARE(w.playback().config().backend, QStringLiteral("mariadb"));
+    QCOMPARE(w.playback().finalSummary().verdict, Verdict::Duplicated);
+    QTRY_VERIFY(!w.playback().isLent());
 }
 
 QTEST_MAIN(WorkbenchWindowTest)

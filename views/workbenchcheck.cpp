@@ -4,6 +4,7 @@
 #include "backendnames.h"
 #include "challenge.h"
 #include "challengescenario.h"
+#include "firepanelrows.h"
 #include "handlereditor.h"
 #include "handlerrun.h"
 #include "names.h"
@@ -19,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
 
@@ -26,10 +28,11 @@ namespace idem {
 
 namespace {
 
-AttackOptions optionsFor(const QString& backend, bool redis, int preemptions,
-                         const QString& traceDir) {
+AttackOptions optionsFor(const QString& backend, const QString& isolation, bool redis,
+                         int preemptions, const QString& traceDir) {
     AttackOptions options;
     options.backend = backend;
+    options.isolation = isolation;
     options.redis = redis ? QStringLiteral("private") : QStringLiteral("off");
     options.preemptions = preemptions;
     // No folder (the handler could not be saved): no trace to step.
@@ -83,9 +86,10 @@ void WorkbenchView::check() {
         return;
     }
     checkingBackend_ = backend_->currentData().toString();
+    checkingIsolation_ = isolation_->currentData().toString();
     checkingRedis_ = redis_->isEnabled() && redis_->isChecked();
-    AttackOptions options =
-        optionsFor(checkingBackend_, checkingRedis_, bound_->value(), tracesFolder());
+    AttackOptions options = optionsFor(checkingBackend_, checkingIsolation_, checkingRedis_,
+                                       bound_->value(), tracesFolder());
     stop_ = std::make_shared<std::atomic_bool>(false);
     runs_ = std::make_shared<std::atomic<qint64>>(0);
     options.cancel = stop_.get();
@@ -126,9 +130,10 @@ void WorkbenchView::checkNow() {
         return;
     save();
     checkingBackend_ = backend_->currentData().toString();
+    checkingIsolation_ = isolation_->currentData().toString();
     checkingRedis_ = redis_->isEnabled() && redis_->isChecked();
-    const AttackOptions options =
-        optionsFor(checkingBackend_, checkingRedis_, bound_->value(), tracesFolder());
+    const AttackOptions options = optionsFor(checkingBackend_, checkingIsolation_, checkingRedis_,
+                                             bound_->value(), tracesFolder());
     const AttackResult r =
         attackHandler(*c, editor_->toPlainText(), challenge_ + QStringLiteral(".js"), options);
     releaseHandlerRuns();
@@ -220,7 +225,7 @@ void WorkbenchView::finish(const AttackResult& result) {
     setState(challenge_, result.backend,
              passed ? QStringLiteral("passed") : QStringLiteral("failed"));
     // One row per database: a new check replaces its row.
-    byBackend_.insert(result.backend, result);
+    byBackend_.insert(result.backend + QLatin1Char('/') + result.isolation, result);
     fillResults();
     detail_->setText(describe(result));
     const bool steppable = result.counterexample && !result.counterexample->tracePath.isEmpty();
@@ -233,31 +238,103 @@ void WorkbenchView::finish(const AttackResult& result) {
 
 void WorkbenchView::fillResults() {
     results_->setRowCount(0);
-    for (const QString& backend :
-         {QStringLiteral("sqlite"), QStringLiteral("mariadb"), QStringLiteral("postgres")}) {
-        if (!byBackend_.contains(backend))
-            continue;
-        const AttackResult& result = byBackend_[backend];
-        const bool passed = result.outcome == AttackResult::Outcome::Passed;
-        QString verdict = tr("passed");
-        if (!passed && result.counterexample) {
-            const Counterexample& c = *result.counterexample;
-            verdict = c.target.isEmpty()
-                          ? tr("failed: %1").arg(verdictName(toId(c.summary.verdict)))
-                          : tr("failed: over the target");
-        }
-        const int row = results_->rowCount();
-        results_->insertRow(row);
-        const QStringList cells{checkedOn(&result), verdict, QString::number(result.run),
-                                QString::number(result.skipped), QString::number(result.bounded)};
-        for (int col = 0; col < cells.size(); ++col) {
-            auto* item = new QTableWidgetItem(cells[col]);
-            if (col == 1)
-                item->setForeground(passed ? QColor(0x1a, 0x7f, 0x37) : QColor(0xc6, 0x28, 0x28));
-            results_->setItem(row, col, item);
+    // The databases in the chooser's order, each one's levels in theirs.
+    for (const QString& backend : backendIds()) {
+        for (const QString& level : isolationIds(backend)) {
+            const auto found = byBackend_.constFind(backend + QLatin1Char('/') + level);
+            if (found != byBackend_.cend())
+                addResultRow(*found);
         }
     }
     results_->resizeColumnsToContents();
+}
+
+void WorkbenchView::addResultRow(const AttackResult& result) {
+    const bool passed = result.outcome == AttackResult::Outcome::Passed;
+    QString verdict = tr("passed");
+    if (!passed && result.counterexample) {
+        const Counterexample& c = *result.counterexample;
+        verdict = c.target.isEmpty() ? tr("failed: %1").arg(verdictName(toId(c.summary.verdict)))
+                                     : tr("failed: over the target");
+    }
+    const int row = results_->rowCount();
+    results_->insertRow(row);
+    const QStringList cells{checkedOn(&result),
+                            firepanel::isolationName(result.isolation),
+                            verdict,
+                            QString::number(result.run),
+                            QString::number(result.skipped),
+                            QString::number(result.bounded)};
+    for (int col = 0; col < cells.size(); ++col) {
+        auto* item = new QTableWidgetItem(cells[col]);
+        if (col == 2)
+            item->setForeground(passed ? QColor(0x1a, 0x7f, 0x37) : QColor(0xc6, 0x28, 0x28));
+        results_->setItem(row, col, item);
+    }
+}
+
+void WorkbenchView::fillDatabases() {
+    backend_->setAccessibleName(tr("Database"));
+    for (int i = 0; i < backend_->count(); ++i) {
+        const QString id = backend_->itemData(i).toString();
+        const QString missing = missingServerPackage(id);
+        backend_->setItemText(i, backendName(id));
+        // A server that is not installed is listed, not offered, and says
+        // which package brings it.
+        backend_->setItemData(i, missing.isEmpty() ? QVariant() : QVariant(0), Qt::UserRole - 1);
+        backend_->setItemData(
+            i,
+            !missing.isEmpty() ? tr("Not installed on this computer (Debian package %1): %2")
+                                     .arg(missing, installCommand(missing))
+            : id == QLatin1String("sqlite")
+                ? tr("SQLite in a file of its own for each run: one writer at a time")
+                : tr("A private %1 server the lab starts for the check: its locks, waits and "
+                     "isolation levels decide what your handler's statements see")
+                      .arg(backendName(id)),
+            Qt::ToolTipRole);
+    }
+    backend_->setToolTip(tr("The database your handler is checked on"));
+    fillIsolations();
+}
+
+void WorkbenchView::fillIsolations() {
+    const QString backend = backend_->currentData().toString();
+    const QString current = isolation_->currentData().toString();
+    const QStringList levels = isolationIds(backend);
+    {
+        const QSignalBlocker quiet(isolation_);
+        isolation_->clear();
+        for (const QString& id : levels) {
+            isolation_->addItem(id == levels.first()
+                                    ? tr("%1 (default)").arg(firepanel::isolationName(id))
+                                    : firepanel::isolationName(id),
+                                id);
+        }
+        const int i = isolation_->findData(current);
+        isolation_->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    // SQLite's one level is shown, not offered.
+    isolation_->setEnabled(levels.size() > 1);
+    isolation_->setAccessibleName(tr("Isolation level"));
+    isolation_->setToolTip(
+        tr("The isolation level every transaction of the check runs at: the same "
+           "handler can pass at one level and fail at another"));
+}
+
+QString WorkbenchView::ladderStates(const QString& challengeId, const QString& chosen) const {
+    QStringList said;
+    QStringList order{chosen};
+    for (const QString& b : backendIds()) {
+        if (b != chosen)
+            order << b;
+    }
+    for (const QString& b : order) {
+        const QString state = stateOf(challengeId, b);
+        said << (state == QLatin1String("passed")   ? tr("passed on %1").arg(backendName(b))
+                 : state == QLatin1String("failed") ? tr("failed on %1").arg(backendName(b))
+                                                    : tr("not tried on %1").arg(backendName(b)));
+    }
+    return said.join(QStringLiteral(", "));
 }
 
 QString WorkbenchView::describe(const AttackResult& result) const {

@@ -66,12 +66,13 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
       check_(new QPushButton(this)),
       cancel_(new QPushButton(this)),
       backend_(new QComboBox(this)),
+      isolation_(new QComboBox(this)),
       redis_(new QCheckBox(this)),
       boundLabel_(new QLabel(this)),
       bound_(new QSpinBox(this)),
       progress_(new QProgressBar(this)),
       progressText_(new QLabel(this)),
-      results_(new QTableWidget(0, 5, this)),
+      results_(new QTableWidget(0, 6, this)),
       detail_(new QLabel(this)),
       step_(new QPushButton(this)),
       watcher_(new QFileSystemWatcher(this)) {
@@ -137,6 +138,7 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     checkRow->addWidget(check_);
     checkRow->addWidget(cancel_);
     checkRow->addWidget(backend_);
+    checkRow->addWidget(isolation_);
     checkRow->addWidget(redis_);
     checkRow->addWidget(boundLabel_);
     checkRow->addWidget(bound_);
@@ -172,11 +174,10 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     backend_->addItem(QString(), QStringLiteral("sqlite"));
     backend_->addItem(QString(), QStringLiteral("mariadb"));
     backend_->addItem(QString(), QStringLiteral("postgres"));
-    // The workbench runs handlers on SQLite so far: the servers are listed,
-    // and said to be coming, rather than hidden.
-    for (int i = 1; i < backend_->count(); ++i) {
-        backend_->setItemData(i, 0, Qt::UserRole - 1);  // not selectable
-    }
+    connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
+        fillIsolations();
+        fillLadder();  // its marks are the chosen database's
+    });
     bound_->setRange(0, 5);
     bound_->setValue(2);
     boundLabel_->setBuddy(bound_);
@@ -288,16 +289,13 @@ void WorkbenchView::fillLadder() {
     ladder_->clear();
     int row = 0;
     for (const Challenge& c : allChallenges()) {
-        const QString state = stateOf(c.id, QStringLiteral("sqlite"));
-        QString mark = QStringLiteral("  ");
-        QString said = tr("not tried yet");
-        if (state == QLatin1String("passed")) {
-            mark = QStringLiteral("✓ ");
-            said = tr("passed on SQLite");
-        } else if (state == QLatin1String("failed")) {
-            mark = QStringLiteral("✗ ");
-            said = tr("failed on SQLite");
-        }
+        // The mark is the chosen database's; the tooltip says all three.
+        const QString chosen = backend_->currentData().toString();
+        const QString state = stateOf(c.id, chosen);
+        const QString mark = state == QLatin1String("passed")   ? QStringLiteral("✓ ")
+                             : state == QLatin1String("failed") ? QStringLiteral("✗ ")
+                                                                : QStringLiteral("  ");
+        const QString said = ladderStates(c.id, chosen);
         auto* item = new QListWidgetItem(
             QStringLiteral("%1%2. %3").arg(mark).arg(row + 1).arg(c.title.in(language_)), ladder_);
         item->setData(Qt::UserRole, c.id);
@@ -553,20 +551,15 @@ void WorkbenchView::retranslate() {
            "Ctrl+Enter)"));
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Stops the check (Escape)"));
-    backend_->setItemText(0, tr("SQLite"));
-    backend_->setItemText(1, tr("MariaDB (not yet)"));
-    backend_->setItemText(2, tr("PostgreSQL (not yet)"));
-    backend_->setAccessibleName(tr("Database"));
-    backend_->setToolTip(
-        tr("The workbench runs handlers on SQLite so far; the servers come "
-           "next"));
+    fillDatabases();
     updateRedisChoice();
     boundLabel_->setText(tr("Pree&mptions:"));
     bound_->setToolTip(
         tr("The most times a schedule switches away from an attempt that had "
            "statements left"));
-    results_->setHorizontalHeaderLabels({tr("Database"), tr("Result"), tr("Schedules run"),
-                                         tr("Skipped as repeats"), tr("Left out by the bound")});
+    results_->setHorizontalHeaderLabels({tr("Database"), tr("Isolation"), tr("Result"),
+                                         tr("Schedules run"), tr("Skipped as repeats"),
+                                         tr("Left out by the bound")});
     results_->setAccessibleName(tr("Check results"));
     step_->setText(tr("Step the failing run"));
     step_->setToolTip(tr("Puts the smallest failing run on the stage at its first wrong step"));

@@ -81,6 +81,8 @@ public:
     QListWidget* ladder() const { return ladder_; }
     QTableWidget* results() const { return results_; }
     QCheckBox* redisBox() const { return redis_; }
+    QComboBox* backendBox() const { return backend_; }
+    QComboBox* isolationBox() const { return isolation_; }
     QPushButton* checkButton() const { return check_; }
     QPushButton* stepButton() const { return step_; }
     QLabel* problemLabel() const { return problem_; }
@@ -127,6 +129,14 @@ private:
     // The Redis choice: offered where the challenge's scenario has a Redis
     // form and redis-server is installed; said why not elsewhere.
     void updateRedisChoice();
+    // The database chooser's servers (each offered where installed) and the
+    // chosen one's isolation levels.
+    void fillDatabases();
+    void addResultRow(const AttackResult& result);
+    // "passed on SQLite, failed on MariaDB, not tried on PostgreSQL", the
+    // chosen database first.
+    QString ladderStates(const QString& challengeId, const QString& chosen) const;
+    void fillIsolations();
     // "SQLite", "SQLite + Redis": where the check runs.
     QString checkedOn(const AttackResult* result = nullptr) const;
     // The handlers' folder, made on first use; false with the message.
@@ -157,7 +167,8 @@ private:
     QPushButton* check_;
     QPushButton* cancel_;
     QComboBox* backend_;
-    QCheckBox* redis_;  // a private Redis for redis.call and a consumer's stream
+    QComboBox* isolation_;  // the chosen database's levels; its own first
+    QCheckBox* redis_;      // a private Redis for redis.call and a consumer's stream
     QLabel* boundLabel_;
     QSpinBox* bound_;
     QProgressBar* progress_;
@@ -179,9 +190,11 @@ private:
     std::mutex resultMutex_;
     std::unique_ptr<AttackResult> pending_;  // the worker's result, until taken
     std::unique_ptr<AttackResult> last_;
-    QMap<QString, AttackResult> byBackend_;  // the last check's result on each database
+    // The last check's result on each database and level ("mariadb/serializable").
+    QMap<QString, AttackResult> byBackend_;
     quint64 generation_ = 0;
     QString checkingBackend_;
+    QString checkingIsolation_;
     bool checkingRedis_ = false;
 };
 

@@ -5324,18 +5324,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>超出挑战的目标：%1</translation>
     </message>
     <message>
-        <source>not tried yet</source>
-        <translation>尚未尝试</translation>
-    </message>
-    <message>
-        <source>passed on SQLite</source>
-        <translation>在 SQLite 上通过</translation>
-    </message>
-    <message>
-        <source>failed on SQLite</source>
-        <translation>在 SQLite 上未通过</translation>
-    </message>
-    <message>
         <source>You write:</source>
         <translation>你要写的：</translation>
     </message>
@@ -5448,24 +5436,8 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>停止检查（Esc）</translation>
     </message>
     <message>
-        <source>SQLite</source>
-        <translation>SQLite</translation>
-    </message>
-    <message>
-        <source>MariaDB (not yet)</source>
-        <translation>MariaDB（尚未支持）</translation>
-    </message>
-    <message>
-        <source>PostgreSQL (not yet)</source>
-        <translation>PostgreSQL（尚未支持）</translation>
-    </message>
-    <message>
         <source>Database</source>
         <translation>数据库</translation>
-    </message>
-    <message>
-        <source>The workbench runs handlers on SQLite so far; the servers come next</source>
-        <translation>工作台目前只在 SQLite 上运行处理函数；服务器随后支持</translation>
     </message>
     <message>
         <source>Pree&amp;mptions:</source>
@@ -5566,6 +5538,50 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>Checks with a private Redis: the handler may yield redis.call(...), and a consumer&apos;s messages come from a Redis stream</source>
         <translation>使用私有 Redis 检查：处理函数可以 yield redis.call(...)，消费者的消息来自 Redis 消息流</translation>
+    </message>
+    <message>
+        <source>Not installed on this computer (Debian package %1): %2</source>
+        <translation>这台电脑上没有安装（Debian 软件包 %1）：%2</translation>
+    </message>
+    <message>
+        <source>SQLite in a file of its own for each run: one writer at a time</source>
+        <translation>SQLite，每次运行一个独立的文件：同一时刻只有一个写者</translation>
+    </message>
+    <message>
+        <source>A private %1 server the lab starts for the check: its locks, waits and isolation levels decide what your handler&apos;s statements see</source>
+        <translation>实验室为这次检查启动的私有 %1 服务器：它的锁、等待和隔离级别决定你的处理函数的语句看到什么</translation>
+    </message>
+    <message>
+        <source>The database your handler is checked on</source>
+        <translation>检查你的处理函数所用的数据库</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>Isolation level</source>
+        <translation>隔离级别</translation>
+    </message>
+    <message>
+        <source>The isolation level every transaction of the check runs at: the same handler can pass at one level and fail at another</source>
+        <translation>检查中每个事务使用的隔离级别：同一个处理函数可能在一个级别下通过、在另一个级别下失败</translation>
+    </message>
+    <message>
+        <source>passed on %1</source>
+        <translation>在 %1 上通过</translation>
+    </message>
+    <message>
+        <source>failed on %1</source>
+        <translation>在 %1 上未通过</translation>
+    </message>
+    <message>
+        <source>not tried on %1</source>
+        <translation>尚未在 %1 上试过</translation>
+    </message>
+    <message>
+        <source>Isolation</source>
+        <translation>隔离级别</translation>
     </message>
 </context>
 <context>
