@@ -10,6 +10,7 @@
 #include "privateredis.h"
 #include "runredis.h"
 #include "serverbackend.h"
+#include "serverinstall.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
@@ -63,6 +64,17 @@ int showChallenge(const Challenge& c, const QString& lang, int hints) {
     out() << (lang == QLatin1String("zh") ? "数据表与裁决来自场景 "
                                           : "Tables and judge of scenario ")
           << c.scenario << "\n";
+    const bool zh = lang == QLatin1String("zh");
+    QStringList where;
+    for (const QString& b : c.backends) where << backendName(b);
+    out() << (zh ? "检查于：" : "Checked on: ") << where.join(QStringLiteral(", "))
+          << (c.everyIsolation ? (zh ? "，每个隔离级别" : ", every isolation level") : "") << "\n";
+    if (c.statementBudget > 0)
+        out() << (zh ? "目标：每个请求最多 " : "Target: at most ") << c.statementBudget
+              << (zh ? " 条语句" : " statements a request") << "\n";
+    if (c.maxDeadlocks >= 0)
+        out() << (zh ? "目标：死锁不超过 " : "Target: at most ") << c.maxDeadlocks
+              << (zh ? " 次" : " deadlocks") << "\n";
     for (int i = 0; i < std::min<int>(hints, int(c.hints.size())); ++i)
         out() << "\n"
               << (lang == QLatin1String("zh") ? "提示 " : "Hint ") << i + 1 << ": "
@@ -123,7 +135,7 @@ QString resultLine(const AttackResult& r) {
                        "preemptions %6; schedule %7 (%8, %9)")
                        .arg(where,
                             c.target.isEmpty() ? toId(c.summary.verdict)
-                                               : QStringLiteral("over the statement budget"),
+                                               : QStringLiteral("over the challenge's target"),
                             counts)
                        .arg(c.attempts)
                        .arg(c.statements)
@@ -132,7 +144,10 @@ QString resultLine(const AttackResult& r) {
     for (const WrongAnswer& w : c.summary.wrongAnswers)
         text += QStringLiteral("\n  #%1 was told %2 %3, but the database shows %4")
                     .arg(w.attempt)
-                    .arg(toId(w.told), w.result.english(), w.database.english());
+                    .arg(toId(w.told),
+                         w.result.english().isEmpty() ? QStringLiteral("without a result")
+                                                      : w.result.english(),
+                         w.database.english());
     if (!c.failure.isEmpty())
         text += QStringLiteral("\n  the handler failed: %1").arg(c.failure);
     if (!c.target.isEmpty())
@@ -192,7 +207,10 @@ int check(const QStringList& args) {
                       "The challenge (default: the one the file names in a "
                       "\"// challenge: ID\" line, else double-click).",
                       "ID"});
-    parser.addOption({"backend", "sqlite (default), mariadb, postgres or all.", "B", "sqlite"});
+    parser.addOption({"backend",
+                      "sqlite, mariadb, postgres or all (default: the databases the challenge "
+                      "names, SQLite for most).",
+                      "B"});
     parser.addOption({"isolation",
                       "The isolation level (default: the backend's own; all: each of its levels).",
                       "LEVEL"});
@@ -233,7 +251,9 @@ int check(const QStringList& args) {
                             .arg(parser.value("preemptions")));
     const QString backend = parser.value("backend");
     QStringList backends;
-    if (backend == QLatin1String("all"))
+    if (backend.isEmpty())
+        backends = c->backends;
+    else if (backend == QLatin1String("all"))
         backends = {QStringLiteral("sqlite"), QStringLiteral("mariadb"),
                     QStringLiteral("postgres")};
     else if (backend == QLatin1String("sqlite") || backend == QLatin1String("mariadb") ||
@@ -271,7 +291,9 @@ int check(const QStringList& args) {
     for (const QString& b : backends) {
         // The backend's own level when none is named; `all`: each of its
         // levels in turn.
-        const QString named = parser.value("isolation");
+        const QString named = parser.isSet("isolation") ? parser.value("isolation")
+                              : c->everyIsolation       ? QStringLiteral("all")
+                                                        : QString();
         if (!named.isEmpty() && named != QLatin1String("all") && !isolationIds(b).contains(named))
             return badInput(QStringLiteral("--isolation %1 is not a level of %2 (allowed: %3, all)")
                                 .arg(named, b, isolationIds(b).join(QStringLiteral(", "))));

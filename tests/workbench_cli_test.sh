@@ -68,5 +68,21 @@ start=$(date +%s)
 grep -q 'loop.js:1: .*100 ms' "$tmp/err" && ok || bad "runaway line: $(cat "$tmp/err")"
 [ $(($(date +%s) - start)) -lt 30 ] && ok || bad "runaway: not stopped within seconds"
 
+# Memory a handler keeps across its steps: stopped past 256 MiB, with its line.
+cat >"$tmp/hoard.js" <<'JS'
+// challenge: double-click
+const kept = [];
+function* handle(request, db) {
+    for (let i = 0; i < 900; i++) {
+        kept.push(new Array(256 * 1024).fill(i));
+        yield db.query("SELECT 1");
+    }
+    return { status: "error" };
+}
+JS
+"$B" check "$tmp/hoard.js" >/dev/null 2>"$tmp/err"; code=$?
+[ $code -eq 2 ] && ok || bad "hoarding handler: exit $code, not 2: $(cat "$tmp/err")"
+grep -q 'hoard.js:6: .*over 256 MiB of memory' "$tmp/err" && ok || bad "hoarding line: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The workbench on the servers (SPEC section 9): every challenge's reference
 # passes on MariaDB and PostgreSQL and its starter fails there, and two
-# plausible wrong fixes fail exactly where they really fail: check-then-insert
-# in a transaction on both servers and not on SQLite; a fencing token checked
-# only inside an INSERT's subquery on PostgreSQL alone. A server's
-# counterexample replays. The preemption bound is 1 here to keep the suite
+# plausible wrong fix fails exactly where it really fails: check-then-insert
+# in a transaction, on both servers and not on SQLite. A statement that fails
+# inside a PostgreSQL transaction fails the transaction, as on the server. A
+# server's counterexample replays. The preemption bound is 1 here to keep the suite
 # short; the whole check at the default bound is measured in tests/bench.
 set -u
 B="${IDEMLAB:?set IDEMLAB to the idemlab binary}"
@@ -31,12 +31,32 @@ check() {
     fi
 }
 
+# The servers a challenge's starter must fail on: the ones it names, or both
+# when it names SQLite alone (its starter fails everywhere).
+servers_of() {
+    python3 - "$challenges" "$1" <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    c = json.load(open(f))
+    if c["id"] == sys.argv[2]:
+        named = [b for b in c.get("backends", ["sqlite"]) if b != "sqlite"]
+        print(" ".join(named or ["mariadb", "postgres"]))
+PY
+}
+
 for c in $("$B" challenge list | awk '{print $1}'); do
     for b in mariadb postgres; do
         check "$challenges/$c.reference.js" "$c" "$b" 0
+    done
+    for b in $(servers_of "$c"); do
         check "$challenges/$c.starter.js" "$c" "$b" 1
     done
 done
+# A challenge about the servers: its starter is right on SQLite.
+check "$challenges/every-database.starter.js" every-database sqlite 0
+check "$challenges/no-deadlock.starter.js" no-deadlock postgres 0
+check "$challenges/no-deadlock.starter.js" no-deadlock mariadb 1
+grep -q 'deadlocks: [1-9]' "$tmp/out" && ok || bad "no-deadlock's starter: $(cat "$tmp/out")"
 
 wrong="$here/workbench/double-click.check-in-tx.js"
 check "$wrong" double-click sqlite 0
@@ -51,11 +71,31 @@ for b in mariadb postgres; do
         bad "the $b counterexample does not replay: $(cat "$tmp/replay")"
 done
 
-fence="$here/workbench/lease-fencing.unlocked-fence.js"
-check "$fence" lease-fencing sqlite 0
-check "$fence" lease-fencing mariadb 0
-check "$fence" lease-fencing postgres 1
-grep -q 'duplicated' "$tmp/out" && ok || bad "unlocked fence on postgres: $(cat "$tmp/out")"
+# A failed statement inside a PostgreSQL transaction fails the transaction:
+# the handler meets it (25P02 on its next statement), nothing shields it.
+cat >"$tmp/aborted.js" <<'JS'
+// challenge: double-click
+const schema = "CREATE UNIQUE INDEX uk_orders_request_id ON orders (request_id)";
+function* handle(request, db) {
+    yield db.begin();
+    const r = yield db.exec(
+        "INSERT INTO orders (request_id, user_id, amount, created_at) VALUES (?, ?, ?, ?)",
+        request.key, request.user_id, request.amount, now());
+    if (r.error === "unique-violation") {
+        const found = yield db.query("SELECT id FROM orders WHERE request_id = ?", request.key);
+        if (found.error)  // 25P02: a wrong answer, so that the check shows it was met
+            return { status: "duplicate", order: found.code };
+        yield db.commit();
+        return { status: "duplicate", order: found[0].id };
+    }
+    yield db.commit();
+    return { status: "created", order: r.insertId };
+}
+JS
+check "$tmp/aborted.js" double-click sqlite 0
+check "$tmp/aborted.js" double-click postgres 1 --preemptions 0
+grep -q 'misanswered' "$tmp/out" && grep -q 'told success 25P02' "$tmp/out" && ok ||
+    bad "PostgreSQL's aborted transaction was not met: $(cat "$tmp/out")"
 
 # The id an INSERT gave reaches the handler on every database.
 cat >"$tmp/id.js" <<'JS'

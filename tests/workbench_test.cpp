@@ -70,7 +70,15 @@ private slots:
         QVERIFY(r.run > 1);
     }
 
-    void starterFails_data() { referencePasses_data(); }
+    // A challenge about the servers (its starter is right on SQLite and
+    // wrong on MariaDB or PostgreSQL) is checked in workbench_servers_test.
+    void starterFails_data() {
+        QTest::addColumn<QString>("challenge");
+        for (const Challenge& c : allChallenges()) {
+            if (c.backends == QStringList{QStringLiteral("sqlite")})
+                QTest::newRow(qPrintable(c.id)) << c.id;
+        }
+    }
     void starterFails() {
         QFETCH(QString, challenge);
         const AttackResult r = attackOn(challenge, findChallenge(challenge)->starter);

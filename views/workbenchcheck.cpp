@@ -355,11 +355,16 @@ QString WorkbenchView::describe(const AttackResult& result) const {
                  .arg(c.statements)
                  .arg(c.preemptions)
                  .arg(schedule, sourceName(c.config.source), timingName(c.config.timing));
-    for (const WrongAnswer& w : c.summary.wrongAnswers)
-        lines << tr("#%1 was told %2 (%3), but the database shows %4.")
-                     .arg(w.attempt)
-                     .arg(responseName(toId(w.told)), w.result.translated(),
-                          w.database.translated());
+    for (const WrongAnswer& w : c.summary.wrongAnswers) {
+        const QString told = responseName(toId(w.told));
+        lines << (w.result.translated().isEmpty()
+                      ? tr("#%1 was told %2 without a result, but the database shows %3.")
+                            .arg(w.attempt)
+                            .arg(told, w.database.translated())
+                      : tr("#%1 was told %2 (%3), but the database shows %4.")
+                            .arg(w.attempt)
+                            .arg(told, w.result.translated(), w.database.translated()));
+    }
     if (c.summary.wrongAnswers.isEmpty() && c.target.isEmpty())
         lines << tr("Verdict: %1.").arg(verdictName(toId(c.summary.verdict)));
     if (!c.failure.isEmpty())

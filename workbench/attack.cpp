@@ -249,6 +249,11 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
     // The request that sent the most statements, when it sent more than
     // the challenge's budget.
     auto overBudget = [&](const TrialOutcome& o) {
+        if (challenge.maxDeadlocks >= 0 &&
+            o.result.summary.cost.deadlocks > qint64(challenge.maxDeadlocks))
+            return QStringLiteral("deadlocks: %1, the target is %2")
+                .arg(o.result.summary.cost.deadlocks)
+                .arg(challenge.maxDeadlocks);
         if (challenge.statementBudget <= 0)
             return QString();
         for (auto it = o.steps.cbegin(); it != o.steps.cend(); ++it) {

@@ -49,7 +49,14 @@ Challenge challengeOf(const QJsonObject& o) {
             attack.params.insert(it.key(), it.value().toString());
         c.attacks << attack;
     }
-    c.statementBudget = o.value("targets").toObject().value("statements_per_request").toInt();
+    const QJsonObject targets = o.value("targets").toObject();
+    c.statementBudget = targets.value("statements_per_request").toInt();
+    c.maxDeadlocks = targets.value("deadlocks").toInt(-1);
+    if (o.contains("backends")) {
+        c.backends.clear();
+        for (const QJsonValue& b : o.value("backends").toArray()) c.backends << b.toString();
+    }
+    c.everyIsolation = o.value("isolations").toString() == QLatin1String("all");
     for (const QJsonValue& h : o.value("hints").toArray()) c.hints << wordsOf(h);
     c.starter = textFile(o.value("starter").toString());
     c.reference = textFile(o.value("reference").toString());

@@ -46,6 +46,13 @@ struct Challenge {
     // Targets where the article names a price: the most statements one
     // request may send (0: no limit).
     int statementBudget = 0;
+    // The most deadlocks a check's run may have (-1: no target): a handler
+    // that survives its deadlocks by retrying still pays for each one.
+    int maxDeadlocks = -1;
+    // Where the check runs unless told ("sqlite" for most; a challenge
+    // about one server names it), and whether at each isolation level.
+    QStringList backends{QStringLiteral("sqlite")};
+    bool everyIsolation = false;
     QList<Words> hints;
     QString starter;    // the handler a student starts from (it fails)
     QString reference;  // a handler that passes

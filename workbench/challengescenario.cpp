@@ -330,15 +330,22 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
             case HandlerCall::Kind::Begin: {
                 Attempt::SqlStep begin = a.begin();
                 begin.mayFail = true;
+                begin.shieldsTransaction = false;
                 r = co_await begin;
                 break;
             }
-            case HandlerCall::Kind::Commit:
-                r = co_await a.trySql(QStringLiteral("COMMIT"));
+            case HandlerCall::Kind::Commit: {
+                Attempt::SqlStep commit = a.trySql(QStringLiteral("COMMIT"));
+                commit.shieldsTransaction = false;
+                r = co_await commit;
                 break;
-            case HandlerCall::Kind::Rollback:
-                r = co_await a.trySql(QStringLiteral("ROLLBACK"));
+            }
+            case HandlerCall::Kind::Rollback: {
+                Attempt::SqlStep rollback = a.trySql(QStringLiteral("ROLLBACK"));
+                rollback.shieldsTransaction = false;
+                r = co_await rollback;
                 break;
+            }
             case HandlerCall::Kind::Query:
             case HandlerCall::Kind::Exec:
                 if (!handlerMaySend(call.sql)) {
@@ -358,7 +365,9 @@ Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
                     // Named, not a temporary: g++ 12 mishandles a temporary's
                     // lifetime inside a co_await expression.
                     const QString sent = askId ? withReturningId(call.sql) : call.sql;
-                    r = co_await a.trySqlWith(sent, call.params);
+                    Attempt::SqlStep statement = a.trySqlWith(sent, call.params);
+                    statement.shieldsTransaction = false;
+                    r = co_await statement;
                     if (askId)
                         takeReturnedId(r);
                     if (sqlVerb(call.sql) != SqlVerb::Insert)

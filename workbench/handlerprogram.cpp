@@ -180,6 +180,7 @@ bool HandlerProgram::load(const QString& source, const QString& fileName, Handle
 bool HandlerProgram::beginRun(quint32 seed, QString* error) {
     lab_.setProperty(QStringLiteral("seed"), double(seed));
     lab_.setProperty(QStringLiteral("now"), 0.0);
+    watchdog_->rebase();
     bool runaway = false;
     const QJSValue module = guarded(factory_, QJSValue(), {}, &runaway);
     if (runaway) {
@@ -256,12 +257,21 @@ HandlerStep HandlerProgram::Generator::next(const QJSValue& input, qint64 now) {
     const QJSValue r = p.guarded(next_, generator_, {input}, &runaway);
     if (runaway) {
         step.runaway = true;
-        step.error = QStringLiteral(
-                         "%1:%2: the step that starts here ran more than %3 ms of CPU without "
-                         "yielding; stopped")
-                         .arg(p.fileName_)
-                         .arg(line_)
-                         .arg(kStepCpuMs);
+        step.error = p.watchdog_->overMemory()
+                         ? QStringLiteral(
+                               "%1:%2: the step that starts here took the handler "
+                               "over %3 MiB of memory; stopped")
+                               .arg(p.fileName_)
+                               .arg(line_)
+                               .arg(Watchdog::kMemoryBound / (1024 * 1024))
+                         : QStringLiteral(
+                               "%1:%2: the step that starts here ran more than %3 ms "
+                               "of CPU without yielding; stopped")
+                               .arg(p.fileName_)
+                               .arg(line_)
+                               .arg(kStepCpuMs);
+        // What it held goes with it.
+        p.engine_->collectGarbage();
         return step;
     }
     if (r.isError() || !r.isObject()) {

@@ -66,6 +66,11 @@ public:
         QVariantList params;
         bool mayFail = false;  // the handler reads the error itself
         SqlResult result;      // filled by the scheduler before resuming
+        // Where one error aborts the whole transaction (PostgreSQL), a
+        // statement that may fail is wrapped in a savepoint so that the
+        // lab's own handlers go on as on the other databases. A student's
+        // handler (the workbench) meets the database as it is: false.
+        bool shieldsTransaction = true;
         bool await_ready() const noexcept { return false; }
         void await_suspend(std::coroutine_handle<> h);
         SqlResult await_resume();

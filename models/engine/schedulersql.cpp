@@ -87,8 +87,8 @@ void Scheduler::runSteppedSql(Process& p) {
     Attempt::SqlStep& step = *p.pendingSql;
     // A statement the handler lets fail (a unique key's conflict) must not
     // take the transaction with it where one error aborts it all.
-    p.savepoint =
-        step.mayFail && backend_->abortsTransactionOnError() && p.connection->inTransaction();
+    p.savepoint = step.mayFail && step.shieldsTransaction && backend_->abortsTransactionOnError() &&
+                  p.connection->inTransaction();
     if (p.savepoint)
         traceSql(p.attempt.get(), *p.connection, kSavepoint, {}, p.connection->exec(kSavepoint));
     backend_->send(*p.connection, step.sql, step.params);

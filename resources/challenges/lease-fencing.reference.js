@@ -2,8 +2,7 @@
 // write counts only while the writer's token is the current one.
 const leaseMs = 30000;
 const schema = [
-    "CREATE TABLE locks (name TEXT PRIMARY KEY, owner TEXT, token INTEGER NOT NULL, " +
-        "expires_at INTEGER NOT NULL, writes INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE locks (name TEXT PRIMARY KEY, owner TEXT, token INTEGER NOT NULL, expires_at INTEGER NOT NULL)",
     "CREATE TABLE job_runs (job TEXT NOT NULL, biz_date TEXT NOT NULL, status TEXT NOT NULL, " +
         "owner_token INTEGER NOT NULL, PRIMARY KEY (job, biz_date))"
 ];
@@ -25,21 +24,16 @@ function* handle(request, db) {
     if (done.length > 0)
         return { status: "success", result: "settled before" };
     yield db.begin();
-    // The fence, checked and held: the lease's row is written, so it stays
-    // locked until this transaction ends, and no other node can take the
-    // lease between the check and the commit. (A check inside the INSERT
-    // alone reads the row without locking it on PostgreSQL.)
-    const fenced = yield db.exec(
-        "UPDATE locks SET writes = writes + 1 WHERE name = ? AND token = ?", name, token);
-    if (fenced.rowsAffected === 0) {
+    const paid = yield db.exec(
+        "INSERT INTO payouts (biz_date, merchant, amount, paid_by, token, paid_at) " +
+        "SELECT biz_date, merchant, SUM(amount), ?, ?, ? FROM sales WHERE biz_date = ? " +
+        "AND EXISTS (SELECT 1 FROM locks WHERE name = ? AND token = ?) " +
+        "GROUP BY biz_date, merchant",
+        request.actor, token, now(), request.biz_date, name, token);
+    if (paid.rowsAffected === 0) {
         yield db.rollback();  // the lease went to another node meanwhile
         return { status: "in-progress" };
     }
-    yield db.exec(
-        "INSERT INTO payouts (biz_date, merchant, amount, paid_by, token, paid_at) " +
-        "SELECT biz_date, merchant, SUM(amount), ?, ?, ? FROM sales WHERE biz_date = ? " +
-        "GROUP BY biz_date, merchant",
-        request.actor, token, now(), request.biz_date);
     yield db.exec("INSERT INTO job_runs (job, biz_date, status, owner_token) VALUES (?, ?, 'DONE', ?)",
                   request.job, request.biz_date, token);
     yield db.commit();

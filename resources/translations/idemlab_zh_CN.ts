@@ -5583,6 +5583,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <source>Isolation</source>
         <translation>隔离级别</translation>
     </message>
+    <message>
+        <source>#%1 was told %2 without a result, but the database shows %3.</source>
+        <translation>#%1 得到的应答是 %2，却没有结果，但数据库里是 %3。</translation>
+    </message>
 </context>
 <context>
     <name>idem::ZipWriter</name>

@@ -1,0 +1,23 @@
+// A claim that is still PROCESSING has no result to give yet: the repeat
+// says so (409, in-progress) and its caller comes back for the result.
+const schema = "CREATE TABLE dedup (request_id TEXT PRIMARY KEY, status TEXT NOT NULL, order_id INTEGER)";
+
+function* handle(request, db) {
+    const claim = yield db.exec("INSERT INTO dedup (request_id, status) VALUES (?, 'PROCESSING')",
+                                request.key);
+    if (claim.error === "unique-violation") {
+        const found = yield db.query("SELECT status, order_id FROM dedup WHERE request_id = ?",
+                                     request.key);
+        if (found[0].status !== "SUCCESS")
+            return { status: "in-progress" };
+        return { status: "duplicate", order: found[0].order_id };
+    }
+    if (claim.error)
+        return { status: "error" };
+    const r = yield db.exec(
+        "INSERT INTO orders (request_id, user_id, amount, created_at) VALUES (?, ?, ?, ?)",
+        request.key, request.user_id, request.amount, now());
+    yield db.exec("UPDATE dedup SET status = 'SUCCESS', order_id = ? WHERE request_id = ?",
+                  r.insertId, request.key);
+    return { status: "created", order: r.insertId };
+}
