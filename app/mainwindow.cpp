@@ -465,7 +465,9 @@ QWidget* MainWindow::viewWidget(const QString& name) {
         return new AdvisorDialog(this);
     if (name == QLatin1String("workbench")) {
         tabs_->setCurrentWidget(workbench_);
-        // The picture shows a check's result: the starter fails.
+        // The picture shows a check's result on the run's database (shot
+        // --backend): the starter fails.
+        workbench_->chooseDatabase(playback_->config().backend, playback_->config().isolation);
         workbench_->checkNow();
         return workbench_;
     }

@@ -297,6 +297,14 @@ void WorkbenchView::fillDatabases() {
     fillIsolations();
 }
 
+void WorkbenchView::chooseDatabase(const QString& backend, const QString& isolation) {
+    const int database = backend_->findData(backend);
+    if (database >= 0)
+        backend_->setCurrentIndex(database);
+    const int level = isolation_->findData(isolation);
+    isolation_->setCurrentIndex(level >= 0 ? level : 0);
+}
+
 void WorkbenchView::fillIsolations() {
     const QString backend = backend_->currentData().toString();
     const QString current = isolation_->currentData().toString();

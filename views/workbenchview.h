@@ -81,6 +81,9 @@ public:
     QListWidget* ladder() const { return ladder_; }
     QTableWidget* results() const { return results_; }
     QCheckBox* redisBox() const { return redis_; }
+    // Chooses the database and level a check runs on (a level it lacks:
+    // its own).
+    void chooseDatabase(const QString& backend, const QString& isolation);
     QComboBox* backendBox() const { return backend_; }
     QComboBox* isolationBox() const { return isolation_; }
     QPushButton* checkButton() const { return check_; }
