@@ -41,6 +41,18 @@ AttackOptions optionsFor(const QString& backend, const QString& isolation, bool 
     return options;
 }
 
+// A combo box as wide as its longest item where there is room, narrower
+// (its text cut) where there is not: the row beside Check must fit a
+// projector's width in Chinese with the fire panel unfolded beside it.
+void fitToItems(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const int whole = box->sizeHint().width();
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(1);
+    box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    box->setMaximumWidth(whole);
+}
+
 }  // namespace
 
 QString WorkbenchView::checkedOn(const AttackResult* result) const {
@@ -294,6 +306,7 @@ void WorkbenchView::fillDatabases() {
             Qt::ToolTipRole);
     }
     backend_->setToolTip(tr("The database your handler is checked on"));
+    fitToItems(backend_);
     fillIsolations();
 }
 
@@ -312,15 +325,21 @@ void WorkbenchView::fillIsolations() {
     {
         const QSignalBlocker quiet(isolation_);
         isolation_->clear();
+        // Names alone, the first being the database's own (its tooltip says
+        // so): the row beside Check fits a projector's width in Chinese.
         for (const QString& id : levels) {
-            isolation_->addItem(id == levels.first()
-                                    ? tr("%1 (default)").arg(firepanel::isolationName(id))
-                                    : firepanel::isolationName(id),
-                                id);
+            isolation_->addItem(firepanel::isolationName(id), id);
+            if (id == levels.first())
+                isolation_->setItemData(
+                    0,
+                    tr("%1's own level: the one its transactions get unless told")
+                        .arg(backendName(backend)),
+                    Qt::ToolTipRole);
         }
         const int i = isolation_->findData(current);
         isolation_->setCurrentIndex(i >= 0 ? i : 0);
     }
+    fitToItems(isolation_);
     // SQLite's one level is shown, not offered.
     isolation_->setEnabled(levels.size() > 1);
     isolation_->setAccessibleName(tr("Isolation level"));

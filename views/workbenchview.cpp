@@ -134,14 +134,21 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     problem_->setWordWrap(true);
     problem_->setVisible(false);
     rightLayout->addWidget(problem_);
+    // What the check runs on, then Check itself: two short rows rather than
+    // one long one, which would set the page's least width (a projector's
+    // 1280 pixels in Chinese, the fire panel unfolded beside it).
+    auto* onRow = new QHBoxLayout;
+    // The choosers grow to their longest item first, the row's end after.
+    onRow->addWidget(backend_, 1);
+    onRow->addWidget(isolation_, 1);
+    onRow->addWidget(redis_);
+    onRow->addWidget(boundLabel_);
+    onRow->addWidget(bound_);
+    onRow->addStretch(0);
+    rightLayout->addLayout(onRow);
     auto* checkRow = new QHBoxLayout;
     checkRow->addWidget(check_);
     checkRow->addWidget(cancel_);
-    checkRow->addWidget(backend_);
-    checkRow->addWidget(isolation_);
-    checkRow->addWidget(redis_);
-    checkRow->addWidget(boundLabel_);
-    checkRow->addWidget(bound_);
     checkRow->addWidget(progress_, 1);
     checkRow->addStretch(0);
     rightLayout->addLayout(checkRow);

@@ -5556,10 +5556,6 @@ Changed by a transaction not yet committed: everyone else still sees the old val
         <translation>检查你的处理函数所用的数据库</translation>
     </message>
     <message>
-        <source>%1 (default)</source>
-        <translation>%1（默认）</translation>
-    </message>
-    <message>
         <source>Isolation level</source>
         <translation>隔离级别</translation>
     </message>
@@ -5586,6 +5582,10 @@ Changed by a transaction not yet committed: everyone else still sees the old val
     <message>
         <source>#%1 was told %2 without a result, but the database shows %3.</source>
         <translation>#%1 得到的应答是 %2，却没有结果，但数据库里是 %3。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s own level: the one its transactions get unless told</source>
+        <translation>%1 自己的默认级别：不另行指定时事务都用它</translation>
     </message>
 </context>
 <context>
