@@ -1,5 +1,6 @@
 #include "pgpool.h"
 
+#include "pgsession.h"
 #include "session.h"
 
 #include <QHash>
@@ -7,6 +8,8 @@
 #include <QSet>
 
 #include <libpq-fe.h>
+
+#include <poll.h>
 
 #include <vector>
 
@@ -23,6 +26,8 @@ struct Pool {
     QMutex mutex;
     QSet<QString> folders;                      // servers that pool
     QHash<QString, std::vector<PGconn*>> idle;  // by key()
+    // Begun (startSpareConnection), not yet made: by key().
+    QHash<QString, std::vector<PGconn*>> starting;
 };
 
 // Never destroyed: the private servers, which close their connections as
@@ -60,17 +65,100 @@ void closePooledConnectionsTo(const QString& folder) {
         const QMutexLocker lock(&p.mutex);
         p.folders.remove(folder);
         const QString prefix = folder + QLatin1Char('\n');
-        for (auto it = p.idle.begin(); it != p.idle.end();) {
-            if (it.key().startsWith(prefix)) {
-                closing.insert(closing.end(), it->begin(), it->end());
-                it = p.idle.erase(it);
-            } else {
-                ++it;
+        for (auto* kept : {&p.idle, &p.starting}) {
+            for (auto it = kept->begin(); it != kept->end();) {
+                if (it.key().startsWith(prefix)) {
+                    closing.insert(closing.end(), it->begin(), it->end());
+                    it = kept->erase(it);
+                } else {
+                    ++it;
+                }
             }
         }
     }
     for (PGconn* c : closing) PQfinish(c);
 }
+
+namespace {
+
+// How long a spare's connection may take to be made (libpq's own
+// connect_timeout for the lab's connections is 10 s).
+constexpr int kConnectTimeoutMs = 10'000;
+
+// libpq's connection steps until it is made or has failed; each wait on
+// its socket is bounded by the connection's own timeout.
+bool finishConnecting(PGconn* conn) {
+    for (;;) {
+        const PostgresPollingStatusType status = PQconnectPoll(conn);
+        if (status == PGRES_POLLING_OK)
+            return true;
+        if (status == PGRES_POLLING_FAILED)
+            return false;
+        pollfd fd{PQsocket(conn), short(status == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
+        if (fd.fd < 0 || ::poll(&fd, 1, kConnectTimeoutMs) <= 0)
+            return false;
+    }
+}
+
+}  // namespace
+
+void startSpareConnection(const Endpoint& endpoint, const char* application) {
+    Pool& p = pool();
+    const QString k = key(endpoint, application);
+    {
+        const QMutexLocker lock(&p.mutex);
+        if (endpoint.socket.isEmpty() || !p.folders.contains(endpoint.socket) ||
+            int(p.starting.value(k).size()) >= kKeptPerKey)
+            return;
+    }
+    PGconn* conn = startPgConnection(endpoint, application);
+    if (!conn || PQstatus(conn) == CONNECTION_BAD) {
+        PQfinish(conn);
+        return;
+    }
+    // Far enough that the server has the request: it starts the session's
+    // process while the lab goes on.
+    for (int i = 0; i < 3; ++i) {
+        const PostgresPollingStatusType status = PQconnectPoll(conn);
+        if (status == PGRES_POLLING_FAILED) {
+            PQfinish(conn);
+            return;
+        }
+        if (status == PGRES_POLLING_READING || status == PGRES_POLLING_OK)
+            break;
+    }
+    {
+        const QMutexLocker lock(&p.mutex);
+        // The server may have begun to stop meanwhile: then it is not kept.
+        if (p.folders.contains(endpoint.socket)) {
+            p.starting[k].push_back(conn);
+            return;
+        }
+    }
+    PQfinish(conn);
+}
+
+namespace {
+
+// A spare begun earlier, made now; null when there is none or it failed.
+PGconn* takeSpare(Pool& p, const QString& k) {
+    for (;;) {
+        PGconn* conn = nullptr;
+        {
+            const QMutexLocker lock(&p.mutex);
+            const auto it = p.starting.find(k);
+            if (it == p.starting.end() || it->empty())
+                return nullptr;
+            conn = it->front();
+            it->erase(it->begin());
+        }
+        if (finishConnecting(conn))
+            return conn;
+        PQfinish(conn);
+    }
+}
+
+}  // namespace
 
 // An empty query is the cheapest round trip: a connection whose server
 // died while it was kept fails it and is finished here, never lent.
@@ -82,11 +170,13 @@ PGconn* takePooledConnection(const Endpoint& endpoint, const char* application) 
         {
             const QMutexLocker lock(&p.mutex);
             const auto it = p.idle.find(k);
-            if (it == p.idle.end() || it->empty())
-                return nullptr;
-            conn = it->back();
-            it->pop_back();
+            if (it != p.idle.end() && !it->empty()) {
+                conn = it->back();
+                it->pop_back();
+            }
         }
+        if (!conn)
+            return takeSpare(p, k);
         PGresult* res = PQexec(conn, "");
         const bool alive = PQresultStatus(res) == PGRES_EMPTY_QUERY;
         PQclear(res);

@@ -27,6 +27,10 @@ void poolConnectionsTo(const QString& folder);
 void closePooledConnectionsTo(const QString& folder);
 // An idle, reset connection for `application` at the endpoint, or nullptr.
 PGconn* takePooledConnection(const Endpoint& endpoint, const char* application);
+// A crashed attempt's connection was dropped: a new one to the same server
+// is begun now and handed to the next taker once made, so that the server
+// starts its process while the run goes on (a private server's only).
+void startSpareConnection(const Endpoint& endpoint, const char* application);
 // Keeps the connection for the next taker when its server pools and it is
 // idle and resets cleanly; finishes it otherwise. Blocking mode is restored.
 void giveBackConnection(const Endpoint& endpoint, const char* application, PGconn* conn);

@@ -13,7 +13,10 @@
 
 namespace idem::live {
 
-PGconn* openPgConnection(const Endpoint& endpoint, const char* application) {
+namespace {
+
+// libpq's connection, made at once (blocking) or only begun (start).
+PGconn* connectPg(const Endpoint& endpoint, const char* application, bool start) {
     const QByteArray host = (endpoint.socket.isEmpty() ? endpoint.host : endpoint.socket).toUtf8();
     const QByteArray port = endpoint.port > 0 ? QByteArray::number(endpoint.port) : QByteArray();
     const QByteArray user = endpoint.user.toUtf8();
@@ -32,12 +35,24 @@ PGconn* openPgConnection(const Endpoint& endpoint, const char* application) {
                             application,
                             "10",
                             nullptr};
-    PGconn* conn = PQconnectdbParams(keys, values, 0);
+    PGconn* conn =
+        start ? PQconnectStartParams(keys, values, 0) : PQconnectdbParams(keys, values, 0);
     // Notices ("there is no transaction in progress") are not errors; the
     // default processor would print them on the lab's stderr.
-    PQsetNoticeProcessor(
-        conn, [](void*, const char*) {}, nullptr);
+    if (conn)
+        PQsetNoticeProcessor(
+            conn, [](void*, const char*) {}, nullptr);
     return conn;
+}
+
+}  // namespace
+
+PGconn* openPgConnection(const Endpoint& endpoint, const char* application) {
+    return connectPg(endpoint, application, false);
+}
+
+PGconn* startPgConnection(const Endpoint& endpoint, const char* application) {
+    return connectPg(endpoint, application, true);
 }
 
 // The first line: libpq adds hints ("This probably means the server
@@ -299,6 +314,9 @@ void PgSession::close() {
     // end, as when a process dies, and rolls back.
     ::shutdown(PQsocket(conn_), SHUT_RDWR);
     PQfinish(conn_);
+    // The next run's attempt would open one: its server process starts now,
+    // while this run goes on (a private server's pool only).
+    startSpareConnection(endpoint_, kApplication);
     conn_ = nullptr;
     open_ = false;
     busy_ = false;

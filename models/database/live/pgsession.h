@@ -16,6 +16,9 @@ SqlOutcome classifyPostgres(const QString& sqlState);
 // A connection in libpq's ordinary, blocking use (the observer's); check
 // PQstatus. Notices are not printed.
 PGconn* openPgConnection(const Endpoint& endpoint, const char* application);
+// The same connection begun without waiting (PQconnectStartParams): null or
+// not yet made; pgpool.cpp drives it to its end.
+PGconn* startPgConnection(const Endpoint& endpoint, const char* application);
 QString pgConnectionError(PGconn* conn);
 
 class PgSession final : public Session {
