@@ -156,11 +156,22 @@ int completion(const QStringList& args) {
         all << ids << sourceList << paramKeys;
     }
     // Live mode: the backends, and the levels of the chosen one (SQLite has one).
+    // `check` also takes `all`: every backend, every level of the chosen one.
+    const QString every = QStringLiteral("all");
     QString isolations;
+    QStringList anyLevel;
     for (const QString& b : backendIds()) {
-        isolations += arm(b, isolationIds(b), 16);
+        isolations += arm(QStringLiteral("check/") + b, isolationIds(b) << every, 16);
+        for (const QString& level : isolationIds(b)) {
+            if (!anyLevel.contains(level))
+                anyLevel << level;
+        }
         all << isolationIds(b);
     }
+    isolations += arm(QStringLiteral("check/*"), QStringList(anyLevel) << every, 16);
+    for (const QString& b : backendIds())
+        isolations += arm(QStringLiteral("*/") + b, isolationIds(b), 16);
+    all << every;
     const QStringList sizes{QStringLiteral("1280x720"), QStringLiteral("1920x1080")};
     all << scenarioIds << timingIds() << sourceIds() << crashPointIds() << verdictIds()
         << MainWindow::viewNames() << exportFormats() << commandNames << lessonActions << lessonIds
@@ -215,10 +226,13 @@ int completion(const QStringList& args) {
         << arm(QStringLiteral("--timing"), timingIds(), 8)
         << arm(QStringLiteral("--expect"), verdictIds(), 8)
         << arm(QStringLiteral("--view"), MainWindow::viewNames(), 8)
-        << arm(QStringLiteral("--backend"), backendIds(), 8)
+        << "        --backend)\n"
+           "            case \"$4\" in\n"
+        << arm(QStringLiteral("check"), backendIds() << every, 16)
+        << arm(QStringLiteral("*"), backendIds(), 16) << "            esac ;;\n"
         << arm(QStringLiteral("--redis"), {QStringLiteral("off"), QStringLiteral("private")}, 8)
         << "        --isolation)\n"
-           "            case \"$5\" in\n"
+           "            case \"$4/$5\" in\n"
         << isolations << arm(QStringLiteral("*"), isolationIds(QStringLiteral("postgres")), 16)
         << "            esac ;;\n"
            "        --variants)\n"
