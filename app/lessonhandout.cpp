@@ -1,8 +1,11 @@
 #include "lessonhandout.h"
 
+#include "attack.h"
+#include "challenge.h"
 #include "cli.h"
 #include "configcheck.h"
 #include "firepanel.h"
+#include "handlerrun.h"
 #include "idemversion.h"
 #include "interruption.h"
 #include "labfiles.h"
@@ -10,6 +13,7 @@
 #include "lessoncommands.h"
 #include "lessonpanel.h"
 #include "lockstory.h"
+#include "names.h"
 #include "outputfile.h"
 #include "outputpaths.h"
 #include "pausesentence.h"
@@ -65,6 +69,8 @@ constexpr const char* kStyle =
     "background:#f4f4f4;padding:.5em .8em;margin:.6em 0}"
     "dl.config dt{font-weight:bold}dl.config dd{margin:0}"
     "code{font-family:monospace;font-size:90%}"
+    "pre.handler{background:#f6f6f6;border:1px solid #ddd;padding:.5em .8em;font-size:85%;"
+    "white-space:pre-wrap;break-inside:avoid}"
     ".caption{border-left:4px solid #4a7fb5;background:#eef4fa;padding:.3em .7em}"
     ".look{font-style:italic}.note{color:#555;font-style:italic}"
     "figure{margin:.6em 0}figcaption{font-weight:bold;margin-bottom:.3em}"
@@ -128,7 +134,7 @@ QString variantText(const RunConfig& config, const Scenario& scenario) {
     return QStringLiteral("%1 <code>%2</code>").arg(escape(title), escape(config.variant));
 }
 
-QString configBlock(const Lesson& lesson, int frame) {
+QString configBlock(const Lesson& lesson, int frame, const QString& lang) {
     const LessonFrame& f = lesson.frames.at(frame);
     const std::optional<RunConfig> config = frameConfig(lesson, frame);
     if (!config)
@@ -137,7 +143,19 @@ QString configBlock(const Lesson& lesson, int frame) {
     const auto row = [&h](const QString& term, const QString& html) {
         h += QStringLiteral("<dt>%1</dt><dd>%2</dd>").arg(escape(term), html);
     };
-    if (f.load) {
+    if (f.load && !config->workbench.isEmpty()) {
+        // A challenge's run: the starter's smallest failing run.
+        const QString id = config->workbench.value(QLatin1String("challenge")).toString();
+        const Challenge* challenge = findChallenge(id);
+        row(LessonHandout::tr("Challenge"),
+            QStringLiteral("%1 <code>%2</code>")
+                .arg(escape(challenge ? challenge->title.in(lang) : id), escape(id)));
+        row(LessonHandout::tr("Run"),
+            escape(LessonHandout::tr("the starter's smallest failing run: schedule %1")
+                       .arg(Schedule::fromJson(
+                                config->workbench.value(QLatin1String("schedule")).toObject())
+                                .text())));
+    } else if (f.load) {
         const Scenario& scenario = *findScenario(config->scenario);
         QString title = Texts::instance().get(config->scenario, QStringLiteral("title"));
         if (title.isEmpty())
@@ -156,6 +174,46 @@ QString configBlock(const Lesson& lesson, int frame) {
     row(LessonHandout::tr("Pause"),
         escape(pauseSentence(f.pause, scenario ? scenario->info().words : ScenarioWords::none())));
     return h + QStringLiteral("</dl>");
+}
+
+// A frame on the Workbench page: the challenge, the starter the editor
+// shows, and what Check finds in it (the same attack, on SQLite).
+QString workbenchBlock(const LessonWorkbench& w, const QString& lang) {
+    const Challenge* challenge = findChallenge(w.challenge);
+    if (!challenge)
+        return {};
+    QString h = QStringLiteral("<dl class='config'><dt>%1</dt><dd>%2 <code>%3</code></dd></dl>")
+                    .arg(escape(LessonHandout::tr("On the Workbench")),
+                         escape(challenge->title.in(lang)), escape(challenge->id));
+    if (w.starter) {
+        h +=
+            QStringLiteral("<p><strong>%1</strong></p><pre class='handler'>%2</pre>")
+                .arg(escape(LessonHandout::tr("The starter handler:")), escape(challenge->starter));
+    }
+    if (w.check) {
+        const AttackResult r = attackHandler(*challenge, challenge->starter,
+                                             challenge->id + QStringLiteral(".js"), {});
+        QString said;
+        if (r.outcome == AttackResult::Outcome::Passed) {
+            said = LessonHandout::tr("passed: %1 schedules run").arg(r.run);
+        } else if (r.counterexample) {
+            const Counterexample& c = *r.counterexample;
+            said = LessonHandout::tr(
+                       "failed (%1): %2 schedules run; the smallest failing run has %3 "
+                       "attempts, %4 statements, %5 preemptions (schedule %6)")
+                       .arg(verdictName(toId(c.summary.verdict)))
+                       .arg(r.run)
+                       .arg(c.attempts)
+                       .arg(c.statements)
+                       .arg(c.preemptions)
+                       .arg(c.schedule);
+        } else {
+            said = r.message;
+        }
+        h += QStringLiteral("<p class='caption'><strong>%1</strong> %2</p>")
+                 .arg(escape(LessonHandout::tr("Check on SQLite:")), escape(said));
+    }
+    return h;
 }
 
 // A long run's sequence diagram runs over many pages; the hand-out keeps
@@ -268,7 +326,10 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
                          escape(f.title.in(lang)));
         body +=
             QStringLiteral("<div class='narration'>%1</div>").arg(paragraphs(f.narration.in(lang)));
-        body += configBlock(lesson, i);
+        if (f.workbench)
+            body += workbenchBlock(*f.workbench, lang);
+        else
+            body += configBlock(lesson, i, lang);
         if (const QString look = LessonPanel::lookAtText(lesson, i); !look.isEmpty())
             body += QStringLiteral("<p class='look'>%1</p>").arg(escape(look));
         body += QStringLiteral("</div>");
@@ -279,13 +340,15 @@ QByteArray lessonToHtml(const Lesson& lesson, const QString& lang, QStringList* 
         } else if (missing) {
             body += QStringLiteral("<p class='note recorded-run'>%1</p>")
                         .arg(escape(LessonPanel::recordedRunText(*missing)));
-        } else if (frameConfig(lesson, i) && !check.paused && check.problems.isEmpty()) {
+        } else if (!f.workbench && frameConfig(lesson, i) && !check.paused &&
+                   check.problems.isEmpty()) {
             body += QStringLiteral("<p class='note'>%1</p>")
                         .arg(escape(LessonHandout::tr(
                             "The run is loaded but not fired yet: the class sees only "
                             "its settings.")));
         }
-        body += pauseHtml;
+        if (!f.workbench)  // the stage is behind the Workbench page
+            body += pauseHtml;
         if (f.question) {
             const LessonQuestion& q = *f.question;
             body +=

@@ -14,6 +14,7 @@
 #include "stagedirector.h"
 #include "statemachineview.h"
 #include "tableview.h"
+#include "workbenchview.h"
 
 #include <QJsonDocument>
 #include <QTabWidget>
@@ -135,6 +136,9 @@ int LessonPlayer::pausePosition(int frame) {
 std::optional<RunConfig> LessonPlayer::runOf(int frame) {
     if (const auto it = runs_.constFind(frame); it != runs_.constEnd())
         return *it;
+    // A challenge's run is found in a worker first (searchThenEnter).
+    if (frameAwaitsSearch(lesson_, frame))
+        return std::nullopt;
     const std::optional<RunConfig> run = playableFrameConfig(lesson_, frame);
     runs_.insert(frame, run);
     return run;
@@ -159,6 +163,7 @@ void LessonPlayer::enterFrame(int frame, bool refire) {
     frame_ = frame;
     answerShown_ = false;
     const LessonFrame& f = lesson_.frames.at(frame);
+    const bool searching = frameAwaitsSearch(lesson_, frame);
     const std::optional<RunConfig> shown = runOf(frame);
     // Once a prediction about a run was answered, the later frames about the
     // same run show its verdict: it is no longer hidden from the class;
@@ -171,7 +176,9 @@ void LessonPlayer::enterFrame(int frame, bool refire) {
     fireFailure_ = RunFailure::None;
     notice_.clear();
     const std::optional<MissingServer> missing = frameMissingServer(lesson_, frame);
-    if (missing && !shown) {
+    if (searching) {
+        searchThenEnter(frame);
+    } else if (missing && !shown) {
         enterFrameWithoutServer(*missing);
     } else if (const std::optional<RunConfig> config = shown) {
         if (missing)
@@ -194,7 +201,74 @@ void LessonPlayer::enterFrame(int frame, bool refire) {
         }
     }
     highlight();
+    showWorkbench();
     show();
+}
+
+// A frame that loads a challenge's run: the attack on its starter finds it
+// (as Check would) in a worker, the frame's words on screen meanwhile; then
+// the frame is entered again, its run known.
+void LessonPlayer::searchThenEnter(int frame) {
+    arriving_ = true;
+    const quint64 ticket = ticket_;
+    auto error = std::make_shared<QString>();
+    const Lesson lesson = lesson_;
+    const bool started = window_->jobs()->start(
+        tr("Finding the smallest run that breaks the starter"),
+        [lesson, frame, error](RunController::Progress& p) {
+            findFrameRun(lesson, frame, error.get(), &p.cancel);
+        },
+        [this, frame, ticket, error](bool cancelled) {
+            if (ticket != ticket_)
+                return;
+            arriving_ = false;
+            if (cancelled || !error->isEmpty()) {
+                forgetWanted();
+                fireError_ = cancelled ? QString() : *error;
+                fireFailure_ = cancelled ? RunFailure::None : RunFailure::BadInput;
+                show();
+                return;
+            }
+            const bool reveal = revealWanted_;
+            const int nexts = nextsWanted_;
+            enterFrame(frame);
+            revealWanted_ = reveal;
+            nextsWanted_ = nexts;
+        });
+    if (!started) {
+        // Another job holds the worker: found here (the starter's check).
+        arriving_ = false;
+        QString why;
+        if (!findFrameRun(lesson_, frame, &why)) {
+            fireError_ = why;
+            fireFailure_ = RunFailure::BadInput;
+            return;
+        }
+        enterFrame(frame);
+    }
+}
+
+// A frame on the Workbench page shows it, with the challenge open, the
+// starter in the editor and Check pressed as the frame says; the frame after
+// it that is not brings the stage back.
+void LessonPlayer::showWorkbench() {
+    WorkbenchView* workbench = window_->workbenchView();
+    const std::optional<LessonWorkbench>& w = lesson_.frames.at(frame_).workbench;
+    QTabWidget* tabs = window_->tabs();
+    if (!w) {
+        if (tabs->currentWidget() == workbench)
+            tabs->setCurrentWidget(window_->liveView());
+        return;
+    }
+    workbench->openChallenge(w->challenge);
+    if (w->starter)
+        workbench->showStarter();
+    tabs->setCurrentWidget(workbench);
+    if (w->check && !workbench->isChecking()) {
+        // The challenge's own database, as a first Check there would be.
+        workbench->chooseDatabase(QStringLiteral("sqlite"), QString());
+        workbench->check();
+    }
 }
 
 // The frame's words are on screen at once; its run follows when the

@@ -77,6 +77,8 @@ private:
     void goToPause(int frame, quint64 ticket);
     void arrivedAt(quint64 ticket);
     void enterFrameWithoutServer(const MissingServer& missing);
+    void searchThenEnter(int frame);
+    void showWorkbench();
     // The run frame `frame` shows here (lessonbook.h, playableFrameConfig).
     std::optional<RunConfig> runOf(int frame);
     void revealAnswer();

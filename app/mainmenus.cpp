@@ -2,6 +2,8 @@
 // language of the moment. The file commands behind them are in mainfiles.cpp.
 #include "mainwindow.h"
 
+#include "handlereditor.h"
+
 #include "stagedirector.h"
 
 #include "runner.h"
@@ -264,6 +266,10 @@ void MainWindow::buildMenus() {
     connect(actions_["leave-lesson"], &QAction::triggered, lessons_, &LessonPlayer::stop);
     actions_["leave-lesson"]->setEnabled(false);
     connect(lessons_, &LessonPlayer::activeChanged, actions_["leave-lesson"], &QAction::setEnabled);
+    connect(lessons_, &LessonPlayer::activeChanged, this, &MainWindow::updateEnabled);
+    // The remote's Page Down goes on to the next frame on the Workbench page too.
+    connect(lessons_, &LessonPlayer::activeChanged, workbench_->editor(),
+            &HandlerEditor::setPassPageKeys);
     connect(actions_["reset"], &QAction::triggered, this, [this] {
         playbackBar_->stop();
         playback_->reset();

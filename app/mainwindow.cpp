@@ -3,6 +3,7 @@
 #include "advisordialog.h"
 #include "appearance.h"
 #include "blankcover.h"
+#include "challengescenario.h"
 #include "compareview.h"
 #include "diagramexport.h"
 #include "experimentview.h"
@@ -90,6 +91,9 @@ MainWindow::MainWindow(bool remember, QWidget* parent)
       remember_(remember),
       playback_(new Playback(this)) {
     setObjectName(QStringLiteral("MainWindow"));
+    // A workbench's trace names its challenge, and a lesson may show one
+    // (main() does this too; here for the window's tests).
+    registerChallengeScenarios();
     // The language first: every widget is built in it, and nothing needs
     // telling again (no LanguageChange to every widget at start-up).
     QString language = QLocale::system().language() == QLocale::Chinese ? "zh" : "en";
@@ -382,6 +386,8 @@ void MainWindow::tabChanged() {
         compare_->requestCompare();
     if (tabs_->currentWidget() == workbench_)
         markCounterexampleStatement();
+    // What the stage's step did says nothing about the handler in the editor.
+    caption_->setVisible(tabs_->currentWidget() != workbench_);
     updateEnabled();
 }
 
@@ -398,6 +404,14 @@ void MainWindow::updateEnabled() {
     for (const char* id : {"play", "step", "back", "reset", "end", "faster", "slower"}) {
         if (QAction* a = actions_.value(id))
             a->setEnabled(onStage);
+    }
+    // In a lesson they go through its frames, on every page a frame shows
+    // (the Workbench's editor keeps its arrows and Space: HandlerEditor).
+    if (lessons_ && lessons_->isActive()) {
+        for (const char* id : {"play", "step", "back"}) {
+            if (QAction* a = actions_.value(id))
+                a->setEnabled(true);
+        }
     }
     if (QAction* a = actions_.value("next-turn"))
         a->setEnabled(playing);

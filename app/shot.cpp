@@ -18,6 +18,7 @@
 #include "stagedirector.h"
 #include "tracewriters.h"
 #include "usage.h"
+#include "workbenchview.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -181,6 +182,7 @@ int shot(const QStringList& args) {
         // A frame on a server gets to its pause in a worker: waited for here.
         LessonPlayer* player = window.lessonPlayer();
         player->finishArriving();
+        window.workbenchView()->finishCheck();  // a frame that checks, for its result
         if (!player->fireError().isEmpty())
             return fail(player->fireError(),
                         player->fireFailure() == RunFailure::BadInput ? BadInput : Failure);

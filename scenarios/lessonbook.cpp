@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -21,8 +22,45 @@ namespace idem {
 
 namespace {
 
+LessonWorkbenchRuns& workbenchRuns() {
+    static LessonWorkbenchRuns runs;
+    return runs;
+}
+
+// A frame's "load" from a challenge: its starter's smallest failing run.
+bool resolveChallengeRun(const QJsonObject& load, RunConfig* out, QString* error) {
+    // Read without the workbench: whether the challenge is one is asked
+    // where its run is found (checkFrame, the window).
+    const QString id = load.value(QLatin1String("challenge")).toString();
+    static const QRegularExpression idPattern(QStringLiteral("^[a-z0-9][a-z0-9-]*$"));
+    if (!idPattern.match(id).hasMatch()) {
+        *error = QStringLiteral("challenge must be an id of `idemlab challenge list`");
+        return false;
+    }
+    RunConfig c;
+    c.scenario = QStringLiteral("challenge:") + id;  // as the workbench's runs name it
+    // On SQLite: a frame on a server comes with a recording of its run
+    // (bundledTraceName), and a challenge's run is found where it is shown.
+    for (auto it = load.begin(); it != load.end(); ++it) {
+        if (it.key() != QLatin1String("challenge")) {
+            *error = QStringLiteral(
+                         "unknown field \"%1\" (a challenge's run takes only \"challenge\": "
+                         "its starter's smallest failing run on SQLite)")
+                         .arg(it.key());
+            return false;
+        }
+    }
+    const QJsonObject workbench{{QStringLiteral("challenge"), id},
+                                {QStringLiteral("starter"), true}};
+    c.workbench = workbench;
+    *out = c;
+    return true;
+}
+
 // A frame's "load": the scenario's defaults with the fields given.
 bool resolveConfig(const QJsonObject& load, RunConfig* out, QString* error) {
+    if (load.contains(QLatin1String("challenge")))
+        return resolveChallengeRun(load, out, error);
     const QString id = load.value(QLatin1String("scenario")).toString();
     const Scenario* scenario = findScenario(id);
     if (!scenario) {
@@ -144,6 +182,37 @@ const Book& book() {
 
 }  // namespace
 
+void setLessonWorkbenchRuns(const LessonWorkbenchRuns& runs) {
+    workbenchRuns() = runs;
+}
+
+bool isStarterRunToFind(const RunConfig& config) {
+    return config.workbench.value(QLatin1String("starter")).toBool();
+}
+
+bool frameAwaitsSearch(const Lesson& lesson, int frame) {
+    const int loading = frameLoading(lesson, frame);
+    if (loading < 0)
+        return false;
+    const RunConfig& load = *lesson.frames.at(loading).load;
+    return isStarterRunToFind(load) && workbenchRuns().knows && !workbenchRuns().knows(load);
+}
+
+bool findFrameRun(const Lesson& lesson, int frame, QString* error,
+                  const std::atomic<bool>* cancel) {
+    const int loading = frameLoading(lesson, frame);
+    if (loading < 0 || !isStarterRunToFind(*lesson.frames.at(loading).load))
+        return true;
+    RunConfig config = *lesson.frames.at(loading).load;
+    QString why;
+    if (!workbenchRuns().findRun || !workbenchRuns().findRun(&config, &why, cancel)) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    return true;
+}
+
 const QList<Lesson>& bundledLessons() {
     return book().lessons;
 }
@@ -220,6 +289,11 @@ bool frameFires(const Lesson& lesson, int frame) {
 std::optional<CostlyFrame> firstCostlyFrame(const Lesson& lesson) {
     qint64 together = 0;
     for (int i = 0; i < lesson.frames.size(); ++i) {
+        // A challenge's run is one schedule of its few attempts: nothing to
+        // estimate, and finding it is the attack's (bounded) work.
+        const int loading = frameLoading(lesson, i);
+        if (loading >= 0 && isStarterRunToFind(*lesson.frames.at(loading).load))
+            continue;
         const std::optional<RunConfig> config = frameConfig(lesson, i);
         const Scenario* scenario = config ? findScenario(config->scenario) : nullptr;
         // Each frame that fires is run again from the start by the check and
@@ -257,10 +331,16 @@ QString lessonCostProblem(const Lesson& lesson) {
 }
 
 std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame) {
-    for (int i = std::min<int>(frame, lesson.frames.size() - 1); i >= 0; --i)
-        if (lesson.frames.at(i).load)
-            return lesson.frames.at(i).load;
-    return std::nullopt;
+    const int loading = frameLoading(lesson, frame);
+    if (loading < 0)
+        return std::nullopt;
+    RunConfig config = *lesson.frames.at(loading).load;
+    if (isStarterRunToFind(config)) {
+        QString why;
+        if (!workbenchRuns().findRun || !workbenchRuns().findRun(&config, &why, nullptr))
+            return std::nullopt;
+    }
+    return config;
 }
 
 int frameLoading(const Lesson& lesson, int frame) {
@@ -286,9 +366,12 @@ QString bundledTracePath(const Lesson& lesson, int frame) {
 }
 
 std::optional<MissingServer> frameMissingServer(const Lesson& lesson, int frame) {
-    const std::optional<RunConfig> config = frameConfig(lesson, frame);
-    if (!config)
+    // The frame's load as written: its database, without finding a
+    // challenge's run (which is on SQLite).
+    const int loading = frameLoading(lesson, frame);
+    if (loading < 0)
         return std::nullopt;
+    const std::optional<RunConfig>& config = lesson.frames.at(loading).load;
     const QString package = missingServerPackage(config->backend);
     if (!package.isEmpty())
         return MissingServer{config->backend, package, bundledTracePath(lesson, frame)};
@@ -326,6 +409,34 @@ FrameCheck checkFrame(const Lesson& lesson, int i, const PauseVisitor& atPause,
     QStringList& problems = check.problems;
     const LessonFrame& frame = lesson.frames.at(i);
     const QString where = QStringLiteral("frame %1 (%2)").arg(i + 1).arg(frame.title.en);
+    const LessonWorkbenchRuns& runs = workbenchRuns();
+    const auto unknown = [&runs](const QString& id) {
+        return !runs.scenarioOf || runs.scenarioOf(id).isEmpty();
+    };
+    const auto allowed = [&runs] {
+        return runs.challenges ? runs.challenges().join(QStringLiteral(", ")) : QString();
+    };
+    if (frame.workbench && unknown(frame.workbench->challenge)) {
+        problems << QStringLiteral(
+                        "%1: workbench.challenge \"%2\" is not a challenge (allowed: %3)")
+                        .arg(where, frame.workbench->challenge, allowed());
+    }
+    if (frame.load && isStarterRunToFind(*frame.load)) {
+        const QString id = frame.load->workbench.value(QLatin1String("challenge")).toString();
+        if (unknown(id)) {
+            problems << QStringLiteral("%1: load.challenge \"%2\" is not a challenge (allowed: %3)")
+                            .arg(where, id, allowed());
+            return check;
+        }
+    }
+    QString notFound;
+    if (!findFrameRun(lesson, i, &notFound, cancel)) {
+        if (cancel && *cancel)
+            check.cancelled = true;
+        else
+            problems << QStringLiteral("%1: load: %2").arg(where, notFound);
+        return check;
+    }
     const std::optional<RunConfig> config = frameConfig(lesson, i);
     if (!config)
         return check;  // a frame before any run: only words

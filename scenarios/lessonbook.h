@@ -17,6 +17,32 @@ namespace idem {
 
 class Run;
 
+// The workbench's part in lessons (SPEC section 9), given by the workbench
+// (registerChallengeScenarios): a frame may load the smallest failing run
+// of a challenge's starter, `"load": {"challenge": ID}`, found by the same
+// attack as the Workbench page's Check, and may show the challenge on that
+// page (LessonWorkbench). Without it such a lesson does not read.
+struct LessonWorkbenchRuns {
+    // The scenario id a challenge's runs carry; empty for an unknown id.
+    QString (*scenarioOf)(const QString& challenge) = nullptr;
+    QStringList (*challenges)() = nullptr;  // every id, for messages
+    // Fills in the run of `config` (whose workbench names the challenge):
+    // the attack on the starter, once per program. False with why: the
+    // starter passes there, or the search was stopped (`cancel`).
+    bool (*findRun)(RunConfig* config, QString* error, const std::atomic<bool>* cancel) = nullptr;
+    // Whether findRun has that run already (and so returns at once).
+    bool (*knows)(const RunConfig& config) = nullptr;
+};
+void setLessonWorkbenchRuns(const LessonWorkbenchRuns& runs);
+// A configuration a lesson loads from a challenge, its run not found yet.
+bool isStarterRunToFind(const RunConfig& config);
+// Whether frame `frame`'s run is such a run that findRun does not know yet:
+// the window finds it in a worker before showing the frame.
+bool frameAwaitsSearch(const Lesson& lesson, int frame);
+// Finds it (blocking; `cancel` stops it); false with why.
+bool findFrameRun(const Lesson& lesson, int frame, QString* error,
+                  const std::atomic<bool>* cancel = nullptr);
+
 // The bundled lessons, in their order. A bundled lesson that does not read
 // is a bug of the program: it is left out and named in bundledLessonErrors().
 const QList<Lesson>& bundledLessons();
@@ -85,8 +111,10 @@ FrameCheck checkFrame(const Lesson& lesson, int frame, const PauseVisitor& atPau
 // Returns the problems, each naming the frame; empty when the lesson holds.
 QStringList checkLesson(const Lesson& lesson);
 
-// The run a frame shows: the nearest frame at or before it that loads one.
-// nullopt when no frame up to it loads a configuration.
+// The run a frame shows: the nearest frame at or before it that loads one
+// (a challenge's run found first, blocking: see frameAwaitsSearch).
+// nullopt when no frame up to it loads a configuration, or when a
+// challenge's run cannot be found (findFrameRun says why).
 std::optional<RunConfig> frameConfig(const Lesson& lesson, int frame);
 // That frame's index (0-based); -1 when there is none.
 int frameLoading(const Lesson& lesson, int frame);

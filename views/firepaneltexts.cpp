@@ -5,6 +5,7 @@
 #include "firepanel.h"
 
 #include "backendnames.h"
+#include "challenge.h"
 #include "configcheck.h"
 #include "firepanelrows.h"
 #include "names.h"
@@ -204,6 +205,12 @@ QString FirePanel::describe(const RunConfig& c, bool withVariant) {
     if (scenario) {
         if (const VariantInfo* v = scenario->info().variant(c.variant); v && v->recommended)
             variant = QStringLiteral("★ ") + variant;
+    }
+    // A workbench run: the challenge, and the handler's file for its variant.
+    if (const Challenge* challenge =
+            findChallenge(c.workbench.value(QLatin1String("challenge")).toString())) {
+        title = tr("%1 (workbench)").arg(challenge->title.in(languageCode(currentLanguage())));
+        variant = c.workbench.value(QLatin1String("file")).toString();
     }
     QStringList parts{title.isEmpty() ? c.scenario : title};
     if (withVariant)

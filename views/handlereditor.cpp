@@ -137,6 +137,18 @@ void HandlerEditor::changeEvent(QEvent* event) {
     }
 }
 
+bool HandlerEditor::event(QEvent* event) {
+    if (passPageKeys_ && event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_PageDown || key->key() == Qt::Key_PageUp) &&
+            key->modifiers() == Qt::NoModifier) {
+            event->ignore();  // the window's shortcut takes it
+            return true;
+        }
+    }
+    return QPlainTextEdit::event(event);
+}
+
 void HandlerEditor::keyPressEvent(QKeyEvent* event) {
     // Tab indents by four spaces; Ctrl+Tab and Ctrl+Shift+Tab leave the
     // editor for the next or the previous control.

@@ -26,8 +26,12 @@ public:
 
     // The gutter's width for the document's line count.
     int gutterWidth() const;
+    // While a lesson plays, Page Up and Page Down are the remote's (the
+    // lesson's frames), not the editor's.
+    void setPassPageKeys(bool pass) { passPageKeys_ = pass; }
 
 protected:
+    bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
@@ -43,6 +47,7 @@ private:
     int problemLine_ = 0;
     int problemColumn_ = 0;
     int markedLine_ = 0;
+    bool passPageKeys_ = false;
 };
 
 }  // namespace idem

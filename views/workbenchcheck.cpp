@@ -87,9 +87,10 @@ void WorkbenchView::check() {
     const Challenge* c = challenge();
     if (!c || isChecking())
         return;
-    // The file and the check see the same text.
+    // The file and the check see the same text (but a lesson's starter is
+    // not written over the student's own handler).
     QString error;
-    if (!save(&error))
+    if (!starterOverOwnFile() && !save(&error))
         emit message(error);
     parseNow();
     if (editor_->problemLine() > 0) {
@@ -140,7 +141,8 @@ void WorkbenchView::checkNow() {
     const Challenge* c = challenge();
     if (!c || isChecking())
         return;
-    save();
+    if (!starterOverOwnFile())
+        save();
     checkingBackend_ = backend_->currentData().toString();
     checkingIsolation_ = isolation_->currentData().toString();
     checkingRedis_ = redis_->isEnabled() && redis_->isChecked();

@@ -126,6 +126,8 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     rightLayout->setContentsMargins(4, 0, 0, 0);
     auto* fileRow = new QHBoxLayout;
     file_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wrapped rather than widening the page ("the starter, not saved yet").
+    file_->setWordWrap(true);
     fileRow->addWidget(file_, 1);
     fileRow->addWidget(save_);
     fileRow->addWidget(starter_);
@@ -235,7 +237,7 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
 
 WorkbenchView::~WorkbenchView() {
     stop();
-    if (remember_ && editor_->document()->isModified())
+    if (remember_ && editor_->document()->isModified() && !starterOverOwnFile())
         save();
 }
 
@@ -376,7 +378,7 @@ bool WorkbenchView::revealHint() {
 void WorkbenchView::openChallenge(const QString& id) {
     if (!findChallenge(id) || id == challenge_)
         return;
-    if (!challenge_.isEmpty() && editor_->document()->isModified()) {
+    if (!challenge_.isEmpty() && editor_->document()->isModified() && !starterOverOwnFile()) {
         QString error;
         if (!save(&error)) {
             // The edits stay on screen rather than be lost.
@@ -498,6 +500,23 @@ void WorkbenchView::startOver() {
     QTextCursor all(editor_->document());
     all.select(QTextCursor::Document);
     all.insertText(c->starter);
+}
+
+void WorkbenchView::showStarter() {
+    const Challenge* c = challenge();
+    if (!c || editor_->toPlainText() == c->starter)
+        return;
+    QTextCursor all(editor_->document());
+    all.select(QTextCursor::Document);
+    all.insertText(c->starter);
+}
+
+bool WorkbenchView::starterOverOwnFile() const {
+    const Challenge* c = challenge();
+    if (!c || handlerPath().isEmpty() || editor_->toPlainText() != c->starter)
+        return false;
+    QFile f(handlerPath());
+    return f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()) != c->starter;
 }
 
 void WorkbenchView::syntaxCheck() {

@@ -66,6 +66,8 @@ public:
     // The same in the calling thread (`idemlab shot`, tests).
     void checkNow();
     bool isChecking() const { return worker_.joinable(); }
+    // Waits for a check in progress and shows its result (`idemlab shot`, tests).
+    void finishCheck() { workerDone(generation_); }
     void cancel();
     // Cancels a check in progress and waits for its worker.
     void stop();
@@ -74,6 +76,11 @@ public:
     // Marks the line of attempt `attempt`'s statement number `index`
     // (1-based) in the last failing run; false when it has none.
     bool markStatement(int attempt, int index);
+    // A lesson's frame: the challenge's starter in the editor as one edit,
+    // which undo takes back. The student's handler stays in its file: the
+    // starter is written over it only by a save of theirs (Ctrl+S), never
+    // by Check, switching challenges or quitting.
+    void showStarter();
     // Shows the next hint; false when all are shown.
     bool revealHint();
 
@@ -142,6 +149,9 @@ private:
     void fillIsolations();
     // "SQLite", "SQLite + Redis": where the check runs.
     QString checkedOn(const AttackResult* result = nullptr) const;
+    // The editor holds the starter and the handler's file a text of the
+    // student's: what is on screen is not written over it unasked.
+    bool starterOverOwnFile() const;
     // The handlers' folder, made on first use; false with the message.
     bool makeFolder(QString* error);
     QString tracesFolder() const;

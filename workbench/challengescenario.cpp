@@ -1,5 +1,7 @@
 #include "challengescenario.h"
 
+#include "lessonruns.h"
+
 #include "attempt.h"
 #include "authoring.h"
 #include "handlerrun.h"
@@ -189,7 +191,7 @@ ChallengeScenario::ChallengeScenario(const Challenge& challenge, const Scenario&
 QStringList ChallengeScenario::schema(const RunConfig& config) const {
     // Each run starts here: the handler's module state is made afresh.
     QString error;
-    HandlerRun* run = beginHandlerRun(config, &error);
+    const std::shared_ptr<HandlerRun> run = beginHandlerRun(config, &error);
     QStringList own;
     if (!run || !run->program->schema(config.backend, &own, &error))
         throw SetupFailure(error.toStdString());
@@ -227,9 +229,11 @@ Reply ChallengeScenario::replyOf(const QVariant& answer) const {
 }
 
 Task<Reply> ChallengeScenario::runHandler(Attempt& a) const {
-    HandlerRun* run = currentHandlerRun();
+    // Held by this attempt: its generator's values belong to the run's
+    // engine, which must outlast them (they are declared after it).
+    const std::shared_ptr<HandlerRun> run = handlerRunOf(a.config());
     if (!run)
-        throw HandlerFailure("the handler's run was not set up");
+        throw HandlerFailure("the handler's run was not set up on this thread");
     HandlerProgram& program = *run->program;
     QVariantMap request = challenge_.request;
     for (auto it = a.payload().cbegin(); it != a.payload().cend(); ++it)
@@ -438,7 +442,12 @@ const ChallengeScenario* findChallengeScenario(const QString& challengeId) {
 }
 
 void registerChallengeScenarios() {
+    static bool registered = false;
+    if (registered)
+        return;
+    registered = true;
     addScenarioFinder(&findForTrace);
+    registerLessonRuns();  // a lesson may show a starter's failing run
 }
 
 }  // namespace idem

@@ -8,10 +8,16 @@ namespace idem {
 
 namespace {
 
+// How many runs a thread keeps begun: the window holds a few side by side
+// (the run on the stage, a lesson's frame looked ahead); the attack's come
+// one after another.
+constexpr qsizetype kKeptRuns = 16;
+
 struct ThreadRuns {
-    std::shared_ptr<HandlerProgram> program;
-    HandlerRun current;
-    bool started = false;
+    std::shared_ptr<HandlerProgram> shared;  // useProgram's
+    std::shared_ptr<HandlerRun> last;
+    // By the run's configuration (its address names the run), oldest first.
+    QList<std::pair<const RunConfig*, std::shared_ptr<HandlerRun>>> begun;
 };
 
 ThreadRuns& threadRuns() {
@@ -96,42 +102,52 @@ Schedule Schedule::fromJson(const QJsonObject& json) {
 
 void useProgram(std::shared_ptr<HandlerProgram> program) {
     releaseOnQuit();
-    threadRuns().program = std::move(program);
+    threadRuns().shared = std::move(program);
 }
 
 void releaseHandlerRuns() {
     ThreadRuns& runs = threadRuns();
-    runs.current = HandlerRun{};
-    runs.started = false;
-    runs.program.reset();
+    runs.begun.clear();
+    runs.last.reset();
+    runs.shared.reset();
 }
 
 HandlerRun* currentHandlerRun() {
-    ThreadRuns& runs = threadRuns();
-    return runs.started ? &runs.current : nullptr;
+    return threadRuns().last.get();
 }
 
-HandlerRun* beginHandlerRun(const RunConfig& config, QString* error) {
+std::shared_ptr<HandlerRun> handlerRunOf(const RunConfig& config) {
+    for (const auto& [key, run] : threadRuns().begun)
+        if (key == &config)
+            return run;
+    return nullptr;
+}
+
+std::shared_ptr<HandlerRun> beginHandlerRun(const RunConfig& config, QString* error) {
     releaseOnQuit();
     ThreadRuns& runs = threadRuns();
     const QJsonObject& w = config.workbench;
     const QString source = w.value("source").toString();
-    if (!runs.program || runs.program->source() != source) {
-        auto program = std::make_shared<HandlerProgram>();
+    std::shared_ptr<HandlerProgram> program = runs.shared;
+    if (!program || program->source() != source) {
+        program = std::make_shared<HandlerProgram>();
         HandlerProblem problem;
         if (!program->load(source, w.value("file").toString(), &problem)) {
             *error = problem.text();
             return nullptr;
         }
-        runs.program = std::move(program);
     }
-    if (!runs.program->beginRun(config.seed, error))
+    if (!program->beginRun(config.seed, error))
         return nullptr;
-    runs.current = HandlerRun{};
-    runs.current.program = runs.program;
-    runs.current.schedule = Schedule::fromJson(w.value("schedule").toObject());
-    runs.started = true;
-    return &runs.current;
+    auto run = std::make_shared<HandlerRun>();
+    run->program = std::move(program);
+    run->schedule = Schedule::fromJson(w.value("schedule").toObject());
+    runs.begun.removeIf([&config](const auto& kept) { return kept.first == &config; });
+    runs.begun.append({&config, run});
+    if (runs.begun.size() > kKeptRuns)
+        runs.begun.removeFirst();
+    runs.last = run;
+    return run;
 }
 
 }  // namespace idem

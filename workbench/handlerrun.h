@@ -63,17 +63,24 @@ struct HandlerRun {
 // The virtual ms between two segments' starts.
 constexpr qint64 kSegmentMs = 200;
 
-// The handler run for a workbench configuration on this thread, its log
-// emptied: the program is loaded once per source (or the one handed over
-// with useProgram). Null with a message when the source does not load.
-HandlerRun* beginHandlerRun(const RunConfig& config, QString* error);
-// The run of this thread that beginHandlerRun set up last.
+// The handler run for a workbench configuration, begun on this thread (its
+// module state fresh): the attack's program when useProgram gave one for
+// this source, else a program of the run's own (runs the window keeps side
+// by side do not share their handler's globals). Null with a message when
+// the source does not load. Kept for `config`, the run's own configuration,
+// until more runs begin here or releaseHandlerRuns.
+std::shared_ptr<HandlerRun> beginHandlerRun(const RunConfig& config, QString* error);
+// The run begun on this thread for `config` (null when it was begun on
+// another thread, or let go of).
+std::shared_ptr<HandlerRun> handlerRunOf(const RunConfig& config);
+// The run this thread began last (the attack reads what it did).
 HandlerRun* currentHandlerRun();
-// The program this thread's runs use for its source (the attack's, loaded
-// and checked already).
+// The program the attack's runs on this thread share (loaded and checked
+// already), until releaseHandlerRuns.
 void useProgram(std::shared_ptr<HandlerProgram> program);
-// Lets go of this thread's program and run (their engine goes with them):
-// before the thread ends, and before the application object goes.
+// Lets go of this thread's programs and runs (an engine goes once no run
+// still stepping holds it): before the thread ends, and before the
+// application object goes.
 void releaseHandlerRuns();
 
 }  // namespace idem

@@ -142,6 +142,34 @@ public:
         return true;
     }
 
+    bool workbench(const QJsonValue& v, std::optional<LessonWorkbench>* out) {
+        if (v.isUndefined())
+            return true;
+        const QJsonObject o = v.toObject();
+        if (!v.isObject() || !o.value(QLatin1String("challenge")).isString() ||
+            o.value(QLatin1String("challenge")).toString().isEmpty())
+            return fail(QStringLiteral("workbench"),
+                        QStringLiteral("must be an object with a \"challenge\" (an id of "
+                                       "`idemlab challenge list`)"));
+        LessonWorkbench w;
+        w.challenge = o.value(QLatin1String("challenge")).toString();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (it.key() == QLatin1String("challenge"))
+                continue;
+            if (it.key() != QLatin1String("starter") && it.key() != QLatin1String("check"))
+                return fail(QStringLiteral("workbench"),
+                            QStringLiteral("unknown field \"%1\" (allowed: challenge, "
+                                           "starter, check)")
+                                .arg(it.key()));
+            if (!it.value().isBool())
+                return fail(QStringLiteral("workbench.") + it.key(),
+                            QStringLiteral("must be true or false"));
+            (it.key() == QLatin1String("starter") ? w.starter : w.check) = it.value().toBool();
+        }
+        *out = w;
+        return true;
+    }
+
 private:
     QString* error_;
     int frame_ = 0;
@@ -297,7 +325,12 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
             frame.fire = f.value(QLatin1String("fire")).toBool(true);
             haveRun = true;
         }
-        if (!r.pause(f.value(QLatin1String("pause")), &frame.pause))
+        if (!r.workbench(f.value(QLatin1String("workbench")), &frame.workbench))
+            return false;
+        // A page of words before any run stops at no run's start.
+        if (frame.workbench && !haveRun && !f.contains(QLatin1String("pause")))
+            frame.pause.kind = PausePoint::Kind::Start;
+        else if (!r.pause(f.value(QLatin1String("pause")), &frame.pause))
             return false;
         if (frame.pause.kind != PausePoint::Kind::Start && !haveRun)
             return r.fail(QStringLiteral("pause"),
@@ -314,6 +347,11 @@ bool readLesson(const QJsonObject& json, ConfigResolver resolve, Lesson* out, QS
             return r.fail(QStringLiteral("question"),
                           QStringLiteral("no run is loaded to answer it"));
         frame.revealOutcome = f.value(QLatin1String("reveal")).toBool(false);
+        if (frame.workbench && (frame.question || !frame.highlight.isEmpty()))
+            return r.fail(QStringLiteral("workbench"),
+                          QStringLiteral("a frame on the Workbench page has no question or "
+                                         "highlight of the stage's (put them on a frame of "
+                                         "its own)"));
         lesson.frames << frame;
     }
     *out = lesson;

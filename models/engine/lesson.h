@@ -83,6 +83,15 @@ struct LessonQuestion {
     LessonText why;  // said after the reveal (optional)
 };
 
+// A frame on the Workbench page (SPEC section 9): the challenge open, its
+// starter in the editor when asked (one edit, which undo takes back; the
+// student's saved handler stays in its file), Check pressed when asked.
+struct LessonWorkbench {
+    QString challenge;
+    bool starter = false;
+    bool check = false;
+};
+
 struct LessonFrame {
     LessonText title;
     LessonText narration;
@@ -94,6 +103,8 @@ struct LessonFrame {
     LessonHighlight highlight;
     std::optional<LessonQuestion> question;
     bool revealOutcome = false;  // the outcome panel and the verdict are shown
+    // Set: the frame shows the Workbench page instead of the stage.
+    std::optional<LessonWorkbench> workbench;
 };
 
 struct Lesson {

@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include <atomic>
+
 #include "scheduler.h"
 
 namespace idem {
@@ -9,7 +11,14 @@ Run::Run(const RunConfig& config, const Scenario& scenario, RunOptions options)
 
 Run::~Run() = default;
 
+quint64 Run::threadSerial() {
+    static std::atomic<quint64> next{1};
+    thread_local const quint64 serial = next.fetch_add(1, std::memory_order_relaxed);
+    return serial;
+}
+
 bool Run::start(QString* error) {
+    startedOn_ = threadSerial();
     return scheduler_->start(error);
 }
 void Run::setCancel(const std::atomic<bool>* cancel) {

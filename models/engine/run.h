@@ -88,9 +88,17 @@ public:
     // Whether events go anywhere: without a trace file and a kept trace, a
     // run builds no events at all.
     bool tracing() const;
+    // The thread that started it (threadSerial). A workbench run's handler
+    // lives in the JavaScript engine of that thread: it is stepped there
+    // (PlayedRun).
+    quint64 startedOn() const { return startedOn_; }
+    // This thread's number, never given to another thread of the process
+    // (a system's thread id is given again once its thread is gone).
+    static quint64 threadSerial();
 
 private:
     std::unique_ptr<Scheduler> scheduler_;
+    quint64 startedOn_ = 0;
 };
 
 }  // namespace idem

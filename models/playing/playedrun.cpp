@@ -85,8 +85,21 @@ bool PlayedRun::rebuild(QString* error, const std::atomic<bool>* cancel) {
     return true;
 }
 
+bool PlayedRun::onThisThread(const std::atomic<bool>* cancel) {
+    if (run_->config().workbench.isEmpty() || run_->startedOn() == Run::threadSerial())
+        return true;
+    const int at = position_;
+    const qsizetype stepBegin = stepBegin_;
+    QString error;
+    if (!rebuild(&error, cancel))
+        return false;
+    while (position_ < at && run_->step()) ++position_;
+    stepBegin_ = stepBegin;
+    return position_ == at;
+}
+
 bool PlayedRun::stepForward() {
-    if (atEnd())
+    if (atEnd() || !onThisThread())
         return false;
     stepBegin_ = run_->trace().size();
     run_->step();
@@ -95,7 +108,7 @@ bool PlayedRun::stepForward() {
 }
 
 void PlayedRun::stepFor(int budgetMs, qsizetype maxEvents) {
-    if (atEnd())
+    if (atEnd() || !onThisThread())
         return;
     QElapsedTimer clock;
     clock.start();
@@ -123,6 +136,8 @@ void PlayedRun::advance(int target, const std::atomic<bool>* cancel, std::atomic
         if (!rebuild(&error, cancel))
             return;
         pendingRewound_ = true;
+    } else if (!onThisThread(cancel)) {
+        return;
     }
     qint64 steps = 0;
     while (position_ < target && !judged_) {

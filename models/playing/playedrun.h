@@ -94,6 +94,11 @@ private:
     // A fresh run at step 0 in place of this one; false (and this one
     // unchanged) when it cannot start or `cancel` stops it.
     bool rebuild(QString* error, const std::atomic<bool>* cancel);
+    // A workbench run started on another thread is started again here and
+    // brought to where it was (the same steps, the same events): its
+    // handler's engine belongs to the thread that started it. False when
+    // that could not be done (it then stays as it was).
+    bool onThisThread(const std::atomic<bool>* cancel = nullptr);
     void restartAt(std::shared_ptr<Run> run);
 
     std::shared_ptr<Run> run_;

@@ -613,6 +613,10 @@
         <source>%1 is not installed on this computer: its Debian package %2 is missing. To install it: %3. SQLite needs nothing.</source>
         <translation>这台计算机没有安装 %1：缺少 Debian 软件包 %2。安装方法：%3。SQLite 无需安装任何东西。</translation>
     </message>
+    <message>
+        <source>%1 (workbench)</source>
+        <translation>%1（工作台）</translation>
+    </message>
 </context>
 <context>
     <name>idem::HtmlReport</name>
@@ -1031,6 +1035,34 @@
         <source>not run here (no server)</source>
         <translation>本机没有该服务器，未运行</translation>
     </message>
+    <message>
+        <source>Challenge</source>
+        <translation>挑战</translation>
+    </message>
+    <message>
+        <source>the starter&apos;s smallest failing run: schedule %1</source>
+        <translation>初始处理函数的最小失败运行：调度 %1</translation>
+    </message>
+    <message>
+        <source>On the Workbench</source>
+        <translation>在工作台上</translation>
+    </message>
+    <message>
+        <source>The starter handler:</source>
+        <translation>初始处理函数：</translation>
+    </message>
+    <message>
+        <source>passed: %1 schedules run</source>
+        <translation>通过：运行了 %1 种调度</translation>
+    </message>
+    <message>
+        <source>failed (%1): %2 schedules run; the smallest failing run has %3 attempts, %4 statements, %5 preemptions (schedule %6)</source>
+        <translation>未通过（%1）：运行了 %2 种调度；最小的失败运行有 %3 次尝试、%4 条语句、%5 次抢占（调度 %6）</translation>
+    </message>
+    <message>
+        <source>Check on SQLite:</source>
+        <translation>在 SQLite 上检查：</translation>
+    </message>
 </context>
 <context>
     <name>idem::LessonPanel</name>
@@ -1100,6 +1132,10 @@
     <message>
         <source>Going to the frame&apos;s pause</source>
         <translation>正在走到本帧的暂停处</translation>
+    </message>
+    <message>
+        <source>Finding the smallest run that breaks the starter</source>
+        <translation>正在找出打破初始处理函数的最小运行</translation>
     </message>
 </context>
 <context>
