@@ -1,5 +1,6 @@
 #include "lessonplayer.h"
 
+#include "handlereditor.h"
 #include "lessonbook.h"
 #include "lessonpanel.h"
 #include "livestage.h"
@@ -264,6 +265,8 @@ void LessonPlayer::showWorkbench() {
     if (w->starter)
         workbench->showStarter();
     tabs->setCurrentWidget(workbench);
+    // The class writes here (Page Up and Page Down still go through the frames).
+    workbench->editor()->setFocus(Qt::OtherFocusReason);
     if (w->check && !workbench->isChecking()) {
         // The challenge's own database, as a first Check there would be.
         workbench->chooseDatabase(QStringLiteral("sqlite"), QString());

@@ -98,6 +98,9 @@ bool MainWindow::startLesson(const QString& idOrPath, int frame, QString* error,
         return false;
     }
     showTab(live_);
+    // A lesson chosen answers the first start's offer of one.
+    if (auto* offer = findChild<WelcomeCard*>(QStringLiteral("firstLessonOffer")))
+        offer->hide();
     lessons_->start(lesson, frame);
     if (!lessons_->fireError().isEmpty()) {
         *error = lessons_->fireError();

@@ -8,14 +8,18 @@
 #include "attack.h"
 #include "challenge.h"
 #include "challengescenario.h"
+#include "compareview.h"
 #include "handlereditor.h"
 #include "lessonplayer.h"
 #include "mainwindow.h"
+#include "outcomepanel.h"
 #include "playback.h"
 #include "playedrun.h"
 #include "registry.h"
 #include "run.h"
 #include "runcontroller.h"
+#include "serverinstall.h"
+#include "stepcaption.h"
 #include "trace.h"
 #include "workbenchview.h"
 
@@ -72,6 +76,7 @@ private slots:
     void init() { QSettings().clear(); }
     void theLessonGoesFromTheDoubleClickToTheFix();
     void aRunStartedByOneThreadIsSteppedByAnother();
+    void aFailingRunIsComparedOnTwoDatabases();
 
 private:
     QTemporaryDir dir_;
@@ -150,6 +155,9 @@ void WorkbenchLessonTest::theLessonGoesFromTheDoubleClickToTheFix() {
     pageDown(w);
     QCOMPARE(lesson->frame(), 5);
     QCOMPARE(sentStatements(w), (QStringList{"#1 SELECT", "#2 SELECT", "#2 INSERT", "#1 INSERT"}));
+    QVERIFY(w.caption()->isVisible());
+    QVERIFY2(w.caption()->caption().contains(QStringLiteral("#1")),
+             qPrintable(w.caption()->caption()));
     for (const TraceEvent& e : w.playback().played()->run().trace().events())
         QVERIFY2(
             !(e.kind == EventKind::Response && e.fields.text("response") == QLatin1String("error")),
@@ -202,6 +210,39 @@ void WorkbenchLessonTest::aRunStartedByOneThreadIsSteppedByAnother() {
     }
     QCOMPARE(sent, (QStringList{"#1 SELECT", "#2 SELECT", "#2 INSERT", "#1 INSERT"}));
     QVERIFY(!errors);
+}
+
+// Compare (Ctrl+K) with a student's failing run on the stage: the same
+// handler and schedule on the database it failed on and on SQLite, each run
+// in Compare's worker: the check-then-insert in a transaction that SQLite's
+// single writer saves and MariaDB's snapshot does not.
+void WorkbenchLessonTest::aFailingRunIsComparedOnTwoDatabases() {
+    if (!missingServerPackage(QStringLiteral("mariadb")).isEmpty())
+        QSKIP("MariaDB is not installed here");
+    registerChallengeScenarios();
+    const Challenge& first = *findChallenge(QStringLiteral("double-click"));
+    QFile wrongFix(QStringLiteral(IDEM_SOURCE_DIR "/tests/workbench/double-click.check-in-tx.js"));
+    QVERIFY(wrongFix.open(QIODevice::ReadOnly));
+    AttackOptions options;
+    options.backend = QStringLiteral("mariadb");
+    options.preemptions = 1;
+    const AttackResult r =
+        attackHandler(first, QString::fromUtf8(wrongFix.readAll()), "double-click.js", options);
+    QVERIFY2(r.counterexample, qPrintable(r.message));
+
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    QString error;
+    QVERIFY2(w.fire(r.counterexample->config, &error), qPrintable(error));
+    CompareView* compare = w.compareView();
+    compare->setBackend(1, QStringLiteral("sqlite"));
+    w.action("compare")->trigger();
+    QCOMPARE(w.tabs()->currentWidget(), compare);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->isBusy() && !compare->isShowing(), kCheckMs);
+    QCOMPARE(compare->backend(0), QStringLiteral("mariadb"));
+    QCOMPARE(compare->outcome(0)->verdictId(), QStringLiteral("duplicated"));
+    QCOMPARE(compare->outcome(1)->verdictId(), QStringLiteral("exactly-once"));
 }
 
 QTEST_MAIN(WorkbenchLessonTest)

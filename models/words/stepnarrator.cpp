@@ -16,7 +16,11 @@ StepNarrator& StepNarrator::operator=(StepNarrator&&) noexcept = default;
 void StepNarrator::startOver() {
     narrator_ = std::make_unique<Narrator>(intents_, words_);
     fed_ = 0;
+    // Nothing is told yet: the same step asked next (a rewind that came back
+    // to where it was) is told anew, not answered with the empty caption.
     told_.clear();
+    toldFrom_ = -1;
+    toldTo_ = -1;
 }
 
 StepNarrator::Told StepNarrator::narrate(const QList<TraceEvent>& events, qsizetype from,
