@@ -84,5 +84,21 @@ JS
 [ $code -eq 2 ] && ok || bad "hoarding handler: exit $code, not 2: $(cat "$tmp/err")"
 grep -q 'hoard.js:6: .*over 256 MiB of memory' "$tmp/err" && ok || bad "hoarding line: $(cat "$tmp/err")"
 
+# Plausible wrong fixes (tests/workbench/CHALLENGE.NAME.js), each caught on
+# SQLite with what it got wrong; on the servers in workbench_servers_test.
+wrong() {
+    local name=$1 words=$2
+    local file="$(dirname "${BASH_SOURCE[0]}")/workbench/$name.js"
+    "$B" check "$file" --challenge "${name%%.*}" >"$tmp/out" 2>&1; local code=$?
+    [ $code -eq 1 ] && ok || bad "$name: exit $code, not 1: $(cat "$tmp/out")"
+    grep -q "$words" "$tmp/out" && ok || bad "$name: not \"$words\": $(cat "$tmp/out")"
+}
+wrong lost-answer.bare-duplicate 'told success without a result'
+wrong key-reused.key-only 'the changed request was not carried out'
+wrong statement-budget.check-first 'sent 3 statements; the budget is 2 per request'
+wrong still-running.processing-is-done 'told success without a result'
+"$B" check "$(dirname "${BASH_SOURCE[0]}")/workbench/double-click.check-in-tx.js" \
+    --challenge double-click >/dev/null 2>&1 && ok || bad "check-in-tx fails on SQLite"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -138,7 +138,9 @@ void HandlerEditor::changeEvent(QEvent* event) {
 }
 
 bool HandlerEditor::event(QEvent* event) {
-    if (passPageKeys_ && event->type() == QEvent::ShortcutOverride) {
+    // (The type first: a child made in the constructor is told here before
+    // the members are.)
+    if (event->type() == QEvent::ShortcutOverride && passPageKeys_) {
         const auto* key = static_cast<QKeyEvent*>(event);
         if ((key->key() == Qt::Key_PageDown || key->key() == Qt::Key_PageUp) &&
             key->modifiers() == Qt::NoModifier) {

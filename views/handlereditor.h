@@ -42,12 +42,12 @@ private:
     void updateSelections();
     void followTheme();
 
+    bool passPageKeys_ = false;  // first: the gutter made below is a child, told to event()
     QWidget* gutter_;
     HandlerHighlighter* highlighter_;
     int problemLine_ = 0;
     int problemColumn_ = 0;
     int markedLine_ = 0;
-    bool passPageKeys_ = false;
 };
 
 }  // namespace idem
