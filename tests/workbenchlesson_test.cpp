@@ -10,6 +10,7 @@
 #include "challengescenario.h"
 #include "compareview.h"
 #include "handlereditor.h"
+#include "handlerrun.h"
 #include "lessonplayer.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -210,6 +211,22 @@ void WorkbenchLessonTest::aRunStartedByOneThreadIsSteppedByAnother() {
     }
     QCOMPARE(sent, (QStringList{"#1 SELECT", "#2 SELECT", "#2 INSERT", "#1 INSERT"}));
     QVERIFY(!errors);
+
+    // A check on this thread meanwhile (the page's checkNow) leaves a run
+    // begun here as it was.
+    std::unique_ptr<PlayedRun> here =
+        PlayedRun::start(config, *scenario, int(measured.steps), &error);
+    QVERIFY2(here, qPrintable(error));
+    here->advance(1);
+    QCOMPARE(int(attackHandler(first, first.starter, "double-click.js", options).outcome),
+             int(AttackResult::Outcome::Failed));
+    releaseSharedProgram();
+    while (here->stepForward()) {
+    }
+    for (const TraceEvent& e : here->run().trace().events())
+        QVERIFY2(
+            !(e.kind == EventKind::Response && e.fields.text("response") == QLatin1String("error")),
+            "an attempt was answered with an error after a check on its thread");
 }
 
 // Compare (Ctrl+K) with a student's failing run on the stage: the same

@@ -150,7 +150,7 @@ void WorkbenchView::checkNow() {
                                              bound_->value(), tracesFolder());
     const AttackResult r =
         attackHandler(*c, editor_->toPlainText(), challenge_ + QStringLiteral(".js"), options);
-    releaseHandlerRuns();
+    releaseSharedProgram();  // the window's own runs on this thread stay
     finish(r);
 }
 

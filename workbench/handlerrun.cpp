@@ -112,6 +112,16 @@ void releaseHandlerRuns() {
     runs.shared.reset();
 }
 
+void releaseSharedProgram() {
+    ThreadRuns& runs = threadRuns();
+    if (!runs.shared)
+        return;
+    runs.begun.removeIf([&runs](const auto& kept) { return kept.second->program == runs.shared; });
+    if (runs.last && runs.last->program == runs.shared)
+        runs.last.reset();
+    runs.shared.reset();
+}
+
 HandlerRun* currentHandlerRun() {
     return threadRuns().last.get();
 }

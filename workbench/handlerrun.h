@@ -78,6 +78,10 @@ HandlerRun* currentHandlerRun();
 // The program the attack's runs on this thread share (loaded and checked
 // already), until releaseHandlerRuns.
 void useProgram(std::shared_ptr<HandlerProgram> program);
+// Lets go of the program useProgram gave and of the runs begun with it,
+// keeping this thread's other runs (an attack in the window's thread leaves
+// the run on the stage as it was).
+void releaseSharedProgram();
 // Lets go of this thread's programs and runs (an engine goes once no run
 // still stepping holds it): before the thread ends, and before the
 // application object goes.
