@@ -268,7 +268,7 @@ void LessonPlayer::showWorkbench() {
     // The class writes here (Page Up and Page Down still go through the frames).
     workbench->editor()->setFocus(Qt::OtherFocusReason);
     if (w->check && !workbench->isChecking()) {
-        // The challenge's own database, as a first Check there would be.
+        // On SQLite, where a lesson finds its challenge runs too.
         workbench->chooseDatabase(QStringLiteral("sqlite"), QString());
         workbench->check();
     }
