@@ -193,7 +193,6 @@ QString workbenchBlock(const LessonWorkbench& w, const QString& lang) {
     if (w.check) {
         const AttackResult r = attackHandler(*challenge, challenge->starter,
                                              challenge->id + QStringLiteral(".js"), {});
-        releaseSharedProgram();
         QString said;
         if (r.outcome == AttackResult::Outcome::Passed) {
             said = LessonHandout::tr("passed: %1 schedules run").arg(r.run);

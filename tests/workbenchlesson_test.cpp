@@ -10,7 +10,6 @@
 #include "challengescenario.h"
 #include "compareview.h"
 #include "handlereditor.h"
-#include "handlerrun.h"
 #include "lessonplayer.h"
 #include "mainwindow.h"
 #include "outcomepanel.h"
@@ -220,7 +219,6 @@ void WorkbenchLessonTest::aRunStartedByOneThreadIsSteppedByAnother() {
     here->advance(1);
     QCOMPARE(int(attackHandler(first, first.starter, "double-click.js", options).outcome),
              int(AttackResult::Outcome::Failed));
-    releaseSharedProgram();
     while (here->stepForward()) {
     }
     for (const TraceEvent& e : here->run().trace().events())

@@ -150,7 +150,6 @@ void WorkbenchView::checkNow() {
                                              bound_->value(), tracesFolder());
     const AttackResult r =
         attackHandler(*c, editor_->toPlainText(), challenge_ + QStringLiteral(".js"), options);
-    releaseSharedProgram();  // the window's own runs on this thread stay
     finish(r);
 }
 

@@ -218,7 +218,12 @@ AttackResult attackHandler(const Challenge& challenge, const QString& source,
                              : QStringLiteral("the challenge %1 has no scenario").arg(challenge.id);
         return result;
     }
+    // The attack's runs share the program, and only they: once it is over,
+    // a run begun on this thread (the window's, a lesson's) loads its own.
     useProgram(program);
+    struct LetGo {
+        ~LetGo() { releaseSharedProgram(); }
+    } letGo;
     const QJsonObject workbench{{"challenge", challenge.id},
                                 {"file", fileName},
                                 {"source", source},

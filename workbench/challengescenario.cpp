@@ -7,6 +7,7 @@
 #include "handlerrun.h"
 #include "mqstream.h"
 #include "registry.h"
+#include "runhooks.h"
 #include "sqlstatement.h"
 
 #include <QCoreApplication>
@@ -447,7 +448,8 @@ void registerChallengeScenarios() {
         return;
     registered = true;
     addScenarioFinder(&findForTrace);
-    registerLessonRuns();  // a lesson may show a starter's failing run
+    setRunEndedHook(&forgetHandlerRun);  // a run's handler goes with the run
+    registerLessonRuns();                // a lesson may show a starter's failing run
 }
 
 }  // namespace idem

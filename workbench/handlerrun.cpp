@@ -1,24 +1,34 @@
 #include "handlerrun.h"
 
+#include "run.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QThread>
+
+#include <map>
+#include <mutex>
 
 namespace idem {
 
 namespace {
 
-// How many runs a thread keeps begun: the window holds a few side by side
-// (the run on the stage, a lesson's frame looked ahead); the attack's come
-// one after another.
-constexpr qsizetype kKeptRuns = 16;
-
 struct ThreadRuns {
     std::shared_ptr<HandlerProgram> shared;  // useProgram's
     std::shared_ptr<HandlerRun> last;
-    // By the run's configuration (its address names the run), oldest first.
-    QList<std::pair<const RunConfig*, std::shared_ptr<HandlerRun>>> begun;
 };
+
+// Every run's handler, by the run's own configuration (its address names the
+// run while it lives), until the run goes (forgetHandlerRun).
+struct Registry {
+    std::mutex lock;
+    std::map<const RunConfig*, std::shared_ptr<HandlerRun>> runs;
+};
+
+Registry& registry() {
+    static Registry r;
+    return r;
+}
 
 ThreadRuns& threadRuns() {
     thread_local ThreadRuns runs;
@@ -107,16 +117,12 @@ void useProgram(std::shared_ptr<HandlerProgram> program) {
 
 void releaseHandlerRuns() {
     ThreadRuns& runs = threadRuns();
-    runs.begun.clear();
     runs.last.reset();
     runs.shared.reset();
 }
 
 void releaseSharedProgram() {
     ThreadRuns& runs = threadRuns();
-    if (!runs.shared)
-        return;
-    runs.begun.removeIf([&runs](const auto& kept) { return kept.second->program == runs.shared; });
     if (runs.last && runs.last->program == runs.shared)
         runs.last.reset();
     runs.shared.reset();
@@ -127,10 +133,23 @@ HandlerRun* currentHandlerRun() {
 }
 
 std::shared_ptr<HandlerRun> handlerRunOf(const RunConfig& config) {
-    for (const auto& [key, run] : threadRuns().begun)
-        if (key == &config)
-            return run;
-    return nullptr;
+    Registry& r = registry();
+    const std::lock_guard guard(r.lock);
+    const auto it = r.runs.find(&config);
+    // Its generators are values of the engine of the thread that began it.
+    if (it == r.runs.end() || it->second->thread != Run::threadSerial())
+        return nullptr;
+    return it->second;
+}
+
+void forgetHandlerRun(const RunConfig& config) {
+    std::shared_ptr<HandlerRun> gone;  // let go of outside the lock
+    Registry& r = registry();
+    const std::lock_guard guard(r.lock);
+    if (const auto it = r.runs.find(&config); it != r.runs.end()) {
+        gone = std::move(it->second);
+        r.runs.erase(it);
+    }
 }
 
 std::shared_ptr<HandlerRun> beginHandlerRun(const RunConfig& config, QString* error) {
@@ -152,10 +171,15 @@ std::shared_ptr<HandlerRun> beginHandlerRun(const RunConfig& config, QString* er
     auto run = std::make_shared<HandlerRun>();
     run->program = std::move(program);
     run->schedule = Schedule::fromJson(w.value("schedule").toObject());
-    runs.begun.removeIf([&config](const auto& kept) { return kept.first == &config; });
-    runs.begun.append({&config, run});
-    if (runs.begun.size() > kKeptRuns)
-        runs.begun.removeFirst();
+    run->thread = Run::threadSerial();
+    std::shared_ptr<HandlerRun> replaced;  // let go of outside the lock
+    {
+        Registry& r = registry();
+        const std::lock_guard guard(r.lock);
+        std::shared_ptr<HandlerRun>& slot = r.runs[&config];
+        replaced = std::move(slot);
+        slot = run;
+    }
     runs.last = run;
     return run;
 }

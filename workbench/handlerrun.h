@@ -58,6 +58,7 @@ struct HandlerRun {
     // The run's tables with a column `id`: a server's INSERT into one is
     // asked for the id it gave (challengescenario.cpp).
     QSet<QString> tablesWithId;
+    quint64 thread = 0;  // Run::threadSerial of the thread whose engine holds its generators
 };
 
 // The virtual ms between two segments' starts.
@@ -68,19 +69,21 @@ constexpr qint64 kSegmentMs = 200;
 // this source, else a program of the run's own (runs the window keeps side
 // by side do not share their handler's globals). Null with a message when
 // the source does not load. Kept for `config`, the run's own configuration,
-// until more runs begin here or releaseHandlerRuns.
+// until the run goes (forgetHandlerRun).
 std::shared_ptr<HandlerRun> beginHandlerRun(const RunConfig& config, QString* error);
-// The run begun on this thread for `config` (null when it was begun on
-// another thread, or let go of).
+// The run begun for `config` on this thread (null when it was begun on
+// another thread, whose engine holds its values, or has gone).
 std::shared_ptr<HandlerRun> handlerRunOf(const RunConfig& config);
+// The run of `config` goes (runhooks.h; registerChallengeScenarios sets it).
+void forgetHandlerRun(const RunConfig& config);
 // The run this thread began last (the attack reads what it did).
 HandlerRun* currentHandlerRun();
 // The program the attack's runs on this thread share (loaded and checked
 // already), until releaseHandlerRuns.
 void useProgram(std::shared_ptr<HandlerProgram> program);
 // Lets go of the program useProgram gave and of the runs begun with it,
-// keeping this thread's other runs (an attack in the window's thread leaves
-// the run on the stage as it was).
+// keeping this thread's other runs (the attack does, when it is over: one
+// in the window's thread leaves the run on the stage as it was).
 void releaseSharedProgram();
 // Lets go of this thread's programs and runs (an engine goes once no run
 // still stepping holds it): before the thread ends, and before the

@@ -2,7 +2,6 @@
 
 #include "attack.h"
 #include "challenge.h"
-#include "handlerrun.h"
 #include "lessonbook.h"
 
 #include <QMap>
@@ -64,7 +63,6 @@ bool findRun(RunConfig* config, QString* error, const std::atomic<bool>* cancel)
     options.cancel = cancel;
     const AttackResult result =
         attackHandler(*challenge, challenge->starter, id + QStringLiteral(".js"), options);
-    releaseSharedProgram();  // the calling thread's other runs stay as they were
     switch (result.outcome) {
         case AttackResult::Outcome::Failed:
             break;

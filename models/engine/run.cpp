@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "runhooks.h"
 #include "scheduler.h"
 
 namespace idem {
@@ -9,7 +10,18 @@ namespace idem {
 Run::Run(const RunConfig& config, const Scenario& scenario, RunOptions options)
     : scheduler_(std::make_unique<Scheduler>(config, scenario, std::move(options))) {}
 
-Run::~Run() = default;
+namespace {
+std::atomic<RunEnded> runEnded{nullptr};
+}  // namespace
+
+void setRunEndedHook(RunEnded hook) {
+    runEnded = hook;
+}
+
+Run::~Run() {
+    if (const RunEnded hook = runEnded.load(); hook && scheduler_)
+        hook(scheduler_->config());
+}
 
 quint64 Run::threadSerial() {
     static std::atomic<quint64> next{1};
