@@ -1,5 +1,6 @@
 // The workbench's Check: the attack in a worker thread, its progress, and
-// what it found, in the table, in words and on the ladder.
+// what it found, in the table, in words and on the ladder; and the starter a
+// lesson puts in the editor, never saved over the student's own handler.
 #include "attack.h"
 #include "backendnames.h"
 #include "challenge.h"
@@ -15,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
@@ -23,6 +25,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTextCursor>
 
 namespace idem {
 
@@ -410,6 +413,24 @@ bool WorkbenchView::markStatement(int attempt, int index) {
         return false;
     editor_->markLine(lines.at(index - 1));
     return true;
+}
+
+// A lesson's starter (lessonplayer.cpp) and the student's own file.
+void WorkbenchView::showStarter() {
+    const Challenge* c = challenge();
+    if (!c || editor_->toPlainText() == c->starter)
+        return;
+    QTextCursor all(editor_->document());
+    all.select(QTextCursor::Document);
+    all.insertText(c->starter);
+}
+
+bool WorkbenchView::starterOverOwnFile() const {
+    const Challenge* c = challenge();
+    if (!c || handlerPath().isEmpty() || editor_->toPlainText() != c->starter)
+        return false;
+    QFile f(handlerPath());
+    return f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()) != c->starter;
 }
 
 }  // namespace idem

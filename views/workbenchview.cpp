@@ -93,6 +93,10 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
     ladderTitle_->setFont(bold);
     leftLayout->addWidget(ladderTitle_);
     ladder_->setTabKeyNavigation(false);
+    // A long title ends in "…" (its tooltip says it whole) rather than give
+    // the ladder a sideways scroll bar, which on a projector hides a row.
+    ladder_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    ladder_->setTextElideMode(Qt::ElideRight);
     ladderTitle_->setBuddy(ladder_);
     leftLayout->addWidget(ladder_, 2);
     auto* storyBox = new QWidget(this);
@@ -308,7 +312,7 @@ void WorkbenchView::fillLadder() {
         auto* item = new QListWidgetItem(
             QStringLiteral("%1%2. %3").arg(mark).arg(row + 1).arg(c.title.in(language_)), ladder_);
         item->setData(Qt::UserRole, c.id);
-        item->setToolTip(said);
+        item->setToolTip(QStringLiteral("%1\n%2").arg(c.title.in(language_), said));
         item->setData(Qt::AccessibleTextRole,
                       QStringLiteral("%1. %2, %3").arg(row + 1).arg(c.title.in(language_), said));
         if (c.id == challenge_)
@@ -500,23 +504,6 @@ void WorkbenchView::startOver() {
     QTextCursor all(editor_->document());
     all.select(QTextCursor::Document);
     all.insertText(c->starter);
-}
-
-void WorkbenchView::showStarter() {
-    const Challenge* c = challenge();
-    if (!c || editor_->toPlainText() == c->starter)
-        return;
-    QTextCursor all(editor_->document());
-    all.select(QTextCursor::Document);
-    all.insertText(c->starter);
-}
-
-bool WorkbenchView::starterOverOwnFile() const {
-    const Challenge* c = challenge();
-    if (!c || handlerPath().isEmpty() || editor_->toPlainText() != c->starter)
-        return false;
-    QFile f(handlerPath());
-    return f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()) != c->starter;
 }
 
 void WorkbenchView::syntaxCheck() {
