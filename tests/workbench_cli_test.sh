@@ -93,13 +93,13 @@ wrong() {
     [ $code -eq 1 ] && ok || bad "$name: exit $code, not 1: $(cat "$tmp/out")"
     grep -q "$words" "$tmp/out" && ok || bad "$name: not \"$words\": $(cat "$tmp/out")"
 }
-wrong lost-answer.bare-duplicate 'told success without a result'
-wrong key-reused.key-only 'the changed request was not carried out'
+wrong lost-answer.response-table 'duplicated'
+wrong key-reused.update-amount 'a request with other parameters under the same key'
 wrong statement-budget.check-first 'sent 3 statements; the budget is 2 per request'
-wrong still-running.processing-is-done 'told success without a result'
-wrong days-later.recent-window 'duplicated'
+wrong still-running.take-over 'duplicated'
+wrong days-later.per-day-key 'schedule as they arrive (gateway-retry, cross-day)'
 wrong crash-before-ack.message-id 'schedule as they arrive (producer-resend'
-wrong late-callback.no-state-check 'inconsistent'
+wrong late-callback.read-then-pay 'duplicated'
 wrong lease-fencing.check-owner 'pauses past its lease'
 # Where a transaction hides the race: SQLite's single writer; the servers' in
 # workbench_servers_test.

@@ -74,10 +74,10 @@ done
 
 # The other plausible wrong fixes fail on the servers as on SQLite: what they
 # get wrong is the handler's logic, not a database's.
-# (late-callback.no-state-check, 99 schedules a server, is the handler's own
+# (late-callback.read-then-pay, 114 schedules a server, is the handler's own
 # mistake too: checked on SQLite in workbench_cli_test.)
-for name in lost-answer.bare-duplicate key-reused.key-only statement-budget.check-first \
-    still-running.processing-is-done days-later.recent-window crash-before-ack.message-id \
+for name in lost-answer.response-table key-reused.update-amount statement-budget.check-first \
+    still-running.take-over days-later.per-day-key crash-before-ack.message-id \
     lease-fencing.check-owner; do
     for b in mariadb postgres; do
         check "$here/workbench/$name.js" "${name%%.*}" "$b" 1
