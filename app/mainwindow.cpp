@@ -188,6 +188,13 @@ MainWindow::~MainWindow() {
     // Gone without a close (a test, `idemlab shot`): the job in progress
     // stops, and goes with what it held, while all it could report to is here.
     jobs_->abandon();
+    // So does a check on the Workbench page, before the tabs it reports to go.
+    if (workbench_)
+        workbench_->stop();
+}
+
+WorkbenchView* MainWindow::workbenchView() const {
+    return workbench_;
 }
 
 QStringList MainWindow::viewNames() {

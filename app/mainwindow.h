@@ -11,6 +11,7 @@
 #include <QColor>
 #include <QMainWindow>
 #include <QMap>
+#include <QPointer>
 #include <QTranslator>
 
 #include <memory>
@@ -98,7 +99,7 @@ public:
     CompareView* compareView() const { return compare_; }
     PaginationView* paginationView() const;
     ExperimentView* experimentView() const { return experiment_; }
-    WorkbenchView* workbenchView() const { return workbench_; }
+    WorkbenchView* workbenchView() const;
     // "Step the failing run": the workbench's counterexample on the stage, at
     // the first step where the judge sees the verdict it ends with.
     void stepCounterexample(const QString& tracePath);
@@ -199,7 +200,7 @@ private:
     CompareView* compare_ = nullptr;
     PaginationView* pagination_ = nullptr;
     ExperimentView* experiment_ = nullptr;
-    WorkbenchView* workbench_ = nullptr;
+    QPointer<WorkbenchView> workbench_;  // a page may go first (a test's)
     PlaybackKeys* keys_ = nullptr;
     KeysOverlay* keysOverlay_ = nullptr;
     BlankCover* blank_ = nullptr;

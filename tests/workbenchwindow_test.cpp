@@ -55,6 +55,7 @@ private slots:
     void aSyntaxErrorIsUnderlinedAsTheStudentTypes();
     void theHandlerIsSavedAndReloadedWhenItChangesOnDisk();
     void escapeCancelsACheck();
+    void theWindowGoesWhileACheckRuns();
     void theStoryAndTheTableSpeakChinese();
     void theKeyboardReachesAndLeavesTheEditor();
     void theConsumerIsCheckedWithRedis();
@@ -240,6 +241,35 @@ void WorkbenchWindowTest::escapeCancelsACheck() {
     QVERIFY(!view->lastResult());
     QVERIFY(view->checkButton()->isEnabled());
     QCOMPARE(view->stateOf(view->challengeId(), "sqlite"), QStringLiteral("new"));
+}
+
+// A window destroyed with a check in its worker (a test's end, a shot, the
+// lesson left on the Workbench): the check stops, and its end tells nothing
+// to tabs already gone (it once called into a destroyed tab widget).
+void WorkbenchWindowTest::theWindowGoesWhileACheckRuns() {
+    for (const bool viewFirst : {false, true}) {
+        auto w = std::make_unique<MainWindow>(false);
+        w->action("tab-workbench")->trigger();
+        WorkbenchView* view = w->workbenchView();
+        view->editor()->setPlainText(
+            "function* handle(request, db) {\n"
+            "    for (let i = 0; i < 12; ++i)\n"
+            "        yield db.query(\"SELECT id FROM orders WHERE request_id = ?\", "
+            "request.key);\n"
+            "    return { status: \"created\" };\n"
+            "}\n");
+        view->findChild<QSpinBox*>()->setValue(5);
+        view->check();
+        QVERIFY(view->isChecking());
+        QTest::qWait(100);
+        QVERIFY(view->isChecking());
+        int told = 0;
+        connect(view, &WorkbenchView::checkingChanged, this, [&told] { ++told; });
+        if (viewFirst)
+            delete view;  // the tabs still there: the view says nothing as it goes
+        w.reset();
+        QCOMPARE(told, viewFirst ? 0 : 1);
+    }
 }
 
 void WorkbenchWindowTest::theStoryAndTheTableSpeakChinese() {

@@ -240,6 +240,8 @@ WorkbenchView::WorkbenchView(bool remember, QWidget* parent)
 }
 
 WorkbenchView::~WorkbenchView() {
+    // A check still running stops; the window it would tell is going too.
+    blockSignals(true);
     stop();
     if (remember_ && editor_->document()->isModified() && !starterOverOwnFile())
         save();
