@@ -71,6 +71,11 @@ class UserServer:
             raise RuntimeError(f"{self.backend}: `{statement}` failed: {done.stderr}")
         return done.stdout
 
+    def log(self):
+        with open(os.path.join(self.folder, "server.log"), encoding="utf-8",
+                  errors="replace") as f:
+            return f.read()
+
     def databases(self):
         query = ("SELECT datname FROM pg_database ORDER BY 1" if self.backend == "postgres"
                  else "SHOW DATABASES")
@@ -222,6 +227,10 @@ def main():
             before = server.databases()
             same_as_private(server, problems)
             refused(server, problems)
+            # Runs without a crash: each connection said goodbye.
+            for line in server.log().splitlines():
+                if "Aborted connection" in line:
+                    problems.append(f"{backend}: the server logged: {line}")
             # An experiment: a database for each of its runs, all dropped.
             done = run(["experiment", "--scenario", "order-create", "--variants",
                         "unique-key,check-for-update", "--intents", "20", "--json",
@@ -229,6 +238,14 @@ def main():
             if done.returncode != 0:
                 problems.append(f"{backend}: experiment --connect: {done.stderr}")
             kept(server, problems)
+            # A shared server's log: nothing the lab tried that this user may
+            # not do (PostgreSQL: deadlock_timeout, CREATE EXTENSION).
+            for line in server.log().splitlines():
+                # (The visitor's CREATE DATABASE is refused on purpose, above;
+                # the experiment's crashed attempts end without a goodbye.)
+                if ("permission denied" in line and "create database" not in line
+                        or "must be superuser" in line):
+                    problems.append(f"{backend}: the server logged: {line}")
             after = server.databases()
             if after != before:
                 problems.append(f"{backend}: databases before {before}, after {after}")

@@ -411,6 +411,17 @@ void NarrationTest::aWaiterAheadInTheQueueIsNotCalledAHolder() {
              "waits for c2: RECORD X,INSERT_INTENTION on `orders` index PRIMARY row supremum "
              "pseudo-record, held as S"));
     QVERIFY2(scan.contains("scanned the whole table"), qPrintable(scan));
+    // Another client of the server holds it: named as the server names it,
+    // and the caption says no step of the run can free it.
+    TraceEvent outside = wait(1, QString(),
+                              "waits for a connection outside the run: relation "
+                              "RowExclusiveLock on orders");
+    outside.fields.set("outside", QStringLiteral("pid 4242, user ana, application psql, idle in "
+                                                 "transaction: LOCK TABLE orders IN SHARE MODE"));
+    const QString other = narrator.caption(outside);
+    QVERIFY2(other.contains("held by a connection outside the run (pid 4242, user ana") &&
+                 other.contains("No step of the run can free it"),
+             qPrintable(other));
 }
 
 void NarrationTest::anAttemptsLabelIsSpacedBeforeAChineseWordOnly() {

@@ -89,6 +89,14 @@ public:
     // default: each is settled.
     virtual std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
                                            const std::vector<SqlConnection*>& all);
+    // Whether some of the parked sessions `waiting` wait for a connection
+    // outside the run (another client of the server): if so, waits, as long
+    // as that lasts, until one of them has finished or none waits outside any
+    // more (Waited), or until `stop` (Stopped). None when none does.
+    enum class OutsideWait : quint8 { None, Waited, Stopped };
+    virtual OutsideWait awaitOutside(const std::vector<SqlConnection*>& waiting,
+                                     const std::vector<SqlConnection*>& all,
+                                     const std::atomic<bool>* stop);
     // A crashed process's session: the server rolls back what it held.
     virtual void drop(SqlConnection& session);
     // Cancels the statement a parked session waits with (the scheduler's

@@ -9,6 +9,7 @@
 #include "serverdatabase.h"
 #include "serverurl.h"
 #include "session.h"
+#include "sessionsettings.h"
 #include "sqlconnection.h"
 #include "sqlitebackend.h"
 #include "tablesnapshot.h"
@@ -31,17 +32,12 @@ using live::ServerKind;
 // A crashed attempt's connection is gone from the server's list within
 // this (a loaded machine's server, a disconnect it sees at once).
 constexpr int kGoneWithinMs = 10000;
+// How long a cancelled statement may take to answer before its connection is
+// closed instead.
+constexpr int kCancelAnsweredWithinMs = 10000;
 
 QString serverId(ServerKind kind) {
     return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
-}
-
-QString isolationSql(const QString& id) {
-    if (id == QLatin1String("read-committed"))
-        return QStringLiteral("READ COMMITTED");
-    if (id == QLatin1String("repeatable-read"))
-        return QStringLiteral("REPEATABLE READ");
-    return QStringLiteral("SERIALIZABLE");
 }
 
 class ServerBackend final : public Backend {
@@ -96,30 +92,12 @@ public:
         // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
         if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
             c->joinAttempts(attempts_);
-        if (c->isOpen() && kind_ == ServerKind::Postgres) {
-            c->exec(QStringLiteral("SET search_path TO %1").arg(db_.name()));
-            c->nameRowVersionsBy(versionNames_);
-        }
         if (c->isOpen()) {
-            const QString level = isolationSql(isolation_);
-            c->exec(kind_ == ServerKind::Postgres
-                        ? QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION "
-                                         "LEVEL %1")
-                              .arg(level)
-                        : QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL %1").arg(level));
-            // No real timer of the server's ends a wait: a class may talk
-            // for minutes at a step while a statement waits, and the run
-            // must go on as it would at full speed. (InnoDB misses some
-            // cycles of gap locks among three sessions, which only its lock
-            // wait timeout would end: the lab ends those itself, as that
-            // timeout would, live::waitUntilDoneOrBlocked.) The largest
-            // value MariaDB takes, about three years.
-            if (kind_ == ServerKind::MariaDb) {
-                c->exec(QStringLiteral("SET SESSION innodb_lock_wait_timeout = 100000000"));
-                // || joins text, as the standard and the other databases read it.
-                c->exec(QStringLiteral(
-                    "SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')"));
-            }
+            for (const QString& sql : sessionSettings(
+                     kind_, isolation_, kind_ == ServerKind::Postgres ? db_.name() : QString()))
+                c->exec(sql);
+            if (kind_ == ServerKind::Postgres)
+                c->nameRowVersionsBy(versionNames_);
         }
         return c;
     }
@@ -144,8 +122,9 @@ public:
                 run << &asServer(*c).session();
         }
         const live::StepWait step =
-            live::waitUntilDoneOrBlocked(asServer(session).session(), *observer_, run);
-        if (step.state == live::StepWait::State::Blocked) {
+            live::waitUntilDoneOrBlocked(asServer(session).session(), *observer_, run, cancel_);
+        if (step.state == live::StepWait::State::Blocked ||
+            step.state == live::StepWait::State::Outside) {
             *waitsOn = step.lock.on;
             // The run's database is the only one it has: the lock is named
             // by its table alone, the same in every run.
@@ -153,8 +132,20 @@ public:
             return false;
         }
         if (step.state == live::StepWait::State::GaveUp) {
-            asServer(session).session().cancel();
-            asServer(session).session().poll(-1);
+            // Stopped (Esc, Ctrl+C) or a server that does not answer: the
+            // statement is cancelled; a server deaf to the cancel too loses
+            // the connection, so that the lab never waits for it unbounded.
+            live::Session& s = asServer(session).session();
+            if (!s.cancel() || !s.poll(kCancelAnsweredWithinMs)) {
+                asServer(session).drop();
+                result->ok = false;
+                result->outcome = SqlOutcome::OtherError;
+                result->message = QStringLiteral(
+                    "the server answered neither the statement nor its cancel; the lab closed "
+                    "the connection");
+                dropped_ = result->message;
+                return true;
+            }
         }
         *result = asServer(session).take();
         // Not the lab's close (a crash point closes a session it no longer
@@ -192,6 +183,30 @@ public:
         result.reserve(waiting.size());
         for (live::Session* s : parked) result.push_back(blocked.contains(s));
         return result;
+    }
+
+    OutsideWait awaitOutside(const std::vector<SqlConnection*>& waiting,
+                             const std::vector<SqlConnection*>& all,
+                             const std::atomic<bool>* stop) override {
+        if (!observer_)
+            return OutsideWait::None;
+        QList<live::Session*> run;
+        for (SqlConnection* c : all) run << &asServer(*c).session();
+        QList<live::Session*> parked;
+        for (SqlConnection* c : waiting) {
+            parked << &asServer(*c).session();
+            if (!run.contains(parked.last()))
+                run << parked.last();
+        }
+        switch (live::awaitOutside(parked, *observer_, run, stop)) {
+            case live::OutsideEnd::NoneOutside:
+                return OutsideWait::None;
+            case live::OutsideEnd::Moved:
+                return OutsideWait::Waited;
+            case live::OutsideEnd::Stopped:
+                break;
+        }
+        return OutsideWait::Stopped;
     }
 
     bool finished(SqlConnection& session) override {

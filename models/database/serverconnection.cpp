@@ -224,7 +224,12 @@ bool haveAmcheck(ServerConnection& c) {
         "JOIN pg_namespace AS n ON n.oid = e.extnamespace\n"
         "WHERE e.extname = 'amcheck'");
     SqlResult found = c.exec(find);
-    if (found.ok && found.data.isEmpty()) {
+    // Only a superuser may create it: another user's attempt would be an
+    // error in a shared server's log at every run.
+    const SqlResult superuser = c.exec(QStringLiteral("SELECT current_setting('is_superuser')"));
+    const bool may = superuser.ok && !superuser.data.isEmpty() &&
+                     superuser.data.first().value(0).toString() == QLatin1String("on");
+    if (found.ok && found.data.isEmpty() && may) {
         // Two runs may ask at once: the second's refusal is no matter.
         c.exec(QStringLiteral("CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public"));
         found = c.exec(find);

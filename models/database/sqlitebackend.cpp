@@ -19,6 +19,12 @@ bool Backend::finished(SqlConnection&) {
     return true;
 }
 
+Backend::OutsideWait Backend::awaitOutside(const std::vector<SqlConnection*>&,
+                                           const std::vector<SqlConnection*>&,
+                                           const std::atomic<bool>*) {
+    return OutsideWait::None;
+}
+
 void Backend::drop(SqlConnection&) {}
 
 void Backend::cancel(SqlConnection&) {}

@@ -112,10 +112,20 @@ void Scheduler::settleStepped(Process& p) {
             p.wait = nextWait_++;
             parked_.push_back(&p);
             ++cost_.lockWaits;
-            recordFor(*p.attempt, EventKind::LockWait,
-                      {{"connection", c.id()},
-                       {"holder", waitsOn.join(QStringLiteral(", "))},
-                       {"lock", lock}});
+            // Connections outside the run that hold it, as the server names
+            // them (the lock's description ends with them): a field of their own.
+            static const QString kOutside = QStringLiteral(" (outside the run: ");
+            QString outside;
+            if (const qsizetype at = lock.indexOf(kOutside); at >= 0 && lock.endsWith(u')')) {
+                outside = lock.mid(at + kOutside.size()).chopped(1);
+                lock.truncate(at);
+            }
+            Fields fields{{"connection", c.id()},
+                          {"holder", waitsOn.join(QStringLiteral(", "))},
+                          {"lock", lock}};
+            if (!outside.isEmpty())
+                fields.set("outside", outside);
+            recordFor(*p.attempt, EventKind::LockWait, std::move(fields));
             if (config_.lockTimeoutMs > 0)
                 scheduleLockTimeout(p.wait);
         }
@@ -181,6 +191,26 @@ void Scheduler::scheduleLockTimeout(qint64 wait) {
 void Scheduler::cancelAStuckWait() {
     if (parked_.empty())
         return;
+    // Unless what a statement waits for is another client's of the server:
+    // that wait lasts as long as the client holds on (the stage says so), or
+    // until the run is stopped; never cancelled as a timeout nobody set.
+    std::vector<SqlConnection*> waiting;
+    waiting.reserve(parked_.size());
+    for (const Process* w : parked_) waiting.push_back(w->connection);
+    std::vector<SqlConnection*> all;
+    all.reserve(busy_.size());
+    for (const auto& b : busy_) all.push_back(b.get());
+    switch (backend_->awaitOutside(waiting, all, options_.cancel)) {
+        case Backend::OutsideWait::Waited:
+            wakeParked();
+            return;
+        case Backend::OutsideWait::Stopped:
+            fail(RunFailure::Cancelled, QStringLiteral("the run was stopped before its end"));
+            while (!queue_.empty()) queue_.pop();
+            return;
+        case Backend::OutsideWait::None:
+            break;
+    }
     Process& p = *parked_.front();
     const qint64 wait = p.wait;
     p.cancelledAs = "lab-cancel";

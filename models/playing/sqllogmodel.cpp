@@ -232,10 +232,17 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
                 const QString lock = e.fields.text("lock");
                 if (!lock.isEmpty()) {
                     const QStringList tags = e.fields.value("holder_attempts").toStringList();
-                    const QString holders =
+                    QString holders =
                         tags.isEmpty() ? e.fields.text("holder") : tags.join(tr(", "));
+                    // Another client of the server, as the server names it.
+                    const QString outside = e.fields.text("outside");
+                    if (!outside.isEmpty())
+                        holders = holders.isEmpty()
+                                      ? tr("a connection outside the run (%1)").arg(outside)
+                                      : tr("%1, behind a connection outside the run (%2)")
+                                            .arg(holders, outside);
                     return role == Qt::ToolTipRole
-                               ? lock
+                               ? (outside.isEmpty() ? lock : lock + QLatin1Char('\n') + outside)
                                : tr("waits for %1: %2").arg(holders, lockLabel(lock));
                 }
                 return tr("waits: the database is locked by %1").arg(e.fields.text("holder"));

@@ -63,6 +63,17 @@ Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
         (waits ? queued : holders) << who(blockers[i]);
     }
     waitingSessions_.insert(e.fields.text("connection"));
+    // Another client of the server holds it: nothing the run does frees
+    // it, and the lab does not end the wait either.
+    const QString outside = e.fields.text("outside");
+    if (!outside.isEmpty())
+        return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
+                                      "%1 waits for %2, held by a connection outside the run "
+                                      "(%3). No step of the run can free it: the statement "
+                                      "goes on when that connection lets go, or Esc stops "
+                                      "the run."))
+                    .arg(who(e), lockLabel(lock), outside),
+                3};
     if (holders.isEmpty() && !queued.isEmpty()) {
         const QString ahead = queued.join(SAY(QT_TRANSLATE_NOOP("idem::Narration", ", ")));
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",

@@ -6,6 +6,7 @@
 
 #include <mysql.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace idem::live {
@@ -60,9 +61,11 @@ JOIN information_schema.INNODB_LOCKS AS blocking ON blocking.lock_id = w.blockin
         const bool first = !found.contains(waiter);
         LockWait& wait = found[waiter];
         const Session* holder = byThread.value(std::strtoll(row[1], nullptr, 10));
-        if (!holder)
+        if (!holder) {
             wait.onOthers = true;
-        else if (!wait.on.contains(holder->id()))
+            if (!wait.others.contains(text(row[1])))
+                wait.others << text(row[1]);
+        } else if (!wait.on.contains(holder->id()))
             wait.on << holder->id();
         if (first) {
             wait.lockType = text(row[2]);
@@ -79,7 +82,74 @@ JOIN information_schema.INNODB_LOCKS AS blocking ON blocking.lock_id = w.blockin
         }
     }
     mysql_free_result(res);
+    for (LockWait& wait : found) {
+        if (!wait.others.isEmpty())
+            wait.others = whoAre(wait.others);
+    }
+    // A table lock of another client (LOCK TABLES, FLUSH TABLES WITH READ
+    // LOCK, a schema change) is not InnoDB's: only the waiter's state says
+    // so, and MariaDB does not say who holds it.
+    QStringList running;
+    for (const Session* s : sessions) {
+        if (s->busy() && !found.contains(s))
+            running << QString::number(s->serverId());
+    }
+    if (running.isEmpty())
+        return found;
+    const QByteArray metadata =
+        "SELECT ID, STATE FROM information_schema.PROCESSLIST WHERE ID IN (" +
+        running.join(u',').toLatin1() + ") AND STATE LIKE 'Waiting for %lock'";
+    if (mysql_real_query(mysql_, metadata.constData(), metadata.size()) != 0)
+        return found;
+    res = mysql_store_result(mysql_);
+    if (!res)
+        return found;
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+        const Session* waiter = byThread.value(std::strtoll(row[0], nullptr, 10));
+        if (!waiter)
+            continue;
+        LockWait& wait = found[waiter];
+        wait.onOthers = true;
+        wait.lockType = QStringLiteral("METADATA");
+        wait.others << QStringLiteral("a connection MariaDB does not name (%1)").arg(text(row[1]));
+    }
+    mysql_free_result(res);
     return found;
+}
+
+// Connections outside the run, by their thread ids: who, from where,
+// running what (the process list).
+QStringList MariaObserver::whoAre(const QStringList& threads) {
+    QStringList lines;
+    const QByteArray query =
+        "SELECT ID, USER, HOST, COMMAND, LEFT(REPLACE(REPLACE(COALESCE(INFO, ''), CHAR(10), ' '), "
+        "CHAR(13), ' '), 120) FROM information_schema.PROCESSLIST WHERE ID IN (" +
+        threads.join(u',').toLatin1() + ") ORDER BY ID";
+    if (mysql_real_query(mysql_, query.constData(), query.size()) == 0) {
+        if (MYSQL_RES* res = mysql_store_result(mysql_)) {
+            while (MYSQL_ROW row = mysql_fetch_row(res)) {
+                auto text = [row](int i) {
+                    return QString::fromUtf8(row[i] ? row[i] : "");
+                };
+                // An idle client shows no statement (MariaDB keeps none).
+                const QString info = text(4);
+                const QString command = text(3);
+                lines << QStringLiteral("thread %1, user %2@%3, %4")
+                             .arg(text(0), text(1), text(2),
+                                  !info.isEmpty() ? QStringLiteral("running: %1").arg(info)
+                                  : command == QLatin1String("Sleep") ? QStringLiteral("idle")
+                                                                      : command);
+            }
+            mysql_free_result(res);
+        }
+    }
+    for (const QString& thread : threads) {
+        const QString prefix = QStringLiteral("thread %1,").arg(thread);
+        if (std::none_of(lines.cbegin(), lines.cend(),
+                         [&prefix](const QString& l) { return l.startsWith(prefix); }))
+            lines << QStringLiteral("thread %1").arg(thread);
+    }
+    return lines;
 }
 
 bool MariaObserver::lists(qint64 serverId) {

@@ -26,6 +26,7 @@ public:
     int deadlockSeenWithinMs() const override { return 3 * kFreshAfterMs; }
 
 private:
+    QStringList whoAre(const QStringList& threads);
     // InnoDB refreshes the cache these tables are read from only after
     // 100 ms without a read (trx0i_s.cc): a read sooner sees the past, and
     // a reader polling faster never sees a wait at all.

@@ -56,6 +56,45 @@ QSet<const Session*> mayGoOnAlone(const QList<const Session*>& busy,
     return free;
 }
 
+// The busy sessions whose wait ends at a connection outside the run: those
+// that wait for one, and those that wait for such a session in turn. Each
+// maps to the outside connections at the end of its wait (their lines, as
+// the server shows them), and `through` the session of the run between.
+struct OutsideChain {
+    QStringList others;
+    QString through;
+};
+QHash<const Session*, OutsideChain> waitsOutside(const QList<const Session*>& busy,
+                                                 const QHash<const Session*, LockWait>& waits,
+                                                 const QHash<QString, const Session*>& byId) {
+    QHash<const Session*, OutsideChain> outside;
+    QHash<const Session*, QList<const Session*>> waitersOf;
+    QList<const Session*> queue;
+    for (const Session* s : busy) {
+        const auto wait = waits.constFind(s);
+        if (wait == waits.constEnd())
+            continue;
+        for (const QString& id : wait->on) {
+            if (const Session* holder = byId.value(id))
+                waitersOf[holder] << s;
+        }
+        if (wait->onOthers && !outside.contains(s)) {
+            outside.insert(s, {wait->others, {}});
+            queue << s;
+        }
+    }
+    while (!queue.isEmpty()) {
+        const Session* end = queue.takeFirst();
+        for (const Session* waiter : waitersOf.value(end)) {
+            if (!outside.contains(waiter) && waiter->busy()) {
+                outside.insert(waiter, {outside.value(end).others, end->id()});
+                queue << waiter;
+            }
+        }
+    }
+    return outside;
+}
+
 // The sessions of a cycle of waits reachable from `waiter` (each waits
 // for the next, the last for the first); empty when its waits end
 // somewhere. `done` holds the sessions already seen to lead to no cycle,
@@ -121,6 +160,8 @@ QString LockWait::describe() const {
         text += QStringLiteral(" row %1").arg(row);
     if (!heldAs.isEmpty())
         text += QStringLiteral(", held as %1").arg(heldAs);
+    if (!others.isEmpty())
+        text += QStringLiteral(" (outside the run: %1)").arg(others.join(u"; "));
     return text;
 }
 
@@ -137,7 +178,7 @@ std::unique_ptr<Observer> openObserver(const Endpoint& endpoint) {
 }
 
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
-                                int giveUpMs) {
+                                const std::atomic<bool>* stop, int giveUpMs) {
     QElapsedTimer clock;
     clock.start();
     StepWait step;
@@ -154,7 +195,7 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
             step.state = StepWait::State::Done;
             break;
         }
-        if (clock.elapsed() >= giveUpMs) {
+        if (clock.elapsed() >= giveUpMs || (stop && stop->load(std::memory_order_relaxed))) {
             step.state = StepWait::State::GaveUp;
             break;
         }
@@ -178,6 +219,21 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
             busy << &session;
         const QHash<const Session*, LockWait> waits = observer.waits(watched);
         nextLook = clock.elapsed() + observer.lookIntervalMs();
+        // Another client of the server holds what it waits for: said at
+        // once, and waited for as long as that client keeps it (the
+        // scheduler, which hears Esc), never given up on as a timeout.
+        const QHash<const Session*, OutsideChain> outside = waitsOutside(busy, waits, byId);
+        if (const auto end = outside.constFind(&session); end != outside.constEnd()) {
+            step.state = StepWait::State::Outside;
+            step.lock = waits.value(&session);
+            step.lock.onOthers = true;
+            // Behind a session of the run that waits for them: named through it.
+            if (!end->through.isEmpty()) {
+                for (const QString& other : end->others)
+                    step.lock.others << QStringLiteral("through %1, %2").arg(end->through, other);
+            }
+            break;
+        }
         if (mayGoOnAlone(busy, waits, byId).contains(&session) ||
             !blockedForNow(&session, waits, byId, observer))
             continue;
@@ -214,6 +270,77 @@ QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& obse
             blocked.insert(w);
     }
     return blocked;
+}
+
+bool awaitAnyDone(const QList<Session*>& waiting, Observer& observer, const QList<Session*>& run,
+                  const std::atomic<bool>* stop) {
+    QElapsedTimer sinceLook;
+    sinceLook.start();
+    for (;;) {
+        for (Session* s : waiting) {
+            if (!s->busy() || s->poll(0))
+                return true;
+        }
+        if (stop && stop->load(std::memory_order_relaxed))
+            return false;
+        // What it waits for may have moved into the run (the outside
+        // client let go, a session of the run took the lock next): then
+        // the run's own steps decide again.
+        if (sinceLook.elapsed() >= 250) {
+            sinceLook.restart();
+            QHash<QString, const Session*> byId;
+            QList<const Session*> watched;
+            QList<const Session*> busy;
+            for (Session* s : run) {
+                s->poll(0);
+                byId.insert(s->id(), s);
+                if (s->isOpen())
+                    watched << s;
+                if (s->busy())
+                    busy << s;
+            }
+            const QHash<const Session*, OutsideChain> outside =
+                waitsOutside(busy, observer.waits(watched), byId);
+            bool any = false;
+            for (const Session* s : waiting) any = any || outside.contains(s);
+            if (!any)
+                return true;
+        }
+        // One socket at a time, briefly: Esc is heard within a look.
+        waiting.first()->poll(20);
+    }
+}
+
+OutsideEnd awaitOutside(const QList<Session*>& parked, Observer& observer,
+                        const QList<Session*>& run, const std::atomic<bool>* stop) {
+    // One look for them all first (many waiters in a cycle the server
+    // misses come here once each): only a wait on another client is waited
+    // out here.
+    QHash<QString, const Session*> byId;
+    QList<const Session*> watched;
+    QList<const Session*> busy;
+    for (Session* s : run) {
+        s->poll(0);
+        byId.insert(s->id(), s);
+        if (s->isOpen())
+            watched << s;
+        if (s->busy())
+            busy << s;
+    }
+    for (const Session* s : parked) {
+        if (!s->busy())
+            return OutsideEnd::Moved;  // it has finished: the scheduler settles it
+    }
+    const QHash<const Session*, OutsideChain> ends =
+        waitsOutside(busy, observer.waits(watched), byId);
+    QList<Session*> outside;
+    for (Session* s : parked) {
+        if (ends.contains(s))
+            outside << s;
+    }
+    if (outside.isEmpty())
+        return OutsideEnd::NoneOutside;
+    return awaitAnyDone(outside, observer, run, stop) ? OutsideEnd::Moved : OutsideEnd::Stopped;
 }
 
 }  // namespace idem::live

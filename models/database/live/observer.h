@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 
 namespace idem::live {
@@ -22,8 +23,12 @@ namespace idem::live {
 struct LockWait {
     QStringList on;         // ids of the run's sessions it waits for
     bool onOthers = false;  // ... and connections that are not the run's
-    QString table;          // "orders", "`lab`.`orders`"
-    QString index;          // MariaDB: the index the record lock is on
+    // Those connections as the server shows them, one line each ("pid
+    // 4242, user ana, application psql: LOCK TABLE orders IN SHARE MODE");
+    // MariaDB does not say who holds a metadata lock (then the waiter's state).
+    QStringList others;
+    QString table;     // "orders", "`lab`.`orders`"
+    QString index;     // MariaDB: the index the record lock is on
     QString lockType;  // MariaDB: RECORD, TABLE; PostgreSQL: transactionid, tuple, relation ...
     QString mode;      // what the waiter asks for: "X,GAP", "ShareLock"
     QString heldAs;    // how the holder holds it: "S,GAP"; PostgreSQL: the row's lock modes
@@ -80,10 +85,13 @@ struct StepWait {
     enum class State : quint8 {
         Done,     // the statement finished: the session's result()
         Blocked,  // it waits for a lock of `lock.on`, and only a later step of theirs can free it
-        GaveUp,   // neither, within the time allowed: a server that does not answer
+        // It waits for a connection outside the run (another client of the
+        // server): no step of the run frees it; that client may, or Esc.
+        Outside,
+        GaveUp,  // neither, within the time allowed (a server that does not answer), or stopped
     };
     State state = State::Done;
-    LockWait lock;  // when Blocked
+    LockWait lock;  // when Blocked or Outside
     qint64 ms = 0;  // real time it took to know
 };
 
@@ -105,7 +113,24 @@ struct StepWait {
 QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& observer,
                                   const QList<Session*>& run);
 
+// Outside as soon as a look shows the statement waiting, directly or through
+// sessions of the run, for a connection outside it. `stop` (Esc, Ctrl+C)
+// ends any wait within a look: GaveUp.
 StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QList<Session*>& run,
-                                int giveUpMs = 60000);
+                                const std::atomic<bool>* stop = nullptr, int giveUpMs = 60000);
+
+// Waits, as long as it lasts, while statements of `waiting` (sessions of
+// `run`) wait for a connection outside the run: true once one has finished
+// or none waits outside any more; false when `stop` was set first.
+bool awaitAnyDone(const QList<Session*>& waiting, Observer& observer, const QList<Session*>& run,
+                  const std::atomic<bool>* stop);
+
+// Of `parked` (sessions of `run` whose statements wait), those that wait for
+// a connection outside the run are waited for, as long as that lasts:
+// Moved once one of `parked` has finished or none waits outside any more,
+// Stopped at `stop`, NoneOutside (at once) when none waited outside.
+enum class OutsideEnd : quint8 { NoneOutside, Moved, Stopped };
+OutsideEnd awaitOutside(const QList<Session*>& parked, Observer& observer,
+                        const QList<Session*>& run, const std::atomic<bool>* stop);
 
 }  // namespace idem::live

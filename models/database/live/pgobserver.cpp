@@ -5,6 +5,7 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace idem::live {
@@ -25,9 +26,17 @@ PgObserver::PgObserver(const Endpoint& endpoint) : endpoint_(endpoint) {
     // Row locks live in the rows (xmax), not in pg_locks: pgrowlocks reads
     // them. Available on the lab's own servers; elsewhere the modes stay
     // unnamed.
-    PGresult* res = PQexec(conn_, "CREATE EXTENSION IF NOT EXISTS pgrowlocks");
-    rowLocks_ = PQresultStatus(res) == PGRES_COMMAND_OK;
+    // Created only by a superuser: another user's attempt would be an
+    // error in the server's log at every run.
+    PGresult* res = PQexec(conn_, "SELECT 1 FROM pg_extension WHERE extname = 'pgrowlocks'");
+    rowLocks_ = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
     PQclear(res);
+    const char* superuser = PQparameterStatus(conn_, "is_superuser");
+    if (!rowLocks_ && superuser && qstrcmp(superuser, "on") == 0) {
+        res = PQexec(conn_, "CREATE EXTENSION IF NOT EXISTS pgrowlocks");
+        rowLocks_ = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+    }
 }
 
 PgObserver::~PgObserver() {
@@ -62,16 +71,62 @@ WHERE cardinality(pg_blocking_pids(waiter)) > 0)";
             const QByteArray holders = QByteArray(PQgetvalue(res, r, 1)).mid(1).chopped(1);
             for (const QByteArray& holder : holders.split(',')) {
                 const Session* s = byPid.value(holder.toLongLong());
-                if (s)
+                if (s) {
                     wait.on << s->id();
-                else
+                } else {
                     wait.onOthers = true;
+                    if (!wait.others.contains(QString::fromLatin1(holder)))
+                        wait.others << QString::fromLatin1(holder);
+                }
             }
             found.insert(byPid.value(pid), wait);
         }
     }
     PQclear(res);
+    for (LockWait& wait : found) {
+        if (!wait.others.isEmpty())
+            wait.others = whoAre(wait.others);
+    }
     return found;
+}
+
+// Connections outside the run, by their process ids: who, from which
+// program, running what (pg_stat_activity; another user's statement reads
+// as PostgreSQL shows it to this one).
+QStringList PgObserver::whoAre(const QStringList& pids) {
+    QStringList lines;
+    const QByteArray list = "{" + pids.join(u',').toLatin1() + "}";
+    const char* values[] = {list.constData()};
+    static const char kWho[] = R"(
+SELECT pid, coalesce(usename, ''), coalesce(application_name, ''), coalesce(state, ''),
+       coalesce(left(regexp_replace(query, '\s+', ' ', 'g'), 120), '')
+FROM pg_stat_activity WHERE pid = ANY($1::int[]) ORDER BY pid)";
+    PGresult* res = PQexecParams(conn_, kWho, 1, nullptr, values, nullptr, nullptr, 0);
+    if (PQresultStatus(res) == PGRES_TUPLES_OK) {
+        for (int r = 0; r < PQntuples(res); ++r) {
+            const QString application = QString::fromUtf8(PQgetvalue(res, r, 2));
+            // An idle client's query is the last one it ran.
+            const QString state = QString::fromUtf8(PQgetvalue(res, r, 3));
+            const QString query = QString::fromUtf8(PQgetvalue(res, r, 4));
+            lines << QStringLiteral("pid %1, user %2%3, %4: %5")
+                         .arg(QString::fromUtf8(PQgetvalue(res, r, 0)),
+                              QString::fromUtf8(PQgetvalue(res, r, 1)),
+                              application.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(", application %1").arg(application),
+                              state == QLatin1String("active") ? QStringLiteral("running") : state,
+                              query);
+        }
+    }
+    PQclear(res);
+    // Gone since: still named by its number.
+    for (const QString& pid : pids) {
+        const QString prefix = QStringLiteral("pid %1,").arg(pid);
+        if (std::none_of(lines.cbegin(), lines.cend(),
+                         [&prefix](const QString& l) { return l.startsWith(prefix); }))
+            lines << QStringLiteral("pid %1").arg(pid);
+    }
+    return lines;
 }
 
 bool PgObserver::lists(qint64 serverId) {

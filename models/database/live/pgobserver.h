@@ -26,6 +26,7 @@ public:
 
 private:
     LockWait describe(qint64 pid);
+    QStringList whoAre(const QStringList& pids);
 
     Endpoint endpoint_;
     PGconn* conn_ = nullptr;
