@@ -36,6 +36,9 @@ bool Run::start(QString* error) {
 void Run::setCancel(const std::atomic<bool>* cancel) {
     scheduler_->setCancel(cancel);
 }
+void Run::setWaitStop(const std::atomic<bool>* stop) {
+    scheduler_->setWaitStop(stop);
+}
 bool Run::step() {
     return scheduler_->step();
 }

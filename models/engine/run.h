@@ -45,6 +45,8 @@ public:
     // that job and cleared after it, so that the run never reads a flag
     // that is gone.
     void setCancel(const std::atomic<bool>* cancel);
+    // Scheduler::setWaitStop: ends only a wait on another client of the server.
+    void setWaitStop(const std::atomic<bool>* stop);
     // Runs the next scheduled event; false when nothing is left, the run
     // failed (a full disk) or was cancelled.
     bool step();

@@ -49,6 +49,17 @@ void Scheduler::fail(RunFailure failure, const QString& message) {
     failureMessage_ = message;
 }
 
+void Scheduler::setCancel(const std::atomic<bool>* cancel) {
+    options_.cancel = cancel;
+    // The backend never keeps a flag the run no longer has.
+    backend_->stopWhen(waitStop());
+}
+
+void Scheduler::setWaitStop(const std::atomic<bool>* stop) {
+    waitStop_ = stop;
+    backend_->stopWhen(waitStop());
+}
+
 bool Scheduler::start(QString* error) {
     variant_ = scenario_.info().variant(config_.variant);
     if (!variant_) {
@@ -58,7 +69,7 @@ bool Scheduler::start(QString* error) {
         return false;
     }
     bool badInput = false;
-    backend_->stopWhen(options_.cancel);
+    backend_->stopWhen(waitStop());
     if (!backend_->prepare(options_.dbPath, options_.replaceDb, error, &badInput)) {
         // Stopped while a server started: the run is cancelled, not failed.
         const bool stopped = options_.cancel && options_.cancel->load();

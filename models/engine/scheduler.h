@@ -48,7 +48,11 @@ public:
     // The flag that stops the run (RunOptions::cancel): one job's, set for
     // that job and cleared after it, so that the run never reads a flag
     // that is gone.
-    void setCancel(const std::atomic<bool>* cancel) { options_.cancel = cancel; }
+    void setCancel(const std::atomic<bool>* cancel);
+    // A flag that ends only a statement's wait for another client of the
+    // server (then the run is cancelled), not the steps between: a window's
+    // seek, whose steps stop on their own flag. Cleared as setCancel's is.
+    void setWaitStop(const std::atomic<bool>* stop);
     // Runs the next scheduled event; false when nothing is left, the run
     // failed (a full disk) or was cancelled.
     bool step();
@@ -228,6 +232,8 @@ private:
     const Scenario& scenario_;
     const VariantInfo* variant_ = nullptr;
     RunOptions options_;
+    const std::atomic<bool>* waitStop_ = nullptr;  // setWaitStop's
+    const std::atomic<bool>* waitStop() const { return waitStop_ ? waitStop_ : options_.cancel; }
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<SqlConnection> setupConnection_;
     std::vector<std::unique_ptr<SqlConnection>> idle_;

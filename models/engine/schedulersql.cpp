@@ -200,7 +200,7 @@ void Scheduler::cancelAStuckWait() {
     std::vector<SqlConnection*> all;
     all.reserve(busy_.size());
     for (const auto& b : busy_) all.push_back(b.get());
-    switch (backend_->awaitOutside(waiting, all, options_.cancel)) {
+    switch (backend_->awaitOutside(waiting, all, waitStop())) {
         case Backend::OutsideWait::Waited:
             wakeParked();
             return;

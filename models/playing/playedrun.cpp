@@ -140,6 +140,13 @@ void PlayedRun::advance(int target, const std::atomic<bool>* cancel, std::atomic
         return;
     }
     qint64 steps = 0;
+    // Esc also ends a statement's wait for another client of the server
+    // (the run is then cancelled); the flag is the job's, let go of here.
+    run_->setWaitStop(cancel);
+    const struct LetGo {
+        Run& run;
+        ~LetGo() { run.setWaitStop(nullptr); }
+    } letGo{*run_};
     while (position_ < target && !judged_) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             break;

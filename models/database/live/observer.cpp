@@ -195,7 +195,10 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
             step.state = StepWait::State::Done;
             break;
         }
-        if (clock.elapsed() >= giveUpMs || (stop && stop->load(std::memory_order_relaxed))) {
+        // A stop is heard once the statement has had a second: a quick one
+        // is never cut short (a window's seek stops between steps).
+        if (clock.elapsed() >= giveUpMs ||
+            (stop && clock.elapsed() >= 1000 && stop->load(std::memory_order_relaxed))) {
             step.state = StepWait::State::GaveUp;
             break;
         }
