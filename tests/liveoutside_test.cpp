@@ -25,6 +25,10 @@ using namespace idem::live;
 namespace {
 
 constexpr char kDatabase[] = "idemlab_outside_test";
+// Far above a look (10 to 150 ms), far below the minute after which the lab
+// once gave a wait up: what is checked is which of the two happened, not speed
+// (tests/bench/live_waiters.sh times the servers).
+constexpr qint64 kNotATimeoutMs = 20000;
 
 QString slug(ServerKind kind) {
     return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
@@ -153,7 +157,10 @@ private slots:
         QCOMPARE(t->step(*t->a, t->begin).state, StepWait::State::Done);
         StepWait wait = t->step(*t->a, t->insert, key);
         QCOMPARE(wait.state, StepWait::State::Outside);
-        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        // Seen at a look (tens of ms), not at a timeout: the bound only tells
+        // the two apart on a busy machine (the lab gave up after 60 s).
+        QVERIFY2(clock.elapsed() < kNotATimeoutMs, qPrintable(QString::number(clock.elapsed())));
+        qInfo("outside seen after %lld ms", clock.elapsed());
         QVERIFY(wait.lock.onOthers);
         QVERIFY(wait.lock.on.isEmpty());
         const QString who = (kind == ServerKind::Postgres ? QStringLiteral("pid %1, user ")
@@ -182,7 +189,7 @@ private slots:
         clock.restart();
         QVERIFY(!awaitAnyDone({t->a.get(), t->b.get()}, *t->observer, t->run, &stop));
         stopper.join();
-        QVERIFY2(clock.elapsed() < 1300, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() < kNotATimeoutMs, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(t->a->busy());
 
         Session* outsider = t->outsider.get();
@@ -338,7 +345,8 @@ private slots:
         QCOMPARE(run.failure(), RunFailure::Cancelled);
         const auto after =
             std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
-        QVERIFY2(after >= 0 && after < 1000, qPrintable(QString::number(after)));
+        QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
+        qInfo("stopped %lld ms after the flag", static_cast<long long>(after));
         outsider->exec(QStringLiteral("ROLLBACK"));
     }
 };
