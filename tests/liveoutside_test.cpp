@@ -13,6 +13,7 @@
 #include "traceevent.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 
 #include <atomic>
@@ -303,6 +304,12 @@ private slots:
         }
         QVERIFY(waited);
         QCOMPARE(run.summary().verdict, Verdict::ExactlyOnce);
+        // A trace to look at in the window (idemlab replay / shot).
+        if (const QString out = qEnvironmentVariable("IDEM_OUTSIDE_TRACE"); !out.isEmpty()) {
+            QFile file(out + QLatin1Char('-') + slug(kind) + QStringLiteral(".trace.json"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(run.trace().toJson(run.config(), run.summary().toJson()));
+        }
     }
 
     // ... and a stop while it waits ends the run within a second.

@@ -193,6 +193,7 @@ private slots:
     void tableCopyKeepsNumbersAndNeutralisesText();
     void sqlLogCopyNeutralisesText();
     void countsAreNamedForWhatTheyCount();
+    void aWaitOnAnotherClientNamesIt();
     void shivizKeepsEveryEventOnItsLines();
     void shivizShowsTheRaceAsConcurrency();
     void shivizRunsAreExecutions();
@@ -292,6 +293,30 @@ void TraceWritersTest::sqlLogCopyNeutralisesText() {
     const QString csv = model.toCsv();
     QVERIFY2(csv.contains(QStringLiteral("\"'-- comment\nSELECT 1\",'@x',-1,,'=cmd (1)\r\n")),
              qPrintable(csv));
+}
+
+// A wait on a connection outside the run: the SQL log's row names it as the
+// server does, its tooltip the whole lock and the connection.
+void TraceWritersTest::aWaitOnAnotherClientNamesIt() {
+    TraceEvent wait;
+    wait.kind = EventKind::LockWait;
+    wait.attempt = 1;
+    wait.actor = nameId(u"service");
+    wait.fields.set("connection", QStringLiteral("c1"));
+    wait.fields.set("holder", QString());
+    wait.fields.set("lock", QStringLiteral("waits for a connection outside the run: relation "
+                                           "RowExclusiveLock on orders"));
+    const QString client = QStringLiteral(
+        "pid 4242, user ana, application psql, idle in transaction: LOCK TABLE orders");
+    wait.fields.set("outside", client);
+    Trace trace;
+    trace.append(wait);
+    SqlLogModel log;
+    log.rebuild(trace);
+    const QString row = log.index(0, SqlLogModel::Statement).data().toString();
+    QVERIFY2(row.startsWith(QStringLiteral("waits for a connection outside the run (") + client),
+             qPrintable(row));
+    QVERIFY(log.index(0, SqlLogModel::Statement).data(Qt::ToolTipRole).toString().contains(client));
 }
 
 // A statement's count goes where its name says what it counts: a read's rows

@@ -128,7 +128,9 @@ public:
             *waitsOn = step.lock.on;
             // The run's database is the only one it has: the lock is named
             // by its table alone, the same in every run.
-            *lock = step.lock.describe().remove(QStringLiteral("`%1`.").arg(db_.name()));
+            *lock = step.lock.describe()
+                        .remove(QStringLiteral("`%1`.").arg(db_.name()))
+                        .remove(QStringLiteral("%1.").arg(db_.name()));
             return false;
         }
         if (step.state == live::StepWait::State::GaveUp) {

@@ -70,8 +70,8 @@ Narrator::Said Narrator::sayLockWait(const TraceEvent& e) {
         return {SAY(QT_TRANSLATE_NOOP("idem::Narration",
                                       "%1 waits for %2, held by a connection outside the run "
                                       "(%3). No step of the run can free it: the statement "
-                                      "goes on when that connection lets go, or Esc stops "
-                                      "the run."))
+                                      "goes on when that connection lets go, or the run is "
+                                      "stopped (Esc, Ctrl+C)."))
                     .arg(who(e), lockLabel(lock), outside),
                 3};
     if (holders.isEmpty() && !queued.isEmpty()) {

@@ -2969,8 +2969,8 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <translation>锁等待超时，服务器错误码 %1</translation>
     </message>
     <message>
-        <source>%1 waits for %2, held by a connection outside the run (%3). No step of the run can free it: the statement goes on when that connection lets go, or Esc stops the run.</source>
-        <translation>%1 在等%2，它被本次运行之外的一个连接持有（%3）。运行里没有哪一步能释放它：那个连接放手后语句才会继续，或者按 Esc 停止运行。</translation>
+        <source>%1 waits for %2, held by a connection outside the run (%3). No step of the run can free it: the statement goes on when that connection lets go, or the run is stopped (Esc, Ctrl+C).</source>
+        <translation>%1 在等%2，它被本次运行之外的一个连接持有（%3）。运行里没有哪一步能释放它：那个连接放手后语句才会继续，或者停止运行（Esc、Ctrl+C）。</translation>
     </message>
 </context>
 <context>
