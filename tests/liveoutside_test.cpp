@@ -312,6 +312,41 @@ private slots:
         }
     }
 
+    // FLUSH TABLES WITH READ LOCK by another client: the run's CREATE
+    // DATABASE waits for it (the set-up, before any step); a stop ends that
+    // wait too, and the run is cancelled, not failed.
+    void aStopEndsASetUpHeldByAGlobalReadLock() {
+        auto admin = openSession(mariadb_->endpoint(), QStringLiteral("setup"));
+        QVERIFY(admin->isOpen());
+        QVERIFY(admin->exec(QStringLiteral("FLUSH TABLES WITH READ LOCK")).ok());
+        RunConfig c = defaultConfig(*findScenario("order-create"));
+        c.backend = slug(ServerKind::MariaDb);
+        c.connect = url(ServerKind::MariaDb);
+        std::atomic<bool> stop{false};
+        RunOptions options;
+        options.cancel = &stop;
+        Run run(c, *findScenario(c.scenario), options);
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point stoppedAt;
+        std::thread stopper([&stop, &stoppedAt] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+            stoppedAt = Clock::now();
+            stop = true;
+        });
+        QString error;
+        const bool started = run.start(&error);
+        const Clock::time_point ended = Clock::now();
+        stopper.join();
+        QVERIFY(admin->exec(QStringLiteral("UNLOCK TABLES")).ok());
+        QVERIFY(!started);
+        QCOMPARE(run.failure(), RunFailure::Cancelled);
+        const auto after =
+            std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
+        QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
+        qInfo("the set-up stopped %lld ms after the flag: %s", static_cast<long long>(after),
+              qPrintable(error));
+    }
+
     // ... and a stop while it waits ends the run within a second.
     void aStopEndsTheWaitAtOnce_data() { addKinds(); }
     void aStopEndsTheWaitAtOnce() {

@@ -90,7 +90,7 @@ bool ServerDatabase::create(QString* error, bool* badInput, const std::atomic<bo
                          .arg(live::serverName(connectTo_->endpoint.kind), live::serverName(kind_));
             connectTo_.reset();
         }
-        if (!connectTo_ || !prepareConnected(error)) {
+        if (!connectTo_ || !prepareConnected(error, cancel)) {
             // The user's server, URL or rights: theirs to fix, and the run
             // has changed nothing there.
             *badInput = true;
@@ -142,7 +142,8 @@ bool ServerDatabase::create(QString* error, bool* badInput, const std::atomic<bo
             return false;
         }
         const live::StatementResult& r = admin->exec(
-            (pg ? QStringLiteral("CREATE SCHEMA %1") : createMariaDatabase()).arg(database_));
+            (pg ? QStringLiteral("CREATE SCHEMA %1") : createMariaDatabase()).arg(database_), {},
+            cancel);
         if (!r.ok()) {
             *error =
                 QStringLiteral("cannot create the run's %1: %2")
@@ -203,7 +204,7 @@ QString ServerDatabase::location() const {
 
 // A database of the run's own on the user's server (--connect): made
 // here, dropped when the run goes; nothing else there is touched.
-bool ServerDatabase::prepareConnected(QString* error) {
+bool ServerDatabase::prepareConnected(QString* error, const std::atomic<bool>* cancel) {
     const live::Endpoint& admin = connectTo_->endpoint;
     const QString place = live::serverPlace(admin);
     const auto session = live::openSession(admin, QStringLiteral("setup"));
@@ -238,7 +239,8 @@ bool ServerDatabase::prepareConnected(QString* error) {
                     .arg(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 12, 16,
                          QLatin1Char('0'));
     const live::StatementResult& created = session->exec(
-        (pg ? QStringLiteral("CREATE DATABASE %1") : createMariaDatabase()).arg(database_));
+        (pg ? QStringLiteral("CREATE DATABASE %1") : createMariaDatabase()).arg(database_), {},
+        cancel);
     if (!created.ok()) {
         *error =
             QStringLiteral("cannot create a database on %1: %2").arg(place, created.errorText());
@@ -252,8 +254,9 @@ bool ServerDatabase::prepareConnected(QString* error) {
         // The same schema as on the private server, in the run's database.
         const auto owner = live::openSession(endpoint_, QStringLiteral("setup"));
         const live::StatementResult& schema =
-            owner->isOpen() ? owner->exec(QStringLiteral("CREATE SCHEMA %1").arg(database_))
-                            : live::StatementResult{};
+            owner->isOpen()
+                ? owner->exec(QStringLiteral("CREATE SCHEMA %1").arg(database_), {}, cancel)
+                : live::StatementResult{};
         if (!owner->isOpen() || !schema.ok()) {
             *error = QStringLiteral("cannot create a schema in database %1 on %2: %3")
                          .arg(database_, place,

@@ -58,7 +58,7 @@ public:
     QString lost(const QString& connectionError, bool refused = false);
 
 private:
-    bool prepareConnected(QString* error);
+    bool prepareConnected(QString* error, const std::atomic<bool>* cancel);
     void dropConnectedDatabase();
 
     live::ServerKind kind_;

@@ -51,6 +51,24 @@ const StatementResult& Session::exec(const QString& sql, const QVariantList& par
     return result_;
 }
 
+const StatementResult& Session::exec(const QString& sql, const QVariantList& params,
+                                     const std::atomic<bool>* stop) {
+    if (!send(sql, params))
+        return result_;
+    while (!poll(100)) {
+        if (!stop || !stop->load(std::memory_order_relaxed))
+            continue;
+        if (!cancel() || !poll(5000))
+            close();
+        StatementResult stopped;
+        stopped.outcome = SqlOutcome::OtherError;
+        stopped.message = QStringLiteral("stopped");
+        finish(std::move(stopped));
+        break;
+    }
+    return result_;
+}
+
 void Session::finish(StatementResult result) {
     result_ = std::move(result);
     busy_ = false;

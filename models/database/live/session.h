@@ -15,6 +15,7 @@
 #include <QVariant>
 #include <QVariantList>
 
+#include <atomic>
 #include <memory>
 
 namespace idem::live {
@@ -108,6 +109,12 @@ public:
 
     // send() and poll() until the answer is in: for set-up statements.
     const StatementResult& exec(const QString& sql, const QVariantList& params = {});
+    // The same, heard `stop` (Esc, Ctrl+C) within a tenth of a second: the
+    // statement is cancelled (the connection closed when the server does not
+    // answer the cancel), and the result says it was stopped. For the
+    // set-up's statements, which another client's lock may hold for ever.
+    const StatementResult& exec(const QString& sql, const QVariantList& params,
+                                const std::atomic<bool>* stop);
 
 protected:
     Session(ServerKind kind, const QString& id);
