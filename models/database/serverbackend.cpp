@@ -168,18 +168,24 @@ public:
         return refused ? db_.lost({}, true) : QString();
     }
 
+    // The parked sessions `waiting`, and the run's: `all` and those parked.
+    static void sessionsOf(const std::vector<SqlConnection*>& waiting,
+                           const std::vector<SqlConnection*>& all, QList<live::Session*>* parked,
+                           QList<live::Session*>* run) {
+        for (SqlConnection* c : all) *run << &asServer(*c).session();
+        for (SqlConnection* c : waiting) {
+            *parked << &asServer(*c).session();
+            if (!run->contains(parked->last()))
+                *run << parked->last();
+        }
+    }
+
     std::vector<bool> stillBlocked(const std::vector<SqlConnection*>& waiting,
                                    const std::vector<SqlConnection*>& all) override {
         if (!observer_)
             return std::vector<bool>(waiting.size(), false);
-        QList<live::Session*> run;
-        for (SqlConnection* c : all) run << &asServer(*c).session();
-        QList<live::Session*> parked;
-        for (SqlConnection* c : waiting) {
-            parked << &asServer(*c).session();
-            if (!run.contains(parked.last()))
-                run << parked.last();
-        }
+        QList<live::Session*> parked, run;
+        sessionsOf(waiting, all, &parked, &run);
         const QSet<const live::Session*> blocked = live::stillBlocked(parked, *observer_, run);
         std::vector<bool> result;
         result.reserve(waiting.size());
@@ -192,14 +198,8 @@ public:
                              const std::atomic<bool>* stop) override {
         if (!observer_)
             return OutsideWait::None;
-        QList<live::Session*> run;
-        for (SqlConnection* c : all) run << &asServer(*c).session();
-        QList<live::Session*> parked;
-        for (SqlConnection* c : waiting) {
-            parked << &asServer(*c).session();
-            if (!run.contains(parked.last()))
-                run << parked.last();
-        }
+        QList<live::Session*> parked, run;
+        sessionsOf(waiting, all, &parked, &run);
         switch (live::awaitOutside(parked, *observer_, run, stop)) {
             case live::OutsideEnd::NoneOutside:
                 return OutsideWait::None;

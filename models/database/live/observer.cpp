@@ -56,6 +56,26 @@ QSet<const Session*> mayGoOnAlone(const QList<const Session*>& busy,
     return free;
 }
 
+// The run's sessions as they are now (each polled once): by id, those
+// open (watched: a wait on an idle one is a wait on the run) and those busy.
+struct RunNow {
+    QHash<QString, const Session*> byId;
+    QList<const Session*> watched;
+    QList<const Session*> busy;
+};
+RunNow lookAt(const QList<Session*>& run) {
+    RunNow now;
+    for (Session* s : run) {
+        s->poll(0);
+        now.byId.insert(s->id(), s);
+        if (s->isOpen())
+            now.watched << s;
+        if (s->busy())
+            now.busy << s;
+    }
+    return now;
+}
+
 // The busy sessions whose wait ends at a connection outside the run: those
 // that wait for one, and those that wait for such a session in turn. Each
 // maps to the outside connections at the end of its wait (their lines, as
@@ -251,25 +271,15 @@ StepWait waitUntilDoneOrBlocked(Session& session, Observer& observer, const QLis
 QSet<const Session*> stillBlocked(const QList<Session*>& waiting, Observer& observer,
                                   const QList<Session*>& run) {
     QSet<const Session*> blocked;
-    QHash<QString, const Session*> byId;
-    QList<const Session*> watched;
-    QList<const Session*> busy;
-    for (Session* s : run) {
-        s->poll(0);
-        byId.insert(s->id(), s);
-        if (s->isOpen())
-            watched << s;
-        if (s->busy())
-            busy << s;
-    }
+    const RunNow now = lookAt(run);
     bool anyWaits = false;
     for (const Session* w : waiting) anyWaits = anyWaits || w->busy();
     if (!anyWaits)
         return blocked;
-    const QHash<const Session*, LockWait> waits = observer.waits(watched);
-    const QSet<const Session*> free = mayGoOnAlone(busy, waits, byId);
+    const QHash<const Session*, LockWait> waits = observer.waits(now.watched);
+    const QSet<const Session*> free = mayGoOnAlone(now.busy, waits, now.byId);
     for (const Session* w : waiting) {
-        if (w->busy() && !free.contains(w) && blockedForNow(w, waits, byId, observer))
+        if (w->busy() && !free.contains(w) && blockedForNow(w, waits, now.byId, observer))
             blocked.insert(w);
     }
     return blocked;
@@ -291,19 +301,9 @@ bool awaitAnyDone(const QList<Session*>& waiting, Observer& observer, const QLis
         // the run's own steps decide again.
         if (sinceLook.elapsed() >= 250) {
             sinceLook.restart();
-            QHash<QString, const Session*> byId;
-            QList<const Session*> watched;
-            QList<const Session*> busy;
-            for (Session* s : run) {
-                s->poll(0);
-                byId.insert(s->id(), s);
-                if (s->isOpen())
-                    watched << s;
-                if (s->busy())
-                    busy << s;
-            }
+            const RunNow now = lookAt(run);
             const QHash<const Session*, OutsideChain> outside =
-                waitsOutside(busy, observer.waits(watched), byId);
+                waitsOutside(now.busy, observer.waits(now.watched), now.byId);
             bool any = false;
             for (const Session* s : waiting) any = any || outside.contains(s);
             if (!any)
@@ -319,23 +319,13 @@ OutsideEnd awaitOutside(const QList<Session*>& parked, Observer& observer,
     // One look for them all first (many waiters in a cycle the server
     // misses come here once each): only a wait on another client is waited
     // out here.
-    QHash<QString, const Session*> byId;
-    QList<const Session*> watched;
-    QList<const Session*> busy;
-    for (Session* s : run) {
-        s->poll(0);
-        byId.insert(s->id(), s);
-        if (s->isOpen())
-            watched << s;
-        if (s->busy())
-            busy << s;
-    }
+    const RunNow now = lookAt(run);
     for (const Session* s : parked) {
         if (!s->busy())
             return OutsideEnd::Moved;  // it has finished: the scheduler settles it
     }
     const QHash<const Session*, OutsideChain> ends =
-        waitsOutside(busy, observer.waits(watched), byId);
+        waitsOutside(now.busy, observer.waits(now.watched), now.byId);
     QList<Session*> outside;
     for (Session* s : parked) {
         if (ends.contains(s))
