@@ -123,6 +123,39 @@ class LiveOutsideTest : public QObject {
         return r.ok() && r.rows == 1 ? r.value().toString() : QString();
     }
 
+    // order-create's unique key, one duplicate, on `kind`'s server as a user's.
+    RunConfig connectedRun(ServerKind kind) {
+        RunConfig c = defaultConfig(*findScenario("order-create"));
+        c.variant = QStringLiteral("unique-key");
+        c.backend = slug(kind);
+        c.connect = url(kind);
+        c.duplicates = 1;
+        return c;
+    }
+
+    // Another client, in the database a started --connect run made, holding
+    // a lock every INSERT into its orders waits for (PostgreSQL: the table in
+    // share mode; MariaDB: a locking read of every id, the gap after the last
+    // included). Null when it could not.
+    std::unique_ptr<Session> lockRunOrders(ServerKind kind) {
+        const bool pg = kind == ServerKind::Postgres;
+        const QString database = runDatabase(kind);
+        if (database.isEmpty())
+            return nullptr;
+        Endpoint e = server(kind).endpoint();
+        e.database = database;
+        auto outsider = openSession(e, QStringLiteral("setup"));
+        if (!outsider->isOpen() ||
+            !outsider->exec(pg ? QStringLiteral("BEGIN") : QStringLiteral("START TRANSACTION"))
+                 .ok() ||
+            !outsider
+                 ->exec(pg ? QStringLiteral("LOCK TABLE %1.orders IN SHARE MODE").arg(database)
+                           : QStringLiteral("SELECT * FROM orders WHERE id > 0 FOR UPDATE"))
+                 .ok())
+            return nullptr;
+        return outsider;
+    }
+
 private slots:
     void initTestCase() {
         for (ServerKind kind : {ServerKind::Postgres, ServerKind::MariaDb}) {
@@ -258,29 +291,12 @@ private slots:
     void aRunWaitsForAnotherClientAsLongAsItHolds_data() { addKinds(); }
     void aRunWaitsForAnotherClientAsLongAsItHolds() {
         QFETCH(ServerKind, kind);
-        const bool pg = kind == ServerKind::Postgres;
-        RunConfig c = defaultConfig(*findScenario("order-create"));
-        c.variant = QStringLiteral("unique-key");
-        c.backend = slug(kind);
-        c.connect = url(kind);
-        c.duplicates = 1;
+        const RunConfig c = connectedRun(kind);
         Run run(c, *findScenario(c.scenario));
         QString error;
         QVERIFY2(run.start(&error), qPrintable(error));
-        const QString database = runDatabase(kind);
-        QVERIFY(!database.isEmpty());
-        Endpoint e = server(kind).endpoint();
-        e.database = database;
-        auto outsider = openSession(e, QStringLiteral("setup"));
-        QVERIFY2(outsider->isOpen(), qPrintable(outsider->openError()));
-        QVERIFY(outsider->exec(pg ? QStringLiteral("BEGIN") : QStringLiteral("START TRANSACTION"))
-                    .ok());
-        // MariaDB: a locking read of every id, the gap after the last
-        // included, so that every INSERT waits for it.
-        QVERIFY(outsider
-                    ->exec(pg ? QStringLiteral("LOCK TABLE %1.orders IN SHARE MODE").arg(database)
-                              : QStringLiteral("SELECT * FROM orders WHERE id > 0 FOR UPDATE"))
-                    .ok());
+        const auto outsider = lockRunOrders(kind);
+        QVERIFY(outsider);
         Session* holder = outsider.get();
         std::thread letGo([holder] {
             std::this_thread::sleep_for(std::chrono::milliseconds(2500));
@@ -351,29 +367,15 @@ private slots:
     void aStopEndsTheWaitAtOnce_data() { addKinds(); }
     void aStopEndsTheWaitAtOnce() {
         QFETCH(ServerKind, kind);
-        const bool pg = kind == ServerKind::Postgres;
-        RunConfig c = defaultConfig(*findScenario("order-create"));
-        c.variant = QStringLiteral("unique-key");
-        c.backend = slug(kind);
-        c.connect = url(kind);
-        c.duplicates = 1;
+        const RunConfig c = connectedRun(kind);
         std::atomic<bool> stop{false};
         RunOptions options;
         options.cancel = &stop;
         Run run(c, *findScenario(c.scenario), options);
         QString error;
         QVERIFY2(run.start(&error), qPrintable(error));
-        const QString database = runDatabase(kind);
-        Endpoint e = server(kind).endpoint();
-        e.database = database;
-        auto outsider = openSession(e, QStringLiteral("setup"));
-        QVERIFY(outsider->isOpen());
-        QVERIFY(outsider->exec(pg ? QStringLiteral("BEGIN") : QStringLiteral("START TRANSACTION"))
-                    .ok());
-        QVERIFY(outsider
-                    ->exec(pg ? QStringLiteral("LOCK TABLE %1.orders IN SHARE MODE").arg(database)
-                              : QStringLiteral("SELECT * FROM orders WHERE id > 0 FOR UPDATE"))
-                    .ok());
+        const auto outsider = lockRunOrders(kind);
+        QVERIFY(outsider);
         using Clock = std::chrono::steady_clock;
         Clock::time_point stoppedAt;
         std::thread stopper([&stop, &stoppedAt] {

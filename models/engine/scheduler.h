@@ -197,6 +197,9 @@ private:
                      const char* cause = nullptr, qint64 expiresAt = -1, bool freed = false);
     void settleStepped(Process& p);
     void wakeParked();
+    // The parked statements' connections, and every connection of the run.
+    void parkedConnections(std::vector<SqlConnection*>* waiting,
+                           std::vector<SqlConnection*>* all) const;
     void scheduleLockTimeout(qint64 wait);
     void cancelAStuckWait();
     void scheduleSettle(qint64 wait);

@@ -194,12 +194,8 @@ void Scheduler::cancelAStuckWait() {
     // Unless what a statement waits for is another client's of the server:
     // that wait lasts as long as the client holds on (the stage says so), or
     // until the run is stopped; never cancelled as a timeout nobody set.
-    std::vector<SqlConnection*> waiting;
-    waiting.reserve(parked_.size());
-    for (const Process* w : parked_) waiting.push_back(w->connection);
-    std::vector<SqlConnection*> all;
-    all.reserve(busy_.size());
-    for (const auto& b : busy_) all.push_back(b.get());
+    std::vector<SqlConnection*> waiting, all;
+    parkedConnections(&waiting, &all);
     switch (backend_->awaitOutside(waiting, all, waitStop())) {
         case Backend::OutsideWait::Waited:
             wakeParked();
@@ -254,17 +250,21 @@ void Scheduler::wakeFinished() {
 void Scheduler::wakeParked() {
     if (parked_.empty())
         return;
-    std::vector<SqlConnection*> waiting;
-    waiting.reserve(parked_.size());
-    for (const Process* w : parked_) waiting.push_back(w->connection);
-    std::vector<SqlConnection*> all;
-    all.reserve(busy_.size());
-    for (const auto& b : busy_) all.push_back(b.get());
+    std::vector<SqlConnection*> waiting, all;
+    parkedConnections(&waiting, &all);
     const std::vector<bool> blocked = backend_->stillBlocked(waiting, all);
     for (std::size_t i = 0; i < parked_.size(); ++i) {
         if (i >= blocked.size() || !blocked[i])
             scheduleSettle(parked_[i]->wait);
     }
+}
+
+void Scheduler::parkedConnections(std::vector<SqlConnection*>* waiting,
+                                  std::vector<SqlConnection*>* all) const {
+    waiting->reserve(parked_.size());
+    for (const Process* w : parked_) waiting->push_back(w->connection);
+    all->reserve(busy_.size());
+    for (const auto& b : busy_) all->push_back(b.get());
 }
 
 void Scheduler::transactionEnded(SqlConnection* connection) {
