@@ -401,8 +401,15 @@ void WorkbenchWindowTest::aWrongFixFailsOnTheServersAndItsRunIsStepped() {
         isolation->setCurrentIndex(isolation->findData(QString::fromLatin1(level)));
         view->checkNow();
         const AttackResult* r = view->lastResult();
-        if (!r || r->backend != QLatin1String(backend) || r->isolation != QLatin1String(level))
+        if (!r || r->backend != QLatin1String(backend) || r->isolation != QLatin1String(level)) {
+            // Why not, as the window says it.
+            const QList<QLabel*> labels = view->findChildren<QLabel*>();
+            for (const QLabel* label : labels) {
+                if (label->text().contains(QLatin1String("check")))
+                    qWarning() << backend << level << label->text();
+            }
             return -1;
+        }
         return int(r->outcome);
     };
     QCOMPARE(checkOn("sqlite", "serializable"), int(AttackResult::Outcome::Passed));
