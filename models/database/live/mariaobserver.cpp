@@ -155,7 +155,8 @@ QStringList MariaObserver::whoAre(const QStringList& threads) {
 // InnoDB's list of open transactions, not the process list: the thread
 // leaves the process list while it is being torn down, and a look at the
 // process list at that moment crashed MariaDB 10.11 (signal 11 in this
-// query, polled every 2 ms after a crash point, about one check in forty).
+// query, polled every 2 ms after a crash point: once in 30 runs of the
+// workbench window test).
 // The transaction leaves INNODB_TRX once its rollback is done, which is
 // what the caller waits for.
 bool MariaObserver::lists(qint64 serverId) {
