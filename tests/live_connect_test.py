@@ -11,6 +11,9 @@ right. Then, on PostgreSQL and MariaDB:
 - afterwards the server's databases are exactly those it had before;
 - with --keep the run's database stays, and the printed command counts the
   rows the summary reports;
+- a run killed (SIGKILL), or interrupted twice 10-90 ms apart, leaves no
+  database: the guard it left behind drops it (IDEM_CONNECT_KILLS tries of
+  each, default 2);
 - a wrong password, an unreachable socket, a user who may not create
   databases and a --backend that disagrees with the URL are each one line,
   exit 2, never the password, and leave the databases as they were.
@@ -18,6 +21,7 @@ Every server it starts is stopped and its folder removed. Skips when the
 servers' programs are absent."""
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -186,6 +190,56 @@ def kept(server, problems):
     return database.group(1)
 
 
+def killed(server, problems, tries):
+    """A run killed (SIGKILL) or interrupted twice 10-90 ms apart while its
+    database is there: the database is gone soon after, and stderr says so."""
+    rng = random.Random(7)
+    before = server.databases()
+    args = [IDEMLAB, "run", "--scenario", "order-create", "--variant", "check-for-update",
+            "--timing", "concurrent", "--duplicates", "60", "--json",
+            "--connect", server.url("student", PASSWORD)]
+    for how in ("SIGKILL", "two SIGINTs"):
+        for attempt in range(tries):
+            lab = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   text=True)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and lab.poll() is None:
+                if len(server.databases()) > len(before):
+                    break
+                time.sleep(0.02)
+            # Somewhere in the run: set-up, stepping or the judge.
+            time.sleep(rng.uniform(0, 0.3))
+            if lab.poll() is not None:
+                problems.append(f"{server.backend}: the run ended before the {how}: "
+                                f"{lab.stderr.read()}")
+                continue
+            if how == "SIGKILL":
+                lab.kill()
+            else:
+                lab.send_signal(signal.SIGINT)
+                time.sleep(rng.uniform(0.01, 0.09))
+                lab.send_signal(signal.SIGINT)
+            killed_at = time.monotonic()
+            # stderr ends when the guard left behind has said its word.
+            said = lab.communicate(timeout=120)[1]
+            left = server.databases()
+            while left != before and time.monotonic() < killed_at + 30:
+                time.sleep(0.1)
+                left = server.databases()
+            took = time.monotonic() - killed_at
+            if left != before:
+                problems.append(f"{server.backend}, {how} #{attempt + 1}: databases {left} "
+                                f"after {took:.1f} s, before {before}; stderr {said!r}")
+            elif PASSWORD in said:
+                problems.append(f"{server.backend}, {how}: stderr shows the password: {said!r}")
+            # 130, or SIGINT itself when the second came after the tidy stop.
+            elif how != "SIGKILL" and lab.returncode not in (130, -signal.SIGINT):
+                problems.append(f"{server.backend}, {how}: exit {lab.returncode}: {said!r}")
+            else:
+                print(f"ok: {server.backend}, {how} #{attempt + 1}: no database left "
+                      f"{took:.2f} s after; {said.strip().splitlines()[-1] if said.strip() else ''}")
+
+
 def refused(server, problems):
     """Each is one line, exit 2, without the password."""
     cases = [
@@ -238,6 +292,7 @@ def main():
             if done.returncode != 0:
                 problems.append(f"{backend}: experiment --connect: {done.stderr}")
             kept(server, problems)
+            killed(server, problems, int(os.environ.get("IDEM_CONNECT_KILLS", "2")))
             # A shared server's log: nothing the lab tried that this user may
             # not do (PostgreSQL: deadlock_timeout, CREATE EXTENSION).
             for line in server.log().splitlines():

@@ -1,5 +1,6 @@
 #include "serverdatabase.h"
 
+#include "dropguard.h"
 #include "privateserver.h"
 
 #include <QRandomGenerator>
@@ -159,6 +160,8 @@ bool ServerDatabase::create(QString* error, bool* badInput, const std::atomic<bo
 QString ServerDatabase::keep() {
     if (connectTo_ && created_) {
         kept_ = true;
+        if (dropGuard_)
+            dropGuard_->release();
         const live::Endpoint& e = connectTo_->endpoint;
         const QString options = live::clientOptions(e, connectTo_->passwordInUrl);
         const QString connect =
@@ -248,6 +251,10 @@ bool ServerDatabase::prepareConnected(QString* error, const std::atomic<bool>* c
         return false;
     }
     created_ = true;
+    QString noGuard;
+    dropGuard_ = live::DropGuard::spawn(admin, database_, &noGuard);
+    if (!dropGuard_)
+        qWarning("idemlab: %s", qPrintable(noGuard));
     endpoint_ = admin;
     endpoint_.database = database_;
     if (pg) {
@@ -286,8 +293,12 @@ void ServerDatabase::dropConnectedDatabase() {
             problem = r.errorText();
     }
     if (!problem.isEmpty()) {
-        qWarning("idemlab: could not drop database %s on %s: %s", qPrintable(database_),
-                 qPrintable(live::serverPlace(admin)), qPrintable(problem));
+        qWarning("idemlab: could not drop database %s on %s: %s; trying again",
+                 qPrintable(database_), qPrintable(live::serverPlace(admin)), qPrintable(problem));
+        // The guard tries again, and says how it went.
+        dropGuard_.reset();
+    } else if (dropGuard_) {
+        dropGuard_->release();
     }
 }
 

@@ -19,8 +19,9 @@
 namespace idem {
 
 namespace live {
+class DropGuard;
 class PrivateServer;
-}
+}  // namespace live
 
 class ServerDatabase {
 public:
@@ -68,6 +69,8 @@ private:
     QString connectUrl_;
     std::optional<live::ServerUrl> connectTo_;
     bool created_ = false;
+    // Drops that database should the lab end without dropping it.
+    std::unique_ptr<live::DropGuard> dropGuard_;
     QString connectedVersion_;
     bool kept_ = false;  // the server and the run's database stay after the lab
     bool dropped_ = false;

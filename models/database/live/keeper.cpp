@@ -1,5 +1,7 @@
 #include "keeper.h"
 
+#include "execargs.h"
+
 #include <QFile>
 
 #include <fcntl.h>
@@ -32,19 +34,7 @@ constexpr int32_t kEnded = 'x';    // value: its wait status
 constexpr int32_t kNoFork = 'f';   // value: errno
 constexpr int kMaxStopMs = 15000;  // a fast shutdown takes well under a second
 
-// Argument vectors as the keeper needs them after fork: plain pointers into
-// bytes that stay alive in the lab's copy of memory.
-struct Argv {
-    std::vector<QByteArray> bytes;
-    std::vector<char*> pointers;
-    void add(const QByteArray& b) { bytes.push_back(b); }
-    char* const* finish() {
-        pointers.clear();
-        for (QByteArray& b : bytes) pointers.push_back(b.data());
-        pointers.push_back(nullptr);
-        return pointers.data();
-    }
-};
+using Argv = ExecArgs;
 
 // Everything the keeper uses, prepared before fork: after it, the keeper
 // calls only async-signal-safe functions (the lab may have other threads,
