@@ -20,6 +20,7 @@
 #include "runcontroller.h"
 #include "scenariopicker.h"
 #include "serverinstall.h"
+#include "sqllogview.h"
 #include "stageheader.h"
 #include "stagehints.h"
 #include "stepcaption.h"
@@ -62,6 +63,7 @@ StageDirector::StageDirector(const Stage& stage, QObject* parent)
     connect(&playback_, &Playback::loaded, this, [this] {
         stage_.live->setEffectTable(
             stagehints::effectTable(playback_.scenario()->info(), playback_.finalSummary()));
+        stage_.live->sqlLog()->setSessionSettings(playback_.finalSummary().sessionSettings);
         showStep(0, playback_.played()->eventCount(), true);
     });
     connect(stage_.compare, &CompareView::compareRequested, this,

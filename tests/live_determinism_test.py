@@ -3,11 +3,14 @@
 configuration run three times gives the same events, in the same order, at
 the same virtual instants, with the same outcome classes, lock waits and
 summary. Only the servers' own wording (an error message naming a process
-id) and ids (a transaction's, in a locks event) may differ. Covers a deadlock on MariaDB, a wait then a unique violation
+id) and ids (a transaction's, in a locks event; the run's own schema, in
+what the sessions were told) may differ. The summary says what every session
+was told, the isolation level among it. Covers a deadlock on MariaDB, a wait then a unique violation
 on PostgreSQL, and serialization failures at PostgreSQL's serializable level.
 Skips when the servers' programs are absent."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,7 +39,12 @@ def comparable(path):
         if e["kind"] == "locks":  # a transaction's id is the server's
             e["locks"] = [{k: v for k, v in row.items() if k != "xid"} for row in e["locks"]]
         events.append(e)
-    return trace["config"], events, trace["summary"]
+    summary = dict(trace["summary"])
+    # What the sessions were told names the run's own schema on PostgreSQL,
+    # made afresh each run.
+    summary["session_settings"] = [re.sub(r"\bidemlab_[0-9a-f]+\b", "idemlab_...", s)
+                                   for s in summary.get("session_settings", [])]
+    return trace["config"], events, summary
 
 
 def main():
@@ -62,6 +70,13 @@ def main():
                 continue
             name = backend + " " + " ".join(args)
             first = runs[0]
+            # The summary says what each session was told, the isolation
+            # level first among it (SPEC section 8, what the server was told).
+            told = first[2].get("session_settings", [])
+            level = first[2]["isolation"].replace("-", " ").upper()
+            if not any("ISOLATION LEVEL " + level in s for s in told):
+                print(f"FAIL: {name}: session_settings {told} do not set {level}")
+                failures += 1
             waits = sum(1 for e in first[1] if e["kind"] == "lock-wait")
             for i, other in enumerate(runs[1:], start=2):
                 for what, a, b in (("config", first[0], other[0]),

@@ -27,6 +27,7 @@
 #include "sequenceview.h"
 #include "serverbackend.h"
 #include "serverinstall.h"
+#include "sqllogview.h"
 #include "stagedirector.h"
 #include "stepcaption.h"
 #include "tablemodel.h"
@@ -141,6 +142,7 @@ private slots:
     void theLocksViewShowsTheWaitingRow_data();
     void theLocksViewShowsTheWaitingRow();
     void keysPressedWhileAStepWaitsAreKept();
+    void theSqlLogSaysWhatEachSessionWasTold();
 };
 
 void LiveWindowTest::theFirePanelOffersWhatEachDatabaseHas() {
@@ -922,6 +924,40 @@ void LiveWindowTest::keysPressedWhileAStepWaitsAreKept() {
     QCOMPARE(playback.position(), paused);
     QVERIFY(!w.playbackBar()->isPlaying());
     QVERIFY(paused < length);
+}
+
+// SPEC section 8, what the server was told: the settings every session got
+// before its first statement, above the SQL log, in both languages; none on
+// SQLite.
+void LiveWindowTest::theSqlLogSaysWhatEachSessionWasTold() {
+    SKIP_WITHOUT("postgres");
+    MainWindow w(false);
+    w.resize(1280, 720);
+    w.show();
+    auto* log = qobject_cast<SqlLogView*>(w.viewWidget(QStringLiteral("sql")));
+    QVERIFY(log);
+    w.fireInBackground(orderCreate("postgres", "check-for-update", "repeatable-read"));
+    w.jobs()->finishNow();
+    QVERIFY(w.playback().isLoaded());
+    const QStringList told = w.playback().finalSummary().sessionSettings;
+    QVERIFY2(told.contains(QStringLiteral(
+                 "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ")),
+             qPrintable(told.join(" | ")));
+    QVERIFY(log->settingsLabel()->isVisibleTo(log));
+    const QString text = log->settingsLabel()->text();
+    QVERIFY2(text.startsWith(QStringLiteral("Every session was told first: ")) &&
+                 text.contains(QStringLiteral("ISOLATION LEVEL REPEATABLE READ")) &&
+                 text.contains(QStringLiteral("SET search_path TO idemlab_")),
+             qPrintable(text));
+    w.setLanguage("zh");
+    QVERIFY2(log->settingsLabel()->text().startsWith(QStringLiteral("每个会话一开始先收到")),
+             qPrintable(log->settingsLabel()->text()));
+    w.setLanguage("en");
+    w.fireInBackground(orderCreate("sqlite", "unique-key"));
+    w.jobs()->finishNow();
+    QCOMPARE(w.playback().config().backend, QStringLiteral("sqlite"));
+    QVERIFY(w.playback().finalSummary().sessionSettings.isEmpty());
+    QVERIFY2(!log->settingsLabel()->isVisibleTo(log), qPrintable(log->settingsLabel()->text()));
 }
 
 QTEST_MAIN(LiveWindowTest)

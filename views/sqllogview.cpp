@@ -91,6 +91,13 @@ SqlLogView::SqlLogView(SqlLogModel& model, QWidget* parent)
     leftOutHolder_ = new LabelHolder(leftOut_, this);
     leftOutHolder_->hide();
     layout->addWidget(leftOutHolder_);
+    told_ = new QLabel(this);
+    told_->setWordWrap(true);
+    told_->setTextFormat(Qt::PlainText);
+    told_->setContentsMargins(6, 2, 6, 2);
+    told_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    told_->hide();
+    layout->addWidget(told_);
     layout->addWidget(view_);
     connect(&model_, &SqlLogModel::leftOutChanged, this, &SqlLogView::showLeftOut);
     shown_->setSourceModel(&model_);
@@ -194,8 +201,25 @@ void SqlLogView::showLeftOut() {
     }
 }
 
+void SqlLogView::setSessionSettings(const QStringList& statements) {
+    if (statements == settings_)
+        return;
+    settings_ = statements;
+    showSettings();
+}
+
+void SqlLogView::showSettings() {
+    told_->setVisible(!settings_.isEmpty());
+    told_->setText(
+        tr("Every session was told first: %1").arg(settings_.join(QStringLiteral("; "))));
+    told_->setToolTip(
+        tr("Sent by the lab as each connection opened, before the run's "
+           "statements below"));
+}
+
 void SqlLogView::retranslate() {
     showLeftOut();
+    showSettings();
     copy_->setText(tr("Copy SQL log as CSV"));
     view_->setAccessibleName(tr("SQL log"));
 }

@@ -2,6 +2,7 @@
 // rows affected and SQLite's error; lock waits in amber, errors in red.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 
 class QAction;
@@ -22,6 +23,11 @@ public:
     // their statements are left out unless internals are shown.
     void setInternalLanes(const QStringList& lanes);
     void setShowInternals(bool show);
+    // What every session of a server's run was told before its first
+    // statement (Summary::sessionSettings), shown above the log; none on
+    // SQLite.
+    void setSessionSettings(const QStringList& statements);
+    QLabel* settingsLabel() const { return told_; }
 
 public slots:
     void copyCsv() const;
@@ -33,6 +39,7 @@ protected:
 private:
     void fitColumns();
     void showLeftOut();
+    void showSettings();
     void setColumnModes();
     void placeFilter();
     void retranslate();
@@ -40,6 +47,8 @@ private:
     QSortFilterProxyModel* shown_;
     QTableView* view_;
     QLabel* leftOut_;
+    QLabel* told_;
+    QStringList settings_;
     QWidget* leftOutHolder_;  // leftOut_'s LabelHolder
     QAction* copy_ = nullptr;
 };

@@ -98,6 +98,8 @@ QJsonObject Summary::toJson(int version) const {
     if (config.backend != QLatin1String("sqlite")) {
         s.insert("backend", config.backend);
         s.insert("server_version", serverVersion);
+        if (!sessionSettings.isEmpty())
+            s.insert("session_settings", QJsonArray::fromStringList(sessionSettings));
         s.insert("isolation", config.isolation);
         s.insert("lock_waits", cost.lockWaits);
         s.insert("deadlocks", cost.deadlocks);
@@ -214,6 +216,8 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
         s.config.backend = json.value("backend").toString();
         s.config.isolation = json.value("isolation").toString();
         s.serverVersion = json.value("server_version").toString();
+        for (const QJsonValue& v : json.value("session_settings").toArray())
+            s.sessionSettings << v.toString();
         s.cost.deadlocks = json.value("deadlocks").toInteger();
         s.cost.serializationFailures = json.value("serialization_failures").toInteger();
     }
@@ -242,6 +246,7 @@ bool Summary::fromJson(const QJsonObject& json, Summary* out, QString* error) {
                                   "cost",
                                   "backend",
                                   "server_version",
+                                  "session_settings",
                                   "isolation",
                                   "lock_waits",
                                   "deadlocks",

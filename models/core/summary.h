@@ -70,6 +70,10 @@ struct Summary {
     // variant declares acceptable (SPEC section 2, Tolerated effects).
     bool tolerated = false;
     QString serverVersion;  // a server's version ("15.18"); empty on SQLite
+    // What every session of the run was told before its first statement,
+    // as sent ("SET SESSION TRANSACTION ISOLATION LEVEL ..."); empty on
+    // SQLite, and in traces written before the lab kept it.
+    QStringList sessionSettings;
     QList<AlertRecord> alerts;
     QList<Phrase> inconsistencies;    // why effects and state disagree (at most 20)
     QList<WrongAnswer> wrongAnswers;  // at most 50

@@ -60,6 +60,9 @@ public:
     // --- a server's sessions are stepped ------------------------------------
     // The server and its version ("15.18"); empty for SQLite.
     virtual QString serverVersion() const { return {}; }
+    // What every session of the run is told before its first statement,
+    // as sent (isolation, timeouts, sql_mode, search_path); empty for SQLite.
+    virtual QStringList sessionSettings() const { return {}; }
     // Leaves the server running after the lab, with the run's database:
     // the lines that say how to connect to it and how to stop it. Empty
     // where there is no server (SQLite's file stays with --db).

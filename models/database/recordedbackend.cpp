@@ -269,6 +269,7 @@ public:
 
     QString id() const override { return rec().config.backend; }
     QString serverVersion() const override { return rec().serverVersion; }
+    QStringList sessionSettings() const override { return rec().sessionSettings; }
     QString isolation() const override { return rec().config.isolation; }
     bool stepped() const override { return true; }
     bool abortsTransactionOnError() const override { return id() == QLatin1String("postgres"); }
@@ -510,6 +511,8 @@ std::shared_ptr<const Recording> loadRecording(const QString& path, QString* err
         return nullptr;
     }
     recording->serverVersion = loaded.summary.value(QLatin1String("server_version")).toString();
+    for (const QJsonValue& v : loaded.summary.value(QLatin1String("session_settings")).toArray())
+        recording->sessionSettings << v.toString();
     recording->events = std::move(loaded.events);
     return recording;
 }

@@ -45,7 +45,8 @@ namespace idem {
 struct Recording {
     QString path;  // the file it was read from
     RunConfig config;
-    QString serverVersion;  // as the run's summary says it ("10.11.6")
+    QString serverVersion;        // as the run's summary says it ("10.11.6")
+    QStringList sessionSettings;  // ... and what each session was told
     QList<TraceEvent> events;
     // Each connection's sql events, in order: indexes into events.
     QHash<int, QList<qsizetype>> statements;

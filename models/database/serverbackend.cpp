@@ -61,6 +61,7 @@ public:
 
     QString id() const override { return serverId(kind_); }
     QString serverVersion() const override { return db_.version(); }
+    QStringList sessionSettings() const override { return told_; }
     QString isolation() const override { return isolation_; }
     bool stepped() const override { return true; }
     bool abortsTransactionOnError() const override { return kind_ == ServerKind::Postgres; }
@@ -93,9 +94,12 @@ public:
         if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
             c->joinAttempts(attempts_);
         if (c->isOpen()) {
-            for (const QString& sql : sessionSettings(
-                     kind_, isolation_, kind_ == ServerKind::Postgres ? db_.name() : QString()))
-                c->exec(sql);
+            const QStringList settings = idem::sessionSettings(
+                kind_, isolation_, kind_ == ServerKind::Postgres ? db_.name() : QString());
+            for (const QString& sql : settings) c->exec(sql);
+            // The same for every session of the run; said once, in the summary.
+            if (told_.isEmpty())
+                told_ = c->session().toldOnOpen() + settings;
             if (kind_ == ServerKind::Postgres)
                 c->nameRowVersionsBy(versionNames_);
         }
@@ -537,6 +541,7 @@ private:
 
     ServerKind kind_;
     QString isolation_;
+    mutable QStringList told_;  // what the first session was told as it opened, as sent
     std::function<void(const QString&)> progress_;
     bool manyIntents_;  // attempts named with their intent ("i2#1")
     // The observer, on the run's database: it looks only at the run's sessions.

@@ -119,6 +119,7 @@ Summary Scheduler::judgeAll(Reader& reader,
     s.endMs = now_;
     s.cost = cost_;
     s.serverVersion = backend_->serverVersion();
+    s.sessionSettings = backend_->sessionSettings();
     s.alerts = alerts_;
     scenario_.completeAlerts(reader, s.alerts);
     const std::vector<Effects> effects = scenario_.effectsOfAll(reader, n);

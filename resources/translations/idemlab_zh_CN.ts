@@ -4533,6 +4533,14 @@ All lessons are in Guided lessons → Choose a lesson… (F2).</source>
         <source>The latest %1 statements are listed; the %2 before them are in the saved trace and in Copy SQL log as CSV.</source>
         <translation>这里列出最近的 %1 条语句；更早的 %2 条在保存的轨迹里，也在“复制 SQL 日志为 CSV”里。</translation>
     </message>
+    <message>
+        <source>Every session was told first: %1</source>
+        <translation>每个会话一开始先收到：%1</translation>
+    </message>
+    <message>
+        <source>Sent by the lab as each connection opened, before the run&apos;s statements below</source>
+        <translation>实验室在每个连接打开时发出，早于下面这次运行的语句</translation>
+    </message>
 </context>
 <context>
     <name>idem::StageDirector</name>

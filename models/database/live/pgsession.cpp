@@ -172,6 +172,7 @@ SqlOutcome classifyPostgres(const QString& sqlState) {
 namespace {
 
 const char* const kApplication = "idemlab";
+constexpr char kVictimRule[] = "SET deadlock_timeout = '1ms'";
 
 // The deadlock victim is the session that closes the cycle, whatever
 // the pace of the steps. PostgreSQL looks for a cycle once per wait,
@@ -190,13 +191,19 @@ bool chooseVictimRule(PGconn* conn) {
     const char* superuser = PQparameterStatus(conn, "is_superuser");
     if (!superuser || qstrcmp(superuser, "on") != 0)
         return false;
-    PGresult* victimRule = PQexec(conn, "SET deadlock_timeout = '1ms'");
+    PGresult* victimRule = PQexec(conn, kVictimRule);
     const bool set = PQresultStatus(victimRule) == PGRES_COMMAND_OK;
     PQclear(victimRule);
     return set;
 }
 
 }  // namespace
+
+QStringList PgSession::toldOnOpen() const {
+    if (!choosesVictim_)
+        return {};
+    return {QString::fromLatin1(kVictimRule)};
+}
 
 PgSession::PgSession(const Endpoint& endpoint, const QString& id)
     : Session(ServerKind::Postgres, id), endpoint_(endpoint) {

@@ -33,6 +33,7 @@ public:
     // Whether the server let this session pick the deadlock victim (the
     // session that closes a cycle; a superuser's right, see the source).
     bool choosesVictim() const { return choosesVictim_; }
+    QStringList toldOnOpen() const override;
 
 private:
     void lost();

@@ -96,6 +96,9 @@ public:
     // The statement text the server received (MariaDB's has the values in
     // it), for the SQL log.
     const QString& sentText() const { return sentText_; }
+    // What the session itself told the server as it opened, beyond the
+    // run's settings (PostgreSQL: deadlock_timeout, where it may).
+    virtual QStringList toldOnOpen() const { return {}; }
 
     // Asks the server to give up the statement in flight, as the lab's lock
     // timeout does: it then finishes with LockTimeout (57014, 1317), and the
