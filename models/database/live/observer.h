@@ -68,9 +68,9 @@ public:
     // Whether the server still lists the connection numbered `serverId`
     // (Session::serverId). A closed connection leaves the list only after
     // the server has rolled back what it had open: PostgreSQL ends the
-    // transaction before the backend leaves pg_stat_activity; MariaDB is
-    // asked whether the thread's transaction is still in INNODB_TRX. False
-    // when it cannot tell.
+    // transaction before the backend leaves pg_stat_activity; MariaDB's
+    // InnoDB status names the thread of each transaction until it is rolled
+    // back. False when it cannot tell.
     virtual bool lists(qint64 serverId) = 0;
 
 protected:
