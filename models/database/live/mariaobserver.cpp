@@ -159,8 +159,9 @@ QStringList MariaObserver::whoAre(const QStringList& threads) {
 // INNODB_TRX: InnoDB refreshes that table only after 100 ms without a read,
 // so a poll every 2 ms saw the transaction for ever (a check 28 times as
 // long). The status lists each transaction with its thread ("MariaDB thread
-// id 11, OS thread handle ...") until its rollback is done and the thread
-// has let go of it, which is what the caller waits for.
+// id 11, OS thread handle ...") in its TRANSACTIONS section until its
+// rollback is done and the thread has let go of it, which is what the
+// caller waits for.
 bool MariaObserver::lists(qint64 serverId) {
     if (!open_)
         return false;
@@ -172,8 +173,15 @@ bool MariaObserver::lists(qint64 serverId) {
         return false;
     const QByteArray mark = " thread id " + QByteArray::number(serverId) + ',';
     bool listed = false;
-    if (MYSQL_ROW row = mysql_fetch_row(res); row && mysql_num_fields(res) >= 3 && row[2])
-        listed = QByteArrayView(row[2]).contains(mark);
+    if (MYSQL_ROW row = mysql_fetch_row(res); row && mysql_num_fields(res) >= 3 && row[2]) {
+        // Only the TRANSACTIONS section: LATEST DETECTED DEADLOCK names
+        // the threads of the last deadlock for as long as the server runs.
+        const QByteArrayView status(row[2]);
+        const qsizetype from = status.indexOf("\nTRANSACTIONS\n");
+        const qsizetype to = from < 0 ? -1 : status.indexOf("\nFILE I/O\n", from);
+        if (from >= 0)
+            listed = status.sliced(from, (to < 0 ? status.size() : to) - from).contains(mark);
+    }
     mysql_free_result(res);
     return listed;
 }
