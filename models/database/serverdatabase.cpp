@@ -293,8 +293,9 @@ void ServerDatabase::dropConnectedDatabase() {
             problem = r.errorText();
     }
     if (!problem.isEmpty()) {
-        qWarning("idemlab: could not drop database %s on %s: %s; trying again",
-                 qPrintable(database_), qPrintable(live::serverPlace(admin)), qPrintable(problem));
+        qWarning("idemlab: could not drop database %s on %s: %s%s", qPrintable(database_),
+                 qPrintable(live::serverPlace(admin)), qPrintable(problem),
+                 dropGuard_ ? "; trying again" : "");
         // The guard tries again, and says how it went.
         dropGuard_.reset();
     } else if (dropGuard_) {
