@@ -93,7 +93,7 @@ cmp -s "$tmp/a.json" "$tmp/b.json" && ok || bad "traces differ"
 python3 - "$tmp/a.json" <<'PY' && ok || bad "trace format"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "idemlab-trace" and d["version"] == 6
+assert d["format"] == "idemlab-trace" and d["version"] == 7
 assert d["config"]["scenario"] == "payment-callback"
 kinds = {e["kind"] for e in d["events"]}
 assert {"fire", "sql", "response", "transition", "effect"} <= kinds, kinds
@@ -161,7 +161,7 @@ sed 's/"rows_returned":1,/"rows_returned":7,/' "$tmp/r.json" > "$tmp/r2.json"
 grep -qx 'differs at event 1, rows_returned: stored 7, replay 1' "$tmp/r2.out" && ok || bad "replay names the changed count: $(cat "$tmp/r2.out")"
 head -c 300 "$tmp/r.json" > "$tmp/cut.json"
 expect_bad_input 'truncated' replay "$tmp/cut.json"
-sed 's/"version":6/"version":9/' "$tmp/r.json" > "$tmp/new.json"
+sed 's/"version":7/"version":9/' "$tmp/r.json" > "$tmp/new.json"
 expect_bad_input 'newer than this program reads' replay "$tmp/new.json"
 
 # export: csv, shiviz and html, each a whole file; bad format and unwritable path refused.

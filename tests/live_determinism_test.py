@@ -5,7 +5,8 @@ the same virtual instants, with the same outcome classes, lock waits and
 summary. Only the servers' own wording (an error message naming a process
 id) and ids (a transaction's, in a locks event; the run's own schema, in
 what the sessions were told) may differ. The summary says what every session
-was told, the isolation level among it. Covers a deadlock on MariaDB, a wait then a unique violation
+was told, the isolation level among it, and on MariaDB each statement with
+values says the text the server received, the values in it. Covers a deadlock on MariaDB, a wait then a unique violation
 on PostgreSQL, and serialization failures at PostgreSQL's serializable level.
 Skips when the servers' programs are absent."""
 import json
@@ -77,6 +78,21 @@ def main():
             if not any("ISOLATION LEVEL " + level in s for s in told):
                 print(f"FAIL: {name}: session_settings {told} do not set {level}")
                 failures += 1
+            # MariaDB's client puts the values into the text: the event says
+            # what the server received; PostgreSQL gets them apart.
+            with_values = [e for e in first[1] if e["kind"] == "sql" and e["params"]]
+            for e in with_values:
+                sent = e.get("sent")
+                if backend == "postgres" and sent is not None:
+                    print(f"FAIL: {name}: a PostgreSQL statement says sent: {e}")
+                    failures += 1
+                    break
+                value = e["params"][0]
+                shown = f"'{value}'" if isinstance(value, str) else str(value)
+                if backend == "mariadb" and (sent is None or shown not in sent):
+                    print(f"FAIL: {name}: not the text MariaDB received: {e}")
+                    failures += 1
+                    break
             waits = sum(1 for e in first[1] if e["kind"] == "lock-wait")
             for i, other in enumerate(runs[1:], start=2):
                 for what, a, b in (("config", first[0], other[0]),

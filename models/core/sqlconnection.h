@@ -92,6 +92,10 @@ public:
     // The text of `sql` this session sends: the lab's SQL in the database's
     // own spelling (sqldialect.h). The trace and the SQL log show it.
     virtual QString textSent(const QString& sql) const { return sql; }
+    // The last statement as the database received it, where the client put
+    // the values into the text (MariaDB's text protocol: the trace's
+    // "sent"); empty where the values travel apart from it.
+    virtual QString received() const { return {}; }
     // "SELECT <row id>, <every column> FROM <table>", identifiers quoted;
     // columns receives the column names (without the row id). Empty when the
     // table does not exist.

@@ -310,6 +310,9 @@ QJsonObject TraceEvent::toJson(int version) const {
         // Version 4 says what answer a retry follows; earlier ones did not.
         if (version < 4 && kind == EventKind::Retry && std::strcmp(f.key.name, "after") == 0)
             continue;
+        // Version 7 says what a server received; earlier ones did not.
+        if (version < 7 && kind == EventKind::Sql && std::strcmp(f.key.name, "sent") == 0)
+            continue;
         const char* name = version == 1 ? v1Name(kind, f.key.name) : f.key.name;
         if (version == 1 && kind == EventKind::Fire && std::strcmp(name, "payload") == 0) {
             const QVariantMap payload = f.value.toMap();

@@ -12,7 +12,9 @@ namespace idem {
 
 // The trace format version this program writes (see Trace); a summary
 // is written in it too.
-constexpr int kTraceVersion = 6;
+// Version 7: an sql event on MariaDB says the text the server received, the
+// values inlined ("sent").
+constexpr int kTraceVersion = 7;
 
 enum class Source {
     DoubleClick,

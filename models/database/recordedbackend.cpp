@@ -65,6 +65,7 @@ public:
     bool inTransaction() const override { return inTransaction_; }
 
     QString textSent(const QString& sql) const override { return inDialect(dialect(), sql); }
+    QString received() const override { return received_; }
 
     SqlResult exec(const QString& sql, const QVariantList& params = {}) override {
         const qsizetype i = check(textSent(sql), params);
@@ -161,6 +162,7 @@ private:
         r.code = e.code;
         r.message = e.error;
         r.state = e.fields.text("state");
+        received_ = e.fields.text("sent");
         returnedValues(e, &r.data);
         const TxChange control = transactionChange(e.sql);
         if (control == TxChange::Began && r.ok)
@@ -176,6 +178,7 @@ private:
     std::shared_ptr<Play> play_;
     int number_;
     bool inTransaction_ = false;
+    QString received_;        // the last statement's text as the server got it
     qsizetype pending_ = -1;  // the statement in flight: its recorded event
     bool waiting_ = false;    // ... which waits for a lock
 };

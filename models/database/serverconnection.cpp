@@ -80,6 +80,13 @@ QString ServerConnection::textSent(const QString& sql) const {
         session_->kind() == ServerKind::Postgres ? SqlDialect::Postgres : SqlDialect::MariaDb, sql);
 }
 
+QString ServerConnection::received() const {
+    // PostgreSQL gets the values apart from the text ($1, $2 ...).
+    if (session_->kind() != ServerKind::MariaDb || session_->sentText() == sent_)
+        return {};
+    return session_->sentText();
+}
+
 void ServerConnection::send(const QString& sql, const QVariantList& params) {
     if (attempts_)
         attempts_->changed = true;

@@ -62,6 +62,7 @@ public:
     SqlResult exec(const QString& sql, const QVariantList& params = {}) override;
 
     QString textSent(const QString& sql) const override;
+    QString received() const override;
 
     void send(const QString& sql, const QVariantList& params);
 

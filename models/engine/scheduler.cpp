@@ -270,6 +270,10 @@ TraceEvent Scheduler::sqlEvent(const SqlConnection& c, const QString& sql,
     e.connection = connectionNumber(c);
     e.sql = c.textSent(sql);
     e.params = params;
+    // What a server received, where its client put the values into the
+    // text: what the server's own log shows (written from version 7 on).
+    if (const QString received = c.received(); !received.isEmpty())
+        e.fields.set("sent", received);
     e.rows = r.ok ? r.rows : 0;
     e.counts = r.counts;
     e.code = r.code;

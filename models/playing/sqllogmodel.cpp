@@ -74,7 +74,16 @@ TraceEvent logRow(const QList<TraceEvent>& events, qsizetype index) {
     row.sql = e.sql;
     row.error = e.error;
     row.params = e.params;
+    // MariaDB's statement as the server received it, the values in it.
+    if (const QVariant sent = e.fields.value("sent"); sent.isValid())
+        row.fields.set("sent", sent);
     return row;
+}
+// The statement as the database received it: MariaDB's with the values in
+// the text (its client inlines them), every other as the trace writes it.
+QString statementText(const TraceEvent& e) {
+    const QString sent = e.fields.text("sent");
+    return sent.isEmpty() ? e.sql : sent;
 }
 }  // namespace
 
@@ -247,7 +256,7 @@ QVariant SqlLogModel::data(const QModelIndex& index, int role) const {
                 }
                 return tr("waits: the database is locked by %1").arg(e.fields.text("holder"));
             }
-            return role == Qt::ToolTipRole ? e.sql : e.sql.simplified();
+            return role == Qt::ToolTipRole ? statementText(e) : statementText(e).simplified();
         case Params:
             return formatParams(e.params);
         case Rows:
@@ -304,7 +313,7 @@ QString SqlLogModel::toCsv() const {
                                  QString::number(e.attempt),
                                  csvText(isRedis(e) ? e.fields.text("connection")
                                                     : e.connectionName()),
-                                 csvText(e.sql),
+                                 csvText(statementText(e)),
                                  csvText(formatParams(e.params)),
                                  count(e, RowCount::Returned),
                                  count(e, RowCount::Changed),
