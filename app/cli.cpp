@@ -3,6 +3,7 @@
 #include "backend.h"
 #include "configcheck.h"
 #include "interruption.h"
+#include "leftovers.h"
 #include "names.h"
 #include "narration.h"
 #include "outofmemory.h"
@@ -10,10 +11,12 @@
 #include "registry.h"
 #include "runner.h"
 #include "runoptions.h"
+#include "serverurl.h"
 #include "usage.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
@@ -188,6 +191,48 @@ int failureExit(RunFailure f) {
     return Failure;
 }
 
+// A --connect run: the databases earlier runs left on that server (a
+// machine that lost power, a guard that could not reach the server), said
+// in one line; with --clean, dropped before the run. What cannot be asked
+// is left for the run itself to say.
+void tidyConnectedServer(const QString& url, bool clean) {
+    QString error;
+    const auto parsed = live::parseServerUrl(url, &error);
+    if (!parsed)
+        return;
+    const auto session = live::openSession(parsed->endpoint, QStringLiteral("setup"));
+    if (!session->isOpen())
+        return;
+    const QString place = live::serverPlace(parsed->endpoint);
+    QTextStream err(stderr);
+    const live::Leftovers found = live::findLeftovers(*session, QDateTime::currentDateTimeUtc());
+    if (!found.error.isEmpty()) {
+        err << "idemlab: could not look for databases earlier runs left on " << place << ": "
+            << found.error << Qt::endl;
+        return;
+    }
+    if (found.names.isEmpty()) {
+        if (clean)
+            err << "idemlab: no database earlier runs left on " << place << Qt::endl;
+        return;
+    }
+    if (!clean) {
+        err << "idemlab: " << found.names.size()
+            << (found.names.size() == 1 ? " database" : " databases") << " earlier runs left on "
+            << place << ": " << found.names.join(QStringLiteral(", "))
+            << " (--clean drops them before the run)" << Qt::endl;
+        return;
+    }
+    QStringList refused;
+    const QStringList dropped =
+        live::dropLeftovers(*session, found.names, &refused, Interruption::flag());
+    if (!dropped.isEmpty())
+        err << "idemlab: dropped " << dropped.size()
+            << (dropped.size() == 1 ? " database" : " databases") << " earlier runs left on "
+            << place << ": " << dropped.join(QStringLiteral(", ")) << Qt::endl;
+    for (const QString& r : refused) err << "idemlab: could not drop " << r << Qt::endl;
+}
+
 }  // namespace
 
 bool parse(QCommandLineParser& parser, const QString& command, const QStringList& args,
@@ -348,6 +393,9 @@ int run(const QStringList& args) {
     parser.addOption({"keep",
                       "On a server: leave it running with the run's database, and print how to "
                       "connect to it (psql, mariadb, redis-cli) and how to stop it."});
+    parser.addOption({"clean",
+                      "With --connect: first drop the databases earlier runs left on that "
+                      "server (named idemlab_..., not kept with --keep, no session in them)."});
     parser.addOption({"lang", "Language of the captions: zh or en (default en).", "LANG", "en"});
     addHelpFlag(parser);
     QString error;
@@ -379,6 +427,11 @@ int run(const QStringList& args) {
             "--keep leaves a server running with the run's database; on SQLite keep the "
             "database file with --db FILE"));
     }
+    if (parser.isSet("clean") && config.connect.isEmpty()) {
+        return badInput(QStringLiteral(
+            "--clean drops what earlier runs left on the server --connect names; a private "
+            "server's databases go with it"));
+    }
     // Checked before the run, so that a long run never ends in a path that
     // cannot take its result.
     QList<NamedPath> outputs;
@@ -403,6 +456,8 @@ int run(const QStringList& args) {
     options.sink = parser.isSet("trace") ? &trace : nullptr;
     const Interruption interruption;
     options.cancel = Interruption::flag();
+    if (!config.connect.isEmpty())
+        tidyConnectedServer(config.connect, parser.isSet("clean"));
     const Scenario& scenario = *findScenario(config.scenario);
     const bool keep = parser.isSet("keep");
     const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options, keep)

@@ -183,11 +183,79 @@ def kept(server, problems):
     else:
         print(f"ok: {server.backend}: --keep left {database.group(1)}; {command!r} counts "
               f"{rows} orders, as the summary")
+    cleaned = run(["run", "--scenario", "order-create", "--variant", "unique-key", "--json",
+                   "--clean", "--connect", server.url("student", PASSWORD)])
+    if cleaned.returncode != 0 or database.group(1) not in server.databases():
+        problems.append(f"{server.backend}: --clean dropped the kept {database.group(1)} "
+                        f"({cleaned.returncode}): {cleaned.stderr!r}")
     dropped = subprocess.run(drop.group(1).replace(" -p ", " "), shell=True,
                              capture_output=True, text=True, timeout=60, env=env)
     if dropped.returncode != 0:
         problems.append(f"{server.backend}: `{drop.group(1)}` failed: {dropped.stderr}")
     return database.group(1)
+
+
+def leftovers(server, problems):
+    """Databases earlier runs left: a --connect run names them; with --clean
+    it drops them, and only them: not one kept with --keep, not one a run
+    made a moment ago, not one a session is in, not one of another name."""
+    old = "idemlab run 2020-01-01T00:00:00Z"
+    young = "idemlab run " + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    made = {"idemlab_0000000000a1": None,  # an older version's: no comment
+            "idemlab_0000000000b2": "idemlab kept 2020-01-01T00:00:00Z",
+            "idemlab_0000000000c3": young,
+            "idemlab_0000000000d4": old,  # a session is in it
+            "idemlab_0000000000e5": old,
+            "idemlab_extra": old}  # not a name the lab gives
+    left = ["idemlab_0000000000a1", "idemlab_0000000000e5"]
+    for name, comment in made.items():
+        if server.backend == "postgres":
+            server.sql(f"CREATE DATABASE {name} OWNER student")
+            if comment:
+                server.sql(f"COMMENT ON DATABASE {name} IS '{comment}'")
+        else:
+            server.sql(f"CREATE DATABASE {name}" + (f" COMMENT '{comment}'" if comment else ""))
+    if server.backend == "postgres":
+        inside = server.admin[:server.admin.index("-d")] + ["-d", "idemlab_0000000000d4", "-c",
+                                                           "SELECT pg_sleep(60)"]
+    else:
+        inside = server.admin + ["idemlab_0000000000d4", "-e", "SELECT SLEEP(60)"]
+    sleeper = subprocess.Popen(inside, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        url = server.url("student", PASSWORD)
+        plain = ["run", "--scenario", "order-create", "--variant", "unique-key", "--json",
+                 "--connect", url]
+        said = run(plain)
+        line = f"2 databases earlier runs left on "
+        if said.returncode != 0 or line not in said.stderr or ", ".join(left) not in said.stderr:
+            problems.append(f"{server.backend}: a run did not name what earlier runs left "
+                            f"({said.returncode}): {said.stderr!r}")
+        cleaned = run(plain + ["--clean"])
+        there = set(server.databases())
+        if (cleaned.returncode != 0 or "dropped 2 databases earlier runs left on" not in
+                cleaned.stderr or any(n in there for n in left)
+                or any(n not in there for n in made if n not in left)):
+            problems.append(f"{server.backend}: --clean ({cleaned.returncode}) said "
+                            f"{cleaned.stderr!r}; the server has {sorted(there)}")
+        else:
+            print(f"ok: {server.backend}: --clean dropped {left}, left the kept, the young, "
+                  f"the busy and the other names")
+        again = run(plain + ["--clean"])
+        if "no database earlier runs left on" not in again.stderr:
+            problems.append(f"{server.backend}: a second --clean said {again.stderr!r}")
+        alone = run(["run", "--scenario", "order-create", "--clean"])
+        if alone.returncode != 2 or "--clean" not in alone.stderr:
+            problems.append(f"{server.backend}: --clean without --connect: exit "
+                            f"{alone.returncode}: {alone.stderr!r}")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    for name in made:
+        if name not in left:
+            # (The killed client's backend may still be in its sleep.)
+            server.sql(f"DROP DATABASE IF EXISTS {name}" +
+                       (" WITH (FORCE)" if server.backend == "postgres" else ""))
 
 
 def killed(server, problems, tries):
@@ -292,6 +360,7 @@ def main():
             if done.returncode != 0:
                 problems.append(f"{backend}: experiment --connect: {done.stderr}")
             kept(server, problems)
+            leftovers(server, problems)
             killed(server, problems, int(os.environ.get("IDEM_CONNECT_KILLS", "2")))
             # A shared server's log: nothing the lab tried that this user may
             # not do (PostgreSQL: deadlock_timeout, CREATE EXTENSION).

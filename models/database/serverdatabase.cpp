@@ -1,8 +1,10 @@
 #include "serverdatabase.h"
 
 #include "dropguard.h"
+#include "leftovers.h"
 #include "privateserver.h"
 
+#include <QDateTime>
 #include <QRandomGenerator>
 #include <QThread>
 
@@ -163,6 +165,10 @@ QString ServerDatabase::keep() {
         if (dropGuard_)
             dropGuard_->release();
         const live::Endpoint& e = connectTo_->endpoint;
+        // Marked kept: --clean leaves it.
+        if (const auto session = live::openSession(e, QStringLiteral("setup")); session->isOpen())
+            session->exec(live::commentStatement(
+                kind_, database_, live::keptComment(QDateTime::currentDateTimeUtc())));
         const QString options = live::clientOptions(e, connectTo_->passwordInUrl);
         const QString connect =
             kind_ == ServerKind::Postgres
@@ -251,6 +257,11 @@ bool ServerDatabase::prepareConnected(QString* error, const std::atomic<bool>* c
         return false;
     }
     created_ = true;
+    // What it is, for a later run that looks for databases left behind
+    // (leftovers.h); a server that refuses the comment only makes it look
+    // like an older version's.
+    session->exec(live::commentStatement(kind_, database_,
+                                         live::madeComment(QDateTime::currentDateTimeUtc())));
     QString noGuard;
     dropGuard_ = live::DropGuard::spawn(admin, database_, &noGuard);
     if (!dropGuard_)
