@@ -9,6 +9,7 @@
 #include "privateserver.h"
 #include "registry.h"
 #include "run.h"
+#include "serverconnection.h"
 #include "session.h"
 #include "traceevent.h"
 
@@ -361,6 +362,47 @@ private slots:
         QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
         qInfo("the set-up stopped %lld ms after the flag: %s", static_cast<long long>(after),
               qPrintable(error));
+    }
+
+    // A statement the run sends outside the steps (the set-up's CREATE
+    // TABLE, the judge's reads), held by another client's lock: a stop ends
+    // its wait within a second, and the statement says it was stopped.
+    void aStopEndsAStatementOutsideTheSteps_data() { addKinds(); }
+    void aStopEndsAStatementOutsideTheSteps() {
+        QFETCH(ServerKind, kind);
+        const auto t = table(kind);
+        QVERIFY(t);
+        const bool pg = kind == ServerKind::Postgres;
+        QVERIFY(t->outsider->exec(t->begin).ok());
+        QVERIFY(t->outsider
+                    ->exec((pg ? QStringLiteral("LOCK TABLE %1 IN ACCESS EXCLUSIVE MODE")
+                               : QStringLiteral("SELECT * FROM %1 FOR UPDATE"))
+                               .arg(t->name))
+                    .ok());
+        std::atomic<bool> stop{false};
+        auto flag = std::make_shared<StopFlag>(&stop);
+        ServerConnection c(openSession(endpoint(kind), QStringLiteral("c0")), QStringLiteral("c0"),
+                           flag);
+        QVERIFY(c.isOpen());
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point stoppedAt;
+        std::thread stopper([&stop, &stoppedAt] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+            stoppedAt = Clock::now();
+            stop = true;
+        });
+        const SqlResult r =
+            c.exec(pg ? QStringLiteral("SELECT COUNT(*) FROM %1").arg(t->name)
+                      : QStringLiteral("INSERT INTO %1 (request_id) VALUES ('x')").arg(t->name));
+        const Clock::time_point ended = Clock::now();
+        stopper.join();
+        t->outsider->exec(QStringLiteral("ROLLBACK"));
+        QVERIFY(!r.ok);
+        const auto after =
+            std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
+        QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
+        qInfo("stopped %lld ms after the flag: %s", static_cast<long long>(after),
+              qPrintable(r.message));
     }
 
     // ... and a stop while it waits ends the run within a second.

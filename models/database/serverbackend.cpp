@@ -8,7 +8,6 @@
 #include "serverconnection.h"
 #include "serverdatabase.h"
 #include "serverurl.h"
-#include "session.h"
 #include "sessionsettings.h"
 #include "sqlconnection.h"
 #include "sqlitebackend.h"
@@ -83,13 +82,13 @@ public:
     }
 
     bool publish(const QJsonObject&, QString*, bool*) override { return true; }
-    void stopWhen(const std::atomic<bool>* cancel) override { cancel_ = cancel; }
+    void stopWhen(const std::atomic<bool>* cancel) override { stop_->store(cancel_ = cancel); }
 
     QString keep() override { return db_.keep(); }
     QString location() const override { return db_.location(); }
 
     std::unique_ptr<SqlConnection> connect(const QString& id) const override {
-        auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id);
+        auto c = std::make_unique<ServerConnection>(live::openSession(endpoint_, id), id, stop_);
         // c1, c2 ...: the attempts' (c0 sets up, the reader reads).
         if (c->isOpen() && id.startsWith(QLatin1Char('c')) && id != QLatin1String("c0"))
             c->joinAttempts(attempts_);
@@ -236,11 +235,11 @@ public:
     }
 
     void cancel(SqlConnection& session) override {
-        // Until the statement has ended, so that the settle after it gives
-        // its result at this step, whatever the server's pace.
-        live::Session& s = asServer(session).session();
-        if (s.cancel())
-            s.poll(-1);
+        // Until the statement has ended (a server deaf to the cancel loses the
+        // connection, as in settle), so that the next settle gives its result.
+        if (live::Session& s = asServer(session).session();
+            s.cancel() && !s.poll(kCancelAnsweredWithinMs))
+            asServer(session).drop();
     }
 
     bool locksChanged(LockRows* rows, bool* truncated) override {
@@ -556,6 +555,7 @@ private:
 
     std::unique_ptr<live::Observer> observer_;
     const std::atomic<bool>* cancel_ = nullptr;  // a stop asked for (the server's start)
+    std::shared_ptr<StopFlag> stop_ = std::make_shared<StopFlag>(nullptr);  // ... for connections
     ServerDatabase db_;
     QString dropped_;          // the first connection the server ended, in its words
     live::Endpoint endpoint_;  // the run's database, as the sessions connect to it

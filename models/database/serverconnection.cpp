@@ -45,8 +45,9 @@ int numericCode(const live::StatementResult& r) {
 
 }  // namespace
 
-ServerConnection::ServerConnection(std::unique_ptr<live::Session> session, const QString& id)
-    : SqlConnection(id), session_(std::move(session)) {}
+ServerConnection::ServerConnection(std::unique_ptr<live::Session> session, const QString& id,
+                                   std::shared_ptr<const StopFlag> stop)
+    : SqlConnection(id), session_(std::move(session)), stop_(std::move(stop)) {}
 
 ServerConnection::~ServerConnection() {
     // A connection the run is done with says goodbye (the session's own
@@ -71,7 +72,10 @@ void ServerConnection::joinAttempts(std::shared_ptr<AttemptSessions> attempts) {
 
 SqlResult ServerConnection::exec(const QString& sql, const QVariantList& params) {
     send(sql, params);
-    session_->poll(-1);
+    // The set-up's statements and the judge's reads: another client's lock
+    // (a FLUSH TABLES WITH READ LOCK) may hold them for ever, and a stop is
+    // heard within a tenth of a second meanwhile.
+    session_->waitForAnswer(stop_ ? stop_->load() : nullptr);
     return take();
 }
 

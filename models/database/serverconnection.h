@@ -30,6 +30,10 @@ struct AttemptSessions {
     std::atomic<bool> committed{true};
 };
 
+// The run's stop (Esc, Ctrl+C) as the backend last heard of it, shared with
+// its connections: their own waits (the set-up, the judge's reads) hear it.
+using StopFlag = std::atomic<const std::atomic<bool>*>;
+
 // PostgreSQL's transaction ids, each named by whose transaction it is
 // ("#2", kSetUpVersion), as the run learns them (ServerBackend): what a
 // row's xmin and xmax read as in the tables, here and in the trace.
@@ -46,7 +50,8 @@ struct RowVersionNames {
 // One real connection of the run.
 class ServerConnection final : public SqlConnection {
 public:
-    ServerConnection(std::unique_ptr<live::Session> session, const QString& id);
+    ServerConnection(std::unique_ptr<live::Session> session, const QString& id,
+                     std::shared_ptr<const StopFlag> stop = {});
     ~ServerConnection() override;
     // One of the attempts' sessions: what it sends may change the locks.
     void joinAttempts(std::shared_ptr<AttemptSessions> attempts);
@@ -101,6 +106,7 @@ public:
 
 private:
     std::unique_ptr<live::Session> session_;
+    std::shared_ptr<const StopFlag> stop_;
     QString sent_;
     bool inTransaction_ = false;
     std::shared_ptr<AttemptSessions> attempts_;

@@ -127,6 +127,13 @@ bool Scheduler::start(QString* error) {
             recordTables();
     } catch (const SetupFailure& e) {
         *error = QString::fromStdString(e.what());
+        // Stopped while a set-up statement waited (another client's lock):
+        // the run is cancelled, not failed.
+        if (options_.cancel && options_.cancel->load()) {
+            *error = QStringLiteral("the run was stopped before its end");
+            fail(RunFailure::Cancelled, *error);
+            return false;
+        }
         // The server died under the set-up: that, not the statement, is why.
         if (const QString lost = backend_->lostServer(true); !lost.isEmpty()) {
             *error = lost;

@@ -53,8 +53,12 @@ const StatementResult& Session::exec(const QString& sql, const QVariantList& par
 
 const StatementResult& Session::exec(const QString& sql, const QVariantList& params,
                                      const std::atomic<bool>* stop) {
-    if (!send(sql, params))
-        return result_;
+    if (send(sql, params))
+        waitForAnswer(stop);
+    return result_;
+}
+
+void Session::waitForAnswer(const std::atomic<bool>* stop) {
     while (!poll(100)) {
         if (!stop || !stop->load(std::memory_order_relaxed))
             continue;
@@ -66,7 +70,6 @@ const StatementResult& Session::exec(const QString& sql, const QVariantList& par
         finish(std::move(stopped));
         break;
     }
-    return result_;
 }
 
 void Session::finish(StatementResult result) {

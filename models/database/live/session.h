@@ -110,6 +110,12 @@ public:
     // waiting, and until then it would keep the transaction's locks.
     virtual void close() = 0;
 
+    // poll() until the answer is in, hearing `stop` (Esc, Ctrl+C) within a
+    // tenth of a second: the statement is then cancelled (the connection
+    // closed when the server does not answer the cancel), and the result
+    // says it was stopped.
+    void waitForAnswer(const std::atomic<bool>* stop);
+
     // send() and poll() until the answer is in: for set-up statements.
     const StatementResult& exec(const QString& sql, const QVariantList& params = {});
     // The same, heard `stop` (Esc, Ctrl+C) within a tenth of a second: the
