@@ -10,7 +10,7 @@ function(idem_room name)
     cmake_parse_arguments(PARSE_ARGV 1 ROOM "" "" "ABOVE;LINK")
     file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp
          ${CMAKE_CURRENT_SOURCE_DIR}/*.h)
-    add_library(idem_${name} STATIC ${sources})
+    add_library(idem_${name} ${IDEM_LIBRARY_TYPE} ${sources})
     target_include_directories(idem_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
     target_link_libraries(idem_${name} PUBLIC Qt6::Core)
     foreach(below IN LISTS ROOM_ABOVE)
