@@ -193,35 +193,36 @@ int failureExit(RunFailure f) {
 
 // A --connect run: the databases earlier runs left on that server (a
 // machine that lost power, a guard that could not reach the server), said
-// in one line; with --clean, dropped before the run. What cannot be asked
-// is left for the run itself to say.
-void tidyConnectedServer(const QString& url, bool clean) {
+// in one line; with --clean, dropped before the run. A server that cannot
+// be reached is the run's error (said once, not after a second wait); a
+// URL the run itself refuses is left for it to say.
+QString tidyConnectedServer(const QString& url, bool clean) {
     QString error;
     const auto parsed = live::parseServerUrl(url, &error);
     if (!parsed)
-        return;
+        return {};
+    const QString place = live::serverPlace(parsed->endpoint);
     const auto session = live::openSession(parsed->endpoint, QStringLiteral("setup"));
     if (!session->isOpen())
-        return;
-    const QString place = live::serverPlace(parsed->endpoint);
+        return QStringLiteral("cannot connect to %1: %2").arg(place, session->openError());
     QTextStream err(stderr);
     const live::Leftovers found = live::findLeftovers(*session, QDateTime::currentDateTimeUtc());
     if (!found.error.isEmpty()) {
         err << "idemlab: could not look for databases earlier runs left on " << place << ": "
             << found.error << Qt::endl;
-        return;
+        return {};
     }
     if (found.names.isEmpty()) {
         if (clean)
             err << "idemlab: no database earlier runs left on " << place << Qt::endl;
-        return;
+        return {};
     }
     if (!clean) {
         err << "idemlab: " << found.names.size()
             << (found.names.size() == 1 ? " database" : " databases") << " earlier runs left on "
             << place << ": " << found.names.join(QStringLiteral(", "))
             << " (--clean drops them before the run)" << Qt::endl;
-        return;
+        return {};
     }
     QStringList refused;
     const QStringList dropped =
@@ -231,6 +232,7 @@ void tidyConnectedServer(const QString& url, bool clean) {
             << (dropped.size() == 1 ? " database" : " databases") << " earlier runs left on "
             << place << ": " << dropped.join(QStringLiteral(", ")) << Qt::endl;
     for (const QString& r : refused) err << "idemlab: could not drop " << r << Qt::endl;
+    return {};
 }
 
 }  // namespace
@@ -456,8 +458,11 @@ int run(const QStringList& args) {
     options.sink = parser.isSet("trace") ? &trace : nullptr;
     const Interruption interruption;
     options.cancel = Interruption::flag();
-    if (!config.connect.isEmpty())
-        tidyConnectedServer(config.connect, parser.isSet("clean"));
+    if (!config.connect.isEmpty()) {
+        if (const QString unreachable = tidyConnectedServer(config.connect, parser.isSet("clean"));
+            !unreachable.isEmpty())
+            return badInput(unreachable);
+    }
     const Scenario& scenario = *findScenario(config.scenario);
     const bool keep = parser.isSet("keep");
     const RunResult result = parser.isSet("narrate") ? narratedRun(config, scenario, options, keep)
