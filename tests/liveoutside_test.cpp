@@ -36,6 +36,28 @@ QString slug(ServerKind kind) {
     return kind == ServerKind::Postgres ? QStringLiteral("postgres") : QStringLiteral("mariadb");
 }
 
+// Sets `stop` after `ms` from another thread, as Esc or Ctrl+C would;
+// msSinceStop() is how long after the stop the caller's wait ended.
+class DelayedStop {
+public:
+    DelayedStop(std::atomic<bool>& stop, int ms)
+        : thread_([this, &stop, ms] {
+              std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+              stoppedAt_ = Clock::now();
+              stop = true;
+          }) {}
+    qint64 msSinceStop() {
+        const Clock::time_point ended = Clock::now();
+        thread_.join();
+        return std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt_).count();
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point stoppedAt_;
+    std::thread thread_;
+};
+
 }  // namespace
 
 class LiveOutsideTest : public QObject {
@@ -343,22 +365,13 @@ private slots:
         RunOptions options;
         options.cancel = &stop;
         Run run(c, *findScenario(c.scenario), options);
-        using Clock = std::chrono::steady_clock;
-        Clock::time_point stoppedAt;
-        std::thread stopper([&stop, &stoppedAt] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-            stoppedAt = Clock::now();
-            stop = true;
-        });
+        DelayedStop stopper(stop, 1000);
         QString error;
         const bool started = run.start(&error);
-        const Clock::time_point ended = Clock::now();
-        stopper.join();
+        const qint64 after = stopper.msSinceStop();
         QVERIFY(admin->exec(QStringLiteral("UNLOCK TABLES")).ok());
         QVERIFY(!started);
         QCOMPARE(run.failure(), RunFailure::Cancelled);
-        const auto after =
-            std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
         QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
         qInfo("the set-up stopped %lld ms after the flag: %s", static_cast<long long>(after),
               qPrintable(error));
@@ -384,22 +397,13 @@ private slots:
         ServerConnection c(openSession(endpoint(kind), QStringLiteral("c0")), QStringLiteral("c0"),
                            flag);
         QVERIFY(c.isOpen());
-        using Clock = std::chrono::steady_clock;
-        Clock::time_point stoppedAt;
-        std::thread stopper([&stop, &stoppedAt] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-            stoppedAt = Clock::now();
-            stop = true;
-        });
+        DelayedStop stopper(stop, 1000);
         const SqlResult r =
             c.exec(pg ? QStringLiteral("SELECT COUNT(*) FROM %1").arg(t->name)
                       : QStringLiteral("INSERT INTO %1 (request_id) VALUES ('x')").arg(t->name));
-        const Clock::time_point ended = Clock::now();
-        stopper.join();
+        const qint64 after = stopper.msSinceStop();
         t->outsider->exec(QStringLiteral("ROLLBACK"));
         QVERIFY(!r.ok);
-        const auto after =
-            std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
         QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
         qInfo("stopped %lld ms after the flag: %s", static_cast<long long>(after),
               qPrintable(r.message));
@@ -418,19 +422,10 @@ private slots:
         QVERIFY2(run.start(&error), qPrintable(error));
         const auto outsider = lockRunOrders(kind);
         QVERIFY(outsider);
-        using Clock = std::chrono::steady_clock;
-        Clock::time_point stoppedAt;
-        std::thread stopper([&stop, &stoppedAt] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-            stoppedAt = Clock::now();
-            stop = true;
-        });
+        DelayedStop stopper(stop, 1500);
         run.runToEnd();
-        const Clock::time_point ended = Clock::now();
-        stopper.join();
+        const qint64 after = stopper.msSinceStop();
         QCOMPARE(run.failure(), RunFailure::Cancelled);
-        const auto after =
-            std::chrono::duration_cast<std::chrono::milliseconds>(ended - stoppedAt).count();
         QVERIFY2(after >= 0 && after < kNotATimeoutMs, qPrintable(QString::number(after)));
         qInfo("stopped %lld ms after the flag", static_cast<long long>(after));
         outsider->exec(QStringLiteral("ROLLBACK"));
